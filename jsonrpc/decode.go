@@ -1,0 +1,216 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Known envelope members, in bit order for duplicate detection.
+const (
+	memJSONRPC = 1 << iota
+	memID
+	memMethod
+	memParams
+	memResult
+	memError
+)
+
+// Decode parses and classifies one JSON-RPC 2.0 message. See the package
+// documentation for the exact rules.
+//
+// On failure it returns a Message with Kind KindInvalid and an *Error whose
+// Code is CodeParseError, CodeInvalidRequest or CodeInvalidParams and whose
+// Data is a JSON string with details. If the message's id could be read (a
+// valid string or integer), it is still set in Message.ID so the caller can
+// answer with it; otherwise Message.ID is zero and the error response should
+// omit the id (AppendError does so for a zero ID).
+//
+// The returned Params, Result and Error.Data alias data.
+func Decode(data []byte) (Message, *Error) {
+	var msg Message
+	if !json.Valid(data) {
+		return msg, invalid(CodeParseError, "message is not valid JSON")
+	}
+	if !utf8.Valid(data) {
+		return msg, invalid(CodeParseError, "message is not valid UTF-8")
+	}
+	it, ok := newObjectIter(data)
+	if !ok {
+		if i := skipSpace(data, 0); i < len(data) && data[i] == '[' {
+			return msg, invalid(CodeInvalidRequest, "batch requests are not supported")
+		}
+		return msg, invalid(CodeInvalidRequest, "message must be a JSON object")
+	}
+
+	var (
+		seen                                     int
+		dup                                      string
+		version, id, method, params, result, err []byte
+	)
+	for {
+		key, val, more := it.next()
+		if !more {
+			break
+		}
+		var bit int
+		var slot *[]byte
+		switch {
+		case keyEquals(key, "jsonrpc"):
+			bit, slot = memJSONRPC, &version
+		case keyEquals(key, "id"):
+			bit, slot = memID, &id
+		case keyEquals(key, "method"):
+			bit, slot = memMethod, &method
+		case keyEquals(key, "params"):
+			bit, slot = memParams, &params
+		case keyEquals(key, "result"):
+			bit, slot = memResult, &result
+		case keyEquals(key, "error"):
+			bit, slot = memError, &err
+		default:
+			continue // unknown members are ignored
+		}
+		if seen&bit != 0 && dup == "" {
+			dup, _ = unquote(key)
+		}
+		seen |= bit
+		*slot = val
+	}
+
+	// Read the id first so that later errors can still carry it.
+	idNull := false
+	idOK := true
+	if seen&memID != 0 {
+		switch {
+		case dup == "id":
+			idOK = false
+		case string(id) == "null":
+			idNull = true
+		default:
+			msg.ID, idOK = parseID(id)
+		}
+	}
+	fail := func(code int64, detail string) (Message, *Error) {
+		return Message{ID: msg.ID}, invalid(code, detail)
+	}
+
+	if dup != "" {
+		return fail(CodeInvalidRequest, "duplicate member "+strconv.Quote(dup))
+	}
+	if seen&memJSONRPC == 0 {
+		return fail(CodeInvalidRequest, `missing "jsonrpc" member`)
+	}
+	if string(version) != `"2.0"` {
+		if v, ok := stringValue(version); !ok || v != "2.0" {
+			return fail(CodeInvalidRequest, `"jsonrpc" must be exactly "2.0"`)
+		}
+	}
+	if !idOK {
+		return fail(CodeInvalidRequest, `"id" must be a string or an integer`)
+	}
+
+	switch {
+	case seen&memMethod != 0:
+		m, ok := stringValue(method)
+		if !ok {
+			return fail(CodeInvalidRequest, `"method" must be a string`)
+		}
+		if seen&(memResult|memError) != 0 {
+			return fail(CodeInvalidRequest, `a request must not contain "result" or "error"`)
+		}
+		if idNull {
+			return fail(CodeInvalidRequest, `"id" must not be null`)
+		}
+		if seen&memParams != 0 && string(params) != "null" {
+			if params[0] != '{' && params[0] != '[' {
+				return fail(CodeInvalidParams, `"params" must be an object or an array`)
+			}
+			msg.Params = params
+		}
+		msg.Method = m
+		if seen&memID != 0 {
+			msg.Kind = KindRequest
+		} else {
+			msg.Kind = KindNotification
+		}
+		return msg, nil
+
+	case seen&memResult != 0 && seen&memError != 0:
+		return fail(CodeInvalidRequest, `a response must not contain both "result" and "error"`)
+
+	case seen&memResult != 0:
+		if msg.ID.IsZero() {
+			return fail(CodeInvalidRequest, `a result response must have a string or integer "id"`)
+		}
+		msg.Kind = KindResponse
+		msg.Result = result
+		return msg, nil
+
+	case seen&memError != 0:
+		e, detail := decodeErrorObject(err)
+		if e == nil {
+			return fail(CodeInvalidRequest, detail)
+		}
+		msg.Kind = KindErrorResponse
+		msg.Error = e
+		return msg, nil
+	}
+	return fail(CodeInvalidRequest, `message has neither "method" nor "result"/"error"`)
+}
+
+// decodeErrorObject parses a JSON-RPC error object. On failure it returns
+// nil and a description.
+func decodeErrorObject(raw []byte) (*Error, string) {
+	it, ok := newObjectIter(raw)
+	if !ok {
+		return nil, `"error" must be an object`
+	}
+	var code, message, data []byte
+	var seen int
+	for {
+		key, val, more := it.next()
+		if !more {
+			break
+		}
+		var bit int
+		var slot *[]byte
+		switch {
+		case keyEquals(key, "code"):
+			bit, slot = 1, &code
+		case keyEquals(key, "message"):
+			bit, slot = 2, &message
+		case keyEquals(key, "data"):
+			bit, slot = 4, &data
+		default:
+			continue
+		}
+		if seen&bit != 0 {
+			return nil, `duplicate member in "error"`
+		}
+		seen |= bit
+		*slot = val
+	}
+	if code == nil || !isInteger(code) {
+		return nil, `"error.code" must be an integer`
+	}
+	c, perr := strconv.ParseInt(string(code), 10, 64)
+	if perr != nil {
+		return nil, `"error.code" is out of range`
+	}
+	m, ok := stringValue(message)
+	if !ok {
+		return nil, `"error.message" must be a string`
+	}
+	e := &Error{Code: c, Message: m}
+	if len(data) > 0 {
+		e.Data = data
+	}
+	return e, ""
+}
+
+// trimSpace is bytes.TrimSpace limited to JSON whitespace.
+func trimSpace(b []byte) []byte {
+	return bytes.TrimFunc(b, func(r rune) bool { return r < utf8.RuneSelf && isSpace(byte(r)) })
+}

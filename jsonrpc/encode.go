@@ -1,0 +1,162 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The Append functions write one compact JSON-RPC message to dst and return
+// the extended slice. They do not use reflection and allocate only when dst
+// must grow (or when a raw value has to be compacted).
+//
+// Raw values (params, result, error data) must be valid JSON; they are
+// copied verbatim unless they contain a CR or LF byte, in which case they
+// are compacted so the message stays on one line (as stdio framing
+// requires). Invalid raw JSON is copied verbatim and yields invalid output.
+//
+// A zero ID omits the "id" member. No trailing newline is written.
+
+const header = `{"jsonrpc":"2.0"`
+
+// AppendResult appends a success response {"jsonrpc":"2.0","id":id,"result":result}.
+// An empty result is written as null.
+func AppendResult(dst []byte, id ID, result []byte) []byte {
+	dst = append(dst, header...)
+	dst = appendID(dst, id)
+	dst = append(dst, `,"result":`...)
+	if len(result) == 0 {
+		dst = append(dst, "null"...)
+	} else {
+		dst = appendRaw(dst, result)
+	}
+	return append(dst, '}')
+}
+
+// AppendError appends an error response {"jsonrpc":"2.0","id":id,"error":{...}}.
+// A zero id omits the id member, which MCP requires when the request id
+// could not be read. A nil e is written as an Internal error.
+func AppendError(dst []byte, id ID, e *Error) []byte {
+	dst = append(dst, header...)
+	dst = appendID(dst, id)
+	dst = append(dst, `,"error":`...)
+	dst = AppendErrorObject(dst, e)
+	return append(dst, '}')
+}
+
+// AppendErrorObject appends just the error object
+// {"code":c,"message":m[,"data":d]}. A nil e is written as an Internal error.
+func AppendErrorObject(dst []byte, e *Error) []byte {
+	if e == nil {
+		e = &Error{Code: CodeInternalError, Message: "Internal error"}
+	}
+	dst = append(dst, `{"code":`...)
+	dst = strconv.AppendInt(dst, e.Code, 10)
+	dst = append(dst, `,"message":`...)
+	dst = appendString(dst, e.Message)
+	if len(e.Data) > 0 {
+		dst = append(dst, `,"data":`...)
+		dst = appendRaw(dst, e.Data)
+	}
+	return append(dst, '}')
+}
+
+// AppendNotification appends a notification
+// {"jsonrpc":"2.0","method":method,"params":params}. Empty params omit the
+// params member.
+func AppendNotification(dst []byte, method string, params []byte) []byte {
+	dst = append(dst, header...)
+	return appendMethodParams(dst, method, params)
+}
+
+// AppendRequest appends a request
+// {"jsonrpc":"2.0","id":id,"method":method,"params":params}. Empty params
+// omit the params member.
+func AppendRequest(dst []byte, id ID, method string, params []byte) []byte {
+	dst = append(dst, header...)
+	dst = appendID(dst, id)
+	return appendMethodParams(dst, method, params)
+}
+
+func appendID(dst []byte, id ID) []byte {
+	if id.raw == "" {
+		return dst
+	}
+	dst = append(dst, `,"id":`...)
+	return append(dst, id.raw...)
+}
+
+func appendMethodParams(dst []byte, method string, params []byte) []byte {
+	dst = append(dst, `,"method":`...)
+	dst = appendString(dst, method)
+	if len(params) > 0 {
+		dst = append(dst, `,"params":`...)
+		dst = appendRaw(dst, params)
+	}
+	return append(dst, '}')
+}
+
+// appendRaw appends raw JSON, compacting it if it spans several lines.
+func appendRaw(dst, raw []byte) []byte {
+	if bytes.IndexByte(raw, '\n') < 0 && bytes.IndexByte(raw, '\r') < 0 {
+		return append(dst, raw...)
+	}
+	n := len(dst)
+	buf := bytes.NewBuffer(dst)
+	if err := json.Compact(buf, raw); err != nil {
+		return append(buf.Bytes()[:n], raw...)
+	}
+	return buf.Bytes()
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string. It escapes '"', '\\' and control
+// characters and replaces each invalid UTF-8 byte with the (unescaped)
+// character U+FFFD, as json.Unmarshal does when reading; everything else
+// (including '<', '>', '&', U+2028 and U+2029) is written as is.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\uFFFD"...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
