@@ -1,0 +1,205 @@
+// Command compare builds the benchmark servers and compares them side by
+// side: in-process dispatch, stdio and Streamable HTTP, interleaved rounds,
+// one table on stdout (progress on stderr), optionally JSON.
+//
+// Run from the bench module directory:
+//
+//	go run ./cmd/compare -quick
+//	go run ./cmd/compare -rounds 7 -duration 3s -json out.json
+//	go run ./cmd/compare -only stdio-16,go-sdk,floor -profile /tmp/prof
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/bench/internal/driver"
+	"github.com/mcpgen/mcpgen/bench/internal/peers/floorpeer"
+	"github.com/mcpgen/mcpgen/bench/internal/peers/gosdkpeer"
+	"github.com/mcpgen/mcpgen/bench/internal/peers/mcpgopeer"
+	"github.com/mcpgen/mcpgen/bench/internal/weather"
+)
+
+// servers lists the columns. To add mcpgen: a main under ./servers/mcpgen
+// (stdio by default, -http ADDR at /mcp, -cpuprofile FILE; servermain does
+// all three) and an InProcess next to it, then one more entry here.
+func servers() []driver.Server {
+	return []driver.Server{
+		{Name: "go-sdk", Package: "./servers/gosdk", Protocol: driver.Modern, InProcess: gosdkpeer.InProcess{}},
+		{Name: "mcp-go", Package: "./servers/mcpgo", Protocol: driver.Modern, InProcess: mcpgopeer.InProcess{}},
+		{Name: "floor", Package: "./servers/floor", Protocol: driver.Modern, InProcess: floorpeer.InProcess{}},
+	}
+}
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "compare:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	quick                       bool
+	rounds                      int
+	warmup, duration, benchTime time.Duration
+	only, jsonOut, profile, dir string
+	baseline, floor             string
+	quiet                       bool
+}
+
+func parseFlags() options {
+	var o options
+	flag.BoolVar(&o.quick, "quick", false, "short run (3 rounds, 100ms warm-up, 300ms windows, 200ms benchtime): under a minute on 2 cores")
+	flag.IntVar(&o.rounds, "rounds", 5, "interleaved rounds; the table shows medians")
+	flag.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "load before each measuring window (results dropped)")
+	flag.DurationVar(&o.duration, "duration", 2*time.Second, "measuring window of each stdio/HTTP run")
+	flag.DurationVar(&o.benchTime, "benchtime", time.Second, "testing.Benchmark time per in-process run")
+	flag.StringVar(&o.only, "only", "", "comma-separated rows (inproc, stdio-1, stdio-16, http-1, http-32, or a kind: stdio, http) and/or servers (go-sdk, mcp-go, floor)")
+	flag.StringVar(&o.jsonOut, "json", "", "also write the report as JSON to `FILE`")
+	flag.StringVar(&o.profile, "profile", "", "servers write CPU profiles into `DIR` (<server>-<row>-r<round>.pprof)")
+	flag.StringVar(&o.dir, "dir", ".", "bench module directory (holds go.mod and ./servers)")
+	flag.StringVar(&o.baseline, "baseline", "go-sdk", "server the ratios are relative to")
+	flag.StringVar(&o.floor, "floor", "floor", "server whose throughput is the 100% mark")
+	flag.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
+	flag.Parse()
+	if o.quick {
+		set := map[string]bool{}
+		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		quick := map[string]func(){
+			"rounds":    func() { o.rounds = 3 },
+			"warmup":    func() { o.warmup = 100 * time.Millisecond },
+			"duration":  func() { o.duration = 300 * time.Millisecond },
+			"benchtime": func() { o.benchTime = 200 * time.Millisecond },
+		}
+		for name, apply := range quick {
+			if !set[name] {
+				apply()
+			}
+		}
+	}
+	return o
+}
+
+func run() error {
+	o := parseFlags()
+	if flag.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", flag.Args())
+	}
+	if o.rounds < 1 || o.duration <= 0 || o.warmup < 0 || o.benchTime <= 0 {
+		return fmt.Errorf("need -rounds >= 1, -duration > 0, -warmup >= 0, -benchtime > 0")
+	}
+	if _, err := os.Stat(filepath.Join(o.dir, "go.mod")); err != nil {
+		return fmt.Errorf("-dir %q is not the bench module (run from bench/ or pass -dir): %w", o.dir, err)
+	}
+	srvs, rows, err := selectOnly(o.only, servers(), driver.DefaultMeasurements())
+	if err != nil {
+		return err
+	}
+	if o.profile != "" {
+		if err := os.MkdirAll(o.profile, 0o755); err != nil {
+			return err
+		}
+		if o.profile, err = filepath.Abs(o.profile); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.MkdirTemp("", "mcpbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	progress := os.Stderr
+	if o.quiet {
+		progress = nil
+	}
+	start := time.Now()
+	if err := driver.Build(context.Background(), o.dir, tmp, srvs); err != nil {
+		return err
+	}
+	if progress != nil {
+		fmt.Fprintf(progress, "built %d servers in %.1fs\n", len(srvs), time.Since(start).Seconds())
+	}
+	cfg := driver.Config{
+		Servers: srvs, Measurements: rows, Rounds: o.rounds,
+		Warmup: o.warmup, Duration: o.duration, BenchTime: o.benchTime,
+		Call: driver.Call{
+			Tool:      weather.ToolName,
+			Arguments: json.RawMessage(`{"location":"Paris","units":"metric"}`),
+			Expected:  weather.Text("Paris", "metric"),
+		},
+		Baseline: o.baseline, Floor: o.floor, ProfileDir: o.profile,
+	}
+	if progress != nil {
+		cfg.Progress = progress
+	}
+	rep, err := driver.Run(cfg)
+	if err != nil {
+		return err
+	}
+	if progress != nil {
+		fmt.Fprintf(progress, "done in %.1fs\n\n", time.Since(start).Seconds())
+	}
+	if err := rep.WriteTable(os.Stdout); err != nil {
+		return err
+	}
+	if o.jsonOut != "" {
+		f, err := os.Create(o.jsonOut)
+		if err != nil {
+			return err
+		}
+		if err := rep.WriteJSON(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	return nil
+}
+
+// selectOnly filters servers and rows by the -only list. A token may name a
+// row, a row kind or a server; a dimension no token names stays complete.
+func selectOnly(only string, srvs []driver.Server, rows []driver.Measurement) ([]driver.Server, []driver.Measurement, error) {
+	if strings.TrimSpace(only) == "" {
+		return srvs, rows, nil
+	}
+	var keepS []driver.Server
+	var keepM []driver.Measurement
+	for tok := range strings.SplitSeq(only, ",") {
+		tok = strings.TrimSpace(tok)
+		if tok == "" {
+			continue
+		}
+		found := false
+		for _, s := range srvs {
+			if s.Name == tok && !slices.ContainsFunc(keepS, func(k driver.Server) bool { return k.Name == tok }) {
+				keepS = append(keepS, s)
+			}
+			found = found || s.Name == tok
+		}
+		for _, m := range rows {
+			if m.Name == tok || string(m.Kind) == tok {
+				found = true
+				if !slices.Contains(keepM, m) {
+					keepM = append(keepM, m)
+				}
+			}
+		}
+		if !found {
+			return nil, nil, fmt.Errorf("-only: %q is neither a row nor a server", tok)
+		}
+	}
+	if keepS == nil {
+		keepS = srvs
+	}
+	if keepM == nil {
+		keepM = rows
+	}
+	return keepS, keepM, nil
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/mcpgen/mcpgen/bench/internal/driver"
+)
+
+func names(srvs []driver.Server, rows []driver.Measurement) (s, r []string) {
+	for _, x := range srvs {
+		s = append(s, x.Name)
+	}
+	for _, x := range rows {
+		r = append(r, x.Name)
+	}
+	return s, r
+}
+
+func TestSelectOnly(t *testing.T) {
+	all, rows := servers(), driver.DefaultMeasurements()
+	for _, tc := range []struct {
+		only          string
+		servers, rows int
+		first         string
+	}{
+		{"", 3, 5, "go-sdk"},
+		{"stdio", 3, 2, "go-sdk"},
+		{"http-32,floor", 1, 1, "floor"},
+		{" mcp-go , go-sdk ,inproc", 2, 1, "mcp-go"},
+		{"go-sdk,go-sdk", 1, 5, "go-sdk"},
+	} {
+		s, r, err := selectOnly(tc.only, all, rows)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.only, err)
+		}
+		sn, rn := names(s, r)
+		if len(s) != tc.servers || len(r) != tc.rows || sn[0] != tc.first {
+			t.Errorf("selectOnly(%q) = %v %v", tc.only, sn, rn)
+		}
+	}
+	if _, _, err := selectOnly("stdio-7", all, rows); err == nil {
+		t.Error("unknown token: want error")
+	}
+}

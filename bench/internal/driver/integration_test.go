@@ -1,0 +1,162 @@
+package driver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var buildDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "driver-test-")
+	if err != nil {
+		panic(err)
+	}
+	buildDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// built compiles the benchmark servers once for all integration tests.
+var built = sync.OnceValues(func() (map[string]Server, error) {
+	srvs := []Server{
+		{Name: "go-sdk", Package: "./servers/gosdk"},
+		{Name: "mcp-go", Package: "./servers/mcpgo"},
+		{Name: "floor", Package: "./servers/floor"},
+	}
+	if err := Build(context.Background(), "../..", buildDir, srvs); err != nil {
+		return nil, err
+	}
+	m := map[string]Server{}
+	for _, s := range srvs {
+		m[s.Name] = s
+	}
+	return m, nil
+})
+
+func server(t *testing.T, name string, p Protocol) Server {
+	t.Helper()
+	m, err := built()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m[name]
+	s.Protocol = p
+	return s
+}
+
+var shortLoad = LoadOptions{Concurrency: 4, Warmup: 20 * time.Millisecond, Duration: 100 * time.Millisecond, Timeout: 5 * time.Second}
+
+func checkLoad(t *testing.T, r LoadResult, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Requests == 0 || r.RPS <= 0 || r.P50 <= 0 || r.P99 < r.P50 {
+		t.Errorf("implausible result %+v", r)
+	}
+}
+
+func TestFloorStdioAndHTTPWithProfiles(t *testing.T) {
+	s := server(t, "floor", Modern)
+	dir := t.TempDir()
+	for kind, run := range map[string]func(Server, Call, LoadOptions) (LoadResult, error){"stdio": RunStdio, "http": RunHTTP} {
+		opt := shortLoad
+		prof := filepath.Join(dir, kind+".pprof")
+		opt.ExtraArgs = []string{"-cpuprofile", prof}
+		r, err := run(s, testCall, opt)
+		checkLoad(t, r, err)
+		if fi, err := os.Stat(prof); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: CPU profile not written: %v", kind, err)
+		}
+	}
+}
+
+func TestPeersModernStdioAndHTTP(t *testing.T) {
+	call := testCall
+	call.Arguments = []byte(`{"location":"Paris","units":"metric"}`)
+	for _, name := range []string{"go-sdk", "mcp-go"} {
+		s := server(t, name, Modern)
+		r, err := RunStdio(s, call, shortLoad)
+		checkLoad(t, r, err)
+		r, err = RunHTTP(s, call, shortLoad)
+		checkLoad(t, r, err)
+	}
+}
+
+func TestPeersLegacyStdioAndHTTP(t *testing.T) {
+	call := testCall
+	call.Arguments = []byte(`{"location":"Oslo","units":"kelvin"}`)
+	call.Expected = "Oslo: 294.65 (kelvin)"
+	for _, name := range []string{"go-sdk", "mcp-go"} {
+		s := server(t, name, Legacy)
+		r, err := RunStdio(s, call, shortLoad)
+		checkLoad(t, r, err)
+		r, err = RunHTTP(s, call, shortLoad)
+		checkLoad(t, r, err)
+	}
+}
+
+func TestVerifyFailsLoudly(t *testing.T) {
+	call := testCall
+	call.Expected = "Paris: 99.00 (metric)"
+	s := server(t, "floor", Modern)
+	if _, err := RunStdio(s, call, shortLoad); err == nil || !strings.Contains(err.Error(), "verify") {
+		t.Errorf("stdio: want verify error, got %v", err)
+	}
+	if _, err := RunHTTP(s, call, shortLoad); err == nil || !strings.Contains(err.Error(), "verify") {
+		t.Errorf("http: want verify error, got %v", err)
+	}
+}
+
+func TestBrokenServersDoNotHang(t *testing.T) {
+	opt := shortLoad
+	opt.Timeout = 500 * time.Millisecond
+	for _, s := range []Server{
+		{Name: "exits", Binary: "false"},
+		{Name: "silent", Binary: "cat"}, // echoes requests, never replies
+		{Name: "missing", Binary: "/nonexistent/server"},
+	} {
+		start := time.Now()
+		if _, err := RunStdio(s, testCall, opt); err == nil {
+			t.Errorf("%s stdio: want error", s.Name)
+		}
+		if _, err := RunHTTP(s, testCall, opt); err == nil {
+			t.Errorf("%s http: want error", s.Name)
+		}
+		if d := time.Since(start); d > 8*time.Second {
+			t.Errorf("%s took %v", s.Name, d)
+		}
+	}
+}
+
+type fakeInProc struct{ reply string }
+
+func (f fakeInProc) Name() string { return "fake" }
+func (f fakeInProc) Setup() (func([]byte) ([]byte, error), func(), error) {
+	return func([]byte) ([]byte, error) { return []byte(f.reply), nil }, func() {}, nil
+}
+
+func TestRunInProcess(t *testing.T) {
+	if err := SetBenchTime(10 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	ok := fakeInProc{reply: `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Paris: 21.50 (metric)"}]}}`}
+	r, err := RunInProcess(ok, testCall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.N == 0 || r.NsPerOp <= 0 {
+		t.Errorf("result %+v", r)
+	}
+	bad := fakeInProc{reply: `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"wrong"}]}}`}
+	if _, err := RunInProcess(bad, testCall); err == nil {
+		t.Error("wrong text: want error")
+	}
+}

@@ -1,0 +1,229 @@
+package driver
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Report is the result of Run: one row per measurement, one cell per server.
+type Report struct {
+	Date     string   `json:"date"`
+	Machine  Machine  `json:"machine"`
+	Settings Settings `json:"settings"`
+	Baseline string   `json:"baseline,omitzero"`
+	Floor    string   `json:"floor,omitzero"`
+	Servers  []string `json:"servers"`
+	Rows     []Row    `json:"rows"`
+}
+
+// Machine is where the run happened.
+type Machine struct {
+	GOOS      string `json:"goos"`
+	GOARCH    string `json:"goarch"`
+	CPUs      int    `json:"cpus"`
+	GoVersion string `json:"goVersion"`
+}
+
+// Settings are the run parameters.
+type Settings struct {
+	Rounds      int   `json:"rounds"`
+	WarmupNs    int64 `json:"warmupNs"`
+	DurationNs  int64 `json:"durationNs"`
+	BenchTimeNs int64 `json:"benchTimeNs,omitzero"`
+}
+
+// Row is one measurement across all servers.
+type Row struct {
+	Measurement
+	Cells map[string]*Cell `json:"cells"`
+}
+
+// Cell is one server's figures for one measurement.
+type Cell struct {
+	Median  Figures   `json:"median"`
+	Rounds  []Figures `json:"rounds,omitempty"`
+	Skipped string    `json:"skipped,omitzero"`
+}
+
+// Figures are the numbers of one run (or the per-field medians of several).
+// Load rows use RPS/P50Ns/P99Ns, in-process rows NsPerOp/BytesPerOp/AllocsPerOp.
+type Figures struct {
+	RPS         float64 `json:"rps,omitzero"`
+	P50Ns       int64   `json:"p50Ns,omitzero"`
+	P99Ns       int64   `json:"p99Ns,omitzero"`
+	NsPerOp     float64 `json:"nsPerOp,omitzero"`
+	BytesPerOp  int64   `json:"bytesPerOp,omitzero"`
+	AllocsPerOp int64   `json:"allocsPerOp,omitzero"`
+	// Requests counted (load) or b.N (in-process).
+	Requests int `json:"requests,omitzero"`
+}
+
+func (f Figures) summary(k Kind) string {
+	if k == KindInProc {
+		return fmt.Sprintf("%s/op %d B/op %d allocs/op", fmtDuration(f.NsPerOp), f.BytesPerOp, f.AllocsPerOp)
+	}
+	return fmt.Sprintf("%s p50 %s p99 %s", fmtRate(f.RPS), fmtDuration(float64(f.P50Ns)), fmtDuration(float64(f.P99Ns)))
+}
+
+// medianFigures takes the median of every field independently.
+func medianFigures(fs []Figures) Figures {
+	if len(fs) == 0 {
+		return Figures{}
+	}
+	col := func(get func(Figures) float64) float64 {
+		xs := make([]float64, len(fs))
+		for i, f := range fs {
+			xs[i] = get(f)
+		}
+		return median(xs)
+	}
+	return Figures{
+		RPS:         col(func(f Figures) float64 { return f.RPS }),
+		P50Ns:       int64(math.Round(col(func(f Figures) float64 { return float64(f.P50Ns) }))),
+		P99Ns:       int64(math.Round(col(func(f Figures) float64 { return float64(f.P99Ns) }))),
+		NsPerOp:     col(func(f Figures) float64 { return f.NsPerOp }),
+		BytesPerOp:  int64(math.Round(col(func(f Figures) float64 { return float64(f.BytesPerOp) }))),
+		AllocsPerOp: int64(math.Round(col(func(f Figures) float64 { return float64(f.AllocsPerOp) }))),
+		Requests:    int(math.Round(col(func(f Figures) float64 { return float64(f.Requests) }))),
+	}
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// line is one printed table line: a label and how to read a figure from a cell.
+type line struct {
+	label string
+	value func(Figures) float64
+	cell  func(Figures) string
+	floor bool // show the share of the floor server
+}
+
+func linesFor(m Measurement) []line {
+	if m.Kind == KindInProc {
+		return []line{
+			{label: m.Name + " time/op", value: func(f Figures) float64 { return f.NsPerOp },
+				cell: func(f Figures) string { return fmtDuration(f.NsPerOp) }},
+			{label: m.Name + " B/op", value: func(f Figures) float64 { return float64(f.BytesPerOp) },
+				cell: func(f Figures) string { return fmt.Sprintf("%d B", f.BytesPerOp) }},
+			{label: m.Name + " allocs/op", value: func(f Figures) float64 { return float64(f.AllocsPerOp) },
+				cell: func(f Figures) string { return fmt.Sprint(f.AllocsPerOp) }},
+		}
+	}
+	return []line{
+		{label: m.Name + " req/s", value: func(f Figures) float64 { return f.RPS },
+			cell: func(f Figures) string { return fmtRate(f.RPS) }, floor: true},
+		{label: m.Name + " p50 / p99", value: func(f Figures) float64 { return float64(f.P50Ns) },
+			cell: func(f Figures) string {
+				return fmtDuration(float64(f.P50Ns)) + " / " + fmtDuration(float64(f.P99Ns))
+			}},
+	}
+}
+
+// WriteTable prints the comparison: rows = measurements, columns = servers.
+// Every figure carries its ratio to the baseline server; throughput figures
+// also carry their share of the floor server.
+func (r *Report) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "MCP server comparison, %s, %s/%s, %d CPUs, %s\n", r.Date, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs, r.Machine.GoVersion)
+	fmt.Fprintf(w, "median of %d interleaved rounds; load runs: %v warm-up + %v window; driver and servers share the CPUs\n",
+		r.Settings.Rounds, time.Duration(r.Settings.WarmupNs), time.Duration(r.Settings.DurationNs))
+	if r.Baseline != "" {
+		fmt.Fprintf(w, "(N×) = figure / %s's figure (higher is better for req/s, lower for times, bytes, allocs; p50 ratio on latency rows)\n", r.Baseline)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
+	fmt.Fprint(tw, "measurement")
+	for _, s := range r.Servers {
+		fmt.Fprint(tw, "\t", s)
+	}
+	fmt.Fprintln(tw)
+	for _, row := range r.Rows {
+		for _, l := range linesFor(row.Measurement) {
+			fmt.Fprint(tw, l.label)
+			for _, s := range r.Servers {
+				fmt.Fprint(tw, "\t", r.cellText(row, s, l))
+			}
+			fmt.Fprintln(tw)
+		}
+	}
+	return tw.Flush()
+}
+
+func (r *Report) cellText(row Row, server string, l line) string {
+	c := row.Cells[server]
+	if c == nil || len(c.Rounds) == 0 {
+		if c != nil && c.Skipped != "" {
+			return "n/a"
+		}
+		return "-"
+	}
+	v := l.value(c.Median)
+	parts := []string{l.cell(c.Median)}
+	if b := row.Cells[r.Baseline]; b != nil && len(b.Rounds) > 0 {
+		if rt, ok := ratio(v, l.value(b.Median)); ok {
+			parts = append(parts, "("+rt+")")
+		}
+	}
+	if f := row.Cells[r.Floor]; l.floor && server != r.Floor && f != nil && len(f.Rounds) > 0 {
+		if fv := l.value(f.Median); fv > 0 {
+			parts = append(parts, fmt.Sprintf("%.0f%% of floor", 100*v/fv))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// ratio formats v/base as "3.60×"; ok is false when base is not positive.
+func ratio(v, base float64) (string, bool) {
+	if base <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return "", false
+	}
+	x := v / base
+	switch {
+	case x >= 100:
+		return fmt.Sprintf("%.0f×", x), true
+	case x >= 10:
+		return fmt.Sprintf("%.1f×", x), true
+	}
+	return fmt.Sprintf("%.2f×", x), true
+}
+
+// fmtRate formats requests per second: 950/s, 12.3k/s, 1.23M/s.
+func fmtRate(v float64) string {
+	switch {
+	case v >= 1e6:
+		return fmt.Sprintf("%.2fM/s", v/1e6)
+	case v >= 1e3:
+		return fmt.Sprintf("%.1fk/s", v/1e3)
+	}
+	return fmt.Sprintf("%.0f/s", v)
+}
+
+// fmtDuration formats nanoseconds with three significant digits: 850ns, 12.3µs, 4.56ms, 1.20s.
+func fmtDuration(ns float64) string {
+	unit, div := "ns", 1.0
+	switch {
+	case ns >= 1e9:
+		unit, div = "s", 1e9
+	case ns >= 1e6:
+		unit, div = "ms", 1e6
+	case ns >= 1e3:
+		unit, div = "µs", 1e3
+	}
+	v := ns / div
+	switch {
+	case div == 1 || v >= 100:
+		return fmt.Sprintf("%.0f%s", v, unit)
+	case v >= 10:
+		return fmt.Sprintf("%.1f%s", v, unit)
+	}
+	return fmt.Sprintf("%.2f%s", v, unit)
+}

@@ -1,0 +1,71 @@
+package floorpeer
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestServeStdio(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		``,
+		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"weather_current"}}`,
+	}, "\n") // last line has no newline: must still be answered
+	var out bytes.Buffer
+	if err := ServeStdio(strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("got %d reply lines, want 2: %q", len(lines), out.String())
+	}
+	for i, wantID := range []string{`7`, `"x"`} {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Result struct {
+				Content []struct{ Text string } `json:"content"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(lines[i]), &msg); err != nil {
+			t.Fatalf("reply %d is not JSON: %v", i, err)
+		}
+		if string(msg.ID) != wantID || len(msg.Result.Content) != 1 || msg.Result.Content[0].Text != "Paris: 21.50 (metric)" {
+			t.Errorf("reply %d = %s", i, lines[i])
+		}
+	}
+}
+
+func TestServeStdioLongLineAndGarbage(t *testing.T) {
+	long := `{"jsonrpc":"2.0","id":1,"method":"x","params":{"pad":"` + strings.Repeat("a", 200<<10) + `"}}`
+	var out bytes.Buffer
+	if err := ServeStdio(strings.NewReader("not json\n"+long+"\n"), &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(out.String(), "\n"); got != 1 {
+		t.Fatalf("got %d replies, want 1 (garbage skipped, long line answered)", got)
+	}
+}
+
+func TestHandler(t *testing.T) {
+	h := Handler()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"tools/call"}`)))
+	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Body.String(), `{"jsonrpc":"2.0","id":3,`) {
+		t.Errorf("POST: %d %s", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{`)))
+	if rec.Code != http.StatusBadRequest {
+		t.Errorf("bad JSON: got %d, want 400", rec.Code)
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/mcp", nil))
+	if rec.Code != http.StatusMethodNotAllowed {
+		t.Errorf("GET: got %d, want 405", rec.Code)
+	}
+}

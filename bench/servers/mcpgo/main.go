@@ -1,0 +1,19 @@
+// Command mcpgo is the mcp-go (v1.2.1) weather benchmark server.
+// stdio by default; -http ADDR serves stateless Streamable HTTP at /mcp.
+package main
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/mcpgen/mcpgen/bench/internal/peers/mcpgopeer"
+	"github.com/mcpgen/mcpgen/bench/internal/servermain"
+)
+
+func main() {
+	s := mcpgopeer.New()
+	servermain.Main(servermain.Server{
+		Stdio: func(ctx context.Context) error { return mcpgopeer.ServeStdio(ctx, s) },
+		HTTP:  func() (http.Handler, error) { return mcpgopeer.Handler(s), nil },
+	})
+}
