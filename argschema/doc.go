@@ -1,0 +1,62 @@
+// Package argschema derives JSON Schemas for MCP tool arguments and results
+// from Go types and validates raw JSON arguments against them.
+//
+// It is a run-time package: code written by `mcpgen tools` calls [For] once
+// per tool at server start-up (github.com/invopop/jsonschema reflects on
+// reflect.Type, so schemas cannot be computed from go/types at build time),
+// compiles the argument schema once with [Compile], and calls
+// [Validator.Validate] on every tools/call before decoding the arguments
+// into the Go struct.
+//
+// # Schema shape
+//
+// The schema of a struct type T is an inline JSON Schema 2020-12 object:
+//
+//   - "$schema": "https://json-schema.org/draft/2020-12/schema" at the root,
+//     no "$id", no "$ref" and no "$defs": nested structs are inlined.
+//   - The root is always "type": "object". A top-level pointer is treated as
+//     its element; any other non-struct type except a map is rejected with
+//     "argument type X is not a struct".
+//   - Recursive types (a struct that contains itself through fields, slices,
+//     maps or pointers) are rejected with an error naming the cycle, because
+//     fully inlined schemas cannot express them. Use json.RawMessage or a map
+//     for recursive payloads.
+//   - Pointers never become nullable: a *string field is {"type":"string"}.
+//     The invopop "nullable" tag option is ignored for the same reason (some
+//     MCP clients drop tools whose schemas contain "null" types).
+//   - "additionalProperties" is not emitted for structs: clients (models) may
+//     send extra properties, which are accepted and ignored when decoding.
+//     The MCP tools specification only recommends additionalProperties:false
+//     for tools without parameters, so a struct without properties gets
+//     {"type":"object","additionalProperties":false}. A type that wants
+//     strictness can implement JSONSchemaExtend(*jsonschema.Schema) and set
+//     AdditionalProperties to jsonschema.FalseSchema.
+//   - time.Time is {"type":"string","format":"date-time"}; []byte is
+//     {"type":"string","contentEncoding":"base64"}.
+//
+// # Tag dialect
+//
+// There is exactly one tag dialect, invopop's:
+//
+//	Location string `json:"location" jsonschema:"required,description=City name or coordinates"`
+//	Units    string `json:"units,omitempty" jsonschema:"enum=metric,enum=imperial,enum=kelvin,default=metric"`
+//	Days     int    `json:"days,omitempty" jsonschema:"minimum=1,maximum=14,default=3"`
+//	Zip      string `json:"zip,omitempty" jsonschema:"pattern=^[0-9]{5}$"`
+//	When     string `json:"when,omitempty" jsonschema:"format=date"`
+//
+// Properties are required only when tagged `jsonschema:"required"`
+// (omitempty does not matter). Other options: title=, minLength=,
+// maxLength=, exclusiveMinimum=, exclusiveMaximum=, multipleOf=, minItems=,
+// maxItems=, uniqueItems, example=, and `jsonschema:"-"` to hide a field.
+// A comma inside a value must be escaped as `\,`. The separate tag
+// `jsonschema_description:"..."` may hold a description with commas.
+//
+// # Validation
+//
+// [Validator.Validate] parses the raw JSON (so a missing required property is
+// visible, unlike validation after decoding), applies "default" values of
+// absent properties (nested objects and array items included), validates the
+// result and returns it. Because defaults are applied before validation, a
+// required property that has a default is never reported missing. Failures
+// are reported as a [*ValidationError] whose message a model can act on.
+package argschema

@@ -1,0 +1,79 @@
+// Package bind finds the //mcp: directives of one Go package and checks the
+// funcs they annotate, producing the model `mcpgen tools` emits adapters from.
+//
+// It is a build-time package (it loads code with golang.org/x/tools/go/packages)
+// and is never imported by a running server. Schemas are not derived here:
+// they come from the Go types at server start-up (package argschema).
+//
+// # Directives
+//
+// A directive is a line comment in the doc comment of a func or method,
+// written like a Go directive, with no space after the slashes:
+//
+//	// CurrentWeather gets current weather information for any location worldwide.
+//	//
+//	//mcp:tool name=weather_current title="Weather Information" readOnly openWorld
+//	func (s *Service) CurrentWeather(ctx context.Context, in WeatherArgs) (WeatherReport, error)
+//
+// Grammar (whitespace separates items; keys are case-sensitive):
+//
+//	directive = "//mcp:" kind { item }
+//	kind      = "tool" | "prompt" | "resource" | "resourceTemplate"
+//	item      = key [ "=" value ]
+//	key       = letter { letter | digit | "_" }
+//	value     = bare | quoted
+//	bare      = any characters up to the next space
+//	quoted    = a Go double-quoted string literal ("a \"b\" c")
+//
+// A flag key alone means true; flag=true and flag=false are also accepted
+// (use destructive=false or openWorld=false to contradict the MCP defaults).
+// Every other key needs a value. A key may appear once, except icon.
+//
+//	kind              keys
+//	tool              name, title, icon, readOnly, destructive, idempotent, openWorld (the last four are flags)
+//	prompt            name, title, icon
+//	resource          uri (required, absolute URI), name, title, mimeType, icon
+//	resourceTemplate  uriTemplate (required, RFC 6570), name, title, mimeType, icon
+//
+// icon=<URI> adds one icon source and may be repeated. When name is absent it
+// is the snake_case of the Go func name (CurrentWeather → current_weather,
+// GetHTTPStatus → get_http_status). Tool names must follow the MCP rules:
+// 1 to 128 characters from A-Z, a-z, 0-9, '_', '-' and '.'. Tool names,
+// prompt names, resource URIs and URI templates must be unique in the package.
+//
+// The description is the doc comment without its directive lines, trimmed,
+// paragraphs kept (ast.CommentGroup.Text). A func carries at most one
+// directive. Directives anywhere else (on types, vars, fields, inside bodies,
+// or separated from the func by a blank line) are errors. Files marked
+// "// Code generated … DO NOT EDIT." are not searched.
+//
+// # Signatures
+//
+// ctx is a context.Context and is optional everywhere. Args (and Vars) must be
+// a named struct type taken by value; R is the first result, the second is
+// always error. Generic and variadic funcs are rejected.
+//
+//	tool      func(ctx, Args) (R, error)  or  func(ctx) (R, error) for a tool without arguments
+//	          R: a named struct or pointer to one (→ structuredContent + outputSchema),
+//	             a string type (→ one text content), []mcp.ContentBlock, *mcp.CallToolResult
+//	prompt    func(ctx, Args) (R, error)  or  func(ctx) (R, error)
+//	          Args fields must be string types (or pointers to them): MCP prompt arguments are strings.
+//	          R: *mcp.GetPromptResult, []mcp.PromptMessage, or a string type (→ one user message)
+//	resource  func(ctx) (R, error)
+//	          R: a string type (text), []byte (blob), a named struct (JSON text), *mcp.ReadResourceResult
+//	template  func(ctx, Vars) (R, error)  — R as for resources
+//	          Every template variable must match a string field of Vars by JSON name
+//	          (json tag, else the Go field name; embedded structs are flattened).
+//
+// A func returning only error is not accepted: return a string such as "ok"
+// (or a struct) so the model learns what happened. mcp is the package
+// github.com/mcpgen/mcpgen/generated/mcp ([MCPPackagePath]).
+//
+// # Errors
+//
+// [Load] reports every problem it finds, not just the first, as an
+// [ErrorList] of "file:line:col: message" entries sorted by position, file
+// names relative to the working directory. Type errors elsewhere in the
+// package (for example a stale generated file) are ignored unless they touch
+// a bound signature.
+package bind

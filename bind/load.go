@@ -1,0 +1,306 @@
+package bind
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// LoadOptions tunes [Load].
+type LoadOptions struct {
+	// BuildFlags are passed to the go command, e.g. []string{"-tags=dev"}.
+	BuildFlags []string
+	// Env is the environment of the go command; nil means os.Environ().
+	Env []string
+}
+
+// loadMode is the one go/packages mode: syntax and types of the package
+// itself, export data (no syntax) for its dependencies.
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo
+
+// Load loads the Go package in dir with one go/packages call, finds its
+// //mcp: directives and checks the funcs they annotate. Directive problems
+// are returned together as an [ErrorList]; other failures (no package,
+// go command errors) as a plain error. Type errors elsewhere in the package
+// (for example a stale generated file) are ignored unless they affect a bound
+// signature. Files marked as generated ("// Code generated … DO NOT EDIT.")
+// are not searched for directives.
+func Load(dir string, opts LoadOptions) (*Package, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("bind: %w", err)
+	}
+	cfg := &packages.Config{Mode: loadMode, Dir: abs, Env: opts.Env, BuildFlags: opts.BuildFlags}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		return nil, fmt.Errorf("bind: loading %s: %w", dir, err)
+	}
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("bind: %s holds %d packages, want 1", dir, len(pkgs))
+	}
+	p := pkgs[0]
+	var errs, typeErrs, buildErrs ErrorList
+	for _, e := range p.Errors {
+		switch {
+		case e.Kind == packages.TypeError:
+			typeErrs.add(parsePos(e.Pos), "%s", e.Msg)
+		case strings.HasPrefix(e.Msg, "# "+p.PkgPath+"\n"):
+			// A failed build of the package itself (export data is built
+			// with the compiler); the type checker reports the same problems.
+			buildErrs.add(parsePos(e.Pos), "%s", e.Msg)
+		default:
+			errs.add(parsePos(e.Pos), "%s", e.Msg)
+		}
+	}
+	if len(typeErrs) == 0 {
+		typeErrs = buildErrs
+	}
+	if len(errs) > 0 {
+		errs.sort()
+		return nil, errs
+	}
+	if p.Types == nil || p.TypesInfo == nil || p.Fset == nil {
+		return nil, fmt.Errorf("bind: %s: package has no type information", dir)
+	}
+	b := &binder{
+		fset: p.Fset, pkg: p.Types, info: p.TypesInfo, errs: &errs,
+		out:   &Package{Name: p.Name, Path: p.PkgPath, Dir: abs, Types: p.Types},
+		names: map[string]token.Position{},
+	}
+	for _, f := range p.Syntax {
+		if ast.IsGenerated(f) {
+			continue
+		}
+		b.file(f)
+	}
+	if b.invalid {
+		errs = append(errs, typeErrs...)
+	}
+	if len(errs) > 0 {
+		errs.sort()
+		return nil, errs
+	}
+	return b.out, nil
+}
+
+// parsePos parses the "file:line:col" form go/packages uses.
+func parsePos(s string) token.Position {
+	var p token.Position
+	parts := strings.Split(s, ":")
+	// Take numbers from the end so that file names with colons survive.
+	nums := 0
+	for nums < 2 && len(parts)-nums > 1 {
+		n, err := strconv.Atoi(parts[len(parts)-1-nums])
+		if err != nil {
+			break
+		}
+		if nums == 0 && len(parts)-nums > 2 {
+			p.Column = n
+		} else {
+			p.Line = n
+		}
+		nums++
+	}
+	if nums == 1 && p.Column != 0 {
+		p.Line, p.Column = p.Column, 0
+	}
+	p.Filename = strings.Join(parts[:len(parts)-nums], ":")
+	if s == "" || s == "-" {
+		p.Filename = ""
+	}
+	return p
+}
+
+// binder walks the syntax of one package and fills the model.
+type binder struct {
+	fset    *token.FileSet
+	pkg     *types.Package
+	info    *types.Info
+	errs    *ErrorList
+	out     *Package
+	names   map[string]token.Position // "tool:name", "prompt:name", … → first declaration
+	invalid bool                      // a bound signature mentions an unresolved type
+}
+
+func (b *binder) pos(p token.Pos) token.Position { return b.fset.Position(p) }
+
+// file binds every annotated func of f and rejects misplaced directives.
+func (b *binder) file(f *ast.File) {
+	inFuncDoc := map[*ast.Comment]bool{}
+	for _, decl := range f.Decls {
+		fd, ok := decl.(*ast.FuncDecl)
+		if !ok || fd.Doc == nil {
+			continue
+		}
+		var found []*directive
+		for _, c := range fd.Doc.List {
+			if !isDirective(c) {
+				continue
+			}
+			inFuncDoc[c] = true
+			if d := parseDirective(b.fset, c, b.errs); d != nil {
+				found = append(found, d)
+			}
+		}
+		if len(found) == 0 {
+			continue
+		}
+		for _, extra := range found[1:] {
+			b.errs.add(extra.pos, "func %s has more than one //mcp: directive; a func binds one tool, prompt, resource or template", fd.Name.Name)
+		}
+		b.bind(found[0], fd)
+	}
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			if isDirective(c) && !inFuncDoc[c] {
+				kind, _, _ := strings.Cut(strings.TrimPrefix(c.Text, directivePrefix), " ")
+				b.errs.add(b.pos(c.Slash), "//mcp:%s directive is not in the doc comment of a func or method; put it directly above a func (no blank line between)", kind)
+			}
+		}
+	}
+}
+
+// bind checks one annotated func and appends it to the model.
+func (b *binder) bind(d *directive, fd *ast.FuncDecl) {
+	obj, ok := b.info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return
+	}
+	sig := obj.Type().(*types.Signature)
+	fn := Func{Name: fd.Name.Name, Pos: b.pos(fd.Name.Pos())}
+	if recv := sig.Recv(); recv != nil {
+		t := types.Unalias(recv.Type())
+		if p, ok := t.(*types.Pointer); ok {
+			t, fn.RecvPointer = types.Unalias(p.Elem()), true
+		}
+		if n, ok := t.(*types.Named); ok {
+			fn.Recv = n.Obj().Name()
+		}
+	}
+	if hasInvalid(sig.Results()) || hasInvalid(sig.Params()) {
+		b.invalid = true
+		return
+	}
+	desc := strings.TrimSpace(fd.Doc.Text())
+	switch d.kind {
+	case kindTool:
+		b.tool(d, fn, sig, desc)
+	case kindPrompt:
+		b.prompt(d, fn, sig, desc)
+	case kindResource:
+		b.resource(d, fn, sig, desc)
+	case kindTemplate:
+		b.template(d, fn, sig, desc)
+	}
+}
+
+// describe names a func for messages: "func Weather" or "method (*Service).Weather".
+func describe(fn Func) string {
+	switch {
+	case fn.Recv == "":
+		return "func " + fn.Name
+	case fn.RecvPointer:
+		return "method (*" + fn.Recv + ")." + fn.Name
+	default:
+		return "method " + fn.Recv + "." + fn.Name
+	}
+}
+
+// checkSignature splits sig and reports a mismatch against want.
+func (b *binder) checkSignature(kind string, fn Func, sig *types.Signature, want string) (signature, bool) {
+	s, why := splitSignature(sig)
+	if why != "" {
+		b.errs.add(fn.Pos, "cannot bind %s as a %s: %s; want %s", describe(fn), kind, why, want)
+		return s, false
+	}
+	return s, true
+}
+
+// argStruct checks that the argument type is a named struct taken by value.
+func (b *binder) argStruct(kind string, fn Func, s signature, want string) (*TypeRef, *types.Struct, bool) {
+	if s.arg == nil {
+		return nil, nil, true
+	}
+	named, ptr, ok := namedStruct(s.arg)
+	expr := types.TypeString(s.arg, qualifier(b.pkg))
+	switch {
+	case ok && ptr:
+		b.errs.add(b.pos(s.argPos), "argument type %s of %s is a pointer; take the struct by value (want %s)", expr, describe(fn), want)
+		return nil, nil, false
+	case !ok && isUnnamedStruct(s.arg):
+		b.errs.add(b.pos(s.argPos), "argument type %s of %s is an unnamed struct; declare a named struct type for it (want %s)", expr, describe(fn), want)
+		return nil, nil, false
+	case !ok:
+		b.errs.add(b.pos(s.argPos), "argument type %s of %s is not a struct; a %s takes a named struct type (want %s)", expr, describe(fn), kind, want)
+		return nil, nil, false
+	}
+	ref := typeRef(s.arg, b.pkg)
+	return &ref, named.Underlying().(*types.Struct), true
+}
+
+// result classifies the first result and checks it is one of allowed.
+func (b *binder) result(kind string, fn Func, t types.Type, want string, allowed ...ResultKind) (TypeRef, ResultKind, bool) {
+	expr := types.TypeString(t, qualifier(b.pkg))
+	for _, name := range []string{"CallToolResult", "GetPromptResult", "ReadResourceResult"} {
+		if isNamed(t, MCPPackagePath, name) {
+			b.errs.add(fn.Pos, "result type %s of %s must be a pointer: return *mcp.%s", expr, describe(fn), name)
+			return TypeRef{}, ResultInvalid, false
+		}
+	}
+	k := resultKind(t)
+	for _, a := range allowed {
+		if k == a {
+			return typeRef(t, b.pkg), k, true
+		}
+	}
+	b.errs.add(fn.Pos, "unsupported result type %s for %s as a %s; want %s", expr, describe(fn), kind, want)
+	return TypeRef{}, ResultInvalid, false
+}
+
+func resultKind(t types.Type) ResultKind {
+	switch {
+	case isMCPPointer(t, "CallToolResult"):
+		return ResultCallToolResult
+	case isMCPPointer(t, "GetPromptResult"):
+		return ResultGetPromptResult
+	case isMCPPointer(t, "ReadResourceResult"):
+		return ResultReadResourceResult
+	case isMCPSlice(t, "ContentBlock"):
+		return ResultContentBlocks
+	case isMCPSlice(t, "PromptMessage"):
+		return ResultPromptMessages
+	case isBytes(t):
+		return ResultBytes
+	case isStringKind(t):
+		return ResultString
+	}
+	if _, _, ok := namedStruct(t); ok {
+		return ResultStruct
+	}
+	return ResultInvalid
+}
+
+// name returns the name= value or the snake_case default, with its position.
+func (b *binder) name(d *directive, fn Func) (string, token.Position) {
+	if it, ok := d.first("name"); ok {
+		return it.value, it.pos
+	}
+	return snakeCase(fn.Name), d.pos
+}
+
+// unique reports a second declaration of the same identity.
+func (b *binder) unique(what, id string, pos token.Position) {
+	key := what + "\x00" + id
+	if first, dup := b.names[key]; dup {
+		b.errs.add(pos, "duplicate %s %q; first declared at %s", what, id, formatPos(first))
+		return
+	}
+	b.names[key] = pos
+}
