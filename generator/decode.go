@@ -1,0 +1,116 @@
+package generator
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+const encodingJSON = "encoding/json"
+
+// emitDecoders writes UnmarshalJSON for every struct, enum, and array or
+// map type whose elements are unions.
+func (g *gen) emitDecoders(f *jen.File) {
+	for _, t := range g.m.Types {
+		switch t.Kind {
+		case schema.KindStruct:
+			g.emitStructDecoder(f, t)
+		case schema.KindEnum:
+			g.emitEnumDecoder(f, t)
+		case schema.KindArray, schema.KindMap:
+			if needsDecoder(t.Elem) {
+				g.emitCollectionDecoder(f, t)
+			}
+		}
+	}
+}
+
+// emitStructDecoder writes UnmarshalJSON for a struct: it splits the
+// object into its members once, then decodes each declared member with its
+// path, so that a missing required member or a wrong constant is an error
+// naming the member; the members left over are kept in Extra.
+//
+//	func (x *TextContent) UnmarshalJSON(data []byte) error {
+//		m, err := members(data)
+//		…
+//		var fs fields
+//		required(&fs, take(m, "text"), &x.Text, "text", plain[string])
+//		constant(&fs, take(m, "type"), `"text"`, "type", true)
+//		x.Extra = rest(&fs, m)
+//		return fs.err
+//	}
+func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
+	fields, extra := structFields(t)
+	body := []jen.Code{
+		jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("members").Call(jen.Id("data")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Op("*").Id("x").Op("=").Id(t.Name).Values(),
+		jen.Var().Id("fs").Id("fields"),
+	}
+	for _, gf := range fields {
+		raw := jen.Id("take").Call(jen.Id("m"), jen.Lit(gf.Name))
+		switch {
+		case gf.Fixed:
+			body = append(body, jen.Id("constant").Call(jen.Op("&").Id("fs"), raw, jen.Lit(string(compactJSON(gf.Const))), jen.Lit(gf.Name), jen.True()))
+			continue
+		case gf.Const != nil:
+			body = append(body, jen.Id("constant").Call(jen.Op("&").Id("fs"), jen.Id("m").Index(jen.Lit(gf.Name)), jen.Lit(string(compactJSON(gf.Const))), jen.Lit(gf.Name), jen.False()))
+		}
+		fn := "optional"
+		if gf.Required && !gf.Type.Nullable {
+			fn = "required"
+		}
+		body = append(body, jen.Id(fn).Call(jen.Op("&").Id("fs"), raw, jen.Op("&").Id("x").Dot(gf.Go), jen.Lit(gf.Name), decoderFor(gf.Type, pointerField(gf.Field))))
+		if len(gf.Enum) > 0 && gf.Type.Prim == schema.String && gf.Type.Named == nil {
+			args := []jen.Code{jen.Op("&").Id("fs"), jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name)}
+			for _, e := range gf.Enum {
+				args = append(args, jen.Lit(e))
+			}
+			body = append(body, jen.Id("oneOf").Call(args...))
+		}
+	}
+	if extra != "" {
+		body = append(body, jen.Id("x").Dot(extra).Op("=").Id("rest").Call(jen.Op("&").Id("fs"), jen.Id("m")))
+	} else {
+		body = append(body, jen.Id("noRest").Call(jen.Op("&").Id("fs"), jen.Id("m")))
+	}
+	body = append(body, jen.Return(jen.Id("fs").Dot("err")))
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s, reporting a missing required member or a wrong constant by its path.", t.Name))
+	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+}
+
+// emitEnumDecoder writes UnmarshalJSON for an enum, refusing other values.
+func (g *gen) emitEnumDecoder(f *jen.File, t *schema.Type) {
+	values := make([]jen.Code, len(t.Enum))
+	for i, v := range t.Enum {
+		values[i] = jen.Lit(v)
+	}
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s and refuses values the schema does not list.", t.Name))
+	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Var().Id("s").String(),
+		jen.If(jen.Err().Op(":=").Qual(encodingJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("s")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.If(jen.Op("!").Id(t.Name).Call(jen.Id("s")).Dot("Valid").Call()).Block(
+			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{
+				jen.Id("Msg"): jen.Qual("fmt", "Sprintf").Call(jen.Lit("%q is not one of %q"), jen.Id("s"), jen.Index().String().Values(values...)),
+			})),
+		),
+		jen.Op("*").Id("v").Op("=").Id(t.Name).Call(jen.Id("s")),
+		jen.Return(jen.Nil()),
+	)
+}
+
+// emitCollectionDecoder writes UnmarshalJSON for a named array or map of
+// unions.
+func (g *gen) emitCollectionDecoder(f *jen.File, t *schema.Type) {
+	ref := &schema.Ref{Array: t.Elem}
+	if t.Kind == schema.KindMap {
+		ref = &schema.Ref{Map: t.Elem}
+	}
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s element by element.", t.Name))
+	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(decoderFor(ref, false)).Call(jen.Id("data")),
+		jen.Op("*").Id("v").Op("=").Id("out"),
+		jen.Return(jen.Err()),
+	)
+}

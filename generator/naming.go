@@ -1,0 +1,94 @@
+package generator
+
+import (
+	"strings"
+	"unicode"
+)
+
+// initialisms are the words Go spells in capitals (Effective Go, "MixedCaps").
+var initialisms = map[string]string{
+	"Id": "ID", "Url": "URL", "Uri": "URI", "Json": "JSON", "Http": "HTTP",
+	"Https": "HTTPS", "Api": "API", "Mime": "MIME", "Ttl": "TTL", "Rpc": "RPC",
+	"Html": "HTML", "Ip": "IP", "Sse": "SSE", "Utf8": "UTF8", "Ascii": "ASCII",
+}
+
+// fieldName turns a JSON member name into an exported Go field name:
+// "mimeType" → "MIMEType", "_meta" → "Meta",
+// "io.modelcontextprotocol/clientInfo" → "ClientInfo", "$schema" → "Schema".
+func fieldName(json string) string {
+	if i := strings.LastIndexByte(json, '/'); i >= 0 {
+		json = json[i+1:]
+	}
+	return camel(json)
+}
+
+// camel splits s into words at non-alphanumerics and lower→upper case
+// changes, capitalises each and applies Go initialisms.
+func camel(s string) string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, string(cur))
+			cur = cur[:0]
+		}
+	}
+	runes := []rune(s)
+	for i, r := range runes {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && i > 0 && unicode.IsLower(runes[i-1]):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	var sb strings.Builder
+	for _, w := range words {
+		w = strings.ToUpper(w[:1]) + w[1:]
+		if full, ok := initialisms[w]; ok {
+			w = full
+		}
+		sb.WriteString(w)
+	}
+	out := sb.String()
+	if out == "" || unicode.IsDigit(rune(out[0])) {
+		out = "X" + out
+	}
+	return out
+}
+
+// methodConst names the constant of a method: "tools/call" →
+// "MethodToolsCall", "notifications/tools/list_changed" →
+// "MethodNotificationsToolsListChanged".
+func methodConst(method string) string { return "Method" + camel(method) }
+
+// handlerName names the Go method that handles a request type:
+// CallToolRequest → CallTool.
+func handlerName(requestType string) string {
+	return strings.TrimSuffix(requestType, "Request")
+}
+
+// lowerFirst makes an unexported identifier from an exported one.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	// Keep leading initialisms together: JSONValue → jsonValue.
+	i := 0
+	for i < len(r) && unicode.IsUpper(r[i]) {
+		i++
+	}
+	switch {
+	case i == 0:
+		return s
+	case i == 1 || i == len(r):
+		return strings.ToLower(string(r[:i])) + string(r[i:])
+	default:
+		return strings.ToLower(string(r[:i-1])) + string(r[i-1:])
+	}
+}

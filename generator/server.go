@@ -1,0 +1,181 @@
+package generator
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// group is the requests of one feature, such as tools/list and tools/call.
+type group struct {
+	Name     string // "Tools"
+	Prefix   string // "tools"
+	Requests []*schema.Method
+}
+
+// handlerGroups groups the requests clients send by the first segment of
+// their method name.
+func (g *gen) handlerGroups() []*group {
+	byPrefix := map[string]*group{}
+	for _, md := range g.m.Requests {
+		if !md.FromClient {
+			continue
+		}
+		prefix, _, _ := strings.Cut(md.Name, "/")
+		gr := byPrefix[prefix]
+		if gr == nil {
+			gr = &group{Name: camel(prefix), Prefix: prefix}
+			byPrefix[prefix] = gr
+		}
+		gr.Requests = append(gr.Requests, md)
+	}
+	var out []*group
+	for _, gr := range byPrefix {
+		out = append(out, gr)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// resultType is the Go result of a request: *Struct or a sealed union.
+func resultType(md *schema.Method) jen.Code {
+	if md.Result == nil {
+		return jen.Any()
+	}
+	if resolve(md.Result).Kind == schema.KindUnion {
+		return jen.Id(md.Result.Name)
+	}
+	return jen.Op("*").Id(md.Result.Name)
+}
+
+func paramsType(md *schema.Method) jen.Code {
+	if md.Params == nil {
+		return jen.Op("*").Struct()
+	}
+	return jen.Op("*").Id(md.Params.Name)
+}
+
+func handlerParams(md *schema.Method) []jen.Code {
+	return []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("params").Add(paramsType(md))}
+}
+
+// emitServer writes a handler interface per feature, an Unimplemented type
+// per interface, and the Dispatcher.
+//
+//	type ToolsHandler interface {
+//		CallTool(ctx context.Context, params *CallToolRequestParams) (CallToolOutcome, error)
+//		ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error)
+//	}
+func (g *gen) emitServer(f *jen.File) {
+	groups := g.handlerGroups()
+	for _, gr := range groups {
+		iface := gr.Name + "Handler"
+		var methods []jen.Code
+		for _, md := range gr.Requests {
+			doc := fmt.Sprintf("%s answers %s.", handlerName(md.Type.Name), md.Name)
+			if md.Type.Doc != "" {
+				doc += " " + g.docs.text(firstParagraph(md.Type.Doc))
+			}
+			if md.Type.Deprecated != "" {
+				doc += "\n\nDeprecated: " + md.Type.Name + " is deprecated."
+			}
+			methods = append(methods, jen.Add(comment(doc)).Id(handlerName(md.Type.Name)).Params(handlerParams(md)...).Params(resultType(md), jen.Error()))
+		}
+		f.Comment(fmt.Sprintf("%s is implemented by servers that offer the %s/* requests.", iface, gr.Prefix))
+		f.Type().Id(iface).Interface(methods...)
+
+		unimpl := "Unimplemented" + iface
+		f.Add(comment(fmt.Sprintf(`%s answers every %s/* request with a NotImplementedError.
+Embed it in a server type to keep compiling when a later revision adds methods
+to %s; embedding it still declares that the server offers %s.`, unimpl, gr.Prefix, iface, gr.Prefix))).Type().Id(unimpl).Struct()
+		for _, md := range gr.Requests {
+			f.Comment(fmt.Sprintf("%s answers with a NotImplementedError.", handlerName(md.Type.Name)))
+			f.Func().Params(jen.Id(unimpl)).Id(handlerName(md.Type.Name)).Params(handlerParams(md)...).Params(resultType(md), jen.Error()).Block(
+				jen.Return(jen.Nil(), jen.Op("&").Id("NotImplementedError").Values(jen.Dict{jen.Id("Method"): jen.Id(methodConst(md.Name))})),
+			)
+		}
+	}
+	g.emitDispatcher(f, groups)
+}
+
+func firstParagraph(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(strings.SplitN(s, "\n\n", 2)[0]), "\n", " ")
+}
+
+// emitDispatcher writes the table from method name to typed decode →
+// handler → result.
+func (g *gen) emitDispatcher(f *jen.File, groups []*group) {
+	f.Comment("Route decodes a request's params, runs Dispatcher.Before, and calls the handler.")
+	f.Type().Id("Route").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("d").Op("*").Id("Dispatcher"), jen.Id("params").Qual(encodingJSON, "RawMessage")).Params(jen.Any(), jen.Error())
+
+	f.Add(comment(`Dispatcher routes requests by method name to the handler interfaces that
+a server value implements (ToolsHandler, PromptsHandler, …).`)).Type().Id("Dispatcher").Struct(
+		jen.Id("routes").Map(jen.String()).Id("Route"),
+		jen.Id("groups").Map(jen.String()).Bool(),
+		jen.Add(comment(`Before, when set, runs after the params are decoded and before the
+handler; it may derive the context or refuse the request with an error.
+params is the decoded params pointer (such as *CallToolRequestParams).`)).Id("Before").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("method").String(), jen.Id("params").Any()).Params(jen.Qual("context", "Context"), jen.Error()),
+	)
+
+	var registers []jen.Code
+	for _, gr := range groups {
+		var routes []jen.Code
+		for _, md := range gr.Requests {
+			routes = append(routes, jen.Id("d").Dot("routes").Index(jen.Id(methodConst(md.Name))).Op("=").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("d").Op("*").Id("Dispatcher"), jen.Id("raw").Qual(encodingJSON, "RawMessage")).Params(jen.Any(), jen.Error()).Block(
+				g.routeBody(md)...,
+			))
+		}
+		routes = append(routes, jen.Id("d").Dot("groups").Index(jen.Lit(gr.Prefix)).Op("=").True())
+		registers = append(registers, jen.If(jen.List(jen.Id("h"), jen.Id("ok")).Op(":=").Id("handler").Assert(jen.Id(gr.Name+"Handler")), jen.Id("ok")).Block(routes...))
+	}
+	f.Add(comment(`NewDispatcher routes the requests of every handler interface that one of
+handlers implements; a later handler takes over the methods of an earlier one.`)).Func().Id("NewDispatcher").Params(jen.Id("handlers").Op("...").Any()).Op("*").Id("Dispatcher").Block(
+		jen.Id("d").Op(":=").Op("&").Id("Dispatcher").Values(jen.Dict{
+			jen.Id("routes"): jen.Map(jen.String()).Id("Route").Values(),
+			jen.Id("groups"): jen.Map(jen.String()).Bool().Values(),
+		}),
+		jen.For(jen.List(jen.Id("_"), jen.Id("handler")).Op(":=").Range().Id("handlers")).Block(registers...),
+		jen.Return(jen.Id("d")),
+	)
+	f.Comment("Handles reports whether a handler answers method.")
+	f.Func().Params(jen.Id("d").Op("*").Id("Dispatcher")).Id("Handles").Params(jen.Id("method").String()).Bool().Block(
+		jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("d").Dot("routes").Index(jen.Id("method")),
+		jen.Return(jen.Id("ok")),
+	)
+	f.Comment(`Offers reports whether a handler implements the interface of a feature, named by its method prefix ("tools", "prompts", …).`)
+	f.Func().Params(jen.Id("d").Op("*").Id("Dispatcher")).Id("Offers").Params(jen.Id("feature").String()).Bool().Block(
+		jen.Return(jen.Id("d").Dot("groups").Index(jen.Id("feature"))),
+	)
+	f.Add(comment(`Dispatch answers one request. An unknown method is a NotImplementedError;
+params that do not match the schema are a *DecodeError whose path starts
+with "params".`)).Func().Params(jen.Id("d").Op("*").Id("Dispatcher")).Id("Dispatch").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("method").String(), jen.Id("params").Qual(encodingJSON, "RawMessage")).Params(jen.Any(), jen.Error()).Block(
+		jen.List(jen.Id("route"), jen.Id("ok")).Op(":=").Id("d").Dot("routes").Index(jen.Id("method")),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Op("&").Id("NotImplementedError").Values(jen.Dict{jen.Id("Method"): jen.Id("method")}))),
+		jen.Return(jen.Id("route").Call(jen.Id("ctx"), jen.Id("d"), jen.Id("params"))),
+	)
+}
+
+// routeBody decodes the params of one request and calls its handler.
+func (g *gen) routeBody(md *schema.Method) []jen.Code {
+	var decode jen.Code
+	if md.Params == nil {
+		decode = jen.Var().Id("p").Op("*").Struct()
+	} else {
+		decode = jen.List(jen.Id("p"), jen.Err()).Op(":=").Id("decodeParams").Index(jen.Id(md.Params.Name)).Call(jen.Id("raw"), jen.Lit(md.ParamsRequired))
+	}
+	body := []jen.Code{decode}
+	if md.Params != nil {
+		body = append(body, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+	}
+	body = append(body,
+		jen.If(jen.Id("d").Dot("Before").Op("!=").Nil()).Block(
+			jen.Var().Err().Error(),
+			jen.If(jen.List(jen.Id("ctx"), jen.Err()).Op("=").Id("d").Dot("Before").Call(jen.Id("ctx"), jen.Id(methodConst(md.Name)), jen.Id("p")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		),
+		jen.Return(jen.Id("h").Dot(handlerName(md.Type.Name)).Call(jen.Id("ctx"), jen.Id("p"))),
+	)
+	return body
+}

@@ -1,0 +1,123 @@
+package generator
+
+import (
+	"github.com/dave/jennifer/jen"
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// resolve follows aliases to the type that gives a name its shape.
+func resolve(t *schema.Type) *schema.Type {
+	for i := 0; t != nil && t.Kind == schema.KindAlias && i < 32; i++ {
+		t = t.Elem.Named
+	}
+	return t
+}
+
+// goType is the Go type of a type expression, without optional pointers.
+func goType(r *schema.Ref) *jen.Statement {
+	switch {
+	case r.Named != nil:
+		return jen.Id(r.Named.Name)
+	case r.Array != nil:
+		return jen.Index().Add(goType(r.Array))
+	case r.Map != nil:
+		return jen.Map(jen.String()).Add(goType(r.Map))
+	case r.Any:
+		return jen.Any()
+	}
+	return primType(r.Prim)
+}
+
+func primType(p schema.Prim) *jen.Statement {
+	switch p {
+	case schema.Integer:
+		return jen.Int64()
+	case schema.Number:
+		return jen.Float64()
+	case schema.Boolean:
+		return jen.Bool()
+	}
+	return jen.String()
+}
+
+// pointerField reports whether a field is a pointer in Go: optional (or
+// nullable) objects, so that an empty object a message carried is kept, and
+// optional booleans and numbers, so that an explicit false or 0 is kept.
+// Strings, slices, maps, unions and scalar unions stay values with omitzero.
+func pointerField(f *schema.Field) bool {
+	if !f.Required || f.Type.Nullable {
+		return pointerable(f.Type)
+	}
+	return false
+}
+
+func pointerable(r *schema.Ref) bool {
+	if r.Named != nil {
+		t := resolve(r.Named)
+		switch t.Kind {
+		case schema.KindStruct:
+			return true
+		case schema.KindScalar:
+			return t.Elem.Prim != schema.String
+		}
+		return false
+	}
+	if r.Array != nil || r.Map != nil || r.Any {
+		return false
+	}
+	return r.Prim != schema.String || r.Nullable
+}
+
+// fieldType is the Go type of a struct field.
+func fieldType(f *schema.Field) *jen.Statement {
+	if pointerField(f) {
+		return jen.Op("*").Add(goType(f.Type))
+	}
+	return goType(f.Type)
+}
+
+// needsDecoder reports whether a type expression holds a union somewhere,
+// which encoding/json cannot decode into an interface by itself.
+func needsDecoder(r *schema.Ref) bool {
+	switch {
+	case r.Named != nil:
+		return resolve(r.Named).Kind == schema.KindUnion
+	case r.Array != nil:
+		return needsDecoder(r.Array)
+	case r.Map != nil:
+		return needsDecoder(r.Map)
+	}
+	return false
+}
+
+// decoderFor is the decoder expression of a field, such as
+// plain[string], DecodeContentBlock or sliceOf(DecodeContentBlock).
+func decoderFor(r *schema.Ref, pointer bool) jen.Code {
+	switch {
+	case r.Named != nil && resolve(r.Named).Kind == schema.KindUnion:
+		return jen.Id("Decode" + resolve(r.Named).Name)
+	case r.Array != nil && needsDecoder(r.Array):
+		return jen.Id("sliceOf").Call(decoderFor(r.Array, false))
+	case r.Map != nil && needsDecoder(r.Map):
+		return jen.Id("mapOf").Call(decoderFor(r.Map, false))
+	}
+	t := goType(r)
+	if pointer {
+		t = jen.Op("*").Add(t)
+	}
+	return jen.Id("plain").Index(t)
+}
+
+// isCollection reports whether a field is a slice or map in Go.
+func isCollection(r *schema.Ref) bool {
+	if r.Named != nil {
+		t := resolve(r.Named)
+		return t.Kind == schema.KindArray || t.Kind == schema.KindMap
+	}
+	return r.Array != nil || r.Map != nil
+}
+
+// emptyValue is the empty (not nil) value of a slice or map field.
+func emptyValue(r *schema.Ref) jen.Code {
+	return goType(r).Clone().Values()
+}

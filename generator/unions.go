@@ -1,0 +1,228 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// emitUnions declares each union as a sealed interface, marks its members,
+// and writes its decoder.
+func (g *gen) emitUnions(f *jen.File) {
+	for _, t := range g.m.Types {
+		if t.Kind == schema.KindUnion {
+			g.emitUnion(f, t)
+		}
+	}
+}
+
+// memberGo is how a member appears in Go: *TextContent, or a slice type by
+// value.
+func memberGo(t *schema.Type) string {
+	if t.Kind == schema.KindStruct {
+		return "*" + t.Name
+	}
+	return t.Name
+}
+
+// marker is the unexported method that seals a union.
+func marker(t *schema.Type) string { return "is" + t.Name }
+
+// emitUnion declares one union.
+//
+//	type ContentBlock interface{ isContentBlock() }
+//	func (*TextContent) isContentBlock() {}
+//	func DecodeContentBlock(data []byte) (ContentBlock, error) { … }
+func (g *gen) emitUnion(f *jen.File, t *schema.Type) {
+	u := t.Union
+	var names []string
+	for _, m := range u.Members {
+		names = append(names, memberGo(m.Type))
+	}
+	doc := g.typeDoc(t) + "\n\nIt is sealed: its values are " + strings.Join(names, ", ") + "."
+	switch {
+	case u.Discriminator != "":
+		doc += fmt.Sprintf(" The %q member tells them apart.", u.Discriminator)
+	default:
+		doc += " Decoding tells them apart by their shape."
+	}
+	f.Add(comment(doc)).Type().Id(t.Name).Interface(jen.Id(marker(t)).Params())
+	for _, m := range u.Members {
+		recv := jen.Op("*").Id(m.Type.Name)
+		if m.Type.Kind != schema.KindStruct {
+			recv = jen.Id(m.Type.Name)
+		}
+		f.Func().Params(recv).Id(marker(t)).Params().Block()
+	}
+	if u.Discriminator != "" {
+		g.emitTagDecoder(f, t)
+	} else {
+		g.emitShapeDecoder(f, t)
+	}
+}
+
+// decodeMember is the call that decodes data as one member.
+func decodeMember(union, member *schema.Type) *jen.Statement {
+	fn := "decodeMember"
+	if member.Kind != schema.KindStruct {
+		fn = "decodeValueMember"
+	}
+	return jen.Id(fn).Index(jen.List(jen.Id(member.Name), jen.Id(union.Name))).Call(jen.Id("data"))
+}
+
+// emitTagDecoder decodes a union by its discriminator member.
+func (g *gen) emitTagDecoder(f *jen.File, t *schema.Type) {
+	u := t.Union
+	var body []jen.Code
+	var tags []jen.Code
+	for _, m := range u.Members {
+		if m.Type.Kind != schema.KindStruct {
+			body = append(body, jen.If(jen.Id("jsonKind").Call(jen.Id("data")).Op("==").LitRune('a')).Block(
+				jen.Return(decodeMember(t, m.Type)),
+			))
+		}
+	}
+	body = append(body,
+		jen.List(jen.Id("tag"), jen.Id("present"), jen.Err()).Op(":=").Id("tagOf").Call(jen.Id("data"), jen.Lit(u.Discriminator)),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+	)
+	var cases []jen.Code
+	for _, m := range u.Members {
+		if m.Type.Kind != schema.KindStruct {
+			continue
+		}
+		tags = append(tags, jen.Lit(m.Tag))
+		cases = append(cases, jen.Case(jen.Lit(m.Tag)).Block(jen.Return(decodeMember(t, m.Type))))
+	}
+	body = append(body, jen.Switch(jen.Id("tag")).Block(cases...))
+	missing := jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{
+		jen.Id("Path"): jen.Lit(u.Discriminator), jen.Id("Msg"): jen.Lit("missing required member"),
+	}))
+	if u.Default != nil {
+		missing = jen.Return(decodeMember(t, u.Default.Type))
+	}
+	body = append(body,
+		jen.If(jen.Op("!").Id("present")).Block(missing),
+		jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{
+			jen.Id("Path"): jen.Lit(u.Discriminator),
+			jen.Id("Msg"):  jen.Qual("fmt", "Sprintf").Call(jen.Lit("unknown value %q (want one of %q)"), jen.Id("tag"), jen.Index().String().Values(tags...)),
+		})),
+	)
+	doc := fmt.Sprintf("Decode%s decodes a %s by its %q member.", t.Name, t.Name, u.Discriminator)
+	if u.Default != nil {
+		doc += fmt.Sprintf(" Without it, the value is a %s.", memberGo(u.Default.Type))
+	}
+	f.Comment(doc)
+	f.Func().Id("Decode"+t.Name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(t.Name), jen.Error()).Block(body...)
+}
+
+// emitShapeDecoder decodes a union by the shape of the JSON: the members
+// whose required members and constants fit are tried, best fit first.
+func (g *gen) emitShapeDecoder(f *jen.File, t *schema.Type) {
+	shapes := lowerFirst(t.Name) + "Shapes"
+	var lits []jen.Code
+	for _, m := range t.Union.Members {
+		lits = append(lits, shapeLit(m.Shape))
+	}
+	f.Comment(fmt.Sprintf("%s describe the members of %s for its decoder, in member order.", shapes, t.Name))
+	f.Var().Id(shapes).Op("=").Index().Id("shape").Values(lits...)
+
+	var cases []jen.Code
+	var names []string
+	for i, m := range t.Union.Members {
+		names = append(names, m.Type.Name)
+		cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.List(jen.Id("v"), jen.Err()).Op("=").Add(decodeMember(t, m.Type))))
+	}
+	f.Comment(fmt.Sprintf("Decode%s decodes a %s by its shape.", t.Name, t.Name))
+	f.Func().Id("Decode"+t.Name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(t.Name), jen.Error()).Block(
+		jen.Var().Id("first").Error(),
+		jen.For(jen.List(jen.Id("_"), jen.Id("i")).Op(":=").Range().Id("candidates").Call(jen.Id("data"), jen.Id(shapes))).Block(
+			jen.Var().Id("v").Id(t.Name),
+			jen.Var().Err().Error(),
+			jen.Switch(jen.Id("i")).Block(cases...),
+			jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Id("v"), jen.Nil())),
+			jen.If(jen.Id("first").Op("==").Nil()).Block(jen.Id("first").Op("=").Err()),
+		),
+		jen.If(jen.Id("first").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("first"))),
+		jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{
+			jen.Id("Msg"): jen.Lit(fmt.Sprintf("matches no member of %s (%s)", t.Name, strings.Join(names, ", "))),
+		})),
+	)
+}
+
+// shapeLit writes a shape as a composite literal.
+func shapeLit(s *schema.Shape) jen.Code {
+	kind := map[string]rune{"object": 'o', "array": 'a', "string": 's', "number": 'n', "integer": 'n', "boolean": 'b'}[s.JSON]
+	d := jen.Dict{jen.Id("kind"): jen.LitRune(kind)}
+	if len(s.Required) > 0 {
+		d[jen.Id("required")] = strList(s.Required)
+	}
+	if len(s.Props) > 0 {
+		d[jen.Id("props")] = strList(s.Props)
+	}
+	if len(s.Consts) > 0 {
+		consts := jen.Dict{}
+		for k, vals := range s.Consts {
+			var lits []string
+			for _, v := range vals {
+				lits = append(lits, string(compactJSON(v)))
+			}
+			consts[jen.Lit(k)] = strList(lits)
+		}
+		d[jen.Id("consts")] = jen.Map(jen.String()).Index().String().Values(consts)
+	}
+	if len(s.Nested) > 0 {
+		nested := jen.Dict{}
+		for k, n := range s.Nested {
+			nested[jen.Lit(k)] = jen.Op("&").Id("shape").Add(shapeLit(n))
+		}
+		d[jen.Id("nested")] = jen.Map(jen.String()).Op("*").Id("shape").Values(nested)
+	}
+	return jen.Values(d)
+}
+
+func strList(values []string) jen.Code {
+	lits := make([]jen.Code, len(values))
+	for i, v := range values {
+		lits[i] = jen.Lit(v)
+	}
+	return jen.Index().String().Values(lits...)
+}
+
+// emitScalarUnion declares a primitive that may have several JSON types.
+//
+//	type RequestId struct{ Value any }
+func (g *gen) emitScalarUnion(f *jen.File, t *schema.Type) {
+	var goTypes, kinds []string
+	for _, p := range t.Prims {
+		goTypes = append(goTypes, primType(p).GoString())
+		kinds = append(kinds, string(p))
+	}
+	f.Add(comment(g.typeDoc(t))).Type().Id(t.Name).Struct(
+		jen.Comment("Value is a " + strings.Join(goTypes, ", a ") + ", or nil when absent.").Line().Id("Value").Any(),
+	)
+	allowed := jen.Index().String().Values(func() []jen.Code {
+		out := make([]jen.Code, len(kinds))
+		for i, k := range kinds {
+			out[i] = jen.Lit(k)
+		}
+		return out
+	}()...)
+	f.Comment("IsZero reports whether v holds no value.")
+	f.Func().Params(jen.Id("v").Id(t.Name)).Id("IsZero").Params().Bool().Block(jen.Return(jen.Id("v").Dot("Value").Op("==").Nil()))
+	f.Comment("String formats the value.")
+	f.Func().Params(jen.Id("v").Id(t.Name)).Id("String").Params().String().Block(jen.Return(jen.Qual("fmt", "Sprint").Call(jen.Id("v").Dot("Value"))))
+	f.Comment(fmt.Sprintf("MarshalJSON encodes the value, which must be one of the types %s allows.", t.Name))
+	f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("marshalScalar").Call(jen.Id("v").Dot("Value"), jen.Lit(t.Name), allowed)),
+	)
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s and refuses JSON types the schema does not allow.", t.Name))
+	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.List(jen.Id("value"), jen.Err()).Op(":=").Id("unmarshalScalar").Call(jen.Id("data"), allowed),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Id("v").Dot("Value").Op("=").Id("value"),
+		jen.Return(jen.Nil()),
+	)
+}

@@ -1,0 +1,146 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Options tune Load.
+type Options struct {
+	// Version overrides the protocol revision. By default it is the name of
+	// the folder holding the schema (schema/2026-07-28/schema.json) or the
+	// LATEST_PROTOCOL_VERSION of a schema.ts beside it.
+	Version string
+	// Overrides replaces DefaultOverrides when non-nil.
+	Overrides *Overrides
+	// TypeScript is the schema.ts source used for deprecation markers. By
+	// default Load reads schema.ts beside the JSON file when it exists.
+	TypeScript []byte
+}
+
+// Error is a problem with a schema, located by file and JSON pointer (or
+// line and column when the file is not valid JSON).
+type Error struct {
+	File    string
+	Pointer string
+	Line    int
+	Col     int
+	Msg     string
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	case e.Pointer != "":
+		return fmt.Sprintf("%s: %s: %s", e.File, e.Pointer, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// ErrorList is every problem found in one schema.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Load reads a schema.json file into a model.
+func Load(path string, opts Options) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if opts.TypeScript == nil {
+		if ts, err := os.ReadFile(filepath.Join(filepath.Dir(path), "schema.ts")); err == nil {
+			opts.TypeScript = ts
+		}
+	}
+	if opts.Version == "" {
+		opts.Version = versionFromPath(path)
+	}
+	return LoadBytes(path, data, opts)
+}
+
+var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+func versionFromPath(path string) string {
+	if dir := filepath.Base(filepath.Dir(path)); versionPattern.MatchString(dir) {
+		return dir
+	}
+	return ""
+}
+
+var tsVersion = regexp.MustCompile(`LATEST_PROTOCOL_VERSION\s*=\s*"([^"]+)"`)
+
+// LoadBytes reads schema JSON named file into a model.
+func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
+	var root struct {
+		Defs        map[string]*node `json:"$defs"`
+		Definitions map[string]*node `json:"definitions"`
+	}
+	if err := json.Unmarshal(data, &root); err != nil {
+		return nil, ErrorList{syntaxError(file, data, err)}
+	}
+	defs, prefix := root.Defs, "#/$defs/"
+	if defs == nil {
+		defs, prefix = root.Definitions, "#/definitions/"
+	}
+	if len(defs) == 0 {
+		return nil, ErrorList{{File: file, Msg: "no $defs (or definitions) in schema"}}
+	}
+	if opts.Version == "" {
+		if m := tsVersion.FindSubmatch(opts.TypeScript); m != nil {
+			opts.Version = string(m[1])
+		}
+	}
+	if opts.Version == "" {
+		return nil, ErrorList{{File: file, Msg: "cannot tell the protocol version: put the file in a folder named for it (2026-07-28/schema.json) or pass the version"}}
+	}
+	ov := DefaultOverrides
+	if opts.Overrides != nil {
+		ov = *opts.Overrides
+	}
+	b := newBuilder(file, prefix, defs, ov)
+	m := b.build()
+	if len(b.errs) > 0 {
+		sort.SliceStable(b.errs, func(i, j int) bool { return b.errs[i].Pointer < b.errs[j].Pointer })
+		return nil, b.errs
+	}
+	m.Source = file
+	m.Version = opts.Version
+	applyTypeScriptDeprecations(m, opts.TypeScript)
+	m.ErrorCodes = errorCodes(defs, opts.TypeScript)
+	return m, nil
+}
+
+// syntaxError turns a JSON decoding error into one with a line and column.
+func syntaxError(file string, data []byte, err error) *Error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	offset := int64(-1)
+	switch {
+	case errors.As(err, &se):
+		offset = se.Offset
+	case errors.As(err, &te):
+		offset = te.Offset
+	}
+	if offset < 0 {
+		return &Error{File: file, Msg: "invalid JSON: " + err.Error()}
+	}
+	before := data[:min(int(offset), len(data))]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - bytes.LastIndexByte(before, '\n')
+	return &Error{File: file, Line: line, Col: col, Msg: "invalid JSON: " + err.Error()}
+}

@@ -1,0 +1,67 @@
+package schema
+
+// Overrides is the one declared table of per-revision knowledge that the
+// schema files do not state in a machine-readable way. Everything else in
+// the loader is derived from the schema itself.
+type Overrides struct {
+	// Tags gives discriminator values that the schema states only in prose.
+	Tags []TagRule
+	// Names renames inline schemas, keyed by JSON pointer.
+	Names map[string]string
+	// Directions names the union definitions that list the messages each
+	// side sends.
+	Directions map[string]Direction
+	// Relaxed makes required properties optional, keyed by JSON pointer,
+	// with the reason; for places where the spec's own example messages
+	// leave out what the schema requires.
+	Relaxed map[string]string
+}
+
+// TagRule says that a property discriminates the types that declare it.
+type TagRule struct {
+	// Property is the discriminating property, such as "resultType".
+	Property string
+	// Values maps type names to their tag.
+	Values map[string]string
+	// Otherwise is the tag of every other type that declares the property;
+	// it is also what an absent property means.
+	Otherwise string
+}
+
+// Direction is who sends the messages of a direction union.
+type Direction int
+
+// The two senders.
+const (
+	FromClient Direction = iota + 1
+	FromServer
+)
+
+// DefaultOverrides is the table used unless the caller passes its own.
+var DefaultOverrides = Overrides{
+	Tags: []TagRule{{
+		// 2026-07-28 basic/index: "resultType" is "complete" or
+		// "input_required"; an absent resultType MUST be treated as "complete".
+		Property:  "resultType",
+		Values:    map[string]string{"InputRequiredResult": "input_required"},
+		Otherwise: "complete",
+	}},
+	Names: map[string]string{
+		"#/$defs/CallToolResultResponse/properties/result":     "CallToolOutcome",
+		"#/$defs/GetPromptResultResponse/properties/result":    "GetPromptOutcome",
+		"#/$defs/ReadResourceResultResponse/properties/result": "ReadResourceOutcome",
+		"#/$defs/EmbeddedResource/properties/resource":         "ResourceContentsUnion",
+		"#/$defs/SamplingMessage/properties/content":           "SamplingContent",
+	},
+	Relaxed: map[string]string{
+		"#/$defs/ReadResourceResult/properties/ttlMs":      "the spec's example read-resource-result-response.json omits it",
+		"#/$defs/ReadResourceResult/properties/cacheScope": "the spec's example read-resource-result-response.json omits it",
+	},
+	Directions: map[string]Direction{
+		"ClientRequest":      FromClient,
+		"ClientNotification": FromClient,
+		"ServerRequest":      FromServer,
+		"ServerNotification": FromServer,
+		"InputRequest":       FromServer,
+	},
+}
