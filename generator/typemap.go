@@ -16,6 +16,8 @@ func resolve(t *schema.Type) *schema.Type {
 // goType is the Go type of a type expression, without optional pointers.
 func goType(r *schema.Ref) *jen.Statement {
 	switch {
+	case r.Raw:
+		return jen.Qual("encoding/json", "RawMessage")
 	case r.Named != nil:
 		return jen.Id(r.Named.Name)
 	case r.Array != nil:
@@ -62,7 +64,7 @@ func pointerable(r *schema.Ref) bool {
 		}
 		return false
 	}
-	if r.Array != nil || r.Map != nil || r.Any {
+	if r.Array != nil || r.Map != nil || r.Any || r.Raw {
 		return false
 	}
 	return r.Prim != schema.String || r.Nullable

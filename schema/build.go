@@ -209,6 +209,9 @@ func (b *builder) defineStruct(t *Type, n *node) {
 			f.Required, f.Relaxed = false, why
 		}
 		f.Type = b.ref(p, ptr, t.Name+goCase(name))
+		if b.ov.Raw[ptr] {
+			f.Type = &Ref{Raw: true}
+		}
 		t.Fields = append(t.Fields, f)
 	}
 	if a := n.AdditionalProperties; a != nil && !a.Allowed {

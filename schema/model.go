@@ -134,6 +134,8 @@ type Ref struct {
 	Any   bool
 	// Nullable is set when the schema also admits null.
 	Nullable bool
+	// Raw is set for values kept as raw JSON text (Overrides.Raw).
+	Raw bool
 }
 
 // Union is how a union's members are told apart on the wire.

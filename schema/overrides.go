@@ -11,6 +11,10 @@ type Overrides struct {
 	// Directions names the union definitions that list the messages each
 	// side sends.
 	Directions map[string]Direction
+	// Raw keeps properties as raw JSON text, keyed by JSON pointer: values a
+	// server passes on unread (tool arguments are validated against the
+	// tool's own inputSchema before they are decoded).
+	Raw map[string]bool
 	// Relaxed makes required properties optional, keyed by JSON pointer,
 	// with the reason; for places where the spec's own example messages
 	// leave out what the schema requires.
@@ -52,6 +56,9 @@ var DefaultOverrides = Overrides{
 		"#/$defs/ReadResourceResultResponse/properties/result": "ReadResourceOutcome",
 		"#/$defs/EmbeddedResource/properties/resource":         "ResourceContentsUnion",
 		"#/$defs/SamplingMessage/properties/content":           "SamplingContent",
+	},
+	Raw: map[string]bool{
+		"#/$defs/CallToolRequestParams/properties/arguments": true,
 	},
 	Relaxed: map[string]string{
 		"#/$defs/ReadResourceResult/properties/ttlMs":      "the spec's example read-resource-result-response.json omits it",

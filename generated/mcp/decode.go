@@ -127,7 +127,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	*x = CallToolRequestParams{}
 	var fs fields
 	required(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[RequestMetaObject])
-	optional(&fs, take(m, "arguments"), &x.Arguments, "arguments", plain[map[string]any])
+	optional(&fs, take(m, "arguments"), &x.Arguments, "arguments", plain[json.RawMessage])
 	optional(&fs, take(m, "inputResponses"), &x.InputResponses, "inputResponses", plain[InputResponses])
 	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
 	optional(&fs, take(m, "requestState"), &x.RequestState, "requestState", plain[string])

@@ -141,8 +141,8 @@ type CallToolRequest struct {
 type CallToolRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
 	// Arguments to use for the tool call.
-	Arguments      map[string]any `json:"arguments,omitzero"`
-	InputResponses InputResponses `json:"inputResponses,omitzero"`
+	Arguments      json.RawMessage `json:"arguments,omitzero"`
+	InputResponses InputResponses  `json:"inputResponses,omitzero"`
 	// The name of the tool.
 	Name         string `json:"name"`
 	RequestState string `json:"requestState,omitzero"`
