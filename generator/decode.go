@@ -32,30 +32,35 @@ func (g *gen) emitDecoders(f *jen.File) {
 // naming the member; the members left over are kept in Extra.
 //
 //	func (x *TextContent) UnmarshalJSON(data []byte) error {
-//		m, err := members(data)
+//		var raw [4]json.RawMessage
+//		rest, err := split(data, textContentMembers, raw[:])
 //		…
 //		var fs fields
-//		required(&fs, take(m, "text"), &x.Text, "text", plain[string])
-//		constant(&fs, take(m, "type"), `"text"`, "type", true)
-//		x.Extra = rest(&fs, m)
+//		required(&fs, raw[2], &x.Text, "text", str)
+//		constant(&fs, raw[3], `"text"`, "type", true)
+//		x.Extra = keep(&fs, rest)
 //		return fs.err
 //	}
 func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 	fields, extra := structFields(t)
+	names := membersVar(t)
+	f.Comment(fmt.Sprintf("%s are the members the schema declares for %s.", names, t.Name))
+	f.Var().Id(names).Op("=").Add(strList(declaredNames(t)))
 	body := []jen.Code{
-		jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("members").Call(jen.Id("data")),
+		jen.Var().Id("raw").Index(jen.Lit(len(fields))).Qual(encodingJSON, "RawMessage"),
+		jen.List(jen.Id("rest"), jen.Err()).Op(":=").Id("split").Call(jen.Id("data"), jen.Id(names), jen.Id("raw").Index(jen.Empty(), jen.Empty())),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Op("*").Id("x").Op("=").Id(t.Name).Values(),
 		jen.Var().Id("fs").Id("fields"),
 	}
-	for _, gf := range fields {
-		raw := jen.Id("take").Call(jen.Id("m"), jen.Lit(gf.Name))
+	for i, gf := range fields {
+		raw := jen.Id("raw").Index(jen.Lit(i))
 		switch {
 		case gf.Fixed:
 			body = append(body, jen.Id("constant").Call(jen.Op("&").Id("fs"), raw, jen.Lit(string(compactJSON(gf.Const))), jen.Lit(gf.Name), jen.True()))
 			continue
 		case gf.Const != nil:
-			body = append(body, jen.Id("constant").Call(jen.Op("&").Id("fs"), jen.Id("m").Index(jen.Lit(gf.Name)), jen.Lit(string(compactJSON(gf.Const))), jen.Lit(gf.Name), jen.False()))
+			body = append(body, jen.Id("constant").Call(jen.Op("&").Id("fs"), raw, jen.Lit(string(compactJSON(gf.Const))), jen.Lit(gf.Name), jen.False()))
 		}
 		fn := "optional"
 		if gf.Required && !gf.Type.Nullable {
@@ -71,14 +76,17 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 		}
 	}
 	if extra != "" {
-		body = append(body, jen.Id("x").Dot(extra).Op("=").Id("rest").Call(jen.Op("&").Id("fs"), jen.Id("m")))
+		body = append(body, jen.Id("x").Dot(extra).Op("=").Id("keep").Call(jen.Op("&").Id("fs"), jen.Id("rest")))
 	} else {
-		body = append(body, jen.Id("noRest").Call(jen.Op("&").Id("fs"), jen.Id("m")))
+		body = append(body, jen.Id("refuse").Call(jen.Op("&").Id("fs"), jen.Id("rest")))
 	}
 	body = append(body, jen.Return(jen.Id("fs").Dot("err")))
 	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s, reporting a missing required member or a wrong constant by its path.", t.Name))
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }
+
+// membersVar names the list of a struct's declared members.
+func membersVar(t *schema.Type) string { return lowerFirst(t.Name) + "Members" }
 
 // emitEnumDecoder writes UnmarshalJSON for an enum, refusing other values.
 func (g *gen) emitEnumDecoder(f *jen.File, t *schema.Type) {

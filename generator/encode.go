@@ -72,12 +72,8 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 		body = append(body,
 			jen.List(jen.Id("data"), jen.Err()).Op(":=").Qual(encodingJSON, "Marshal").Call(value),
 			jen.If(jen.Err().Op("!=").Nil().Op("||").Len(jen.Id("x").Dot(extra)).Op("==").Lit(0)).Block(jen.Return(jen.Id("data"), jen.Err())),
-			jen.Return(jen.Id("appendExtra").Call(jen.Id("data"), jen.Id("x").Dot(extra), jen.Id(lowerFirst(t.Name)+"Members").Op("..."))),
+			jen.Return(jen.Id("appendExtra").Call(jen.Id("data"), jen.Id("x").Dot(extra), jen.Id(membersVar(t)).Op("..."))),
 		)
-	}
-	if extra != "" {
-		f.Comment(fmt.Sprintf("%sMembers are the members the schema declares for %s.", lowerFirst(t.Name), t.Name))
-		f.Var().Id(lowerFirst(t.Name) + "Members").Op("=").Add(strList(declaredNames(t)))
 	}
 	f.Comment(fmt.Sprintf("MarshalJSON encodes a %s with its constant members and kept extra members.", t.Name))
 	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)

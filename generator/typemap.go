@@ -103,6 +103,15 @@ func decoderFor(r *schema.Ref, pointer bool) jen.Code {
 	case r.Map != nil && needsDecoder(r.Map):
 		return jen.Id("mapOf").Call(decoderFor(r.Map, false))
 	}
+	if r.Named != nil && resolve(r.Named).Kind == schema.KindStruct {
+		if pointer {
+			return jen.Id("viaPointer").Index(jen.Id(r.Named.Name))
+		}
+		return jen.Id("via").Index(jen.Id(r.Named.Name))
+	}
+	if !pointer && r.Prim == schema.String && r.Named == nil && r.Array == nil && r.Map == nil && !r.Any && !r.Raw {
+		return jen.Id("str")
+	}
 	t := goType(r)
 	if pointer {
 		t = jen.Op("*").Add(t)

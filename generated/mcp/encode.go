@@ -4,9 +4,6 @@ package mcp
 
 import "encoding/json"
 
-// annotationsMembers are the members the schema declares for Annotations.
-var annotationsMembers = []string{"audience", "lastModified", "priority"}
-
 // MarshalJSON encodes a Annotations with its constant members and kept extra members.
 func (x Annotations) MarshalJSON() ([]byte, error) {
 	type wire Annotations
@@ -16,9 +13,6 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, annotationsMembers...)
 }
-
-// audioContentMembers are the members the schema declares for AudioContent.
-var audioContentMembers = []string{"_meta", "annotations", "data", "mimeType", "type"}
 
 // MarshalJSON encodes a AudioContent with its constant members and kept extra members.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
@@ -33,9 +27,6 @@ func (x AudioContent) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, audioContentMembers...)
 }
 
-// baseMetadataMembers are the members the schema declares for BaseMetadata.
-var baseMetadataMembers = []string{"name", "title"}
-
 // MarshalJSON encodes a BaseMetadata with its constant members and kept extra members.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
 	type wire BaseMetadata
@@ -46,9 +37,6 @@ func (x BaseMetadata) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, baseMetadataMembers...)
 }
 
-// blobResourceContentsMembers are the members the schema declares for BlobResourceContents.
-var blobResourceContentsMembers = []string{"_meta", "blob", "mimeType", "uri"}
-
 // MarshalJSON encodes a BlobResourceContents with its constant members and kept extra members.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	type wire BlobResourceContents
@@ -58,9 +46,6 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, blobResourceContentsMembers...)
 }
-
-// booleanSchemaMembers are the members the schema declares for BooleanSchema.
-var booleanSchemaMembers = []string{"default", "description", "title", "type"}
 
 // MarshalJSON encodes a BooleanSchema with its constant members and kept extra members.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
@@ -75,9 +60,6 @@ func (x BooleanSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, booleanSchemaMembers...)
 }
 
-// cacheableResultMembers are the members the schema declares for CacheableResult.
-var cacheableResultMembers = []string{"_meta", "cacheScope", "resultType", "ttlMs"}
-
 // MarshalJSON encodes a CacheableResult with its constant members and kept extra members.
 func (x CacheableResult) MarshalJSON() ([]byte, error) {
 	type wire CacheableResult
@@ -87,9 +69,6 @@ func (x CacheableResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, cacheableResultMembers...)
 }
-
-// callToolRequestMembers are the members the schema declares for CallToolRequest.
-var callToolRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a CallToolRequest with its constant members and kept extra members.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
@@ -105,9 +84,6 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, callToolRequestMembers...)
 }
 
-// callToolRequestParamsMembers are the members the schema declares for CallToolRequestParams.
-var callToolRequestParamsMembers = []string{"_meta", "arguments", "inputResponses", "name", "requestState"}
-
 // MarshalJSON encodes a CallToolRequestParams with its constant members and kept extra members.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CallToolRequestParams
@@ -117,9 +93,6 @@ func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, callToolRequestParamsMembers...)
 }
-
-// callToolResultMembers are the members the schema declares for CallToolResult.
-var callToolResultMembers = []string{"_meta", "content", "isError", "resultType", "structuredContent"}
 
 // MarshalJSON encodes a CallToolResult with its constant members and kept extra members.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
@@ -134,9 +107,6 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, callToolResultMembers...)
 }
 
-// callToolResultResponseMembers are the members the schema declares for CallToolResultResponse.
-var callToolResultResponseMembers = []string{"id", "jsonrpc", "result"}
-
 // MarshalJSON encodes a CallToolResultResponse with its constant members and kept extra members.
 func (x CallToolResultResponse) MarshalJSON() ([]byte, error) {
 	type wire CallToolResultResponse
@@ -149,9 +119,6 @@ func (x CallToolResultResponse) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, callToolResultResponseMembers...)
 }
-
-// cancelledNotificationMembers are the members the schema declares for CancelledNotification.
-var cancelledNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a CancelledNotification with its constant members and kept extra members.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
@@ -167,9 +134,6 @@ func (x CancelledNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, cancelledNotificationMembers...)
 }
 
-// cancelledNotificationParamsMembers are the members the schema declares for CancelledNotificationParams.
-var cancelledNotificationParamsMembers = []string{"_meta", "reason", "requestId"}
-
 // MarshalJSON encodes a CancelledNotificationParams with its constant members and kept extra members.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire CancelledNotificationParams
@@ -179,9 +143,6 @@ func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, cancelledNotificationParamsMembers...)
 }
-
-// clientCapabilitiesMembers are the members the schema declares for ClientCapabilities.
-var clientCapabilitiesMembers = []string{"elicitation", "experimental", "extensions", "roots", "sampling"}
 
 // MarshalJSON encodes a ClientCapabilities with its constant members and kept extra members.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
@@ -193,9 +154,6 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, clientCapabilitiesMembers...)
 }
 
-// clientCapabilitiesElicitationMembers are the members the schema declares for ClientCapabilitiesElicitation.
-var clientCapabilitiesElicitationMembers = []string{"form", "url"}
-
 // MarshalJSON encodes a ClientCapabilitiesElicitation with its constant members and kept extra members.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesElicitation
@@ -205,9 +163,6 @@ func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesElicitationMembers...)
 }
-
-// clientCapabilitiesRootsMembers are the members the schema declares for ClientCapabilitiesRoots.
-var clientCapabilitiesRootsMembers = []string{}
 
 // MarshalJSON encodes a ClientCapabilitiesRoots with its constant members and kept extra members.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
@@ -219,9 +174,6 @@ func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, clientCapabilitiesRootsMembers...)
 }
 
-// clientCapabilitiesSamplingMembers are the members the schema declares for ClientCapabilitiesSampling.
-var clientCapabilitiesSamplingMembers = []string{"context", "tools"}
-
 // MarshalJSON encodes a ClientCapabilitiesSampling with its constant members and kept extra members.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesSampling
@@ -231,9 +183,6 @@ func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesSamplingMembers...)
 }
-
-// clientNotificationMembers are the members the schema declares for ClientNotification.
-var clientNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ClientNotification with its constant members and kept extra members.
 func (x ClientNotification) MarshalJSON() ([]byte, error) {
@@ -249,9 +198,6 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, clientNotificationMembers...)
 }
 
-// completeRequestMembers are the members the schema declares for CompleteRequest.
-var completeRequestMembers = []string{"id", "jsonrpc", "method", "params"}
-
 // MarshalJSON encodes a CompleteRequest with its constant members and kept extra members.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequest
@@ -266,9 +212,6 @@ func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, completeRequestMembers...)
 }
 
-// completeRequestParamsMembers are the members the schema declares for CompleteRequestParams.
-var completeRequestParamsMembers = []string{"_meta", "argument", "context", "ref"}
-
 // MarshalJSON encodes a CompleteRequestParams with its constant members and kept extra members.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequestParams
@@ -278,9 +221,6 @@ func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, completeRequestParamsMembers...)
 }
-
-// completeRequestParamsArgumentMembers are the members the schema declares for CompleteRequestParamsArgument.
-var completeRequestParamsArgumentMembers = []string{"name", "value"}
 
 // MarshalJSON encodes a CompleteRequestParamsArgument with its constant members and kept extra members.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
@@ -292,9 +232,6 @@ func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, completeRequestParamsArgumentMembers...)
 }
 
-// completeRequestParamsContextMembers are the members the schema declares for CompleteRequestParamsContext.
-var completeRequestParamsContextMembers = []string{"arguments"}
-
 // MarshalJSON encodes a CompleteRequestParamsContext with its constant members and kept extra members.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequestParamsContext
@@ -305,9 +242,6 @@ func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, completeRequestParamsContextMembers...)
 }
 
-// completeResultMembers are the members the schema declares for CompleteResult.
-var completeResultMembers = []string{"_meta", "completion", "resultType"}
-
 // MarshalJSON encodes a CompleteResult with its constant members and kept extra members.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
 	type wire CompleteResult
@@ -317,9 +251,6 @@ func (x CompleteResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, completeResultMembers...)
 }
-
-// completeResultCompletionMembers are the members the schema declares for CompleteResultCompletion.
-var completeResultCompletionMembers = []string{"hasMore", "total", "values"}
 
 // MarshalJSON encodes a CompleteResultCompletion with its constant members and kept extra members.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
@@ -334,9 +265,6 @@ func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, completeResultCompletionMembers...)
 }
 
-// completeResultResponseMembers are the members the schema declares for CompleteResultResponse.
-var completeResultResponseMembers = []string{"id", "jsonrpc", "result"}
-
 // MarshalJSON encodes a CompleteResultResponse with its constant members and kept extra members.
 func (x CompleteResultResponse) MarshalJSON() ([]byte, error) {
 	type wire CompleteResultResponse
@@ -349,9 +277,6 @@ func (x CompleteResultResponse) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, completeResultResponseMembers...)
 }
-
-// createMessageRequestMembers are the members the schema declares for CreateMessageRequest.
-var createMessageRequestMembers = []string{"method", "params"}
 
 // MarshalJSON encodes a CreateMessageRequest with its constant members and kept extra members.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
@@ -366,9 +291,6 @@ func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, createMessageRequestMembers...)
 }
 
-// createMessageRequestParamsMembers are the members the schema declares for CreateMessageRequestParams.
-var createMessageRequestParamsMembers = []string{"includeContext", "maxTokens", "messages", "metadata", "modelPreferences", "stopSequences", "systemPrompt", "temperature", "toolChoice", "tools"}
-
 // MarshalJSON encodes a CreateMessageRequestParams with its constant members and kept extra members.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageRequestParams
@@ -382,9 +304,6 @@ func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, createMessageRequestParamsMembers...)
 }
 
-// createMessageResultMembers are the members the schema declares for CreateMessageResult.
-var createMessageResultMembers = []string{"_meta", "content", "model", "role", "stopReason"}
-
 // MarshalJSON encodes a CreateMessageResult with its constant members and kept extra members.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageResult
@@ -394,9 +313,6 @@ func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, createMessageResultMembers...)
 }
-
-// discoverRequestMembers are the members the schema declares for DiscoverRequest.
-var discoverRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a DiscoverRequest with its constant members and kept extra members.
 func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
@@ -412,9 +328,6 @@ func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, discoverRequestMembers...)
 }
 
-// discoverResultMembers are the members the schema declares for DiscoverResult.
-var discoverResultMembers = []string{"_meta", "cacheScope", "capabilities", "instructions", "resultType", "supportedVersions", "ttlMs"}
-
 // MarshalJSON encodes a DiscoverResult with its constant members and kept extra members.
 func (x DiscoverResult) MarshalJSON() ([]byte, error) {
 	type wire DiscoverResult
@@ -427,9 +340,6 @@ func (x DiscoverResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, discoverResultMembers...)
 }
-
-// discoverResultResponseMembers are the members the schema declares for DiscoverResultResponse.
-var discoverResultResponseMembers = []string{"id", "jsonrpc", "result"}
 
 // MarshalJSON encodes a DiscoverResultResponse with its constant members and kept extra members.
 func (x DiscoverResultResponse) MarshalJSON() ([]byte, error) {
@@ -444,9 +354,6 @@ func (x DiscoverResultResponse) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, discoverResultResponseMembers...)
 }
 
-// elicitRequestMembers are the members the schema declares for ElicitRequest.
-var elicitRequestMembers = []string{"method", "params"}
-
 // MarshalJSON encodes a ElicitRequest with its constant members and kept extra members.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequest
@@ -460,9 +367,6 @@ func (x ElicitRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, elicitRequestMembers...)
 }
 
-// elicitRequestFormParamsMembers are the members the schema declares for ElicitRequestFormParams.
-var elicitRequestFormParamsMembers = []string{"message", "mode", "requestedSchema"}
-
 // MarshalJSON encodes a ElicitRequestFormParams with its constant members and kept extra members.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestFormParams
@@ -472,9 +376,6 @@ func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, elicitRequestFormParamsMembers...)
 }
-
-// elicitRequestFormParamsRequestedSchemaMembers are the members the schema declares for ElicitRequestFormParamsRequestedSchema.
-var elicitRequestFormParamsRequestedSchemaMembers = []string{"$schema", "properties", "required", "type"}
 
 // MarshalJSON encodes a ElicitRequestFormParamsRequestedSchema with its constant members and kept extra members.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
@@ -492,9 +393,6 @@ func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, elicitRequestFormParamsRequestedSchemaMembers...)
 }
 
-// elicitRequestURLParamsMembers are the members the schema declares for ElicitRequestURLParams.
-var elicitRequestURLParamsMembers = []string{"message", "mode", "url"}
-
 // MarshalJSON encodes a ElicitRequestURLParams with its constant members and kept extra members.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestURLParams
@@ -508,9 +406,6 @@ func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, elicitRequestURLParamsMembers...)
 }
 
-// elicitResultMembers are the members the schema declares for ElicitResult.
-var elicitResultMembers = []string{"action", "content"}
-
 // MarshalJSON encodes a ElicitResult with its constant members and kept extra members.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
 	type wire ElicitResult
@@ -520,9 +415,6 @@ func (x ElicitResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, elicitResultMembers...)
 }
-
-// embeddedResourceMembers are the members the schema declares for EmbeddedResource.
-var embeddedResourceMembers = []string{"_meta", "annotations", "resource", "type"}
 
 // MarshalJSON encodes a EmbeddedResource with its constant members and kept extra members.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
@@ -537,9 +429,6 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, embeddedResourceMembers...)
 }
 
-// errorMembers are the members the schema declares for Error.
-var errorMembers = []string{"code", "data", "message"}
-
 // MarshalJSON encodes a Error with its constant members and kept extra members.
 func (x Error) MarshalJSON() ([]byte, error) {
 	type wire Error
@@ -549,9 +438,6 @@ func (x Error) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, errorMembers...)
 }
-
-// getPromptRequestMembers are the members the schema declares for GetPromptRequest.
-var getPromptRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a GetPromptRequest with its constant members and kept extra members.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
@@ -567,9 +453,6 @@ func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, getPromptRequestMembers...)
 }
 
-// getPromptRequestParamsMembers are the members the schema declares for GetPromptRequestParams.
-var getPromptRequestParamsMembers = []string{"_meta", "arguments", "inputResponses", "name", "requestState"}
-
 // MarshalJSON encodes a GetPromptRequestParams with its constant members and kept extra members.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 	type wire GetPromptRequestParams
@@ -579,9 +462,6 @@ func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, getPromptRequestParamsMembers...)
 }
-
-// getPromptResultMembers are the members the schema declares for GetPromptResult.
-var getPromptResultMembers = []string{"_meta", "description", "messages", "resultType"}
 
 // MarshalJSON encodes a GetPromptResult with its constant members and kept extra members.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
@@ -596,9 +476,6 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, getPromptResultMembers...)
 }
 
-// getPromptResultResponseMembers are the members the schema declares for GetPromptResultResponse.
-var getPromptResultResponseMembers = []string{"id", "jsonrpc", "result"}
-
 // MarshalJSON encodes a GetPromptResultResponse with its constant members and kept extra members.
 func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
 	type wire GetPromptResultResponse
@@ -611,9 +488,6 @@ func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, getPromptResultResponseMembers...)
 }
-
-// headerMismatchErrorMembers are the members the schema declares for HeaderMismatchError.
-var headerMismatchErrorMembers = []string{"error", "id", "jsonrpc"}
 
 // MarshalJSON encodes a HeaderMismatchError with its constant members and kept extra members.
 func (x HeaderMismatchError) MarshalJSON() ([]byte, error) {
@@ -628,9 +502,6 @@ func (x HeaderMismatchError) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, headerMismatchErrorMembers...)
 }
 
-// headerMismatchErrorErrorMembers are the members the schema declares for HeaderMismatchErrorError.
-var headerMismatchErrorErrorMembers = []string{"code", "data", "message"}
-
 // MarshalJSON encodes a HeaderMismatchErrorError with its constant members and kept extra members.
 func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
 	type wire HeaderMismatchErrorError
@@ -644,9 +515,6 @@ func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, headerMismatchErrorErrorMembers...)
 }
 
-// iconMembers are the members the schema declares for Icon.
-var iconMembers = []string{"mimeType", "sizes", "src", "theme"}
-
 // MarshalJSON encodes a Icon with its constant members and kept extra members.
 func (x Icon) MarshalJSON() ([]byte, error) {
 	type wire Icon
@@ -657,9 +525,6 @@ func (x Icon) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, iconMembers...)
 }
 
-// iconsMembers are the members the schema declares for Icons.
-var iconsMembers = []string{"icons"}
-
 // MarshalJSON encodes a Icons with its constant members and kept extra members.
 func (x Icons) MarshalJSON() ([]byte, error) {
 	type wire Icons
@@ -669,9 +534,6 @@ func (x Icons) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, iconsMembers...)
 }
-
-// imageContentMembers are the members the schema declares for ImageContent.
-var imageContentMembers = []string{"_meta", "annotations", "data", "mimeType", "type"}
 
 // MarshalJSON encodes a ImageContent with its constant members and kept extra members.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
@@ -686,9 +548,6 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, imageContentMembers...)
 }
 
-// implementationMembers are the members the schema declares for Implementation.
-var implementationMembers = []string{"description", "icons", "name", "title", "version", "websiteUrl"}
-
 // MarshalJSON encodes a Implementation with its constant members and kept extra members.
 func (x Implementation) MarshalJSON() ([]byte, error) {
 	type wire Implementation
@@ -698,9 +557,6 @@ func (x Implementation) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, implementationMembers...)
 }
-
-// inputRequiredResultMembers are the members the schema declares for InputRequiredResult.
-var inputRequiredResultMembers = []string{"_meta", "inputRequests", "requestState", "resultType"}
 
 // MarshalJSON encodes a InputRequiredResult with its constant members and kept extra members.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
@@ -712,9 +568,6 @@ func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, inputRequiredResultMembers...)
 }
 
-// inputResponseRequestParamsMembers are the members the schema declares for InputResponseRequestParams.
-var inputResponseRequestParamsMembers = []string{"_meta", "inputResponses", "requestState"}
-
 // MarshalJSON encodes a InputResponseRequestParams with its constant members and kept extra members.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 	type wire InputResponseRequestParams
@@ -724,9 +577,6 @@ func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, inputResponseRequestParamsMembers...)
 }
-
-// internalErrorMembers are the members the schema declares for InternalError.
-var internalErrorMembers = []string{"code", "data", "message"}
 
 // MarshalJSON encodes a InternalError with its constant members and kept extra members.
 func (x InternalError) MarshalJSON() ([]byte, error) {
@@ -741,9 +591,6 @@ func (x InternalError) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, internalErrorMembers...)
 }
 
-// invalidParamsErrorMembers are the members the schema declares for InvalidParamsError.
-var invalidParamsErrorMembers = []string{"code", "data", "message"}
-
 // MarshalJSON encodes a InvalidParamsError with its constant members and kept extra members.
 func (x InvalidParamsError) MarshalJSON() ([]byte, error) {
 	type wire InvalidParamsError
@@ -756,9 +603,6 @@ func (x InvalidParamsError) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, invalidParamsErrorMembers...)
 }
-
-// invalidRequestErrorMembers are the members the schema declares for InvalidRequestError.
-var invalidRequestErrorMembers = []string{"code", "data", "message"}
 
 // MarshalJSON encodes a InvalidRequestError with its constant members and kept extra members.
 func (x InvalidRequestError) MarshalJSON() ([]byte, error) {
@@ -773,9 +617,6 @@ func (x InvalidRequestError) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, invalidRequestErrorMembers...)
 }
 
-// jsonrpcErrorResponseMembers are the members the schema declares for JSONRPCErrorResponse.
-var jsonrpcErrorResponseMembers = []string{"error", "id", "jsonrpc"}
-
 // MarshalJSON encodes a JSONRPCErrorResponse with its constant members and kept extra members.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCErrorResponse
@@ -788,9 +629,6 @@ func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, jsonrpcErrorResponseMembers...)
 }
-
-// jsonrpcNotificationMembers are the members the schema declares for JSONRPCNotification.
-var jsonrpcNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a JSONRPCNotification with its constant members and kept extra members.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
@@ -805,9 +643,6 @@ func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, jsonrpcNotificationMembers...)
 }
 
-// jsonrpcRequestMembers are the members the schema declares for JSONRPCRequest.
-var jsonrpcRequestMembers = []string{"id", "jsonrpc", "method", "params"}
-
 // MarshalJSON encodes a JSONRPCRequest with its constant members and kept extra members.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCRequest
@@ -821,9 +656,6 @@ func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, jsonrpcRequestMembers...)
 }
 
-// jsonrpcResultResponseMembers are the members the schema declares for JSONRPCResultResponse.
-var jsonrpcResultResponseMembers = []string{"id", "jsonrpc", "result"}
-
 // MarshalJSON encodes a JSONRPCResultResponse with its constant members and kept extra members.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCResultResponse
@@ -836,9 +668,6 @@ func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, jsonrpcResultResponseMembers...)
 }
-
-// legacyTitledEnumSchemaMembers are the members the schema declares for LegacyTitledEnumSchema.
-var legacyTitledEnumSchemaMembers = []string{"default", "description", "enum", "enumNames", "title", "type"}
 
 // MarshalJSON encodes a LegacyTitledEnumSchema with its constant members and kept extra members.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
@@ -856,9 +685,6 @@ func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, legacyTitledEnumSchemaMembers...)
 }
 
-// listPromptsRequestMembers are the members the schema declares for ListPromptsRequest.
-var listPromptsRequestMembers = []string{"id", "jsonrpc", "method", "params"}
-
 // MarshalJSON encodes a ListPromptsRequest with its constant members and kept extra members.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
 	type wire ListPromptsRequest
@@ -873,9 +699,6 @@ func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listPromptsRequestMembers...)
 }
 
-// listPromptsResultMembers are the members the schema declares for ListPromptsResult.
-var listPromptsResultMembers = []string{"_meta", "cacheScope", "nextCursor", "prompts", "resultType", "ttlMs"}
-
 // MarshalJSON encodes a ListPromptsResult with its constant members and kept extra members.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	type wire ListPromptsResult
@@ -889,9 +712,6 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listPromptsResultMembers...)
 }
 
-// listPromptsResultResponseMembers are the members the schema declares for ListPromptsResultResponse.
-var listPromptsResultResponseMembers = []string{"id", "jsonrpc", "result"}
-
 // MarshalJSON encodes a ListPromptsResultResponse with its constant members and kept extra members.
 func (x ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
 	type wire ListPromptsResultResponse
@@ -904,9 +724,6 @@ func (x ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listPromptsResultResponseMembers...)
 }
-
-// listResourceTemplatesRequestMembers are the members the schema declares for ListResourceTemplatesRequest.
-var listResourceTemplatesRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ListResourceTemplatesRequest with its constant members and kept extra members.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
@@ -922,9 +739,6 @@ func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listResourceTemplatesRequestMembers...)
 }
 
-// listResourceTemplatesResultMembers are the members the schema declares for ListResourceTemplatesResult.
-var listResourceTemplatesResultMembers = []string{"_meta", "cacheScope", "nextCursor", "resourceTemplates", "resultType", "ttlMs"}
-
 // MarshalJSON encodes a ListResourceTemplatesResult with its constant members and kept extra members.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	type wire ListResourceTemplatesResult
@@ -938,9 +752,6 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listResourceTemplatesResultMembers...)
 }
 
-// listResourceTemplatesResultResponseMembers are the members the schema declares for ListResourceTemplatesResultResponse.
-var listResourceTemplatesResultResponseMembers = []string{"id", "jsonrpc", "result"}
-
 // MarshalJSON encodes a ListResourceTemplatesResultResponse with its constant members and kept extra members.
 func (x ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
 	type wire ListResourceTemplatesResultResponse
@@ -953,9 +764,6 @@ func (x ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listResourceTemplatesResultResponseMembers...)
 }
-
-// listResourcesRequestMembers are the members the schema declares for ListResourcesRequest.
-var listResourcesRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ListResourcesRequest with its constant members and kept extra members.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
@@ -971,9 +779,6 @@ func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listResourcesRequestMembers...)
 }
 
-// listResourcesResultMembers are the members the schema declares for ListResourcesResult.
-var listResourcesResultMembers = []string{"_meta", "cacheScope", "nextCursor", "resources", "resultType", "ttlMs"}
-
 // MarshalJSON encodes a ListResourcesResult with its constant members and kept extra members.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	type wire ListResourcesResult
@@ -986,9 +791,6 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listResourcesResultMembers...)
 }
-
-// listResourcesResultResponseMembers are the members the schema declares for ListResourcesResultResponse.
-var listResourcesResultResponseMembers = []string{"id", "jsonrpc", "result"}
 
 // MarshalJSON encodes a ListResourcesResultResponse with its constant members and kept extra members.
 func (x ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
@@ -1003,9 +805,6 @@ func (x ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listResourcesResultResponseMembers...)
 }
 
-// listRootsRequestMembers are the members the schema declares for ListRootsRequest.
-var listRootsRequestMembers = []string{"method", "params"}
-
 // MarshalJSON encodes a ListRootsRequest with its constant members and kept extra members.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	type wire ListRootsRequest
@@ -1019,9 +818,6 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listRootsRequestMembers...)
 }
 
-// listRootsRequestParamsMembers are the members the schema declares for ListRootsRequestParams.
-var listRootsRequestParamsMembers = []string{"_meta"}
-
 // MarshalJSON encodes a ListRootsRequestParams with its constant members and kept extra members.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	type wire ListRootsRequestParams
@@ -1031,9 +827,6 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listRootsRequestParamsMembers...)
 }
-
-// listRootsResultMembers are the members the schema declares for ListRootsResult.
-var listRootsResultMembers = []string{"roots"}
 
 // MarshalJSON encodes a ListRootsResult with its constant members and kept extra members.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
@@ -1047,9 +840,6 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listRootsResultMembers...)
 }
-
-// listToolsRequestMembers are the members the schema declares for ListToolsRequest.
-var listToolsRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ListToolsRequest with its constant members and kept extra members.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
@@ -1065,9 +855,6 @@ func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listToolsRequestMembers...)
 }
 
-// listToolsResultMembers are the members the schema declares for ListToolsResult.
-var listToolsResultMembers = []string{"_meta", "cacheScope", "nextCursor", "resultType", "tools", "ttlMs"}
-
 // MarshalJSON encodes a ListToolsResult with its constant members and kept extra members.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	type wire ListToolsResult
@@ -1081,9 +868,6 @@ func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listToolsResultMembers...)
 }
 
-// listToolsResultResponseMembers are the members the schema declares for ListToolsResultResponse.
-var listToolsResultResponseMembers = []string{"id", "jsonrpc", "result"}
-
 // MarshalJSON encodes a ListToolsResultResponse with its constant members and kept extra members.
 func (x ListToolsResultResponse) MarshalJSON() ([]byte, error) {
 	type wire ListToolsResultResponse
@@ -1096,9 +880,6 @@ func (x ListToolsResultResponse) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listToolsResultResponseMembers...)
 }
-
-// loggingMessageNotificationMembers are the members the schema declares for LoggingMessageNotification.
-var loggingMessageNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a LoggingMessageNotification with its constant members and kept extra members.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
@@ -1114,9 +895,6 @@ func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, loggingMessageNotificationMembers...)
 }
 
-// loggingMessageNotificationParamsMembers are the members the schema declares for LoggingMessageNotificationParams.
-var loggingMessageNotificationParamsMembers = []string{"_meta", "data", "level", "logger"}
-
 // MarshalJSON encodes a LoggingMessageNotificationParams with its constant members and kept extra members.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire LoggingMessageNotificationParams
@@ -1126,9 +904,6 @@ func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, loggingMessageNotificationParamsMembers...)
 }
-
-// methodNotFoundErrorMembers are the members the schema declares for MethodNotFoundError.
-var methodNotFoundErrorMembers = []string{"code", "data", "message"}
 
 // MarshalJSON encodes a MethodNotFoundError with its constant members and kept extra members.
 func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
@@ -1143,9 +918,6 @@ func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, methodNotFoundErrorMembers...)
 }
 
-// missingRequiredClientCapabilityErrorMembers are the members the schema declares for MissingRequiredClientCapabilityError.
-var missingRequiredClientCapabilityErrorMembers = []string{"error", "id", "jsonrpc"}
-
 // MarshalJSON encodes a MissingRequiredClientCapabilityError with its constant members and kept extra members.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 	type wire MissingRequiredClientCapabilityError
@@ -1158,9 +930,6 @@ func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, missingRequiredClientCapabilityErrorMembers...)
 }
-
-// missingRequiredClientCapabilityErrorErrorMembers are the members the schema declares for MissingRequiredClientCapabilityErrorError.
-var missingRequiredClientCapabilityErrorErrorMembers = []string{"code", "data", "message"}
 
 // MarshalJSON encodes a MissingRequiredClientCapabilityErrorError with its constant members and kept extra members.
 func (x MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
@@ -1175,9 +944,6 @@ func (x MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error)
 	return appendExtra(data, x.Extra, missingRequiredClientCapabilityErrorErrorMembers...)
 }
 
-// missingRequiredClientCapabilityErrorErrorDataMembers are the members the schema declares for MissingRequiredClientCapabilityErrorErrorData.
-var missingRequiredClientCapabilityErrorErrorDataMembers = []string{"requiredCapabilities"}
-
 // MarshalJSON encodes a MissingRequiredClientCapabilityErrorErrorData with its constant members and kept extra members.
 func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
 	type wire MissingRequiredClientCapabilityErrorErrorData
@@ -1187,9 +953,6 @@ func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, er
 	}
 	return appendExtra(data, x.Extra, missingRequiredClientCapabilityErrorErrorDataMembers...)
 }
-
-// modelHintMembers are the members the schema declares for ModelHint.
-var modelHintMembers = []string{"name"}
 
 // MarshalJSON encodes a ModelHint with its constant members and kept extra members.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
@@ -1201,9 +964,6 @@ func (x ModelHint) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, modelHintMembers...)
 }
 
-// modelPreferencesMembers are the members the schema declares for ModelPreferences.
-var modelPreferencesMembers = []string{"costPriority", "hints", "intelligencePriority", "speedPriority"}
-
 // MarshalJSON encodes a ModelPreferences with its constant members and kept extra members.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
 	type wire ModelPreferences
@@ -1213,9 +973,6 @@ func (x ModelPreferences) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, modelPreferencesMembers...)
 }
-
-// notificationMembers are the members the schema declares for Notification.
-var notificationMembers = []string{"method", "params"}
 
 // MarshalJSON encodes a Notification with its constant members and kept extra members.
 func (x Notification) MarshalJSON() ([]byte, error) {
@@ -1227,9 +984,6 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, notificationMembers...)
 }
 
-// notificationMetaObjectMembers are the members the schema declares for NotificationMetaObject.
-var notificationMetaObjectMembers = []string{"io.modelcontextprotocol/subscriptionId"}
-
 // MarshalJSON encodes a NotificationMetaObject with its constant members and kept extra members.
 func (x NotificationMetaObject) MarshalJSON() ([]byte, error) {
 	type wire NotificationMetaObject
@@ -1239,9 +993,6 @@ func (x NotificationMetaObject) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, notificationMetaObjectMembers...)
 }
-
-// notificationParamsMembers are the members the schema declares for NotificationParams.
-var notificationParamsMembers = []string{"_meta"}
 
 // MarshalJSON encodes a NotificationParams with its constant members and kept extra members.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
@@ -1253,9 +1004,6 @@ func (x NotificationParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, notificationParamsMembers...)
 }
 
-// numberSchemaMembers are the members the schema declares for NumberSchema.
-var numberSchemaMembers = []string{"default", "description", "maximum", "minimum", "title", "type"}
-
 // MarshalJSON encodes a NumberSchema with its constant members and kept extra members.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
 	type wire NumberSchema
@@ -1265,9 +1013,6 @@ func (x NumberSchema) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, numberSchemaMembers...)
 }
-
-// paginatedRequestMembers are the members the schema declares for PaginatedRequest.
-var paginatedRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a PaginatedRequest with its constant members and kept extra members.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
@@ -1282,9 +1027,6 @@ func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, paginatedRequestMembers...)
 }
 
-// paginatedRequestParamsMembers are the members the schema declares for PaginatedRequestParams.
-var paginatedRequestParamsMembers = []string{"_meta", "cursor"}
-
 // MarshalJSON encodes a PaginatedRequestParams with its constant members and kept extra members.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 	type wire PaginatedRequestParams
@@ -1295,9 +1037,6 @@ func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, paginatedRequestParamsMembers...)
 }
 
-// paginatedResultMembers are the members the schema declares for PaginatedResult.
-var paginatedResultMembers = []string{"_meta", "nextCursor", "resultType"}
-
 // MarshalJSON encodes a PaginatedResult with its constant members and kept extra members.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	type wire PaginatedResult
@@ -1307,9 +1046,6 @@ func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, paginatedResultMembers...)
 }
-
-// parseErrorMembers are the members the schema declares for ParseError.
-var parseErrorMembers = []string{"code", "data", "message"}
 
 // MarshalJSON encodes a ParseError with its constant members and kept extra members.
 func (x ParseError) MarshalJSON() ([]byte, error) {
@@ -1323,9 +1059,6 @@ func (x ParseError) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, parseErrorMembers...)
 }
-
-// progressNotificationMembers are the members the schema declares for ProgressNotification.
-var progressNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ProgressNotification with its constant members and kept extra members.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
@@ -1341,9 +1074,6 @@ func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, progressNotificationMembers...)
 }
 
-// progressNotificationParamsMembers are the members the schema declares for ProgressNotificationParams.
-var progressNotificationParamsMembers = []string{"_meta", "message", "progress", "progressToken", "total"}
-
 // MarshalJSON encodes a ProgressNotificationParams with its constant members and kept extra members.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire ProgressNotificationParams
@@ -1353,9 +1083,6 @@ func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, progressNotificationParamsMembers...)
 }
-
-// promptMembers are the members the schema declares for Prompt.
-var promptMembers = []string{"_meta", "arguments", "description", "icons", "name", "title"}
 
 // MarshalJSON encodes a Prompt with its constant members and kept extra members.
 func (x Prompt) MarshalJSON() ([]byte, error) {
@@ -1367,9 +1094,6 @@ func (x Prompt) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, promptMembers...)
 }
 
-// promptArgumentMembers are the members the schema declares for PromptArgument.
-var promptArgumentMembers = []string{"description", "name", "required", "title"}
-
 // MarshalJSON encodes a PromptArgument with its constant members and kept extra members.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
 	type wire PromptArgument
@@ -1379,9 +1103,6 @@ func (x PromptArgument) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, promptArgumentMembers...)
 }
-
-// promptListChangedNotificationMembers are the members the schema declares for PromptListChangedNotification.
-var promptListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a PromptListChangedNotification with its constant members and kept extra members.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
@@ -1397,9 +1118,6 @@ func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, promptListChangedNotificationMembers...)
 }
 
-// promptMessageMembers are the members the schema declares for PromptMessage.
-var promptMessageMembers = []string{"content", "role"}
-
 // MarshalJSON encodes a PromptMessage with its constant members and kept extra members.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
 	type wire PromptMessage
@@ -1409,9 +1127,6 @@ func (x PromptMessage) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, promptMessageMembers...)
 }
-
-// promptReferenceMembers are the members the schema declares for PromptReference.
-var promptReferenceMembers = []string{"name", "title", "type"}
 
 // MarshalJSON encodes a PromptReference with its constant members and kept extra members.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
@@ -1425,9 +1140,6 @@ func (x PromptReference) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, promptReferenceMembers...)
 }
-
-// readResourceRequestMembers are the members the schema declares for ReadResourceRequest.
-var readResourceRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ReadResourceRequest with its constant members and kept extra members.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
@@ -1443,9 +1155,6 @@ func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, readResourceRequestMembers...)
 }
 
-// readResourceRequestParamsMembers are the members the schema declares for ReadResourceRequestParams.
-var readResourceRequestParamsMembers = []string{"_meta", "inputResponses", "requestState", "uri"}
-
 // MarshalJSON encodes a ReadResourceRequestParams with its constant members and kept extra members.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceRequestParams
@@ -1455,9 +1164,6 @@ func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, readResourceRequestParamsMembers...)
 }
-
-// readResourceResultMembers are the members the schema declares for ReadResourceResult.
-var readResourceResultMembers = []string{"_meta", "cacheScope", "contents", "resultType", "ttlMs"}
 
 // MarshalJSON encodes a ReadResourceResult with its constant members and kept extra members.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
@@ -1472,9 +1178,6 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, readResourceResultMembers...)
 }
 
-// readResourceResultResponseMembers are the members the schema declares for ReadResourceResultResponse.
-var readResourceResultResponseMembers = []string{"id", "jsonrpc", "result"}
-
 // MarshalJSON encodes a ReadResourceResultResponse with its constant members and kept extra members.
 func (x ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceResultResponse
@@ -1488,9 +1191,6 @@ func (x ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, readResourceResultResponseMembers...)
 }
 
-// requestMembers are the members the schema declares for Request.
-var requestMembers = []string{"method", "params"}
-
 // MarshalJSON encodes a Request with its constant members and kept extra members.
 func (x Request) MarshalJSON() ([]byte, error) {
 	type wire Request
@@ -1500,9 +1200,6 @@ func (x Request) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, requestMembers...)
 }
-
-// requestMetaObjectMembers are the members the schema declares for RequestMetaObject.
-var requestMetaObjectMembers = []string{"io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion", "progressToken"}
 
 // MarshalJSON encodes a RequestMetaObject with its constant members and kept extra members.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
@@ -1514,9 +1211,6 @@ func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, requestMetaObjectMembers...)
 }
 
-// requestParamsMembers are the members the schema declares for RequestParams.
-var requestParamsMembers = []string{"_meta"}
-
 // MarshalJSON encodes a RequestParams with its constant members and kept extra members.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
 	type wire RequestParams
@@ -1526,9 +1220,6 @@ func (x RequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, requestParamsMembers...)
 }
-
-// resourceMembers are the members the schema declares for Resource.
-var resourceMembers = []string{"_meta", "annotations", "description", "icons", "mimeType", "name", "size", "title", "uri"}
 
 // MarshalJSON encodes a Resource with its constant members and kept extra members.
 func (x Resource) MarshalJSON() ([]byte, error) {
@@ -1540,9 +1231,6 @@ func (x Resource) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, resourceMembers...)
 }
 
-// resourceContentsMembers are the members the schema declares for ResourceContents.
-var resourceContentsMembers = []string{"_meta", "mimeType", "uri"}
-
 // MarshalJSON encodes a ResourceContents with its constant members and kept extra members.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
 	type wire ResourceContents
@@ -1552,9 +1240,6 @@ func (x ResourceContents) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, resourceContentsMembers...)
 }
-
-// resourceLinkMembers are the members the schema declares for ResourceLink.
-var resourceLinkMembers = []string{"_meta", "annotations", "description", "icons", "mimeType", "name", "size", "title", "type", "uri"}
 
 // MarshalJSON encodes a ResourceLink with its constant members and kept extra members.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
@@ -1568,9 +1253,6 @@ func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, resourceLinkMembers...)
 }
-
-// resourceListChangedNotificationMembers are the members the schema declares for ResourceListChangedNotification.
-var resourceListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ResourceListChangedNotification with its constant members and kept extra members.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
@@ -1586,9 +1268,6 @@ func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, resourceListChangedNotificationMembers...)
 }
 
-// resourceRequestParamsMembers are the members the schema declares for ResourceRequestParams.
-var resourceRequestParamsMembers = []string{"_meta", "uri"}
-
 // MarshalJSON encodes a ResourceRequestParams with its constant members and kept extra members.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
 	type wire ResourceRequestParams
@@ -1599,9 +1278,6 @@ func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, resourceRequestParamsMembers...)
 }
 
-// resourceTemplateMembers are the members the schema declares for ResourceTemplate.
-var resourceTemplateMembers = []string{"_meta", "annotations", "description", "icons", "mimeType", "name", "title", "uriTemplate"}
-
 // MarshalJSON encodes a ResourceTemplate with its constant members and kept extra members.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
 	type wire ResourceTemplate
@@ -1611,9 +1287,6 @@ func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, resourceTemplateMembers...)
 }
-
-// resourceTemplateReferenceMembers are the members the schema declares for ResourceTemplateReference.
-var resourceTemplateReferenceMembers = []string{"type", "uri"}
 
 // MarshalJSON encodes a ResourceTemplateReference with its constant members and kept extra members.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
@@ -1627,9 +1300,6 @@ func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, resourceTemplateReferenceMembers...)
 }
-
-// resourceUpdatedNotificationMembers are the members the schema declares for ResourceUpdatedNotification.
-var resourceUpdatedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ResourceUpdatedNotification with its constant members and kept extra members.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
@@ -1645,9 +1315,6 @@ func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, resourceUpdatedNotificationMembers...)
 }
 
-// resourceUpdatedNotificationParamsMembers are the members the schema declares for ResourceUpdatedNotificationParams.
-var resourceUpdatedNotificationParamsMembers = []string{"_meta", "uri"}
-
 // MarshalJSON encodes a ResourceUpdatedNotificationParams with its constant members and kept extra members.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire ResourceUpdatedNotificationParams
@@ -1657,9 +1324,6 @@ func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, resourceUpdatedNotificationParamsMembers...)
 }
-
-// resultMembers are the members the schema declares for Result.
-var resultMembers = []string{"_meta", "resultType"}
 
 // MarshalJSON encodes a Result with its constant members and kept extra members.
 func (x Result) MarshalJSON() ([]byte, error) {
@@ -1671,9 +1335,6 @@ func (x Result) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, resultMembers...)
 }
 
-// resultMetaObjectMembers are the members the schema declares for ResultMetaObject.
-var resultMetaObjectMembers = []string{"io.modelcontextprotocol/serverInfo"}
-
 // MarshalJSON encodes a ResultMetaObject with its constant members and kept extra members.
 func (x ResultMetaObject) MarshalJSON() ([]byte, error) {
 	type wire ResultMetaObject
@@ -1683,9 +1344,6 @@ func (x ResultMetaObject) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, resultMetaObjectMembers...)
 }
-
-// rootMembers are the members the schema declares for Root.
-var rootMembers = []string{"_meta", "name", "uri"}
 
 // MarshalJSON encodes a Root with its constant members and kept extra members.
 func (x Root) MarshalJSON() ([]byte, error) {
@@ -1697,9 +1355,6 @@ func (x Root) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, rootMembers...)
 }
 
-// samplingMessageMembers are the members the schema declares for SamplingMessage.
-var samplingMessageMembers = []string{"_meta", "content", "role"}
-
 // MarshalJSON encodes a SamplingMessage with its constant members and kept extra members.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
 	type wire SamplingMessage
@@ -1709,9 +1364,6 @@ func (x SamplingMessage) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, samplingMessageMembers...)
 }
-
-// serverCapabilitiesMembers are the members the schema declares for ServerCapabilities.
-var serverCapabilitiesMembers = []string{"completions", "experimental", "extensions", "logging", "prompts", "resources", "tools"}
 
 // MarshalJSON encodes a ServerCapabilities with its constant members and kept extra members.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
@@ -1723,9 +1375,6 @@ func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, serverCapabilitiesMembers...)
 }
 
-// serverCapabilitiesPromptsMembers are the members the schema declares for ServerCapabilitiesPrompts.
-var serverCapabilitiesPromptsMembers = []string{"listChanged"}
-
 // MarshalJSON encodes a ServerCapabilitiesPrompts with its constant members and kept extra members.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesPrompts
@@ -1736,9 +1385,6 @@ func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, serverCapabilitiesPromptsMembers...)
 }
 
-// serverCapabilitiesResourcesMembers are the members the schema declares for ServerCapabilitiesResources.
-var serverCapabilitiesResourcesMembers = []string{"listChanged", "subscribe"}
-
 // MarshalJSON encodes a ServerCapabilitiesResources with its constant members and kept extra members.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesResources
@@ -1748,9 +1394,6 @@ func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesResourcesMembers...)
 }
-
-// stringSchemaMembers are the members the schema declares for StringSchema.
-var stringSchemaMembers = []string{"default", "description", "format", "maxLength", "minLength", "title", "type"}
 
 // MarshalJSON encodes a StringSchema with its constant members and kept extra members.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
@@ -1765,9 +1408,6 @@ func (x StringSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, stringSchemaMembers...)
 }
 
-// subscriptionFilterMembers are the members the schema declares for SubscriptionFilter.
-var subscriptionFilterMembers = []string{"promptsListChanged", "resourceSubscriptions", "resourcesListChanged", "toolsListChanged"}
-
 // MarshalJSON encodes a SubscriptionFilter with its constant members and kept extra members.
 func (x SubscriptionFilter) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionFilter
@@ -1777,9 +1417,6 @@ func (x SubscriptionFilter) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, subscriptionFilterMembers...)
 }
-
-// subscriptionsAcknowledgedNotificationMembers are the members the schema declares for SubscriptionsAcknowledgedNotification.
-var subscriptionsAcknowledgedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a SubscriptionsAcknowledgedNotification with its constant members and kept extra members.
 func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
@@ -1795,9 +1432,6 @@ func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, subscriptionsAcknowledgedNotificationMembers...)
 }
 
-// subscriptionsAcknowledgedNotificationParamsMembers are the members the schema declares for SubscriptionsAcknowledgedNotificationParams.
-var subscriptionsAcknowledgedNotificationParamsMembers = []string{"_meta", "notifications"}
-
 // MarshalJSON encodes a SubscriptionsAcknowledgedNotificationParams with its constant members and kept extra members.
 func (x SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionsAcknowledgedNotificationParams
@@ -1807,9 +1441,6 @@ func (x SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, erro
 	}
 	return appendExtra(data, x.Extra, subscriptionsAcknowledgedNotificationParamsMembers...)
 }
-
-// subscriptionsListenRequestMembers are the members the schema declares for SubscriptionsListenRequest.
-var subscriptionsListenRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a SubscriptionsListenRequest with its constant members and kept extra members.
 func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
@@ -1825,9 +1456,6 @@ func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, subscriptionsListenRequestMembers...)
 }
 
-// subscriptionsListenRequestParamsMembers are the members the schema declares for SubscriptionsListenRequestParams.
-var subscriptionsListenRequestParamsMembers = []string{"_meta", "notifications"}
-
 // MarshalJSON encodes a SubscriptionsListenRequestParams with its constant members and kept extra members.
 func (x SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionsListenRequestParams
@@ -1837,9 +1465,6 @@ func (x SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, subscriptionsListenRequestParamsMembers...)
 }
-
-// subscriptionsListenResultMembers are the members the schema declares for SubscriptionsListenResult.
-var subscriptionsListenResultMembers = []string{"_meta", "resultType"}
 
 // MarshalJSON encodes a SubscriptionsListenResult with its constant members and kept extra members.
 func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
@@ -1851,9 +1476,6 @@ func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, subscriptionsListenResultMembers...)
 }
 
-// subscriptionsListenResultMetaObjectMembers are the members the schema declares for SubscriptionsListenResultMetaObject.
-var subscriptionsListenResultMetaObjectMembers = []string{"io.modelcontextprotocol/serverInfo", "io.modelcontextprotocol/subscriptionId"}
-
 // MarshalJSON encodes a SubscriptionsListenResultMetaObject with its constant members and kept extra members.
 func (x SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionsListenResultMetaObject
@@ -1863,9 +1485,6 @@ func (x SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, subscriptionsListenResultMetaObjectMembers...)
 }
-
-// subscriptionsListenResultResponseMembers are the members the schema declares for SubscriptionsListenResultResponse.
-var subscriptionsListenResultResponseMembers = []string{"id", "jsonrpc", "result"}
 
 // MarshalJSON encodes a SubscriptionsListenResultResponse with its constant members and kept extra members.
 func (x SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
@@ -1880,9 +1499,6 @@ func (x SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, subscriptionsListenResultResponseMembers...)
 }
 
-// textContentMembers are the members the schema declares for TextContent.
-var textContentMembers = []string{"_meta", "annotations", "text", "type"}
-
 // MarshalJSON encodes a TextContent with its constant members and kept extra members.
 func (x TextContent) MarshalJSON() ([]byte, error) {
 	type wire TextContent
@@ -1896,9 +1512,6 @@ func (x TextContent) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, textContentMembers...)
 }
 
-// textResourceContentsMembers are the members the schema declares for TextResourceContents.
-var textResourceContentsMembers = []string{"_meta", "mimeType", "text", "uri"}
-
 // MarshalJSON encodes a TextResourceContents with its constant members and kept extra members.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	type wire TextResourceContents
@@ -1908,9 +1521,6 @@ func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, textResourceContentsMembers...)
 }
-
-// titledMultiSelectEnumSchemaMembers are the members the schema declares for TitledMultiSelectEnumSchema.
-var titledMultiSelectEnumSchemaMembers = []string{"default", "description", "items", "maxItems", "minItems", "title", "type"}
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchema with its constant members and kept extra members.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
@@ -1925,9 +1535,6 @@ func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaMembers...)
 }
 
-// titledMultiSelectEnumSchemaItemsMembers are the members the schema declares for TitledMultiSelectEnumSchemaItems.
-var titledMultiSelectEnumSchemaItemsMembers = []string{"anyOf"}
-
 // MarshalJSON encodes a TitledMultiSelectEnumSchemaItems with its constant members and kept extra members.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItems
@@ -1940,9 +1547,6 @@ func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsMembers...)
 }
-
-// titledSingleSelectEnumSchemaMembers are the members the schema declares for TitledSingleSelectEnumSchema.
-var titledSingleSelectEnumSchemaMembers = []string{"default", "description", "oneOf", "title", "type"}
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchema with its constant members and kept extra members.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
@@ -1960,9 +1564,6 @@ func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaMembers...)
 }
 
-// titledSingleSelectEnumSchemaOneOfItemMembers are the members the schema declares for TitledSingleSelectEnumSchemaOneOfItem.
-var titledSingleSelectEnumSchemaOneOfItemMembers = []string{"const", "title"}
-
 // MarshalJSON encodes a TitledSingleSelectEnumSchemaOneOfItem with its constant members and kept extra members.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 	type wire TitledSingleSelectEnumSchemaOneOfItem
@@ -1972,9 +1573,6 @@ func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaOneOfItemMembers...)
 }
-
-// toolMembers are the members the schema declares for Tool.
-var toolMembers = []string{"_meta", "annotations", "description", "icons", "inputSchema", "name", "outputSchema", "title"}
 
 // MarshalJSON encodes a Tool with its constant members and kept extra members.
 func (x Tool) MarshalJSON() ([]byte, error) {
@@ -1986,9 +1584,6 @@ func (x Tool) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolMembers...)
 }
 
-// toolAnnotationsMembers are the members the schema declares for ToolAnnotations.
-var toolAnnotationsMembers = []string{"destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint", "title"}
-
 // MarshalJSON encodes a ToolAnnotations with its constant members and kept extra members.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
 	type wire ToolAnnotations
@@ -1999,9 +1594,6 @@ func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolAnnotationsMembers...)
 }
 
-// toolChoiceMembers are the members the schema declares for ToolChoice.
-var toolChoiceMembers = []string{"mode"}
-
 // MarshalJSON encodes a ToolChoice with its constant members and kept extra members.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
 	type wire ToolChoice
@@ -2011,9 +1603,6 @@ func (x ToolChoice) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, toolChoiceMembers...)
 }
-
-// toolInputSchemaMembers are the members the schema declares for ToolInputSchema.
-var toolInputSchemaMembers = []string{"$schema", "type"}
 
 // MarshalJSON encodes a ToolInputSchema with its constant members and kept extra members.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
@@ -2027,9 +1616,6 @@ func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, toolInputSchemaMembers...)
 }
-
-// toolListChangedNotificationMembers are the members the schema declares for ToolListChangedNotification.
-var toolListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ToolListChangedNotification with its constant members and kept extra members.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
@@ -2045,9 +1631,6 @@ func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolListChangedNotificationMembers...)
 }
 
-// toolOutputSchemaMembers are the members the schema declares for ToolOutputSchema.
-var toolOutputSchemaMembers = []string{"$schema"}
-
 // MarshalJSON encodes a ToolOutputSchema with its constant members and kept extra members.
 func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
 	type wire ToolOutputSchema
@@ -2057,9 +1640,6 @@ func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, toolOutputSchemaMembers...)
 }
-
-// toolResultContentMembers are the members the schema declares for ToolResultContent.
-var toolResultContentMembers = []string{"_meta", "content", "isError", "structuredContent", "toolUseId", "type"}
 
 // MarshalJSON encodes a ToolResultContent with its constant members and kept extra members.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
@@ -2077,9 +1657,6 @@ func (x ToolResultContent) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolResultContentMembers...)
 }
 
-// toolUseContentMembers are the members the schema declares for ToolUseContent.
-var toolUseContentMembers = []string{"_meta", "id", "input", "name", "type"}
-
 // MarshalJSON encodes a ToolUseContent with its constant members and kept extra members.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	type wire ToolUseContent
@@ -2096,9 +1673,6 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolUseContentMembers...)
 }
 
-// unsupportedProtocolVersionErrorMembers are the members the schema declares for UnsupportedProtocolVersionError.
-var unsupportedProtocolVersionErrorMembers = []string{"error", "id", "jsonrpc"}
-
 // MarshalJSON encodes a UnsupportedProtocolVersionError with its constant members and kept extra members.
 func (x UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
 	type wire UnsupportedProtocolVersionError
@@ -2111,9 +1685,6 @@ func (x UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, unsupportedProtocolVersionErrorMembers...)
 }
-
-// unsupportedProtocolVersionErrorErrorMembers are the members the schema declares for UnsupportedProtocolVersionErrorError.
-var unsupportedProtocolVersionErrorErrorMembers = []string{"code", "data", "message"}
 
 // MarshalJSON encodes a UnsupportedProtocolVersionErrorError with its constant members and kept extra members.
 func (x UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
@@ -2128,9 +1699,6 @@ func (x UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, unsupportedProtocolVersionErrorErrorMembers...)
 }
 
-// unsupportedProtocolVersionErrorErrorDataMembers are the members the schema declares for UnsupportedProtocolVersionErrorErrorData.
-var unsupportedProtocolVersionErrorErrorDataMembers = []string{"requested", "supported"}
-
 // MarshalJSON encodes a UnsupportedProtocolVersionErrorErrorData with its constant members and kept extra members.
 func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
 	type wire UnsupportedProtocolVersionErrorErrorData
@@ -2144,9 +1712,6 @@ func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) 
 	return appendExtra(data, x.Extra, unsupportedProtocolVersionErrorErrorDataMembers...)
 }
 
-// untitledMultiSelectEnumSchemaMembers are the members the schema declares for UntitledMultiSelectEnumSchema.
-var untitledMultiSelectEnumSchemaMembers = []string{"default", "description", "items", "maxItems", "minItems", "title", "type"}
-
 // MarshalJSON encodes a UntitledMultiSelectEnumSchema with its constant members and kept extra members.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchema
@@ -2159,9 +1724,6 @@ func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaMembers...)
 }
-
-// untitledMultiSelectEnumSchemaItemsMembers are the members the schema declares for UntitledMultiSelectEnumSchemaItems.
-var untitledMultiSelectEnumSchemaItemsMembers = []string{"enum", "type"}
 
 // MarshalJSON encodes a UntitledMultiSelectEnumSchemaItems with its constant members and kept extra members.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
@@ -2178,9 +1740,6 @@ func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaItemsMembers...)
 }
-
-// untitledSingleSelectEnumSchemaMembers are the members the schema declares for UntitledSingleSelectEnumSchema.
-var untitledSingleSelectEnumSchemaMembers = []string{"default", "description", "enum", "title", "type"}
 
 // MarshalJSON encodes a UntitledSingleSelectEnumSchema with its constant members and kept extra members.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {

@@ -1,0 +1,114 @@
+package mcp_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+)
+
+// TestDecodeErrorsNameThePath checks that decoding reports what is wrong and
+// where, for the runtime to answer with -32602.
+func TestDecodeErrorsNameThePath(t *testing.T) {
+	cases := []struct {
+		name, typ, in, path, msg string
+	}{
+		{"wrong jsonrpc const", "CallToolRequest", `{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, "jsonrpc", `must be "2.0"`},
+		{"missing params", "CallToolRequest", `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`, "params", "missing required member"},
+		{"missing nested name", "CallToolRequest", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, "params.name", "missing required member"},
+		{"wrong type deep", "CallToolResult", `{"resultType":"complete","content":[{"type":"text","text":"a"},{"type":"text","text":5}]}`, "content[1].text", "expected a string"},
+		{"unknown discriminator", "ContentBlock", `{"type":"video","data":"x"}`, "type", `unknown value "video"`},
+		{"missing discriminator", "ContentBlock", `{"text":"x"}`, "type", "missing required member"},
+		{"enum value", "RequestMetaObject", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"loud"}`, "io.modelcontextprotocol/logLevel", `"loud" is not one of`},
+		{"request id type", "CallToolRequest", `{"jsonrpc":"2.0","id":true,"method":"tools/call","params":{}}`, "id", "expected string or integer"},
+		{"null required", "TextContent", `{"type":"text","text":null}`, "text", "must not be null"},
+		{"not an object", "TextContent", `[1,2]`, "", "expected an object"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := mcp.DecodeNamed(c.typ, []byte(c.in))
+			var de *mcp.DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("got %v (%T), want a *mcp.DecodeError", err, err)
+			}
+			if de.Path != c.path || !strings.Contains(de.Msg, c.msg) {
+				t.Fatalf("got path %q msg %q, want path %q and a message containing %q", de.Path, de.Msg, c.path, c.msg)
+			}
+		})
+	}
+}
+
+// TestUnmarshalJSONChecksSyntax: called directly (not through
+// json.Unmarshal, which checks syntax first), the decoders still refuse
+// malformed JSON.
+func TestUnmarshalJSONChecksSyntax(t *testing.T) {
+	for _, in := range []string{`{"type":"text","text":"a",}`, `{"type":"text" "text":"a"}`, `{"text":"\x"}`, `{"text":"a"`, `{"text":01}`} {
+		var c mcp.TextContent
+		err := c.UnmarshalJSON([]byte(in))
+		var de *mcp.DecodeError
+		if !errors.As(err, &de) || !strings.Contains(de.Msg, "invalid JSON") {
+			t.Errorf("UnmarshalJSON(%s) = %v, want an invalid JSON DecodeError", in, err)
+		}
+	}
+}
+
+// TestEncodingFillsConstantsAndKeepsExtras checks what users need not set
+// and what must not be lost.
+func TestEncodingFillsConstantsAndKeepsExtras(t *testing.T) {
+	out, err := json.Marshal(&mcp.CallToolResult{ResultType: "complete"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(out), `{"content":[],"resultType":"complete"}`; got != want {
+		t.Fatalf("CallToolResult: got %s, want %s (required arrays encode as [] not null)", got, want)
+	}
+	out, err = json.Marshal(&mcp.TextContent{Text: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(out), `{"type":"text","text":"hi"}`; got != want {
+		t.Fatalf("TextContent: got %s, want %s", got, want)
+	}
+	var meta mcp.RequestMetaObject
+	in := `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}},"com.example/trace":{"id":7}}`
+	if err := json.Unmarshal([]byte(in), &meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta.ProtocolVersion != "2026-07-28" || meta.ClientCapabilities.Roots == nil {
+		t.Fatalf("typed reserved keys not decoded: %+v", meta)
+	}
+	if raw, ok := meta.Get("com.example/trace"); !ok || string(raw) != `{"id":7}` {
+		t.Fatalf("other key not kept as it came: %s %v", raw, ok)
+	}
+	if err := meta.Set("io.modelcontextprotocol/custom", 1); err == nil {
+		t.Fatal("Set accepted a key with a reserved prefix")
+	}
+	if err := meta.Set("com.example/-bad", 1); err == nil {
+		t.Fatal("Set accepted a key whose name starts with '-'")
+	}
+	if err := meta.Set("com.example/ok", 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValidateMetaKey(t *testing.T) {
+	for key, ok := range map[string]bool{
+		"io.modelcontextprotocol/clientInfo": true, "com.example/x": true, "plain": true, "": true,
+		"a.b-c/d_e.f": true, "com.example/": true, "1com/x": false, "com-/x": false, "com..x/y": false,
+		"/x": false, "a/b/c": false, "com.example/x-": false, "com.example/x y": false,
+	} {
+		if err := mcp.ValidateMetaKey(key); (err == nil) != ok {
+			t.Errorf("ValidateMetaKey(%q) = %v, want ok=%v", key, err, ok)
+		}
+	}
+	for key, reserved := range map[string]bool{
+		"io.modelcontextprotocol/x": true, "dev.mcp/x": true, "org.modelcontextprotocol.api/x": true,
+		"com.mcp.tools/x": true, "com.example.mcp/x": false, "mcp/x": false, "x": false,
+	} {
+		if got := mcp.IsReservedMetaKey(key); got != reserved {
+			t.Errorf("IsReservedMetaKey(%q) = %v, want %v", key, got, reserved)
+		}
+	}
+}
