@@ -62,14 +62,10 @@ func Generate(m *schema.Model, opts Options) ([]File, error) {
 		f.HeaderComment(Header)
 		e.emit(f)
 		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
+		if err := f.Render(&buf); err != nil { // Render also gofmts
 			return nil, fmt.Errorf("generator: rendering %s: %w", e.name, err)
 		}
-		src, err := format.Source(buf.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("generator: formatting %s: %w", e.name, err)
-		}
-		files = append(files, File{Name: e.name, Content: src})
+		files = append(files, File{Name: e.name, Content: buf.Bytes()})
 	}
 	support := strings.Replace(supportSource, "package mcp", "package "+opts.Package, 1)
 	src, err := format.Source([]byte(support))

@@ -37,7 +37,7 @@ func applyTypeScriptDeprecations(m *Model, ts []byte) {
 		return
 	}
 	var iface, pending string
-	inDoc, havePending := false, false
+	inDoc, havePending, collecting := false, false, false
 	for _, line := range strings.Split(string(ts), "\n") {
 		trimmed := strings.TrimSpace(line)
 		switch {
@@ -47,10 +47,14 @@ func applyTypeScriptDeprecations(m *Model, ts []byte) {
 		if inDoc {
 			if d := tsDeprecate.FindStringSubmatch(trimmed); d != nil {
 				pending = strings.TrimSuffix(strings.TrimSpace(d[1]), "*/")
-				havePending = true
-			} else if havePending && !strings.HasSuffix(trimmed, "*/") {
+				havePending, collecting = true, true
+			} else if collecting && !strings.HasSuffix(trimmed, "*/") {
+				// The notice is the rest of its paragraph: a blank line
+				// or the next tag (@example …) ends it.
 				if more := strings.TrimSpace(strings.TrimPrefix(trimmed, "*")); more != "" && !strings.HasPrefix(more, "@") {
 					pending += " " + more
+				} else {
+					collecting = false
 				}
 			}
 			if strings.HasSuffix(trimmed, "*/") {

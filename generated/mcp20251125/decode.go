@@ -7,1140 +7,1432 @@ import (
 	"fmt"
 )
 
+// annotationsMembers are the members the schema declares for Annotations.
+var annotationsMembers = []string{"audience", "lastModified", "priority"}
+
 // UnmarshalJSON decodes a Annotations, reporting a missing required member or a wrong constant by its path.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, annotationsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Annotations{}
 	var fs fields
-	optional(&fs, take(m, "audience"), &x.Audience, "audience", plain[[]Role])
-	optional(&fs, take(m, "lastModified"), &x.LastModified, "lastModified", plain[string])
-	optional(&fs, take(m, "priority"), &x.Priority, "priority", plain[*float64])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Audience, "audience", plain[[]Role])
+	optional(&fs, raw[1], &x.LastModified, "lastModified", str)
+	optional(&fs, raw[2], &x.Priority, "priority", plain[*float64])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// audioContentMembers are the members the schema declares for AudioContent.
+var audioContentMembers = []string{"_meta", "annotations", "data", "mimeType", "type"}
+
 // UnmarshalJSON decodes a AudioContent, reporting a missing required member or a wrong constant by its path.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [5]json.RawMessage
+	rest, err := split(data, audioContentMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = AudioContent{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "annotations"), &x.Annotations, "annotations", plain[*Annotations])
-	required(&fs, take(m, "data"), &x.Data, "data", plain[string])
-	required(&fs, take(m, "mimeType"), &x.MIMEType, "mimeType", plain[string])
-	constant(&fs, take(m, "type"), "\"audio\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	required(&fs, raw[2], &x.Data, "data", str)
+	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
+	constant(&fs, raw[4], "\"audio\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// baseMetadataMembers are the members the schema declares for BaseMetadata.
+var baseMetadataMembers = []string{"name", "title"}
+
 // UnmarshalJSON decodes a BaseMetadata, reporting a missing required member or a wrong constant by its path.
 func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, baseMetadataMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = BaseMetadata{}
 	var fs fields
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Name, "name", str)
+	optional(&fs, raw[1], &x.Title, "title", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// blobResourceContentsMembers are the members the schema declares for BlobResourceContents.
+var blobResourceContentsMembers = []string{"_meta", "blob", "mimeType", "uri"}
+
 // UnmarshalJSON decodes a BlobResourceContents, reporting a missing required member or a wrong constant by its path.
 func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, blobResourceContentsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = BlobResourceContents{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "blob"), &x.Blob, "blob", plain[string])
-	optional(&fs, take(m, "mimeType"), &x.MIMEType, "mimeType", plain[string])
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Blob, "blob", str)
+	optional(&fs, raw[2], &x.MIMEType, "mimeType", str)
+	required(&fs, raw[3], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// booleanSchemaMembers are the members the schema declares for BooleanSchema.
+var booleanSchemaMembers = []string{"default", "description", "title", "type"}
+
 // UnmarshalJSON decodes a BooleanSchema, reporting a missing required member or a wrong constant by its path.
 func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, booleanSchemaMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = BooleanSchema{}
 	var fs fields
-	optional(&fs, take(m, "default"), &x.Default, "default", plain[*bool])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	constant(&fs, take(m, "type"), "\"boolean\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Default, "default", plain[*bool])
+	optional(&fs, raw[1], &x.Description, "description", str)
+	optional(&fs, raw[2], &x.Title, "title", str)
+	constant(&fs, raw[3], "\"boolean\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// callToolRequestMembers are the members the schema declares for CallToolRequest.
+var callToolRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a CallToolRequest, reporting a missing required member or a wrong constant by its path.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, callToolRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CallToolRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"tools/call\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[CallToolRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"tools/call\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[CallToolRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// callToolRequestParamsMembers are the members the schema declares for CallToolRequestParams.
+var callToolRequestParamsMembers = []string{"_meta", "arguments", "name", "task"}
+
 // UnmarshalJSON decodes a CallToolRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, callToolRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CallToolRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	optional(&fs, take(m, "arguments"), &x.Arguments, "arguments", plain[json.RawMessage])
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	optional(&fs, take(m, "task"), &x.Task, "task", plain[*TaskMetadata])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[1], &x.Arguments, "arguments", plain[json.RawMessage])
+	required(&fs, raw[2], &x.Name, "name", str)
+	optional(&fs, raw[3], &x.Task, "task", viaPointer[TaskMetadata])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// callToolRequestParamsMetaMembers are the members the schema declares for CallToolRequestParamsMeta.
+var callToolRequestParamsMetaMembers = []string{"progressToken"}
+
 // UnmarshalJSON decodes a CallToolRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
 func (x *CallToolRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, callToolRequestParamsMetaMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CallToolRequestParamsMeta{}
 	var fs fields
-	optional(&fs, take(m, "progressToken"), &x.ProgressToken, "progressToken", plain[ProgressToken])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// callToolResultMembers are the members the schema declares for CallToolResult.
+var callToolResultMembers = []string{"_meta", "content", "isError", "structuredContent"}
+
 // UnmarshalJSON decodes a CallToolResult, reporting a missing required member or a wrong constant by its path.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, callToolResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CallToolResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "content"), &x.Content, "content", sliceOf(DecodeContentBlock))
-	optional(&fs, take(m, "isError"), &x.IsError, "isError", plain[*bool])
-	optional(&fs, take(m, "structuredContent"), &x.StructuredContent, "structuredContent", plain[map[string]any])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Content, "content", sliceOf(DecodeContentBlock))
+	optional(&fs, raw[2], &x.IsError, "isError", plain[*bool])
+	optional(&fs, raw[3], &x.StructuredContent, "structuredContent", plain[map[string]any])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// cancelTaskRequestMembers are the members the schema declares for CancelTaskRequest.
+var cancelTaskRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a CancelTaskRequest, reporting a missing required member or a wrong constant by its path.
 func (x *CancelTaskRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, cancelTaskRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CancelTaskRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"tasks/cancel\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[RelatedTaskMetadata])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"tasks/cancel\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[RelatedTaskMetadata])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// cancelTaskResultMembers are the members the schema declares for CancelTaskResult.
+var cancelTaskResultMembers = []string{"_meta", "createdAt", "lastUpdatedAt", "pollInterval", "status", "statusMessage", "taskId", "ttl"}
+
 // UnmarshalJSON decodes a CancelTaskResult, reporting a missing required member or a wrong constant by its path.
 func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [8]json.RawMessage
+	rest, err := split(data, cancelTaskResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CancelTaskResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "createdAt"), &x.CreatedAt, "createdAt", plain[string])
-	required(&fs, take(m, "lastUpdatedAt"), &x.LastUpdatedAt, "lastUpdatedAt", plain[string])
-	optional(&fs, take(m, "pollInterval"), &x.PollInterval, "pollInterval", plain[*int64])
-	required(&fs, take(m, "status"), &x.Status, "status", plain[TaskStatus])
-	optional(&fs, take(m, "statusMessage"), &x.StatusMessage, "statusMessage", plain[string])
-	required(&fs, take(m, "taskId"), &x.TaskID, "taskId", plain[string])
-	optional(&fs, take(m, "ttl"), &x.TTL, "ttl", plain[*int64])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.CreatedAt, "createdAt", str)
+	required(&fs, raw[2], &x.LastUpdatedAt, "lastUpdatedAt", str)
+	optional(&fs, raw[3], &x.PollInterval, "pollInterval", plain[*int64])
+	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
+	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
+	required(&fs, raw[6], &x.TaskID, "taskId", str)
+	optional(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// cancelledNotificationMembers are the members the schema declares for CancelledNotification.
+var cancelledNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a CancelledNotification, reporting a missing required member or a wrong constant by its path.
 func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, cancelledNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CancelledNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"notifications/cancelled\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[CancelledNotificationParams])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[1], "\"notifications/cancelled\"", "method", true)
+	required(&fs, raw[2], &x.Params, "params", via[CancelledNotificationParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// cancelledNotificationParamsMembers are the members the schema declares for CancelledNotificationParams.
+var cancelledNotificationParamsMembers = []string{"_meta", "reason", "requestId"}
+
 // UnmarshalJSON decodes a CancelledNotificationParams, reporting a missing required member or a wrong constant by its path.
 func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, cancelledNotificationParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CancelledNotificationParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "reason"), &x.Reason, "reason", plain[string])
-	optional(&fs, take(m, "requestId"), &x.RequestID, "requestId", plain[RequestId])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Reason, "reason", str)
+	optional(&fs, raw[2], &x.RequestID, "requestId", plain[RequestId])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// clientCapabilitiesMembers are the members the schema declares for ClientCapabilities.
+var clientCapabilitiesMembers = []string{"elicitation", "experimental", "roots", "sampling", "tasks"}
+
 // UnmarshalJSON decodes a ClientCapabilities, reporting a missing required member or a wrong constant by its path.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [5]json.RawMessage
+	rest, err := split(data, clientCapabilitiesMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ClientCapabilities{}
 	var fs fields
-	optional(&fs, take(m, "elicitation"), &x.Elicitation, "elicitation", plain[*ClientCapabilitiesElicitation])
-	optional(&fs, take(m, "experimental"), &x.Experimental, "experimental", plain[map[string]ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "roots"), &x.Roots, "roots", plain[*ClientCapabilitiesRoots])
-	optional(&fs, take(m, "sampling"), &x.Sampling, "sampling", plain[*ClientCapabilitiesSampling])
-	optional(&fs, take(m, "tasks"), &x.Tasks, "tasks", plain[*ClientCapabilitiesTasks])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Elicitation, "elicitation", viaPointer[ClientCapabilitiesElicitation])
+	optional(&fs, raw[1], &x.Experimental, "experimental", plain[map[string]ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[2], &x.Roots, "roots", viaPointer[ClientCapabilitiesRoots])
+	optional(&fs, raw[3], &x.Sampling, "sampling", viaPointer[ClientCapabilitiesSampling])
+	optional(&fs, raw[4], &x.Tasks, "tasks", viaPointer[ClientCapabilitiesTasks])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// clientCapabilitiesElicitationMembers are the members the schema declares for ClientCapabilitiesElicitation.
+var clientCapabilitiesElicitationMembers = []string{"form", "url"}
+
 // UnmarshalJSON decodes a ClientCapabilitiesElicitation, reporting a missing required member or a wrong constant by its path.
 func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, clientCapabilitiesElicitationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ClientCapabilitiesElicitation{}
 	var fs fields
-	optional(&fs, take(m, "form"), &x.Form, "form", plain[*ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "url"), &x.URL, "url", plain[*ClientCapabilitiesElicitationForm])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Form, "form", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[1], &x.URL, "url", viaPointer[ClientCapabilitiesElicitationForm])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// clientCapabilitiesElicitationFormMembers are the members the schema declares for ClientCapabilitiesElicitationForm.
+var clientCapabilitiesElicitationFormMembers = []string{}
+
 // UnmarshalJSON decodes a ClientCapabilitiesElicitationForm, reporting a missing required member or a wrong constant by its path.
 func (x *ClientCapabilitiesElicitationForm) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [0]json.RawMessage
+	rest, err := split(data, clientCapabilitiesElicitationFormMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ClientCapabilitiesElicitationForm{}
 	var fs fields
-	x.Extra = rest(&fs, m)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// clientCapabilitiesRootsMembers are the members the schema declares for ClientCapabilitiesRoots.
+var clientCapabilitiesRootsMembers = []string{"listChanged"}
+
 // UnmarshalJSON decodes a ClientCapabilitiesRoots, reporting a missing required member or a wrong constant by its path.
 func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, clientCapabilitiesRootsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ClientCapabilitiesRoots{}
 	var fs fields
-	optional(&fs, take(m, "listChanged"), &x.ListChanged, "listChanged", plain[*bool])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// clientCapabilitiesSamplingMembers are the members the schema declares for ClientCapabilitiesSampling.
+var clientCapabilitiesSamplingMembers = []string{"context", "tools"}
+
 // UnmarshalJSON decodes a ClientCapabilitiesSampling, reporting a missing required member or a wrong constant by its path.
 func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, clientCapabilitiesSamplingMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ClientCapabilitiesSampling{}
 	var fs fields
-	optional(&fs, take(m, "context"), &x.Context, "context", plain[*ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "tools"), &x.Tools, "tools", plain[*ClientCapabilitiesElicitationForm])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Context, "context", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[1], &x.Tools, "tools", viaPointer[ClientCapabilitiesElicitationForm])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// clientCapabilitiesTasksMembers are the members the schema declares for ClientCapabilitiesTasks.
+var clientCapabilitiesTasksMembers = []string{"cancel", "list", "requests"}
+
 // UnmarshalJSON decodes a ClientCapabilitiesTasks, reporting a missing required member or a wrong constant by its path.
 func (x *ClientCapabilitiesTasks) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, clientCapabilitiesTasksMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ClientCapabilitiesTasks{}
 	var fs fields
-	optional(&fs, take(m, "cancel"), &x.Cancel, "cancel", plain[*ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "list"), &x.List, "list", plain[*ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "requests"), &x.Requests, "requests", plain[*ClientCapabilitiesTasksRequests])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Cancel, "cancel", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[1], &x.List, "list", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[2], &x.Requests, "requests", viaPointer[ClientCapabilitiesTasksRequests])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// clientCapabilitiesTasksRequestsMembers are the members the schema declares for ClientCapabilitiesTasksRequests.
+var clientCapabilitiesTasksRequestsMembers = []string{"elicitation", "sampling"}
+
 // UnmarshalJSON decodes a ClientCapabilitiesTasksRequests, reporting a missing required member or a wrong constant by its path.
 func (x *ClientCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, clientCapabilitiesTasksRequestsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ClientCapabilitiesTasksRequests{}
 	var fs fields
-	optional(&fs, take(m, "elicitation"), &x.Elicitation, "elicitation", plain[*ClientCapabilitiesTasksRequestsElicitation])
-	optional(&fs, take(m, "sampling"), &x.Sampling, "sampling", plain[*ClientCapabilitiesTasksRequestsSampling])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Elicitation, "elicitation", viaPointer[ClientCapabilitiesTasksRequestsElicitation])
+	optional(&fs, raw[1], &x.Sampling, "sampling", viaPointer[ClientCapabilitiesTasksRequestsSampling])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// clientCapabilitiesTasksRequestsElicitationMembers are the members the schema declares for ClientCapabilitiesTasksRequestsElicitation.
+var clientCapabilitiesTasksRequestsElicitationMembers = []string{"create"}
+
 // UnmarshalJSON decodes a ClientCapabilitiesTasksRequestsElicitation, reporting a missing required member or a wrong constant by its path.
 func (x *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, clientCapabilitiesTasksRequestsElicitationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ClientCapabilitiesTasksRequestsElicitation{}
 	var fs fields
-	optional(&fs, take(m, "create"), &x.Create, "create", plain[*ClientCapabilitiesElicitationForm])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Create, "create", viaPointer[ClientCapabilitiesElicitationForm])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// clientCapabilitiesTasksRequestsSamplingMembers are the members the schema declares for ClientCapabilitiesTasksRequestsSampling.
+var clientCapabilitiesTasksRequestsSamplingMembers = []string{"createMessage"}
+
 // UnmarshalJSON decodes a ClientCapabilitiesTasksRequestsSampling, reporting a missing required member or a wrong constant by its path.
 func (x *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, clientCapabilitiesTasksRequestsSamplingMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ClientCapabilitiesTasksRequestsSampling{}
 	var fs fields
-	optional(&fs, take(m, "createMessage"), &x.CreateMessage, "createMessage", plain[*ClientCapabilitiesElicitationForm])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.CreateMessage, "createMessage", viaPointer[ClientCapabilitiesElicitationForm])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// completeRequestMembers are the members the schema declares for CompleteRequest.
+var completeRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a CompleteRequest, reporting a missing required member or a wrong constant by its path.
 func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, completeRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CompleteRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"completion/complete\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[CompleteRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"completion/complete\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[CompleteRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// completeRequestParamsMembers are the members the schema declares for CompleteRequestParams.
+var completeRequestParamsMembers = []string{"_meta", "argument", "context", "ref"}
+
 // UnmarshalJSON decodes a CompleteRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, completeRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CompleteRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	required(&fs, take(m, "argument"), &x.Argument, "argument", plain[CompleteRequestParamsArgument])
-	optional(&fs, take(m, "context"), &x.Context, "context", plain[*CompleteRequestParamsContext])
-	required(&fs, take(m, "ref"), &x.Ref, "ref", DecodeCompleteRequestParamsRef)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	required(&fs, raw[1], &x.Argument, "argument", via[CompleteRequestParamsArgument])
+	optional(&fs, raw[2], &x.Context, "context", viaPointer[CompleteRequestParamsContext])
+	required(&fs, raw[3], &x.Ref, "ref", DecodeCompleteRequestParamsRef)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// completeRequestParamsArgumentMembers are the members the schema declares for CompleteRequestParamsArgument.
+var completeRequestParamsArgumentMembers = []string{"name", "value"}
+
 // UnmarshalJSON decodes a CompleteRequestParamsArgument, reporting a missing required member or a wrong constant by its path.
 func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, completeRequestParamsArgumentMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CompleteRequestParamsArgument{}
 	var fs fields
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	required(&fs, take(m, "value"), &x.Value, "value", plain[string])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Name, "name", str)
+	required(&fs, raw[1], &x.Value, "value", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// completeRequestParamsContextMembers are the members the schema declares for CompleteRequestParamsContext.
+var completeRequestParamsContextMembers = []string{"arguments"}
+
 // UnmarshalJSON decodes a CompleteRequestParamsContext, reporting a missing required member or a wrong constant by its path.
 func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, completeRequestParamsContextMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CompleteRequestParamsContext{}
 	var fs fields
-	optional(&fs, take(m, "arguments"), &x.Arguments, "arguments", plain[map[string]string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Arguments, "arguments", plain[map[string]string])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// completeResultMembers are the members the schema declares for CompleteResult.
+var completeResultMembers = []string{"_meta", "completion"}
+
 // UnmarshalJSON decodes a CompleteResult, reporting a missing required member or a wrong constant by its path.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, completeResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CompleteResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "completion"), &x.Completion, "completion", plain[CompleteResultCompletion])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Completion, "completion", via[CompleteResultCompletion])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// completeResultCompletionMembers are the members the schema declares for CompleteResultCompletion.
+var completeResultCompletionMembers = []string{"hasMore", "total", "values"}
+
 // UnmarshalJSON decodes a CompleteResultCompletion, reporting a missing required member or a wrong constant by its path.
 func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, completeResultCompletionMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CompleteResultCompletion{}
 	var fs fields
-	optional(&fs, take(m, "hasMore"), &x.HasMore, "hasMore", plain[*bool])
-	optional(&fs, take(m, "total"), &x.Total, "total", plain[*int64])
-	required(&fs, take(m, "values"), &x.Values, "values", plain[[]string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.HasMore, "hasMore", plain[*bool])
+	optional(&fs, raw[1], &x.Total, "total", plain[*int64])
+	required(&fs, raw[2], &x.Values, "values", plain[[]string])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// createMessageRequestMembers are the members the schema declares for CreateMessageRequest.
+var createMessageRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a CreateMessageRequest, reporting a missing required member or a wrong constant by its path.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, createMessageRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CreateMessageRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"sampling/createMessage\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[CreateMessageRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"sampling/createMessage\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[CreateMessageRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// createMessageRequestParamsMembers are the members the schema declares for CreateMessageRequestParams.
+var createMessageRequestParamsMembers = []string{"_meta", "includeContext", "maxTokens", "messages", "metadata", "modelPreferences", "stopSequences", "systemPrompt", "task", "temperature", "toolChoice", "tools"}
+
 // UnmarshalJSON decodes a CreateMessageRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [12]json.RawMessage
+	rest, err := split(data, createMessageRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CreateMessageRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	optional(&fs, take(m, "includeContext"), &x.IncludeContext, "includeContext", plain[string])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[1], &x.IncludeContext, "includeContext", str)
 	oneOf(&fs, x.IncludeContext, "includeContext", "allServers", "none", "thisServer")
-	required(&fs, take(m, "maxTokens"), &x.MaxTokens, "maxTokens", plain[int64])
-	required(&fs, take(m, "messages"), &x.Messages, "messages", plain[[]SamplingMessage])
-	optional(&fs, take(m, "metadata"), &x.Metadata, "metadata", plain[*ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "modelPreferences"), &x.ModelPreferences, "modelPreferences", plain[*ModelPreferences])
-	optional(&fs, take(m, "stopSequences"), &x.StopSequences, "stopSequences", plain[[]string])
-	optional(&fs, take(m, "systemPrompt"), &x.SystemPrompt, "systemPrompt", plain[string])
-	optional(&fs, take(m, "task"), &x.Task, "task", plain[*TaskMetadata])
-	optional(&fs, take(m, "temperature"), &x.Temperature, "temperature", plain[*float64])
-	optional(&fs, take(m, "toolChoice"), &x.ToolChoice, "toolChoice", plain[*ToolChoice])
-	optional(&fs, take(m, "tools"), &x.Tools, "tools", plain[[]Tool])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[2], &x.MaxTokens, "maxTokens", plain[int64])
+	required(&fs, raw[3], &x.Messages, "messages", plain[[]SamplingMessage])
+	optional(&fs, raw[4], &x.Metadata, "metadata", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[5], &x.ModelPreferences, "modelPreferences", viaPointer[ModelPreferences])
+	optional(&fs, raw[6], &x.StopSequences, "stopSequences", plain[[]string])
+	optional(&fs, raw[7], &x.SystemPrompt, "systemPrompt", str)
+	optional(&fs, raw[8], &x.Task, "task", viaPointer[TaskMetadata])
+	optional(&fs, raw[9], &x.Temperature, "temperature", plain[*float64])
+	optional(&fs, raw[10], &x.ToolChoice, "toolChoice", viaPointer[ToolChoice])
+	optional(&fs, raw[11], &x.Tools, "tools", plain[[]Tool])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// createMessageResultMembers are the members the schema declares for CreateMessageResult.
+var createMessageResultMembers = []string{"_meta", "content", "model", "role", "stopReason"}
+
 // UnmarshalJSON decodes a CreateMessageResult, reporting a missing required member or a wrong constant by its path.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [5]json.RawMessage
+	rest, err := split(data, createMessageResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CreateMessageResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "content"), &x.Content, "content", DecodeSamplingContent)
-	required(&fs, take(m, "model"), &x.Model, "model", plain[string])
-	required(&fs, take(m, "role"), &x.Role, "role", plain[Role])
-	optional(&fs, take(m, "stopReason"), &x.StopReason, "stopReason", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Content, "content", DecodeSamplingContent)
+	required(&fs, raw[2], &x.Model, "model", str)
+	required(&fs, raw[3], &x.Role, "role", plain[Role])
+	optional(&fs, raw[4], &x.StopReason, "stopReason", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// createTaskResultMembers are the members the schema declares for CreateTaskResult.
+var createTaskResultMembers = []string{"_meta", "task"}
+
 // UnmarshalJSON decodes a CreateTaskResult, reporting a missing required member or a wrong constant by its path.
 func (x *CreateTaskResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, createTaskResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = CreateTaskResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "task"), &x.Task, "task", plain[Task])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Task, "task", via[Task])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// elicitRequestMembers are the members the schema declares for ElicitRequest.
+var elicitRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ElicitRequest, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, elicitRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ElicitRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"elicitation/create\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", DecodeElicitRequestParams)
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"elicitation/create\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", DecodeElicitRequestParams)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// elicitRequestFormParamsMembers are the members the schema declares for ElicitRequestFormParams.
+var elicitRequestFormParamsMembers = []string{"_meta", "message", "mode", "requestedSchema", "task"}
+
 // UnmarshalJSON decodes a ElicitRequestFormParams, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [5]json.RawMessage
+	rest, err := split(data, elicitRequestFormParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ElicitRequestFormParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	required(&fs, take(m, "message"), &x.Message, "message", plain[string])
-	constant(&fs, m["mode"], "\"form\"", "mode", false)
-	optional(&fs, take(m, "mode"), &x.Mode, "mode", plain[string])
-	required(&fs, take(m, "requestedSchema"), &x.RequestedSchema, "requestedSchema", plain[ElicitRequestFormParamsRequestedSchema])
-	optional(&fs, take(m, "task"), &x.Task, "task", plain[*TaskMetadata])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	required(&fs, raw[1], &x.Message, "message", str)
+	constant(&fs, raw[2], "\"form\"", "mode", false)
+	optional(&fs, raw[2], &x.Mode, "mode", str)
+	required(&fs, raw[3], &x.RequestedSchema, "requestedSchema", via[ElicitRequestFormParamsRequestedSchema])
+	optional(&fs, raw[4], &x.Task, "task", viaPointer[TaskMetadata])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// elicitRequestFormParamsRequestedSchemaMembers are the members the schema declares for ElicitRequestFormParamsRequestedSchema.
+var elicitRequestFormParamsRequestedSchemaMembers = []string{"$schema", "properties", "required", "type"}
+
 // UnmarshalJSON decodes a ElicitRequestFormParamsRequestedSchema, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, elicitRequestFormParamsRequestedSchemaMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ElicitRequestFormParamsRequestedSchema{}
 	var fs fields
-	optional(&fs, take(m, "$schema"), &x.Schema, "$schema", plain[string])
-	required(&fs, take(m, "properties"), &x.Properties, "properties", mapOf(DecodePrimitiveSchemaDefinition))
-	optional(&fs, take(m, "required"), &x.Required, "required", plain[[]string])
-	constant(&fs, take(m, "type"), "\"object\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Schema, "$schema", str)
+	required(&fs, raw[1], &x.Properties, "properties", mapOf(DecodePrimitiveSchemaDefinition))
+	optional(&fs, raw[2], &x.Required, "required", plain[[]string])
+	constant(&fs, raw[3], "\"object\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// elicitRequestURLParamsMembers are the members the schema declares for ElicitRequestURLParams.
+var elicitRequestURLParamsMembers = []string{"_meta", "elicitationId", "message", "mode", "task", "url"}
+
 // UnmarshalJSON decodes a ElicitRequestURLParams, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [6]json.RawMessage
+	rest, err := split(data, elicitRequestURLParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ElicitRequestURLParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	required(&fs, take(m, "elicitationId"), &x.ElicitationID, "elicitationId", plain[string])
-	required(&fs, take(m, "message"), &x.Message, "message", plain[string])
-	constant(&fs, take(m, "mode"), "\"url\"", "mode", true)
-	optional(&fs, take(m, "task"), &x.Task, "task", plain[*TaskMetadata])
-	required(&fs, take(m, "url"), &x.URL, "url", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	required(&fs, raw[1], &x.ElicitationID, "elicitationId", str)
+	required(&fs, raw[2], &x.Message, "message", str)
+	constant(&fs, raw[3], "\"url\"", "mode", true)
+	optional(&fs, raw[4], &x.Task, "task", viaPointer[TaskMetadata])
+	required(&fs, raw[5], &x.URL, "url", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// elicitResultMembers are the members the schema declares for ElicitResult.
+var elicitResultMembers = []string{"_meta", "action", "content"}
+
 // UnmarshalJSON decodes a ElicitResult, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, elicitResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ElicitResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "action"), &x.Action, "action", plain[string])
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Action, "action", str)
 	oneOf(&fs, x.Action, "action", "accept", "cancel", "decline")
-	optional(&fs, take(m, "content"), &x.Content, "content", plain[map[string]ElicitResultContentValue])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[2], &x.Content, "content", plain[map[string]ElicitResultContentValue])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// elicitationCompleteNotificationMembers are the members the schema declares for ElicitationCompleteNotification.
+var elicitationCompleteNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ElicitationCompleteNotification, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitationCompleteNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, elicitationCompleteNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ElicitationCompleteNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"notifications/elicitation/complete\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[ElicitationCompleteNotificationParams])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[1], "\"notifications/elicitation/complete\"", "method", true)
+	required(&fs, raw[2], &x.Params, "params", via[ElicitationCompleteNotificationParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// elicitationCompleteNotificationParamsMembers are the members the schema declares for ElicitationCompleteNotificationParams.
+var elicitationCompleteNotificationParamsMembers = []string{"elicitationId"}
+
 // UnmarshalJSON decodes a ElicitationCompleteNotificationParams, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitationCompleteNotificationParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, elicitationCompleteNotificationParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ElicitationCompleteNotificationParams{}
 	var fs fields
-	required(&fs, take(m, "elicitationId"), &x.ElicitationID, "elicitationId", plain[string])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ElicitationID, "elicitationId", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// embeddedResourceMembers are the members the schema declares for EmbeddedResource.
+var embeddedResourceMembers = []string{"_meta", "annotations", "resource", "type"}
+
 // UnmarshalJSON decodes a EmbeddedResource, reporting a missing required member or a wrong constant by its path.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, embeddedResourceMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = EmbeddedResource{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "annotations"), &x.Annotations, "annotations", plain[*Annotations])
-	required(&fs, take(m, "resource"), &x.Resource, "resource", DecodeResourceContentsUnion)
-	constant(&fs, take(m, "type"), "\"resource\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	required(&fs, raw[2], &x.Resource, "resource", DecodeResourceContentsUnion)
+	constant(&fs, raw[3], "\"resource\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// errorMembers are the members the schema declares for Error.
+var errorMembers = []string{"code", "data", "message"}
+
 // UnmarshalJSON decodes a Error, reporting a missing required member or a wrong constant by its path.
 func (x *Error) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, errorMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Error{}
 	var fs fields
-	required(&fs, take(m, "code"), &x.Code, "code", plain[int64])
-	optional(&fs, take(m, "data"), &x.Data, "data", plain[any])
-	required(&fs, take(m, "message"), &x.Message, "message", plain[string])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Code, "code", plain[int64])
+	optional(&fs, raw[1], &x.Data, "data", plain[any])
+	required(&fs, raw[2], &x.Message, "message", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// getPromptRequestMembers are the members the schema declares for GetPromptRequest.
+var getPromptRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a GetPromptRequest, reporting a missing required member or a wrong constant by its path.
 func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, getPromptRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = GetPromptRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"prompts/get\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[GetPromptRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"prompts/get\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[GetPromptRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// getPromptRequestParamsMembers are the members the schema declares for GetPromptRequestParams.
+var getPromptRequestParamsMembers = []string{"_meta", "arguments", "name"}
+
 // UnmarshalJSON decodes a GetPromptRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, getPromptRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = GetPromptRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	optional(&fs, take(m, "arguments"), &x.Arguments, "arguments", plain[map[string]string])
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[1], &x.Arguments, "arguments", plain[map[string]string])
+	required(&fs, raw[2], &x.Name, "name", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// getPromptResultMembers are the members the schema declares for GetPromptResult.
+var getPromptResultMembers = []string{"_meta", "description", "messages"}
+
 // UnmarshalJSON decodes a GetPromptResult, reporting a missing required member or a wrong constant by its path.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, getPromptResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = GetPromptResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	required(&fs, take(m, "messages"), &x.Messages, "messages", plain[[]PromptMessage])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Description, "description", str)
+	required(&fs, raw[2], &x.Messages, "messages", plain[[]PromptMessage])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// getTaskPayloadRequestMembers are the members the schema declares for GetTaskPayloadRequest.
+var getTaskPayloadRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a GetTaskPayloadRequest, reporting a missing required member or a wrong constant by its path.
 func (x *GetTaskPayloadRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, getTaskPayloadRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = GetTaskPayloadRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"tasks/result\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[RelatedTaskMetadata])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"tasks/result\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[RelatedTaskMetadata])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// getTaskPayloadResultMembers are the members the schema declares for GetTaskPayloadResult.
+var getTaskPayloadResultMembers = []string{"_meta"}
+
 // UnmarshalJSON decodes a GetTaskPayloadResult, reporting a missing required member or a wrong constant by its path.
 func (x *GetTaskPayloadResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, getTaskPayloadResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = GetTaskPayloadResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// getTaskRequestMembers are the members the schema declares for GetTaskRequest.
+var getTaskRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a GetTaskRequest, reporting a missing required member or a wrong constant by its path.
 func (x *GetTaskRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, getTaskRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = GetTaskRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"tasks/get\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[RelatedTaskMetadata])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"tasks/get\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[RelatedTaskMetadata])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// getTaskResultMembers are the members the schema declares for GetTaskResult.
+var getTaskResultMembers = []string{"_meta", "createdAt", "lastUpdatedAt", "pollInterval", "status", "statusMessage", "taskId", "ttl"}
+
 // UnmarshalJSON decodes a GetTaskResult, reporting a missing required member or a wrong constant by its path.
 func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [8]json.RawMessage
+	rest, err := split(data, getTaskResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = GetTaskResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "createdAt"), &x.CreatedAt, "createdAt", plain[string])
-	required(&fs, take(m, "lastUpdatedAt"), &x.LastUpdatedAt, "lastUpdatedAt", plain[string])
-	optional(&fs, take(m, "pollInterval"), &x.PollInterval, "pollInterval", plain[*int64])
-	required(&fs, take(m, "status"), &x.Status, "status", plain[TaskStatus])
-	optional(&fs, take(m, "statusMessage"), &x.StatusMessage, "statusMessage", plain[string])
-	required(&fs, take(m, "taskId"), &x.TaskID, "taskId", plain[string])
-	optional(&fs, take(m, "ttl"), &x.TTL, "ttl", plain[*int64])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.CreatedAt, "createdAt", str)
+	required(&fs, raw[2], &x.LastUpdatedAt, "lastUpdatedAt", str)
+	optional(&fs, raw[3], &x.PollInterval, "pollInterval", plain[*int64])
+	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
+	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
+	required(&fs, raw[6], &x.TaskID, "taskId", str)
+	optional(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// iconMembers are the members the schema declares for Icon.
+var iconMembers = []string{"mimeType", "sizes", "src", "theme"}
+
 // UnmarshalJSON decodes a Icon, reporting a missing required member or a wrong constant by its path.
 func (x *Icon) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, iconMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Icon{}
 	var fs fields
-	optional(&fs, take(m, "mimeType"), &x.MIMEType, "mimeType", plain[string])
-	optional(&fs, take(m, "sizes"), &x.Sizes, "sizes", plain[[]string])
-	required(&fs, take(m, "src"), &x.Src, "src", plain[string])
-	optional(&fs, take(m, "theme"), &x.Theme, "theme", plain[string])
+	optional(&fs, raw[0], &x.MIMEType, "mimeType", str)
+	optional(&fs, raw[1], &x.Sizes, "sizes", plain[[]string])
+	required(&fs, raw[2], &x.Src, "src", str)
+	optional(&fs, raw[3], &x.Theme, "theme", str)
 	oneOf(&fs, x.Theme, "theme", "dark", "light")
-	x.Extra = rest(&fs, m)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// iconsMembers are the members the schema declares for Icons.
+var iconsMembers = []string{"icons"}
+
 // UnmarshalJSON decodes a Icons, reporting a missing required member or a wrong constant by its path.
 func (x *Icons) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, iconsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Icons{}
 	var fs fields
-	optional(&fs, take(m, "icons"), &x.Icons, "icons", plain[[]Icon])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Icons, "icons", plain[[]Icon])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// imageContentMembers are the members the schema declares for ImageContent.
+var imageContentMembers = []string{"_meta", "annotations", "data", "mimeType", "type"}
+
 // UnmarshalJSON decodes a ImageContent, reporting a missing required member or a wrong constant by its path.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [5]json.RawMessage
+	rest, err := split(data, imageContentMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ImageContent{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "annotations"), &x.Annotations, "annotations", plain[*Annotations])
-	required(&fs, take(m, "data"), &x.Data, "data", plain[string])
-	required(&fs, take(m, "mimeType"), &x.MIMEType, "mimeType", plain[string])
-	constant(&fs, take(m, "type"), "\"image\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	required(&fs, raw[2], &x.Data, "data", str)
+	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
+	constant(&fs, raw[4], "\"image\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// implementationMembers are the members the schema declares for Implementation.
+var implementationMembers = []string{"description", "icons", "name", "title", "version", "websiteUrl"}
+
 // UnmarshalJSON decodes a Implementation, reporting a missing required member or a wrong constant by its path.
 func (x *Implementation) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [6]json.RawMessage
+	rest, err := split(data, implementationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Implementation{}
 	var fs fields
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	optional(&fs, take(m, "icons"), &x.Icons, "icons", plain[[]Icon])
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	required(&fs, take(m, "version"), &x.Version, "version", plain[string])
-	optional(&fs, take(m, "websiteUrl"), &x.WebsiteURL, "websiteUrl", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Description, "description", str)
+	optional(&fs, raw[1], &x.Icons, "icons", plain[[]Icon])
+	required(&fs, raw[2], &x.Name, "name", str)
+	optional(&fs, raw[3], &x.Title, "title", str)
+	required(&fs, raw[4], &x.Version, "version", str)
+	optional(&fs, raw[5], &x.WebsiteURL, "websiteUrl", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// initializeRequestMembers are the members the schema declares for InitializeRequest.
+var initializeRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a InitializeRequest, reporting a missing required member or a wrong constant by its path.
 func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, initializeRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = InitializeRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"initialize\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[InitializeRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"initialize\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[InitializeRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// initializeRequestParamsMembers are the members the schema declares for InitializeRequestParams.
+var initializeRequestParamsMembers = []string{"_meta", "capabilities", "clientInfo", "protocolVersion"}
+
 // UnmarshalJSON decodes a InitializeRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, initializeRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = InitializeRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	required(&fs, take(m, "capabilities"), &x.Capabilities, "capabilities", plain[ClientCapabilities])
-	required(&fs, take(m, "clientInfo"), &x.ClientInfo, "clientInfo", plain[Implementation])
-	required(&fs, take(m, "protocolVersion"), &x.ProtocolVersion, "protocolVersion", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	required(&fs, raw[1], &x.Capabilities, "capabilities", via[ClientCapabilities])
+	required(&fs, raw[2], &x.ClientInfo, "clientInfo", via[Implementation])
+	required(&fs, raw[3], &x.ProtocolVersion, "protocolVersion", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// initializeResultMembers are the members the schema declares for InitializeResult.
+var initializeResultMembers = []string{"_meta", "capabilities", "instructions", "protocolVersion", "serverInfo"}
+
 // UnmarshalJSON decodes a InitializeResult, reporting a missing required member or a wrong constant by its path.
 func (x *InitializeResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [5]json.RawMessage
+	rest, err := split(data, initializeResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = InitializeResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "capabilities"), &x.Capabilities, "capabilities", plain[ServerCapabilities])
-	optional(&fs, take(m, "instructions"), &x.Instructions, "instructions", plain[string])
-	required(&fs, take(m, "protocolVersion"), &x.ProtocolVersion, "protocolVersion", plain[string])
-	required(&fs, take(m, "serverInfo"), &x.ServerInfo, "serverInfo", plain[Implementation])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Capabilities, "capabilities", via[ServerCapabilities])
+	optional(&fs, raw[2], &x.Instructions, "instructions", str)
+	required(&fs, raw[3], &x.ProtocolVersion, "protocolVersion", str)
+	required(&fs, raw[4], &x.ServerInfo, "serverInfo", via[Implementation])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// initializedNotificationMembers are the members the schema declares for InitializedNotification.
+var initializedNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a InitializedNotification, reporting a missing required member or a wrong constant by its path.
 func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, initializedNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = InitializedNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"notifications/initialized\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*NotificationParams])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[1], "\"notifications/initialized\"", "method", true)
+	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// jsonrpcErrorResponseMembers are the members the schema declares for JSONRPCErrorResponse.
+var jsonrpcErrorResponseMembers = []string{"error", "id", "jsonrpc"}
+
 // UnmarshalJSON decodes a JSONRPCErrorResponse, reporting a missing required member or a wrong constant by its path.
 func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, jsonrpcErrorResponseMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = JSONRPCErrorResponse{}
 	var fs fields
-	required(&fs, take(m, "error"), &x.Error, "error", plain[Error])
-	optional(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Error, "error", via[Error])
+	optional(&fs, raw[1], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// jsonrpcNotificationMembers are the members the schema declares for JSONRPCNotification.
+var jsonrpcNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a JSONRPCNotification, reporting a missing required member or a wrong constant by its path.
 func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, jsonrpcNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = JSONRPCNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	required(&fs, take(m, "method"), &x.Method, "method", plain[string])
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[map[string]any])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	required(&fs, raw[1], &x.Method, "method", str)
+	optional(&fs, raw[2], &x.Params, "params", plain[map[string]any])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// jsonrpcRequestMembers are the members the schema declares for JSONRPCRequest.
+var jsonrpcRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a JSONRPCRequest, reporting a missing required member or a wrong constant by its path.
 func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, jsonrpcRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = JSONRPCRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	required(&fs, take(m, "method"), &x.Method, "method", plain[string])
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[map[string]any])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	required(&fs, raw[2], &x.Method, "method", str)
+	optional(&fs, raw[3], &x.Params, "params", plain[map[string]any])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// jsonrpcResultResponseMembers are the members the schema declares for JSONRPCResultResponse.
+var jsonrpcResultResponseMembers = []string{"id", "jsonrpc", "result"}
+
 // UnmarshalJSON decodes a JSONRPCResultResponse, reporting a missing required member or a wrong constant by its path.
 func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, jsonrpcResultResponseMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = JSONRPCResultResponse{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	required(&fs, take(m, "result"), &x.Result, "result", plain[Result])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	required(&fs, raw[2], &x.Result, "result", via[Result])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// legacyTitledEnumSchemaMembers are the members the schema declares for LegacyTitledEnumSchema.
+var legacyTitledEnumSchemaMembers = []string{"default", "description", "enum", "enumNames", "title", "type"}
+
 // UnmarshalJSON decodes a LegacyTitledEnumSchema, reporting a missing required member or a wrong constant by its path.
 func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [6]json.RawMessage
+	rest, err := split(data, legacyTitledEnumSchemaMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = LegacyTitledEnumSchema{}
 	var fs fields
-	optional(&fs, take(m, "default"), &x.Default, "default", plain[string])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	required(&fs, take(m, "enum"), &x.Enum, "enum", plain[[]string])
-	optional(&fs, take(m, "enumNames"), &x.EnumNames, "enumNames", plain[[]string])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	constant(&fs, take(m, "type"), "\"string\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Default, "default", str)
+	optional(&fs, raw[1], &x.Description, "description", str)
+	required(&fs, raw[2], &x.Enum, "enum", plain[[]string])
+	optional(&fs, raw[3], &x.EnumNames, "enumNames", plain[[]string])
+	optional(&fs, raw[4], &x.Title, "title", str)
+	constant(&fs, raw[5], "\"string\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listPromptsRequestMembers are the members the schema declares for ListPromptsRequest.
+var listPromptsRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ListPromptsRequest, reporting a missing required member or a wrong constant by its path.
 func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, listPromptsRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListPromptsRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"prompts/list\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*PaginatedRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"prompts/list\"", "method", true)
+	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listPromptsResultMembers are the members the schema declares for ListPromptsResult.
+var listPromptsResultMembers = []string{"_meta", "nextCursor", "prompts"}
+
 // UnmarshalJSON decodes a ListPromptsResult, reporting a missing required member or a wrong constant by its path.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, listPromptsResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListPromptsResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "nextCursor"), &x.NextCursor, "nextCursor", plain[string])
-	required(&fs, take(m, "prompts"), &x.Prompts, "prompts", plain[[]Prompt])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	required(&fs, raw[2], &x.Prompts, "prompts", plain[[]Prompt])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listResourceTemplatesRequestMembers are the members the schema declares for ListResourceTemplatesRequest.
+var listResourceTemplatesRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ListResourceTemplatesRequest, reporting a missing required member or a wrong constant by its path.
 func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, listResourceTemplatesRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListResourceTemplatesRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"resources/templates/list\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*PaginatedRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"resources/templates/list\"", "method", true)
+	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listResourceTemplatesResultMembers are the members the schema declares for ListResourceTemplatesResult.
+var listResourceTemplatesResultMembers = []string{"_meta", "nextCursor", "resourceTemplates"}
+
 // UnmarshalJSON decodes a ListResourceTemplatesResult, reporting a missing required member or a wrong constant by its path.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, listResourceTemplatesResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListResourceTemplatesResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "nextCursor"), &x.NextCursor, "nextCursor", plain[string])
-	required(&fs, take(m, "resourceTemplates"), &x.ResourceTemplates, "resourceTemplates", plain[[]ResourceTemplate])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	required(&fs, raw[2], &x.ResourceTemplates, "resourceTemplates", plain[[]ResourceTemplate])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listResourcesRequestMembers are the members the schema declares for ListResourcesRequest.
+var listResourcesRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ListResourcesRequest, reporting a missing required member or a wrong constant by its path.
 func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, listResourcesRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListResourcesRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"resources/list\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*PaginatedRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"resources/list\"", "method", true)
+	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listResourcesResultMembers are the members the schema declares for ListResourcesResult.
+var listResourcesResultMembers = []string{"_meta", "nextCursor", "resources"}
+
 // UnmarshalJSON decodes a ListResourcesResult, reporting a missing required member or a wrong constant by its path.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, listResourcesResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListResourcesResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "nextCursor"), &x.NextCursor, "nextCursor", plain[string])
-	required(&fs, take(m, "resources"), &x.Resources, "resources", plain[[]Resource])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	required(&fs, raw[2], &x.Resources, "resources", plain[[]Resource])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listRootsRequestMembers are the members the schema declares for ListRootsRequest.
+var listRootsRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ListRootsRequest, reporting a missing required member or a wrong constant by its path.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, listRootsRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListRootsRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"roots/list\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*RequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"roots/list\"", "method", true)
+	optional(&fs, raw[3], &x.Params, "params", viaPointer[RequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listRootsResultMembers are the members the schema declares for ListRootsResult.
+var listRootsResultMembers = []string{"_meta", "roots"}
+
 // UnmarshalJSON decodes a ListRootsResult, reporting a missing required member or a wrong constant by its path.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, listRootsResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListRootsResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "roots"), &x.Roots, "roots", plain[[]Root])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Roots, "roots", plain[[]Root])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listTasksRequestMembers are the members the schema declares for ListTasksRequest.
+var listTasksRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ListTasksRequest, reporting a missing required member or a wrong constant by its path.
 func (x *ListTasksRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, listTasksRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListTasksRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"tasks/list\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*PaginatedRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"tasks/list\"", "method", true)
+	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listTasksResultMembers are the members the schema declares for ListTasksResult.
+var listTasksResultMembers = []string{"_meta", "nextCursor", "tasks"}
+
 // UnmarshalJSON decodes a ListTasksResult, reporting a missing required member or a wrong constant by its path.
 func (x *ListTasksResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, listTasksResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListTasksResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "nextCursor"), &x.NextCursor, "nextCursor", plain[string])
-	required(&fs, take(m, "tasks"), &x.Tasks, "tasks", plain[[]Task])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	required(&fs, raw[2], &x.Tasks, "tasks", plain[[]Task])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listToolsRequestMembers are the members the schema declares for ListToolsRequest.
+var listToolsRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ListToolsRequest, reporting a missing required member or a wrong constant by its path.
 func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, listToolsRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListToolsRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"tools/list\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*PaginatedRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"tools/list\"", "method", true)
+	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// listToolsResultMembers are the members the schema declares for ListToolsResult.
+var listToolsResultMembers = []string{"_meta", "nextCursor", "tools"}
+
 // UnmarshalJSON decodes a ListToolsResult, reporting a missing required member or a wrong constant by its path.
 func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, listToolsResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ListToolsResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "nextCursor"), &x.NextCursor, "nextCursor", plain[string])
-	required(&fs, take(m, "tools"), &x.Tools, "tools", plain[[]Tool])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	required(&fs, raw[2], &x.Tools, "tools", plain[[]Tool])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
@@ -1157,526 +1449,662 @@ func (v *LoggingLevel) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// loggingMessageNotificationMembers are the members the schema declares for LoggingMessageNotification.
+var loggingMessageNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a LoggingMessageNotification, reporting a missing required member or a wrong constant by its path.
 func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, loggingMessageNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = LoggingMessageNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"notifications/message\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[LoggingMessageNotificationParams])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[1], "\"notifications/message\"", "method", true)
+	required(&fs, raw[2], &x.Params, "params", via[LoggingMessageNotificationParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// loggingMessageNotificationParamsMembers are the members the schema declares for LoggingMessageNotificationParams.
+var loggingMessageNotificationParamsMembers = []string{"_meta", "data", "level", "logger"}
+
 // UnmarshalJSON decodes a LoggingMessageNotificationParams, reporting a missing required member or a wrong constant by its path.
 func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, loggingMessageNotificationParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = LoggingMessageNotificationParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "data"), &x.Data, "data", plain[any])
-	required(&fs, take(m, "level"), &x.Level, "level", plain[LoggingLevel])
-	optional(&fs, take(m, "logger"), &x.Logger, "logger", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Data, "data", plain[any])
+	required(&fs, raw[2], &x.Level, "level", plain[LoggingLevel])
+	optional(&fs, raw[3], &x.Logger, "logger", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// modelHintMembers are the members the schema declares for ModelHint.
+var modelHintMembers = []string{"name"}
+
 // UnmarshalJSON decodes a ModelHint, reporting a missing required member or a wrong constant by its path.
 func (x *ModelHint) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, modelHintMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ModelHint{}
 	var fs fields
-	optional(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Name, "name", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// modelPreferencesMembers are the members the schema declares for ModelPreferences.
+var modelPreferencesMembers = []string{"costPriority", "hints", "intelligencePriority", "speedPriority"}
+
 // UnmarshalJSON decodes a ModelPreferences, reporting a missing required member or a wrong constant by its path.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, modelPreferencesMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ModelPreferences{}
 	var fs fields
-	optional(&fs, take(m, "costPriority"), &x.CostPriority, "costPriority", plain[*float64])
-	optional(&fs, take(m, "hints"), &x.Hints, "hints", plain[[]ModelHint])
-	optional(&fs, take(m, "intelligencePriority"), &x.IntelligencePriority, "intelligencePriority", plain[*float64])
-	optional(&fs, take(m, "speedPriority"), &x.SpeedPriority, "speedPriority", plain[*float64])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.CostPriority, "costPriority", plain[*float64])
+	optional(&fs, raw[1], &x.Hints, "hints", plain[[]ModelHint])
+	optional(&fs, raw[2], &x.IntelligencePriority, "intelligencePriority", plain[*float64])
+	optional(&fs, raw[3], &x.SpeedPriority, "speedPriority", plain[*float64])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// notificationMembers are the members the schema declares for Notification.
+var notificationMembers = []string{"method", "params"}
+
 // UnmarshalJSON decodes a Notification, reporting a missing required member or a wrong constant by its path.
 func (x *Notification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, notificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Notification{}
 	var fs fields
-	required(&fs, take(m, "method"), &x.Method, "method", plain[string])
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[map[string]any])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Method, "method", str)
+	optional(&fs, raw[1], &x.Params, "params", plain[map[string]any])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// notificationParamsMembers are the members the schema declares for NotificationParams.
+var notificationParamsMembers = []string{"_meta"}
+
 // UnmarshalJSON decodes a NotificationParams, reporting a missing required member or a wrong constant by its path.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, notificationParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = NotificationParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// numberSchemaMembers are the members the schema declares for NumberSchema.
+var numberSchemaMembers = []string{"default", "description", "maximum", "minimum", "title", "type"}
+
 // UnmarshalJSON decodes a NumberSchema, reporting a missing required member or a wrong constant by its path.
 func (x *NumberSchema) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [6]json.RawMessage
+	rest, err := split(data, numberSchemaMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = NumberSchema{}
 	var fs fields
-	optional(&fs, take(m, "default"), &x.Default, "default", plain[*float64])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	optional(&fs, take(m, "maximum"), &x.Maximum, "maximum", plain[*float64])
-	optional(&fs, take(m, "minimum"), &x.Minimum, "minimum", plain[*float64])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	required(&fs, take(m, "type"), &x.Type, "type", plain[string])
+	optional(&fs, raw[0], &x.Default, "default", plain[*float64])
+	optional(&fs, raw[1], &x.Description, "description", str)
+	optional(&fs, raw[2], &x.Maximum, "maximum", plain[*float64])
+	optional(&fs, raw[3], &x.Minimum, "minimum", plain[*float64])
+	optional(&fs, raw[4], &x.Title, "title", str)
+	required(&fs, raw[5], &x.Type, "type", str)
 	oneOf(&fs, x.Type, "type", "integer", "number")
-	x.Extra = rest(&fs, m)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// paginatedRequestMembers are the members the schema declares for PaginatedRequest.
+var paginatedRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a PaginatedRequest, reporting a missing required member or a wrong constant by its path.
 func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, paginatedRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = PaginatedRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	required(&fs, take(m, "method"), &x.Method, "method", plain[string])
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*PaginatedRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	required(&fs, raw[2], &x.Method, "method", str)
+	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// paginatedRequestParamsMembers are the members the schema declares for PaginatedRequestParams.
+var paginatedRequestParamsMembers = []string{"_meta", "cursor"}
+
 // UnmarshalJSON decodes a PaginatedRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, paginatedRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = PaginatedRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	optional(&fs, take(m, "cursor"), &x.Cursor, "cursor", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[1], &x.Cursor, "cursor", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// paginatedResultMembers are the members the schema declares for PaginatedResult.
+var paginatedResultMembers = []string{"_meta", "nextCursor"}
+
 // UnmarshalJSON decodes a PaginatedResult, reporting a missing required member or a wrong constant by its path.
 func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, paginatedResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = PaginatedResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "nextCursor"), &x.NextCursor, "nextCursor", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// pingRequestMembers are the members the schema declares for PingRequest.
+var pingRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a PingRequest, reporting a missing required member or a wrong constant by its path.
 func (x *PingRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, pingRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = PingRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"ping\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*RequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"ping\"", "method", true)
+	optional(&fs, raw[3], &x.Params, "params", viaPointer[RequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// progressNotificationMembers are the members the schema declares for ProgressNotification.
+var progressNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ProgressNotification, reporting a missing required member or a wrong constant by its path.
 func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, progressNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ProgressNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"notifications/progress\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[ProgressNotificationParams])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[1], "\"notifications/progress\"", "method", true)
+	required(&fs, raw[2], &x.Params, "params", via[ProgressNotificationParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// progressNotificationParamsMembers are the members the schema declares for ProgressNotificationParams.
+var progressNotificationParamsMembers = []string{"_meta", "message", "progress", "progressToken", "total"}
+
 // UnmarshalJSON decodes a ProgressNotificationParams, reporting a missing required member or a wrong constant by its path.
 func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [5]json.RawMessage
+	rest, err := split(data, progressNotificationParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ProgressNotificationParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "message"), &x.Message, "message", plain[string])
-	required(&fs, take(m, "progress"), &x.Progress, "progress", plain[float64])
-	required(&fs, take(m, "progressToken"), &x.ProgressToken, "progressToken", plain[ProgressToken])
-	optional(&fs, take(m, "total"), &x.Total, "total", plain[*float64])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Message, "message", str)
+	required(&fs, raw[2], &x.Progress, "progress", plain[float64])
+	required(&fs, raw[3], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optional(&fs, raw[4], &x.Total, "total", plain[*float64])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// promptMembers are the members the schema declares for Prompt.
+var promptMembers = []string{"_meta", "arguments", "description", "icons", "name", "title"}
+
 // UnmarshalJSON decodes a Prompt, reporting a missing required member or a wrong constant by its path.
 func (x *Prompt) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [6]json.RawMessage
+	rest, err := split(data, promptMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Prompt{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "arguments"), &x.Arguments, "arguments", plain[[]PromptArgument])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	optional(&fs, take(m, "icons"), &x.Icons, "icons", plain[[]Icon])
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Arguments, "arguments", plain[[]PromptArgument])
+	optional(&fs, raw[2], &x.Description, "description", str)
+	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	required(&fs, raw[4], &x.Name, "name", str)
+	optional(&fs, raw[5], &x.Title, "title", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// promptArgumentMembers are the members the schema declares for PromptArgument.
+var promptArgumentMembers = []string{"description", "name", "required", "title"}
+
 // UnmarshalJSON decodes a PromptArgument, reporting a missing required member or a wrong constant by its path.
 func (x *PromptArgument) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, promptArgumentMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = PromptArgument{}
 	var fs fields
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	optional(&fs, take(m, "required"), &x.Required, "required", plain[*bool])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Description, "description", str)
+	required(&fs, raw[1], &x.Name, "name", str)
+	optional(&fs, raw[2], &x.Required, "required", plain[*bool])
+	optional(&fs, raw[3], &x.Title, "title", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// promptListChangedNotificationMembers are the members the schema declares for PromptListChangedNotification.
+var promptListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a PromptListChangedNotification, reporting a missing required member or a wrong constant by its path.
 func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, promptListChangedNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = PromptListChangedNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"notifications/prompts/list_changed\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*NotificationParams])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[1], "\"notifications/prompts/list_changed\"", "method", true)
+	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// promptMessageMembers are the members the schema declares for PromptMessage.
+var promptMessageMembers = []string{"content", "role"}
+
 // UnmarshalJSON decodes a PromptMessage, reporting a missing required member or a wrong constant by its path.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, promptMessageMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = PromptMessage{}
 	var fs fields
-	required(&fs, take(m, "content"), &x.Content, "content", DecodeContentBlock)
-	required(&fs, take(m, "role"), &x.Role, "role", plain[Role])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Content, "content", DecodeContentBlock)
+	required(&fs, raw[1], &x.Role, "role", plain[Role])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// promptReferenceMembers are the members the schema declares for PromptReference.
+var promptReferenceMembers = []string{"name", "title", "type"}
+
 // UnmarshalJSON decodes a PromptReference, reporting a missing required member or a wrong constant by its path.
 func (x *PromptReference) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, promptReferenceMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = PromptReference{}
 	var fs fields
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	constant(&fs, take(m, "type"), "\"ref/prompt\"", "type", true)
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Name, "name", str)
+	optional(&fs, raw[1], &x.Title, "title", str)
+	constant(&fs, raw[2], "\"ref/prompt\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// readResourceRequestMembers are the members the schema declares for ReadResourceRequest.
+var readResourceRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ReadResourceRequest, reporting a missing required member or a wrong constant by its path.
 func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, readResourceRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ReadResourceRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"resources/read\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[ReadResourceRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"resources/read\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[ReadResourceRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// readResourceRequestParamsMembers are the members the schema declares for ReadResourceRequestParams.
+var readResourceRequestParamsMembers = []string{"_meta", "uri"}
+
 // UnmarshalJSON decodes a ReadResourceRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, readResourceRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ReadResourceRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	required(&fs, raw[1], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// readResourceResultMembers are the members the schema declares for ReadResourceResult.
+var readResourceResultMembers = []string{"_meta", "contents"}
+
 // UnmarshalJSON decodes a ReadResourceResult, reporting a missing required member or a wrong constant by its path.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, readResourceResultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ReadResourceResult{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "contents"), &x.Contents, "contents", sliceOf(DecodeResourceContentsUnion))
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Contents, "contents", sliceOf(DecodeResourceContentsUnion))
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// relatedTaskMetadataMembers are the members the schema declares for RelatedTaskMetadata.
+var relatedTaskMetadataMembers = []string{"taskId"}
+
 // UnmarshalJSON decodes a RelatedTaskMetadata, reporting a missing required member or a wrong constant by its path.
 func (x *RelatedTaskMetadata) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, relatedTaskMetadataMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = RelatedTaskMetadata{}
 	var fs fields
-	required(&fs, take(m, "taskId"), &x.TaskID, "taskId", plain[string])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.TaskID, "taskId", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// requestMembers are the members the schema declares for Request.
+var requestMembers = []string{"method", "params"}
+
 // UnmarshalJSON decodes a Request, reporting a missing required member or a wrong constant by its path.
 func (x *Request) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, requestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Request{}
 	var fs fields
-	required(&fs, take(m, "method"), &x.Method, "method", plain[string])
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[map[string]any])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Method, "method", str)
+	optional(&fs, raw[1], &x.Params, "params", plain[map[string]any])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// requestParamsMembers are the members the schema declares for RequestParams.
+var requestParamsMembers = []string{"_meta"}
+
 // UnmarshalJSON decodes a RequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, requestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = RequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// resourceMembers are the members the schema declares for Resource.
+var resourceMembers = []string{"_meta", "annotations", "description", "icons", "mimeType", "name", "size", "title", "uri"}
+
 // UnmarshalJSON decodes a Resource, reporting a missing required member or a wrong constant by its path.
 func (x *Resource) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [9]json.RawMessage
+	rest, err := split(data, resourceMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Resource{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "annotations"), &x.Annotations, "annotations", plain[*Annotations])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	optional(&fs, take(m, "icons"), &x.Icons, "icons", plain[[]Icon])
-	optional(&fs, take(m, "mimeType"), &x.MIMEType, "mimeType", plain[string])
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	optional(&fs, take(m, "size"), &x.Size, "size", plain[*int64])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optional(&fs, raw[2], &x.Description, "description", str)
+	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
+	required(&fs, raw[5], &x.Name, "name", str)
+	optional(&fs, raw[6], &x.Size, "size", plain[*int64])
+	optional(&fs, raw[7], &x.Title, "title", str)
+	required(&fs, raw[8], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// resourceContentsMembers are the members the schema declares for ResourceContents.
+var resourceContentsMembers = []string{"_meta", "mimeType", "uri"}
+
 // UnmarshalJSON decodes a ResourceContents, reporting a missing required member or a wrong constant by its path.
 func (x *ResourceContents) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, resourceContentsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ResourceContents{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "mimeType"), &x.MIMEType, "mimeType", plain[string])
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.MIMEType, "mimeType", str)
+	required(&fs, raw[2], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// resourceLinkMembers are the members the schema declares for ResourceLink.
+var resourceLinkMembers = []string{"_meta", "annotations", "description", "icons", "mimeType", "name", "size", "title", "type", "uri"}
+
 // UnmarshalJSON decodes a ResourceLink, reporting a missing required member or a wrong constant by its path.
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [10]json.RawMessage
+	rest, err := split(data, resourceLinkMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ResourceLink{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "annotations"), &x.Annotations, "annotations", plain[*Annotations])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	optional(&fs, take(m, "icons"), &x.Icons, "icons", plain[[]Icon])
-	optional(&fs, take(m, "mimeType"), &x.MIMEType, "mimeType", plain[string])
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	optional(&fs, take(m, "size"), &x.Size, "size", plain[*int64])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	constant(&fs, take(m, "type"), "\"resource_link\"", "type", true)
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optional(&fs, raw[2], &x.Description, "description", str)
+	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
+	required(&fs, raw[5], &x.Name, "name", str)
+	optional(&fs, raw[6], &x.Size, "size", plain[*int64])
+	optional(&fs, raw[7], &x.Title, "title", str)
+	constant(&fs, raw[8], "\"resource_link\"", "type", true)
+	required(&fs, raw[9], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// resourceListChangedNotificationMembers are the members the schema declares for ResourceListChangedNotification.
+var resourceListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ResourceListChangedNotification, reporting a missing required member or a wrong constant by its path.
 func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, resourceListChangedNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ResourceListChangedNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"notifications/resources/list_changed\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*NotificationParams])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[1], "\"notifications/resources/list_changed\"", "method", true)
+	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// resourceRequestParamsMembers are the members the schema declares for ResourceRequestParams.
+var resourceRequestParamsMembers = []string{"_meta", "uri"}
+
 // UnmarshalJSON decodes a ResourceRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, resourceRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ResourceRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	required(&fs, raw[1], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// resourceTemplateMembers are the members the schema declares for ResourceTemplate.
+var resourceTemplateMembers = []string{"_meta", "annotations", "description", "icons", "mimeType", "name", "title", "uriTemplate"}
+
 // UnmarshalJSON decodes a ResourceTemplate, reporting a missing required member or a wrong constant by its path.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [8]json.RawMessage
+	rest, err := split(data, resourceTemplateMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ResourceTemplate{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "annotations"), &x.Annotations, "annotations", plain[*Annotations])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	optional(&fs, take(m, "icons"), &x.Icons, "icons", plain[[]Icon])
-	optional(&fs, take(m, "mimeType"), &x.MIMEType, "mimeType", plain[string])
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	required(&fs, take(m, "uriTemplate"), &x.URITemplate, "uriTemplate", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optional(&fs, raw[2], &x.Description, "description", str)
+	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
+	required(&fs, raw[5], &x.Name, "name", str)
+	optional(&fs, raw[6], &x.Title, "title", str)
+	required(&fs, raw[7], &x.URITemplate, "uriTemplate", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// resourceTemplateReferenceMembers are the members the schema declares for ResourceTemplateReference.
+var resourceTemplateReferenceMembers = []string{"type", "uri"}
+
 // UnmarshalJSON decodes a ResourceTemplateReference, reporting a missing required member or a wrong constant by its path.
 func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, resourceTemplateReferenceMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ResourceTemplateReference{}
 	var fs fields
-	constant(&fs, take(m, "type"), "\"ref/resource\"", "type", true)
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"ref/resource\"", "type", true)
+	required(&fs, raw[1], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// resourceUpdatedNotificationMembers are the members the schema declares for ResourceUpdatedNotification.
+var resourceUpdatedNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ResourceUpdatedNotification, reporting a missing required member or a wrong constant by its path.
 func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, resourceUpdatedNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ResourceUpdatedNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"notifications/resources/updated\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[ResourceUpdatedNotificationParams])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[1], "\"notifications/resources/updated\"", "method", true)
+	required(&fs, raw[2], &x.Params, "params", via[ResourceUpdatedNotificationParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// resourceUpdatedNotificationParamsMembers are the members the schema declares for ResourceUpdatedNotificationParams.
+var resourceUpdatedNotificationParamsMembers = []string{"_meta", "uri"}
+
 // UnmarshalJSON decodes a ResourceUpdatedNotificationParams, reporting a missing required member or a wrong constant by its path.
 func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, resourceUpdatedNotificationParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ResourceUpdatedNotificationParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// resultMembers are the members the schema declares for Result.
+var resultMembers = []string{"_meta"}
+
 // UnmarshalJSON decodes a Result, reporting a missing required member or a wrong constant by its path.
 func (x *Result) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, resultMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Result{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
@@ -1693,48 +2121,60 @@ func (v *Role) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// rootMembers are the members the schema declares for Root.
+var rootMembers = []string{"_meta", "name", "uri"}
+
 // UnmarshalJSON decodes a Root, reporting a missing required member or a wrong constant by its path.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, rootMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Root{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Name, "name", str)
+	required(&fs, raw[2], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// rootsListChangedNotificationMembers are the members the schema declares for RootsListChangedNotification.
+var rootsListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a RootsListChangedNotification, reporting a missing required member or a wrong constant by its path.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, rootsListChangedNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = RootsListChangedNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"notifications/roots/list_changed\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*NotificationParams])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[1], "\"notifications/roots/list_changed\"", "method", true)
+	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// samplingMessageMembers are the members the schema declares for SamplingMessage.
+var samplingMessageMembers = []string{"_meta", "content", "role"}
+
 // UnmarshalJSON decodes a SamplingMessage, reporting a missing required member or a wrong constant by its path.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, samplingMessageMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = SamplingMessage{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "content"), &x.Content, "content", DecodeSamplingContent)
-	required(&fs, take(m, "role"), &x.Role, "role", plain[Role])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Content, "content", DecodeSamplingContent)
+	required(&fs, raw[2], &x.Role, "role", plain[Role])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
@@ -1745,203 +2185,255 @@ func (v *SamplingMessageContentBlocks) UnmarshalJSON(data []byte) error {
 	return err
 }
 
+// serverCapabilitiesMembers are the members the schema declares for ServerCapabilities.
+var serverCapabilitiesMembers = []string{"completions", "experimental", "logging", "prompts", "resources", "tasks", "tools"}
+
 // UnmarshalJSON decodes a ServerCapabilities, reporting a missing required member or a wrong constant by its path.
 func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [7]json.RawMessage
+	rest, err := split(data, serverCapabilitiesMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ServerCapabilities{}
 	var fs fields
-	optional(&fs, take(m, "completions"), &x.Completions, "completions", plain[*ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "experimental"), &x.Experimental, "experimental", plain[map[string]ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "logging"), &x.Logging, "logging", plain[*ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "prompts"), &x.Prompts, "prompts", plain[*ClientCapabilitiesRoots])
-	optional(&fs, take(m, "resources"), &x.Resources, "resources", plain[*ServerCapabilitiesResources])
-	optional(&fs, take(m, "tasks"), &x.Tasks, "tasks", plain[*ServerCapabilitiesTasks])
-	optional(&fs, take(m, "tools"), &x.Tools, "tools", plain[*ClientCapabilitiesRoots])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Completions, "completions", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[1], &x.Experimental, "experimental", plain[map[string]ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[2], &x.Logging, "logging", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[3], &x.Prompts, "prompts", viaPointer[ClientCapabilitiesRoots])
+	optional(&fs, raw[4], &x.Resources, "resources", viaPointer[ServerCapabilitiesResources])
+	optional(&fs, raw[5], &x.Tasks, "tasks", viaPointer[ServerCapabilitiesTasks])
+	optional(&fs, raw[6], &x.Tools, "tools", viaPointer[ClientCapabilitiesRoots])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// serverCapabilitiesResourcesMembers are the members the schema declares for ServerCapabilitiesResources.
+var serverCapabilitiesResourcesMembers = []string{"listChanged", "subscribe"}
+
 // UnmarshalJSON decodes a ServerCapabilitiesResources, reporting a missing required member or a wrong constant by its path.
 func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, serverCapabilitiesResourcesMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ServerCapabilitiesResources{}
 	var fs fields
-	optional(&fs, take(m, "listChanged"), &x.ListChanged, "listChanged", plain[*bool])
-	optional(&fs, take(m, "subscribe"), &x.Subscribe, "subscribe", plain[*bool])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
+	optional(&fs, raw[1], &x.Subscribe, "subscribe", plain[*bool])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// serverCapabilitiesTasksMembers are the members the schema declares for ServerCapabilitiesTasks.
+var serverCapabilitiesTasksMembers = []string{"cancel", "list", "requests"}
+
 // UnmarshalJSON decodes a ServerCapabilitiesTasks, reporting a missing required member or a wrong constant by its path.
 func (x *ServerCapabilitiesTasks) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, serverCapabilitiesTasksMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ServerCapabilitiesTasks{}
 	var fs fields
-	optional(&fs, take(m, "cancel"), &x.Cancel, "cancel", plain[*ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "list"), &x.List, "list", plain[*ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "requests"), &x.Requests, "requests", plain[*ServerCapabilitiesTasksRequests])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Cancel, "cancel", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[1], &x.List, "list", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[2], &x.Requests, "requests", viaPointer[ServerCapabilitiesTasksRequests])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// serverCapabilitiesTasksRequestsMembers are the members the schema declares for ServerCapabilitiesTasksRequests.
+var serverCapabilitiesTasksRequestsMembers = []string{"tools"}
+
 // UnmarshalJSON decodes a ServerCapabilitiesTasksRequests, reporting a missing required member or a wrong constant by its path.
 func (x *ServerCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, serverCapabilitiesTasksRequestsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ServerCapabilitiesTasksRequests{}
 	var fs fields
-	optional(&fs, take(m, "tools"), &x.Tools, "tools", plain[*ServerCapabilitiesTasksRequestsTools])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Tools, "tools", viaPointer[ServerCapabilitiesTasksRequestsTools])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// serverCapabilitiesTasksRequestsToolsMembers are the members the schema declares for ServerCapabilitiesTasksRequestsTools.
+var serverCapabilitiesTasksRequestsToolsMembers = []string{"call"}
+
 // UnmarshalJSON decodes a ServerCapabilitiesTasksRequestsTools, reporting a missing required member or a wrong constant by its path.
 func (x *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, serverCapabilitiesTasksRequestsToolsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ServerCapabilitiesTasksRequestsTools{}
 	var fs fields
-	optional(&fs, take(m, "call"), &x.Call, "call", plain[*ClientCapabilitiesElicitationForm])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Call, "call", viaPointer[ClientCapabilitiesElicitationForm])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// setLevelRequestMembers are the members the schema declares for SetLevelRequest.
+var setLevelRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a SetLevelRequest, reporting a missing required member or a wrong constant by its path.
 func (x *SetLevelRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, setLevelRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = SetLevelRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"logging/setLevel\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[SetLevelRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"logging/setLevel\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[SetLevelRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// setLevelRequestParamsMembers are the members the schema declares for SetLevelRequestParams.
+var setLevelRequestParamsMembers = []string{"_meta", "level"}
+
 // UnmarshalJSON decodes a SetLevelRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, setLevelRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = SetLevelRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	required(&fs, take(m, "level"), &x.Level, "level", plain[LoggingLevel])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	required(&fs, raw[1], &x.Level, "level", plain[LoggingLevel])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// stringSchemaMembers are the members the schema declares for StringSchema.
+var stringSchemaMembers = []string{"default", "description", "format", "maxLength", "minLength", "title", "type"}
+
 // UnmarshalJSON decodes a StringSchema, reporting a missing required member or a wrong constant by its path.
 func (x *StringSchema) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [7]json.RawMessage
+	rest, err := split(data, stringSchemaMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = StringSchema{}
 	var fs fields
-	optional(&fs, take(m, "default"), &x.Default, "default", plain[string])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	optional(&fs, take(m, "format"), &x.Format, "format", plain[string])
+	optional(&fs, raw[0], &x.Default, "default", str)
+	optional(&fs, raw[1], &x.Description, "description", str)
+	optional(&fs, raw[2], &x.Format, "format", str)
 	oneOf(&fs, x.Format, "format", "date", "date-time", "email", "uri")
-	optional(&fs, take(m, "maxLength"), &x.MaxLength, "maxLength", plain[*int64])
-	optional(&fs, take(m, "minLength"), &x.MinLength, "minLength", plain[*int64])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	constant(&fs, take(m, "type"), "\"string\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[3], &x.MaxLength, "maxLength", plain[*int64])
+	optional(&fs, raw[4], &x.MinLength, "minLength", plain[*int64])
+	optional(&fs, raw[5], &x.Title, "title", str)
+	constant(&fs, raw[6], "\"string\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// subscribeRequestMembers are the members the schema declares for SubscribeRequest.
+var subscribeRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a SubscribeRequest, reporting a missing required member or a wrong constant by its path.
 func (x *SubscribeRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, subscribeRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = SubscribeRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"resources/subscribe\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[SubscribeRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"resources/subscribe\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[SubscribeRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// subscribeRequestParamsMembers are the members the schema declares for SubscribeRequestParams.
+var subscribeRequestParamsMembers = []string{"_meta", "uri"}
+
 // UnmarshalJSON decodes a SubscribeRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, subscribeRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = SubscribeRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	required(&fs, raw[1], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// taskMembers are the members the schema declares for Task.
+var taskMembers = []string{"createdAt", "lastUpdatedAt", "pollInterval", "status", "statusMessage", "taskId", "ttl"}
+
 // UnmarshalJSON decodes a Task, reporting a missing required member or a wrong constant by its path.
 func (x *Task) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [7]json.RawMessage
+	rest, err := split(data, taskMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Task{}
 	var fs fields
-	required(&fs, take(m, "createdAt"), &x.CreatedAt, "createdAt", plain[string])
-	required(&fs, take(m, "lastUpdatedAt"), &x.LastUpdatedAt, "lastUpdatedAt", plain[string])
-	optional(&fs, take(m, "pollInterval"), &x.PollInterval, "pollInterval", plain[*int64])
-	required(&fs, take(m, "status"), &x.Status, "status", plain[TaskStatus])
-	optional(&fs, take(m, "statusMessage"), &x.StatusMessage, "statusMessage", plain[string])
-	required(&fs, take(m, "taskId"), &x.TaskID, "taskId", plain[string])
-	optional(&fs, take(m, "ttl"), &x.TTL, "ttl", plain[*int64])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.CreatedAt, "createdAt", str)
+	required(&fs, raw[1], &x.LastUpdatedAt, "lastUpdatedAt", str)
+	optional(&fs, raw[2], &x.PollInterval, "pollInterval", plain[*int64])
+	required(&fs, raw[3], &x.Status, "status", plain[TaskStatus])
+	optional(&fs, raw[4], &x.StatusMessage, "statusMessage", str)
+	required(&fs, raw[5], &x.TaskID, "taskId", str)
+	optional(&fs, raw[6], &x.TTL, "ttl", plain[*int64])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// taskAugmentedRequestParamsMembers are the members the schema declares for TaskAugmentedRequestParams.
+var taskAugmentedRequestParamsMembers = []string{"_meta", "task"}
+
 // UnmarshalJSON decodes a TaskAugmentedRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *TaskAugmentedRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, taskAugmentedRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = TaskAugmentedRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	optional(&fs, take(m, "task"), &x.Task, "task", plain[*TaskMetadata])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[1], &x.Task, "task", viaPointer[TaskMetadata])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// taskMetadataMembers are the members the schema declares for TaskMetadata.
+var taskMetadataMembers = []string{"ttl"}
+
 // UnmarshalJSON decodes a TaskMetadata, reporting a missing required member or a wrong constant by its path.
 func (x *TaskMetadata) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, taskMetadataMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = TaskMetadata{}
 	var fs fields
-	optional(&fs, take(m, "ttl"), &x.TTL, "ttl", plain[*int64])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.TTL, "ttl", plain[*int64])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
@@ -1958,387 +2450,483 @@ func (v *TaskStatus) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// taskStatusNotificationMembers are the members the schema declares for TaskStatusNotification.
+var taskStatusNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a TaskStatusNotification, reporting a missing required member or a wrong constant by its path.
 func (x *TaskStatusNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, taskStatusNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = TaskStatusNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"notifications/tasks/status\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[TaskStatusNotificationParams])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[1], "\"notifications/tasks/status\"", "method", true)
+	required(&fs, raw[2], &x.Params, "params", via[TaskStatusNotificationParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// taskStatusNotificationParamsMembers are the members the schema declares for TaskStatusNotificationParams.
+var taskStatusNotificationParamsMembers = []string{"_meta", "createdAt", "lastUpdatedAt", "pollInterval", "status", "statusMessage", "taskId", "ttl"}
+
 // UnmarshalJSON decodes a TaskStatusNotificationParams, reporting a missing required member or a wrong constant by its path.
 func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [8]json.RawMessage
+	rest, err := split(data, taskStatusNotificationParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = TaskStatusNotificationParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "createdAt"), &x.CreatedAt, "createdAt", plain[string])
-	required(&fs, take(m, "lastUpdatedAt"), &x.LastUpdatedAt, "lastUpdatedAt", plain[string])
-	optional(&fs, take(m, "pollInterval"), &x.PollInterval, "pollInterval", plain[*int64])
-	required(&fs, take(m, "status"), &x.Status, "status", plain[TaskStatus])
-	optional(&fs, take(m, "statusMessage"), &x.StatusMessage, "statusMessage", plain[string])
-	required(&fs, take(m, "taskId"), &x.TaskID, "taskId", plain[string])
-	optional(&fs, take(m, "ttl"), &x.TTL, "ttl", plain[*int64])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.CreatedAt, "createdAt", str)
+	required(&fs, raw[2], &x.LastUpdatedAt, "lastUpdatedAt", str)
+	optional(&fs, raw[3], &x.PollInterval, "pollInterval", plain[*int64])
+	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
+	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
+	required(&fs, raw[6], &x.TaskID, "taskId", str)
+	optional(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// textContentMembers are the members the schema declares for TextContent.
+var textContentMembers = []string{"_meta", "annotations", "text", "type"}
+
 // UnmarshalJSON decodes a TextContent, reporting a missing required member or a wrong constant by its path.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, textContentMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = TextContent{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "annotations"), &x.Annotations, "annotations", plain[*Annotations])
-	required(&fs, take(m, "text"), &x.Text, "text", plain[string])
-	constant(&fs, take(m, "type"), "\"text\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	required(&fs, raw[2], &x.Text, "text", str)
+	constant(&fs, raw[3], "\"text\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// textResourceContentsMembers are the members the schema declares for TextResourceContents.
+var textResourceContentsMembers = []string{"_meta", "mimeType", "text", "uri"}
+
 // UnmarshalJSON decodes a TextResourceContents, reporting a missing required member or a wrong constant by its path.
 func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, textResourceContentsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = TextResourceContents{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "mimeType"), &x.MIMEType, "mimeType", plain[string])
-	required(&fs, take(m, "text"), &x.Text, "text", plain[string])
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.MIMEType, "mimeType", str)
+	required(&fs, raw[2], &x.Text, "text", str)
+	required(&fs, raw[3], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// titledMultiSelectEnumSchemaMembers are the members the schema declares for TitledMultiSelectEnumSchema.
+var titledMultiSelectEnumSchemaMembers = []string{"default", "description", "items", "maxItems", "minItems", "title", "type"}
+
 // UnmarshalJSON decodes a TitledMultiSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
 func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [7]json.RawMessage
+	rest, err := split(data, titledMultiSelectEnumSchemaMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = TitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, take(m, "default"), &x.Default, "default", plain[[]string])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	required(&fs, take(m, "items"), &x.Items, "items", plain[TitledMultiSelectEnumSchemaItems])
-	optional(&fs, take(m, "maxItems"), &x.MaxItems, "maxItems", plain[*int64])
-	optional(&fs, take(m, "minItems"), &x.MinItems, "minItems", plain[*int64])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	constant(&fs, take(m, "type"), "\"array\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Default, "default", plain[[]string])
+	optional(&fs, raw[1], &x.Description, "description", str)
+	required(&fs, raw[2], &x.Items, "items", via[TitledMultiSelectEnumSchemaItems])
+	optional(&fs, raw[3], &x.MaxItems, "maxItems", plain[*int64])
+	optional(&fs, raw[4], &x.MinItems, "minItems", plain[*int64])
+	optional(&fs, raw[5], &x.Title, "title", str)
+	constant(&fs, raw[6], "\"array\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// titledMultiSelectEnumSchemaItemsMembers are the members the schema declares for TitledMultiSelectEnumSchemaItems.
+var titledMultiSelectEnumSchemaItemsMembers = []string{"anyOf"}
+
 // UnmarshalJSON decodes a TitledMultiSelectEnumSchemaItems, reporting a missing required member or a wrong constant by its path.
 func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, titledMultiSelectEnumSchemaItemsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = TitledMultiSelectEnumSchemaItems{}
 	var fs fields
-	required(&fs, take(m, "anyOf"), &x.AnyOf, "anyOf", plain[[]TitledSingleSelectEnumSchemaOneOfItem])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.AnyOf, "anyOf", plain[[]TitledSingleSelectEnumSchemaOneOfItem])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// titledSingleSelectEnumSchemaMembers are the members the schema declares for TitledSingleSelectEnumSchema.
+var titledSingleSelectEnumSchemaMembers = []string{"default", "description", "oneOf", "title", "type"}
+
 // UnmarshalJSON decodes a TitledSingleSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
 func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [5]json.RawMessage
+	rest, err := split(data, titledSingleSelectEnumSchemaMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = TitledSingleSelectEnumSchema{}
 	var fs fields
-	optional(&fs, take(m, "default"), &x.Default, "default", plain[string])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	required(&fs, take(m, "oneOf"), &x.OneOf, "oneOf", plain[[]TitledSingleSelectEnumSchemaOneOfItem])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	constant(&fs, take(m, "type"), "\"string\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Default, "default", str)
+	optional(&fs, raw[1], &x.Description, "description", str)
+	required(&fs, raw[2], &x.OneOf, "oneOf", plain[[]TitledSingleSelectEnumSchemaOneOfItem])
+	optional(&fs, raw[3], &x.Title, "title", str)
+	constant(&fs, raw[4], "\"string\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// titledSingleSelectEnumSchemaOneOfItemMembers are the members the schema declares for TitledSingleSelectEnumSchemaOneOfItem.
+var titledSingleSelectEnumSchemaOneOfItemMembers = []string{"const", "title"}
+
 // UnmarshalJSON decodes a TitledSingleSelectEnumSchemaOneOfItem, reporting a missing required member or a wrong constant by its path.
 func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, titledSingleSelectEnumSchemaOneOfItemMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = TitledSingleSelectEnumSchemaOneOfItem{}
 	var fs fields
-	required(&fs, take(m, "const"), &x.Const, "const", plain[string])
-	required(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Const, "const", str)
+	required(&fs, raw[1], &x.Title, "title", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// toolMembers are the members the schema declares for Tool.
+var toolMembers = []string{"_meta", "annotations", "description", "execution", "icons", "inputSchema", "name", "outputSchema", "title"}
+
 // UnmarshalJSON decodes a Tool, reporting a missing required member or a wrong constant by its path.
 func (x *Tool) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [9]json.RawMessage
+	rest, err := split(data, toolMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = Tool{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, take(m, "annotations"), &x.Annotations, "annotations", plain[*ToolAnnotations])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	optional(&fs, take(m, "execution"), &x.Execution, "execution", plain[*ToolExecution])
-	optional(&fs, take(m, "icons"), &x.Icons, "icons", plain[[]Icon])
-	required(&fs, take(m, "inputSchema"), &x.InputSchema, "inputSchema", plain[ToolInputSchema])
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	optional(&fs, take(m, "outputSchema"), &x.OutputSchema, "outputSchema", plain[*ToolInputSchema])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[ToolAnnotations])
+	optional(&fs, raw[2], &x.Description, "description", str)
+	optional(&fs, raw[3], &x.Execution, "execution", viaPointer[ToolExecution])
+	optional(&fs, raw[4], &x.Icons, "icons", plain[[]Icon])
+	required(&fs, raw[5], &x.InputSchema, "inputSchema", via[ToolInputSchema])
+	required(&fs, raw[6], &x.Name, "name", str)
+	optional(&fs, raw[7], &x.OutputSchema, "outputSchema", viaPointer[ToolInputSchema])
+	optional(&fs, raw[8], &x.Title, "title", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// toolAnnotationsMembers are the members the schema declares for ToolAnnotations.
+var toolAnnotationsMembers = []string{"destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint", "title"}
+
 // UnmarshalJSON decodes a ToolAnnotations, reporting a missing required member or a wrong constant by its path.
 func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [5]json.RawMessage
+	rest, err := split(data, toolAnnotationsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ToolAnnotations{}
 	var fs fields
-	optional(&fs, take(m, "destructiveHint"), &x.DestructiveHint, "destructiveHint", plain[*bool])
-	optional(&fs, take(m, "idempotentHint"), &x.IdempotentHint, "idempotentHint", plain[*bool])
-	optional(&fs, take(m, "openWorldHint"), &x.OpenWorldHint, "openWorldHint", plain[*bool])
-	optional(&fs, take(m, "readOnlyHint"), &x.ReadOnlyHint, "readOnlyHint", plain[*bool])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.DestructiveHint, "destructiveHint", plain[*bool])
+	optional(&fs, raw[1], &x.IdempotentHint, "idempotentHint", plain[*bool])
+	optional(&fs, raw[2], &x.OpenWorldHint, "openWorldHint", plain[*bool])
+	optional(&fs, raw[3], &x.ReadOnlyHint, "readOnlyHint", plain[*bool])
+	optional(&fs, raw[4], &x.Title, "title", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// toolChoiceMembers are the members the schema declares for ToolChoice.
+var toolChoiceMembers = []string{"mode"}
+
 // UnmarshalJSON decodes a ToolChoice, reporting a missing required member or a wrong constant by its path.
 func (x *ToolChoice) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, toolChoiceMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ToolChoice{}
 	var fs fields
-	optional(&fs, take(m, "mode"), &x.Mode, "mode", plain[string])
+	optional(&fs, raw[0], &x.Mode, "mode", str)
 	oneOf(&fs, x.Mode, "mode", "auto", "none", "required")
-	x.Extra = rest(&fs, m)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// toolExecutionMembers are the members the schema declares for ToolExecution.
+var toolExecutionMembers = []string{"taskSupport"}
+
 // UnmarshalJSON decodes a ToolExecution, reporting a missing required member or a wrong constant by its path.
 func (x *ToolExecution) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, toolExecutionMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ToolExecution{}
 	var fs fields
-	optional(&fs, take(m, "taskSupport"), &x.TaskSupport, "taskSupport", plain[string])
+	optional(&fs, raw[0], &x.TaskSupport, "taskSupport", str)
 	oneOf(&fs, x.TaskSupport, "taskSupport", "forbidden", "optional", "required")
-	x.Extra = rest(&fs, m)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// toolInputSchemaMembers are the members the schema declares for ToolInputSchema.
+var toolInputSchemaMembers = []string{"$schema", "properties", "required", "type"}
+
 // UnmarshalJSON decodes a ToolInputSchema, reporting a missing required member or a wrong constant by its path.
 func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, toolInputSchemaMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ToolInputSchema{}
 	var fs fields
-	optional(&fs, take(m, "$schema"), &x.Schema, "$schema", plain[string])
-	optional(&fs, take(m, "properties"), &x.Properties, "properties", plain[map[string]ClientCapabilitiesElicitationForm])
-	optional(&fs, take(m, "required"), &x.Required, "required", plain[[]string])
-	constant(&fs, take(m, "type"), "\"object\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Schema, "$schema", str)
+	optional(&fs, raw[1], &x.Properties, "properties", plain[map[string]ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[2], &x.Required, "required", plain[[]string])
+	constant(&fs, raw[3], "\"object\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// toolListChangedNotificationMembers are the members the schema declares for ToolListChangedNotification.
+var toolListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a ToolListChangedNotification, reporting a missing required member or a wrong constant by its path.
 func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, toolListChangedNotificationMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ToolListChangedNotification{}
 	var fs fields
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"notifications/tools/list_changed\"", "method", true)
-	optional(&fs, take(m, "params"), &x.Params, "params", plain[*NotificationParams])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[1], "\"notifications/tools/list_changed\"", "method", true)
+	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// toolResultContentMembers are the members the schema declares for ToolResultContent.
+var toolResultContentMembers = []string{"_meta", "content", "isError", "structuredContent", "toolUseId", "type"}
+
 // UnmarshalJSON decodes a ToolResultContent, reporting a missing required member or a wrong constant by its path.
 func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [6]json.RawMessage
+	rest, err := split(data, toolResultContentMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ToolResultContent{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "content"), &x.Content, "content", sliceOf(DecodeContentBlock))
-	optional(&fs, take(m, "isError"), &x.IsError, "isError", plain[*bool])
-	optional(&fs, take(m, "structuredContent"), &x.StructuredContent, "structuredContent", plain[map[string]any])
-	required(&fs, take(m, "toolUseId"), &x.ToolUseID, "toolUseId", plain[string])
-	constant(&fs, take(m, "type"), "\"tool_result\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.Content, "content", sliceOf(DecodeContentBlock))
+	optional(&fs, raw[2], &x.IsError, "isError", plain[*bool])
+	optional(&fs, raw[3], &x.StructuredContent, "structuredContent", plain[map[string]any])
+	required(&fs, raw[4], &x.ToolUseID, "toolUseId", str)
+	constant(&fs, raw[5], "\"tool_result\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// toolUseContentMembers are the members the schema declares for ToolUseContent.
+var toolUseContentMembers = []string{"_meta", "id", "input", "name", "type"}
+
 // UnmarshalJSON decodes a ToolUseContent, reporting a missing required member or a wrong constant by its path.
 func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [5]json.RawMessage
+	rest, err := split(data, toolUseContentMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = ToolUseContent{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, take(m, "id"), &x.ID, "id", plain[string])
-	required(&fs, take(m, "input"), &x.Input, "input", plain[map[string]any])
-	required(&fs, take(m, "name"), &x.Name, "name", plain[string])
-	constant(&fs, take(m, "type"), "\"tool_use\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	required(&fs, raw[1], &x.ID, "id", str)
+	required(&fs, raw[2], &x.Input, "input", plain[map[string]any])
+	required(&fs, raw[3], &x.Name, "name", str)
+	constant(&fs, raw[4], "\"tool_use\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// urlElicitationRequiredErrorMembers are the members the schema declares for URLElicitationRequiredError.
+var urlElicitationRequiredErrorMembers = []string{"error", "id", "jsonrpc"}
+
 // UnmarshalJSON decodes a URLElicitationRequiredError, reporting a missing required member or a wrong constant by its path.
 func (x *URLElicitationRequiredError) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, urlElicitationRequiredErrorMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = URLElicitationRequiredError{}
 	var fs fields
-	required(&fs, take(m, "error"), &x.Error, "error", plain[URLElicitationRequiredErrorError])
-	optional(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Error, "error", via[URLElicitationRequiredErrorError])
+	optional(&fs, raw[1], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// urlElicitationRequiredErrorErrorMembers are the members the schema declares for URLElicitationRequiredErrorError.
+var urlElicitationRequiredErrorErrorMembers = []string{"code", "data", "message"}
+
 // UnmarshalJSON decodes a URLElicitationRequiredErrorError, reporting a missing required member or a wrong constant by its path.
 func (x *URLElicitationRequiredErrorError) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [3]json.RawMessage
+	rest, err := split(data, urlElicitationRequiredErrorErrorMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = URLElicitationRequiredErrorError{}
 	var fs fields
-	constant(&fs, take(m, "code"), "-32042", "code", true)
-	required(&fs, take(m, "data"), &x.Data, "data", plain[URLElicitationRequiredErrorErrorData])
-	required(&fs, take(m, "message"), &x.Message, "message", plain[string])
-	x.Extra = rest(&fs, m)
+	constant(&fs, raw[0], "-32042", "code", true)
+	required(&fs, raw[1], &x.Data, "data", via[URLElicitationRequiredErrorErrorData])
+	required(&fs, raw[2], &x.Message, "message", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// urlElicitationRequiredErrorErrorDataMembers are the members the schema declares for URLElicitationRequiredErrorErrorData.
+var urlElicitationRequiredErrorErrorDataMembers = []string{"elicitations"}
+
 // UnmarshalJSON decodes a URLElicitationRequiredErrorErrorData, reporting a missing required member or a wrong constant by its path.
 func (x *URLElicitationRequiredErrorErrorData) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [1]json.RawMessage
+	rest, err := split(data, urlElicitationRequiredErrorErrorDataMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = URLElicitationRequiredErrorErrorData{}
 	var fs fields
-	required(&fs, take(m, "elicitations"), &x.Elicitations, "elicitations", plain[[]ElicitRequestURLParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Elicitations, "elicitations", plain[[]ElicitRequestURLParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// unsubscribeRequestMembers are the members the schema declares for UnsubscribeRequest.
+var unsubscribeRequestMembers = []string{"id", "jsonrpc", "method", "params"}
+
 // UnmarshalJSON decodes a UnsubscribeRequest, reporting a missing required member or a wrong constant by its path.
 func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [4]json.RawMessage
+	rest, err := split(data, unsubscribeRequestMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = UnsubscribeRequest{}
 	var fs fields
-	required(&fs, take(m, "id"), &x.ID, "id", plain[RequestId])
-	constant(&fs, take(m, "jsonrpc"), "\"2.0\"", "jsonrpc", true)
-	constant(&fs, take(m, "method"), "\"resources/unsubscribe\"", "method", true)
-	required(&fs, take(m, "params"), &x.Params, "params", plain[UnsubscribeRequestParams])
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
+	constant(&fs, raw[2], "\"resources/unsubscribe\"", "method", true)
+	required(&fs, raw[3], &x.Params, "params", via[UnsubscribeRequestParams])
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// unsubscribeRequestParamsMembers are the members the schema declares for UnsubscribeRequestParams.
+var unsubscribeRequestParamsMembers = []string{"_meta", "uri"}
+
 // UnmarshalJSON decodes a UnsubscribeRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, unsubscribeRequestParamsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = UnsubscribeRequestParams{}
 	var fs fields
-	optional(&fs, take(m, "_meta"), &x.Meta, "_meta", plain[*CallToolRequestParamsMeta])
-	required(&fs, take(m, "uri"), &x.URI, "uri", plain[string])
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	required(&fs, raw[1], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// untitledMultiSelectEnumSchemaMembers are the members the schema declares for UntitledMultiSelectEnumSchema.
+var untitledMultiSelectEnumSchemaMembers = []string{"default", "description", "items", "maxItems", "minItems", "title", "type"}
+
 // UnmarshalJSON decodes a UntitledMultiSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
 func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [7]json.RawMessage
+	rest, err := split(data, untitledMultiSelectEnumSchemaMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = UntitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, take(m, "default"), &x.Default, "default", plain[[]string])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	required(&fs, take(m, "items"), &x.Items, "items", plain[UntitledMultiSelectEnumSchemaItems])
-	optional(&fs, take(m, "maxItems"), &x.MaxItems, "maxItems", plain[*int64])
-	optional(&fs, take(m, "minItems"), &x.MinItems, "minItems", plain[*int64])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	constant(&fs, take(m, "type"), "\"array\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Default, "default", plain[[]string])
+	optional(&fs, raw[1], &x.Description, "description", str)
+	required(&fs, raw[2], &x.Items, "items", via[UntitledMultiSelectEnumSchemaItems])
+	optional(&fs, raw[3], &x.MaxItems, "maxItems", plain[*int64])
+	optional(&fs, raw[4], &x.MinItems, "minItems", plain[*int64])
+	optional(&fs, raw[5], &x.Title, "title", str)
+	constant(&fs, raw[6], "\"array\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// untitledMultiSelectEnumSchemaItemsMembers are the members the schema declares for UntitledMultiSelectEnumSchemaItems.
+var untitledMultiSelectEnumSchemaItemsMembers = []string{"enum", "type"}
+
 // UnmarshalJSON decodes a UntitledMultiSelectEnumSchemaItems, reporting a missing required member or a wrong constant by its path.
 func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [2]json.RawMessage
+	rest, err := split(data, untitledMultiSelectEnumSchemaItemsMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = UntitledMultiSelectEnumSchemaItems{}
 	var fs fields
-	required(&fs, take(m, "enum"), &x.Enum, "enum", plain[[]string])
-	constant(&fs, take(m, "type"), "\"string\"", "type", true)
-	x.Extra = rest(&fs, m)
+	required(&fs, raw[0], &x.Enum, "enum", plain[[]string])
+	constant(&fs, raw[1], "\"string\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 
+// untitledSingleSelectEnumSchemaMembers are the members the schema declares for UntitledSingleSelectEnumSchema.
+var untitledSingleSelectEnumSchemaMembers = []string{"default", "description", "enum", "title", "type"}
+
 // UnmarshalJSON decodes a UntitledSingleSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
 func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	m, err := members(data)
+	var raw [5]json.RawMessage
+	rest, err := split(data, untitledSingleSelectEnumSchemaMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = UntitledSingleSelectEnumSchema{}
 	var fs fields
-	optional(&fs, take(m, "default"), &x.Default, "default", plain[string])
-	optional(&fs, take(m, "description"), &x.Description, "description", plain[string])
-	required(&fs, take(m, "enum"), &x.Enum, "enum", plain[[]string])
-	optional(&fs, take(m, "title"), &x.Title, "title", plain[string])
-	constant(&fs, take(m, "type"), "\"string\"", "type", true)
-	x.Extra = rest(&fs, m)
+	optional(&fs, raw[0], &x.Default, "default", str)
+	optional(&fs, raw[1], &x.Description, "description", str)
+	required(&fs, raw[2], &x.Enum, "enum", plain[[]string])
+	optional(&fs, raw[3], &x.Title, "title", str)
+	constant(&fs, raw[4], "\"string\"", "type", true)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }

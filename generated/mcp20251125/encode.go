@@ -4,9 +4,6 @@ package mcp20251125
 
 import "encoding/json"
 
-// annotationsMembers are the members the schema declares for Annotations.
-var annotationsMembers = []string{"audience", "lastModified", "priority"}
-
 // MarshalJSON encodes a Annotations with its constant members and kept extra members.
 func (x Annotations) MarshalJSON() ([]byte, error) {
 	type wire Annotations
@@ -16,9 +13,6 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, annotationsMembers...)
 }
-
-// audioContentMembers are the members the schema declares for AudioContent.
-var audioContentMembers = []string{"_meta", "annotations", "data", "mimeType", "type"}
 
 // MarshalJSON encodes a AudioContent with its constant members and kept extra members.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
@@ -33,9 +27,6 @@ func (x AudioContent) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, audioContentMembers...)
 }
 
-// baseMetadataMembers are the members the schema declares for BaseMetadata.
-var baseMetadataMembers = []string{"name", "title"}
-
 // MarshalJSON encodes a BaseMetadata with its constant members and kept extra members.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
 	type wire BaseMetadata
@@ -46,9 +37,6 @@ func (x BaseMetadata) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, baseMetadataMembers...)
 }
 
-// blobResourceContentsMembers are the members the schema declares for BlobResourceContents.
-var blobResourceContentsMembers = []string{"_meta", "blob", "mimeType", "uri"}
-
 // MarshalJSON encodes a BlobResourceContents with its constant members and kept extra members.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	type wire BlobResourceContents
@@ -58,9 +46,6 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, blobResourceContentsMembers...)
 }
-
-// booleanSchemaMembers are the members the schema declares for BooleanSchema.
-var booleanSchemaMembers = []string{"default", "description", "title", "type"}
 
 // MarshalJSON encodes a BooleanSchema with its constant members and kept extra members.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
@@ -74,9 +59,6 @@ func (x BooleanSchema) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, booleanSchemaMembers...)
 }
-
-// callToolRequestMembers are the members the schema declares for CallToolRequest.
-var callToolRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a CallToolRequest with its constant members and kept extra members.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
@@ -92,9 +74,6 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, callToolRequestMembers...)
 }
 
-// callToolRequestParamsMembers are the members the schema declares for CallToolRequestParams.
-var callToolRequestParamsMembers = []string{"_meta", "arguments", "name", "task"}
-
 // MarshalJSON encodes a CallToolRequestParams with its constant members and kept extra members.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CallToolRequestParams
@@ -105,9 +84,6 @@ func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, callToolRequestParamsMembers...)
 }
 
-// callToolRequestParamsMetaMembers are the members the schema declares for CallToolRequestParamsMeta.
-var callToolRequestParamsMetaMembers = []string{"progressToken"}
-
 // MarshalJSON encodes a CallToolRequestParamsMeta with its constant members and kept extra members.
 func (x CallToolRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire CallToolRequestParamsMeta
@@ -117,9 +93,6 @@ func (x CallToolRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, callToolRequestParamsMetaMembers...)
 }
-
-// callToolResultMembers are the members the schema declares for CallToolResult.
-var callToolResultMembers = []string{"_meta", "content", "isError", "structuredContent"}
 
 // MarshalJSON encodes a CallToolResult with its constant members and kept extra members.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
@@ -133,9 +106,6 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, callToolResultMembers...)
 }
-
-// cancelTaskRequestMembers are the members the schema declares for CancelTaskRequest.
-var cancelTaskRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a CancelTaskRequest with its constant members and kept extra members.
 func (x CancelTaskRequest) MarshalJSON() ([]byte, error) {
@@ -151,9 +121,6 @@ func (x CancelTaskRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, cancelTaskRequestMembers...)
 }
 
-// cancelTaskResultMembers are the members the schema declares for CancelTaskResult.
-var cancelTaskResultMembers = []string{"_meta", "createdAt", "lastUpdatedAt", "pollInterval", "status", "statusMessage", "taskId", "ttl"}
-
 // MarshalJSON encodes a CancelTaskResult with its constant members and kept extra members.
 func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
 	type wire CancelTaskResult
@@ -163,9 +130,6 @@ func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, cancelTaskResultMembers...)
 }
-
-// cancelledNotificationMembers are the members the schema declares for CancelledNotification.
-var cancelledNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a CancelledNotification with its constant members and kept extra members.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
@@ -181,9 +145,6 @@ func (x CancelledNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, cancelledNotificationMembers...)
 }
 
-// cancelledNotificationParamsMembers are the members the schema declares for CancelledNotificationParams.
-var cancelledNotificationParamsMembers = []string{"_meta", "reason", "requestId"}
-
 // MarshalJSON encodes a CancelledNotificationParams with its constant members and kept extra members.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire CancelledNotificationParams
@@ -193,9 +154,6 @@ func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, cancelledNotificationParamsMembers...)
 }
-
-// clientCapabilitiesMembers are the members the schema declares for ClientCapabilities.
-var clientCapabilitiesMembers = []string{"elicitation", "experimental", "roots", "sampling", "tasks"}
 
 // MarshalJSON encodes a ClientCapabilities with its constant members and kept extra members.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
@@ -207,9 +165,6 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, clientCapabilitiesMembers...)
 }
 
-// clientCapabilitiesElicitationMembers are the members the schema declares for ClientCapabilitiesElicitation.
-var clientCapabilitiesElicitationMembers = []string{"form", "url"}
-
 // MarshalJSON encodes a ClientCapabilitiesElicitation with its constant members and kept extra members.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesElicitation
@@ -219,9 +174,6 @@ func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesElicitationMembers...)
 }
-
-// clientCapabilitiesElicitationFormMembers are the members the schema declares for ClientCapabilitiesElicitationForm.
-var clientCapabilitiesElicitationFormMembers = []string{}
 
 // MarshalJSON encodes a ClientCapabilitiesElicitationForm with its constant members and kept extra members.
 func (x ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
@@ -233,9 +185,6 @@ func (x ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, clientCapabilitiesElicitationFormMembers...)
 }
 
-// clientCapabilitiesRootsMembers are the members the schema declares for ClientCapabilitiesRoots.
-var clientCapabilitiesRootsMembers = []string{"listChanged"}
-
 // MarshalJSON encodes a ClientCapabilitiesRoots with its constant members and kept extra members.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesRoots
@@ -245,9 +194,6 @@ func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesRootsMembers...)
 }
-
-// clientCapabilitiesSamplingMembers are the members the schema declares for ClientCapabilitiesSampling.
-var clientCapabilitiesSamplingMembers = []string{"context", "tools"}
 
 // MarshalJSON encodes a ClientCapabilitiesSampling with its constant members and kept extra members.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
@@ -259,9 +205,6 @@ func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, clientCapabilitiesSamplingMembers...)
 }
 
-// clientCapabilitiesTasksMembers are the members the schema declares for ClientCapabilitiesTasks.
-var clientCapabilitiesTasksMembers = []string{"cancel", "list", "requests"}
-
 // MarshalJSON encodes a ClientCapabilitiesTasks with its constant members and kept extra members.
 func (x ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasks
@@ -271,9 +214,6 @@ func (x ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksMembers...)
 }
-
-// clientCapabilitiesTasksRequestsMembers are the members the schema declares for ClientCapabilitiesTasksRequests.
-var clientCapabilitiesTasksRequestsMembers = []string{"elicitation", "sampling"}
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequests with its constant members and kept extra members.
 func (x ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
@@ -285,9 +225,6 @@ func (x ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsMembers...)
 }
 
-// clientCapabilitiesTasksRequestsElicitationMembers are the members the schema declares for ClientCapabilitiesTasksRequestsElicitation.
-var clientCapabilitiesTasksRequestsElicitationMembers = []string{"create"}
-
 // MarshalJSON encodes a ClientCapabilitiesTasksRequestsElicitation with its constant members and kept extra members.
 func (x ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsElicitation
@@ -298,9 +235,6 @@ func (x ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsElicitationMembers...)
 }
 
-// clientCapabilitiesTasksRequestsSamplingMembers are the members the schema declares for ClientCapabilitiesTasksRequestsSampling.
-var clientCapabilitiesTasksRequestsSamplingMembers = []string{"createMessage"}
-
 // MarshalJSON encodes a ClientCapabilitiesTasksRequestsSampling with its constant members and kept extra members.
 func (x ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsSampling
@@ -310,9 +244,6 @@ func (x ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsSamplingMembers...)
 }
-
-// completeRequestMembers are the members the schema declares for CompleteRequest.
-var completeRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a CompleteRequest with its constant members and kept extra members.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
@@ -328,9 +259,6 @@ func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, completeRequestMembers...)
 }
 
-// completeRequestParamsMembers are the members the schema declares for CompleteRequestParams.
-var completeRequestParamsMembers = []string{"_meta", "argument", "context", "ref"}
-
 // MarshalJSON encodes a CompleteRequestParams with its constant members and kept extra members.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequestParams
@@ -340,9 +268,6 @@ func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, completeRequestParamsMembers...)
 }
-
-// completeRequestParamsArgumentMembers are the members the schema declares for CompleteRequestParamsArgument.
-var completeRequestParamsArgumentMembers = []string{"name", "value"}
 
 // MarshalJSON encodes a CompleteRequestParamsArgument with its constant members and kept extra members.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
@@ -354,9 +279,6 @@ func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, completeRequestParamsArgumentMembers...)
 }
 
-// completeRequestParamsContextMembers are the members the schema declares for CompleteRequestParamsContext.
-var completeRequestParamsContextMembers = []string{"arguments"}
-
 // MarshalJSON encodes a CompleteRequestParamsContext with its constant members and kept extra members.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequestParamsContext
@@ -367,9 +289,6 @@ func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, completeRequestParamsContextMembers...)
 }
 
-// completeResultMembers are the members the schema declares for CompleteResult.
-var completeResultMembers = []string{"_meta", "completion"}
-
 // MarshalJSON encodes a CompleteResult with its constant members and kept extra members.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
 	type wire CompleteResult
@@ -379,9 +298,6 @@ func (x CompleteResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, completeResultMembers...)
 }
-
-// completeResultCompletionMembers are the members the schema declares for CompleteResultCompletion.
-var completeResultCompletionMembers = []string{"hasMore", "total", "values"}
 
 // MarshalJSON encodes a CompleteResultCompletion with its constant members and kept extra members.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
@@ -395,9 +311,6 @@ func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, completeResultCompletionMembers...)
 }
-
-// createMessageRequestMembers are the members the schema declares for CreateMessageRequest.
-var createMessageRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a CreateMessageRequest with its constant members and kept extra members.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
@@ -413,9 +326,6 @@ func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, createMessageRequestMembers...)
 }
 
-// createMessageRequestParamsMembers are the members the schema declares for CreateMessageRequestParams.
-var createMessageRequestParamsMembers = []string{"_meta", "includeContext", "maxTokens", "messages", "metadata", "modelPreferences", "stopSequences", "systemPrompt", "task", "temperature", "toolChoice", "tools"}
-
 // MarshalJSON encodes a CreateMessageRequestParams with its constant members and kept extra members.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageRequestParams
@@ -429,9 +339,6 @@ func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, createMessageRequestParamsMembers...)
 }
 
-// createMessageResultMembers are the members the schema declares for CreateMessageResult.
-var createMessageResultMembers = []string{"_meta", "content", "model", "role", "stopReason"}
-
 // MarshalJSON encodes a CreateMessageResult with its constant members and kept extra members.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageResult
@@ -442,9 +349,6 @@ func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, createMessageResultMembers...)
 }
 
-// createTaskResultMembers are the members the schema declares for CreateTaskResult.
-var createTaskResultMembers = []string{"_meta", "task"}
-
 // MarshalJSON encodes a CreateTaskResult with its constant members and kept extra members.
 func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
 	type wire CreateTaskResult
@@ -454,9 +358,6 @@ func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, createTaskResultMembers...)
 }
-
-// elicitRequestMembers are the members the schema declares for ElicitRequest.
-var elicitRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ElicitRequest with its constant members and kept extra members.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
@@ -472,9 +373,6 @@ func (x ElicitRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, elicitRequestMembers...)
 }
 
-// elicitRequestFormParamsMembers are the members the schema declares for ElicitRequestFormParams.
-var elicitRequestFormParamsMembers = []string{"_meta", "message", "mode", "requestedSchema", "task"}
-
 // MarshalJSON encodes a ElicitRequestFormParams with its constant members and kept extra members.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestFormParams
@@ -484,9 +382,6 @@ func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, elicitRequestFormParamsMembers...)
 }
-
-// elicitRequestFormParamsRequestedSchemaMembers are the members the schema declares for ElicitRequestFormParamsRequestedSchema.
-var elicitRequestFormParamsRequestedSchemaMembers = []string{"$schema", "properties", "required", "type"}
 
 // MarshalJSON encodes a ElicitRequestFormParamsRequestedSchema with its constant members and kept extra members.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
@@ -504,9 +399,6 @@ func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, elicitRequestFormParamsRequestedSchemaMembers...)
 }
 
-// elicitRequestURLParamsMembers are the members the schema declares for ElicitRequestURLParams.
-var elicitRequestURLParamsMembers = []string{"_meta", "elicitationId", "message", "mode", "task", "url"}
-
 // MarshalJSON encodes a ElicitRequestURLParams with its constant members and kept extra members.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestURLParams
@@ -520,9 +412,6 @@ func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, elicitRequestURLParamsMembers...)
 }
 
-// elicitResultMembers are the members the schema declares for ElicitResult.
-var elicitResultMembers = []string{"_meta", "action", "content"}
-
 // MarshalJSON encodes a ElicitResult with its constant members and kept extra members.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
 	type wire ElicitResult
@@ -532,9 +421,6 @@ func (x ElicitResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, elicitResultMembers...)
 }
-
-// elicitationCompleteNotificationMembers are the members the schema declares for ElicitationCompleteNotification.
-var elicitationCompleteNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ElicitationCompleteNotification with its constant members and kept extra members.
 func (x ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
@@ -550,9 +436,6 @@ func (x ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, elicitationCompleteNotificationMembers...)
 }
 
-// elicitationCompleteNotificationParamsMembers are the members the schema declares for ElicitationCompleteNotificationParams.
-var elicitationCompleteNotificationParamsMembers = []string{"elicitationId"}
-
 // MarshalJSON encodes a ElicitationCompleteNotificationParams with its constant members and kept extra members.
 func (x ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire ElicitationCompleteNotificationParams
@@ -562,9 +445,6 @@ func (x ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, elicitationCompleteNotificationParamsMembers...)
 }
-
-// embeddedResourceMembers are the members the schema declares for EmbeddedResource.
-var embeddedResourceMembers = []string{"_meta", "annotations", "resource", "type"}
 
 // MarshalJSON encodes a EmbeddedResource with its constant members and kept extra members.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
@@ -579,9 +459,6 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, embeddedResourceMembers...)
 }
 
-// errorMembers are the members the schema declares for Error.
-var errorMembers = []string{"code", "data", "message"}
-
 // MarshalJSON encodes a Error with its constant members and kept extra members.
 func (x Error) MarshalJSON() ([]byte, error) {
 	type wire Error
@@ -591,9 +468,6 @@ func (x Error) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, errorMembers...)
 }
-
-// getPromptRequestMembers are the members the schema declares for GetPromptRequest.
-var getPromptRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a GetPromptRequest with its constant members and kept extra members.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
@@ -609,9 +483,6 @@ func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, getPromptRequestMembers...)
 }
 
-// getPromptRequestParamsMembers are the members the schema declares for GetPromptRequestParams.
-var getPromptRequestParamsMembers = []string{"_meta", "arguments", "name"}
-
 // MarshalJSON encodes a GetPromptRequestParams with its constant members and kept extra members.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 	type wire GetPromptRequestParams
@@ -621,9 +492,6 @@ func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, getPromptRequestParamsMembers...)
 }
-
-// getPromptResultMembers are the members the schema declares for GetPromptResult.
-var getPromptResultMembers = []string{"_meta", "description", "messages"}
 
 // MarshalJSON encodes a GetPromptResult with its constant members and kept extra members.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
@@ -637,9 +505,6 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, getPromptResultMembers...)
 }
-
-// getTaskPayloadRequestMembers are the members the schema declares for GetTaskPayloadRequest.
-var getTaskPayloadRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a GetTaskPayloadRequest with its constant members and kept extra members.
 func (x GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
@@ -655,9 +520,6 @@ func (x GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, getTaskPayloadRequestMembers...)
 }
 
-// getTaskPayloadResultMembers are the members the schema declares for GetTaskPayloadResult.
-var getTaskPayloadResultMembers = []string{"_meta"}
-
 // MarshalJSON encodes a GetTaskPayloadResult with its constant members and kept extra members.
 func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 	type wire GetTaskPayloadResult
@@ -667,9 +529,6 @@ func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, getTaskPayloadResultMembers...)
 }
-
-// getTaskRequestMembers are the members the schema declares for GetTaskRequest.
-var getTaskRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a GetTaskRequest with its constant members and kept extra members.
 func (x GetTaskRequest) MarshalJSON() ([]byte, error) {
@@ -685,9 +544,6 @@ func (x GetTaskRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, getTaskRequestMembers...)
 }
 
-// getTaskResultMembers are the members the schema declares for GetTaskResult.
-var getTaskResultMembers = []string{"_meta", "createdAt", "lastUpdatedAt", "pollInterval", "status", "statusMessage", "taskId", "ttl"}
-
 // MarshalJSON encodes a GetTaskResult with its constant members and kept extra members.
 func (x GetTaskResult) MarshalJSON() ([]byte, error) {
 	type wire GetTaskResult
@@ -697,9 +553,6 @@ func (x GetTaskResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, getTaskResultMembers...)
 }
-
-// iconMembers are the members the schema declares for Icon.
-var iconMembers = []string{"mimeType", "sizes", "src", "theme"}
 
 // MarshalJSON encodes a Icon with its constant members and kept extra members.
 func (x Icon) MarshalJSON() ([]byte, error) {
@@ -711,9 +564,6 @@ func (x Icon) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, iconMembers...)
 }
 
-// iconsMembers are the members the schema declares for Icons.
-var iconsMembers = []string{"icons"}
-
 // MarshalJSON encodes a Icons with its constant members and kept extra members.
 func (x Icons) MarshalJSON() ([]byte, error) {
 	type wire Icons
@@ -723,9 +573,6 @@ func (x Icons) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, iconsMembers...)
 }
-
-// imageContentMembers are the members the schema declares for ImageContent.
-var imageContentMembers = []string{"_meta", "annotations", "data", "mimeType", "type"}
 
 // MarshalJSON encodes a ImageContent with its constant members and kept extra members.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
@@ -740,9 +587,6 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, imageContentMembers...)
 }
 
-// implementationMembers are the members the schema declares for Implementation.
-var implementationMembers = []string{"description", "icons", "name", "title", "version", "websiteUrl"}
-
 // MarshalJSON encodes a Implementation with its constant members and kept extra members.
 func (x Implementation) MarshalJSON() ([]byte, error) {
 	type wire Implementation
@@ -752,9 +596,6 @@ func (x Implementation) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, implementationMembers...)
 }
-
-// initializeRequestMembers are the members the schema declares for InitializeRequest.
-var initializeRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a InitializeRequest with its constant members and kept extra members.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
@@ -770,9 +611,6 @@ func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, initializeRequestMembers...)
 }
 
-// initializeRequestParamsMembers are the members the schema declares for InitializeRequestParams.
-var initializeRequestParamsMembers = []string{"_meta", "capabilities", "clientInfo", "protocolVersion"}
-
 // MarshalJSON encodes a InitializeRequestParams with its constant members and kept extra members.
 func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
 	type wire InitializeRequestParams
@@ -783,9 +621,6 @@ func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, initializeRequestParamsMembers...)
 }
 
-// initializeResultMembers are the members the schema declares for InitializeResult.
-var initializeResultMembers = []string{"_meta", "capabilities", "instructions", "protocolVersion", "serverInfo"}
-
 // MarshalJSON encodes a InitializeResult with its constant members and kept extra members.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	type wire InitializeResult
@@ -795,9 +630,6 @@ func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, initializeResultMembers...)
 }
-
-// initializedNotificationMembers are the members the schema declares for InitializedNotification.
-var initializedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a InitializedNotification with its constant members and kept extra members.
 func (x InitializedNotification) MarshalJSON() ([]byte, error) {
@@ -813,9 +645,6 @@ func (x InitializedNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, initializedNotificationMembers...)
 }
 
-// jsonrpcErrorResponseMembers are the members the schema declares for JSONRPCErrorResponse.
-var jsonrpcErrorResponseMembers = []string{"error", "id", "jsonrpc"}
-
 // MarshalJSON encodes a JSONRPCErrorResponse with its constant members and kept extra members.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCErrorResponse
@@ -828,9 +657,6 @@ func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, jsonrpcErrorResponseMembers...)
 }
-
-// jsonrpcNotificationMembers are the members the schema declares for JSONRPCNotification.
-var jsonrpcNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a JSONRPCNotification with its constant members and kept extra members.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
@@ -845,9 +671,6 @@ func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, jsonrpcNotificationMembers...)
 }
 
-// jsonrpcRequestMembers are the members the schema declares for JSONRPCRequest.
-var jsonrpcRequestMembers = []string{"id", "jsonrpc", "method", "params"}
-
 // MarshalJSON encodes a JSONRPCRequest with its constant members and kept extra members.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCRequest
@@ -861,9 +684,6 @@ func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, jsonrpcRequestMembers...)
 }
 
-// jsonrpcResultResponseMembers are the members the schema declares for JSONRPCResultResponse.
-var jsonrpcResultResponseMembers = []string{"id", "jsonrpc", "result"}
-
 // MarshalJSON encodes a JSONRPCResultResponse with its constant members and kept extra members.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCResultResponse
@@ -876,9 +696,6 @@ func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, jsonrpcResultResponseMembers...)
 }
-
-// legacyTitledEnumSchemaMembers are the members the schema declares for LegacyTitledEnumSchema.
-var legacyTitledEnumSchemaMembers = []string{"default", "description", "enum", "enumNames", "title", "type"}
 
 // MarshalJSON encodes a LegacyTitledEnumSchema with its constant members and kept extra members.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
@@ -896,9 +713,6 @@ func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, legacyTitledEnumSchemaMembers...)
 }
 
-// listPromptsRequestMembers are the members the schema declares for ListPromptsRequest.
-var listPromptsRequestMembers = []string{"id", "jsonrpc", "method", "params"}
-
 // MarshalJSON encodes a ListPromptsRequest with its constant members and kept extra members.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
 	type wire ListPromptsRequest
@@ -913,9 +727,6 @@ func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listPromptsRequestMembers...)
 }
 
-// listPromptsResultMembers are the members the schema declares for ListPromptsResult.
-var listPromptsResultMembers = []string{"_meta", "nextCursor", "prompts"}
-
 // MarshalJSON encodes a ListPromptsResult with its constant members and kept extra members.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	type wire ListPromptsResult
@@ -928,9 +739,6 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listPromptsResultMembers...)
 }
-
-// listResourceTemplatesRequestMembers are the members the schema declares for ListResourceTemplatesRequest.
-var listResourceTemplatesRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ListResourceTemplatesRequest with its constant members and kept extra members.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
@@ -946,9 +754,6 @@ func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listResourceTemplatesRequestMembers...)
 }
 
-// listResourceTemplatesResultMembers are the members the schema declares for ListResourceTemplatesResult.
-var listResourceTemplatesResultMembers = []string{"_meta", "nextCursor", "resourceTemplates"}
-
 // MarshalJSON encodes a ListResourceTemplatesResult with its constant members and kept extra members.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	type wire ListResourceTemplatesResult
@@ -961,9 +766,6 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listResourceTemplatesResultMembers...)
 }
-
-// listResourcesRequestMembers are the members the schema declares for ListResourcesRequest.
-var listResourcesRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ListResourcesRequest with its constant members and kept extra members.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
@@ -979,9 +781,6 @@ func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listResourcesRequestMembers...)
 }
 
-// listResourcesResultMembers are the members the schema declares for ListResourcesResult.
-var listResourcesResultMembers = []string{"_meta", "nextCursor", "resources"}
-
 // MarshalJSON encodes a ListResourcesResult with its constant members and kept extra members.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	type wire ListResourcesResult
@@ -994,9 +793,6 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listResourcesResultMembers...)
 }
-
-// listRootsRequestMembers are the members the schema declares for ListRootsRequest.
-var listRootsRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ListRootsRequest with its constant members and kept extra members.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
@@ -1012,9 +808,6 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listRootsRequestMembers...)
 }
 
-// listRootsResultMembers are the members the schema declares for ListRootsResult.
-var listRootsResultMembers = []string{"_meta", "roots"}
-
 // MarshalJSON encodes a ListRootsResult with its constant members and kept extra members.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	type wire ListRootsResult
@@ -1027,9 +820,6 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listRootsResultMembers...)
 }
-
-// listTasksRequestMembers are the members the schema declares for ListTasksRequest.
-var listTasksRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ListTasksRequest with its constant members and kept extra members.
 func (x ListTasksRequest) MarshalJSON() ([]byte, error) {
@@ -1045,9 +835,6 @@ func (x ListTasksRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listTasksRequestMembers...)
 }
 
-// listTasksResultMembers are the members the schema declares for ListTasksResult.
-var listTasksResultMembers = []string{"_meta", "nextCursor", "tasks"}
-
 // MarshalJSON encodes a ListTasksResult with its constant members and kept extra members.
 func (x ListTasksResult) MarshalJSON() ([]byte, error) {
 	type wire ListTasksResult
@@ -1060,9 +847,6 @@ func (x ListTasksResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listTasksResultMembers...)
 }
-
-// listToolsRequestMembers are the members the schema declares for ListToolsRequest.
-var listToolsRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ListToolsRequest with its constant members and kept extra members.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
@@ -1078,9 +862,6 @@ func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, listToolsRequestMembers...)
 }
 
-// listToolsResultMembers are the members the schema declares for ListToolsResult.
-var listToolsResultMembers = []string{"_meta", "nextCursor", "tools"}
-
 // MarshalJSON encodes a ListToolsResult with its constant members and kept extra members.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	type wire ListToolsResult
@@ -1093,9 +874,6 @@ func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, listToolsResultMembers...)
 }
-
-// loggingMessageNotificationMembers are the members the schema declares for LoggingMessageNotification.
-var loggingMessageNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a LoggingMessageNotification with its constant members and kept extra members.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
@@ -1111,9 +889,6 @@ func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, loggingMessageNotificationMembers...)
 }
 
-// loggingMessageNotificationParamsMembers are the members the schema declares for LoggingMessageNotificationParams.
-var loggingMessageNotificationParamsMembers = []string{"_meta", "data", "level", "logger"}
-
 // MarshalJSON encodes a LoggingMessageNotificationParams with its constant members and kept extra members.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire LoggingMessageNotificationParams
@@ -1123,9 +898,6 @@ func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, loggingMessageNotificationParamsMembers...)
 }
-
-// modelHintMembers are the members the schema declares for ModelHint.
-var modelHintMembers = []string{"name"}
 
 // MarshalJSON encodes a ModelHint with its constant members and kept extra members.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
@@ -1137,9 +909,6 @@ func (x ModelHint) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, modelHintMembers...)
 }
 
-// modelPreferencesMembers are the members the schema declares for ModelPreferences.
-var modelPreferencesMembers = []string{"costPriority", "hints", "intelligencePriority", "speedPriority"}
-
 // MarshalJSON encodes a ModelPreferences with its constant members and kept extra members.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
 	type wire ModelPreferences
@@ -1149,9 +918,6 @@ func (x ModelPreferences) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, modelPreferencesMembers...)
 }
-
-// notificationMembers are the members the schema declares for Notification.
-var notificationMembers = []string{"method", "params"}
 
 // MarshalJSON encodes a Notification with its constant members and kept extra members.
 func (x Notification) MarshalJSON() ([]byte, error) {
@@ -1163,9 +929,6 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, notificationMembers...)
 }
 
-// notificationParamsMembers are the members the schema declares for NotificationParams.
-var notificationParamsMembers = []string{"_meta"}
-
 // MarshalJSON encodes a NotificationParams with its constant members and kept extra members.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
 	type wire NotificationParams
@@ -1176,9 +939,6 @@ func (x NotificationParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, notificationParamsMembers...)
 }
 
-// numberSchemaMembers are the members the schema declares for NumberSchema.
-var numberSchemaMembers = []string{"default", "description", "maximum", "minimum", "title", "type"}
-
 // MarshalJSON encodes a NumberSchema with its constant members and kept extra members.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
 	type wire NumberSchema
@@ -1188,9 +948,6 @@ func (x NumberSchema) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, numberSchemaMembers...)
 }
-
-// paginatedRequestMembers are the members the schema declares for PaginatedRequest.
-var paginatedRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a PaginatedRequest with its constant members and kept extra members.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
@@ -1205,9 +962,6 @@ func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, paginatedRequestMembers...)
 }
 
-// paginatedRequestParamsMembers are the members the schema declares for PaginatedRequestParams.
-var paginatedRequestParamsMembers = []string{"_meta", "cursor"}
-
 // MarshalJSON encodes a PaginatedRequestParams with its constant members and kept extra members.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 	type wire PaginatedRequestParams
@@ -1218,9 +972,6 @@ func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, paginatedRequestParamsMembers...)
 }
 
-// paginatedResultMembers are the members the schema declares for PaginatedResult.
-var paginatedResultMembers = []string{"_meta", "nextCursor"}
-
 // MarshalJSON encodes a PaginatedResult with its constant members and kept extra members.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	type wire PaginatedResult
@@ -1230,9 +981,6 @@ func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, paginatedResultMembers...)
 }
-
-// pingRequestMembers are the members the schema declares for PingRequest.
-var pingRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a PingRequest with its constant members and kept extra members.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
@@ -1248,9 +996,6 @@ func (x PingRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, pingRequestMembers...)
 }
 
-// progressNotificationMembers are the members the schema declares for ProgressNotification.
-var progressNotificationMembers = []string{"jsonrpc", "method", "params"}
-
 // MarshalJSON encodes a ProgressNotification with its constant members and kept extra members.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 	type wire ProgressNotification
@@ -1265,9 +1010,6 @@ func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, progressNotificationMembers...)
 }
 
-// progressNotificationParamsMembers are the members the schema declares for ProgressNotificationParams.
-var progressNotificationParamsMembers = []string{"_meta", "message", "progress", "progressToken", "total"}
-
 // MarshalJSON encodes a ProgressNotificationParams with its constant members and kept extra members.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire ProgressNotificationParams
@@ -1277,9 +1019,6 @@ func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, progressNotificationParamsMembers...)
 }
-
-// promptMembers are the members the schema declares for Prompt.
-var promptMembers = []string{"_meta", "arguments", "description", "icons", "name", "title"}
 
 // MarshalJSON encodes a Prompt with its constant members and kept extra members.
 func (x Prompt) MarshalJSON() ([]byte, error) {
@@ -1291,9 +1030,6 @@ func (x Prompt) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, promptMembers...)
 }
 
-// promptArgumentMembers are the members the schema declares for PromptArgument.
-var promptArgumentMembers = []string{"description", "name", "required", "title"}
-
 // MarshalJSON encodes a PromptArgument with its constant members and kept extra members.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
 	type wire PromptArgument
@@ -1303,9 +1039,6 @@ func (x PromptArgument) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, promptArgumentMembers...)
 }
-
-// promptListChangedNotificationMembers are the members the schema declares for PromptListChangedNotification.
-var promptListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a PromptListChangedNotification with its constant members and kept extra members.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
@@ -1321,9 +1054,6 @@ func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, promptListChangedNotificationMembers...)
 }
 
-// promptMessageMembers are the members the schema declares for PromptMessage.
-var promptMessageMembers = []string{"content", "role"}
-
 // MarshalJSON encodes a PromptMessage with its constant members and kept extra members.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
 	type wire PromptMessage
@@ -1333,9 +1063,6 @@ func (x PromptMessage) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, promptMessageMembers...)
 }
-
-// promptReferenceMembers are the members the schema declares for PromptReference.
-var promptReferenceMembers = []string{"name", "title", "type"}
 
 // MarshalJSON encodes a PromptReference with its constant members and kept extra members.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
@@ -1349,9 +1076,6 @@ func (x PromptReference) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, promptReferenceMembers...)
 }
-
-// readResourceRequestMembers are the members the schema declares for ReadResourceRequest.
-var readResourceRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ReadResourceRequest with its constant members and kept extra members.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
@@ -1367,9 +1091,6 @@ func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, readResourceRequestMembers...)
 }
 
-// readResourceRequestParamsMembers are the members the schema declares for ReadResourceRequestParams.
-var readResourceRequestParamsMembers = []string{"_meta", "uri"}
-
 // MarshalJSON encodes a ReadResourceRequestParams with its constant members and kept extra members.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceRequestParams
@@ -1379,9 +1100,6 @@ func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, readResourceRequestParamsMembers...)
 }
-
-// readResourceResultMembers are the members the schema declares for ReadResourceResult.
-var readResourceResultMembers = []string{"_meta", "contents"}
 
 // MarshalJSON encodes a ReadResourceResult with its constant members and kept extra members.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
@@ -1396,9 +1114,6 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, readResourceResultMembers...)
 }
 
-// relatedTaskMetadataMembers are the members the schema declares for RelatedTaskMetadata.
-var relatedTaskMetadataMembers = []string{"taskId"}
-
 // MarshalJSON encodes a RelatedTaskMetadata with its constant members and kept extra members.
 func (x RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
 	type wire RelatedTaskMetadata
@@ -1408,9 +1123,6 @@ func (x RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, relatedTaskMetadataMembers...)
 }
-
-// requestMembers are the members the schema declares for Request.
-var requestMembers = []string{"method", "params"}
 
 // MarshalJSON encodes a Request with its constant members and kept extra members.
 func (x Request) MarshalJSON() ([]byte, error) {
@@ -1422,9 +1134,6 @@ func (x Request) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, requestMembers...)
 }
 
-// requestParamsMembers are the members the schema declares for RequestParams.
-var requestParamsMembers = []string{"_meta"}
-
 // MarshalJSON encodes a RequestParams with its constant members and kept extra members.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
 	type wire RequestParams
@@ -1434,9 +1143,6 @@ func (x RequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, requestParamsMembers...)
 }
-
-// resourceMembers are the members the schema declares for Resource.
-var resourceMembers = []string{"_meta", "annotations", "description", "icons", "mimeType", "name", "size", "title", "uri"}
 
 // MarshalJSON encodes a Resource with its constant members and kept extra members.
 func (x Resource) MarshalJSON() ([]byte, error) {
@@ -1448,9 +1154,6 @@ func (x Resource) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, resourceMembers...)
 }
 
-// resourceContentsMembers are the members the schema declares for ResourceContents.
-var resourceContentsMembers = []string{"_meta", "mimeType", "uri"}
-
 // MarshalJSON encodes a ResourceContents with its constant members and kept extra members.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
 	type wire ResourceContents
@@ -1460,9 +1163,6 @@ func (x ResourceContents) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, resourceContentsMembers...)
 }
-
-// resourceLinkMembers are the members the schema declares for ResourceLink.
-var resourceLinkMembers = []string{"_meta", "annotations", "description", "icons", "mimeType", "name", "size", "title", "type", "uri"}
 
 // MarshalJSON encodes a ResourceLink with its constant members and kept extra members.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
@@ -1476,9 +1176,6 @@ func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, resourceLinkMembers...)
 }
-
-// resourceListChangedNotificationMembers are the members the schema declares for ResourceListChangedNotification.
-var resourceListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ResourceListChangedNotification with its constant members and kept extra members.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
@@ -1494,9 +1191,6 @@ func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, resourceListChangedNotificationMembers...)
 }
 
-// resourceRequestParamsMembers are the members the schema declares for ResourceRequestParams.
-var resourceRequestParamsMembers = []string{"_meta", "uri"}
-
 // MarshalJSON encodes a ResourceRequestParams with its constant members and kept extra members.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
 	type wire ResourceRequestParams
@@ -1507,9 +1201,6 @@ func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, resourceRequestParamsMembers...)
 }
 
-// resourceTemplateMembers are the members the schema declares for ResourceTemplate.
-var resourceTemplateMembers = []string{"_meta", "annotations", "description", "icons", "mimeType", "name", "title", "uriTemplate"}
-
 // MarshalJSON encodes a ResourceTemplate with its constant members and kept extra members.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
 	type wire ResourceTemplate
@@ -1519,9 +1210,6 @@ func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, resourceTemplateMembers...)
 }
-
-// resourceTemplateReferenceMembers are the members the schema declares for ResourceTemplateReference.
-var resourceTemplateReferenceMembers = []string{"type", "uri"}
 
 // MarshalJSON encodes a ResourceTemplateReference with its constant members and kept extra members.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
@@ -1535,9 +1223,6 @@ func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, resourceTemplateReferenceMembers...)
 }
-
-// resourceUpdatedNotificationMembers are the members the schema declares for ResourceUpdatedNotification.
-var resourceUpdatedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a ResourceUpdatedNotification with its constant members and kept extra members.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
@@ -1553,9 +1238,6 @@ func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, resourceUpdatedNotificationMembers...)
 }
 
-// resourceUpdatedNotificationParamsMembers are the members the schema declares for ResourceUpdatedNotificationParams.
-var resourceUpdatedNotificationParamsMembers = []string{"_meta", "uri"}
-
 // MarshalJSON encodes a ResourceUpdatedNotificationParams with its constant members and kept extra members.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire ResourceUpdatedNotificationParams
@@ -1565,9 +1247,6 @@ func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, resourceUpdatedNotificationParamsMembers...)
 }
-
-// resultMembers are the members the schema declares for Result.
-var resultMembers = []string{"_meta"}
 
 // MarshalJSON encodes a Result with its constant members and kept extra members.
 func (x Result) MarshalJSON() ([]byte, error) {
@@ -1579,9 +1258,6 @@ func (x Result) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, resultMembers...)
 }
 
-// rootMembers are the members the schema declares for Root.
-var rootMembers = []string{"_meta", "name", "uri"}
-
 // MarshalJSON encodes a Root with its constant members and kept extra members.
 func (x Root) MarshalJSON() ([]byte, error) {
 	type wire Root
@@ -1591,9 +1267,6 @@ func (x Root) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, rootMembers...)
 }
-
-// rootsListChangedNotificationMembers are the members the schema declares for RootsListChangedNotification.
-var rootsListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a RootsListChangedNotification with its constant members and kept extra members.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
@@ -1609,9 +1282,6 @@ func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, rootsListChangedNotificationMembers...)
 }
 
-// samplingMessageMembers are the members the schema declares for SamplingMessage.
-var samplingMessageMembers = []string{"_meta", "content", "role"}
-
 // MarshalJSON encodes a SamplingMessage with its constant members and kept extra members.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
 	type wire SamplingMessage
@@ -1621,9 +1291,6 @@ func (x SamplingMessage) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, samplingMessageMembers...)
 }
-
-// serverCapabilitiesMembers are the members the schema declares for ServerCapabilities.
-var serverCapabilitiesMembers = []string{"completions", "experimental", "logging", "prompts", "resources", "tasks", "tools"}
 
 // MarshalJSON encodes a ServerCapabilities with its constant members and kept extra members.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
@@ -1635,9 +1302,6 @@ func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, serverCapabilitiesMembers...)
 }
 
-// serverCapabilitiesResourcesMembers are the members the schema declares for ServerCapabilitiesResources.
-var serverCapabilitiesResourcesMembers = []string{"listChanged", "subscribe"}
-
 // MarshalJSON encodes a ServerCapabilitiesResources with its constant members and kept extra members.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesResources
@@ -1647,9 +1311,6 @@ func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesResourcesMembers...)
 }
-
-// serverCapabilitiesTasksMembers are the members the schema declares for ServerCapabilitiesTasks.
-var serverCapabilitiesTasksMembers = []string{"cancel", "list", "requests"}
 
 // MarshalJSON encodes a ServerCapabilitiesTasks with its constant members and kept extra members.
 func (x ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
@@ -1661,9 +1322,6 @@ func (x ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, serverCapabilitiesTasksMembers...)
 }
 
-// serverCapabilitiesTasksRequestsMembers are the members the schema declares for ServerCapabilitiesTasksRequests.
-var serverCapabilitiesTasksRequestsMembers = []string{"tools"}
-
 // MarshalJSON encodes a ServerCapabilitiesTasksRequests with its constant members and kept extra members.
 func (x ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequests
@@ -1674,9 +1332,6 @@ func (x ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, serverCapabilitiesTasksRequestsMembers...)
 }
 
-// serverCapabilitiesTasksRequestsToolsMembers are the members the schema declares for ServerCapabilitiesTasksRequestsTools.
-var serverCapabilitiesTasksRequestsToolsMembers = []string{"call"}
-
 // MarshalJSON encodes a ServerCapabilitiesTasksRequestsTools with its constant members and kept extra members.
 func (x ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequestsTools
@@ -1686,9 +1341,6 @@ func (x ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesTasksRequestsToolsMembers...)
 }
-
-// setLevelRequestMembers are the members the schema declares for SetLevelRequest.
-var setLevelRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a SetLevelRequest with its constant members and kept extra members.
 func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
@@ -1704,9 +1356,6 @@ func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, setLevelRequestMembers...)
 }
 
-// setLevelRequestParamsMembers are the members the schema declares for SetLevelRequestParams.
-var setLevelRequestParamsMembers = []string{"_meta", "level"}
-
 // MarshalJSON encodes a SetLevelRequestParams with its constant members and kept extra members.
 func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
 	type wire SetLevelRequestParams
@@ -1716,9 +1365,6 @@ func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, setLevelRequestParamsMembers...)
 }
-
-// stringSchemaMembers are the members the schema declares for StringSchema.
-var stringSchemaMembers = []string{"default", "description", "format", "maxLength", "minLength", "title", "type"}
 
 // MarshalJSON encodes a StringSchema with its constant members and kept extra members.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
@@ -1732,9 +1378,6 @@ func (x StringSchema) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, stringSchemaMembers...)
 }
-
-// subscribeRequestMembers are the members the schema declares for SubscribeRequest.
-var subscribeRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a SubscribeRequest with its constant members and kept extra members.
 func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
@@ -1750,9 +1393,6 @@ func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, subscribeRequestMembers...)
 }
 
-// subscribeRequestParamsMembers are the members the schema declares for SubscribeRequestParams.
-var subscribeRequestParamsMembers = []string{"_meta", "uri"}
-
 // MarshalJSON encodes a SubscribeRequestParams with its constant members and kept extra members.
 func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
 	type wire SubscribeRequestParams
@@ -1762,9 +1402,6 @@ func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, subscribeRequestParamsMembers...)
 }
-
-// taskMembers are the members the schema declares for Task.
-var taskMembers = []string{"createdAt", "lastUpdatedAt", "pollInterval", "status", "statusMessage", "taskId", "ttl"}
 
 // MarshalJSON encodes a Task with its constant members and kept extra members.
 func (x Task) MarshalJSON() ([]byte, error) {
@@ -1776,9 +1413,6 @@ func (x Task) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, taskMembers...)
 }
 
-// taskAugmentedRequestParamsMembers are the members the schema declares for TaskAugmentedRequestParams.
-var taskAugmentedRequestParamsMembers = []string{"_meta", "task"}
-
 // MarshalJSON encodes a TaskAugmentedRequestParams with its constant members and kept extra members.
 func (x TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
 	type wire TaskAugmentedRequestParams
@@ -1789,9 +1423,6 @@ func (x TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, taskAugmentedRequestParamsMembers...)
 }
 
-// taskMetadataMembers are the members the schema declares for TaskMetadata.
-var taskMetadataMembers = []string{"ttl"}
-
 // MarshalJSON encodes a TaskMetadata with its constant members and kept extra members.
 func (x TaskMetadata) MarshalJSON() ([]byte, error) {
 	type wire TaskMetadata
@@ -1801,9 +1432,6 @@ func (x TaskMetadata) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, taskMetadataMembers...)
 }
-
-// taskStatusNotificationMembers are the members the schema declares for TaskStatusNotification.
-var taskStatusNotificationMembers = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a TaskStatusNotification with its constant members and kept extra members.
 func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
@@ -1819,9 +1447,6 @@ func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, taskStatusNotificationMembers...)
 }
 
-// taskStatusNotificationParamsMembers are the members the schema declares for TaskStatusNotificationParams.
-var taskStatusNotificationParamsMembers = []string{"_meta", "createdAt", "lastUpdatedAt", "pollInterval", "status", "statusMessage", "taskId", "ttl"}
-
 // MarshalJSON encodes a TaskStatusNotificationParams with its constant members and kept extra members.
 func (x TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire TaskStatusNotificationParams
@@ -1831,9 +1456,6 @@ func (x TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, taskStatusNotificationParamsMembers...)
 }
-
-// textContentMembers are the members the schema declares for TextContent.
-var textContentMembers = []string{"_meta", "annotations", "text", "type"}
 
 // MarshalJSON encodes a TextContent with its constant members and kept extra members.
 func (x TextContent) MarshalJSON() ([]byte, error) {
@@ -1848,9 +1470,6 @@ func (x TextContent) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, textContentMembers...)
 }
 
-// textResourceContentsMembers are the members the schema declares for TextResourceContents.
-var textResourceContentsMembers = []string{"_meta", "mimeType", "text", "uri"}
-
 // MarshalJSON encodes a TextResourceContents with its constant members and kept extra members.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	type wire TextResourceContents
@@ -1860,9 +1479,6 @@ func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, textResourceContentsMembers...)
 }
-
-// titledMultiSelectEnumSchemaMembers are the members the schema declares for TitledMultiSelectEnumSchema.
-var titledMultiSelectEnumSchemaMembers = []string{"default", "description", "items", "maxItems", "minItems", "title", "type"}
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchema with its constant members and kept extra members.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
@@ -1877,9 +1493,6 @@ func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaMembers...)
 }
 
-// titledMultiSelectEnumSchemaItemsMembers are the members the schema declares for TitledMultiSelectEnumSchemaItems.
-var titledMultiSelectEnumSchemaItemsMembers = []string{"anyOf"}
-
 // MarshalJSON encodes a TitledMultiSelectEnumSchemaItems with its constant members and kept extra members.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItems
@@ -1892,9 +1505,6 @@ func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsMembers...)
 }
-
-// titledSingleSelectEnumSchemaMembers are the members the schema declares for TitledSingleSelectEnumSchema.
-var titledSingleSelectEnumSchemaMembers = []string{"default", "description", "oneOf", "title", "type"}
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchema with its constant members and kept extra members.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
@@ -1912,9 +1522,6 @@ func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaMembers...)
 }
 
-// titledSingleSelectEnumSchemaOneOfItemMembers are the members the schema declares for TitledSingleSelectEnumSchemaOneOfItem.
-var titledSingleSelectEnumSchemaOneOfItemMembers = []string{"const", "title"}
-
 // MarshalJSON encodes a TitledSingleSelectEnumSchemaOneOfItem with its constant members and kept extra members.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 	type wire TitledSingleSelectEnumSchemaOneOfItem
@@ -1924,9 +1531,6 @@ func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaOneOfItemMembers...)
 }
-
-// toolMembers are the members the schema declares for Tool.
-var toolMembers = []string{"_meta", "annotations", "description", "execution", "icons", "inputSchema", "name", "outputSchema", "title"}
 
 // MarshalJSON encodes a Tool with its constant members and kept extra members.
 func (x Tool) MarshalJSON() ([]byte, error) {
@@ -1938,9 +1542,6 @@ func (x Tool) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolMembers...)
 }
 
-// toolAnnotationsMembers are the members the schema declares for ToolAnnotations.
-var toolAnnotationsMembers = []string{"destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint", "title"}
-
 // MarshalJSON encodes a ToolAnnotations with its constant members and kept extra members.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
 	type wire ToolAnnotations
@@ -1950,9 +1551,6 @@ func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, toolAnnotationsMembers...)
 }
-
-// toolChoiceMembers are the members the schema declares for ToolChoice.
-var toolChoiceMembers = []string{"mode"}
 
 // MarshalJSON encodes a ToolChoice with its constant members and kept extra members.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
@@ -1964,9 +1562,6 @@ func (x ToolChoice) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolChoiceMembers...)
 }
 
-// toolExecutionMembers are the members the schema declares for ToolExecution.
-var toolExecutionMembers = []string{"taskSupport"}
-
 // MarshalJSON encodes a ToolExecution with its constant members and kept extra members.
 func (x ToolExecution) MarshalJSON() ([]byte, error) {
 	type wire ToolExecution
@@ -1976,9 +1571,6 @@ func (x ToolExecution) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, toolExecutionMembers...)
 }
-
-// toolInputSchemaMembers are the members the schema declares for ToolInputSchema.
-var toolInputSchemaMembers = []string{"$schema", "properties", "required", "type"}
 
 // MarshalJSON encodes a ToolInputSchema with its constant members and kept extra members.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
@@ -1993,9 +1585,6 @@ func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolInputSchemaMembers...)
 }
 
-// toolListChangedNotificationMembers are the members the schema declares for ToolListChangedNotification.
-var toolListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
-
 // MarshalJSON encodes a ToolListChangedNotification with its constant members and kept extra members.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire ToolListChangedNotification
@@ -2009,9 +1598,6 @@ func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, toolListChangedNotificationMembers...)
 }
-
-// toolResultContentMembers are the members the schema declares for ToolResultContent.
-var toolResultContentMembers = []string{"_meta", "content", "isError", "structuredContent", "toolUseId", "type"}
 
 // MarshalJSON encodes a ToolResultContent with its constant members and kept extra members.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
@@ -2029,9 +1615,6 @@ func (x ToolResultContent) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolResultContentMembers...)
 }
 
-// toolUseContentMembers are the members the schema declares for ToolUseContent.
-var toolUseContentMembers = []string{"_meta", "id", "input", "name", "type"}
-
 // MarshalJSON encodes a ToolUseContent with its constant members and kept extra members.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	type wire ToolUseContent
@@ -2048,9 +1631,6 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolUseContentMembers...)
 }
 
-// urlElicitationRequiredErrorMembers are the members the schema declares for URLElicitationRequiredError.
-var urlElicitationRequiredErrorMembers = []string{"error", "id", "jsonrpc"}
-
 // MarshalJSON encodes a URLElicitationRequiredError with its constant members and kept extra members.
 func (x URLElicitationRequiredError) MarshalJSON() ([]byte, error) {
 	type wire URLElicitationRequiredError
@@ -2063,9 +1643,6 @@ func (x URLElicitationRequiredError) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, urlElicitationRequiredErrorMembers...)
 }
-
-// urlElicitationRequiredErrorErrorMembers are the members the schema declares for URLElicitationRequiredErrorError.
-var urlElicitationRequiredErrorErrorMembers = []string{"code", "data", "message"}
 
 // MarshalJSON encodes a URLElicitationRequiredErrorError with its constant members and kept extra members.
 func (x URLElicitationRequiredErrorError) MarshalJSON() ([]byte, error) {
@@ -2080,9 +1657,6 @@ func (x URLElicitationRequiredErrorError) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, urlElicitationRequiredErrorErrorMembers...)
 }
 
-// urlElicitationRequiredErrorErrorDataMembers are the members the schema declares for URLElicitationRequiredErrorErrorData.
-var urlElicitationRequiredErrorErrorDataMembers = []string{"elicitations"}
-
 // MarshalJSON encodes a URLElicitationRequiredErrorErrorData with its constant members and kept extra members.
 func (x URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
 	type wire URLElicitationRequiredErrorErrorData
@@ -2095,9 +1669,6 @@ func (x URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, urlElicitationRequiredErrorErrorDataMembers...)
 }
-
-// unsubscribeRequestMembers are the members the schema declares for UnsubscribeRequest.
-var unsubscribeRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON encodes a UnsubscribeRequest with its constant members and kept extra members.
 func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
@@ -2113,9 +1684,6 @@ func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, unsubscribeRequestMembers...)
 }
 
-// unsubscribeRequestParamsMembers are the members the schema declares for UnsubscribeRequestParams.
-var unsubscribeRequestParamsMembers = []string{"_meta", "uri"}
-
 // MarshalJSON encodes a UnsubscribeRequestParams with its constant members and kept extra members.
 func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
 	type wire UnsubscribeRequestParams
@@ -2125,9 +1693,6 @@ func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, unsubscribeRequestParamsMembers...)
 }
-
-// untitledMultiSelectEnumSchemaMembers are the members the schema declares for UntitledMultiSelectEnumSchema.
-var untitledMultiSelectEnumSchemaMembers = []string{"default", "description", "items", "maxItems", "minItems", "title", "type"}
 
 // MarshalJSON encodes a UntitledMultiSelectEnumSchema with its constant members and kept extra members.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
@@ -2141,9 +1706,6 @@ func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaMembers...)
 }
-
-// untitledMultiSelectEnumSchemaItemsMembers are the members the schema declares for UntitledMultiSelectEnumSchemaItems.
-var untitledMultiSelectEnumSchemaItemsMembers = []string{"enum", "type"}
 
 // MarshalJSON encodes a UntitledMultiSelectEnumSchemaItems with its constant members and kept extra members.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
@@ -2160,9 +1722,6 @@ func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	}
 	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaItemsMembers...)
 }
-
-// untitledSingleSelectEnumSchemaMembers are the members the schema declares for UntitledSingleSelectEnumSchema.
-var untitledSingleSelectEnumSchemaMembers = []string{"default", "description", "enum", "title", "type"}
 
 // MarshalJSON encodes a UntitledSingleSelectEnumSchema with its constant members and kept extra members.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {

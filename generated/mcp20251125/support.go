@@ -535,48 +535,294 @@ func decodeNew[T any](data []byte) (any, error) {
 	return v, nil
 }
 
-// members splits a JSON object into its members.
-func members(data []byte) (map[string]json.RawMessage, error) {
-	if jsonKind(data) != 'o' {
-		return nil, &DecodeError{Msg: "expected an object, got " + truncate(data)}
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, within("", err)
-	}
-	return m, nil
-}
-
-// take removes a member from m and returns it (nil when absent).
-func take(m map[string]json.RawMessage, name string) json.RawMessage {
-	raw, ok := m[name]
-	if !ok {
+// keep returns the members the schema does not declare, to keep.
+func keep(fs *fields, rest map[string]json.RawMessage) map[string]json.RawMessage {
+	if fs.err != nil || len(rest) == 0 {
 		return nil
 	}
-	delete(m, name)
-	if raw == nil {
-		return json.RawMessage("null")
-	}
-	return raw
+	return rest
 }
 
-// rest returns the members left in m, the ones the schema does not declare.
-func rest(fs *fields, m map[string]json.RawMessage) map[string]json.RawMessage {
-	if fs.err != nil || len(m) == 0 {
-		return nil
-	}
-	return m
-}
-
-// noRest refuses members the schema does not declare.
-func noRest(fs *fields, m map[string]json.RawMessage) {
+// refuse reports members the schema does not allow.
+func refuse(fs *fields, rest map[string]json.RawMessage) {
 	if fs.err != nil {
 		return
 	}
-	for k := range m {
+	for k := range rest {
 		fs.err = &DecodeError{Path: k, Msg: "member not allowed here"}
 		return
 	}
+}
+
+// split reads a JSON object in one pass: the value of each member named in
+// names goes to raws at the same index (nil when absent), and the other
+// members are returned. Values are slices of data, not copies.
+func split(data []byte, names []string, raws []json.RawMessage) (map[string]json.RawMessage, error) {
+	s := scanner{data: data}
+	s.space()
+	if s.i >= len(data) || data[s.i] != '{' {
+		return nil, &DecodeError{Msg: "expected an object, got " + truncate(data)}
+	}
+	s.i++
+	var extra map[string]json.RawMessage
+	s.space()
+	if s.peek() == '}' {
+		s.i++
+		return nil, s.end()
+	}
+	for {
+		s.space()
+		keyStart := s.i
+		if err := s.str(); err != nil {
+			return nil, err
+		}
+		key := data[keyStart+1 : s.i-1]
+		s.space()
+		if s.peek() != ':' {
+			return nil, s.fail("expected ':' after object key")
+		}
+		s.i++
+		s.space()
+		valStart := s.i
+		if err := s.value(0); err != nil {
+			return nil, err
+		}
+		val := json.RawMessage(data[valStart:s.i])
+		if bytes.IndexByte(key, '\\') >= 0 {
+			var k string
+			if err := json.Unmarshal(data[keyStart:keyStart+len(key)+2], &k); err != nil {
+				return nil, s.fail("invalid object key")
+			}
+			key = []byte(k)
+		}
+		found := false
+		for i, name := range names {
+			if string(key) == name {
+				raws[i] = val
+				found = true
+				break
+			}
+		}
+		if !found {
+			if extra == nil {
+				extra = map[string]json.RawMessage{}
+			}
+			extra[string(key)] = val
+		}
+		s.space()
+		switch s.peek() {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return extra, s.end()
+		default:
+			return nil, s.fail("expected ',' or '}' in object")
+		}
+	}
+}
+
+// scanner checks and skips JSON values.
+type scanner struct {
+	data []byte
+	i    int
+}
+
+const maxDepth = 512
+
+func (s *scanner) peek() byte {
+	if s.i < len(s.data) {
+		return s.data[s.i]
+	}
+	return 0
+}
+
+func (s *scanner) space() {
+	for s.i < len(s.data) {
+		switch s.data[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) fail(msg string) error {
+	return &DecodeError{Msg: "invalid JSON: " + msg + " at offset " + strconv.Itoa(s.i)}
+}
+
+// end checks that only whitespace follows the value.
+func (s *scanner) end() error {
+	s.space()
+	if s.i != len(s.data) {
+		return s.fail("unexpected data after the value")
+	}
+	return nil
+}
+
+func (s *scanner) value(depth int) error {
+	if depth > maxDepth {
+		return s.fail("nested too deeply")
+	}
+	switch c := s.peek(); {
+	case c == '"':
+		return s.str()
+	case c == '{' || c == '[':
+		closing := byte('}')
+		if c == '[' {
+			closing = ']'
+		}
+		s.i++
+		s.space()
+		if s.peek() == closing {
+			s.i++
+			return nil
+		}
+		for {
+			s.space()
+			if c == '{' {
+				if err := s.str(); err != nil {
+					return err
+				}
+				s.space()
+				if s.peek() != ':' {
+					return s.fail("expected ':' after object key")
+				}
+				s.i++
+				s.space()
+			}
+			if err := s.value(depth + 1); err != nil {
+				return err
+			}
+			s.space()
+			switch s.peek() {
+			case ',':
+				s.i++
+			case closing:
+				s.i++
+				return nil
+			default:
+				return s.fail("expected ',' or '" + string(closing) + "'")
+			}
+		}
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return s.number()
+	}
+	return s.fail("unexpected character")
+}
+
+func (s *scanner) literal(word string) error {
+	if !bytes.HasPrefix(s.data[s.i:], []byte(word)) {
+		return s.fail("invalid literal")
+	}
+	s.i += len(word)
+	return nil
+}
+
+func (s *scanner) str() error {
+	if s.peek() != '"' {
+		return s.fail("expected a string")
+	}
+	s.i++
+	for s.i < len(s.data) {
+		c := s.data[s.i]
+		switch {
+		case c == '"':
+			s.i++
+			return nil
+		case c == '\\':
+			if s.i+1 >= len(s.data) {
+				return s.fail("unterminated string")
+			}
+			switch s.data[s.i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.i += 2
+			case 'u':
+				if s.i+6 > len(s.data) {
+					return s.fail("invalid \\u escape")
+				}
+				for _, h := range s.data[s.i+2 : s.i+6] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return s.fail("invalid \\u escape")
+					}
+				}
+				s.i += 6
+			default:
+				return s.fail("invalid escape")
+			}
+		case c < 0x20:
+			return s.fail("control character in string")
+		default:
+			s.i++
+		}
+	}
+	return s.fail("unterminated string")
+}
+
+func (s *scanner) number() error {
+	start := s.i
+	if s.peek() == '-' {
+		s.i++
+	}
+	digits := func() int {
+		n := 0
+		for s.i < len(s.data) && s.data[s.i] >= '0' && s.data[s.i] <= '9' {
+			s.i++
+			n++
+		}
+		return n
+	}
+	if s.peek() == '0' {
+		s.i++
+	} else if digits() == 0 {
+		return s.fail("invalid number")
+	}
+	if s.peek() == '.' {
+		s.i++
+		if digits() == 0 {
+			return s.fail("invalid number")
+		}
+	}
+	if c := s.peek(); c == 'e' || c == 'E' {
+		s.i++
+		if c := s.peek(); c == '+' || c == '-' {
+			s.i++
+		}
+		if digits() == 0 {
+			return s.fail("invalid number")
+		}
+	}
+	if s.i == start {
+		return s.fail("invalid number")
+	}
+	return nil
+}
+
+// str decodes a JSON string, without reflection when it has no escapes.
+func str(data []byte) (string, error) {
+	if len(data) >= 2 && data[0] == '"' && data[len(data)-1] == '"' {
+		inner := data[1 : len(data)-1]
+		simple := true
+		for _, c := range inner {
+			if c == '\\' || c == '"' || c < 0x20 {
+				simple = false
+				break
+			}
+		}
+		if simple {
+			return string(inner), nil
+		}
+	}
+	var s string
+	err := json.Unmarshal(data, &s)
+	return s, err
 }
 
 // decodeParams decodes the params of a request.
@@ -601,4 +847,31 @@ func decodeResult[T any](raw json.RawMessage) (*T, error) {
 		return nil, within("result", err)
 	}
 	return r, nil
+}
+
+// via decodes a struct with its own UnmarshalJSON, skipping the validation
+// pass of json.Unmarshal: split checks the JSON as it reads it.
+func via[T any, P interface {
+	*T
+	json.Unmarshaler
+}](data []byte) (T, error) {
+	var v T
+	err := P(&v).UnmarshalJSON(data)
+	return v, err
+}
+
+// viaPointer is via for an optional struct member, kept as a pointer; JSON
+// null gives nil.
+func viaPointer[T any, P interface {
+	*T
+	json.Unmarshaler
+}](data []byte) (*T, error) {
+	if isNull(data) {
+		return nil, nil
+	}
+	v := new(T)
+	if err := P(v).UnmarshalJSON(data); err != nil {
+		return nil, err
+	}
+	return v, nil
 }

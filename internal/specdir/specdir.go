@@ -6,6 +6,7 @@ package specdir
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -15,6 +16,13 @@ func Dir(t testing.TB) string {
 	dir := os.Getenv("MCPGEN_SPEC_DIR")
 	if dir == "" {
 		missing(t, "MCPGEN_SPEC_DIR is not set")
+	}
+	if !filepath.IsAbs(dir) {
+		// Relative to the module root, as the README writes it, not to the
+		// package folder a test runs in.
+		if root := moduleRoot(); root != "" {
+			dir = filepath.Join(root, dir)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "schema")); err != nil {
 		missing(t, "MCPGEN_SPEC_DIR="+dir+" has no schema folder")
@@ -49,4 +57,23 @@ func missing(t testing.TB, why string) {
 		t.Fatal(msg)
 	}
 	t.Skip(msg)
+}
+
+// moduleRoot finds the folder of the main module's go.mod above the working
+// directory.
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(string(data), "module github.com/mcpgen/mcpgen\n") {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }

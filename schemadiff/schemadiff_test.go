@@ -1,0 +1,147 @@
+package schemadiff
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+func load(t *testing.T, path string) *schema.Model {
+	t.Helper()
+	m, err := schema.Load(path, schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func fixtures(t *testing.T) (old, new *schema.Model) {
+	return load(t, filepath.Join("testdata", "old", "2030-01-01", "schema.json")),
+		load(t, filepath.Join("testdata", "new", "2030-02-01", "schema.json"))
+}
+
+func TestDiffFixtures(t *testing.T) {
+	old, new := fixtures(t)
+	r := Diff(old, new)
+	if r.Old != "2030-01-01" || r.New != "2030-02-01" {
+		t.Errorf("versions %s → %s", r.Old, r.New)
+	}
+	var got []string
+	for _, c := range r.Changes {
+		got = append(got, string(c.Section)+" | "+string(c.Op)+" | "+c.Subject+" | "+c.Detail)
+	}
+	want := []string{
+		"methods | removed | initialize | request InitializeRequest, result EmptyResult, sent by client",
+		"methods | added | server/discover | request DiscoverRequest, result EmptyResult, sent by client",
+		"types | added | AudioBlock | struct",
+		"types | changed | Block | member ImageBlock removed",
+		"types | changed | Block | member AudioBlock added",
+		"types | changed | ClientRequest | member InitializeRequest removed",
+		"types | changed | ClientRequest | member DiscoverRequest added",
+		"types | added | DiscoverRequest | struct",
+		"types | added | Fresh | struct",
+		"types | removed | Gone | struct",
+		"types | removed | GoneError | struct",
+		"types | removed | InitializeRequest | struct",
+		"types | changed | Level | enum value \"medium\" added",
+		"types | added | NewError | struct",
+		"types | changed | Shape | kind struct → union",
+		"fields | added | Item.added | optional []Level",
+		"fields | changed | Item.note | now required",
+		"fields | changed | Item.size | type integer → number",
+		"error codes | removed | -32001 | Gone",
+		"error codes | added | -32002 | New",
+		"deprecations | added | Fresh | Deprecated: already.",
+		"deprecations | added | Item.old | Deprecated: use note.",
+	}
+	// Compare as sets first for a readable failure, then the order.
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("missing change: %s", w)
+		}
+	}
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			t.Errorf("unexpected change: %s", g)
+		}
+	}
+	if !t.Failed() {
+		sortedWant := slices.Clone(want)
+		if !slices.Equal(got, sortedWant) {
+			t.Errorf("order:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	if !r.Has(Methods, Removed, "initialize") || r.Has(Methods, Added, "initialize") {
+		t.Error("Has is wrong")
+	}
+	if n := len(r.Filter(ErrorCodes)); n != 2 {
+		t.Errorf("Filter(ErrorCodes) has %d changes", n)
+	}
+}
+
+func TestDiffSameIsEmpty(t *testing.T) {
+	old, _ := fixtures(t)
+	again, _ := fixtures(t)
+	r := Diff(old, again)
+	if len(r.Changes) != 0 {
+		t.Errorf("changes between identical models: %+v", r.Changes)
+	}
+	var text bytes.Buffer
+	r.WriteText(&text)
+	if text.String() != "Changes from 2030-01-01 to 2030-01-01: none\n" {
+		t.Errorf("text = %q", text.String())
+	}
+	var js bytes.Buffer
+	r.WriteJSON(&js)
+	if !strings.Contains(js.String(), `"changes": []`) {
+		t.Errorf("JSON = %s", js.String())
+	}
+}
+
+func TestWriteText(t *testing.T) {
+	old, new := fixtures(t)
+	var buf bytes.Buffer
+	if err := Diff(old, new).WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, want := range []string{
+		"Changes from 2030-01-01 to 2030-02-01: methods 2, types 13, fields 3, error codes 2, deprecations 2\n",
+		"\nmethods\n  - initialize (request InitializeRequest, result EmptyResult, sent by client)\n  + server/discover (",
+		"\n  ~ Item.size: type integer → number\n",
+		"\nerror codes\n  - -32001 (Gone)\n  + -32002 (New)\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	// Deterministic: the same input gives the same bytes.
+	var again bytes.Buffer
+	Diff(old, new).WriteText(&again)
+	if again.String() != text {
+		t.Error("text output differs between runs")
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	old, new := fixtures(t)
+	var buf bytes.Buffer
+	if err := Diff(old, new).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var r Report
+	if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Old != "2030-01-01" || !r.Has(Methods, Added, "server/discover") || len(r.Changes) != 22 {
+		t.Errorf("decoded report: %+v", r)
+	}
+	if strings.Contains(buf.String(), `"detail": ""`) {
+		t.Error("empty details are not omitted")
+	}
+}
