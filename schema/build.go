@@ -349,7 +349,12 @@ func constPrim(v json.RawMessage) Prim {
 func (b *builder) inlineType(n *node, ptr, hint string) *Type {
 	key := canonical(n)
 	override, renamed := b.ov.Names[ptr]
-	if t := b.inline[key]; t != nil {
+	if t := b.inline[key]; t != nil && t.Inline && isObjectSchema(n) {
+		// Two inline objects of the same shape in different places (the
+		// prompts and tools capabilities) stay two types, each named for
+		// its place; identical inline unions share one.
+		t = nil
+	} else if t != nil {
 		if renamed && t.Inline && t.Name != override && b.types[override] == nil {
 			delete(b.types, t.Name)
 			t.Name = override
@@ -369,6 +374,11 @@ func (b *builder) inlineType(n *node, ptr, hint string) *Type {
 	b.inline[key] = t
 	b.define(t, n)
 	return t
+}
+
+// isObjectSchema reports whether a schema is an object with properties.
+func isObjectSchema(n *node) bool {
+	return n.Properties != nil && len(n.AnyOf)+len(n.OneOf)+len(n.AllOf) == 0
 }
 
 // canonical is a node's schema text without descriptions, used to share

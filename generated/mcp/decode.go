@@ -2327,7 +2327,7 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[3], &x.Logging, "logging", plain[JSONObject])
 	optional(&fs, raw[4], &x.Prompts, "prompts", viaPointer[ServerCapabilitiesPrompts])
 	optional(&fs, raw[5], &x.Resources, "resources", viaPointer[ServerCapabilitiesResources])
-	optional(&fs, raw[6], &x.Tools, "tools", viaPointer[ServerCapabilitiesPrompts])
+	optional(&fs, raw[6], &x.Tools, "tools", viaPointer[ServerCapabilitiesTools])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2363,6 +2363,23 @@ func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
 	optional(&fs, raw[1], &x.Subscribe, "subscribe", plain[*bool])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// serverCapabilitiesToolsMembers are the members the schema declares for ServerCapabilitiesTools.
+var serverCapabilitiesToolsMembers = []string{"listChanged"}
+
+// UnmarshalJSON decodes a ServerCapabilitiesTools, reporting a missing required member or a wrong constant by its path.
+func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, serverCapabilitiesToolsMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ServerCapabilitiesTools{}
+	var fs fields
+	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2616,7 +2633,25 @@ func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledMultiSelectEnumSchemaItems{}
 	var fs fields
-	required(&fs, raw[0], &x.AnyOf, "anyOf", plain[[]TitledSingleSelectEnumSchemaOneOfItem])
+	required(&fs, raw[0], &x.AnyOf, "anyOf", plain[[]TitledMultiSelectEnumSchemaItemsAnyOfItem])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// titledMultiSelectEnumSchemaItemsAnyOfItemMembers are the members the schema declares for TitledMultiSelectEnumSchemaItemsAnyOfItem.
+var titledMultiSelectEnumSchemaItemsAnyOfItemMembers = []string{"const", "title"}
+
+// UnmarshalJSON decodes a TitledMultiSelectEnumSchemaItemsAnyOfItem, reporting a missing required member or a wrong constant by its path.
+func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) error {
+	var raw [2]json.RawMessage
+	rest, err := split(data, titledMultiSelectEnumSchemaItemsAnyOfItemMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
+	var fs fields
+	required(&fs, raw[0], &x.Const, "const", str)
+	required(&fs, raw[1], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -1395,6 +1395,16 @@ func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, serverCapabilitiesResourcesMembers...)
 }
 
+// MarshalJSON encodes a ServerCapabilitiesTools with its constant members and kept extra members.
+func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
+	type wire ServerCapabilitiesTools
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, serverCapabilitiesToolsMembers...)
+}
+
 // MarshalJSON encodes a StringSchema with its constant members and kept extra members.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
 	type wire StringSchema
@@ -1539,13 +1549,23 @@ func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItems
 	if x.AnyOf == nil {
-		x.AnyOf = []TitledSingleSelectEnumSchemaOneOfItem{}
+		x.AnyOf = []TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsMembers...)
+}
+
+// MarshalJSON encodes a TitledMultiSelectEnumSchemaItemsAnyOfItem with its constant members and kept extra members.
+func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
+	type wire TitledMultiSelectEnumSchemaItemsAnyOfItem
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsAnyOfItemMembers...)
 }
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchema with its constant members and kept extra members.

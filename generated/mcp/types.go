@@ -2112,7 +2112,7 @@ type ServerCapabilities struct {
 	// Present if the server offers any resources to read.
 	Resources *ServerCapabilitiesResources `json:"resources,omitzero"`
 	// Present if the server offers any tools to call.
-	Tools *ServerCapabilitiesPrompts `json:"tools,omitzero"`
+	Tools *ServerCapabilitiesTools `json:"tools,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2131,6 +2131,14 @@ type ServerCapabilitiesResources struct {
 	ListChanged *bool `json:"listChanged,omitzero"`
 	// Whether this server supports subscribing to resource updates.
 	Subscribe *bool `json:"subscribe,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ServerCapabilitiesTools: Present if the server offers any tools to call.
+type ServerCapabilitiesTools struct {
+	// Whether this server supports notifications for changes to the tool list.
+	ListChanged *bool `json:"listChanged,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2328,7 +2336,17 @@ type TitledMultiSelectEnumSchema struct {
 // TitledMultiSelectEnumSchemaItems: Schema for array items with enum options and display labels.
 type TitledMultiSelectEnumSchemaItems struct {
 	// Array of enum options with values and display labels.
-	AnyOf []TitledSingleSelectEnumSchemaOneOfItem `json:"anyOf"`
+	AnyOf []TitledMultiSelectEnumSchemaItemsAnyOfItem `json:"anyOf"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// TitledMultiSelectEnumSchemaItemsAnyOfItem is declared inline by the schema at #/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items.
+type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
+	// The constant enum value.
+	Const string `json:"const"`
+	// Display title for this option.
+	Title string `json:"title"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }

@@ -277,7 +277,7 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	*x = ClientCapabilities{}
 	var fs fields
 	optional(&fs, raw[0], &x.Elicitation, "elicitation", viaPointer[ClientCapabilitiesElicitation])
-	optional(&fs, raw[1], &x.Experimental, "experimental", plain[map[string]ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[1], &x.Experimental, "experimental", plain[map[string]ClientCapabilitiesExperimentalValue])
 	optional(&fs, raw[2], &x.Roots, "roots", viaPointer[ClientCapabilitiesRoots])
 	optional(&fs, raw[3], &x.Sampling, "sampling", viaPointer[ClientCapabilitiesSampling])
 	optional(&fs, raw[4], &x.Tasks, "tasks", viaPointer[ClientCapabilitiesTasks])
@@ -298,7 +298,7 @@ func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
 	*x = ClientCapabilitiesElicitation{}
 	var fs fields
 	optional(&fs, raw[0], &x.Form, "form", viaPointer[ClientCapabilitiesElicitationForm])
-	optional(&fs, raw[1], &x.URL, "url", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[1], &x.URL, "url", viaPointer[ClientCapabilitiesElicitationUrl])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -314,6 +314,38 @@ func (x *ClientCapabilitiesElicitationForm) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*x = ClientCapabilitiesElicitationForm{}
+	var fs fields
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// clientCapabilitiesElicitationUrlMembers are the members the schema declares for ClientCapabilitiesElicitationUrl.
+var clientCapabilitiesElicitationUrlMembers = []string{}
+
+// UnmarshalJSON decodes a ClientCapabilitiesElicitationUrl, reporting a missing required member or a wrong constant by its path.
+func (x *ClientCapabilitiesElicitationUrl) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, clientCapabilitiesElicitationUrlMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ClientCapabilitiesElicitationUrl{}
+	var fs fields
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// clientCapabilitiesExperimentalValueMembers are the members the schema declares for ClientCapabilitiesExperimentalValue.
+var clientCapabilitiesExperimentalValueMembers = []string{}
+
+// UnmarshalJSON decodes a ClientCapabilitiesExperimentalValue, reporting a missing required member or a wrong constant by its path.
+func (x *ClientCapabilitiesExperimentalValue) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, clientCapabilitiesExperimentalValueMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ClientCapabilitiesExperimentalValue{}
 	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -348,8 +380,40 @@ func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientCapabilitiesSampling{}
 	var fs fields
-	optional(&fs, raw[0], &x.Context, "context", viaPointer[ClientCapabilitiesElicitationForm])
-	optional(&fs, raw[1], &x.Tools, "tools", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[0], &x.Context, "context", viaPointer[ClientCapabilitiesSamplingContext])
+	optional(&fs, raw[1], &x.Tools, "tools", viaPointer[ClientCapabilitiesSamplingTools])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// clientCapabilitiesSamplingContextMembers are the members the schema declares for ClientCapabilitiesSamplingContext.
+var clientCapabilitiesSamplingContextMembers = []string{}
+
+// UnmarshalJSON decodes a ClientCapabilitiesSamplingContext, reporting a missing required member or a wrong constant by its path.
+func (x *ClientCapabilitiesSamplingContext) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, clientCapabilitiesSamplingContextMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ClientCapabilitiesSamplingContext{}
+	var fs fields
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// clientCapabilitiesSamplingToolsMembers are the members the schema declares for ClientCapabilitiesSamplingTools.
+var clientCapabilitiesSamplingToolsMembers = []string{}
+
+// UnmarshalJSON decodes a ClientCapabilitiesSamplingTools, reporting a missing required member or a wrong constant by its path.
+func (x *ClientCapabilitiesSamplingTools) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, clientCapabilitiesSamplingToolsMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ClientCapabilitiesSamplingTools{}
+	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -366,9 +430,41 @@ func (x *ClientCapabilitiesTasks) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientCapabilitiesTasks{}
 	var fs fields
-	optional(&fs, raw[0], &x.Cancel, "cancel", viaPointer[ClientCapabilitiesElicitationForm])
-	optional(&fs, raw[1], &x.List, "list", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[0], &x.Cancel, "cancel", viaPointer[ClientCapabilitiesTasksCancel])
+	optional(&fs, raw[1], &x.List, "list", viaPointer[ClientCapabilitiesTasksList])
 	optional(&fs, raw[2], &x.Requests, "requests", viaPointer[ClientCapabilitiesTasksRequests])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// clientCapabilitiesTasksCancelMembers are the members the schema declares for ClientCapabilitiesTasksCancel.
+var clientCapabilitiesTasksCancelMembers = []string{}
+
+// UnmarshalJSON decodes a ClientCapabilitiesTasksCancel, reporting a missing required member or a wrong constant by its path.
+func (x *ClientCapabilitiesTasksCancel) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, clientCapabilitiesTasksCancelMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ClientCapabilitiesTasksCancel{}
+	var fs fields
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// clientCapabilitiesTasksListMembers are the members the schema declares for ClientCapabilitiesTasksList.
+var clientCapabilitiesTasksListMembers = []string{}
+
+// UnmarshalJSON decodes a ClientCapabilitiesTasksList, reporting a missing required member or a wrong constant by its path.
+func (x *ClientCapabilitiesTasksList) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, clientCapabilitiesTasksListMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ClientCapabilitiesTasksList{}
+	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -403,7 +499,23 @@ func (x *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(data []byte) 
 	}
 	*x = ClientCapabilitiesTasksRequestsElicitation{}
 	var fs fields
-	optional(&fs, raw[0], &x.Create, "create", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[0], &x.Create, "create", viaPointer[ClientCapabilitiesTasksRequestsElicitationCreate])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// clientCapabilitiesTasksRequestsElicitationCreateMembers are the members the schema declares for ClientCapabilitiesTasksRequestsElicitationCreate.
+var clientCapabilitiesTasksRequestsElicitationCreateMembers = []string{}
+
+// UnmarshalJSON decodes a ClientCapabilitiesTasksRequestsElicitationCreate, reporting a missing required member or a wrong constant by its path.
+func (x *ClientCapabilitiesTasksRequestsElicitationCreate) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, clientCapabilitiesTasksRequestsElicitationCreateMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ClientCapabilitiesTasksRequestsElicitationCreate{}
+	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -420,7 +532,23 @@ func (x *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(data []byte) err
 	}
 	*x = ClientCapabilitiesTasksRequestsSampling{}
 	var fs fields
-	optional(&fs, raw[0], &x.CreateMessage, "createMessage", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[0], &x.CreateMessage, "createMessage", viaPointer[ClientCapabilitiesTasksRequestsSamplingCreateMessage])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// clientCapabilitiesTasksRequestsSamplingCreateMessageMembers are the members the schema declares for ClientCapabilitiesTasksRequestsSamplingCreateMessage.
+var clientCapabilitiesTasksRequestsSamplingCreateMessageMembers = []string{}
+
+// UnmarshalJSON decodes a ClientCapabilitiesTasksRequestsSamplingCreateMessage, reporting a missing required member or a wrong constant by its path.
+func (x *ClientCapabilitiesTasksRequestsSamplingCreateMessage) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, clientCapabilitiesTasksRequestsSamplingCreateMessageMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ClientCapabilitiesTasksRequestsSamplingCreateMessage{}
+	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -457,7 +585,7 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CompleteRequestParamsMeta])
 	required(&fs, raw[1], &x.Argument, "argument", via[CompleteRequestParamsArgument])
 	optional(&fs, raw[2], &x.Context, "context", viaPointer[CompleteRequestParamsContext])
 	required(&fs, raw[3], &x.Ref, "ref", DecodeCompleteRequestParamsRef)
@@ -496,6 +624,23 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	*x = CompleteRequestParamsContext{}
 	var fs fields
 	optional(&fs, raw[0], &x.Arguments, "arguments", plain[map[string]string])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// completeRequestParamsMetaMembers are the members the schema declares for CompleteRequestParamsMeta.
+var completeRequestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a CompleteRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *CompleteRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, completeRequestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = CompleteRequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -569,12 +714,12 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CreateMessageRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CreateMessageRequestParamsMeta])
 	optional(&fs, raw[1], &x.IncludeContext, "includeContext", str)
 	oneOf(&fs, x.IncludeContext, "includeContext", "allServers", "none", "thisServer")
 	required(&fs, raw[2], &x.MaxTokens, "maxTokens", plain[int64])
 	required(&fs, raw[3], &x.Messages, "messages", plain[[]SamplingMessage])
-	optional(&fs, raw[4], &x.Metadata, "metadata", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[4], &x.Metadata, "metadata", viaPointer[CreateMessageRequestParamsMetadata])
 	optional(&fs, raw[5], &x.ModelPreferences, "modelPreferences", viaPointer[ModelPreferences])
 	optional(&fs, raw[6], &x.StopSequences, "stopSequences", plain[[]string])
 	optional(&fs, raw[7], &x.SystemPrompt, "systemPrompt", str)
@@ -582,6 +727,39 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[9], &x.Temperature, "temperature", plain[*float64])
 	optional(&fs, raw[10], &x.ToolChoice, "toolChoice", viaPointer[ToolChoice])
 	optional(&fs, raw[11], &x.Tools, "tools", plain[[]Tool])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// createMessageRequestParamsMetaMembers are the members the schema declares for CreateMessageRequestParamsMeta.
+var createMessageRequestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a CreateMessageRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *CreateMessageRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, createMessageRequestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = CreateMessageRequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// createMessageRequestParamsMetadataMembers are the members the schema declares for CreateMessageRequestParamsMetadata.
+var createMessageRequestParamsMetadataMembers = []string{}
+
+// UnmarshalJSON decodes a CreateMessageRequestParamsMetadata, reporting a missing required member or a wrong constant by its path.
+func (x *CreateMessageRequestParamsMetadata) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, createMessageRequestParamsMetadataMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = CreateMessageRequestParamsMetadata{}
+	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -657,12 +835,29 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ElicitRequestFormParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ElicitRequestFormParamsMeta])
 	required(&fs, raw[1], &x.Message, "message", str)
 	constant(&fs, raw[2], "\"form\"", "mode", false)
 	optional(&fs, raw[2], &x.Mode, "mode", str)
 	required(&fs, raw[3], &x.RequestedSchema, "requestedSchema", via[ElicitRequestFormParamsRequestedSchema])
 	optional(&fs, raw[4], &x.Task, "task", viaPointer[TaskMetadata])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// elicitRequestFormParamsMetaMembers are the members the schema declares for ElicitRequestFormParamsMeta.
+var elicitRequestFormParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a ElicitRequestFormParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *ElicitRequestFormParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, elicitRequestFormParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ElicitRequestFormParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -699,12 +894,29 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ElicitRequestURLParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ElicitRequestURLParamsMeta])
 	required(&fs, raw[1], &x.ElicitationID, "elicitationId", str)
 	required(&fs, raw[2], &x.Message, "message", str)
 	constant(&fs, raw[3], "\"url\"", "mode", true)
 	optional(&fs, raw[4], &x.Task, "task", viaPointer[TaskMetadata])
 	required(&fs, raw[5], &x.URL, "url", str)
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// elicitRequestURLParamsMetaMembers are the members the schema declares for ElicitRequestURLParamsMeta.
+var elicitRequestURLParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a ElicitRequestURLParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *ElicitRequestURLParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, elicitRequestURLParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ElicitRequestURLParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -836,9 +1048,26 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetPromptRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[GetPromptRequestParamsMeta])
 	optional(&fs, raw[1], &x.Arguments, "arguments", plain[map[string]string])
 	required(&fs, raw[2], &x.Name, "name", str)
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// getPromptRequestParamsMetaMembers are the members the schema declares for GetPromptRequestParamsMeta.
+var getPromptRequestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a GetPromptRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *GetPromptRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, getPromptRequestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = GetPromptRequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1056,10 +1285,27 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = InitializeRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[InitializeRequestParamsMeta])
 	required(&fs, raw[1], &x.Capabilities, "capabilities", via[ClientCapabilities])
 	required(&fs, raw[2], &x.ClientInfo, "clientInfo", via[Implementation])
 	required(&fs, raw[3], &x.ProtocolVersion, "protocolVersion", str)
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// initializeRequestParamsMetaMembers are the members the schema declares for InitializeRequestParamsMeta.
+var initializeRequestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a InitializeRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *InitializeRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, initializeRequestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = InitializeRequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1615,8 +1861,25 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = PaginatedRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[PaginatedRequestParamsMeta])
 	optional(&fs, raw[1], &x.Cursor, "cursor", str)
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// paginatedRequestParamsMetaMembers are the members the schema declares for PaginatedRequestParamsMeta.
+var paginatedRequestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a PaginatedRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *PaginatedRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, paginatedRequestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = PaginatedRequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1829,8 +2092,25 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ReadResourceRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ReadResourceRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// readResourceRequestParamsMetaMembers are the members the schema declares for ReadResourceRequestParamsMeta.
+var readResourceRequestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a ReadResourceRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *ReadResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, readResourceRequestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ReadResourceRequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1900,7 +2180,24 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = RequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[RequestParamsMeta])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// requestParamsMetaMembers are the members the schema declares for RequestParamsMeta.
+var requestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a RequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, requestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = RequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2006,8 +2303,25 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResourceRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// resourceRequestParamsMetaMembers are the members the schema declares for ResourceRequestParamsMeta.
+var resourceRequestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a ResourceRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *ResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, resourceRequestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ResourceRequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2197,13 +2511,78 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilities{}
 	var fs fields
-	optional(&fs, raw[0], &x.Completions, "completions", viaPointer[ClientCapabilitiesElicitationForm])
-	optional(&fs, raw[1], &x.Experimental, "experimental", plain[map[string]ClientCapabilitiesElicitationForm])
-	optional(&fs, raw[2], &x.Logging, "logging", viaPointer[ClientCapabilitiesElicitationForm])
-	optional(&fs, raw[3], &x.Prompts, "prompts", viaPointer[ClientCapabilitiesRoots])
+	optional(&fs, raw[0], &x.Completions, "completions", viaPointer[ServerCapabilitiesCompletions])
+	optional(&fs, raw[1], &x.Experimental, "experimental", plain[map[string]ServerCapabilitiesExperimentalValue])
+	optional(&fs, raw[2], &x.Logging, "logging", viaPointer[ServerCapabilitiesLogging])
+	optional(&fs, raw[3], &x.Prompts, "prompts", viaPointer[ServerCapabilitiesPrompts])
 	optional(&fs, raw[4], &x.Resources, "resources", viaPointer[ServerCapabilitiesResources])
 	optional(&fs, raw[5], &x.Tasks, "tasks", viaPointer[ServerCapabilitiesTasks])
-	optional(&fs, raw[6], &x.Tools, "tools", viaPointer[ClientCapabilitiesRoots])
+	optional(&fs, raw[6], &x.Tools, "tools", viaPointer[ServerCapabilitiesTools])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// serverCapabilitiesCompletionsMembers are the members the schema declares for ServerCapabilitiesCompletions.
+var serverCapabilitiesCompletionsMembers = []string{}
+
+// UnmarshalJSON decodes a ServerCapabilitiesCompletions, reporting a missing required member or a wrong constant by its path.
+func (x *ServerCapabilitiesCompletions) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, serverCapabilitiesCompletionsMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ServerCapabilitiesCompletions{}
+	var fs fields
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// serverCapabilitiesExperimentalValueMembers are the members the schema declares for ServerCapabilitiesExperimentalValue.
+var serverCapabilitiesExperimentalValueMembers = []string{}
+
+// UnmarshalJSON decodes a ServerCapabilitiesExperimentalValue, reporting a missing required member or a wrong constant by its path.
+func (x *ServerCapabilitiesExperimentalValue) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, serverCapabilitiesExperimentalValueMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ServerCapabilitiesExperimentalValue{}
+	var fs fields
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// serverCapabilitiesLoggingMembers are the members the schema declares for ServerCapabilitiesLogging.
+var serverCapabilitiesLoggingMembers = []string{}
+
+// UnmarshalJSON decodes a ServerCapabilitiesLogging, reporting a missing required member or a wrong constant by its path.
+func (x *ServerCapabilitiesLogging) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, serverCapabilitiesLoggingMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ServerCapabilitiesLogging{}
+	var fs fields
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// serverCapabilitiesPromptsMembers are the members the schema declares for ServerCapabilitiesPrompts.
+var serverCapabilitiesPromptsMembers = []string{"listChanged"}
+
+// UnmarshalJSON decodes a ServerCapabilitiesPrompts, reporting a missing required member or a wrong constant by its path.
+func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, serverCapabilitiesPromptsMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ServerCapabilitiesPrompts{}
+	var fs fields
+	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2238,9 +2617,41 @@ func (x *ServerCapabilitiesTasks) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilitiesTasks{}
 	var fs fields
-	optional(&fs, raw[0], &x.Cancel, "cancel", viaPointer[ClientCapabilitiesElicitationForm])
-	optional(&fs, raw[1], &x.List, "list", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[0], &x.Cancel, "cancel", viaPointer[ServerCapabilitiesTasksCancel])
+	optional(&fs, raw[1], &x.List, "list", viaPointer[ServerCapabilitiesTasksList])
 	optional(&fs, raw[2], &x.Requests, "requests", viaPointer[ServerCapabilitiesTasksRequests])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// serverCapabilitiesTasksCancelMembers are the members the schema declares for ServerCapabilitiesTasksCancel.
+var serverCapabilitiesTasksCancelMembers = []string{}
+
+// UnmarshalJSON decodes a ServerCapabilitiesTasksCancel, reporting a missing required member or a wrong constant by its path.
+func (x *ServerCapabilitiesTasksCancel) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, serverCapabilitiesTasksCancelMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ServerCapabilitiesTasksCancel{}
+	var fs fields
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// serverCapabilitiesTasksListMembers are the members the schema declares for ServerCapabilitiesTasksList.
+var serverCapabilitiesTasksListMembers = []string{}
+
+// UnmarshalJSON decodes a ServerCapabilitiesTasksList, reporting a missing required member or a wrong constant by its path.
+func (x *ServerCapabilitiesTasksList) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, serverCapabilitiesTasksListMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ServerCapabilitiesTasksList{}
+	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2274,7 +2685,40 @@ func (x *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(data []byte) error 
 	}
 	*x = ServerCapabilitiesTasksRequestsTools{}
 	var fs fields
-	optional(&fs, raw[0], &x.Call, "call", viaPointer[ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[0], &x.Call, "call", viaPointer[ServerCapabilitiesTasksRequestsToolsCall])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// serverCapabilitiesTasksRequestsToolsCallMembers are the members the schema declares for ServerCapabilitiesTasksRequestsToolsCall.
+var serverCapabilitiesTasksRequestsToolsCallMembers = []string{}
+
+// UnmarshalJSON decodes a ServerCapabilitiesTasksRequestsToolsCall, reporting a missing required member or a wrong constant by its path.
+func (x *ServerCapabilitiesTasksRequestsToolsCall) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, serverCapabilitiesTasksRequestsToolsCallMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ServerCapabilitiesTasksRequestsToolsCall{}
+	var fs fields
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// serverCapabilitiesToolsMembers are the members the schema declares for ServerCapabilitiesTools.
+var serverCapabilitiesToolsMembers = []string{"listChanged"}
+
+// UnmarshalJSON decodes a ServerCapabilitiesTools, reporting a missing required member or a wrong constant by its path.
+func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, serverCapabilitiesToolsMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ServerCapabilitiesTools{}
+	var fs fields
+	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2311,8 +2755,25 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = SetLevelRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[SetLevelRequestParamsMeta])
 	required(&fs, raw[1], &x.Level, "level", plain[LoggingLevel])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// setLevelRequestParamsMetaMembers are the members the schema declares for SetLevelRequestParamsMeta.
+var setLevelRequestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a SetLevelRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *SetLevelRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, setLevelRequestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = SetLevelRequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2373,8 +2834,25 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = SubscribeRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[SubscribeRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// subscribeRequestParamsMetaMembers are the members the schema declares for SubscribeRequestParamsMeta.
+var subscribeRequestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a SubscribeRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *SubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, subscribeRequestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = SubscribeRequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2414,8 +2892,25 @@ func (x *TaskAugmentedRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = TaskAugmentedRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[TaskAugmentedRequestParamsMeta])
 	optional(&fs, raw[1], &x.Task, "task", viaPointer[TaskMetadata])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// taskAugmentedRequestParamsMetaMembers are the members the schema declares for TaskAugmentedRequestParamsMeta.
+var taskAugmentedRequestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a TaskAugmentedRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *TaskAugmentedRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, taskAugmentedRequestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = TaskAugmentedRequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2568,7 +3063,25 @@ func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledMultiSelectEnumSchemaItems{}
 	var fs fields
-	required(&fs, raw[0], &x.AnyOf, "anyOf", plain[[]TitledSingleSelectEnumSchemaOneOfItem])
+	required(&fs, raw[0], &x.AnyOf, "anyOf", plain[[]TitledMultiSelectEnumSchemaItemsAnyOfItem])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// titledMultiSelectEnumSchemaItemsAnyOfItemMembers are the members the schema declares for TitledMultiSelectEnumSchemaItemsAnyOfItem.
+var titledMultiSelectEnumSchemaItemsAnyOfItemMembers = []string{"const", "title"}
+
+// UnmarshalJSON decodes a TitledMultiSelectEnumSchemaItemsAnyOfItem, reporting a missing required member or a wrong constant by its path.
+func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) error {
+	var raw [2]json.RawMessage
+	rest, err := split(data, titledMultiSelectEnumSchemaItemsAnyOfItemMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
+	var fs fields
+	required(&fs, raw[0], &x.Const, "const", str)
+	required(&fs, raw[1], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2631,7 +3144,7 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[4], &x.Icons, "icons", plain[[]Icon])
 	required(&fs, raw[5], &x.InputSchema, "inputSchema", via[ToolInputSchema])
 	required(&fs, raw[6], &x.Name, "name", str)
-	optional(&fs, raw[7], &x.OutputSchema, "outputSchema", viaPointer[ToolInputSchema])
+	optional(&fs, raw[7], &x.OutputSchema, "outputSchema", viaPointer[ToolOutputSchema])
 	optional(&fs, raw[8], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2707,9 +3220,25 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	*x = ToolInputSchema{}
 	var fs fields
 	optional(&fs, raw[0], &x.Schema, "$schema", str)
-	optional(&fs, raw[1], &x.Properties, "properties", plain[map[string]ClientCapabilitiesElicitationForm])
+	optional(&fs, raw[1], &x.Properties, "properties", plain[map[string]ToolInputSchemaPropertiesValue])
 	optional(&fs, raw[2], &x.Required, "required", plain[[]string])
 	constant(&fs, raw[3], "\"object\"", "type", true)
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// toolInputSchemaPropertiesValueMembers are the members the schema declares for ToolInputSchemaPropertiesValue.
+var toolInputSchemaPropertiesValueMembers = []string{}
+
+// UnmarshalJSON decodes a ToolInputSchemaPropertiesValue, reporting a missing required member or a wrong constant by its path.
+func (x *ToolInputSchemaPropertiesValue) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, toolInputSchemaPropertiesValueMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ToolInputSchemaPropertiesValue{}
+	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2729,6 +3258,42 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[1], "\"notifications/tools/list_changed\"", "method", true)
 	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// toolOutputSchemaMembers are the members the schema declares for ToolOutputSchema.
+var toolOutputSchemaMembers = []string{"$schema", "properties", "required", "type"}
+
+// UnmarshalJSON decodes a ToolOutputSchema, reporting a missing required member or a wrong constant by its path.
+func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
+	var raw [4]json.RawMessage
+	rest, err := split(data, toolOutputSchemaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ToolOutputSchema{}
+	var fs fields
+	optional(&fs, raw[0], &x.Schema, "$schema", str)
+	optional(&fs, raw[1], &x.Properties, "properties", plain[map[string]ToolOutputSchemaPropertiesValue])
+	optional(&fs, raw[2], &x.Required, "required", plain[[]string])
+	constant(&fs, raw[3], "\"object\"", "type", true)
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// toolOutputSchemaPropertiesValueMembers are the members the schema declares for ToolOutputSchemaPropertiesValue.
+var toolOutputSchemaPropertiesValueMembers = []string{}
+
+// UnmarshalJSON decodes a ToolOutputSchemaPropertiesValue, reporting a missing required member or a wrong constant by its path.
+func (x *ToolOutputSchemaPropertiesValue) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, toolOutputSchemaPropertiesValueMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = ToolOutputSchemaPropertiesValue{}
+	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2863,8 +3428,25 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = UnsubscribeRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[UnsubscribeRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// unsubscribeRequestParamsMetaMembers are the members the schema declares for UnsubscribeRequestParamsMeta.
+var unsubscribeRequestParamsMetaMembers = []string{"progressToken"}
+
+// UnmarshalJSON decodes a UnsubscribeRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+func (x *UnsubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var raw [1]json.RawMessage
+	rest, err := split(data, unsubscribeRequestParamsMetaMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = UnsubscribeRequestParamsMeta{}
+	var fs fields
+	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -185,6 +185,26 @@ func (x ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, clientCapabilitiesElicitationFormMembers...)
 }
 
+// MarshalJSON encodes a ClientCapabilitiesElicitationUrl with its constant members and kept extra members.
+func (x ClientCapabilitiesElicitationUrl) MarshalJSON() ([]byte, error) {
+	type wire ClientCapabilitiesElicitationUrl
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, clientCapabilitiesElicitationUrlMembers...)
+}
+
+// MarshalJSON encodes a ClientCapabilitiesExperimentalValue with its constant members and kept extra members.
+func (x ClientCapabilitiesExperimentalValue) MarshalJSON() ([]byte, error) {
+	type wire ClientCapabilitiesExperimentalValue
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, clientCapabilitiesExperimentalValueMembers...)
+}
+
 // MarshalJSON encodes a ClientCapabilitiesRoots with its constant members and kept extra members.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesRoots
@@ -205,6 +225,26 @@ func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, clientCapabilitiesSamplingMembers...)
 }
 
+// MarshalJSON encodes a ClientCapabilitiesSamplingContext with its constant members and kept extra members.
+func (x ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
+	type wire ClientCapabilitiesSamplingContext
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, clientCapabilitiesSamplingContextMembers...)
+}
+
+// MarshalJSON encodes a ClientCapabilitiesSamplingTools with its constant members and kept extra members.
+func (x ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
+	type wire ClientCapabilitiesSamplingTools
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, clientCapabilitiesSamplingToolsMembers...)
+}
+
 // MarshalJSON encodes a ClientCapabilitiesTasks with its constant members and kept extra members.
 func (x ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasks
@@ -213,6 +253,26 @@ func (x ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksMembers...)
+}
+
+// MarshalJSON encodes a ClientCapabilitiesTasksCancel with its constant members and kept extra members.
+func (x ClientCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
+	type wire ClientCapabilitiesTasksCancel
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, clientCapabilitiesTasksCancelMembers...)
+}
+
+// MarshalJSON encodes a ClientCapabilitiesTasksList with its constant members and kept extra members.
+func (x ClientCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
+	type wire ClientCapabilitiesTasksList
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, clientCapabilitiesTasksListMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequests with its constant members and kept extra members.
@@ -235,6 +295,16 @@ func (x ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsElicitationMembers...)
 }
 
+// MarshalJSON encodes a ClientCapabilitiesTasksRequestsElicitationCreate with its constant members and kept extra members.
+func (x ClientCapabilitiesTasksRequestsElicitationCreate) MarshalJSON() ([]byte, error) {
+	type wire ClientCapabilitiesTasksRequestsElicitationCreate
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsElicitationCreateMembers...)
+}
+
 // MarshalJSON encodes a ClientCapabilitiesTasksRequestsSampling with its constant members and kept extra members.
 func (x ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsSampling
@@ -243,6 +313,16 @@ func (x ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsSamplingMembers...)
+}
+
+// MarshalJSON encodes a ClientCapabilitiesTasksRequestsSamplingCreateMessage with its constant members and kept extra members.
+func (x ClientCapabilitiesTasksRequestsSamplingCreateMessage) MarshalJSON() ([]byte, error) {
+	type wire ClientCapabilitiesTasksRequestsSamplingCreateMessage
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsSamplingCreateMessageMembers...)
 }
 
 // MarshalJSON encodes a CompleteRequest with its constant members and kept extra members.
@@ -287,6 +367,16 @@ func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, completeRequestParamsContextMembers...)
+}
+
+// MarshalJSON encodes a CompleteRequestParamsMeta with its constant members and kept extra members.
+func (x CompleteRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire CompleteRequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, completeRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a CompleteResult with its constant members and kept extra members.
@@ -339,6 +429,26 @@ func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, createMessageRequestParamsMembers...)
 }
 
+// MarshalJSON encodes a CreateMessageRequestParamsMeta with its constant members and kept extra members.
+func (x CreateMessageRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire CreateMessageRequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, createMessageRequestParamsMetaMembers...)
+}
+
+// MarshalJSON encodes a CreateMessageRequestParamsMetadata with its constant members and kept extra members.
+func (x CreateMessageRequestParamsMetadata) MarshalJSON() ([]byte, error) {
+	type wire CreateMessageRequestParamsMetadata
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, createMessageRequestParamsMetadataMembers...)
+}
+
 // MarshalJSON encodes a CreateMessageResult with its constant members and kept extra members.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageResult
@@ -383,6 +493,16 @@ func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, elicitRequestFormParamsMembers...)
 }
 
+// MarshalJSON encodes a ElicitRequestFormParamsMeta with its constant members and kept extra members.
+func (x ElicitRequestFormParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire ElicitRequestFormParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, elicitRequestFormParamsMetaMembers...)
+}
+
 // MarshalJSON encodes a ElicitRequestFormParamsRequestedSchema with its constant members and kept extra members.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestFormParamsRequestedSchema
@@ -410,6 +530,16 @@ func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, elicitRequestURLParamsMembers...)
+}
+
+// MarshalJSON encodes a ElicitRequestURLParamsMeta with its constant members and kept extra members.
+func (x ElicitRequestURLParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire ElicitRequestURLParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, elicitRequestURLParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a ElicitResult with its constant members and kept extra members.
@@ -491,6 +621,16 @@ func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, getPromptRequestParamsMembers...)
+}
+
+// MarshalJSON encodes a GetPromptRequestParamsMeta with its constant members and kept extra members.
+func (x GetPromptRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire GetPromptRequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, getPromptRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a GetPromptResult with its constant members and kept extra members.
@@ -619,6 +759,16 @@ func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, initializeRequestParamsMembers...)
+}
+
+// MarshalJSON encodes a InitializeRequestParamsMeta with its constant members and kept extra members.
+func (x InitializeRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire InitializeRequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, initializeRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a InitializeResult with its constant members and kept extra members.
@@ -972,6 +1122,16 @@ func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, paginatedRequestParamsMembers...)
 }
 
+// MarshalJSON encodes a PaginatedRequestParamsMeta with its constant members and kept extra members.
+func (x PaginatedRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire PaginatedRequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, paginatedRequestParamsMetaMembers...)
+}
+
 // MarshalJSON encodes a PaginatedResult with its constant members and kept extra members.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	type wire PaginatedResult
@@ -1101,6 +1261,16 @@ func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, readResourceRequestParamsMembers...)
 }
 
+// MarshalJSON encodes a ReadResourceRequestParamsMeta with its constant members and kept extra members.
+func (x ReadResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire ReadResourceRequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, readResourceRequestParamsMetaMembers...)
+}
+
 // MarshalJSON encodes a ReadResourceResult with its constant members and kept extra members.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceResult
@@ -1142,6 +1312,16 @@ func (x RequestParams) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, requestParamsMembers...)
+}
+
+// MarshalJSON encodes a RequestParamsMeta with its constant members and kept extra members.
+func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire RequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, requestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a Resource with its constant members and kept extra members.
@@ -1199,6 +1379,16 @@ func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, resourceRequestParamsMembers...)
+}
+
+// MarshalJSON encodes a ResourceRequestParamsMeta with its constant members and kept extra members.
+func (x ResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire ResourceRequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, resourceRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a ResourceTemplate with its constant members and kept extra members.
@@ -1302,6 +1492,46 @@ func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, serverCapabilitiesMembers...)
 }
 
+// MarshalJSON encodes a ServerCapabilitiesCompletions with its constant members and kept extra members.
+func (x ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
+	type wire ServerCapabilitiesCompletions
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, serverCapabilitiesCompletionsMembers...)
+}
+
+// MarshalJSON encodes a ServerCapabilitiesExperimentalValue with its constant members and kept extra members.
+func (x ServerCapabilitiesExperimentalValue) MarshalJSON() ([]byte, error) {
+	type wire ServerCapabilitiesExperimentalValue
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, serverCapabilitiesExperimentalValueMembers...)
+}
+
+// MarshalJSON encodes a ServerCapabilitiesLogging with its constant members and kept extra members.
+func (x ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	type wire ServerCapabilitiesLogging
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, serverCapabilitiesLoggingMembers...)
+}
+
+// MarshalJSON encodes a ServerCapabilitiesPrompts with its constant members and kept extra members.
+func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
+	type wire ServerCapabilitiesPrompts
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, serverCapabilitiesPromptsMembers...)
+}
+
 // MarshalJSON encodes a ServerCapabilitiesResources with its constant members and kept extra members.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesResources
@@ -1322,6 +1552,26 @@ func (x ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, serverCapabilitiesTasksMembers...)
 }
 
+// MarshalJSON encodes a ServerCapabilitiesTasksCancel with its constant members and kept extra members.
+func (x ServerCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
+	type wire ServerCapabilitiesTasksCancel
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, serverCapabilitiesTasksCancelMembers...)
+}
+
+// MarshalJSON encodes a ServerCapabilitiesTasksList with its constant members and kept extra members.
+func (x ServerCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
+	type wire ServerCapabilitiesTasksList
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, serverCapabilitiesTasksListMembers...)
+}
+
 // MarshalJSON encodes a ServerCapabilitiesTasksRequests with its constant members and kept extra members.
 func (x ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequests
@@ -1340,6 +1590,26 @@ func (x ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesTasksRequestsToolsMembers...)
+}
+
+// MarshalJSON encodes a ServerCapabilitiesTasksRequestsToolsCall with its constant members and kept extra members.
+func (x ServerCapabilitiesTasksRequestsToolsCall) MarshalJSON() ([]byte, error) {
+	type wire ServerCapabilitiesTasksRequestsToolsCall
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, serverCapabilitiesTasksRequestsToolsCallMembers...)
+}
+
+// MarshalJSON encodes a ServerCapabilitiesTools with its constant members and kept extra members.
+func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
+	type wire ServerCapabilitiesTools
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, serverCapabilitiesToolsMembers...)
 }
 
 // MarshalJSON encodes a SetLevelRequest with its constant members and kept extra members.
@@ -1364,6 +1634,16 @@ func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, setLevelRequestParamsMembers...)
+}
+
+// MarshalJSON encodes a SetLevelRequestParamsMeta with its constant members and kept extra members.
+func (x SetLevelRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire SetLevelRequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, setLevelRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a StringSchema with its constant members and kept extra members.
@@ -1403,6 +1683,16 @@ func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, subscribeRequestParamsMembers...)
 }
 
+// MarshalJSON encodes a SubscribeRequestParamsMeta with its constant members and kept extra members.
+func (x SubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire SubscribeRequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, subscribeRequestParamsMetaMembers...)
+}
+
 // MarshalJSON encodes a Task with its constant members and kept extra members.
 func (x Task) MarshalJSON() ([]byte, error) {
 	type wire Task
@@ -1421,6 +1711,16 @@ func (x TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, taskAugmentedRequestParamsMembers...)
+}
+
+// MarshalJSON encodes a TaskAugmentedRequestParamsMeta with its constant members and kept extra members.
+func (x TaskAugmentedRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire TaskAugmentedRequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, taskAugmentedRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a TaskMetadata with its constant members and kept extra members.
@@ -1497,13 +1797,23 @@ func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItems
 	if x.AnyOf == nil {
-		x.AnyOf = []TitledSingleSelectEnumSchemaOneOfItem{}
+		x.AnyOf = []TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsMembers...)
+}
+
+// MarshalJSON encodes a TitledMultiSelectEnumSchemaItemsAnyOfItem with its constant members and kept extra members.
+func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
+	type wire TitledMultiSelectEnumSchemaItemsAnyOfItem
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsAnyOfItemMembers...)
 }
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchema with its constant members and kept extra members.
@@ -1585,6 +1895,16 @@ func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolInputSchemaMembers...)
 }
 
+// MarshalJSON encodes a ToolInputSchemaPropertiesValue with its constant members and kept extra members.
+func (x ToolInputSchemaPropertiesValue) MarshalJSON() ([]byte, error) {
+	type wire ToolInputSchemaPropertiesValue
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, toolInputSchemaPropertiesValueMembers...)
+}
+
 // MarshalJSON encodes a ToolListChangedNotification with its constant members and kept extra members.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire ToolListChangedNotification
@@ -1597,6 +1917,29 @@ func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, toolListChangedNotificationMembers...)
+}
+
+// MarshalJSON encodes a ToolOutputSchema with its constant members and kept extra members.
+func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
+	type wire ToolOutputSchema
+	data, err := json.Marshal(struct {
+		C0 json.RawMessage `json:"type"`
+		wire
+	}{json.RawMessage("\"object\""), wire(x)})
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, toolOutputSchemaMembers...)
+}
+
+// MarshalJSON encodes a ToolOutputSchemaPropertiesValue with its constant members and kept extra members.
+func (x ToolOutputSchemaPropertiesValue) MarshalJSON() ([]byte, error) {
+	type wire ToolOutputSchemaPropertiesValue
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, toolOutputSchemaPropertiesValueMembers...)
 }
 
 // MarshalJSON encodes a ToolResultContent with its constant members and kept extra members.
@@ -1692,6 +2035,16 @@ func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, unsubscribeRequestParamsMembers...)
+}
+
+// MarshalJSON encodes a UnsubscribeRequestParamsMeta with its constant members and kept extra members.
+func (x UnsubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	type wire UnsubscribeRequestParamsMeta
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, unsubscribeRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a UntitledMultiSelectEnumSchema with its constant members and kept extra members.

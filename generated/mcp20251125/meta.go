@@ -55,6 +55,664 @@ func (m *CallToolRequestParamsMeta) Validate() error {
 	return nil
 }
 
+// Get returns the raw value of a key the schema does not declare for CompleteRequestParamsMeta.
+func (m *CompleteRequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for CompleteRequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *CompleteRequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in CompleteRequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a CompleteRequestParamsMeta against the _meta key rules.
+func (m *CompleteRequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for CreateMessageRequestParamsMeta.
+func (m *CreateMessageRequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for CreateMessageRequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *CreateMessageRequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in CreateMessageRequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a CreateMessageRequestParamsMeta against the _meta key rules.
+func (m *CreateMessageRequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for ElicitRequestFormParamsMeta.
+func (m *ElicitRequestFormParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for ElicitRequestFormParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *ElicitRequestFormParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in ElicitRequestFormParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a ElicitRequestFormParamsMeta against the _meta key rules.
+func (m *ElicitRequestFormParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for ElicitRequestURLParamsMeta.
+func (m *ElicitRequestURLParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for ElicitRequestURLParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *ElicitRequestURLParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in ElicitRequestURLParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a ElicitRequestURLParamsMeta against the _meta key rules.
+func (m *ElicitRequestURLParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for GetPromptRequestParamsMeta.
+func (m *GetPromptRequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for GetPromptRequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *GetPromptRequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in GetPromptRequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a GetPromptRequestParamsMeta against the _meta key rules.
+func (m *GetPromptRequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for InitializeRequestParamsMeta.
+func (m *InitializeRequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for InitializeRequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *InitializeRequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in InitializeRequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a InitializeRequestParamsMeta against the _meta key rules.
+func (m *InitializeRequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for PaginatedRequestParamsMeta.
+func (m *PaginatedRequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for PaginatedRequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *PaginatedRequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in PaginatedRequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a PaginatedRequestParamsMeta against the _meta key rules.
+func (m *PaginatedRequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for ReadResourceRequestParamsMeta.
+func (m *ReadResourceRequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for ReadResourceRequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *ReadResourceRequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in ReadResourceRequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a ReadResourceRequestParamsMeta against the _meta key rules.
+func (m *ReadResourceRequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for RequestParamsMeta.
+func (m *RequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for RequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *RequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in RequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a RequestParamsMeta against the _meta key rules.
+func (m *RequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for ResourceRequestParamsMeta.
+func (m *ResourceRequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for ResourceRequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *ResourceRequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in ResourceRequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a ResourceRequestParamsMeta against the _meta key rules.
+func (m *ResourceRequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for SetLevelRequestParamsMeta.
+func (m *SetLevelRequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for SetLevelRequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *SetLevelRequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in SetLevelRequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a SetLevelRequestParamsMeta against the _meta key rules.
+func (m *SetLevelRequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for SubscribeRequestParamsMeta.
+func (m *SubscribeRequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for SubscribeRequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *SubscribeRequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in SubscribeRequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a SubscribeRequestParamsMeta against the _meta key rules.
+func (m *SubscribeRequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for TaskAugmentedRequestParamsMeta.
+func (m *TaskAugmentedRequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for TaskAugmentedRequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *TaskAugmentedRequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in TaskAugmentedRequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a TaskAugmentedRequestParamsMeta against the _meta key rules.
+func (m *TaskAugmentedRequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Get returns the raw value of a key the schema does not declare for UnsubscribeRequestParamsMeta.
+func (m *UnsubscribeRequestParamsMeta) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for UnsubscribeRequestParamsMeta.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *UnsubscribeRequestParamsMeta) Set(key string, value any) error {
+	if slices.Contains([]string{"progressToken"}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in UnsubscribeRequestParamsMeta", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a UnsubscribeRequestParamsMeta against the _meta key rules.
+func (m *UnsubscribeRequestParamsMeta) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // GetMeta returns the _meta of a CallToolRequestParams (nil when x is nil or carries none).
 func (x *CallToolRequestParams) GetMeta() *CallToolRequestParamsMeta {
 	if x == nil {
@@ -64,7 +722,7 @@ func (x *CallToolRequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a CompleteRequestParams (nil when x is nil or carries none).
-func (x *CompleteRequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *CompleteRequestParams) GetMeta() *CompleteRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -72,7 +730,7 @@ func (x *CompleteRequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a CreateMessageRequestParams (nil when x is nil or carries none).
-func (x *CreateMessageRequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *CreateMessageRequestParams) GetMeta() *CreateMessageRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -80,7 +738,7 @@ func (x *CreateMessageRequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a ElicitRequestFormParams (nil when x is nil or carries none).
-func (x *ElicitRequestFormParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *ElicitRequestFormParams) GetMeta() *ElicitRequestFormParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -88,7 +746,7 @@ func (x *ElicitRequestFormParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a ElicitRequestURLParams (nil when x is nil or carries none).
-func (x *ElicitRequestURLParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *ElicitRequestURLParams) GetMeta() *ElicitRequestURLParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -96,7 +754,7 @@ func (x *ElicitRequestURLParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a GetPromptRequestParams (nil when x is nil or carries none).
-func (x *GetPromptRequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *GetPromptRequestParams) GetMeta() *GetPromptRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -104,7 +762,7 @@ func (x *GetPromptRequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a InitializeRequestParams (nil when x is nil or carries none).
-func (x *InitializeRequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *InitializeRequestParams) GetMeta() *InitializeRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -112,7 +770,7 @@ func (x *InitializeRequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a PaginatedRequestParams (nil when x is nil or carries none).
-func (x *PaginatedRequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *PaginatedRequestParams) GetMeta() *PaginatedRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -120,7 +778,7 @@ func (x *PaginatedRequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a ReadResourceRequestParams (nil when x is nil or carries none).
-func (x *ReadResourceRequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *ReadResourceRequestParams) GetMeta() *ReadResourceRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -128,7 +786,7 @@ func (x *ReadResourceRequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a RequestParams (nil when x is nil or carries none).
-func (x *RequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *RequestParams) GetMeta() *RequestParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -136,7 +794,7 @@ func (x *RequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a ResourceRequestParams (nil when x is nil or carries none).
-func (x *ResourceRequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *ResourceRequestParams) GetMeta() *ResourceRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -144,7 +802,7 @@ func (x *ResourceRequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a SetLevelRequestParams (nil when x is nil or carries none).
-func (x *SetLevelRequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *SetLevelRequestParams) GetMeta() *SetLevelRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -152,7 +810,7 @@ func (x *SetLevelRequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a SubscribeRequestParams (nil when x is nil or carries none).
-func (x *SubscribeRequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *SubscribeRequestParams) GetMeta() *SubscribeRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -160,7 +818,7 @@ func (x *SubscribeRequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a TaskAugmentedRequestParams (nil when x is nil or carries none).
-func (x *TaskAugmentedRequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *TaskAugmentedRequestParams) GetMeta() *TaskAugmentedRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
@@ -168,7 +826,7 @@ func (x *TaskAugmentedRequestParams) GetMeta() *CallToolRequestParamsMeta {
 }
 
 // GetMeta returns the _meta of a UnsubscribeRequestParams (nil when x is nil or carries none).
-func (x *UnsubscribeRequestParams) GetMeta() *CallToolRequestParamsMeta {
+func (x *UnsubscribeRequestParams) GetMeta() *UnsubscribeRequestParamsMeta {
 	if x == nil {
 		return nil
 	}

@@ -228,7 +228,7 @@ type ClientCapabilities struct {
 	// Present if the client supports elicitation from the server.
 	Elicitation *ClientCapabilitiesElicitation `json:"elicitation,omitzero"`
 	// Experimental, non-standard capabilities that the client supports.
-	Experimental map[string]ClientCapabilitiesElicitationForm `json:"experimental,omitzero"`
+	Experimental map[string]ClientCapabilitiesExperimentalValue `json:"experimental,omitzero"`
 	// Present if the client supports listing roots.
 	Roots *ClientCapabilitiesRoots `json:"roots,omitzero"`
 	// Present if the client supports sampling from an LLM.
@@ -242,13 +242,25 @@ type ClientCapabilities struct {
 // ClientCapabilitiesElicitation: Present if the client supports elicitation from the server.
 type ClientCapabilitiesElicitation struct {
 	Form *ClientCapabilitiesElicitationForm `json:"form,omitzero"`
-	URL  *ClientCapabilitiesElicitationForm `json:"url,omitzero"`
+	URL  *ClientCapabilitiesElicitationUrl  `json:"url,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // ClientCapabilitiesElicitationForm is declared inline by the schema at #/$defs/ClientCapabilities/properties/elicitation/properties/form.
 type ClientCapabilitiesElicitationForm struct {
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ClientCapabilitiesElicitationUrl is declared inline by the schema at #/$defs/ClientCapabilities/properties/elicitation/properties/url.
+type ClientCapabilitiesElicitationUrl struct {
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ClientCapabilitiesExperimentalValue is declared inline by the schema at #/$defs/ClientCapabilities/properties/experimental/additionalProperties.
+type ClientCapabilitiesExperimentalValue struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -265,9 +277,22 @@ type ClientCapabilitiesRoots struct {
 type ClientCapabilitiesSampling struct {
 	// Whether the client supports context inclusion via includeContext parameter.
 	// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-	Context *ClientCapabilitiesElicitationForm `json:"context,omitzero"`
+	Context *ClientCapabilitiesSamplingContext `json:"context,omitzero"`
 	// Whether the client supports tool use via tools and toolChoice parameters.
-	Tools *ClientCapabilitiesElicitationForm `json:"tools,omitzero"`
+	Tools *ClientCapabilitiesSamplingTools `json:"tools,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ClientCapabilitiesSamplingContext: Whether the client supports context inclusion via includeContext parameter.
+// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+type ClientCapabilitiesSamplingContext struct {
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ClientCapabilitiesSamplingTools: Whether the client supports tool use via tools and toolChoice parameters.
+type ClientCapabilitiesSamplingTools struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -275,11 +300,23 @@ type ClientCapabilitiesSampling struct {
 // ClientCapabilitiesTasks: Present if the client supports task-augmented requests.
 type ClientCapabilitiesTasks struct {
 	// Whether this client supports tasks/cancel.
-	Cancel *ClientCapabilitiesElicitationForm `json:"cancel,omitzero"`
+	Cancel *ClientCapabilitiesTasksCancel `json:"cancel,omitzero"`
 	// Whether this client supports tasks/list.
-	List *ClientCapabilitiesElicitationForm `json:"list,omitzero"`
+	List *ClientCapabilitiesTasksList `json:"list,omitzero"`
 	// Specifies which request types can be augmented with tasks.
 	Requests *ClientCapabilitiesTasksRequests `json:"requests,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ClientCapabilitiesTasksCancel: Whether this client supports tasks/cancel.
+type ClientCapabilitiesTasksCancel struct {
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ClientCapabilitiesTasksList: Whether this client supports tasks/list.
+type ClientCapabilitiesTasksList struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -297,7 +334,13 @@ type ClientCapabilitiesTasksRequests struct {
 // ClientCapabilitiesTasksRequestsElicitation: Task support for elicitation-related requests.
 type ClientCapabilitiesTasksRequestsElicitation struct {
 	// Whether the client supports task-augmented elicitation/create requests.
-	Create *ClientCapabilitiesElicitationForm `json:"create,omitzero"`
+	Create *ClientCapabilitiesTasksRequestsElicitationCreate `json:"create,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ClientCapabilitiesTasksRequestsElicitationCreate: Whether the client supports task-augmented elicitation/create requests.
+type ClientCapabilitiesTasksRequestsElicitationCreate struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -305,7 +348,13 @@ type ClientCapabilitiesTasksRequestsElicitation struct {
 // ClientCapabilitiesTasksRequestsSampling: Task support for sampling-related requests.
 type ClientCapabilitiesTasksRequestsSampling struct {
 	// Whether the client supports task-augmented sampling/createMessage requests.
-	CreateMessage *ClientCapabilitiesElicitationForm `json:"createMessage,omitzero"`
+	CreateMessage *ClientCapabilitiesTasksRequestsSamplingCreateMessage `json:"createMessage,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ClientCapabilitiesTasksRequestsSamplingCreateMessage: Whether the client supports task-augmented sampling/createMessage requests.
+type ClientCapabilitiesTasksRequestsSamplingCreateMessage struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -323,7 +372,7 @@ type CompleteRequest struct {
 // CompleteRequestParams: Parameters for a `completion/complete` request.
 type CompleteRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *CompleteRequestParamsMeta `json:"_meta,omitzero"`
 	// The argument's information
 	Argument CompleteRequestParamsArgument `json:"argument"`
 	// Additional, optional context for completions
@@ -347,6 +396,14 @@ type CompleteRequestParamsArgument struct {
 type CompleteRequestParamsContext struct {
 	// Previously-resolved variables in a URI template or prompt.
 	Arguments map[string]string `json:"arguments,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// CompleteRequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type CompleteRequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -385,7 +442,7 @@ type CreateMessageRequest struct {
 // CreateMessageRequestParams: Parameters for a `sampling/createMessage` request.
 type CreateMessageRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *CreateMessageRequestParamsMeta `json:"_meta,omitzero"`
 	// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
 	// The client MAY ignore this request.
 	//
@@ -400,7 +457,7 @@ type CreateMessageRequestParams struct {
 	MaxTokens int64             `json:"maxTokens"`
 	Messages  []SamplingMessage `json:"messages"`
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-	Metadata *ClientCapabilitiesElicitationForm `json:"metadata,omitzero"`
+	Metadata *CreateMessageRequestParamsMetadata `json:"metadata,omitzero"`
 	// The server's preferences for which model to select. The client MAY ignore these preferences.
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitzero"`
 	StopSequences    []string          `json:"stopSequences,omitzero"`
@@ -421,6 +478,20 @@ type CreateMessageRequestParams struct {
 	// Tools that the model may use during generation.
 	// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
 	Tools []Tool `json:"tools,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// CreateMessageRequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type CreateMessageRequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// CreateMessageRequestParamsMetadata: Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
+type CreateMessageRequestParamsMetadata struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -474,7 +545,7 @@ type ElicitRequest struct {
 // ElicitRequestFormParams is the parameters for a request to elicit non-sensitive information from the user via a form in the client.
 type ElicitRequestFormParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *ElicitRequestFormParamsMeta `json:"_meta,omitzero"`
 	// The message to present to the user describing what information is being requested.
 	Message string `json:"message"`
 	// The elicitation mode.
@@ -491,6 +562,14 @@ type ElicitRequestFormParams struct {
 	// Task augmentation is subject to capability negotiation - receivers MUST declare support
 	// for task augmentation of specific request types in their capabilities.
 	Task *TaskMetadata `json:"task,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ElicitRequestFormParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type ElicitRequestFormParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -512,7 +591,7 @@ type ElicitRequestFormParamsRequestedSchema struct {
 // On the wire it always carries "mode": "url".
 type ElicitRequestURLParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *ElicitRequestURLParamsMeta `json:"_meta,omitzero"`
 	// The ID of the elicitation, which must be unique within the context of the server.
 	// The client MUST treat this ID as an opaque value.
 	ElicitationID string `json:"elicitationId"`
@@ -529,6 +608,14 @@ type ElicitRequestURLParams struct {
 	//
 	// Format: uri.
 	URL string `json:"url"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ElicitRequestURLParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type ElicitRequestURLParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -618,11 +705,19 @@ type GetPromptRequest struct {
 // GetPromptRequestParams: Parameters for a `prompts/get` request.
 type GetPromptRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *GetPromptRequestParamsMeta `json:"_meta,omitzero"`
 	// Arguments to use for templating the prompt.
 	Arguments map[string]string `json:"arguments,omitzero"`
 	// The name of the prompt or prompt template.
 	Name string `json:"name"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// GetPromptRequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type GetPromptRequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -810,11 +905,19 @@ type InitializeRequest struct {
 // InitializeRequestParams: Parameters for an `initialize` request.
 type InitializeRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta         *CallToolRequestParamsMeta `json:"_meta,omitzero"`
-	Capabilities ClientCapabilities         `json:"capabilities"`
-	ClientInfo   Implementation             `json:"clientInfo"`
+	Meta         *InitializeRequestParamsMeta `json:"_meta,omitzero"`
+	Capabilities ClientCapabilities           `json:"capabilities"`
+	ClientInfo   Implementation               `json:"clientInfo"`
 	// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
 	ProtocolVersion string `json:"protocolVersion"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// InitializeRequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type InitializeRequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1193,10 +1296,18 @@ type PaginatedRequest struct {
 // PaginatedRequestParams is common parameters for paginated requests.
 type PaginatedRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *PaginatedRequestParamsMeta `json:"_meta,omitzero"`
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
 	Cursor string `json:"cursor,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// PaginatedRequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type PaginatedRequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1378,11 +1489,19 @@ type ReadResourceRequest struct {
 // ReadResourceRequestParams: Parameters for a `resources/read` request.
 type ReadResourceRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *ReadResourceRequestParamsMeta `json:"_meta,omitzero"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	//
 	// Format: uri.
 	URI string `json:"uri"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ReadResourceRequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type ReadResourceRequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1447,7 +1566,15 @@ func (v *RequestId) UnmarshalJSON(data []byte) error {
 // RequestParams is common params for any request.
 type RequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *RequestParamsMeta `json:"_meta,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// RequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type RequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1568,11 +1695,19 @@ type ResourceListChangedNotification struct {
 // ResourceRequestParams is common parameters when working with resources.
 type ResourceRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *ResourceRequestParamsMeta `json:"_meta,omitzero"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	//
 	// Format: uri.
 	URI string `json:"uri"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ResourceRequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type ResourceRequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1721,19 +1856,45 @@ type SamplingMessageContentBlocks []SamplingMessageContentBlock
 // ServerCapabilities: Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
-	Completions *ClientCapabilitiesElicitationForm `json:"completions,omitzero"`
+	Completions *ServerCapabilitiesCompletions `json:"completions,omitzero"`
 	// Experimental, non-standard capabilities that the server supports.
-	Experimental map[string]ClientCapabilitiesElicitationForm `json:"experimental,omitzero"`
+	Experimental map[string]ServerCapabilitiesExperimentalValue `json:"experimental,omitzero"`
 	// Present if the server supports sending log messages to the client.
-	Logging *ClientCapabilitiesElicitationForm `json:"logging,omitzero"`
+	Logging *ServerCapabilitiesLogging `json:"logging,omitzero"`
 	// Present if the server offers any prompt templates.
-	Prompts *ClientCapabilitiesRoots `json:"prompts,omitzero"`
+	Prompts *ServerCapabilitiesPrompts `json:"prompts,omitzero"`
 	// Present if the server offers any resources to read.
 	Resources *ServerCapabilitiesResources `json:"resources,omitzero"`
 	// Present if the server supports task-augmented requests.
 	Tasks *ServerCapabilitiesTasks `json:"tasks,omitzero"`
 	// Present if the server offers any tools to call.
-	Tools *ClientCapabilitiesRoots `json:"tools,omitzero"`
+	Tools *ServerCapabilitiesTools `json:"tools,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ServerCapabilitiesCompletions: Present if the server supports argument autocompletion suggestions.
+type ServerCapabilitiesCompletions struct {
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ServerCapabilitiesExperimentalValue is declared inline by the schema at #/$defs/ServerCapabilities/properties/experimental/additionalProperties.
+type ServerCapabilitiesExperimentalValue struct {
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ServerCapabilitiesLogging: Present if the server supports sending log messages to the client.
+type ServerCapabilitiesLogging struct {
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ServerCapabilitiesPrompts: Present if the server offers any prompt templates.
+type ServerCapabilitiesPrompts struct {
+	// Whether this server supports notifications for changes to the prompt list.
+	ListChanged *bool `json:"listChanged,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1751,11 +1912,23 @@ type ServerCapabilitiesResources struct {
 // ServerCapabilitiesTasks: Present if the server supports task-augmented requests.
 type ServerCapabilitiesTasks struct {
 	// Whether this server supports tasks/cancel.
-	Cancel *ClientCapabilitiesElicitationForm `json:"cancel,omitzero"`
+	Cancel *ServerCapabilitiesTasksCancel `json:"cancel,omitzero"`
 	// Whether this server supports tasks/list.
-	List *ClientCapabilitiesElicitationForm `json:"list,omitzero"`
+	List *ServerCapabilitiesTasksList `json:"list,omitzero"`
 	// Specifies which request types can be augmented with tasks.
 	Requests *ServerCapabilitiesTasksRequests `json:"requests,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ServerCapabilitiesTasksCancel: Whether this server supports tasks/cancel.
+type ServerCapabilitiesTasksCancel struct {
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ServerCapabilitiesTasksList: Whether this server supports tasks/list.
+type ServerCapabilitiesTasksList struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1771,7 +1944,21 @@ type ServerCapabilitiesTasksRequests struct {
 // ServerCapabilitiesTasksRequestsTools: Task support for tool-related requests.
 type ServerCapabilitiesTasksRequestsTools struct {
 	// Whether the server supports task-augmented tools/call requests.
-	Call *ClientCapabilitiesElicitationForm `json:"call,omitzero"`
+	Call *ServerCapabilitiesTasksRequestsToolsCall `json:"call,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ServerCapabilitiesTasksRequestsToolsCall: Whether the server supports task-augmented tools/call requests.
+type ServerCapabilitiesTasksRequestsToolsCall struct {
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ServerCapabilitiesTools: Present if the server offers any tools to call.
+type ServerCapabilitiesTools struct {
+	// Whether this server supports notifications for changes to the tool list.
+	ListChanged *bool `json:"listChanged,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1789,9 +1976,17 @@ type SetLevelRequest struct {
 // SetLevelRequestParams: Parameters for a `logging/setLevel` request.
 type SetLevelRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *SetLevelRequestParamsMeta `json:"_meta,omitzero"`
 	// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
 	Level LoggingLevel `json:"level"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// SetLevelRequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type SetLevelRequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1824,11 +2019,19 @@ type SubscribeRequest struct {
 // SubscribeRequestParams: Parameters for a `resources/subscribe` request.
 type SubscribeRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *SubscribeRequestParamsMeta `json:"_meta,omitzero"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	//
 	// Format: uri.
 	URI string `json:"uri"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// SubscribeRequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type SubscribeRequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1860,7 +2063,7 @@ type Task struct {
 // TaskAugmentedRequestParams is common params for any task-augmented request.
 type TaskAugmentedRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *TaskAugmentedRequestParamsMeta `json:"_meta,omitzero"`
 	// If specified, the caller is requesting task-augmented execution for this request.
 	// The request will return a CreateTaskResult immediately, and the actual result can be
 	// retrieved later via tasks/result.
@@ -1868,6 +2071,14 @@ type TaskAugmentedRequestParams struct {
 	// Task augmentation is subject to capability negotiation - receivers MUST declare support
 	// for task augmentation of specific request types in their capabilities.
 	Task *TaskMetadata `json:"task,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// TaskAugmentedRequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type TaskAugmentedRequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1994,7 +2205,17 @@ type TitledMultiSelectEnumSchema struct {
 // TitledMultiSelectEnumSchemaItems: Schema for array items with enum options and display labels.
 type TitledMultiSelectEnumSchemaItems struct {
 	// Array of enum options with values and display labels.
-	AnyOf []TitledSingleSelectEnumSchemaOneOfItem `json:"anyOf"`
+	AnyOf []TitledMultiSelectEnumSchemaItemsAnyOfItem `json:"anyOf"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// TitledMultiSelectEnumSchemaItemsAnyOfItem is declared inline by the schema at #/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items.
+type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
+	// The constant enum value.
+	Const string `json:"const"`
+	// Display title for this option.
+	Title string `json:"title"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2058,7 +2279,7 @@ type Tool struct {
 	//
 	// Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
 	// Currently restricted to type: "object" at the root level.
-	OutputSchema *ToolInputSchema `json:"outputSchema,omitzero"`
+	OutputSchema *ToolOutputSchema `json:"outputSchema,omitzero"`
 	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
 	// even by those unfamiliar with domain-specific terminology.
 	//
@@ -2145,9 +2366,15 @@ type ToolExecution struct {
 //
 // On the wire it always carries "type": "object".
 type ToolInputSchema struct {
-	Schema     string                                       `json:"$schema,omitzero"`
-	Properties map[string]ClientCapabilitiesElicitationForm `json:"properties,omitzero"`
-	Required   []string                                     `json:"required,omitzero"`
+	Schema     string                                    `json:"$schema,omitzero"`
+	Properties map[string]ToolInputSchemaPropertiesValue `json:"properties,omitzero"`
+	Required   []string                                  `json:"required,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ToolInputSchemaPropertiesValue is declared inline by the schema at #/$defs/Tool/properties/inputSchema/properties/properties/additionalProperties.
+type ToolInputSchemaPropertiesValue struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2157,6 +2384,27 @@ type ToolInputSchema struct {
 // On the wire it always carries "jsonrpc": "2.0", "method": "notifications/tools/list_changed".
 type ToolListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's output returned in
+// the structuredContent field of a CallToolResult.
+//
+// Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
+// Currently restricted to type: "object" at the root level.
+//
+// On the wire it always carries "type": "object".
+type ToolOutputSchema struct {
+	Schema     string                                     `json:"$schema,omitzero"`
+	Properties map[string]ToolOutputSchemaPropertiesValue `json:"properties,omitzero"`
+	Required   []string                                   `json:"required,omitzero"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ToolOutputSchemaPropertiesValue is declared inline by the schema at #/$defs/Tool/properties/outputSchema/properties/properties/additionalProperties.
+type ToolOutputSchemaPropertiesValue struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2255,11 +2503,19 @@ type UnsubscribeRequest struct {
 // UnsubscribeRequestParams: Parameters for a `resources/unsubscribe` request.
 type UnsubscribeRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta *UnsubscribeRequestParamsMeta `json:"_meta,omitzero"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	//
 	// Format: uri.
 	URI string `json:"uri"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnsubscribeRequestParamsMeta: See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+type UnsubscribeRequestParamsMeta struct {
+	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }

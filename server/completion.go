@@ -1,0 +1,77 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+)
+
+// maxCompletions is the most values one completion result may carry.
+const maxCompletions = 100
+
+// complete answers completion/complete for prompts and resource templates
+// whose argument type implements Completer.
+func (s *Server) complete(ctx context.Context, r *request, _ *requestParams, params json.RawMessage) (any, error) {
+	var p mcp.CompleteRequestParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, paramsError(err)
+	}
+	var fn func(ctx context.Context, arg, value string, context map[string]string) ([]string, error)
+	switch ref := p.Ref.(type) {
+	case *mcp.PromptReference:
+		pr := s.prompts.set.Load().byName[ref.Name]
+		if pr == nil {
+			return nil, invalidParams(fmt.Sprintf("Unknown prompt: %q", ref.Name))
+		}
+		fn = pr.complete
+	case *mcp.ResourceTemplateReference:
+		for _, t := range s.resources.set.Load().templates {
+			if t.tmpl == ref.URI {
+				fn = t.complete
+			}
+		}
+		if fn == nil && s.resources.set.Load().byURI[ref.URI] == nil && !s.hasTemplate(ref.URI) {
+			return nil, invalidParams(fmt.Sprintf("Unknown resource template: %q", ref.URI))
+		}
+	default:
+		return nil, invalidParams("params.ref: unknown reference type")
+	}
+	res := &mcp.CompleteResult{}
+	if fn != nil {
+		var args map[string]string
+		if p.Context != nil {
+			args = p.Context.Arguments
+		}
+		values, err := fn(ctx, p.Argument.Name, p.Argument.Value, args)
+		if err != nil {
+			return nil, err
+		}
+		total := int64(len(values))
+		if len(values) > maxCompletions {
+			more := true
+			values, res.Completion.HasMore = values[:maxCompletions], &more
+		}
+		res.Completion.Total = &total
+		res.Completion.Values = values
+	}
+	return res, nil
+}
+
+func (s *Server) hasTemplate(tmpl string) bool {
+	for _, t := range s.resources.set.Load().templates {
+		if t.tmpl == tmpl {
+			return true
+		}
+	}
+	return false
+}
+
+// paramsError turns a params decoding error into -32602 naming the field.
+func paramsError(err error) error {
+	if de, ok := err.(*mcp.DecodeError); ok {
+		return invalidParams("params." + de.Error())
+	}
+	return invalidParams(err.Error())
+}

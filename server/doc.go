@@ -1,0 +1,50 @@
+// Package server is the mcpgen runtime: it serves the Model Context
+// Protocol, revision 2026-07-28, statelessly, over stdio (ServeStdio), over
+// Streamable HTTP (HTTPHandler) and in memory (Caller).
+//
+// # Building a server
+//
+// Tools, prompts and resources are typed Go functions bound with NewTool,
+// NewPrompt, NewResource and NewResourceTemplate (the code `mcpgen tools`
+// generates calls these) and registered through Options or at run time
+// (AddTools, RemoveTools, AddPrompts, AddResources, …). Hand-written values
+// implementing the generated handler interfaces (mcp.ToolsHandler, …) passed
+// in Options.Handlers take over their methods instead. New reports every
+// configuration mistake (invalid or duplicate tool names, schemas that are
+// not objects, bad x-mcp-header annotations, …).
+//
+// # Requests
+//
+// Handle is the transport-independent core. Every request must carry
+// _meta with io.modelcontextprotocol/protocolVersion and
+// io.modelcontextprotocol/clientCapabilities (-32602 otherwise); an
+// unsupported version is -32022 with data {supported, requested}; unknown
+// and removed methods (initialize, ping, logging/setLevel,
+// resources/subscribe|unsubscribe) are -32601. server/discover is always
+// answered, with the capabilities the registries and handlers imply. Every
+// result carries resultType and _meta.io.modelcontextprotocol/serverInfo;
+// discover, the list results and resources/read carry ttlMs and cacheScope
+// (Options.Cache, SetCachePolicy, or the result's own). Handlers read the
+// request's context with ClientCapabilities, ProtocolVersion and
+// ClientInfo, report with Progress and Log (sent only when the request asked
+// with a progressToken / logLevel), and refuse with RequireCapabilities
+// (-32021).
+//
+// # Multi round-trip requests
+//
+// A tool, prompt or resource that needs client input calls Ask; while the
+// client has not answered, the request ends with an InputRequiredResult
+// listing every unanswered request. State for later rounds is stored with
+// SetState and read with State; it travels in requestState, sealed with
+// AES-256-GCM under Options.StateKey and bound to the request's method,
+// name and arguments with an expiry, so any replica sharing the key can
+// continue the request and tampered or foreign state is -32602.
+//
+// # Subscriptions
+//
+// subscriptions/listen streams run inside Handle: the acknowledgement (with
+// the honoured filter) comes first, then tools/prompts/resources
+// list_changed and resources/updated notifications (ResourceUpdated), all
+// tagged with io.modelcontextprotocol/subscriptionId, until the client
+// cancels or Shutdown ends the stream with its result.
+package server

@@ -1,0 +1,104 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// InputRequiredError carries the input requests a handler still needs.
+// Ask returns it; a handler passes it up as its error and the runtime
+// answers with an InputRequiredResult (tools/call, prompts/get and
+// resources/read only). Requests that several Ask calls of one round left
+// unanswered are merged into one result.
+type InputRequiredError struct {
+	Requests map[string]mcp.InputRequest
+}
+
+func (e *InputRequiredError) Error() string {
+	keys := make([]string, 0, len(e.Requests))
+	for k := range e.Requests {
+		keys = append(keys, k)
+	}
+	return "input required: " + strings.Join(keys, ", ")
+}
+
+// metaError is the -32602 a request with missing or malformed _meta gets.
+func metaError(msg string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+}
+
+// invalidParams is a -32602 error with a message naming the problem.
+func invalidParams(msg string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: " + msg}
+}
+
+// ResourceNotFound returns the error for a resources/read of an unknown URI:
+// -32602 with data {"uri": uri} (server/resources.mdx, "Error Handling").
+func ResourceNotFound(uri string) error {
+	return jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Resource not found", map[string]string{"uri": uri})
+}
+
+// methodNotFound is the -32601 for an unknown method.
+func methodNotFound(method string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("Method not found: %q", method)}
+}
+
+// unsupportedVersion is the -32022 UnsupportedProtocolVersionError.
+func (s *Server) unsupportedVersion(requested string) *jsonrpc.Error {
+	return jsonrpc.NewError(mcp.CodeUnsupportedProtocolVersion, "Unsupported protocol version",
+		mcp.UnsupportedProtocolVersionErrorErrorData{Supported: s.versions, Requested: requested})
+}
+
+// removedMethods were removed from the protocol in 2026-07-28; a modern-only
+// server answers them with -32601 naming the versions it speaks.
+var removedMethods = map[string]bool{
+	"initialize":            true,
+	"ping":                  true,
+	"logging/setLevel":      true,
+	"resources/subscribe":   true,
+	"resources/unsubscribe": true,
+}
+
+func (s *Server) removedMethod(method string) *jsonrpc.Error {
+	msg := fmt.Sprintf("Method not found: %q is not part of MCP %s; this server supports protocol versions %s and needs no initialize handshake (send io.modelcontextprotocol/protocolVersion in every request's _meta)",
+		method, s.versions[0], strings.Join(s.versions, ", "))
+	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, msg, map[string]any{"supported": s.versions})
+}
+
+// toRPCError maps a handler error to the JSON-RPC error sent for it.
+func toRPCError(err error) *jsonrpc.Error {
+	var re *jsonrpc.Error
+	if errors.As(err, &re) {
+		return re
+	}
+	var de *mcp.DecodeError
+	if errors.As(err, &de) {
+		return invalidParams(de.Error())
+	}
+	var ni *mcp.NotImplementedError
+	if errors.As(err, &ni) {
+		return methodNotFound(ni.Method)
+	}
+	var ire *InputRequiredError
+	if errors.As(err, &ire) {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: input requests are only allowed on tools/call, prompts/get and resources/read"}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: " + err.Error()}
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: " + err.Error()}
+}
+
+// isProtocolError reports whether a tool function's error must be answered
+// as a JSON-RPC error instead of an isError result: JSON-RPC errors (such as
+// RequireCapabilities' -32021), input requests and cancellation.
+func isProtocolError(err error) bool {
+	var re *jsonrpc.Error
+	var ire *InputRequiredError
+	return errors.As(err, &re) || errors.As(err, &ire) || errors.Is(err, context.Canceled)
+}

@@ -1,0 +1,225 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"runtime/debug"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// MessageWriter carries the notifications that belong to the message being
+// handled (progress, log messages, a listen stream's notifications) back to
+// the client, on the same stdio connection or HTTP response stream.
+// Implementations must be safe for concurrent use: a handler may report
+// progress from several goroutines. params is usually a json.RawMessage.
+type MessageWriter interface {
+	Notify(method string, params any) error
+}
+
+// Response is the outcome of handling one message.
+type Response struct {
+	// Body is the encoded JSON-RPC response, nil for a notification (and
+	// for a request whose context was cancelled).
+	Body []byte
+	// Code is the JSON-RPC error code of an error response, 0 on success;
+	// HTTP maps it to a status (httpwire.StatusForCode).
+	Code int64
+}
+
+// Handle answers one decoded message: the transport-independent core every
+// transport calls. It blocks while the handler runs (and, for
+// subscriptions/listen, until the stream ends); ctx cancellation cancels the
+// handler and suppresses the response. Notifications and responses from the
+// client get an empty Response (cancellation is the transport's business:
+// stdio maps notifications/cancelled to ctx). Params of msg may alias a
+// buffer; Handle does not keep them after it returns.
+//
+// For a request, in order: a method removed in 2026-07-28 (initialize, ping,
+// logging/setLevel, resources/subscribe|unsubscribe) → -32601 naming the
+// supported versions; _meta missing or lacking protocolVersion or
+// clientCapabilities → -32602; an unsupported version → -32022 with
+// data {supported, requested}; an unknown method → -32601; bad params →
+// -32602 naming the field; a handler panic → -32603.
+func (s *Server) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWriter) Response {
+	switch msg.Kind {
+	case jsonrpc.KindRequest:
+	case jsonrpc.KindNotification, jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
+		return Response{}
+	default:
+		return errorResponse(msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request"})
+	}
+	result, rerr := s.serve(ctx, msg, w)
+	if ctx.Err() != nil {
+		return Response{}
+	}
+	if rerr != nil {
+		return errorResponse(msg.ID, rerr)
+	}
+	return Response{Body: jsonrpc.AppendResult(make([]byte, 0, len(result)+40), msg.ID, result)}
+}
+
+// HandleBytes decodes one JSON-RPC message and handles it; a message that
+// does not decode gets its -32700/-32600 error response (with the id when it
+// could be read).
+func (s *Server) HandleBytes(ctx context.Context, data []byte, w MessageWriter) Response {
+	msg, derr := jsonrpc.Decode(data)
+	if derr != nil {
+		if msg.Kind == jsonrpc.KindNotification || msg.Kind == jsonrpc.KindResponse || msg.Kind == jsonrpc.KindErrorResponse {
+			return Response{}
+		}
+		return errorResponse(msg.ID, derr)
+	}
+	return s.Handle(ctx, msg, w)
+}
+
+func errorResponse(id jsonrpc.ID, e *jsonrpc.Error) Response {
+	return Response{Body: jsonrpc.AppendError(nil, id, e), Code: e.Code}
+}
+
+// serve runs one request and returns the encoded result or the error.
+func (s *Server) serve(ctx context.Context, msg jsonrpc.Message, w MessageWriter) ([]byte, *jsonrpc.Error) {
+	method := msg.Method
+	if removedMethods[method] {
+		return nil, s.removedMethod(method)
+	}
+	p, rerr := scanParams(msg.Params)
+	if rerr != nil {
+		return nil, rerr
+	}
+	meta, rerr := parseMeta(p.meta)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if !s.supports(meta.protocolVersion) {
+		return nil, s.unsupportedVersion(meta.protocolVersion)
+	}
+	if s.isClosing() {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the server is shutting down"}
+	}
+	r := &request{s: s, id: msg.ID, method: method, meta: meta, w: w}
+	if len(meta.caps) > 2 { // not "{}": decode now so bad capabilities are -32602
+		if _, err := r.capabilities(); err != nil {
+			return nil, invalidParams("_meta." + keyClientCapabilities + ": " + err.Error())
+		}
+	}
+	ctx = withRequest(ctx, r)
+	r.ctx = ctx
+	defer r.done.Store(true)
+
+	var result any
+	var err error
+	if s.handles(method) {
+		result, err = s.call(ctx, func(ctx context.Context) (any, error) {
+			return s.dispatch.Dispatch(ctx, method, msg.Params)
+		})
+	} else {
+		route := s.route(method)
+		if route == nil {
+			return nil, methodNotFound(method)
+		}
+		if mrtrMethods[method] {
+			if rerr := r.prepareMRTR(&p, nil); rerr != nil {
+				return nil, rerr
+			}
+		}
+		result, err = s.call(ctx, func(ctx context.Context) (any, error) {
+			return route(ctx, r, &p, msg.Params)
+		})
+	}
+	if err != nil {
+		var ire *InputRequiredError
+		if errors.As(err, &ire) && r.mrtrAllowed {
+			result, err = r.inputRequired(ire)
+		}
+		if err != nil {
+			return nil, toRPCError(err)
+		}
+	}
+	return s.encodeResult(r, result)
+}
+
+// routeFunc answers one method from the registries.
+type routeFunc func(ctx context.Context, r *request, p *requestParams, params json.RawMessage) (any, error)
+
+// route returns the registry route of method, nil when nothing answers it.
+func (s *Server) route(method string) routeFunc {
+	switch method {
+	case mcp.MethodServerDiscover:
+		return s.discover
+	case mcp.MethodSubscriptionsListen:
+		return s.listen
+	case mcp.MethodToolsCall:
+		if s.tools.offered() {
+			return s.tools.call
+		}
+	case mcp.MethodToolsList:
+		if s.tools.offered() {
+			return s.tools.list
+		}
+	case mcp.MethodPromptsGet:
+		if s.prompts.offered() {
+			return s.prompts.get
+		}
+	case mcp.MethodPromptsList:
+		if s.prompts.offered() {
+			return s.prompts.list
+		}
+	case mcp.MethodResourcesRead:
+		if s.resources.offered() {
+			return s.resources.read
+		}
+	case mcp.MethodResourcesList:
+		if s.resources.offered() {
+			return s.resources.listResources
+		}
+	case mcp.MethodResourcesTemplatesList:
+		if s.resources.offered() {
+			return s.resources.listTemplates
+		}
+	case mcp.MethodCompletionComplete:
+		if s.completions() {
+			return s.complete
+		}
+	}
+	return nil
+}
+
+// call runs a handler, turning a panic into -32603 so the server keeps
+// serving.
+func (s *Server) call(ctx context.Context, fn func(context.Context) (any, error)) (result any, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.logger.Error("handler panic", "method", requestFrom(ctx).method, "panic", v, "stack", string(debug.Stack()))
+			result, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the handler panicked"}
+		}
+	}()
+	return fn(ctx)
+}
+
+// beforeHandler prepares the request context for a user handler from its
+// decoded params (multi round-trip fields).
+func (s *Server) beforeHandler(ctx context.Context, method string, params any) (context.Context, error) {
+	r := requestFrom(ctx)
+	if r == nil || !mrtrMethods[method] {
+		return ctx, nil
+	}
+	var in mrtrInput
+	switch p := params.(type) {
+	case *mcp.CallToolRequestParams:
+		in = mrtrInput{name: p.Name, args: p.Arguments, responses: p.InputResponses, state: p.RequestState}
+	case *mcp.GetPromptRequestParams:
+		args, _ := json.Marshal(p.Arguments)
+		in = mrtrInput{name: p.Name, args: args, responses: p.InputResponses, state: p.RequestState}
+	case *mcp.ReadResourceRequestParams:
+		in = mrtrInput{name: p.URI, responses: p.InputResponses, state: p.RequestState}
+	default:
+		return ctx, nil
+	}
+	if rerr := r.prepareMRTR(nil, &in); rerr != nil {
+		return ctx, rerr
+	}
+	return ctx, nil
+}

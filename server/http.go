@@ -1,0 +1,198 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
+	"github.com/mcpgen/mcpgen/server/httpwire"
+)
+
+// HTTPOptions configure the Streamable HTTP handler.
+type HTTPOptions struct {
+	// Origins and Hosts allowed besides loopback (DNS-rebinding protection).
+	AllowedOrigins, AllowedHosts []string
+	// MaxBodyBytes limits a request body (default 4 MiB).
+	MaxBodyBytes int64
+}
+
+// HTTPHandler serves Streamable HTTP; mount it at /mcp in any mux.
+//
+// The handler is path-agnostic: it serves every request routed to it as the
+// MCP endpoint. Each POST carries one JSON-RPC message. A request is
+// answered with application/json, or with a text/event-stream (SSE) response
+// as soon as its handler sends a notification (progress, log messages, the
+// acknowledgement of subscriptions/listen) before the response; a
+// notification is answered 202 Accepted. The client closing the connection
+// cancels the request's context. Requests are checked before they reach
+// the core, in this order: Host/Origin (403; loopback names plus
+// opts.AllowedHosts/AllowedOrigins), method (405, POST only), Content-Type
+// (415), Accept (406), body size (413), JSON-RPC envelope (400 -32700/-32600)
+// and the request metadata headers against the body (400 -32020, or -32022
+// for an unsupported version). No Mcp-Session-Id is ever minted.
+//
+// Served by an http.Server, the handler works with graceful shutdown: call
+// (*Server).Shutdown first, which ends open subscriptions/listen streams
+// with their result, then http.Server.Shutdown, which waits for those
+// responses to finish. Do not set http.Server.WriteTimeout shorter than the
+// longest stream; the handler clears the write deadline of SSE responses
+// where the server allows it.
+func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
+	return newHTTPHandler(s, opts)
+}
+
+// defaultKeepAlive is the interval of SSE comment keep-alives on
+// subscriptions/listen streams.
+const defaultKeepAlive = 15 * time.Second
+
+// methodListen is the long-lived subscription request.
+const methodListen = "subscriptions/listen"
+
+// methodCancelled is the stdio-only cancellation notification; on HTTP
+// closing the response stream cancels a request (transports/streamable-http).
+const methodCancelled = "notifications/cancelled"
+
+// httpHandler is the http.Handler returned by HTTPHandler.
+type httpHandler struct {
+	core      httpCore
+	params    paramHeaderSource // nil: no Mcp-Param-* checks
+	policy    httpwire.OriginPolicy
+	maxBody   int64
+	keepAlive time.Duration
+}
+
+func newHTTPHandler(core httpCore, opts HTTPOptions) *httpHandler {
+	policy := httpwire.LoopbackPolicy()
+	policy.AllowedOrigins = append(policy.AllowedOrigins, opts.AllowedOrigins...)
+	policy.AllowedHosts = append(policy.AllowedHosts, opts.AllowedHosts...)
+	h := &httpHandler{core: core, policy: policy, maxBody: opts.MaxBodyBytes, keepAlive: defaultKeepAlive}
+	if h.maxBody <= 0 {
+		h.maxBody = httpwire.DefaultMaxBodyBytes
+	}
+	h.params, _ = core.(paramHeaderSource)
+	return h
+}
+
+// ServeHTTP implements http.Handler.
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rej := h.checkTransport(r); rej != nil {
+		_ = rej.Write(w, nil)
+		return
+	}
+	body, rej := httpwire.ReadBody(w, r, h.maxBody)
+	if rej != nil {
+		_ = rej.Write(w, nil)
+		return
+	}
+	msg, derr := jsonrpc.Decode(body)
+	if derr != nil {
+		writeJSON(w, httpwire.StatusForCode(derr.Code), jsonrpc.AppendError(nil, msg.ID, derr))
+		return
+	}
+	if rej := h.checkHeaders(r, body, msg); rej != nil {
+		_ = rej.Write(w, rawID(msg.ID))
+		return
+	}
+	if msg.Kind == jsonrpc.KindNotification {
+		// On HTTP, notifications/cancelled is not used (closing the stream
+		// cancels): it must not reach a cancellation table keyed by ids
+		// that other clients chose.
+		if msg.Method != methodCancelled {
+			h.core.Handle(r.Context(), msg, discardWriter{})
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	h.serveRequest(w, r, msg)
+}
+
+// checkTransport applies the checks that need no body: Host/Origin, HTTP
+// method, Content-Type and Accept.
+func (h *httpHandler) checkTransport(r *http.Request) *httpwire.Rejection {
+	if rej := h.policy.Check(r); rej != nil {
+		return rej
+	}
+	if rej := httpwire.CheckMethod(r.Method); rej != nil {
+		return rej
+	}
+	if rej := httpwire.CheckContentType(r.Header); rej != nil {
+		return rej
+	}
+	return httpwire.CheckAccept(r.Header)
+}
+
+// checkHeaders validates the request metadata headers against the decoded
+// body. Responses from the client are refused. A request whose _meta lacks
+// the required protocolVersion or clientCapabilities skips the header
+// checks: the core answers it with -32602, which takes precedence over a
+// header mismatch (SERVER-CHECKLIST A-order; conformance server-stateless
+// probe 102). That is also the seam for legacy (initialize-era) messages,
+// which carry no _meta.
+func (h *httpHandler) checkHeaders(r *http.Request, body []byte, msg jsonrpc.Message) *httpwire.Rejection {
+	switch msg.Kind {
+	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
+		return &httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
+			Message: "Invalid Request: clients must not send JSON-RPC responses"}
+	case jsonrpc.KindRequest:
+		if !metaReady(msg.Params) {
+			return nil
+		}
+	}
+	facts, err := httpwire.FactsFromBody(body)
+	if err != nil { // unreachable after a successful Decode; be safe
+		return &httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest, Message: "Invalid Request"}
+	}
+	if facts.Method == "tools/call" && facts.HasName && h.params != nil {
+		facts.ParamHeaders = h.params.toolParamHeaders(facts.Name)
+	}
+	rules := httpwire.HeaderRules{SupportedVersions: h.core.SupportedVersions()}
+	return rules.Check(r.Header, facts)
+}
+
+// serveRequest runs a request through the core and writes its response as
+// JSON or, once a notification preceded it, as the end of an SSE stream.
+func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, msg jsonrpc.Message) {
+	st := newHTTPStream(r.Context(), w, msg.Method == methodListen, h.keepAlive)
+	resp := h.core.Handle(r.Context(), msg, st)
+	st.finish(msg.ID, resp)
+}
+
+// metaKeys of the request _meta that the core requires.
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+)
+
+// metaReady reports whether params holds a _meta object with a string
+// protocolVersion and an object clientCapabilities.
+func metaReady(params json.RawMessage) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if len(params) == 0 || json.Unmarshal(params, &p) != nil || p.Meta == nil {
+		return false
+	}
+	pv, caps := p.Meta[metaProtocolVersion], p.Meta[metaClientCapabilities]
+	return len(pv) > 0 && pv[0] == '"' && len(caps) > 0 && caps[0] == '{'
+}
+
+// rawID returns the JSON text of id for a Rejection, nil for the zero ID.
+func rawID(id jsonrpc.ID) json.RawMessage {
+	if id.IsZero() {
+		return nil
+	}
+	return json.RawMessage(id.String())
+}
+
+// writeJSON writes one JSON body with the given status.
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// discardWriter drops notifications (a notification has no response stream).
+type discardWriter struct{}
+
+func (discardWriter) Notify(string, any) error { return errNoStream }

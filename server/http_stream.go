@@ -1,0 +1,191 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
+	"github.com/mcpgen/mcpgen/server/httpwire"
+)
+
+var (
+	// errNoStream is returned by Notify for a message that has no response
+	// stream (an HTTP notification POST).
+	errNoStream = errors.New("server: this message has no response stream")
+	// errStreamDone is returned by Notify after the response was written.
+	errStreamDone = errors.New("server: the response stream has ended")
+	// errStreamBroken is returned by Notify after a write to the client failed.
+	errStreamBroken = errors.New("server: the response stream is broken")
+)
+
+// httpStream is the MessageWriter of one HTTP request and the single writer
+// of its response. The response starts undecided; the first notification
+// turns it into an SSE stream (and flushes it at once, so a listen
+// acknowledgement reaches the client immediately); finish writes the final
+// JSON-RPC response as a JSON body or as the last SSE event. A mutex
+// serializes every write, and after finish nothing more is written, so the
+// http.ResponseWriter is never used after ServeHTTP returns.
+type httpStream struct {
+	ctx       context.Context
+	w         http.ResponseWriter
+	listen    bool
+	keepAlive time.Duration
+
+	mu     sync.Mutex
+	sse    *httpwire.SSEWriter // nil until the stream switches to SSE
+	done   bool                // finish ran: nothing more may be written
+	broken bool                // a write failed: the client is gone
+	stop   chan struct{}       // closed by finish; ends the keep-alive
+	wg     sync.WaitGroup      // the keep-alive goroutine
+}
+
+func newHTTPStream(ctx context.Context, w http.ResponseWriter, listen bool, keepAlive time.Duration) *httpStream {
+	return &httpStream{ctx: ctx, w: w, listen: listen, keepAlive: keepAlive, stop: make(chan struct{})}
+}
+
+// Notify sends one notification as an SSE event on this request's response,
+// switching the response to SSE first if needed. It fails once the client
+// has gone or the response was written.
+func (st *httpStream) Notify(method string, params any) error {
+	raw, err := encodeParams(params)
+	if err != nil {
+		return err
+	}
+	msg := jsonrpc.AppendNotification(nil, method, raw)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	switch {
+	case st.done:
+		return errStreamDone
+	case st.broken:
+		return errStreamBroken
+	}
+	if err := st.ctx.Err(); err != nil {
+		return err
+	}
+	if err := st.openSSELocked(); err != nil {
+		st.broken = true
+		return err
+	}
+	if err := st.sse.WriteEvent("", msg); err != nil {
+		st.broken = true
+		return err
+	}
+	return nil
+}
+
+// openSSELocked switches the response to SSE: headers, 200, flush. Long
+// streams get no write deadline (where the server supports clearing it),
+// and listen streams get periodic keep-alive comments.
+func (st *httpStream) openSSELocked() error {
+	if st.sse != nil {
+		return nil
+	}
+	st.sse = httpwire.NewSSEWriter(st.w)
+	_ = http.NewResponseController(st.w).SetWriteDeadline(time.Time{})
+	if err := st.sse.Open(); err != nil {
+		return err
+	}
+	if st.listen && st.keepAlive > 0 {
+		st.wg.Add(1)
+		go st.keepAliveLoop()
+	}
+	return nil
+}
+
+// keepAliveLoop writes an SSE comment every keepAlive until finish or the
+// client goes away.
+func (st *httpStream) keepAliveLoop() {
+	defer st.wg.Done()
+	t := time.NewTicker(st.keepAlive)
+	defer t.Stop()
+	for {
+		select {
+		case <-st.stop:
+			return
+		case <-st.ctx.Done():
+			return
+		case <-t.C:
+			st.mu.Lock()
+			if !st.done && !st.broken {
+				if err := st.sse.WriteComment(""); err != nil {
+					st.broken = true
+				}
+			}
+			st.mu.Unlock()
+		}
+	}
+}
+
+// finish writes the final response for request id. Nothing is written when
+// the client has gone (closing the stream cancels the request and the
+// server MUST NOT send anything more for it). A missing body becomes an
+// internal error so a request never goes unanswered. A successful listen
+// result is always sent as SSE; other responses that were not preceded by
+// a notification are plain JSON with the status httpwire.StatusForCode
+// gives for their error code.
+func (st *httpStream) finish(id jsonrpc.ID, resp Response) {
+	st.mu.Lock()
+	st.done = true
+	close(st.stop)
+	st.writeFinalLocked(id, resp)
+	st.mu.Unlock()
+	st.wg.Wait()
+}
+
+func (st *httpStream) writeFinalLocked(id jsonrpc.ID, resp Response) {
+	if st.broken || st.ctx.Err() != nil {
+		return
+	}
+	body, code := resp.Body, resp.Code
+	if len(body) == 0 {
+		code = jsonrpc.CodeInternalError
+		body = jsonrpc.AppendError(nil, id, jsonrpc.NewError(code, "Internal error: the request produced no response", nil))
+	}
+	if st.sse == nil && !(st.listen && code == 0) {
+		writeJSON(st.w, httpwire.StatusForCode(code), body)
+		return
+	}
+	if err := st.openSSELocked(); err != nil {
+		st.broken = true
+		return
+	}
+	if err := st.sse.WriteEvent("", body); err != nil {
+		st.broken = true
+	}
+}
+
+// encodeParams encodes notification params: nil (or JSON null) omits them,
+// json.RawMessage and []byte are used as they are (after validation), and
+// anything else is marshaled with encoding/json.
+func encodeParams(params any) ([]byte, error) {
+	var raw []byte
+	switch p := params.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		raw = p
+	case []byte:
+		raw = p
+	default:
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, fmt.Errorf("server: encoding notification params: %w", err)
+		}
+		raw = b
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if !json.Valid(raw) {
+		return nil, errors.New("server: notification params are not valid JSON")
+	}
+	return raw, nil
+}

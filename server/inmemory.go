@@ -1,0 +1,141 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// CallerOptions set the _meta an in-memory caller sends.
+type CallerOptions struct {
+	ClientInfo         mcp.Implementation
+	ClientCapabilities mcp.ClientCapabilities
+	LogLevel           mcp.LoggingLevel
+	// ProtocolVersion defaults to the newest supported version.
+	ProtocolVersion string
+	// Notify, when set, receives the notifications sent while a call runs
+	// (progress, log messages, a listen stream's notifications).
+	Notify func(method string, params json.RawMessage)
+}
+
+// Caller returns an in-memory mcp.Caller for mcp.NewClient: each call goes
+// through Handle with the modern _meta filled in, as tests and Go hosts use it.
+// Values the params' own _meta sets (a progressToken, a logLevel, non-empty
+// clientCapabilities) win over the options. A JSON-RPC error comes back as a
+// *jsonrpc.Error.
+func (s *Server) Caller(opts CallerOptions) mcp.Caller {
+	if opts.ProtocolVersion == "" {
+		opts.ProtocolVersion = s.versions[0]
+	}
+	return &caller{s: s, opts: opts}
+}
+
+type caller struct {
+	s    *Server
+	opts CallerOptions
+	seq  atomic.Int64
+}
+
+type callerWriter struct{ fn func(string, json.RawMessage) }
+
+func (w callerWriter) Notify(method string, params any) error {
+	if w.fn == nil {
+		return nil
+	}
+	raw, err := notifyParams(params)
+	if err != nil {
+		return err
+	}
+	w.fn(method, append(json.RawMessage(nil), raw...))
+	return nil
+}
+
+func (c *caller) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	raw, err := c.params(params)
+	if err != nil {
+		return nil, err
+	}
+	msg := jsonrpc.Message{Kind: jsonrpc.KindRequest, ID: jsonrpc.IntID(c.seq.Add(1)), Method: method, Params: raw}
+	resp := c.s.Handle(ctx, msg, callerWriter{c.opts.Notify})
+	if resp.Body == nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("server: no response")
+	}
+	out, derr := jsonrpc.Decode(resp.Body)
+	if derr != nil {
+		return nil, derr
+	}
+	if out.Kind == jsonrpc.KindErrorResponse {
+		return nil, out.Error
+	}
+	return out.Result, nil
+}
+
+// params encodes params and fills in the request _meta.
+func (c *caller) params(params any) ([]byte, error) {
+	members := map[string]json.RawMessage{}
+	if params != nil {
+		b, err := json.Marshal(params)
+		if err != nil {
+			return nil, err
+		}
+		if string(b) != "null" {
+			if err := json.Unmarshal(b, &members); err != nil {
+				return nil, errors.New("server: params must encode as a JSON object")
+			}
+		}
+	}
+	meta := map[string]json.RawMessage{}
+	if m, ok := members["_meta"]; ok && string(m) != "null" {
+		if err := json.Unmarshal(m, &meta); err != nil {
+			return nil, err
+		}
+	}
+	set := func(key string, v any, keep func(json.RawMessage) bool) error {
+		if old, ok := meta[key]; ok && keep(old) {
+			return nil
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		meta[key] = b
+		return nil
+	}
+	nonEmpty := func(s string) func(json.RawMessage) bool {
+		return func(old json.RawMessage) bool { return string(old) != s && string(old) != "null" }
+	}
+	if err := set(keyProtocolVersion, c.opts.ProtocolVersion, nonEmpty(`""`)); err != nil {
+		return nil, err
+	}
+	if err := set(keyClientCapabilities, c.opts.ClientCapabilities, nonEmpty(`{}`)); err != nil {
+		return nil, err
+	}
+	if c.opts.ClientInfo.Name != "" {
+		if err := set(keyClientInfo, c.opts.ClientInfo, nonEmpty(`{}`)); err != nil {
+			return nil, err
+		}
+	}
+	if c.opts.LogLevel != "" {
+		if err := set(keyLogLevel, c.opts.LogLevel, nonEmpty(`""`)); err != nil {
+			return nil, err
+		}
+	}
+	for k, v := range meta { // drop empty optional members the encoder emitted
+		if (k == keyLogLevel && string(v) == `""`) || string(v) == "null" {
+			delete(meta, k)
+		}
+	}
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	members["_meta"] = b
+	return json.Marshal(members)
+}

@@ -1,0 +1,176 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+)
+
+// subscriptions/listen (basic/patterns/subscriptions.mdx): the stream is the
+// listen request itself. Handle sends the acknowledgement first (with the
+// honoured subset of the filter), then every matching change as a
+// notification tagged with io.modelcontextprotocol/subscriptionId = the
+// listen request's id, until the client cancels (ctx) or Shutdown ends it
+// with a SubscriptionsListenResult.
+
+// change is a kind of server-side event listeners may want.
+type change int
+
+const (
+	changeTools change = iota
+	changePrompts
+	changeResources
+	changeResourceUpdated
+)
+
+type event struct {
+	kind change
+	uri  string
+}
+
+// subscriptions is the set of open listen streams.
+type subscriptions struct {
+	mu  sync.Mutex
+	set map[*subscriber]struct{}
+}
+
+type subscriber struct {
+	tools, prompts, resources bool
+	uris                      map[string]bool
+	ch                        chan event
+}
+
+func (sub *subscriber) wants(ev event) bool {
+	switch ev.kind {
+	case changeTools:
+		return sub.tools
+	case changePrompts:
+		return sub.prompts
+	case changeResources:
+		return sub.resources
+	case changeResourceUpdated:
+		return sub.uris[ev.uri]
+	}
+	return false
+}
+
+func (subs *subscriptions) add(sub *subscriber) {
+	subs.mu.Lock()
+	if subs.set == nil {
+		subs.set = map[*subscriber]struct{}{}
+	}
+	subs.set[sub] = struct{}{}
+	subs.mu.Unlock()
+}
+
+func (subs *subscriptions) remove(sub *subscriber) {
+	subs.mu.Lock()
+	delete(subs.set, sub)
+	subs.mu.Unlock()
+}
+
+// publish delivers an event to every stream that asked for it. A stream
+// whose buffer is full already has a pending notification of the same
+// kind for list changes, so dropping keeps the client's view correct.
+func (subs *subscriptions) publish(kind change, uri string) {
+	ev := event{kind, uri}
+	subs.mu.Lock()
+	defer subs.mu.Unlock()
+	for sub := range subs.set {
+		if sub.wants(ev) {
+			select {
+			case sub.ch <- ev:
+			default:
+			}
+		}
+	}
+}
+
+var errNoWriter = errors.New("subscriptions/listen needs a transport that carries notifications")
+
+// listen serves one subscriptions/listen stream.
+func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, params json.RawMessage) (any, error) {
+	var p mcp.SubscriptionsListenRequestParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, paramsError(err)
+	}
+	if r.w == nil {
+		return nil, errNoWriter
+	}
+	s.streams.Add(1)
+	defer s.streams.Done()
+	if s.isClosing() {
+		return s.listenResult(r), nil
+	}
+	yes := true
+	f := p.Notifications
+	var granted mcp.SubscriptionFilter
+	sub := &subscriber{ch: make(chan event, 64)}
+	if f.ToolsListChanged != nil && *f.ToolsListChanged && s.tools.offered() {
+		granted.ToolsListChanged, sub.tools = &yes, true
+	}
+	if f.PromptsListChanged != nil && *f.PromptsListChanged && s.prompts.offered() {
+		granted.PromptsListChanged, sub.prompts = &yes, true
+	}
+	if f.ResourcesListChanged != nil && *f.ResourcesListChanged && s.resources.offered() {
+		granted.ResourcesListChanged, sub.resources = &yes, true
+	}
+	if len(f.ResourceSubscriptions) > 0 && s.offers("resources") {
+		granted.ResourceSubscriptions = f.ResourceSubscriptions
+		sub.uris = make(map[string]bool, len(f.ResourceSubscriptions))
+		for _, u := range f.ResourceSubscriptions {
+			sub.uris[u] = true
+		}
+	}
+	s.subs.add(sub)
+	defer s.subs.remove(sub)
+
+	tag := append(append([]byte(`{"`+keySubscriptionID+`":`), r.id.String()...), '}')
+	filter, err := json.Marshal(granted)
+	if err != nil {
+		return nil, err
+	}
+	ack := append(append(append(append([]byte(`{"_meta":`), tag...), `,"notifications":`...), filter...), '}')
+	if err := r.w.Notify(mcp.MethodNotificationsSubscriptionsAcknowledged, json.RawMessage(ack)); err != nil {
+		return nil, err
+	}
+	plain := append(append([]byte(`{"_meta":`), tag...), '}')
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-s.closing:
+			return s.listenResult(r), nil
+		case ev := <-sub.ch:
+			method, body := "", plain
+			switch ev.kind {
+			case changeTools:
+				method = mcp.MethodNotificationsToolsListChanged
+			case changePrompts:
+				method = mcp.MethodNotificationsPromptsListChanged
+			case changeResources:
+				method = mcp.MethodNotificationsResourcesListChanged
+			case changeResourceUpdated:
+				method = mcp.MethodNotificationsResourcesUpdated
+				body = append(append(append(append([]byte(`{"_meta":`), tag...), `,"uri":`...), appendJSONString(nil, ev.uri)...), '}')
+			}
+			if err := r.w.Notify(method, json.RawMessage(body)); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// listenResult is the graceful end of a stream.
+func (s *Server) listenResult(r *request) *mcp.SubscriptionsListenResult {
+	res := &mcp.SubscriptionsListenResult{}
+	if n, ok := r.id.Int64(); ok {
+		res.Meta.SubscriptionID = mcp.RequestId{Value: n}
+	} else if str, ok := r.id.Str(); ok {
+		res.Meta.SubscriptionID = mcp.RequestId{Value: str}
+	}
+	return res
+}

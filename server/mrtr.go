@@ -1,0 +1,297 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// Multi round-trip requests (basic/patterns/mrtr.mdx). A handler calls Ask
+// for every input it needs; unanswered ones make it return an
+// *InputRequiredError, which the runtime answers with an InputRequiredResult.
+// Handler state for the next round (SetState) travels in requestState,
+// sealed with AES-256-GCM under a key derived from Options.StateKey (authenticated
+// and secret) together with an expiry and
+// a digest of the request's identity (method, tool/prompt name or resource
+// URI, canonical arguments). Any replica with the same key continues the
+// request; a tampered, expired or foreign requestState is answered with
+// -32602.
+
+// mrtrMethods are the requests that may answer InputRequiredResult.
+var mrtrMethods = map[string]bool{
+	mcp.MethodToolsCall:     true,
+	mcp.MethodPromptsGet:    true,
+	mcp.MethodResourcesRead: true,
+}
+
+// mrtrInput are the multi round-trip fields of a request's params.
+type mrtrInput struct {
+	name      string
+	args      []byte
+	responses mcp.InputResponses
+	state     string
+}
+
+// prepareMRTR reads inputResponses and verifies requestState, from the
+// scanned params p (registry routes) or the decoded in (user handlers).
+func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
+	if p != nil {
+		in = &mrtrInput{name: p.name, args: p.arguments}
+		if r.method == mcp.MethodResourcesRead {
+			in.name = p.uri
+		}
+		if !isNullOrAbsent(p.inputResponses) {
+			if err := json.Unmarshal(p.inputResponses, &in.responses); err != nil {
+				var de *mcp.DecodeError
+				if errors.As(err, &de) {
+					return invalidParams("inputResponses." + de.Error())
+				}
+				return invalidParams("inputResponses: " + err.Error())
+			}
+		}
+		if !isNullOrAbsent(p.stateRaw) {
+			if !p.hasState {
+				return invalidParams("requestState must be a string")
+			}
+			in.state = p.requestState
+		}
+	}
+	r.mrtrAllowed = true
+	r.inputResponses = in.responses
+	r.idName, r.idArgs = in.name, in.args
+	if in.state != "" {
+		state, err := r.s.unseal(in.state, r.identity())
+		if err != nil {
+			return invalidParams("requestState: " + err.Error())
+		}
+		r.state = state
+	}
+	return nil
+}
+
+// identity returns the request identity a requestState is bound to.
+func (r *request) identity() string { return identity(r.method, r.idName, r.idArgs) }
+
+// identity binds a requestState to one request: method, name and the
+// canonical arguments (object members sorted; absent, null and {} agree).
+func identity(method, name string, args []byte) string {
+	canon := []byte("{}")
+	if a := bytes.TrimSpace(args); !isNullOrAbsent(a) && string(a) != "{}" {
+		dec := json.NewDecoder(bytes.NewReader(a))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) == nil {
+			if b, err := json.Marshal(v); err == nil {
+				canon = b
+			}
+		} else {
+			canon = a
+		}
+	}
+	return method + "\x00" + name + "\x00" + string(canon)
+}
+
+const (
+	sealVersion = 1
+	sealHeader  = 1 + 8 + sha256.Size // version, expiry, identity digest
+	nonceSize   = 12
+)
+
+// seal returns the requestState token for state bound to identity:
+// base64url(header ‖ nonce ‖ AES-256-GCM(state)), with the header (version,
+// expiry, identity digest) as additional data, so the state is both secret
+// and tamper-evident.
+func (s *Server) seal(state []byte, identity string) string {
+	out := make([]byte, sealHeader+nonceSize, sealHeader+nonceSize+len(state)+s.aead.Overhead())
+	out[0] = sealVersion
+	binary.BigEndian.PutUint64(out[1:9], uint64(time.Now().Add(s.stateTTL).Unix()))
+	digest := sha256.Sum256([]byte(identity))
+	copy(out[9:sealHeader], digest[:])
+	if _, err := rand.Read(out[sealHeader:]); err != nil {
+		panic("server: no randomness for a requestState nonce: " + err.Error())
+	}
+	out = s.aead.Seal(out, out[sealHeader:], state, out[:sealHeader])
+	return base64.RawURLEncoding.EncodeToString(out)
+}
+
+// unseal verifies a requestState token and returns the state it carries.
+func (s *Server) unseal(token, identity string) (json.RawMessage, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(token)
+	if err != nil || len(raw) < sealHeader+nonceSize+s.aead.Overhead() || raw[0] != sealVersion {
+		return nil, errors.New("malformed or tampered state")
+	}
+	header := raw[:sealHeader]
+	state, err := s.aead.Open(nil, raw[sealHeader:sealHeader+nonceSize], raw[sealHeader+nonceSize:], header)
+	if err != nil {
+		return nil, errors.New("integrity check failed (tampered, or sealed by a server with another key)")
+	}
+	if time.Now().Unix() > int64(binary.BigEndian.Uint64(header[1:9])) {
+		return nil, errors.New("state expired; start the request again")
+	}
+	digest := sha256.Sum256([]byte(identity))
+	if !bytes.Equal(digest[:], header[9:sealHeader]) {
+		return nil, errors.New("state belongs to a different request (method, name or arguments differ)")
+	}
+	if len(state) == 0 {
+		return nil, nil
+	}
+	return json.RawMessage(state), nil
+}
+
+// inputRequired builds the InputRequiredResult for a handler that still
+// needs input: the requests of every unanswered Ask of this round and the
+// state to echo (the new one, else the one that came in).
+func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	reqs := mcp.InputRequests{}
+	for k, v := range r.pending {
+		reqs[k] = v
+	}
+	for k, v := range ire.Requests {
+		if v != nil {
+			reqs[k] = v
+		}
+	}
+	state := r.state
+	if r.stateSet {
+		state = r.newState
+	}
+	if len(reqs) == 0 && state == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the handler asked for input without input requests or state"}
+	}
+	res := &mcp.InputRequiredResult{ResultType: "input_required"}
+	if len(reqs) > 0 {
+		res.InputRequests = reqs
+	}
+	if state != nil {
+		res.RequestState = r.s.seal(state, r.identity())
+	}
+	return res, nil
+}
+
+// Ask returns the client's answer to an input request for this request (a
+// multi round-trip request: elicitation, sampling or roots). When the client
+// has not answered yet, it returns an *InputRequiredError: the handler
+// returns it as its error and the runtime answers with InputRequiredResult
+// (modern clients) or sends the request to the client (legacy sessions).
+//
+// key names the request within this request's rounds; the answer comes back
+// under the same key. A handler may Ask several keys before returning: all
+// unanswered ones go into one InputRequiredResult. A request of a kind the
+// client did not declare (elicitation, sampling, roots in this request's
+// clientCapabilities) is a -32021 error; an answer of the wrong kind is a
+// -32602 error. Ask is valid in tools/call, prompts/get and resources/read.
+func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputResponse, error) {
+	r := requestFrom(ctx)
+	if r == nil {
+		return nil, errors.New("server.Ask: the context carries no MCP request")
+	}
+	if req == nil || key == "" {
+		return nil, errors.New("server.Ask: key and request are required")
+	}
+	if !r.mrtrAllowed {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: input requests are only allowed on tools/call, prompts/get and resources/read, not " + r.method}
+	}
+	if err := requireFor(ctx, req); err != nil {
+		return nil, err
+	}
+	if resp := r.inputResponses[key]; resp != nil {
+		if answers(req, resp) {
+			return resp, nil
+		}
+		return nil, invalidParams(fmt.Sprintf("inputResponses[%q] does not answer a %s request", key, inputMethod(req)))
+	}
+	r.mu.Lock()
+	if r.pending == nil {
+		r.pending = map[string]mcp.InputRequest{}
+	}
+	r.pending[key] = req
+	r.mu.Unlock()
+	return nil, &InputRequiredError{Requests: map[string]mcp.InputRequest{key: req}}
+}
+
+// answers reports whether resp is the result kind of req.
+func answers(req mcp.InputRequest, resp mcp.InputResponse) bool {
+	switch req.(type) {
+	case *mcp.ElicitRequest:
+		_, ok := resp.(*mcp.ElicitResult)
+		return ok
+	case *mcp.CreateMessageRequest:
+		_, ok := resp.(*mcp.CreateMessageResult)
+		return ok
+	case *mcp.ListRootsRequest:
+		_, ok := resp.(*mcp.ListRootsResult)
+		return ok
+	}
+	return false
+}
+
+func inputMethod(req mcp.InputRequest) string {
+	switch req.(type) {
+	case *mcp.ElicitRequest:
+		return mcp.MethodElicitationCreate
+	case *mcp.CreateMessageRequest:
+		return mcp.MethodSamplingCreateMessage
+	case *mcp.ListRootsRequest:
+		return mcp.MethodRootsList
+	}
+	return fmt.Sprintf("%T", req)
+}
+
+// requireFor checks that the client declared the capability req needs.
+func requireFor(ctx context.Context, req mcp.InputRequest) error {
+	var need mcp.ClientCapabilities
+	switch q := req.(type) {
+	case *mcp.ElicitRequest:
+		need.Elicitation = &mcp.ClientCapabilitiesElicitation{Form: mcp.JSONObject{}}
+		if _, url := q.Params.(*mcp.ElicitRequestURLParams); url {
+			need.Elicitation = &mcp.ClientCapabilitiesElicitation{URL: mcp.JSONObject{}}
+		}
+	case *mcp.CreateMessageRequest:
+		need.Sampling = &mcp.ClientCapabilitiesSampling{}
+	case *mcp.ListRootsRequest:
+		need.Roots = &mcp.ClientCapabilitiesRoots{}
+	default:
+		return fmt.Errorf("server.Ask: unsupported input request %T", req)
+	}
+	return RequireCapabilities(ctx, need)
+}
+
+// State returns the requestState the handler stored in an earlier round
+// (verified; nil when none); SetState stores state for the next round.
+func State(ctx context.Context) json.RawMessage {
+	if r := requestFrom(ctx); r != nil {
+		return r.state
+	}
+	return nil
+}
+
+// SetState stores state (valid JSON) for the next round of this request: it
+// is sealed into the requestState of the InputRequiredResult, so the client
+// echoes it and any replica can continue. It fails outside tools/call,
+// prompts/get and resources/read.
+func SetState(ctx context.Context, state json.RawMessage) error {
+	r := requestFrom(ctx)
+	if r == nil || !r.mrtrAllowed {
+		return errors.New("server.SetState: only tools/call, prompts/get and resources/read carry requestState")
+	}
+	if !json.Valid(state) {
+		return errors.New("server.SetState: state is not valid JSON")
+	}
+	r.mu.Lock()
+	r.newState = append(json.RawMessage(nil), state...)
+	r.stateSet = true
+	r.mu.Unlock()
+	return nil
+}

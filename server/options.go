@@ -1,0 +1,59 @@
+package server
+
+import (
+	"log/slog"
+	"time"
+)
+
+// APIVersion1 is referenced by generated code (`const _ = server.APIVersion1`)
+// so that code generated for another runtime fails to build with a clear name.
+const APIVersion1 = true
+
+// Options configure a Server. Configuration mistakes are reported by New.
+type Options struct {
+	// Name, Version and Title identify the server (serverInfo, discover).
+	Name, Version, Title string
+	// Instructions are returned by server/discover.
+	Instructions string
+	// Cache is the default ttlMs/cacheScope of cacheable results
+	// (server/discover, the list results, resources/read). The zero value
+	// is ttlMs 0 and cacheScope "public".
+	Cache CachePolicy
+	// StateKey seals requestState (multi round-trip). Replicas that must
+	// continue each other's requests share one key (at least 16 bytes);
+	// empty means a random key per process.
+	StateKey []byte
+	// StateTTL is how long a sealed requestState stays valid (default 15
+	// minutes).
+	StateTTL time.Duration
+	// PageSize is the number of items per page of list results (0: all).
+	PageSize int
+	// Tools, Prompts, Resources and ResourceTemplates are registered at New.
+	Tools             []Tool
+	Prompts           []Prompt
+	Resources         []Resource
+	ResourceTemplates []ResourceTemplate
+	// Handlers are user values implementing generated handler interfaces
+	// (mcp.ToolsHandler, mcp.CompletionHandler, …) that take over the
+	// matching requests from the registries.
+	Handlers []any
+	// Logger receives the server's own diagnostics (never stdout); the
+	// default writes warnings and errors to stderr.
+	Logger *slog.Logger
+}
+
+// CachePolicy is the ttlMs and cacheScope a cacheable result carries.
+type CachePolicy struct {
+	TTLMs int64
+	Scope string // "public" or "private"
+}
+
+func (p CachePolicy) normalized() CachePolicy {
+	if p.TTLMs < 0 {
+		p.TTLMs = 0
+	}
+	if p.Scope != "private" {
+		p.Scope = "public"
+	}
+	return p
+}

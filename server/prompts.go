@@ -1,0 +1,302 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/argschema"
+	"github.com/mcpgen/mcpgen/generated/mcp"
+)
+
+// PromptInfo is what a prompt declares besides its function.
+type PromptInfo struct {
+	Name, Title, Description string
+	Icons                    []mcp.Icon
+	// Meta is the prompt definition's _meta.
+	Meta map[string]any
+}
+
+// Prompt is a prompt ready to register, made by NewPrompt.
+type Prompt struct{ p *promptImpl }
+
+type promptImpl struct {
+	name     string
+	def      []byte
+	required []string
+	run      func(ctx context.Context, args map[string]string) (any, error)
+	complete func(ctx context.Context, arg, value string, context map[string]string) ([]string, error)
+	err      error
+}
+
+type promptWire struct {
+	Name        string                `json:"name"`
+	Title       string                `json:"title,omitzero"`
+	Description string                `json:"description,omitzero"`
+	Arguments   []argschema.PromptArg `json:"arguments,omitzero"`
+	Icons       []mcp.Icon            `json:"icons,omitzero"`
+	Meta        map[string]any        `json:"_meta,omitzero"`
+}
+
+// Completer is an optional interface of a prompt's or template's Vars/In
+// struct value: argument completion for completion/complete. context holds
+// the arguments the client already resolved.
+type Completer interface {
+	Complete(ctx context.Context, argument, value string, context map[string]string) ([]string, error)
+}
+
+// completerOf returns the Completer of T's zero value (or of *T), or nil.
+func completerOf[T any]() Completer {
+	var zero T
+	if c, ok := any(zero).(Completer); ok {
+		return c
+	}
+	if c, ok := any(&zero).(Completer); ok {
+		return c
+	}
+	return nil
+}
+
+// NewPrompt binds a typed function as a prompt; the fields of In (strings)
+// are its arguments (argschema.PromptArguments: `jsonschema:"required"` makes
+// one required; map[string]string takes any arguments). A missing required
+// argument is -32602. Out may be *mcp.GetPromptResult, []mcp.PromptMessage
+// or string (one user message). An error from fn is a JSON-RPC error
+// (-32603 with its text unless it is a *jsonrpc.Error); *InputRequiredError
+// from Ask becomes an InputRequiredResult.
+func NewPrompt[In, Out any](info PromptInfo, fn func(ctx context.Context, in In) (Out, error)) Prompt {
+	p := &promptImpl{name: info.Name}
+	fail := func(err error) Prompt {
+		p.err = fmt.Errorf("prompt %q: %w", info.Name, err)
+		return Prompt{p}
+	}
+	if info.Name == "" {
+		return fail(errors.New("a prompt needs a name"))
+	}
+	if fn == nil {
+		return fail(errors.New("nil function"))
+	}
+	inType := reflect.TypeFor[In]()
+	var args []argschema.PromptArg
+	if inType != reflect.TypeFor[map[string]string]() {
+		var err error
+		if args, err = argschema.PromptArguments(inType); err != nil {
+			return fail(err)
+		}
+	}
+	for _, a := range args {
+		if a.Required {
+			p.required = append(p.required, a.Name)
+		}
+	}
+	var err error
+	if p.def, err = json.Marshal(promptWire{Name: info.Name, Title: info.Title, Description: info.Description,
+		Arguments: args, Icons: info.Icons, Meta: info.Meta}); err != nil {
+		return fail(err)
+	}
+	if c := completerOf[In](); c != nil {
+		p.complete = c.Complete
+	}
+	p.run = func(ctx context.Context, argv map[string]string) (any, error) {
+		var in In
+		if len(argv) > 0 {
+			b, err := json.Marshal(argv)
+			if err != nil {
+				return nil, err
+			}
+			if err := json.Unmarshal(b, &in); err != nil {
+				return nil, invalidParams("params.arguments: " + err.Error())
+			}
+		}
+		out, err := fn(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		switch o := any(out).(type) {
+		case *mcp.GetPromptResult:
+			if o == nil {
+				return &mcp.GetPromptResult{}, nil
+			}
+			return o, nil
+		case []mcp.PromptMessage:
+			return &mcp.GetPromptResult{Messages: o}, nil
+		case string:
+			return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{{Role: mcp.RoleUser, Content: &mcp.TextContent{Text: o}}}}, nil
+		}
+		return nil, fmt.Errorf("prompt %q returned %T; want *mcp.GetPromptResult, []mcp.PromptMessage or string", info.Name, out)
+	}
+	return Prompt{p}
+}
+
+// promptRegistry holds the registered prompts as an immutable snapshot.
+type promptRegistry struct {
+	s   *Server
+	mu  sync.Mutex
+	set atomic.Pointer[promptSet]
+	on  atomic.Bool
+}
+
+type promptSet struct {
+	byName map[string]*promptImpl
+	list   []*promptImpl
+	all    []byte
+}
+
+func (g *promptRegistry) init(s *Server) {
+	g.s = s
+	g.set.Store(&promptSet{byName: map[string]*promptImpl{}, all: []byte("[]")})
+}
+
+func (g *promptRegistry) offered() bool { return g.on.Load() }
+
+func (g *promptRegistry) hasCompleter() bool {
+	for _, p := range g.set.Load().list {
+		if p.complete != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *promptRegistry) add(prompts []Prompt) error {
+	var errs []error
+	seen := map[string]bool{}
+	for i, p := range prompts {
+		switch {
+		case p.p == nil:
+			errs = append(errs, fmt.Errorf("server: prompt %d is the zero Prompt (use NewPrompt)", i))
+		case p.p.err != nil:
+			errs = append(errs, fmt.Errorf("server: %w", p.p.err))
+		case seen[p.p.name]:
+			errs = append(errs, fmt.Errorf("server: duplicate prompt name %q", p.p.name))
+		}
+		if p.p != nil {
+			seen[p.p.name] = true
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	g.mu.Lock()
+	list := slices.Clone(g.set.Load().list)
+	for _, p := range prompts {
+		if i := slices.IndexFunc(list, func(x *promptImpl) bool { return x.name == p.p.name }); i >= 0 {
+			list[i] = p.p
+		} else {
+			list = append(list, p.p)
+		}
+	}
+	g.set.Store(newPromptSet(list))
+	g.on.Store(true)
+	g.mu.Unlock()
+	g.s.subs.publish(changePrompts, "")
+	return nil
+}
+
+func (g *promptRegistry) remove(names []string) {
+	g.mu.Lock()
+	old := g.set.Load()
+	list := slices.DeleteFunc(slices.Clone(old.list), func(p *promptImpl) bool { return slices.Contains(names, p.name) })
+	changed := len(list) != len(old.list)
+	if changed {
+		g.set.Store(newPromptSet(list))
+	}
+	g.mu.Unlock()
+	if changed {
+		g.s.subs.publish(changePrompts, "")
+	}
+}
+
+func newPromptSet(list []*promptImpl) *promptSet {
+	set := &promptSet{byName: make(map[string]*promptImpl, len(list)), list: list}
+	defs := make([][]byte, len(list))
+	for i, p := range list {
+		set.byName[p.name] = p
+		defs[i] = p.def
+	}
+	set.all = joinArray(defs)
+	return set
+}
+
+// AddPrompts adds (or replaces) prompts at run time and notifies listeners
+// (notifications/prompts/list_changed).
+func (s *Server) AddPrompts(prompts ...Prompt) error { return s.prompts.add(prompts) }
+
+// RemovePrompts removes prompts by name and notifies listeners.
+func (s *Server) RemovePrompts(names ...string) { s.prompts.remove(names) }
+
+func (g *promptRegistry) list(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
+	set := g.set.Load()
+	page, next, err := g.s.listPage(p, func() [][]byte {
+		defs := make([][]byte, len(set.list))
+		for i, x := range set.list {
+			defs[i] = x.def
+		}
+		return defs
+	}, set.all)
+	if err != nil {
+		return nil, err
+	}
+	return rawResult(g.s.appendList(make([]byte, 0, len(page)+160), r, "prompts", page, next)), nil
+}
+
+func (g *promptRegistry) get(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
+	if !p.hasName {
+		if p.nameRaw == nil {
+			return nil, invalidParams("params.name: missing required member")
+		}
+		return nil, invalidParams("params.name: must be a string")
+	}
+	var args map[string]string
+	if !isNullOrAbsent(p.arguments) {
+		if err := json.Unmarshal(p.arguments, &args); err != nil {
+			return nil, invalidParams("params.arguments must be an object of strings")
+		}
+	}
+	return g.getPrompt(ctx, p.name, args)
+}
+
+func (g *promptRegistry) getPrompt(ctx context.Context, name string, args map[string]string) (any, error) {
+	pr := g.set.Load().byName[name]
+	if pr == nil {
+		return nil, invalidParams(fmt.Sprintf("Unknown prompt: %q", name))
+	}
+	for _, req := range pr.required {
+		if _, ok := args[req]; !ok {
+			return nil, invalidParams(fmt.Sprintf("prompt %q: missing required argument %q", name, req))
+		}
+	}
+	return pr.run(ctx, args)
+}
+
+// ListPrompts implements mcp.PromptsHandler over the registry.
+func (g *promptRegistry) ListPrompts(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
+	set := g.set.Load()
+	all := make([]mcp.Prompt, len(set.list))
+	for i, p := range set.list {
+		if err := json.Unmarshal(p.def, &all[i]); err != nil {
+			return nil, err
+		}
+	}
+	page, next, err := Paginate(all, params.Cursor, g.s.pageSize)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ListPromptsResult{Prompts: page, NextCursor: next}, nil
+}
+
+// GetPrompt implements mcp.PromptsHandler over the registry.
+func (g *promptRegistry) GetPrompt(ctx context.Context, params *mcp.GetPromptRequestParams) (mcp.GetPromptOutcome, error) {
+	out, err := g.getPrompt(ctx, params.Name, params.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	return out.(*mcp.GetPromptResult), nil
+}
+
+var _ mcp.PromptsHandler = (*promptRegistry)(nil)

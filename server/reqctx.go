@@ -1,0 +1,116 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// request is the per-request state handlers reach through their context.
+type request struct {
+	s      *Server
+	id     jsonrpc.ID
+	method string
+	meta   requestMeta
+	w      MessageWriter
+	ctx    context.Context
+	done   atomic.Bool // set when the handler has returned
+
+	capsOnce sync.Once
+	caps     *mcp.ClientCapabilities
+	capsErr  error
+
+	cache *CachePolicy // per-call override (SetCachePolicy)
+
+	// Multi round-trip state.
+	mrtrAllowed    bool
+	idName         string // tool/prompt name or resource URI the state is bound to
+	idArgs         []byte // and its arguments
+	inputResponses mcp.InputResponses
+	state          json.RawMessage // verified state from requestState
+	mu             sync.Mutex
+	newState       json.RawMessage
+	stateSet       bool
+	pending        map[string]mcp.InputRequest
+}
+
+type requestKey struct{}
+
+func withRequest(ctx context.Context, r *request) context.Context {
+	return context.WithValue(ctx, requestKey{}, r)
+}
+
+func requestFrom(ctx context.Context) *request {
+	r, _ := ctx.Value(requestKey{}).(*request)
+	return r
+}
+
+// capabilities decodes the request's clientCapabilities once.
+func (r *request) capabilities() (*mcp.ClientCapabilities, error) {
+	r.capsOnce.Do(func() {
+		r.caps = new(mcp.ClientCapabilities)
+		if len(r.meta.caps) == 0 || string(r.meta.caps) == "{}" {
+			return
+		}
+		r.capsErr = json.Unmarshal(r.meta.caps, r.caps)
+	})
+	return r.caps, r.capsErr
+}
+
+// notify sends a notification tied to this request unless it is finished or
+// cancelled (stdio: nothing more may be sent for a cancelled request).
+func (r *request) notify(method string, params json.RawMessage) {
+	if r.w == nil || r.done.Load() || r.ctx.Err() != nil {
+		return
+	}
+	if err := r.w.Notify(method, params); err != nil {
+		r.s.logger.Debug("notification not delivered", "method", method, "err", err)
+	}
+}
+
+// ClientCapabilities returns the capabilities the current request declared
+// (an empty value outside a request).
+func ClientCapabilities(ctx context.Context) *mcp.ClientCapabilities {
+	r := requestFrom(ctx)
+	if r == nil {
+		return &mcp.ClientCapabilities{}
+	}
+	caps, _ := r.capabilities()
+	return caps
+}
+
+// ProtocolVersion returns the protocol version the current request declared.
+func ProtocolVersion(ctx context.Context) string {
+	if r := requestFrom(ctx); r != nil {
+		return r.meta.protocolVersion
+	}
+	return ""
+}
+
+// ClientInfo returns the client identity the current request declared, or
+// nil. It is self-reported: use it for display and logs only.
+func ClientInfo(ctx context.Context) *mcp.Implementation {
+	r := requestFrom(ctx)
+	if r == nil || len(r.meta.clientInfo) == 0 {
+		return nil
+	}
+	var info mcp.Implementation
+	if json.Unmarshal(r.meta.clientInfo, &info) != nil {
+		return nil
+	}
+	return &info
+}
+
+// SetCachePolicy overrides the ttlMs and cacheScope of the current request's
+// result when it is cacheable (lists, resources/read, server/discover).
+// Results that already carry a cacheScope keep their own values.
+func SetCachePolicy(ctx context.Context, p CachePolicy) {
+	if r := requestFrom(ctx); r != nil {
+		p = p.normalized()
+		r.cache = &p
+	}
+}

@@ -1,0 +1,70 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"time"
+)
+
+// shutdownGrace bounds how long Run waits for streams and responses.
+const shutdownGrace = 5 * time.Second
+
+// Run serves stdio when httpAddr is empty, else Streamable HTTP at /mcp on
+// httpAddr, until ctx is done; then it shuts down, closing listen streams.
+// On stdio it also returns when standard input ends.
+func (s *Server) Run(ctx context.Context, httpAddr string) error {
+	if httpAddr == "" {
+		return s.runStdio(ctx)
+	}
+	ln, err := net.Listen("tcp", httpAddr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", s.HTTPHandler(HTTPOptions{}))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.logger.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	s.Shutdown(sctx)
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+	}
+	if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// runStdio serves os.Stdin/os.Stdout; when ctx is done, listen streams get
+// their result before the connection closes.
+func (s *Server) runStdio(ctx context.Context) error {
+	sctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(sctx, os.Stdin, os.Stdout) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	gctx, gcancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer gcancel()
+	s.Shutdown(gctx) // listen streams end with their result, still written
+	cancel()
+	select {
+	case <-done:
+	case <-gctx.Done():
+	}
+	return nil
+}

@@ -1,0 +1,235 @@
+package server
+
+import (
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/server/httpwire"
+)
+
+// Server serves MCP 2026-07-28 over any transport: Handle is the
+// transport-independent core, ServeStdio and HTTPHandler are the
+// transports. It is safe for concurrent use.
+//
+// The server keeps no per-client state: every request carries its protocol
+// version and client capabilities in _meta, multi round-trip state travels
+// sealed in requestState, and only open subscriptions/listen streams live
+// in memory. (A legacy-session layer for initialize-based clients can sit in
+// front of Handle later; Handle answers initialize with -32601 until then.)
+type Server struct {
+	opts       Options
+	info       mcp.Implementation
+	versions   []string
+	resultMeta *mcp.ResultMetaObject
+	metaJSON   []byte // {"io.modelcontextprotocol/serverInfo":{…}}
+	cache      CachePolicy
+	key        []byte
+	aead       cipher.AEAD // seals requestState
+	stateTTL   time.Duration
+	pageSize   int
+	logger     *slog.Logger
+
+	tools     toolRegistry
+	prompts   promptRegistry
+	resources resourceRegistry
+
+	dispatch *mcp.Dispatcher // user Handlers; nil when none
+
+	subs subscriptions
+
+	closeOnce sync.Once
+	closing   chan struct{} // closed by Shutdown
+	streams   sync.WaitGroup
+}
+
+// defaultStateTTL bounds how long a requestState may be replayed.
+const defaultStateTTL = 15 * time.Minute
+
+// New builds a server; invalid or duplicate tool names and other
+// configuration errors are returned here, not at the first call.
+func New(opts Options) (*Server, error) {
+	s := &Server{
+		opts:     opts,
+		versions: []string{mcp.ProtocolVersion},
+		cache:    opts.Cache.normalized(),
+		stateTTL: opts.StateTTL,
+		pageSize: opts.PageSize,
+		logger:   opts.Logger,
+		closing:  make(chan struct{}),
+	}
+	var errs []error
+	if opts.Name == "" {
+		errs = append(errs, errors.New("server: Options.Name is required (it is the serverInfo name)"))
+	}
+	if opts.Version == "" {
+		s.opts.Version = "0.0.0"
+	}
+	if opts.PageSize < 0 {
+		errs = append(errs, errors.New("server: Options.PageSize must not be negative"))
+	}
+	if opts.Cache.Scope != "" && opts.Cache.Scope != "public" && opts.Cache.Scope != "private" {
+		errs = append(errs, fmt.Errorf("server: Options.Cache.Scope %q must be \"public\" or \"private\"", opts.Cache.Scope))
+	}
+	if opts.Cache.TTLMs < 0 {
+		errs = append(errs, errors.New("server: Options.Cache.TTLMs must not be negative"))
+	}
+	if s.stateTTL <= 0 {
+		s.stateTTL = defaultStateTTL
+	}
+	if s.logger == nil {
+		s.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	switch {
+	case len(opts.StateKey) == 0:
+		s.key = make([]byte, 32)
+		if _, err := rand.Read(s.key); err != nil {
+			errs = append(errs, fmt.Errorf("server: generating a state key: %w", err))
+		}
+	case len(opts.StateKey) < 16:
+		errs = append(errs, errors.New("server: Options.StateKey must be at least 16 bytes"))
+	default:
+		s.key = append([]byte(nil), opts.StateKey...)
+	}
+	if s.key != nil {
+		sum := sha256.Sum256(append([]byte("mcpgen requestState v1\x00"), s.key...))
+		block, err := aes.NewCipher(sum[:])
+		if err == nil {
+			s.aead, err = cipher.NewGCM(block)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("server: state cipher: %w", err))
+		}
+	}
+	s.info = mcp.Implementation{Name: opts.Name, Title: opts.Title, Version: s.opts.Version}
+	s.resultMeta = &mcp.ResultMetaObject{ServerInfo: &s.info}
+	meta, err := json.Marshal(map[string]mcp.Implementation{keyServerInfo: s.info})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	s.metaJSON = meta
+
+	s.tools.init(s)
+	s.prompts.init(s)
+	s.resources.init(s)
+	if len(opts.Tools) > 0 {
+		if err := s.tools.add(opts.Tools); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(opts.Prompts) > 0 {
+		if err := s.prompts.add(opts.Prompts); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(opts.Resources) > 0 || len(opts.ResourceTemplates) > 0 {
+		if err := s.resources.add(opts.Resources, opts.ResourceTemplates); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(opts.Handlers) > 0 {
+		for i, h := range opts.Handlers {
+			if h == nil {
+				errs = append(errs, fmt.Errorf("server: Options.Handlers[%d] is nil", i))
+			}
+		}
+		s.dispatch = mcp.NewDispatcher(opts.Handlers...)
+		s.dispatch.Before = s.beforeHandler
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SupportedVersions lists the protocol versions the server speaks, newest first.
+func (s *Server) SupportedVersions() []string {
+	return append([]string(nil), s.versions...)
+}
+
+func (s *Server) supports(version string) bool {
+	for _, v := range s.versions {
+		if v == version {
+			return true
+		}
+	}
+	return false
+}
+
+// completions reports whether completion/complete is answered: a prompt
+// or template argument type implements Completer, or a handler does.
+func (s *Server) completions() bool {
+	return s.prompts.hasCompleter() || s.resources.hasCompleter() ||
+		(s.dispatch != nil && s.dispatch.Offers("completion"))
+}
+
+// handles reports whether a user handler takes over method.
+func (s *Server) handles(method string) bool {
+	return s.dispatch != nil && s.dispatch.Handles(method)
+}
+
+// offers reports whether the server offers a feature ("tools", "prompts",
+// "resources"), through its registry or a user handler.
+func (s *Server) offers(feature string) bool {
+	switch feature {
+	case "tools":
+		if s.tools.offered() {
+			return true
+		}
+	case "prompts":
+		if s.prompts.offered() {
+			return true
+		}
+	case "resources":
+		if s.resources.offered() {
+			return true
+		}
+	}
+	return s.dispatch != nil && s.dispatch.Offers(feature)
+}
+
+// toolParamHeaders returns the x-mcp-header declarations of the tool
+// registered under name (for the HTTP transport's Mcp-Param-* checks).
+func (s *Server) toolParamHeaders(name string) []httpwire.ParamHeader {
+	if t := s.tools.get(name); t != nil {
+		return t.paramHeaders
+	}
+	return nil
+}
+
+// Shutdown ends every open listen stream with its result and stops new
+// work: requests that arrive afterwards get -32603. It waits until the
+// streams' Handle calls have returned or ctx is done.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.closeOnce.Do(func() { close(s.closing) })
+	done := make(chan struct{})
+	go func() {
+		s.streams.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Server) isClosing() bool {
+	select {
+	case <-s.closing:
+		return true
+	default:
+		return false
+	}
+}

@@ -1,0 +1,303 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// stdioDrain is how long ServeStdio lets in-flight requests finish (and be
+// answered) after its input ends, before it cancels them.
+const stdioDrain = 2 * time.Second
+
+// ServeStdio serves newline-delimited JSON-RPC on in/out until in ends or
+// ctx is done; many requests are in flight at once and one writer keeps
+// lines whole.
+//
+// Every request runs in its own goroutine and is answered when it is done,
+// so answers may come out of order. notifications/cancelled cancels that
+// request's context; nothing more is written for it. A line that is not
+// JSON gets -32700, a non-request object -32600, a line over the size
+// limit (16 MiB) -32600; reading goes on. Nothing but MCP messages is
+// written to out (diagnostics go to Options.Logger, stderr by default).
+// When a subscriptions/listen stream is ended by the server (Shutdown), its
+// result is written followed by notifications/cancelled for its id, as the
+// stdio binding requires.
+//
+// At the end of in, open listen streams are cancelled at once, other
+// requests get up to 2 s to finish and be answered, then they are
+// cancelled too, and ServeStdio returns nil. When ctx is done it cancels
+// everything and returns ctx.Err() (call Shutdown first for graceful
+// listen-stream results, as Run does).
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	return s.serveStdio(ctx, in, out, jsonrpc.DefaultMaxMessageSize)
+}
+
+type stdioConn struct {
+	s      *Server
+	out    chan []byte
+	dead   chan struct{} // closed when writing failed
+	mu     sync.Mutex
+	calls  map[string]*stdioCall // in-flight requests by id text
+	wg     sync.WaitGroup
+	werr   error
+	sendMu sync.RWMutex // senders share it; closing out takes it alone
+	closed bool
+}
+
+type stdioCall struct {
+	cancel    context.CancelFunc
+	listen    bool
+	cancelled atomic.Bool // the client sent notifications/cancelled for it
+}
+
+func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, maxLine int) error {
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
+	c := &stdioConn{s: s, out: make(chan []byte, 256), dead: make(chan struct{}), calls: map[string]*stdioCall{}}
+	writerDone := make(chan struct{})
+	go c.writeLoop(out, writerDone)
+
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		lr := jsonrpc.NewLineReader(in, maxLine)
+		for {
+			line, err := lr.Next()
+			if errors.Is(err, jsonrpc.ErrMessageTooLarge) {
+				line, err = nil, nil
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+			var cp []byte
+			if line != nil {
+				cp = append(make([]byte, 0, len(line)), line...)
+			}
+			select {
+			case lines <- cp:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	var result error
+loop:
+	for {
+		select {
+		case line := <-lines:
+			c.dispatch(ctx, line)
+		case err := <-readErr:
+			if !errors.Is(err, io.EOF) {
+				s.logger.Warn("stdio: reading input", "err", err)
+				result = err
+			}
+			break loop
+		case <-ctx.Done():
+			result = ctx.Err()
+			break loop
+		case <-c.dead:
+			result = c.werr
+			break loop
+		}
+	}
+	// Input ended: listen streams end now, other requests may finish.
+	c.mu.Lock()
+	for _, call := range c.calls {
+		if call.listen || result != nil {
+			call.cancel()
+		}
+	}
+	c.mu.Unlock()
+	if !waitTimeout(&c.wg, stdioDrain) {
+		cancelAll()
+		waitTimeout(&c.wg, time.Second)
+	}
+	c.sendMu.Lock()
+	c.closed = true
+	close(c.out)
+	c.sendMu.Unlock()
+	<-writerDone
+	if result == nil && c.werr != nil {
+		result = c.werr
+	}
+	return result
+}
+
+// waitTimeout waits for wg up to d; it reports whether wg finished.
+func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// writeLoop is the only writer of out: whole lines, flushed when no more
+// are queued.
+func (c *stdioConn) writeLoop(out io.Writer, done chan struct{}) {
+	defer close(done)
+	bw := bufio.NewWriterSize(out, 64<<10)
+	failed := false
+	for line := range c.out {
+		if failed {
+			continue
+		}
+		bw.Write(line)
+		bw.WriteByte('\n')
+		if len(c.out) == 0 {
+			if err := bw.Flush(); err != nil {
+				c.werr, failed = err, true
+				close(c.dead)
+			}
+		}
+	}
+	if !failed {
+		if err := bw.Flush(); err != nil {
+			c.werr = err
+		}
+	}
+}
+
+// send queues one encoded message.
+func (c *stdioConn) send(b []byte) error {
+	c.sendMu.RLock()
+	defer c.sendMu.RUnlock()
+	if c.closed {
+		return io.ErrClosedPipe
+	}
+	select {
+	case c.out <- b:
+		return nil
+	case <-c.dead:
+		return c.werr
+	}
+}
+
+// dispatch handles one input line (nil: a line over the size limit).
+func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
+	if line == nil {
+		c.send(jsonrpc.AppendError(nil, jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: message exceeds the maximum size"}))
+		return
+	}
+	msg, derr := jsonrpc.Decode(line)
+	if derr != nil {
+		if msg.Kind != jsonrpc.KindNotification {
+			c.send(jsonrpc.AppendError(nil, msg.ID, derr))
+		}
+		return
+	}
+	switch msg.Kind {
+	case jsonrpc.KindNotification:
+		if msg.Method == mcp.MethodNotificationsCancelled {
+			c.cancelled(msg.Params)
+		}
+		return
+	case jsonrpc.KindRequest:
+	default:
+		return // clients must not send responses on stdio; ignore them
+	}
+	key := msg.ID.String()
+	rctx, cancel := context.WithCancel(ctx)
+	c.mu.Lock()
+	if _, dup := c.calls[key]; dup {
+		c.mu.Unlock()
+		cancel()
+		c.send(jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}))
+		return
+	}
+	listen := msg.Method == mcp.MethodSubscriptionsListen
+	call := &stdioCall{cancel: cancel, listen: listen}
+	c.calls[key] = call
+	c.wg.Add(1)
+	c.mu.Unlock()
+	go func() {
+		defer c.wg.Done()
+		defer cancel()
+		resp := c.s.Handle(rctx, msg, &stdioWriter{c: c, ctx: rctx})
+		c.mu.Lock()
+		delete(c.calls, key)
+		c.mu.Unlock()
+		// A request the client cancelled gets nothing more; one that ended
+		// while the connection shuts down is still answered.
+		if resp.Body == nil || call.cancelled.Load() {
+			return
+		}
+		if c.send(resp.Body) == nil && listen && resp.Code == 0 {
+			// The server ended the stream: on stdio it also sends
+			// notifications/cancelled for the listen request's id.
+			params := append(append([]byte(`{"requestId":`), msg.ID.String()...), `,"reason":"subscription closed by the server"}`...)
+			c.send(jsonrpc.AppendNotification(nil, mcp.MethodNotificationsCancelled, params))
+		}
+	}()
+}
+
+// cancelled handles notifications/cancelled: the request's context is
+// cancelled and nothing more is written for it. Unknown ids are ignored.
+func (c *stdioConn) cancelled(params []byte) {
+	var raw []byte
+	eachMember(params, func(key, value []byte) {
+		if keyIs(key, "requestId") {
+			raw = value
+		}
+	})
+	var id jsonrpc.ID
+	if raw == nil || json.Unmarshal(raw, &id) != nil {
+		return
+	}
+	c.mu.Lock()
+	call := c.calls[id.String()]
+	c.mu.Unlock()
+	if call != nil {
+		call.cancelled.Store(true)
+		call.cancel()
+	}
+}
+
+// stdioWriter sends a request's notifications on the connection.
+type stdioWriter struct {
+	c   *stdioConn
+	ctx context.Context
+}
+
+func (w *stdioWriter) Notify(method string, params any) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	raw, err := notifyParams(params)
+	if err != nil {
+		return err
+	}
+	return w.c.send(jsonrpc.AppendNotification(nil, method, raw))
+}
+
+// notifyParams encodes notification params (json.RawMessage as is).
+func notifyParams(params any) ([]byte, error) {
+	switch p := params.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return p, nil
+	case []byte:
+		return p, nil
+	}
+	return json.Marshal(params)
+}

@@ -1,0 +1,105 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+)
+
+// outKind says how a tool's Out value becomes a CallToolResult; it is
+// decided once per tool from the type.
+type outKind int
+
+const (
+	outOther      outKind = iota // any other type: its JSON as text
+	outString                    // one text content block
+	outContent                   // []mcp.ContentBlock
+	outResult                    // *mcp.CallToolResult, as is
+	outStructured                // struct (or pointer to one): structuredContent + JSON text
+)
+
+func outKindOf(t reflect.Type) outKind {
+	switch {
+	case t == reflect.TypeFor[string]():
+		return outString
+	case t == reflect.TypeFor[[]mcp.ContentBlock]():
+		return outContent
+	case t == reflect.TypeFor[*mcp.CallToolResult]():
+		return outResult
+	case t.Kind() == reflect.Struct, t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
+		return outStructured
+	}
+	return outOther
+}
+
+// toolText is the common tool output: one text block, optionally
+// structuredContent and isError. The registry encodes it without reflection.
+type toolText struct {
+	text       []byte
+	structured []byte // raw JSON, nil when absent
+	isError    bool
+}
+
+func toolError(msg string) *toolText { return &toolText{text: []byte(msg), isError: true} }
+
+// toolOutput converts a tool's Out value.
+func toolOutput(kind outKind, out any) (any, error) {
+	switch kind {
+	case outString:
+		return &toolText{text: []byte(out.(string))}, nil
+	case outContent:
+		content := out.([]mcp.ContentBlock)
+		if content == nil {
+			content = []mcp.ContentBlock{}
+		}
+		return &mcp.CallToolResult{Content: content}, nil
+	case outResult:
+		if res := out.(*mcp.CallToolResult); res != nil {
+			return res, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{}}, nil
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	tt := &toolText{text: b}
+	if kind == outStructured && string(b) != "null" {
+		tt.structured = b
+		if s, ok := out.(fmt.Stringer); ok {
+			tt.text = []byte(s.String())
+		}
+	}
+	return tt, nil
+}
+
+// appendResult encodes the CallToolResult with resultType and _meta.
+func (t *toolText) appendResult(dst, meta []byte) []byte {
+	dst = append(dst, `{"content":[{"type":"text","text":`...)
+	dst = appendJSONString(dst, t.text)
+	dst = append(dst, `}]`...)
+	if t.structured != nil {
+		dst = append(dst, `,"structuredContent":`...)
+		dst = append(dst, t.structured...)
+	}
+	if t.isError {
+		dst = append(dst, `,"isError":true`...)
+	}
+	dst = append(dst, `,"resultType":"complete","_meta":`...)
+	dst = append(dst, meta...)
+	return append(dst, '}')
+}
+
+func (t *toolText) callToolResult() *mcp.CallToolResult {
+	res := &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: string(t.text)}}}
+	if t.structured != nil {
+		res.StructuredContent = json.RawMessage(t.structured)
+	}
+	if t.isError {
+		yes := true
+		res.IsError = &yes
+	}
+	return res
+}
