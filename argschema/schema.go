@@ -68,7 +68,6 @@ func reflectSchema(t reflect.Type) (s *jsonschema.Schema, err error) {
 	}
 	s.Version = SchemaVersion
 	s.ID = ""
-	s.Definitions = nil
 	dropNull(s)
 	if s.Properties != nil && s.Properties.Len() == 0 && s.AdditionalProperties == nil && len(s.PatternProperties) == 0 && t.Kind() == reflect.Struct {
 		s.AdditionalProperties = jsonschema.FalseSchema

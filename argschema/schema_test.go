@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/invopop/jsonschema"
 )
 
 type Coordinates struct {
@@ -167,5 +169,30 @@ func TestForDeterministic(t *testing.T) {
 		if string(a) != string(b) {
 			t.Fatalf("schema output not deterministic:\n%s\n%s", a, b)
 		}
+	}
+}
+
+// extendedDefs keeps $defs that its JSONSchemaExtend hook adds.
+type extendedDefs struct {
+	Inner string `json:"inner"`
+}
+
+func (extendedDefs) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Definitions = jsonschema.Definitions{"inner": {Type: "object"}}
+	s.Properties.Set("nested", &jsonschema.Schema{Ref: "#/$defs/inner"})
+}
+
+// TestUserDefinitionsSurvive: a user's own $defs (JSONSchemaExtend) must not
+// be dropped, or their $refs would dangle.
+func TestUserDefinitionsSurvive(t *testing.T) {
+	out, err := ForType[extendedDefs]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `"$defs":{"inner"`) {
+		t.Fatalf("$defs dropped: %s", out)
+	}
+	if _, err := Compile(out); err != nil {
+		t.Fatalf("schema with user $defs does not compile: %v", err)
 	}
 }

@@ -51,12 +51,25 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 			in.name = p.uri
 		}
 		if !isNullOrAbsent(p.inputResponses) {
-			if err := json.Unmarshal(p.inputResponses, &in.responses); err != nil {
-				var de *mcp.DecodeError
-				if errors.As(err, &de) {
-					return invalidParams("inputResponses." + de.Error())
+			// Each answer is decoded on its own: an entry that is not a
+			// response is an error only if the handler asks for its key;
+			// others are ignored (mrtr.mdx: servers SHOULD ignore what they
+			// do not recognise).
+			var raws map[string]json.RawMessage
+			if err := json.Unmarshal(p.inputResponses, &raws); err != nil {
+				return invalidParams("inputResponses must be an object mapping keys to input responses")
+			}
+			in.responses = make(mcp.InputResponses, len(raws))
+			for key, raw := range raws {
+				resp, err := mcp.DecodeInputResponse(raw)
+				if err != nil {
+					if r.badResponses == nil {
+						r.badResponses = map[string]error{}
+					}
+					r.badResponses[key] = err
+					continue
 				}
-				return invalidParams("inputResponses: " + err.Error())
+				in.responses[key] = resp
 			}
 		}
 		if !isNullOrAbsent(p.stateRaw) {
@@ -205,6 +218,9 @@ func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputRespon
 	}
 	if err := requireFor(ctx, req); err != nil {
 		return nil, err
+	}
+	if err, bad := r.badResponses[key]; bad {
+		return nil, invalidParams(fmt.Sprintf("inputResponses[%q]: %v", key, err))
 	}
 	if resp := r.inputResponses[key]; resp != nil {
 		if answers(req, resp) {

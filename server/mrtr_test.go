@@ -40,6 +40,12 @@ func TestMRTRBasic(t *testing.T) {
 	if text, isErr := callText(t, r); text != "Hello, Alice!" || isErr {
 		t.Errorf("answer: %q", text)
 	}
+	// An entry under a key the handler never asks for is ignored, even when
+	// it is not a response at all (mrtr.mdx: ignore what is not recognised).
+	r = callTool(t, f.s, "ask_name", `,"inputResponses":{"user_name":{"action":"accept","content":{"name":"Alice"}},"another_unexpected":{"foo":"bar"},"n":7}`)
+	if text, isErr := callText(t, r); text != "Hello, Alice!" || isErr {
+		t.Errorf("answer beside unrecognised entries: %q", text)
+	}
 	// A wrong key asks again; a malformed answer or one of the wrong kind is -32602.
 	inputRequests(t, callTool(t, f.s, "ask_name", `,"inputResponses":{"wrong_key":{"action":"accept","content":{"data":"x"}}}`))
 	inputRequests(t, callTool(t, f.s, "ask_name", `,"inputResponses":null`))

@@ -31,11 +31,14 @@ type request struct {
 	idName         string // tool/prompt name or resource URI the state is bound to
 	idArgs         []byte // and its arguments
 	inputResponses mcp.InputResponses
-	state          json.RawMessage // verified state from requestState
-	mu             sync.Mutex
-	newState       json.RawMessage
-	stateSet       bool
-	pending        map[string]mcp.InputRequest
+	// badResponses are the inputResponses entries that did not decode, by
+	// key; asking for one of them is an error.
+	badResponses map[string]error
+	state        json.RawMessage // verified state from requestState
+	mu           sync.Mutex
+	newState     json.RawMessage
+	stateSet     bool
+	pending      map[string]mcp.InputRequest
 }
 
 type requestKey struct{}
