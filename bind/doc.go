@@ -69,6 +69,19 @@
 // (or a struct) so the model learns what happened. mcp is the package
 // github.com/mcpgen/mcpgen/generated/mcp ([MCPPackagePath]).
 //
+// # Emitted file
+//
+// [Emit] renders the file `mcpgen tools` writes next to the funcs
+// ([OutputFile], mcp_gen.go): for package-level funcs, and for each receiver
+// type T, MCPTools, MCPPrompts, MCPResources and MCPResourceTemplates (those
+// whose kind is bound) returning the runtime's values, and MCPRegister(opts
+// *server.Options) appending them all:
+//
+//	opts := server.Options{Name: "weather", Version: "1.0.0"}
+//	svc.MCPRegister(&opts) // methods of *Service
+//	MCPRegister(&opts)     // package-level funcs
+//	srv, err := server.New(opts)
+//
 // # Errors
 //
 // [Load] reports every problem it finds, not just the first, as an

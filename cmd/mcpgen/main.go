@@ -20,9 +20,9 @@ func main() {
 // cycle.)
 func commands() []*command {
 	return []*command{
-		// initCommand(), // init.go: mcpgen init <dir> (issue 6 §1)
+		// initCommand(), // init.go: mcpgen init (scaffold)
 		generateCommand(),
-		// toolsCommand(), // tools.go: mcpgen tools (typed tools)
+		toolsCommand(),
 		schemaCommand(),
 		versionCommand(),
 		helpCommand(),

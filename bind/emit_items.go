@@ -1,0 +1,208 @@
+package bind
+
+import (
+	"github.com/dave/jennifer/jen"
+)
+
+// emitter holds the file being rendered for one package.
+type emitter struct {
+	pkg   *Package
+	f     *jen.File
+	named map[string]bool // import paths already named
+}
+
+func newEmitter(pkg *Package) *emitter {
+	e := &emitter{pkg: pkg, f: jen.NewFilePathName(pkg.Path, pkg.Name), named: map[string]bool{}}
+	e.importPkg("context", "context")
+	e.importPkg(ServerPackagePath, "server")
+	e.importPkg(MCPPackagePath, "mcp")
+	return e
+}
+
+// declared reports whether the package scope declares name, in which case
+// an import of that name would clash with it.
+func (e *emitter) declared(name string) bool {
+	return e.pkg.Types != nil && e.pkg.Types.Scope().Lookup(name) != nil
+}
+
+// importPkg names the import of path: its package name, or name2, name3, …
+// when the package declares an identifier of that name.
+func (e *emitter) importPkg(path, name string) {
+	if path == e.pkg.Path || e.named[path] {
+		return
+	}
+	e.named[path] = true
+	if !e.declared(name) {
+		e.f.ImportName(path, name)
+		return
+	}
+	alias := name
+	for i := 2; e.declared(alias); i++ {
+		alias = name + itoa(i)
+	}
+	e.f.ImportAlias(path, alias)
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + itoa(i%10)
+}
+
+// tool is server.NewTool(server.ToolInfo{…}, fn).
+func (e *emitter) tool(recvVar string, t Tool) jen.Code {
+	info := fields{{"Name", jen.Lit(t.Name)}}
+	info = info.optional("Title", t.Title)
+	info = info.optional("Description", t.Description)
+	if a := annotations(t.Annotations); a != nil {
+		info = append(info, field{"Annotations", a})
+	}
+	if len(t.Icons) > 0 {
+		info = append(info, field{"Icons", icons(t.Icons)})
+	}
+	return jen.Qual(ServerPackagePath, "NewTool").Call(
+		jen.Qual(ServerPackagePath, "ToolInfo").Add(info.code()),
+		e.adapter(recvVar, t.Func, t.Args, true, t.Result),
+	)
+}
+
+// prompt is server.NewPrompt(server.PromptInfo{…}, fn).
+func (e *emitter) prompt(recvVar string, p Prompt) jen.Code {
+	info := fields{{"Name", jen.Lit(p.Name)}}
+	info = info.optional("Title", p.Title)
+	info = info.optional("Description", p.Description)
+	if len(p.Icons) > 0 {
+		info = append(info, field{"Icons", icons(p.Icons)})
+	}
+	return jen.Qual(ServerPackagePath, "NewPrompt").Call(
+		jen.Qual(ServerPackagePath, "PromptInfo").Add(info.code()),
+		e.adapter(recvVar, p.Func, p.Args, true, p.Result),
+	)
+}
+
+// resource is server.NewResource(server.ResourceInfo{…}, fn).
+func (e *emitter) resource(recvVar string, r Resource) jen.Code {
+	info := fields{{"URI", jen.Lit(r.URI)}, {"Name", jen.Lit(r.Name)}}
+	info = info.optional("Title", r.Title)
+	info = info.optional("Description", r.Description)
+	info = info.optional("MIMEType", r.MIMEType)
+	if len(r.Icons) > 0 {
+		info = append(info, field{"Icons", icons(r.Icons)})
+	}
+	return jen.Qual(ServerPackagePath, "NewResource").Call(
+		jen.Qual(ServerPackagePath, "ResourceInfo").Add(info.code()),
+		e.adapter(recvVar, r.Func, nil, false, r.Result),
+	)
+}
+
+// template is server.NewResourceTemplate(server.ResourceTemplateInfo{…}, fn).
+func (e *emitter) template(recvVar string, t ResourceTemplate) jen.Code {
+	info := fields{{"URITemplate", jen.Lit(t.URITemplate)}, {"Name", jen.Lit(t.Name)}}
+	info = info.optional("Title", t.Title)
+	info = info.optional("Description", t.Description)
+	info = info.optional("MIMEType", t.MIMEType)
+	if len(t.Icons) > 0 {
+		info = append(info, field{"Icons", icons(t.Icons)})
+	}
+	return jen.Qual(ServerPackagePath, "NewResourceTemplate").Call(
+		jen.Qual(ServerPackagePath, "ResourceTemplateInfo").Add(info.code()),
+		e.adapter(recvVar, t.Func, t.Args, true, t.Result),
+	)
+}
+
+// field is one key of a composite literal.
+type field struct {
+	key   string
+	value jen.Code
+}
+
+// fields are the keys of a composite literal, rendered one per line in order.
+type fields []field
+
+// optional adds key: "v" unless v is empty.
+func (fs fields) optional(key, v string) fields {
+	if v == "" {
+		return fs
+	}
+	return append(fs, field{key, jen.Lit(v)})
+}
+
+func (fs fields) code() *jen.Statement {
+	return jen.ValuesFunc(func(g *jen.Group) {
+		for _, f := range fs {
+			g.Line().Id(f.key).Op(":").Add(f.value)
+		}
+		g.Line()
+	})
+}
+
+// annotations is &mcp.ToolAnnotations{…Hint: new(true), …}, or nil when no
+// hint is stated.
+func annotations(a ToolAnnotations) jen.Code {
+	var d fields
+	for _, h := range []struct {
+		field string
+		v     *bool
+	}{
+		{"ReadOnlyHint", a.ReadOnly},
+		{"DestructiveHint", a.Destructive},
+		{"IdempotentHint", a.Idempotent},
+		{"OpenWorldHint", a.OpenWorld},
+	} {
+		if h.v != nil {
+			d = append(d, field{h.field, jen.New(jen.Lit(*h.v))})
+		}
+	}
+	if len(d) == 0 {
+		return nil
+	}
+	return jen.Op("&").Qual(MCPPackagePath, "ToolAnnotations").Add(d.code())
+}
+
+// icons is []mcp.Icon{{Src: …}, …}.
+func icons(srcs []string) jen.Code {
+	return jen.Index().Qual(MCPPackagePath, "Icon").ValuesFunc(func(g *jen.Group) {
+		for _, s := range srcs {
+			g.Line().Values(jen.Id("Src").Op(":").Lit(s))
+		}
+		g.Line()
+	})
+}
+
+// adapter is the function handed to the runtime. The runtime wants
+// func(context.Context, In) (Out, error) (func(context.Context) (Out, error)
+// for a resource, withArg false); a func of exactly that shape is passed
+// as is, others are wrapped in a func literal. A missing argument struct is
+// struct{}.
+func (e *emitter) adapter(recvVar string, fn Func, arg *TypeRef, withArg bool, result TypeRef) jen.Code {
+	call := callee(recvVar, fn.Name)
+	if fn.TakesContext && (arg != nil || !withArg) {
+		return call
+	}
+	ctxName, inName := "ctx", "in"
+	for fn.Name == ctxName || recvVar == ctxName {
+		ctxName += "_"
+	}
+	for fn.Name == inName || recvVar == inName {
+		inName += "_"
+	}
+	var params, args []jen.Code
+	if fn.TakesContext {
+		params = append(params, jen.Id(ctxName).Qual("context", "Context"))
+		args = append(args, jen.Id(ctxName))
+	} else {
+		params = append(params, jen.Id("_").Qual("context", "Context"))
+	}
+	if withArg {
+		if arg != nil {
+			params = append(params, jen.Id(inName).Add(e.typeCode(arg.Type)))
+			args = append(args, jen.Id(inName))
+		} else {
+			params = append(params, jen.Id("_").Struct())
+		}
+	}
+	return jen.Func().Params(params...).Params(e.typeCode(result.Type), jen.Error()).Block(
+		jen.Return(call.Call(args...)),
+	)
+}
