@@ -72,7 +72,7 @@ func TestEmitHappyGolden(t *testing.T) {
 		// A method of the runtime's shape is passed as a method value.
 		"}, s.CurrentWeather),",
 		// The doc comment, escaped, is the description.
-		`Description: "CurrentWeather gets current weather information for any location worldwide.\n\nIt uses the open-meteo API.",`,
+		`Description: "Gets current weather information for any location worldwide.\n\nIt uses the open-meteo API.",`,
 		`Title:       "Weather \"Information\"",`,
 		"ReadOnlyHint:  new(true),",
 		"OpenWorldHint: new(false),",

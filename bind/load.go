@@ -188,7 +188,7 @@ func (b *binder) bind(d *directive, fd *ast.FuncDecl) {
 		b.invalid = true
 		return
 	}
-	desc := strings.TrimSpace(fd.Doc.Text())
+	desc := description(fd.Doc.Text(), fd.Name.Name)
 	switch d.kind {
 	case kindTool:
 		b.tool(d, fn, sig, desc)

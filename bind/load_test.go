@@ -36,7 +36,7 @@ func TestLoadHappy(t *testing.T) {
 
 	w := pkg.Tools[0]
 	if w.Name != "weather_current" || w.Title != `Weather "Information"` ||
-		w.Description != "CurrentWeather gets current weather information for any location worldwide.\n\nIt uses the open-meteo API." ||
+		w.Description != "Gets current weather information for any location worldwide.\n\nIt uses the open-meteo API." ||
 		!reflect.DeepEqual(w.Icons, []string{"https://example.com/w.png"}) {
 		t.Errorf("weather metadata: %+v", w)
 	}
@@ -60,7 +60,7 @@ func TestLoadHappy(t *testing.T) {
 	}
 
 	e := pkg.Tools[1]
-	if e.Name != "echo" || e.Description != "Echo repeats the text." || e.Func.TakesContext || e.Func.IsMethod() ||
+	if e.Name != "echo" || e.Description != "Repeats the text." || e.Func.TakesContext || e.Func.IsMethod() ||
 		e.ResultKind != ResultString || e.Result.Expr != "string" || e.Args.Expr != "EchoArgs" {
 		t.Errorf("echo: %+v", e)
 	}
@@ -83,7 +83,7 @@ func TestLoadHappy(t *testing.T) {
 	}
 
 	p := pkg.Prompts[0]
-	if p.Name != "code_review" || p.Title != "Code review" || p.Description != "CodeReview asks for a review." ||
+	if p.Name != "code_review" || p.Title != "Code review" || p.Description != "Asks for a review." ||
 		p.ResultKind != ResultGetPromptResult || p.Args.Expr != "ReviewArgs" || !p.Func.TakesContext || p.Func.Recv != "Service" {
 		t.Errorf("prompt: %+v", p)
 	}
@@ -94,7 +94,7 @@ func TestLoadHappy(t *testing.T) {
 
 	r := pkg.Resources[0]
 	if r.URI != "config://app" || r.Name != "app_config" || r.MIMEType != "application/json" || r.Title != "" ||
-		r.Description != "Config is the app configuration." || r.ResultKind != ResultStruct || r.Result.Expr != "AppConfig" || !r.Func.TakesContext {
+		r.Description != "The app configuration." || r.ResultKind != ResultStruct || r.Result.Expr != "AppConfig" || !r.Func.TakesContext {
 		t.Errorf("resource: %+v", r)
 	}
 

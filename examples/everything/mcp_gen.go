@@ -19,7 +19,7 @@ func (e *Everything) MCPTools() []server.Tool {
 	return []server.Tool{
 		server.NewTool(server.ToolInfo{
 			Name:        "test_tool_with_logging",
-			Description: "ToolWithLogging logs three info messages about 50 ms apart.",
+			Description: "Logs three info messages about 50 ms apart.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -28,27 +28,27 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_sampling",
-			Description: "Sampling asks the client's model to answer prompt.",
+			Description: "Asks the client's model to answer prompt.",
 		}, e.Sampling),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_elicitation",
-			Description: "Elicitation asks the user for a username and an email address.",
+			Description: "Asks the user for a username and an email address.",
 		}, e.Elicitation),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_elicitation_sep1034_defaults",
-			Description: "ElicitationDefaults asks for a form whose fields all have defaults (SEP-1034).",
+			Description: "Asks for a form whose fields all have defaults (SEP-1034).",
 		}, func(ctx context.Context, _ struct{}) (string, error) {
 			return e.ElicitationDefaults(ctx)
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_elicitation_sep1330_enums",
-			Description: "ElicitationEnums asks for a form with every enum style (SEP-1330).",
+			Description: "Asks for a form with every enum style (SEP-1330).",
 		}, func(ctx context.Context, _ struct{}) (string, error) {
 			return e.ElicitationEnums(ctx)
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_input_required_result_elicitation",
-			Description: "InputRequiredElicitation asks the user's name by elicitation, then greets them.",
+			Description: "Asks the user's name by elicitation, then greets them.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -57,7 +57,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_input_required_result_sampling",
-			Description: "InputRequiredSampling asks the client's model a question by sampling.",
+			Description: "Asks the client's model a question by sampling.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -66,7 +66,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_input_required_result_list_roots",
-			Description: "InputRequiredListRoots asks the client for its roots.",
+			Description: "Asks the client for its roots.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -75,7 +75,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_input_required_result_request_state",
-			Description: "InputRequiredRequestState asks for a confirmation and carries a\nrequestState that the retry must echo.",
+			Description: "Asks for a confirmation and carries a requestState that the retry must echo.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -84,7 +84,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_input_required_result_tampered_state",
-			Description: "InputRequiredTamperedState is like the request-state fixture; a retry with\na requestState that fails its integrity check is a JSON-RPC error.",
+			Description: "Like the request-state fixture; a retry with a requestState that fails its integrity check is a JSON-RPC error.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -93,7 +93,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_input_required_result_multiple_inputs",
-			Description: "InputRequiredMultipleInputs asks for a name, a greeting and the roots in one round.",
+			Description: "Asks for a name, a greeting and the roots in one round.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -102,7 +102,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_input_required_result_multi_round",
-			Description: "InputRequiredMultiRound asks for a name, then (in a second round, with a\nnew requestState) for a favourite colour.",
+			Description: "Asks for a name, then (in a second round, with a new requestState) for a favourite colour.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -111,7 +111,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_input_required_result_capabilities",
-			Description: "InputRequiredCapabilities asks only for what this request's client\ncapabilities allow (sampling, elicitation, roots) and completes once any\nof it is answered.",
+			Description: "Asks only for what this request's client capabilities allow (sampling, elicitation, roots) and completes once any of it is answered.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -120,7 +120,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_simple_text",
-			Description: "SimpleText returns a simple text response.",
+			Description: "Returns a simple text response.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -129,7 +129,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_image_content",
-			Description: "ImageContent returns a small PNG image.",
+			Description: "Returns a small PNG image.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -138,7 +138,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_audio_content",
-			Description: "AudioContent returns a short silent WAV clip.",
+			Description: "Returns a short silent WAV clip.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -147,7 +147,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_embedded_resource",
-			Description: "EmbeddedResource returns a text resource embedded in the result.",
+			Description: "Returns a text resource embedded in the result.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -156,7 +156,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_multiple_content_types",
-			Description: "MultipleContentTypes returns text, an image and an embedded resource in one result.",
+			Description: "Returns text, an image and an embedded resource in one result.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -165,7 +165,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_error_handling",
-			Description: "ErrorHandling always fails: the error becomes a result with isError set.",
+			Description: "Always fails: the error becomes a result with isError set.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -174,7 +174,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_tool_with_progress",
-			Description: "ToolWithProgress reports progress 0, 50 and 100 of 100, about 50 ms apart,\nwhen the request carries a progress token.",
+			Description: "Reports progress 0, 50 and 100 of 100, about 50 ms apart, when the request carries a progress token.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -183,7 +183,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_logging_tool",
-			Description: "LoggingTool logs one info message (sent only when the request asked for\nlogs at info level or below) and returns.",
+			Description: "Logs one info message (sent only when the request asked for logs at info level or below) and returns.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -192,7 +192,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_missing_capability",
-			Description: "MissingCapability needs the client's sampling capability; without it the\ncall fails with MissingRequiredClientCapability (-32021).",
+			Description: "Needs the client's sampling capability; without it the call fails with MissingRequiredClientCapability (-32021).",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -201,7 +201,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_streaming_elicitation",
-			Description: "StreamingElicitation answers at once with text; it never sends a request\nto the client on the response stream.",
+			Description: "Answers at once with text; it never sends a request to the client on the response stream.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -210,7 +210,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_trigger_tool_change",
-			Description: "TriggerToolChange (re-)registers a transient tool, which notifies every\nsubscriptions/listen stream that asked for toolsListChanged.",
+			Description: "(re-)registers a transient tool, which notifies every subscriptions/listen stream that asked for toolsListChanged.",
 			Annotations: &mcp.ToolAnnotations{
 				IdempotentHint: new(true),
 			},
@@ -219,7 +219,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_trigger_prompt_change",
-			Description: "TriggerPromptChange (re-)registers a transient prompt, which notifies every\nsubscriptions/listen stream that asked for promptsListChanged.",
+			Description: "(re-)registers a transient prompt, which notifies every subscriptions/listen stream that asked for promptsListChanged.",
 			Annotations: &mcp.ToolAnnotations{
 				IdempotentHint: new(true),
 			},
@@ -229,14 +229,14 @@ func (e *Everything) MCPTools() []server.Tool {
 		server.NewTool(server.ToolInfo{
 			Name:        "json_schema_2020_12_tool",
 			Title:       "Tool with JSON Schema 2020-12 features",
-			Description: "JSONSchema202012Tool accepts a contact whose schema uses JSON Schema\n2020-12 features ($defs, $ref, allOf/anyOf, if/then/else).",
+			Description: "Accepts a contact whose schema uses JSON Schema 2020-12 features ($defs, $ref, allOf/anyOf, if/then/else).",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
 		}, e.JSONSchema202012Tool),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_x_mcp_header",
-			Description: "XMCPHeader echoes the region argument, which HTTP clients also send in the\nMcp-Param-Region header.",
+			Description: "Echoes the region argument, which HTTP clients also send in the Mcp-Param-Region header.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
@@ -250,31 +250,31 @@ func (e *Everything) MCPPrompts() []server.Prompt {
 		server.NewPrompt(server.PromptInfo{
 			Name:        "test_simple_prompt",
 			Title:       "Simple Test Prompt",
-			Description: "SimplePrompt is a prompt without arguments.",
+			Description: "A prompt without arguments.",
 		}, func(ctx context.Context, _ struct{}) (string, error) {
 			return e.SimplePrompt(ctx)
 		}),
 		server.NewPrompt(server.PromptInfo{
 			Name:        "test_prompt_with_arguments",
 			Title:       "Prompt With Arguments",
-			Description: "PromptWithArguments is a prompt with two required arguments.",
+			Description: "A prompt with two required arguments.",
 		}, e.PromptWithArguments),
 		server.NewPrompt(server.PromptInfo{
 			Name:        "test_prompt_with_embedded_resource",
 			Title:       "Prompt With Embedded Resource",
-			Description: "PromptWithEmbeddedResource is a prompt that embeds a resource.",
+			Description: "A prompt that embeds a resource.",
 		}, e.PromptWithEmbeddedResource),
 		server.NewPrompt(server.PromptInfo{
 			Name:        "test_prompt_with_image",
 			Title:       "Prompt With Image",
-			Description: "PromptWithImage is a prompt that contains an image.",
+			Description: "A prompt that contains an image.",
 		}, func(ctx context.Context, _ struct{}) ([]mcp.PromptMessage, error) {
 			return e.PromptWithImage(ctx)
 		}),
 		server.NewPrompt(server.PromptInfo{
 			Name:        "test_input_required_result_prompt",
 			Title:       "Prompt Needing Input",
-			Description: "InputRequiredPrompt asks the user for context by elicitation (multi\nround-trip) before it builds its message.",
+			Description: "Asks the user for context by elicitation (multi round-trip) before it builds its message.",
 		}, func(ctx context.Context, _ struct{}) (string, error) {
 			return e.InputRequiredPrompt(ctx)
 		}),
@@ -288,21 +288,21 @@ func (e *Everything) MCPResources() []server.Resource {
 			URI:         "test://static-text",
 			Name:        "static-text",
 			Title:       "Static Text Resource",
-			Description: "StaticText is a fixed text resource.",
+			Description: "A fixed text resource.",
 			MIMEType:    "text/plain",
 		}, e.StaticText),
 		server.NewResource(server.ResourceInfo{
 			URI:         "test://static-binary",
 			Name:        "static-binary",
 			Title:       "Static Binary Resource",
-			Description: "StaticBinary is a fixed binary resource (a 1×1 PNG image).",
+			Description: "A fixed binary resource (a 1×1 PNG image).",
 			MIMEType:    "image/png",
 		}, e.StaticBinary),
 		server.NewResource(server.ResourceInfo{
 			URI:         "test://watched-resource",
 			Name:        "watched-resource",
 			Title:       "Watched Resource",
-			Description: "WatchedResource is the resource legacy clients subscribe to.",
+			Description: "The resource legacy clients subscribe to.",
 			MIMEType:    "text/plain",
 		}, e.WatchedResource),
 	}
@@ -315,7 +315,7 @@ func (e *Everything) MCPResourceTemplates() []server.ResourceTemplate {
 			URITemplate: "test://template/{id}/data",
 			Name:        "template",
 			Title:       "Template Resource",
-			Description: "TemplateResource is a JSON document for any id.",
+			Description: "A JSON document for any id.",
 			MIMEType:    "application/json",
 		}, e.TemplateResource),
 	}

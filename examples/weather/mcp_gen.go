@@ -20,7 +20,7 @@ func (f *Forecaster) MCPTools() []server.Tool {
 		server.NewTool(server.ToolInfo{
 			Name:        "weather_forecast",
 			Title:       "Weather Forecast",
-			Description: "Get a daily weather forecast (high, low and conditions) for up to 16 days\nat any location worldwide.",
+			Description: "Get a daily weather forecast (high, low and conditions) for up to 16 days at any location worldwide.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint:  new(true),
 				OpenWorldHint: new(true),
@@ -40,7 +40,7 @@ func (t *Tools) MCPTools() []server.Tool {
 		server.NewTool(server.ToolInfo{
 			Name:        "weather_current",
 			Title:       "Weather Information",
-			Description: "Get current weather information for any location worldwide: temperature,\nconditions, humidity and wind.",
+			Description: "Get current weather information for any location worldwide: temperature, conditions, humidity and wind.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint:  new(true),
 				OpenWorldHint: new(true),
@@ -49,7 +49,7 @@ func (t *Tools) MCPTools() []server.Tool {
 		server.NewTool(server.ToolInfo{
 			Name:        "calculator_arithmetic",
 			Title:       "Calculator",
-			Description: "Evaluate an arithmetic expression with operator precedence and\nparentheses. Trigonometric functions take degrees, so sin(30) is 0.5.",
+			Description: "Evaluate an arithmetic expression with operator precedence and parentheses. Trigonometric functions take degrees, so sin(30) is 0.5.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint:   new(true),
 				IdempotentHint: new(true),
