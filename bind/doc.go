@@ -41,8 +41,10 @@
 // 1 to 128 characters from A-Z, a-z, 0-9, '_', '-' and '.'. Tool names,
 // prompt names, resource URIs and URI templates must be unique in the package.
 //
-// The description is the doc comment without its directive lines, trimmed,
-// paragraphs kept (ast.CommentGroup.Text). A func carries at most one
+// The description is the doc comment without its directive lines, written
+// for a model rather than for Go doc: a leading func name is dropped
+// ("CurrentWeather gets…" → "Gets…") and the lines of each paragraph are
+// joined; paragraphs, list items and indented blocks are kept. A func carries at most one
 // directive. Directives anywhere else (on types, vars, fields, inside bodies,
 // or separated from the func by a blank line) are errors. Files marked
 // "// Code generated … DO NOT EDIT." are not searched.

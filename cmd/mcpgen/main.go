@@ -20,7 +20,7 @@ func main() {
 // cycle.)
 func commands() []*command {
 	return []*command{
-		// initCommand(), // init.go: mcpgen init (scaffold)
+		initCommand(),
 		generateCommand(),
 		toolsCommand(),
 		schemaCommand(),

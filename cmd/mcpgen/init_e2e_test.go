@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestInitEndToEnd is the newcomer's path: init a project against this
+// checkout, then go generate, vet, test and build it offline, and talk to
+// the built server over stdio. It takes tens of seconds (it compiles the
+// project, its tests and mcpgen), so -short skips it.
+func TestInitEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs a new project (tens of seconds); skipped with -short")
+	}
+	start := time.Now()
+	root := repoRoot(t)
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal("the go command is not on PATH")
+	}
+	// Offline, outside any workspace; -mod=mod as the brief of the scaffold
+	// allows, though the scaffold builds with -mod=readonly as well.
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+
+	dir := filepath.Join(t.TempDir(), "hello")
+	code, stdout, stderr := cli(t, "init", dir, "--name", "Hello", "--replace", root)
+	if code != exitOK {
+		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"resolved  dependencies into go.mod and go.sum (offline)", "generated mcp_gen.go"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("init summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	bindings, err := os.ReadFile(filepath.Join(dir, "mcp_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("init: %s", time.Since(start).Round(time.Millisecond))
+
+	for _, args := range [][]string{{"generate", "./..."}, {"vet", "./..."}, {"test", "./..."}, {"build", "./..."}} {
+		t0 := time.Now()
+		cmd := exec.Command(goCmd, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		t.Logf("go %s: %s", strings.Join(args, " "), time.Since(t0).Round(time.Millisecond))
+	}
+	if again, _ := os.ReadFile(filepath.Join(dir, "mcp_gen.go")); !bytes.Equal(again, bindings) {
+		t.Error("go generate changed the mcp_gen.go that init wrote")
+	}
+
+	// The readonly build works too: go.mod and go.sum are complete.
+	t0 := time.Now()
+	cmd := exec.Command(goCmd, "build", "-mod=readonly", "-o", os.DevNull, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go build -mod=readonly: %v\n%s", err, out)
+	}
+	t.Logf("go build -mod=readonly: %s", time.Since(t0).Round(time.Millisecond))
+
+	binary := filepath.Join(dir, "hello")
+	if runtime.GOOS == "windows" {
+		binary += ".exe"
+	}
+	talkStdio(t, binary)
+	t.Logf("end-to-end total: %s", time.Since(start).Round(time.Millisecond))
+}
+
+// talkStdio starts the scaffold's server and checks its answers to
+// server/discover, tools/list and tools/call over newline-delimited
+// JSON-RPC, then that it exits cleanly when stdin closes.
+func talkStdio(t *testing.T, binary string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary)
+	cmd.WaitDelay = 2 * time.Second
+	var serverErr bytes.Buffer
+	cmd.Stderr = &serverErr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	requests := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"},` + meta + `}}`,
+	}
+	if _, err := fmt.Fprintln(stdin, strings.Join(requests, "\n")); err != nil {
+		t.Fatal(err)
+	}
+
+	type response struct {
+		ID     int             `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	results := map[int]json.RawMessage{}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(nil, 1<<20)
+	for len(results) < len(requests) && sc.Scan() {
+		var r response
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("not a JSON-RPC message on stdout: %q (%v)", sc.Text(), err)
+		}
+		if r.Error != nil {
+			t.Fatalf("request %d failed: %s", r.ID, r.Error)
+		}
+		results[r.ID] = r.Result
+	}
+	if len(results) < len(requests) {
+		t.Fatalf("got %d of %d answers (scan: %v); server stderr:\n%s", len(results), len(requests), sc.Err(), serverErr.String())
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("server exit after stdin closed: %v\n%s", err, serverErr.String())
+	}
+
+	var discover struct {
+		SupportedVersions []string        `json:"supportedVersions"`
+		Capabilities      map[string]any  `json:"capabilities"`
+		Meta              json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(results[1], &discover); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(discover.SupportedVersions, "2026-07-28") || discover.Capabilities["tools"] == nil ||
+		!strings.Contains(string(discover.Meta), `"name":"Hello"`) {
+		t.Errorf("server/discover: %s", results[1])
+	}
+
+	var list struct {
+		Tools []struct {
+			Name        string `json:"name"`
+			InputSchema struct {
+				Required []string `json:"required"`
+			} `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(results[2], &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Tools) != 1 || list.Tools[0].Name != "greet" || !slices.Equal(list.Tools[0].InputSchema.Required, []string{"name"}) {
+		t.Errorf("tools/list: %s", results[2])
+	}
+
+	var call struct {
+		StructuredContent struct {
+			Message string `json:"message"`
+		} `json:"structuredContent"`
+		IsError bool `json:"isError"`
+	}
+	if err := json.Unmarshal(results[3], &call); err != nil || call.IsError || call.StructuredContent.Message != "Hello, Ada." {
+		t.Errorf("tools/call greet: %s (%v)", results[3], err)
+	}
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/mcpgen/mcpgen/templates"
+)
+
+// writeFiles creates the files in dir (creating dir as needed). A file
+// that exists is never replaced: it is recorded in s.skipped. Files are
+// opened with O_EXCL so that a file appearing meanwhile is not clobbered
+// either.
+func writeFiles(dir string, files []templates.File, s *summary) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		path := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			s.skipped = append(s.skipped, f.Name)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		_, err = out.Write(f.Content)
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		s.wrote = append(s.wrote, f.Name)
+	}
+	return nil
+}
+
+// wroteFile reports whether init wrote name in this run.
+func (s *summary) wroteFile(name string) bool {
+	return slices.Contains(s.wrote, name)
+}
+
+// checkReplace checks that path holds an mcpgen checkout and returns it
+// absolute.
+func checkReplace(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	gomod := filepath.Join(abs, "go.mod")
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", fmt.Errorf("%s is not an mcpgen checkout: %w", path, err)
+	}
+	if mp := modfile.ModulePath(data); mp != templates.ModulePath {
+		return "", fmt.Errorf("%s is module %q, not %s", gomod, mp, templates.ModulePath)
+	}
+	return abs, nil
+}
+
+// goSumSeed returns the go.sum of the mcpgen checkout at replace (nil
+// without one). The scaffold starts from it so that the go command finds the
+// checksums of mcpgen's dependencies without asking the checksum database:
+// they are the sums the checkout itself was verified with. Lines the
+// scaffold does not need stay until its first `go mod tidy`.
+func goSumSeed(replace string) ([]byte, error) {
+	if replace == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(filepath.Join(replace, "go.sum"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(data), nil
+}

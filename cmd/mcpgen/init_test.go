@@ -1,0 +1,210 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/mcpgen/mcpgen/templates"
+)
+
+// scaffoldFiles are the files init writes from the templates.
+var scaffoldFiles = []string{".gitignore", "README.md", "bindings_test.go", "go.mod", "main.go", "main_test.go", "tools.go"}
+
+// repoRoot is the root of this module: the mcpgen checkout a scaffold's
+// replace directive points at in tests.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil || modfile.ModulePath(data) != templates.ModulePath {
+		t.Fatalf("%s is not the mcpgen module root (%v)", root, err)
+	}
+	return root
+}
+
+func readGoMod(t *testing.T, dir string) *modfile.File {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf, err := modfile.Parse("go.mod", data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mf
+}
+
+func TestInitUsageErrors(t *testing.T) {
+	tmp := t.TempDir()
+	notMCPGen := filepath.Join(tmp, "other")
+	mustWrite(t, filepath.Join(tmp, "afile"), "x")
+	if err := os.MkdirAll(notMCPGen, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(notMCPGen, "go.mod"), "module example.com/other\n")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"init"}, exitUsage, "missing the project folder"},
+		{[]string{"init", "a", "b"}, exitUsage, "want one project folder, got 2"},
+		{[]string{"init", filepath.Join(tmp, "x"), "--bogus"}, exitUsage, "flag provided but not defined: -bogus"},
+		{[]string{"init", filepath.Join(tmp, "x"), "--module", "bad path!"}, exitUsage, `--module "bad path!"`},
+		{[]string{"init", filepath.Join(tmp, "my server")}, exitUsage, "pass --module"},
+		{[]string{"init", filepath.Join(tmp, "x"), "--name", "a\tb"}, exitUsage, "--name"},
+		{[]string{"init", filepath.Join(tmp, "x"), "--replace", notMCPGen}, exitUsage, `is module "example.com/other"`},
+		{[]string{"init", filepath.Join(tmp, "x"), "--replace", filepath.Join(tmp, "nope")}, exitUsage, "is not an mcpgen checkout"},
+		{[]string{"init", filepath.Join(tmp, "afile"), "--files-only"}, exitFail, "is not a folder"},
+	} {
+		code, stdout, stderr := cli(t, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("mcpgen %q: exit %d, stderr %q, stdout %q; want exit %d and %q", tc.args, code, stderr, stdout, tc.code, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "x")); err == nil {
+		t.Error("a failed init created its folder")
+	}
+}
+
+func TestInitHelp(t *testing.T) {
+	code, stdout, _ := cli(t, "init", "--help")
+	for _, want := range []string{"mcpgen init <dir>", "--module", "--replace", "--force", "Examples:"} {
+		if code != exitOK || !strings.Contains(stdout, want) {
+			t.Errorf("init --help (exit %d) lacks %q:\n%s", code, want, stdout)
+		}
+	}
+}
+
+func TestInitRefusesNonEmptyFolder(t *testing.T) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "notes.txt"), "mine")
+	before := snapshot(t, dir)
+	code, stdout, stderr := cli(t, "init", dir, "--files-only")
+	if code != exitFail || !strings.Contains(stderr, "is not empty (1 entry); use --force") || stdout != "" {
+		t.Errorf("exit %d, stderr %q, stdout %q", code, stderr, stdout)
+	}
+	if !sameFiles(before, snapshot(t, dir)) {
+		t.Error("init changed a folder it refused")
+	}
+}
+
+func TestInitForceKeepsUserFiles(t *testing.T) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "README.md"), "my readme\n")
+	mustWrite(t, filepath.Join(dir, "main.go"), "package main\n\nfunc main() {}\n")
+	code, stdout, stderr := cli(t, "init", dir, "--force", "--files-only", "--replace", repoRoot(t))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := snapshot(t, dir)
+	if got["README.md"] != "my readme\n" || got["main.go"] != "package main\n\nfunc main() {}\n" {
+		t.Errorf("user files changed: README.md %q, main.go %q", got["README.md"], got["main.go"])
+	}
+	for _, name := range []string{"README.md", "main.go"} {
+		if !strings.Contains(stdout, "skipped   "+name+" (exists; not overwritten)") {
+			t.Errorf("summary does not name skipped %s:\n%s", name, stdout)
+		}
+	}
+	for _, name := range []string{".gitignore", "go.mod", "go.sum", "tools.go", "main_test.go"} {
+		if _, ok := got[name]; !ok || !strings.Contains(stdout, "wrote     "+name+"\n") {
+			t.Errorf("%s not written or not reported:\n%s", name, stdout)
+		}
+	}
+
+	// A second --force run writes nothing and overwrites nothing.
+	before := snapshot(t, dir)
+	code, stdout, _ = cli(t, "init", dir, "--force", "--files-only", "--replace", repoRoot(t))
+	if code != exitOK || strings.Contains(stdout, "wrote ") || !sameFiles(before, snapshot(t, dir)) {
+		t.Errorf("second --force run: exit %d, files changed %v:\n%s", code, !sameFiles(before, snapshot(t, dir)), stdout)
+	}
+}
+
+func TestInitFlagsAfterDirAndSummary(t *testing.T) {
+	root := repoRoot(t)
+	t.Chdir(t.TempDir())
+	code, stdout, stderr := cli(t, "init", "./srv", "--module", "example.com/tools/srv", "--name", "My Server", "--files-only", "--replace", root)
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	mf := readGoMod(t, "srv")
+	if mf.Module.Mod.Path != "example.com/tools/srv" || len(mf.Replace) != 1 || mf.Replace[0].New.Path != root {
+		t.Errorf("go.mod: module %q, replace %+v", mf.Module.Mod.Path, mf.Replace)
+	}
+	main, _ := os.ReadFile(filepath.Join("srv", "main.go"))
+	if !strings.Contains(string(main), `serverName    = "My Server"`) {
+		t.Errorf("main.go does not carry the server name:\n%s", main)
+	}
+	var want strings.Builder
+	want.WriteString("mcpgen init: MCP server \"My Server\", module example.com/tools/srv, in ./srv\n")
+	names := append(slices.Clone(scaffoldFiles), "go.sum")
+	slices.Sort(names)
+	for _, name := range names {
+		want.WriteString("  wrote     " + name + "\n")
+	}
+	want.WriteString("\nNext:\n  cd ./srv\n  go generate ./... && go test ./...\n" +
+		"  go build && ./srv    # stdio; --http 127.0.0.1:8080 serves Streamable HTTP at /mcp\n" +
+		"Then add tools to tools.go; README.md shows how, and the config a desktop MCP host needs.\n")
+	if stdout != want.String() {
+		t.Errorf("summary:\n%s\nwant:\n%s", stdout, want.String())
+	}
+
+	// Output and files are deterministic: a second project the same way.
+	first := snapshot(t, "srv")
+	t.Chdir(t.TempDir())
+	_, stdout2, _ := cli(t, "init", "--files-only", "--name", "My Server", "./srv", "--replace", root, "--module", "example.com/tools/srv")
+	if stdout2 != stdout || !sameFiles(first, snapshot(t, "srv")) {
+		t.Errorf("a second identical init differs:\n%s", stdout2)
+	}
+}
+
+func TestInitUnpublishedWarns(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "srv")
+	code, stdout, stderr := cli(t, "init", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "warning:") || !strings.Contains(stderr, "--replace") {
+		t.Errorf("no warning about --replace: %q", stderr)
+	}
+	if !strings.Contains(stdout, "skipped   resolving dependencies") {
+		t.Errorf("summary does not say the dependencies were not resolved:\n%s", stdout)
+	}
+	mf := readGoMod(t, dir)
+	if len(mf.Replace) != 0 || mf.Require[0].Mod.Version != templates.UnpublishedVersion {
+		t.Errorf("go.mod: replace %+v, require %+v", mf.Replace, mf.Require[0].Mod)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.sum")); err == nil {
+		t.Error("go.sum written without --replace")
+	}
+}
+
+func TestRealVersion(t *testing.T) {
+	for v, want := range map[string]string{
+		"":                                   "",
+		"(devel)":                            "",
+		"v1.2.3":                             "v1.2.3",
+		"v0.0.0-20260101000000-abcdefabcdef": "v0.0.0-20260101000000-abcdefabcdef",
+		"v1.2.3+dirty":                       "",
+		"v0.1.1-0.20260101000000-abcdefabcdef+dirty": "",
+		"v2.0.0": "", // needs the /v2 module path
+		"1.2.3":  "",
+	} {
+		if got := realVersion(v); got != want {
+			t.Errorf("realVersion(%q) = %q, want %q", v, got, want)
+		}
+	}
+	// Test binaries are development builds.
+	if v := builtVersion(); v != "" {
+		t.Errorf("builtVersion() = %q in a test binary", v)
+	}
+}
