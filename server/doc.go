@@ -1,6 +1,8 @@
 // Package server is the mcpgen runtime: it serves the Model Context
 // Protocol, revision 2026-07-28, statelessly, over stdio (ServeStdio), over
-// Streamable HTTP (HTTPHandler) and in memory (Caller).
+// Streamable HTTP (HTTPHandler) and in memory (Caller); stdio and HTTP also
+// serve initialize-era clients (2025-11-25, 2025-06-18, 2025-03-26,
+// 2024-11-05) in legacy sessions.
 //
 // # Building a server
 //
@@ -47,4 +49,23 @@
 // list_changed and resources/updated notifications (ResourceUpdated), all
 // tagged with io.modelcontextprotocol/subscriptionId, until the client
 // cancels or Shutdown ends the stream with its result.
+//
+// # Legacy clients (dual era)
+//
+// The era is chosen by how the client opens (basic/versioning.mdx,
+// "Backward Compatibility"): a request carrying the modern _meta is served
+// statelessly as above; an initialize request without it opens a
+// LegacySession — for the rest of the stdio connection, or for the
+// Mcp-Session-Id the HTTP response mints (GET opens the session's SSE
+// stream, DELETE ends it, an unknown id is 404). The session negotiates the
+// client's version when it is a legacy one (else 2025-11-25), answers ping,
+// logging/setLevel and resources/subscribe|unsubscribe itself, and serves
+// tools, prompts, resources and completion with the same handlers,
+// converting results to the negotiated revision (no resultType, ttlMs,
+// cacheScope or serverInfo _meta; content kinds the revision lacks become
+// text). In a session, Ask sends a real elicitation/create,
+// sampling/createMessage or roots/list request to the client and blocks
+// for the answer; Log follows logging/setLevel; list_changed and
+// resources/updated notifications are sent unsolicited. One process serves
+// both eras at once; SupportedVersions (and server/discover) list them all.
 package server

@@ -30,7 +30,8 @@ type HTTPOptions struct {
 // opts.AllowedHosts/AllowedOrigins), method (405, POST only), Content-Type
 // (415), Accept (406), body size (413), JSON-RPC envelope (400 -32700/-32600)
 // and the request metadata headers against the body (400 -32020, or -32022
-// for an unsupported version). No Mcp-Session-Id is ever minted.
+// for an unsupported version). Mcp-Session-Id is minted only for legacy
+// (initialize-era) sessions; see LegacySession.
 //
 // Served by an http.Server, the handler works with graceful shutdown: call
 // (*Server).Shutdown first, which ends open subscriptions/listen streams
@@ -75,7 +76,14 @@ func newHTTPHandler(core httpCore, opts HTTPOptions) *httpHandler {
 }
 
 // ServeHTTP implements http.Handler.
+//
+// Legacy (initialize-era) traffic — an initialize POST without modern
+// _meta, or a request carrying Mcp-Session-Id, its GET stream or DELETE —
+// is served by the server's legacy sessions first (legacy_http.go).
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.serveLegacy(w, r) {
+		return
+	}
 	if rej := h.checkTransport(r); rej != nil {
 		_ = rej.Write(w, nil)
 		return
@@ -90,7 +98,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, httpwire.StatusForCode(derr.Code), jsonrpc.AppendError(nil, msg.ID, derr))
 		return
 	}
-	if rej := h.checkHeaders(r, body, msg); rej != nil {
+	checked, rej := h.checkHeaders(r, body, msg)
+	if rej != nil {
 		_ = rej.Write(w, rawID(msg.ID))
 		return
 	}
@@ -104,7 +113,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	h.serveRequest(w, r, msg)
+	h.serveRequest(w, r, msg, checked)
 }
 
 // checkTransport applies the checks that need no body: Host/Origin, HTTP
@@ -123,37 +132,43 @@ func (h *httpHandler) checkTransport(r *http.Request) *httpwire.Rejection {
 }
 
 // checkHeaders validates the request metadata headers against the decoded
-// body. Responses from the client are refused. A request whose _meta lacks
-// the required protocolVersion or clientCapabilities skips the header
-// checks: the core answers it with -32602, which takes precedence over a
-// header mismatch (SERVER-CHECKLIST A-order; conformance server-stateless
-// probe 102). That is also the seam for legacy (initialize-era) messages,
-// which carry no _meta.
-func (h *httpHandler) checkHeaders(r *http.Request, body []byte, msg jsonrpc.Message) *httpwire.Rejection {
+// body; checked reports whether they were validated. Responses from the
+// client are refused. A request whose _meta lacks the required
+// protocolVersion or clientCapabilities skips the header checks: the core
+// answers it with -32602, which takes precedence over a header mismatch
+// (SERVER-CHECKLIST A-order; conformance server-stateless probe 102). That
+// is also the seam for legacy messages, which carry no _meta: an initialize
+// POST reaches the core, whose error names the supported versions.
+func (h *httpHandler) checkHeaders(r *http.Request, body []byte, msg jsonrpc.Message) (checked bool, rej *httpwire.Rejection) {
 	switch msg.Kind {
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
-		return &httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
+		return false, &httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
 			Message: "Invalid Request: clients must not send JSON-RPC responses"}
 	case jsonrpc.KindRequest:
 		if !metaReady(msg.Params) {
-			return nil
+			return false, nil
 		}
 	}
 	facts, err := httpwire.FactsFromBody(body)
 	if err != nil { // unreachable after a successful Decode; be safe
-		return &httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest, Message: "Invalid Request"}
+		return false, &httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest, Message: "Invalid Request"}
 	}
 	if facts.Method == "tools/call" && facts.HasName && h.params != nil {
 		facts.ParamHeaders = h.params.toolParamHeaders(facts.Name)
 	}
 	rules := httpwire.HeaderRules{SupportedVersions: h.core.SupportedVersions()}
-	return rules.Check(r.Header, facts)
+	return true, rules.Check(r.Header, facts)
 }
 
 // serveRequest runs a request through the core and writes its response as
 // JSON or, once a notification preceded it, as the end of an SSE stream.
-func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, msg jsonrpc.Message) {
+// An error for a request whose headers were not checked (its _meta is
+// incomplete) gets 400 whatever its code: such a request fails the
+// transport's validation, and a legacy client's initialize is "rejected per
+// server validation with 400" (versioning.mdx, compatibility matrix).
+func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, msg jsonrpc.Message, checked bool) {
 	st := newHTTPStream(r.Context(), w, msg.Method == methodListen, h.keepAlive)
+	st.invalid = !checked
 	resp := h.core.Handle(r.Context(), msg, st)
 	st.finish(msg.ID, resp)
 }

@@ -20,15 +20,14 @@ type httpCore interface {
 // x-mcp-header declarations of a registered tool, for the Mcp-Param-{Name}
 // header checks of a tools/call POST.
 //
-// CORE SEAM: *Server provides it by defining, in a core file,
-//
-//	func (s *Server) toolParamHeaders(name string) []httpwire.ParamHeader
-//
-// returning the declarations of the tool currently registered under name
-// (httpwire.ParamHeadersFromSchema of its inputSchema, computed once when
-// the tool is registered; nil for an unknown tool or a tool without
-// annotations). Until that method exists, HTTPHandler checks no
-// Mcp-Param-* headers (TestServerProvidesToolParamHeaders fails).
+// *Server implements it in server.go (toolParamHeaders: the declarations
+// computed when the tool was registered; nil for an unknown tool or one
+// without annotations).
 type paramHeaderSource interface {
 	toolParamHeaders(name string) []httpwire.ParamHeader
 }
+
+var (
+	_ httpCore          = (*Server)(nil)
+	_ paramHeaderSource = (*Server)(nil)
+)

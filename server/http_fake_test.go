@@ -29,6 +29,8 @@ type fakeCore struct {
 	cancelled chan string              // ids of requests whose ctx was cancelled
 	started   chan string              // ids of slow requests that began
 	headers   map[string][]httpwire.ParamHeader
+	// noBlock makes slow tools answer at once (for fuzzing).
+	noBlock bool
 	// lateWrites counts Notify calls that succeeded after cancellation.
 	lateWrites atomic.Int32
 }
@@ -73,11 +75,11 @@ func (f *fakeCore) notifications() []string {
 	return append([]string(nil), f.notes...)
 }
 
-func result(id jsonrpc.ID, v string) Response {
+func fakeResult(id jsonrpc.ID, v string) Response {
 	return Response{Body: jsonrpc.AppendResult(nil, id, []byte(v))}
 }
 
-func failure(id jsonrpc.ID, code int64, msg string) Response {
+func fakeFailure(id jsonrpc.ID, code int64, msg string) Response {
 	return Response{Body: jsonrpc.AppendError(nil, id, jsonrpc.NewError(code, msg, nil)), Code: code}
 }
 
@@ -88,12 +90,15 @@ func (f *fakeCore) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWri
 		f.mu.Unlock()
 		return Response{}
 	}
+	if msg.Method == "initialize" || msg.Method == "ping" { // removed in 2026-07-28, checked first like the core
+		return fakeFailure(msg.ID, jsonrpc.CodeMethodNotFound, "Method not found; supported versions: 2026-07-28")
+	}
 	if !metaReady(msg.Params) {
-		return failure(msg.ID, jsonrpc.CodeInvalidParams, "missing _meta field")
+		return fakeFailure(msg.ID, jsonrpc.CodeInvalidParams, "missing _meta field")
 	}
 	switch msg.Method {
 	case "tools/list":
-		return result(msg.ID, `{"resultType":"complete","tools":[]}`)
+		return fakeResult(msg.ID, `{"resultType":"complete","tools":[]}`)
 	case "tools/call":
 		var p struct{ Name string }
 		_ = json.Unmarshal(msg.Params, &p)
@@ -101,24 +106,27 @@ func (f *fakeCore) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWri
 	case methodListen:
 		return f.listen(ctx, msg.ID, w)
 	}
-	return failure(msg.ID, jsonrpc.CodeMethodNotFound, "Method not found")
+	return fakeFailure(msg.ID, jsonrpc.CodeMethodNotFound, "Method not found")
 }
 
 func (f *fakeCore) call(ctx context.Context, id jsonrpc.ID, name string, w MessageWriter) Response {
 	switch name {
 	case "echo", "hdr":
-		return result(id, `{"resultType":"complete","content":[{"type":"text","text":"ok"}]}`)
+		return fakeResult(id, `{"resultType":"complete","content":[{"type":"text","text":"ok"}]}`)
 	case "progress":
 		for i := 1; i <= 3; i++ {
 			if err := w.Notify("notifications/progress", map[string]any{"progressToken": "p", "progress": i, "total": 3}); err != nil {
 				return Response{}
 			}
 		}
-		return result(id, `{"resultType":"complete","content":[]}`)
+		return fakeResult(id, `{"resultType":"complete","content":[]}`)
 	case "fail_after_progress":
 		_ = w.Notify("notifications/progress", map[string]any{"progressToken": "p", "progress": 1})
-		return failure(id, jsonrpc.CodeInvalidParams, "bad argument")
+		return fakeFailure(id, jsonrpc.CodeInvalidParams, "bad argument")
 	case "slow", "slow_quiet":
+		if f.noBlock {
+			return fakeResult(id, `{"resultType":"complete","content":[]}`)
+		}
 		if name == "slow" {
 			_ = w.Notify("notifications/progress", json.RawMessage(`{"progressToken":"s","progress":1}`))
 		}
@@ -132,9 +140,9 @@ func (f *fakeCore) call(ctx context.Context, id jsonrpc.ID, name string, w Messa
 	case "nobody":
 		return Response{}
 	case "panic_like":
-		return failure(id, jsonrpc.CodeInternalError, "handler panicked")
+		return fakeFailure(id, jsonrpc.CodeInternalError, "handler panicked")
 	}
-	return failure(id, jsonrpc.CodeInvalidParams, "unknown tool "+strconv.Quote(name))
+	return fakeFailure(id, jsonrpc.CodeInvalidParams, "unknown tool "+strconv.Quote(name))
 }
 
 func (f *fakeCore) listen(ctx context.Context, id jsonrpc.ID, w MessageWriter) Response {
@@ -158,7 +166,7 @@ func (f *fakeCore) listen(ctx context.Context, id jsonrpc.ID, w MessageWriter) R
 			f.cancelled <- id.String()
 			return Response{}
 		case <-f.shutdown:
-			return result(id, `{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":`+id.String()+`}}`)
+			return fakeResult(id, `{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":`+id.String()+`}}`)
 		case m := <-ch:
 			if err := w.Notify(m, json.RawMessage(tag)); err != nil {
 				return Response{}
@@ -227,8 +235,8 @@ func newPost(t testing.TB, target, body string, hdrs []string) *http.Request {
 	return r
 }
 
-// serve runs one POST through h with a recorder.
-func serve(t testing.TB, h http.Handler, body string, hdrs []string) *httptest.ResponseRecorder {
+// serveOnce runs one POST through h with a recorder.
+func serveOnce(t testing.TB, h http.Handler, body string, hdrs []string) *httptest.ResponseRecorder {
 	t.Helper()
 	r := newPost(t, "http://127.0.0.1:8080/mcp", body, hdrs)
 	w := httptest.NewRecorder()

@@ -36,6 +36,7 @@ type httpStream struct {
 	w         http.ResponseWriter
 	listen    bool
 	keepAlive time.Duration
+	invalid   bool // the request failed header validation: errors get 400
 
 	mu     sync.Mutex
 	sse    *httpwire.SSEWriter // nil until the stream switches to SSE
@@ -129,7 +130,7 @@ func (st *httpStream) keepAliveLoop() {
 // internal error so a request never goes unanswered. A successful listen
 // result is always sent as SSE; other responses that were not preceded by
 // a notification are plain JSON with the status httpwire.StatusForCode
-// gives for their error code.
+// gives for their error code (400 for any error when invalid is set).
 func (st *httpStream) finish(id jsonrpc.ID, resp Response) {
 	st.mu.Lock()
 	st.done = true
@@ -149,7 +150,11 @@ func (st *httpStream) writeFinalLocked(id jsonrpc.ID, resp Response) {
 		body = jsonrpc.AppendError(nil, id, jsonrpc.NewError(code, "Internal error: the request produced no response", nil))
 	}
 	if st.sse == nil && !(st.listen && code == 0) {
-		writeJSON(st.w, httpwire.StatusForCode(code), body)
+		status := httpwire.StatusForCode(code)
+		if st.invalid && code != 0 {
+			status = http.StatusBadRequest
+		}
+		writeJSON(st.w, status, body)
 		return
 	}
 	if err := st.openSSELocked(); err != nil {

@@ -20,7 +20,7 @@ import (
 
 func TestHTTPProgressSwitchesToSSE(t *testing.T) {
 	h := newHTTPHandler(newFakeCore(), HTTPOptions{})
-	w := serve(t, h, callBody(`"c1"`, "progress", `{}`), stdHeaders("tools/call", "progress"))
+	w := serveOnce(t, h, callBody(`"c1"`, "progress", `{}`), stdHeaders("tools/call", "progress"))
 	if w.Code != 200 || w.Header().Get("Content-Type") != "text/event-stream" || w.Header().Get("X-Accel-Buffering") != "no" {
 		t.Fatalf("status %d headers %v", w.Code, w.Header())
 	}
@@ -46,7 +46,7 @@ func TestHTTPProgressSwitchesToSSE(t *testing.T) {
 
 func TestHTTPErrorAfterProgressStaysInStream(t *testing.T) {
 	h := newHTTPHandler(newFakeCore(), HTTPOptions{})
-	w := serve(t, h, callBody("5", "fail_after_progress", `{}`), stdHeaders("tools/call", "fail_after_progress"))
+	w := serveOnce(t, h, callBody("5", "fail_after_progress", `{}`), stdHeaders("tools/call", "fail_after_progress"))
 	events := sseEvents(t, w.Body.Bytes())
 	if w.Code != 200 || len(events) != 2 {
 		t.Fatalf("status %d body %q", w.Code, w.Body)
@@ -58,7 +58,7 @@ func TestHTTPErrorAfterProgressStaysInStream(t *testing.T) {
 
 func TestHTTPStreamFinish(t *testing.T) {
 	ok := Response{Body: jsonrpc.AppendResult(nil, jsonrpc.IntID(1), []byte(`{}`))}
-	bad := failure(jsonrpc.IntID(1), jsonrpc.CodeInvalidParams, "no filter")
+	bad := fakeFailure(jsonrpc.IntID(1), jsonrpc.CodeInvalidParams, "no filter")
 	for _, tt := range []struct {
 		name   string
 		listen bool
@@ -105,8 +105,8 @@ func TestEncodeParams(t *testing.T) {
 	}
 }
 
-// post sends a POST through a real server and returns the response.
-func post(t *testing.T, ctx context.Context, c *http.Client, url, body string, hdrs []string) *http.Response {
+// httpPost sends a POST through a real server and returns the response.
+func httpPost(t *testing.T, ctx context.Context, c *http.Client, url, body string, hdrs []string) *http.Response {
 	t.Helper()
 	r := newPost(t, url, body, hdrs).WithContext(ctx)
 	resp, err := c.Do(r)
@@ -152,7 +152,7 @@ func TestHTTPListenStream(t *testing.T) {
 	core := newFakeCore()
 	srv := httptest.NewServer(newHTTPHandler(core, HTTPOptions{}))
 	defer srv.Close()
-	resp := post(t, context.Background(), srv.Client(), srv.URL, reqBody("77", methodListen, `"notifications":{"toolsListChanged":true}`), stdHeaders(methodListen, ""))
+	resp := httpPost(t, context.Background(), srv.Client(), srv.URL, reqBody("77", methodListen, `"notifications":{"toolsListChanged":true}`), stdHeaders(methodListen, ""))
 	defer resp.Body.Close()
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" || resp.Header.Get("X-Accel-Buffering") != "no" {
 		t.Fatalf("status %d headers %v", resp.StatusCode, resp.Header)
@@ -185,7 +185,7 @@ func TestHTTPListenKeepAlive(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	resp := post(t, ctx, srv.Client(), srv.URL, reqBody("1", methodListen, ""), stdHeaders(methodListen, ""))
+	resp := httpPost(t, ctx, srv.Client(), srv.URL, reqBody("1", methodListen, ""), stdHeaders(methodListen, ""))
 	defer resp.Body.Close()
 	buf := make([]byte, 0, 4096)
 	deadline := time.Now().Add(2 * time.Second)
@@ -227,7 +227,7 @@ func (c *countingHandler) idle() bool {
 	return c.running == 0
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
+func httpWaitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
 	for !cond() {
@@ -297,7 +297,7 @@ func TestHTTPClientDisconnectCancels(t *testing.T) {
 			case <-time.After(3 * time.Second):
 				t.Fatal("handler context was not cancelled")
 			}
-			waitFor(t, "ServeHTTP to return", ch.idle)
+			httpWaitFor(t, "ServeHTTP to return", ch.idle)
 			if n := core.lateWrites.Load(); n != 0 {
 				t.Errorf("%d notifications written after the disconnect", n)
 			}
@@ -305,7 +305,7 @@ func TestHTTPClientDisconnectCancels(t *testing.T) {
 				t.Errorf("%d listen streams still registered", n)
 			}
 			client.CloseIdleConnections()
-			waitFor(t, fmt.Sprintf("goroutines to return to %d", before), func() bool { return runtime.NumGoroutine() <= before })
+			httpWaitFor(t, fmt.Sprintf("goroutines to return to %d", before), func() bool { return runtime.NumGoroutine() <= before })
 		})
 	}
 }
@@ -371,7 +371,7 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 
 	var readers []*sseReader
 	for i := range 2 {
-		resp := post(t, context.Background(), http.DefaultClient, url, reqBody(fmt.Sprint(i+1), methodListen, ""), stdHeaders(methodListen, ""))
+		resp := httpPost(t, context.Background(), http.DefaultClient, url, reqBody(fmt.Sprint(i+1), methodListen, ""), stdHeaders(methodListen, ""))
 		defer resp.Body.Close()
 		r := newSSEReader(resp.Body)
 		nextWithin(t, r, 2*time.Second)
@@ -401,5 +401,38 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		t.Errorf("Serve: %v", err)
+	}
+}
+
+// TestHTTPStreamConcurrentNotify: notifications from many goroutines and the
+// final response never interleave, and nothing follows the response.
+func TestHTTPStreamConcurrentNotify(t *testing.T) {
+	w := httptest.NewRecorder()
+	st := newHTTPStream(context.Background(), w, false, time.Hour)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for g := range 8 {
+		wg.Go(func() {
+			<-start
+			for i := range 50 {
+				if err := st.Notify("notifications/message", map[string]any{"level": "info", "data": fmt.Sprint(g, "-", i)}); err != nil {
+					return // after finish
+				}
+			}
+		})
+	}
+	close(start)
+	time.Sleep(time.Millisecond)
+	st.finish(jsonrpc.IntID(9), Response{Body: jsonrpc.AppendResult(nil, jsonrpc.IntID(9), []byte(`{"resultType":"complete"}`))})
+	wg.Wait()
+	events := sseEvents(t, w.Body.Bytes())
+	if len(events) == 0 {
+		t.Fatalf("no events: %q", w.Body)
+	}
+	for i, ev := range events {
+		r := decodeReply(t, ev)
+		if last := i == len(events)-1; last != (string(r.ID) == "9") || (!last && r.Method != "notifications/message") {
+			t.Fatalf("event %d of %d: %s", i, len(events), ev)
+		}
 	}
 }

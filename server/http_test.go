@@ -64,6 +64,10 @@ func TestHTTPRejections(t *testing.T) {
 		{"unknown method", reqBody("601", "unknown/method", ""), stdHeaders("unknown/method", ""), 404, -32601, "601"},
 		{"ping removed", reqBody("500", "ping", ""), stdHeaders("ping", ""), 404, -32601, "500"},
 		{"initialize with _meta", reqBody("500", "initialize", ""), stdHeaders("initialize", ""), 404, -32601, "500"},
+		// Q17 / versioning.mdx matrix: a legacy initialize (no _meta, no MCP headers) → 400, error from the core.
+		{"legacy initialize", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`,
+			[]string{"Content-Type", "application/json", "Accept", "application/json, text/event-stream"}, 400, -32601, "1"},
+		{"ping without _meta", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, stdHeaders("ping", ""), 400, -32601, "2"},
 		// Envelope (Q07–Q11).
 		{"parse error", `{"jsonrpc":"2.0","id":1,"method":`, stdHeaders("tools/list", ""), 400, -32700, ""},
 		{"batch", `[` + list + `]`, stdHeaders("tools/list", ""), 400, -32600, ""},
@@ -90,7 +94,7 @@ func TestHTTPRejections(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := serve(t, h, tt.body, tt.hdrs)
+			w := serveOnce(t, h, tt.body, tt.hdrs)
 			if w.Code != tt.status {
 				t.Fatalf("status %d, want %d; body %s", w.Code, tt.status, w.Body)
 			}
@@ -117,7 +121,7 @@ func TestHTTPRejections(t *testing.T) {
 func TestHTTPUnsupportedVersionData(t *testing.T) {
 	h := newHTTPHandler(newFakeCore(), HTTPOptions{})
 	body := strings.Replace(reqBody("301", "server/discover", ""), "2026-07-28", "1900-01-01", 1)
-	w := serve(t, h, body, stdHeaders("server/discover", "", "MCP-Protocol-Version", "1900-01-01"))
+	w := serveOnce(t, h, body, stdHeaders("server/discover", "", "MCP-Protocol-Version", "1900-01-01"))
 	r := decodeReply(t, w.Body.Bytes())
 	if w.Code != 400 || r.Error == nil || r.Error.Code != -32022 {
 		t.Fatalf("got %d %s", w.Code, w.Body)
@@ -203,7 +207,7 @@ func TestHTTPNotifications(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			hdrs := append([]string{"Accept", "application/json, text/event-stream"}, tt.hdrs...)
-			w := serve(t, h, tt.body, hdrs)
+			w := serveOnce(t, h, tt.body, hdrs)
 			if w.Code != tt.status {
 				t.Fatalf("status %d, want %d: %s", w.Code, tt.status, w.Body)
 			}
@@ -241,10 +245,10 @@ func TestHTTPPathAgnostic(t *testing.T) {
 func TestMetaReady(t *testing.T) {
 	for params, want := range map[string]bool{
 		`{` + testMeta + `}`: true,
-		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/clientCapabilities":{}}}`: true,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/clientCapabilities":{}}}`:      true,
 		`{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728,"io.modelcontextprotocol/clientCapabilities":{}}}`: false,
-		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/clientCapabilities":"all"}}`: false,
-		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}`:                                                  false,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/clientCapabilities":"all"}}`:   false,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}`:                                                      false,
 		`{"_meta":null}`: false,
 		`{}`:             false,
 		`[1]`:            false,

@@ -196,8 +196,10 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 // Ask returns the client's answer to an input request for this request (a
 // multi round-trip request: elicitation, sampling or roots). When the client
 // has not answered yet, it returns an *InputRequiredError: the handler
-// returns it as its error and the runtime answers with InputRequiredResult
-// (modern clients) or sends the request to the client (legacy sessions).
+// returns it as its error and the runtime answers with InputRequiredResult.
+// In a legacy session Ask instead sends the request to the client
+// (elicitation/create, sampling/createMessage, roots/list) and blocks until
+// the client answers or ctx ends.
 //
 // key names the request within this request's rounds; the answer comes back
 // under the same key. A handler may Ask several keys before returning: all
@@ -218,6 +220,9 @@ func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputRespon
 	}
 	if err := requireFor(ctx, req); err != nil {
 		return nil, err
+	}
+	if lc := legacyFrom(ctx); lc != nil && r.inputResponses[key] == nil {
+		return lc.ask(ctx, key, req, r.w) // legacy session: a real request to the client
 	}
 	if err, bad := r.badResponses[key]; bad {
 		return nil, invalidParams(fmt.Sprintf("inputResponses[%q]: %v", key, err))

@@ -51,14 +51,23 @@ var logSeverity = map[mcp.LoggingLevel]int{
 // Log sends a log message for the current request when the client asked
 // for one at this level (io.modelcontextprotocol/logLevel); otherwise nothing
 // (server/utilities/logging.mdx: no notifications/message without logLevel).
+// In a legacy session the level is the one logging/setLevel set; nothing is
+// sent before the client sets one.
 // data is any JSON-encodable value.
 func Log(ctx context.Context, level mcp.LoggingLevel, logger string, data any) {
 	r := requestFrom(ctx)
-	if r == nil || r.meta.logLevel == "" {
+	if r == nil {
+		return
+	}
+	min := r.meta.logLevel
+	if lc := legacyFrom(ctx); lc != nil {
+		min = lc.sess.logLevel() // legacy session: the level of logging/setLevel
+	}
+	if min == "" {
 		return
 	}
 	sev, ok := logSeverity[level]
-	if !ok || sev < logSeverity[r.meta.logLevel] {
+	if !ok || sev < logSeverity[min] {
 		return
 	}
 	params, err := json.Marshal(mcp.LoggingMessageNotificationParams{Level: level, Logger: logger, Data: data})

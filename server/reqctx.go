@@ -86,8 +86,12 @@ func ClientCapabilities(ctx context.Context) *mcp.ClientCapabilities {
 	return caps
 }
 
-// ProtocolVersion returns the protocol version the current request declared.
+// ProtocolVersion returns the protocol version the current request declared
+// (in a legacy session, the version initialize negotiated).
 func ProtocolVersion(ctx context.Context) string {
+	if lc := legacyFrom(ctx); lc != nil {
+		return lc.sess.ProtocolVersion()
+	}
 	if r := requestFrom(ctx); r != nil {
 		return r.meta.protocolVersion
 	}

@@ -39,7 +39,7 @@ func TestRunHTTP(t *testing.T) {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(b), `"supportedVersions":["2026-07-28"]`) {
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]`) {
 		t.Fatalf("%d %s", resp.StatusCode, b)
 	}
 	cancel()

@@ -48,6 +48,8 @@ type Server struct {
 
 	subs subscriptions
 
+	sessions legacySessions // HTTP legacy sessions by Mcp-Session-Id
+
 	closeOnce sync.Once
 	closing   chan struct{} // closed by Shutdown
 	streams   sync.WaitGroup
@@ -152,9 +154,12 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// SupportedVersions lists the protocol versions the server speaks, newest first.
+// SupportedVersions lists the protocol versions the server speaks, newest
+// first: the modern one, served statelessly, then the initialize-era ones
+// served in legacy sessions (2025-11-25, 2025-06-18, 2025-03-26,
+// 2024-11-05).
 func (s *Server) SupportedVersions() []string {
-	return append([]string(nil), s.versions...)
+	return append(append([]string(nil), s.versions...), legacyVersions...)
 }
 
 func (s *Server) supports(version string) bool {

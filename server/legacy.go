@@ -1,0 +1,555 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	legacy "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// Dual-era serving (basic/versioning.mdx, "Backward Compatibility"). A
+// request that carries the modern _meta is served statelessly by Handle;
+// an initialize request opens a LegacySession, scoped to the stdio
+// connection or to the HTTP Mcp-Session-Id, which serves the client at the
+// negotiated initialize-era revision with the same registries and handlers:
+// requests are forwarded to the core with modern _meta filled in from the
+// session, and results are converted back (legacy_convert.go).
+
+// legacyVersions are the initialize-era protocol versions a LegacySession
+// negotiates, newest first. A client asking for another version gets the
+// newest.
+var legacyVersions = []string{legacy.ProtocolVersion, "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// negotiateLegacy returns the version a session speaks for the version the
+// client asked for.
+func negotiateLegacy(requested string) string {
+	for _, v := range legacyVersions {
+		if v == requested {
+			return v
+		}
+	}
+	return legacyVersions[0]
+}
+
+// maxLegacyRounds bounds the InputRequiredResult rounds a legacy session
+// resolves through server-to-client requests for one request.
+const maxLegacyRounds = 16
+
+// LegacySession serves one initialize-era client: a stdio connection whose
+// client sent initialize, or one HTTP session. ServeStdio and HTTPHandler
+// create sessions themselves; other transports create one with
+// NewLegacySession and pass it every message of the client.
+//
+// The session answers initialize (negotiating the version), ping,
+// logging/setLevel, resources/subscribe|unsubscribe and
+// notifications/initialized|cancelled itself, and forwards tools/*,
+// prompts/*, resources/* and completion/complete to the server's handlers.
+// Ask sends sampling/createMessage, elicitation/create or roots/list to the
+// client and blocks until it answers; Log sends notifications/message at or
+// above the level set with logging/setLevel (nothing before a level is set);
+// list_changed notifications (for the lists the initialize result declared
+// listChanged) and notifications/resources/updated (for subscribed URIs) are
+// sent unsolicited.
+type LegacySession struct {
+	s   *Server
+	id  string
+	out func(msg []byte) error // unsolicited messages (nil: none)
+
+	ready     chan struct{} // closed after the first initialize attempt
+	readyOnce sync.Once
+	done      chan struct{} // closed by Close
+	closeOnce sync.Once
+	nextID    atomic.Int64
+
+	mu          sync.Mutex
+	initialized bool
+	version     string
+	caps        json.RawMessage // client capabilities, modern-decodable
+	clientInfo  json.RawMessage
+	level       mcp.LoggingLevel
+	sub         *subscriber
+	pending     map[string]chan jsonrpc.Message // server-to-client requests by id
+	inflight    map[string]context.CancelFunc   // client requests by id
+	stream      chan []byte                     // HTTP: the open GET stream, nil when none
+}
+
+// NewLegacySession returns a session for one initialize-era client. out
+// sends the messages the server originates outside any request (list_changed
+// and resources/updated notifications, and server-to-client requests of a
+// request whose MessageWriter cannot carry them); it may be nil. Call Close
+// when the client goes away.
+func (s *Server) NewLegacySession(out func(msg []byte) error) *LegacySession {
+	return &LegacySession{
+		s: s, id: newSessionID(), out: out,
+		ready: make(chan struct{}), done: make(chan struct{}),
+		pending: map[string]chan jsonrpc.Message{}, inflight: map[string]context.CancelFunc{},
+	}
+}
+
+// newSessionID returns 32 hex digits from crypto/rand (visible ASCII, as
+// Mcp-Session-Id requires).
+func newSessionID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("server: no randomness for a session id: " + err.Error())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// ID returns the session id (the HTTP Mcp-Session-Id).
+func (l *LegacySession) ID() string { return l.id }
+
+// ProtocolVersion returns the negotiated version, "" before initialize.
+func (l *LegacySession) ProtocolVersion() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.version
+}
+
+// Close ends the session: unsolicited notifications stop and pending
+// server-to-client requests fail. It is idempotent.
+func (l *LegacySession) Close() {
+	l.closeOnce.Do(func() { close(l.done) })
+}
+
+func (l *LegacySession) closed() bool {
+	select {
+	case <-l.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func (l *LegacySession) logLevel() mcp.LoggingLevel {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.level
+}
+
+// Handle serves one message of the session's client: requests are answered
+// (blocking while the handler runs), notifications and responses to the
+// server's own requests give an empty Response. ctx cancellation cancels
+// the handler and suppresses the response.
+func (l *LegacySession) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWriter) Response {
+	switch msg.Kind {
+	case jsonrpc.KindRequest:
+	case jsonrpc.KindNotification:
+		l.notification(msg)
+		return Response{}
+	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
+		l.deliver(msg)
+		return Response{}
+	default:
+		return errorResponse(msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request"})
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	key := msg.ID.String()
+	l.mu.Lock()
+	l.inflight[key] = cancel
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		delete(l.inflight, key)
+		l.mu.Unlock()
+	}()
+	result, rerr := l.serve(ctx, msg, w)
+	if ctx.Err() != nil {
+		return Response{}
+	}
+	if rerr != nil {
+		return errorResponse(msg.ID, rerr)
+	}
+	return Response{Body: jsonrpc.AppendResult(make([]byte, 0, len(result)+40), msg.ID, result)}
+}
+
+// serve answers one request of the session.
+func (l *LegacySession) serve(ctx context.Context, msg jsonrpc.Message, w MessageWriter) ([]byte, *jsonrpc.Error) {
+	switch msg.Method {
+	case legacy.MethodInitialize:
+		return l.initialize(msg.Params)
+	case legacy.MethodPing:
+		return []byte("{}"), nil
+	}
+	select {
+	case <-l.ready:
+	case <-ctx.Done():
+		return nil, toRPCError(ctx.Err())
+	}
+	l.mu.Lock()
+	ok := l.initialized
+	l.mu.Unlock()
+	switch {
+	case !ok:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: the session is not initialized (send initialize first)"}
+	case l.closed():
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: the session has ended"}
+	case l.s.isClosing():
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the server is shutting down"}
+	}
+	switch msg.Method {
+	case legacy.MethodLoggingSetLevel:
+		return l.setLevel(msg.Params)
+	case legacy.MethodResourcesSubscribe, legacy.MethodResourcesUnsubscribe:
+		return l.subscribe(msg.Method == legacy.MethodResourcesSubscribe, msg.Params)
+	case legacy.MethodToolsList, legacy.MethodToolsCall, legacy.MethodPromptsList, legacy.MethodPromptsGet,
+		legacy.MethodResourcesList, legacy.MethodResourcesRead, legacy.MethodResourcesTemplatesList,
+		legacy.MethodCompletionComplete:
+		return l.forward(ctx, msg, w)
+	}
+	return nil, methodNotFound(msg.Method)
+}
+
+// initialize negotiates the version and records the client's capabilities.
+func (l *LegacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Error) {
+	defer l.readyOnce.Do(func() { close(l.ready) })
+	if isNullOrAbsent(params) {
+		return nil, invalidParams("params: missing required member (protocolVersion, capabilities, clientInfo)")
+	}
+	var p legacy.InitializeRequestParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, legacyParamsError(err)
+	}
+	var caps, info json.RawMessage
+	eachMember(params, func(key, value []byte) {
+		switch {
+		case keyIs(key, "capabilities"):
+			caps = append(json.RawMessage(nil), value...)
+		case keyIs(key, "clientInfo"):
+			info = append(json.RawMessage(nil), value...)
+		}
+	})
+	var modern mcp.ClientCapabilities
+	if jsonKind(caps) != '{' || json.Unmarshal(caps, &modern) != nil {
+		caps = json.RawMessage("{}")
+	}
+	if jsonKind(info) != '{' {
+		info = nil
+	}
+	version := negotiateLegacy(p.ProtocolVersion)
+
+	l.mu.Lock()
+	if l.initialized {
+		l.mu.Unlock()
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: the session is already initialized"}
+	}
+	l.initialized, l.version, l.caps, l.clientInfo = true, version, caps, info
+	l.mu.Unlock()
+
+	sc := l.serverCapabilities(version)
+	l.startNotifications(sc)
+	res := legacy.InitializeResult{
+		ProtocolVersion: version,
+		Capabilities:    sc,
+		ServerInfo:      legacy.Implementation{Name: l.s.info.Name, Version: l.s.info.Version},
+		Instructions:    l.s.opts.Instructions,
+	}
+	if version >= "2025-06-18" {
+		res.ServerInfo.Title = l.s.info.Title
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, toRPCError(err)
+	}
+	return b, nil
+}
+
+// legacyParamsError is the -32602 for params that do not decode.
+func legacyParamsError(err error) *jsonrpc.Error {
+	var de *legacy.DecodeError
+	if errors.As(err, &de) {
+		return invalidParams("params." + de.Error())
+	}
+	return invalidParams(err.Error())
+}
+
+// setLevel answers logging/setLevel with exactly {}.
+func (l *LegacySession) setLevel(params json.RawMessage) ([]byte, *jsonrpc.Error) {
+	var p legacy.SetLevelRequestParams
+	if isNullOrAbsent(params) {
+		return nil, invalidParams("params.level: missing required member")
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, legacyParamsError(err)
+	}
+	level := mcp.LoggingLevel(p.Level)
+	if !level.Valid() {
+		return nil, invalidParams("params.level: must be one of debug, info, notice, warning, error, critical, alert, emergency")
+	}
+	l.mu.Lock()
+	l.level = level
+	l.mu.Unlock()
+	return []byte("{}"), nil
+}
+
+// subscribe answers resources/subscribe and resources/unsubscribe with {}.
+func (l *LegacySession) subscribe(on bool, params json.RawMessage) ([]byte, *jsonrpc.Error) {
+	if !l.s.offers("resources") {
+		return nil, methodNotFound(map[bool]string{true: legacy.MethodResourcesSubscribe, false: legacy.MethodResourcesUnsubscribe}[on])
+	}
+	var p legacy.SubscribeRequestParams
+	if isNullOrAbsent(params) {
+		return nil, invalidParams("params.uri: missing required member")
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, legacyParamsError(err)
+	}
+	if p.URI == "" {
+		return nil, invalidParams("params.uri: must be a non-empty URI")
+	}
+	l.mu.Lock()
+	sub := l.sub
+	l.mu.Unlock()
+	if sub != nil {
+		l.s.subs.mu.Lock()
+		if on {
+			sub.uris[p.URI] = true
+		} else {
+			delete(sub.uris, p.URI)
+		}
+		l.s.subs.mu.Unlock()
+	}
+	return []byte("{}"), nil
+}
+
+// startNotifications subscribes the session to the changes its initialize
+// result declared (list_changed) and to resources/updated for the URIs it
+// subscribes to, and sends them through out until the session or the
+// server ends.
+func (l *LegacySession) startNotifications(sc legacy.ServerCapabilities) {
+	sub := &subscriber{uris: map[string]bool{}, ch: make(chan event, 64)}
+	sub.tools = sc.Tools != nil && sc.Tools.ListChanged != nil && *sc.Tools.ListChanged
+	sub.prompts = sc.Prompts != nil && sc.Prompts.ListChanged != nil && *sc.Prompts.ListChanged
+	sub.resources = sc.Resources != nil && sc.Resources.ListChanged != nil && *sc.Resources.ListChanged
+	l.mu.Lock()
+	l.sub = sub
+	l.mu.Unlock()
+	l.s.subs.add(sub)
+	go func() {
+		defer l.s.subs.remove(sub)
+		for {
+			select {
+			case <-l.done:
+				return
+			case <-l.s.closing:
+				return
+			case ev := <-sub.ch:
+				var msg []byte
+				switch ev.kind {
+				case changeTools:
+					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsToolsListChanged, nil)
+				case changePrompts:
+					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsPromptsListChanged, nil)
+				case changeResources:
+					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsResourcesListChanged, nil)
+				case changeResourceUpdated:
+					params := append(append([]byte(`{"uri":`), appendJSONString(nil, ev.uri)...), '}')
+					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsResourcesUpdated, params)
+				}
+				if msg != nil && l.out != nil {
+					if err := l.out(msg); err != nil {
+						l.s.logger.Debug("legacy notification not delivered", "session", l.id, "err", err)
+					}
+				}
+			}
+		}
+	}()
+}
+
+// notification handles a client notification.
+func (l *LegacySession) notification(msg jsonrpc.Message) {
+	if msg.Method != legacy.MethodNotificationsCancelled {
+		return // notifications/initialized, roots/list_changed, progress: nothing to do
+	}
+	var p struct {
+		RequestID jsonrpc.ID `json:"requestId"`
+	}
+	if json.Unmarshal(msg.Params, &p) != nil || p.RequestID.IsZero() {
+		return
+	}
+	l.mu.Lock()
+	cancel := l.inflight[p.RequestID.String()]
+	l.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// deliver hands a client's response to the server request waiting for it;
+// responses nobody waits for are dropped.
+func (l *LegacySession) deliver(msg jsonrpc.Message) {
+	l.mu.Lock()
+	ch := l.pending[msg.ID.String()]
+	delete(l.pending, msg.ID.String())
+	l.mu.Unlock()
+	if ch == nil {
+		l.s.logger.Debug("legacy session: response to no pending request", "session", l.id, "id", msg.ID.String())
+		return
+	}
+	msg.Params = nil
+	msg.Result = append(json.RawMessage(nil), msg.Result...)
+	ch <- msg // buffered, one response per request
+}
+
+// rawSender is a MessageWriter that can also carry a server-to-client
+// request on the response stream of the client request being handled
+// (stdio: the connection; HTTP: the POST's SSE stream).
+type rawSender interface {
+	sendRaw(msg []byte) error
+}
+
+var errSessionClosed = errors.New("server: the legacy session has ended")
+
+// request sends a server-to-client request and waits for the client's
+// answer: its result, or its error as a *jsonrpc.Error. When ctx ends first
+// the client is told with notifications/cancelled.
+func (l *LegacySession) request(ctx context.Context, method string, params json.RawMessage, w MessageWriter) (json.RawMessage, error) {
+	id := jsonrpc.IntID(l.nextID.Add(1))
+	ch := make(chan jsonrpc.Message, 1)
+	l.mu.Lock()
+	l.pending[id.String()] = ch
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		delete(l.pending, id.String())
+		l.mu.Unlock()
+	}()
+	send := l.out
+	if rs, ok := w.(rawSender); ok {
+		send = rs.sendRaw
+	}
+	if send == nil {
+		return nil, errors.New("server: this legacy session cannot carry server-to-client requests")
+	}
+	if err := send(jsonrpc.AppendRequest(nil, id, method, params)); err != nil {
+		return nil, err
+	}
+	select {
+	case m := <-ch:
+		if m.Kind == jsonrpc.KindErrorResponse {
+			return nil, m.Error
+		}
+		return m.Result, nil
+	case <-ctx.Done():
+		params := append(append([]byte(`{"requestId":`), id.String()...), `,"reason":"the server request was cancelled"}`...)
+		note := jsonrpc.AppendNotification(nil, legacy.MethodNotificationsCancelled, params)
+		if send(note) != nil && l.out != nil { // the request's own stream may be gone with ctx
+			_ = l.out(note)
+		}
+		return nil, ctx.Err()
+	case <-l.done:
+		return nil, errSessionClosed
+	}
+}
+
+// legacyCall is the per-request state of a request served in a legacy
+// session, reachable from the handler's context.
+type legacyCall struct {
+	sess    *LegacySession
+	mu      sync.Mutex
+	answers map[string]mcp.InputResponse
+}
+
+type legacyKey struct{}
+
+func legacyFrom(ctx context.Context) *legacyCall {
+	c, _ := ctx.Value(legacyKey{}).(*legacyCall)
+	return c
+}
+
+// ask answers an Ask in a legacy session: the input request goes to the
+// client as a real request and the answer comes back (one per key and
+// request: asking the same key again returns the same answer).
+func (c *legacyCall) ask(ctx context.Context, key string, req mcp.InputRequest, w MessageWriter) (mcp.InputResponse, error) {
+	c.mu.Lock()
+	if resp, ok := c.answers[key]; ok {
+		c.mu.Unlock()
+		return resp, nil
+	}
+	c.mu.Unlock()
+	method, params, err := legacyInputRequest(req, c.sess.ProtocolVersion())
+	if err != nil {
+		return nil, err
+	}
+	raw, err := c.sess.request(ctx, method, params, w)
+	if err != nil {
+		return nil, err
+	}
+	var resp mcp.InputResponse
+	switch req.(type) {
+	case *mcp.ElicitRequest:
+		resp = new(mcp.ElicitResult)
+	case *mcp.CreateMessageRequest:
+		resp = new(mcp.CreateMessageResult)
+	case *mcp.ListRootsRequest:
+		resp = new(mcp.ListRootsResult)
+	}
+	if err := json.Unmarshal(raw, resp); err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the client's " + method + " result does not decode: " + err.Error()}
+	}
+	c.mu.Lock()
+	c.answers[key] = resp
+	c.mu.Unlock()
+	return resp, nil
+}
+
+// forward serves a feature request through the core with the session's
+// modern _meta, converts the result to the session's revision, and resolves
+// an InputRequiredResult (a handler that returned InputRequiredError itself)
+// by asking the client and running the request again.
+func (l *LegacySession) forward(ctx context.Context, msg jsonrpc.Message, w MessageWriter) ([]byte, *jsonrpc.Error) {
+	call := &legacyCall{sess: l, answers: map[string]mcp.InputResponse{}}
+	ctx = context.WithValue(ctx, legacyKey{}, call)
+	params, rerr := l.modernParams(msg.Params, nil, "")
+	if rerr != nil {
+		return nil, rerr
+	}
+	m := msg
+	for round := 0; ; round++ {
+		m.Params = params
+		b, rerr := l.s.serve(ctx, m, w)
+		if rerr != nil {
+			return nil, rerr
+		}
+		if !mrtrMethods[msg.Method] || resultTypeOf(b) != "input_required" {
+			return l.convertResult(msg.Method, b)
+		}
+		if round+1 >= maxLegacyRounds {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the handler kept asking for input"}
+		}
+		var ir mcp.InputRequiredResult
+		if err := json.Unmarshal(b, &ir); err != nil {
+			return nil, toRPCError(err)
+		}
+		responses := mcp.InputResponses{}
+		for key, req := range ir.InputRequests {
+			resp, err := call.ask(ctx, key, req, w)
+			if err != nil {
+				return nil, toRPCError(err)
+			}
+			responses[key] = resp
+		}
+		if params, rerr = l.modernParams(msg.Params, responses, ir.RequestState); rerr != nil {
+			return nil, rerr
+		}
+	}
+}
+
+// resultTypeOf returns the resultType member of an encoded result.
+func resultTypeOf(b []byte) string {
+	rt := ""
+	eachMember(b, func(key, value []byte) {
+		if keyIs(key, "resultType") {
+			rt, _ = stringValue(value)
+		}
+	})
+	return rt
+}

@@ -1,0 +1,259 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	legacy "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// Conversions between a legacy session's revision and the modern core.
+//
+// Requests: the session's client capabilities and clientInfo become the
+// modern _meta (protocolVersion 2026-07-28); the client's own _meta members
+// (progressToken, …) are kept, a logLevel is dropped (the session's level
+// applies), and inputResponses/requestState are only ever set by the
+// session itself.
+//
+// Results: resultType, ttlMs, cacheScope and _meta.io.modelcontextprotocol/
+// serverInfo are removed (an emptied _meta with them). Content follows the
+// negotiated revision:
+//   - before 2025-06-18, a resource_link block becomes a text block naming
+//     the link ("<name>: <uri>"), structuredContent is dropped (its JSON is
+//     already the text rendering of typed tools) and tool definitions lose
+//     outputSchema;
+//   - before 2025-03-26 (2024-11-05), an audio block becomes a text block
+//     saying audio of that MIME type was omitted;
+//   - a structuredContent that is not a JSON object (allowed since
+//     2026-07-28) is dropped for every legacy revision.
+//
+// Input requests (Ask): the embedded modern request becomes a JSON-RPC
+// request; a URL-mode elicitation gets the elicitationId 2025-11-25
+// requires; elicitation is refused before 2025-06-18, which lacks it.
+
+// modernParams returns params with the modern _meta the core requires, and
+// with the multi round-trip fields the session resolved (nil: none).
+func (l *LegacySession) modernParams(params json.RawMessage, responses mcp.InputResponses, state string) (json.RawMessage, *jsonrpc.Error) {
+	obj := map[string]json.RawMessage{}
+	if !isNullOrAbsent(params) {
+		if jsonKind(params) != '{' || json.Unmarshal(params, &obj) != nil {
+			return nil, invalidParams("params must be an object")
+		}
+	}
+	meta := map[string]json.RawMessage{}
+	if raw := obj["_meta"]; !isNullOrAbsent(raw) {
+		if jsonKind(raw) != '{' || json.Unmarshal(raw, &meta) != nil {
+			return nil, invalidParams("params._meta must be an object")
+		}
+	}
+	l.mu.Lock()
+	caps, info := l.caps, l.clientInfo
+	l.mu.Unlock()
+	meta[keyProtocolVersion] = json.RawMessage(`"` + mcp.ProtocolVersion + `"`)
+	meta[keyClientCapabilities] = caps
+	if info != nil {
+		meta[keyClientInfo] = info
+	} else {
+		delete(meta, keyClientInfo)
+	}
+	delete(meta, keyLogLevel)
+	delete(obj, "inputResponses")
+	delete(obj, "requestState")
+	var err error
+	if obj["_meta"], err = marshalRaw(meta); err != nil {
+		return nil, toRPCError(err)
+	}
+	if len(responses) > 0 {
+		if obj["inputResponses"], err = marshalRaw(responses); err != nil {
+			return nil, toRPCError(err)
+		}
+	}
+	if state != "" {
+		obj["requestState"] = appendJSONString(nil, state)
+	}
+	b, err := marshalRaw(obj)
+	if err != nil {
+		return nil, toRPCError(err)
+	}
+	return b, nil
+}
+
+// marshalRaw encodes v without HTML escaping.
+func marshalRaw(v any) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// convertResult turns a modern result of method into the session's revision.
+func (l *LegacySession) convertResult(method string, b []byte) ([]byte, *jsonrpc.Error) {
+	obj := map[string]json.RawMessage{}
+	if jsonKind(b) != '{' || json.Unmarshal(b, &obj) != nil {
+		return b, nil
+	}
+	delete(obj, "resultType")
+	delete(obj, "ttlMs")
+	delete(obj, "cacheScope")
+	if raw, ok := obj["_meta"]; ok {
+		meta := map[string]json.RawMessage{}
+		if json.Unmarshal(raw, &meta) == nil {
+			delete(meta, keyServerInfo)
+			if len(meta) == 0 {
+				delete(obj, "_meta")
+			} else if enc, err := marshalRaw(meta); err == nil {
+				obj["_meta"] = enc
+			}
+		}
+	}
+	version := l.ProtocolVersion()
+	switch method {
+	case mcp.MethodToolsCall:
+		if raw, ok := obj["content"]; ok {
+			obj["content"] = convertBlocks(raw, version)
+		}
+		if raw, ok := obj["structuredContent"]; ok && (version < "2025-06-18" || jsonKind(raw) != '{') {
+			delete(obj, "structuredContent")
+		}
+	case mcp.MethodPromptsGet:
+		if raw, ok := obj["messages"]; ok {
+			var msgs []map[string]json.RawMessage
+			if json.Unmarshal(raw, &msgs) == nil {
+				for _, m := range msgs {
+					if c, ok := m["content"]; ok {
+						m["content"] = convertBlock(c, version)
+					}
+				}
+				if enc, err := marshalRaw(msgs); err == nil {
+					obj["messages"] = enc
+				}
+			}
+		}
+	case mcp.MethodToolsList:
+		if raw, ok := obj["tools"]; ok && version < "2025-06-18" {
+			var tools []map[string]json.RawMessage
+			if json.Unmarshal(raw, &tools) == nil {
+				for _, t := range tools {
+					delete(t, "outputSchema")
+				}
+				if enc, err := marshalRaw(tools); err == nil {
+					obj["tools"] = enc
+				}
+			}
+		}
+	}
+	out, err := marshalRaw(obj)
+	if err != nil {
+		return nil, toRPCError(err)
+	}
+	return out, nil
+}
+
+// convertBlocks converts an array of content blocks.
+func convertBlocks(raw json.RawMessage, version string) json.RawMessage {
+	var blocks []json.RawMessage
+	if json.Unmarshal(raw, &blocks) != nil {
+		return raw
+	}
+	for i, b := range blocks {
+		blocks[i] = convertBlock(b, version)
+	}
+	enc, err := marshalRaw(blocks)
+	if err != nil {
+		return raw
+	}
+	return enc
+}
+
+// convertBlock converts one content block to a kind version defines.
+func convertBlock(raw json.RawMessage, version string) json.RawMessage {
+	var blk struct {
+		Type     string `json:"type"`
+		URI      string `json:"uri"`
+		Name     string `json:"name"`
+		MIMEType string `json:"mimeType"`
+	}
+	if json.Unmarshal(raw, &blk) != nil {
+		return raw
+	}
+	text := ""
+	switch {
+	case blk.Type == "resource_link" && version < "2025-06-18":
+		text = blk.URI
+		if blk.Name != "" {
+			text = blk.Name + ": " + blk.URI
+		}
+	case blk.Type == "audio" && version < "2025-03-26":
+		text = fmt.Sprintf("[audio content (%s) omitted: protocol %s has no audio content]", blk.MIMEType, version)
+	default:
+		return raw
+	}
+	enc, err := marshalRaw(map[string]string{"type": "text", "text": text})
+	if err != nil {
+		return raw
+	}
+	return enc
+}
+
+// serverCapabilities are the server's capabilities in the legacy shape:
+// listChanged where the registries notify, resources.subscribe whenever
+// resources are offered, logging always, completions from 2025-03-26.
+func (l *LegacySession) serverCapabilities(version string) legacy.ServerCapabilities {
+	c := l.s.capabilities()
+	yes := true
+	var out legacy.ServerCapabilities
+	if c.Tools != nil {
+		out.Tools = &legacy.ServerCapabilitiesTools{ListChanged: c.Tools.ListChanged}
+	}
+	if c.Prompts != nil {
+		out.Prompts = &legacy.ServerCapabilitiesPrompts{ListChanged: c.Prompts.ListChanged}
+	}
+	if c.Resources != nil {
+		out.Resources = &legacy.ServerCapabilitiesResources{Subscribe: &yes, ListChanged: c.Resources.ListChanged}
+	}
+	if c.Completions != nil && version >= "2025-03-26" {
+		out.Completions = &legacy.ServerCapabilitiesCompletions{}
+	}
+	out.Logging = &legacy.ServerCapabilitiesLogging{}
+	return out
+}
+
+// legacyInputRequest turns an embedded modern input request into the
+// method and params of a server-to-client JSON-RPC request.
+func legacyInputRequest(req mcp.InputRequest, version string) (string, json.RawMessage, error) {
+	b, err := json.Marshal(req)
+	if err != nil {
+		return "", nil, fmt.Errorf("server.Ask: encoding the input request: %w", err)
+	}
+	var env struct {
+		Method string                     `json:"method"`
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(b, &env); err != nil {
+		return "", nil, fmt.Errorf("server.Ask: encoding the input request: %w", err)
+	}
+	if env.Params == nil {
+		env.Params = map[string]json.RawMessage{}
+	}
+	if env.Method == legacy.MethodElicitationCreate {
+		if version < "2025-06-18" {
+			return "", nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: elicitation is not part of protocol " + version}
+		}
+		if mode, _ := stringValue(env.Params["mode"]); mode == "url" {
+			if _, ok := env.Params["elicitationId"]; !ok {
+				env.Params["elicitationId"] = appendJSONString(nil, newSessionID())
+			}
+		}
+	}
+	params, err := marshalRaw(env.Params)
+	if err != nil {
+		return "", nil, err
+	}
+	return env.Method, params, nil
+}

@@ -1,0 +1,298 @@
+package server
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	legacy "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+	"github.com/mcpgen/mcpgen/server/httpwire"
+)
+
+// Legacy sessions on Streamable HTTP (the 2025-03-26 … 2025-11-25
+// transport). An initialize POST without the modern _meta opens a session:
+// its response carries Mcp-Session-Id, which every later request of the
+// session must send. With it:
+//   - POST of a request: served by the session, answered with JSON or, once
+//     the handler sends a notification (progress, log) or a request to the
+//     client (Ask), with an SSE stream ending in the response; JSON-RPC
+//     errors keep HTTP 200;
+//   - POST of a notification or of the client's response to a server
+//     request: 202 Accepted;
+//   - GET (Accept: text/event-stream): the session's standalone SSE stream,
+//     which carries list_changed and resources/updated notifications; one at
+//     a time (a second one is 409);
+//   - DELETE: ends the session (200).
+//
+// An unknown or ended session id is 404. A request that carries the modern
+// _meta is served statelessly even with a session id. Sessions idle for
+// legacySessionIdle (no request, no open GET stream) are ended.
+
+// headerSessionID is the session header of the initialize-era transport.
+const headerSessionID = "Mcp-Session-Id"
+
+// legacySessionIdle is how long an HTTP session may go unused.
+const legacySessionIdle = 30 * time.Minute
+
+// legacySessions are a server's HTTP sessions.
+type legacySessions struct {
+	mu        sync.Mutex
+	m         map[string]*legacyHTTPSession
+	lastSweep time.Time
+}
+
+type legacyHTTPSession struct {
+	*LegacySession
+	lastUsed atomic.Int64 // unix nanoseconds
+	streams  atomic.Int32 // open GET streams
+}
+
+func (hs *legacyHTTPSession) touch() { hs.lastUsed.Store(time.Now().UnixNano()) }
+
+func (ls *legacySessions) get(id string) *legacyHTTPSession {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	hs := ls.m[id]
+	if hs != nil {
+		hs.touch()
+	}
+	return hs
+}
+
+func (ls *legacySessions) add(hs *legacyHTTPSession) {
+	hs.touch()
+	now := time.Now()
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.m == nil {
+		ls.m = map[string]*legacyHTTPSession{}
+	}
+	ls.m[hs.id] = hs
+	if now.Sub(ls.lastSweep) < time.Minute {
+		return
+	}
+	ls.lastSweep = now
+	for id, old := range ls.m {
+		if old.streams.Load() == 0 && now.Sub(time.Unix(0, old.lastUsed.Load())) > legacySessionIdle {
+			old.Close()
+			delete(ls.m, id)
+		}
+	}
+}
+
+func (ls *legacySessions) remove(id string) *legacyHTTPSession {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	hs := ls.m[id]
+	delete(ls.m, id)
+	return hs
+}
+
+// serveLegacy serves the legacy-session traffic of r and reports whether it
+// did; everything else is left to the modern path (with r.Body intact).
+func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request) bool {
+	s, ok := h.core.(*Server)
+	if !ok {
+		return false
+	}
+	sid := r.Header.Get(headerSessionID)
+	switch r.Method {
+	case http.MethodGet, http.MethodDelete:
+		if sid == "" {
+			return false
+		}
+		if rej := h.policy.Check(r); rej != nil {
+			_ = rej.Write(w, nil)
+			return true
+		}
+		hs := s.sessions.get(sid)
+		if hs == nil {
+			sessionNotFound(w)
+			return true
+		}
+		if r.Method == http.MethodDelete {
+			s.sessions.remove(sid)
+			hs.Close()
+			w.WriteHeader(http.StatusOK)
+			return true
+		}
+		if !httpwire.ParseAccept(r.Header).SSE {
+			_ = (&httpwire.Rejection{Status: http.StatusNotAcceptable, Code: httpwire.CodeInvalidRequest,
+				Message: "Not Acceptable: the Accept header must list text/event-stream"}).Write(w, nil)
+			return true
+		}
+		h.serveLegacyStream(w, r, hs)
+		return true
+	case http.MethodPost:
+	default:
+		return false
+	}
+	if sid == "" && r.Header.Get(httpwire.HeaderProtocolVersion) == mcp.ProtocolVersion {
+		return false // a modern request; no need to look at the body
+	}
+	if h.checkTransport(r) != nil {
+		return false // the modern path rejects it the same way
+	}
+	body, rej := httpwire.ReadBody(w, r, h.maxBody)
+	if rej != nil {
+		_ = rej.Write(w, nil)
+		return true
+	}
+	msg, derr := jsonrpc.Decode(body)
+	if derr != nil || (msg.Kind == jsonrpc.KindRequest && metaReady(msg.Params)) ||
+		(sid == "" && (msg.Kind != jsonrpc.KindRequest || msg.Method != legacy.MethodInitialize)) {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		return false
+	}
+	if sid == "" {
+		h.legacyInitialize(w, r, s, msg)
+		return true
+	}
+	hs := s.sessions.get(sid)
+	if hs == nil {
+		sessionNotFound(w)
+		return true
+	}
+	if v := r.Header.Get(httpwire.HeaderProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) {
+		_ = (&httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
+			Message: "Bad Request: unsupported " + httpwire.HeaderProtocolVersion + " " + v}).Write(w, rawID(msg.ID))
+		return true
+	}
+	if msg.Kind != jsonrpc.KindRequest {
+		hs.Handle(r.Context(), msg, nil)
+		w.WriteHeader(http.StatusAccepted)
+		return true
+	}
+	st := newHTTPStream(r.Context(), w, false, h.keepAlive)
+	resp := hs.Handle(r.Context(), msg, st)
+	resp.Code = 0 // a JSON-RPC error is still HTTP 200 in a legacy session
+	st.finish(msg.ID, resp)
+	return true
+}
+
+// legacyInitialize opens a session with an initialize request.
+func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s *Server, msg jsonrpc.Message) {
+	hs := &legacyHTTPSession{LegacySession: s.NewLegacySession(nil)}
+	hs.out = hs.sendStream
+	resp := hs.Handle(r.Context(), msg, discardWriter{})
+	if resp.Body == nil || resp.Code != 0 {
+		hs.Close()
+		if resp.Body != nil {
+			writeJSON(w, httpwire.StatusForCode(resp.Code), resp.Body)
+		}
+		return
+	}
+	s.sessions.add(hs)
+	w.Header().Set(headerSessionID, hs.id)
+	writeJSON(w, http.StatusOK, resp.Body)
+}
+
+func sessionNotFound(w http.ResponseWriter) {
+	_ = (&httpwire.Rejection{Status: http.StatusNotFound, Code: httpwire.CodeInvalidRequest,
+		Message: "Session not found: unknown or ended " + headerSessionID + "; send initialize to start a new session"}).Write(w, nil)
+}
+
+// sendStream queues a message for the session's GET stream; without an
+// open stream the message is dropped (the client did not ask for one).
+func (l *LegacySession) sendStream(msg []byte) error {
+	l.mu.Lock()
+	ch := l.stream
+	l.mu.Unlock()
+	if ch == nil {
+		return errNoStream
+	}
+	select {
+	case ch <- msg:
+		return nil
+	default:
+		return errStreamBroken // the client is not reading
+	}
+}
+
+// serveLegacyStream holds the session's standalone SSE stream open until
+// the client goes away, the session ends or the server shuts down.
+func (h *httpHandler) serveLegacyStream(w http.ResponseWriter, r *http.Request, hs *legacyHTTPSession) {
+	ch := make(chan []byte, 64)
+	hs.mu.Lock()
+	busy := hs.stream != nil
+	if !busy {
+		hs.stream = ch
+	}
+	hs.mu.Unlock()
+	if busy {
+		_ = (&httpwire.Rejection{Status: http.StatusConflict, Code: httpwire.CodeInvalidRequest,
+			Message: "Conflict: this session already has an open SSE stream"}).Write(w, nil)
+		return
+	}
+	hs.streams.Add(1)
+	hs.s.streams.Add(1)
+	defer func() {
+		hs.mu.Lock()
+		hs.stream = nil
+		hs.mu.Unlock()
+		hs.streams.Add(-1)
+		hs.touch()
+		hs.s.streams.Done()
+	}()
+	sse := httpwire.NewSSEWriter(w)
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	if sse.Open() != nil {
+		return
+	}
+	var tick <-chan time.Time
+	if h.keepAlive > 0 {
+		t := time.NewTicker(h.keepAlive)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-hs.done:
+			return
+		case <-hs.s.closing:
+			return
+		case msg := <-ch:
+			if sse.WriteEvent("", msg) != nil {
+				return
+			}
+		case <-tick:
+			if sse.WriteComment("") != nil {
+				return
+			}
+		}
+	}
+}
+
+// sendRaw sends a server-to-client request of a legacy session on this
+// POST's response, switching it to SSE (rawSender).
+func (st *httpStream) sendRaw(msg []byte) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	switch {
+	case st.done:
+		return errStreamDone
+	case st.broken:
+		return errStreamBroken
+	}
+	if err := st.ctx.Err(); err != nil {
+		return err
+	}
+	if err := st.openSSELocked(); err != nil {
+		st.broken = true
+		return err
+	}
+	if err := st.sse.WriteEvent("", msg); err != nil {
+		st.broken = true
+		return err
+	}
+	return nil
+}
