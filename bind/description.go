@@ -13,7 +13,7 @@ import (
 // are only there for the source. Lists and indented blocks keep their lines.
 func description(doc, funcName string) string {
 	doc = strings.TrimSpace(doc)
-	if rest, ok := strings.CutPrefix(doc, funcName+" "); ok && rest != "" {
+	if rest, ok := strings.CutPrefix(doc, funcName+" "); ok && rest != "" && startsWithVerb(rest) {
 		for _, verb := range []string{"is ", "are "} { // "Config is the app…" → "The app…"
 			if after, ok := strings.CutPrefix(rest, verb); ok && after != "" {
 				rest = after
@@ -46,6 +46,18 @@ func description(doc, funcName string) string {
 		}
 	}
 	return strings.Join(paras, "\n\n")
+}
+
+// startsWithVerb reports whether text starts with a verb in the third
+// person ("gets", "returns", "is"), as a Go doc comment continues its
+// subject. A comment in the imperative ("Greet someone by name" on func
+// Greet) starts with the name as its verb and is kept whole.
+func startsWithVerb(text string) bool {
+	word, _, _ := strings.Cut(text, " ")
+	if word == "is" || word == "are" {
+		return true
+	}
+	return len(word) > 2 && strings.HasSuffix(word, "s") && !strings.HasSuffix(word, "ss") && unicode.IsLower(rune(word[0]))
 }
 
 // keepBreak reports whether a line starts a list item or an indented block.

@@ -10,6 +10,7 @@ func TestDescription(t *testing.T) {
 		{"CurrentWeatherish is not the name.", "CurrentWeather", "CurrentWeatherish is not the name."},
 		{"", "X", ""},
 		{"Config is the app configuration.", "Config", "The app configuration."},
+		{"Greet someone by name.", "Greet", "Greet someone by name."},
 	}
 	for _, c := range cases {
 		if got := description(c.doc, c.name); got != c.want {
