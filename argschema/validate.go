@@ -57,13 +57,16 @@ var emptyObject = json.RawMessage(`{}`)
 // default had to be applied, args is returned unchanged. A failure is a
 // [*ValidationError].
 func (v *Validator) Validate(args json.RawMessage) (json.RawMessage, error) {
-	trimmed := bytes.TrimSpace(args)
+	trimmed := bytes.Trim(args, " \t\r\n") // JSON whitespace only: "\v{}" is not JSON
 	var doc any
+	var err error
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		doc, args = map[string]any{}, emptyObject
 	} else {
-		var err error
-		doc, err = jsonschema.UnmarshalJSON(bytes.NewReader(trimmed))
+		var ok bool
+		if doc, ok = parseFast(trimmed); !ok {
+			doc, err = jsonschema.UnmarshalJSON(bytes.NewReader(trimmed))
+		}
 		if err != nil {
 			return nil, &ValidationError{Problems: []Problem{{Keyword: "json", Message: "arguments are not valid JSON: " + err.Error()}}}
 		}

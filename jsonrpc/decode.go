@@ -2,7 +2,6 @@ package jsonrpc
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 	"unicode/utf8"
 )
@@ -30,7 +29,7 @@ const (
 // The returned Params, Result and Error.Data alias data.
 func Decode(data []byte) (Message, *Error) {
 	var msg Message
-	if !json.Valid(data) {
+	if !validJSON(data) {
 		return msg, invalid(CodeParseError, "message is not valid JSON")
 	}
 	if !utf8.Valid(data) {

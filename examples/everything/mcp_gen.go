@@ -210,7 +210,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_trigger_tool_change",
-			Description: "(re-)registers a transient tool, which notifies every subscriptions/listen stream that asked for toolsListChanged.",
+			Description: "TriggerToolChange (re-)registers a transient tool, which notifies every subscriptions/listen stream that asked for toolsListChanged.",
 			Annotations: &mcp.ToolAnnotations{
 				IdempotentHint: new(true),
 			},
@@ -219,7 +219,7 @@ func (e *Everything) MCPTools() []server.Tool {
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_trigger_prompt_change",
-			Description: "(re-)registers a transient prompt, which notifies every subscriptions/listen stream that asked for promptsListChanged.",
+			Description: "TriggerPromptChange (re-)registers a transient prompt, which notifies every subscriptions/listen stream that asked for promptsListChanged.",
 			Annotations: &mcp.ToolAnnotations{
 				IdempotentHint: new(true),
 			},

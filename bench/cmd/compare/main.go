@@ -7,6 +7,7 @@
 //	go run ./cmd/compare -quick
 //	go run ./cmd/compare -rounds 7 -duration 3s -json out.json
 //	go run ./cmd/compare -only stdio-16,go-sdk,floor -profile /tmp/prof
+//	go run ./cmd/compare -only stdio-16,mcpgen,before -with before=/tmp/mcpgen-before
 package main
 
 import (
@@ -23,15 +24,17 @@ import (
 	"github.com/mcpgen/mcpgen/bench/internal/driver"
 	"github.com/mcpgen/mcpgen/bench/internal/peers/floorpeer"
 	"github.com/mcpgen/mcpgen/bench/internal/peers/gosdkpeer"
+	"github.com/mcpgen/mcpgen/bench/internal/peers/mcpgenpeer"
 	"github.com/mcpgen/mcpgen/bench/internal/peers/mcpgopeer"
 	"github.com/mcpgen/mcpgen/bench/internal/weather"
 )
 
-// servers lists the columns. To add mcpgen: a main under ./servers/mcpgen
-// (stdio by default, -http ADDR at /mcp, -cpuprofile FILE; servermain does
-// all three) and an InProcess next to it, then one more entry here.
+// servers lists the columns: a main under ./servers/<name> (stdio by
+// default, -http ADDR at /mcp, -cpuprofile FILE; servermain does all three)
+// and an InProcess next to it.
 func servers() []driver.Server {
 	return []driver.Server{
+		{Name: "mcpgen", Package: "./servers/mcpgen", Protocol: driver.Modern, InProcess: mcpgenpeer.InProcess{}},
 		{Name: "go-sdk", Package: "./servers/gosdk", Protocol: driver.Modern, InProcess: gosdkpeer.InProcess{}},
 		{Name: "mcp-go", Package: "./servers/mcpgo", Protocol: driver.Modern, InProcess: mcpgopeer.InProcess{}},
 		{Name: "floor", Package: "./servers/floor", Protocol: driver.Modern, InProcess: floorpeer.InProcess{}},
@@ -52,6 +55,7 @@ type options struct {
 	only, jsonOut, profile, dir string
 	baseline, floor             string
 	quiet                       bool
+	with                        []driver.Server
 }
 
 func parseFlags() options {
@@ -61,13 +65,25 @@ func parseFlags() options {
 	flag.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "load before each measuring window (results dropped)")
 	flag.DurationVar(&o.duration, "duration", 2*time.Second, "measuring window of each stdio/HTTP run")
 	flag.DurationVar(&o.benchTime, "benchtime", time.Second, "testing.Benchmark time per in-process run")
-	flag.StringVar(&o.only, "only", "", "comma-separated rows (inproc, stdio-1, stdio-16, http-1, http-32, or a kind: stdio, http) and/or servers (go-sdk, mcp-go, floor)")
+	flag.StringVar(&o.only, "only", "", "comma-separated rows (inproc, stdio-1, stdio-16, http-1, http-32, or a kind: stdio, http) and/or servers (mcpgen, go-sdk, mcp-go, floor)")
 	flag.StringVar(&o.jsonOut, "json", "", "also write the report as JSON to `FILE`")
 	flag.StringVar(&o.profile, "profile", "", "servers write CPU profiles into `DIR` (<server>-<row>-r<round>.pprof)")
 	flag.StringVar(&o.dir, "dir", ".", "bench module directory (holds go.mod and ./servers)")
 	flag.StringVar(&o.baseline, "baseline", "go-sdk", "server the ratios are relative to")
 	flag.StringVar(&o.floor, "floor", "floor", "server whose throughput is the 100% mark")
 	flag.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
+	flag.Func("with", "add a column `NAME=BINARY`: a prebuilt 2026-07-28 server binary (stdio; -http ADDR), e.g. the mcpgen server built before a change, for A/B runs (repeatable)", func(v string) error {
+		name, bin, ok := strings.Cut(v, "=")
+		if !ok || name == "" || bin == "" {
+			return fmt.Errorf("want NAME=BINARY, got %q", v)
+		}
+		abs, err := filepath.Abs(bin)
+		if err != nil {
+			return err
+		}
+		o.with = append(o.with, driver.Server{Name: name, Binary: abs, Protocol: driver.Modern})
+		return nil
+	})
 	flag.Parse()
 	if o.quick {
 		set := map[string]bool{}
@@ -98,7 +114,7 @@ func run() error {
 	if _, err := os.Stat(filepath.Join(o.dir, "go.mod")); err != nil {
 		return fmt.Errorf("-dir %q is not the bench module (run from bench/ or pass -dir): %w", o.dir, err)
 	}
-	srvs, rows, err := selectOnly(o.only, servers(), driver.DefaultMeasurements())
+	srvs, rows, err := selectOnly(o.only, append(servers(), o.with...), driver.DefaultMeasurements())
 	if err != nil {
 		return err
 	}

@@ -23,8 +23,8 @@ func TestSelectOnly(t *testing.T) {
 		servers, rows int
 		first         string
 	}{
-		{"", 3, 5, "go-sdk"},
-		{"stdio", 3, 2, "go-sdk"},
+		{"", 4, 5, "mcpgen"},
+		{"stdio", 4, 2, "mcpgen"},
 		{"http-32,floor", 1, 1, "floor"},
 		{" mcp-go , go-sdk ,inproc", 2, 1, "mcp-go"},
 		{"go-sdk,go-sdk", 1, 5, "go-sdk"},

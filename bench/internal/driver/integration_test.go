@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 // built compiles the benchmark servers once for all integration tests.
 var built = sync.OnceValues(func() (map[string]Server, error) {
 	srvs := []Server{
+		{Name: "mcpgen", Package: "./servers/mcpgen"},
 		{Name: "go-sdk", Package: "./servers/gosdk"},
 		{Name: "mcp-go", Package: "./servers/mcpgo"},
 		{Name: "floor", Package: "./servers/floor"},
@@ -81,7 +82,7 @@ func TestFloorStdioAndHTTPWithProfiles(t *testing.T) {
 func TestPeersModernStdioAndHTTP(t *testing.T) {
 	call := testCall
 	call.Arguments = []byte(`{"location":"Paris","units":"metric"}`)
-	for _, name := range []string{"go-sdk", "mcp-go"} {
+	for _, name := range []string{"mcpgen", "go-sdk", "mcp-go"} {
 		s := server(t, name, Modern)
 		r, err := RunStdio(s, call, shortLoad)
 		checkLoad(t, r, err)
@@ -158,5 +159,22 @@ func TestRunInProcess(t *testing.T) {
 	bad := fakeInProc{reply: `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"wrong"}]}}`}
 	if _, err := RunInProcess(bad, testCall); err == nil {
 		t.Error("wrong text: want error")
+	}
+}
+
+func TestSoakMcpgen(t *testing.T) {
+	s := server(t, "mcpgen", Modern)
+	call := testCall
+	call.Arguments = []byte(`{"location":"Paris","units":"metric"}`)
+	st, err := SoakStdio(s, call, 2000, 30*time.Second)
+	if err != nil || st.Requests != 2000 || st.Failed != 0 || st.Elapsed <= 0 {
+		t.Fatalf("stdio soak: %+v %v", st, err)
+	}
+	ht, err := SoakHTTP(s, call, 8, 300*time.Millisecond, 5*time.Second)
+	if err != nil || ht.Requests == 0 || ht.Failed != 0 {
+		t.Fatalf("http soak: %+v %v", ht, err)
+	}
+	if st.PeakRSSKiB == 0 || ht.PeakRSSKiB == 0 {
+		t.Errorf("peak RSS not read: %d %d", st.PeakRSSKiB, ht.PeakRSSKiB)
 	}
 }

@@ -51,7 +51,8 @@ type Config struct {
 	// Baseline and Floor name the servers used for ratios and floor shares.
 	Baseline, Floor string
 	// ProfileDir, if set, makes every started server write a CPU profile
-	// there (-cpuprofile DIR/<server>-<row>-r<round>.pprof).
+	// there (-cpuprofile DIR/<server>-<row>-r<round>.pprof) and an
+	// allocation profile (-memprofile DIR/<server>-<row>-r<round>.alloc.pprof).
 	ProfileDir string
 	// Progress receives one line per finished run (may be nil).
 	Progress io.Writer
@@ -128,8 +129,11 @@ func measure(cfg Config, s Server, m Measurement, round int) (Figures, string, e
 	}
 	opt := LoadOptions{Concurrency: m.Concurrency, Warmup: cfg.Warmup, Duration: cfg.Duration}
 	if cfg.ProfileDir != "" {
-		name := unsafeFileChars.ReplaceAllString(fmt.Sprintf("%s-%s-r%d.pprof", s.Name, m.Name, round), "_")
-		opt.ExtraArgs = []string{"-cpuprofile", filepath.Join(cfg.ProfileDir, name)}
+		name := unsafeFileChars.ReplaceAllString(fmt.Sprintf("%s-%s-r%d", s.Name, m.Name, round), "_")
+		opt.ExtraArgs = []string{
+			"-cpuprofile", filepath.Join(cfg.ProfileDir, name+".pprof"),
+			"-memprofile", filepath.Join(cfg.ProfileDir, name+".alloc.pprof"),
+		}
 	}
 	var (
 		r   LoadResult

@@ -28,15 +28,35 @@ type Server struct {
 	HTTP func() (http.Handler, error)
 }
 
-// Main parses flags (-http ADDR, -cpuprofile FILE), serves and exits.
+// Main parses flags (-http ADDR, -cpuprofile FILE, -memprofile FILE), serves
+// and exits.
 func Main(s Server) {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP at `ADDR` (path "+Path+") instead of stdio")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile to `FILE` until the server stops")
+	memProfile := flag.String("memprofile", "", "write an allocation profile to `FILE` when the server stops")
 	flag.Parse()
-	if err := run(s, *httpAddr, *cpuProfile); err != nil {
+	err := run(s, *httpAddr, *cpuProfile)
+	if err == nil && *memProfile != "" {
+		err = writeHeapProfile(*memProfile)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// writeHeapProfile writes the allocation profile (go tool pprof
+// -sample_index=alloc_space or alloc_objects shows what was allocated).
+func writeHeapProfile(name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func run(s Server, httpAddr, cpuProfile string) error {
