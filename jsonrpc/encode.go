@@ -54,7 +54,7 @@ func AppendErrorObject(dst []byte, e *Error) []byte {
 	dst = append(dst, `{"code":`...)
 	dst = strconv.AppendInt(dst, e.Code, 10)
 	dst = append(dst, `,"message":`...)
-	dst = appendString(dst, e.Message)
+	dst = AppendString(dst, e.Message)
 	if len(e.Data) > 0 {
 		dst = append(dst, `,"data":`...)
 		dst = appendRaw(dst, e.Data)
@@ -89,7 +89,7 @@ func appendID(dst []byte, id ID) []byte {
 
 func appendMethodParams(dst []byte, method string, params []byte) []byte {
 	dst = append(dst, `,"method":`...)
-	dst = appendString(dst, method)
+	dst = AppendString(dst, method)
 	if len(params) > 0 {
 		dst = append(dst, `,"params":`...)
 		dst = appendRaw(dst, params)
@@ -112,11 +112,11 @@ func appendRaw(dst, raw []byte) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string. It escapes '"', '\\' and control
+// AppendString appends s as a JSON string. It escapes '"', '\\' and control
 // characters and replaces each invalid UTF-8 byte with the (unescaped)
 // character U+FFFD, as json.Unmarshal does when reading; everything else
 // (including '<', '>', '&', U+2028 and U+2029) is written as is.
-func appendString(dst []byte, s string) []byte {
+func AppendString[T string | []byte](dst []byte, s T) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -147,7 +147,7 @@ func appendString(dst []byte, s string) []byte {
 			start = i
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := decodeRune(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, "\uFFFD"...)
@@ -159,4 +159,11 @@ func appendString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// decodeRune decodes the first UTF-8 character of s, a string or bytes.
+func decodeRune[T string | []byte](s T) (rune, int) {
+	var buf [utf8.UTFMax]byte
+	n := copy(buf[:], s)
+	return utf8.DecodeRune(buf[:n])
 }

@@ -42,7 +42,7 @@ func NewError(code int64, msg string, data any) *Error {
 	}
 	b, err := json.Marshal(data)
 	if err != nil {
-		b = appendString(nil, "jsonrpc: cannot marshal error data: "+err.Error())
+		b = AppendString(nil, "jsonrpc: cannot marshal error data: "+err.Error())
 	}
 	e.Data = b
 	return e
@@ -71,5 +71,5 @@ func invalid(code int64, detail string) *Error {
 	case CodeInvalidParams:
 		msg = "Invalid params"
 	}
-	return &Error{Code: code, Message: msg, Data: appendString(nil, detail)}
+	return &Error{Code: code, Message: msg, Data: AppendString(nil, detail)}
 }

@@ -23,7 +23,7 @@ type ID struct {
 
 // StringID returns an ID for the string s.
 func StringID(s string) ID {
-	return ID{raw: string(appendString(nil, s))}
+	return ID{raw: string(AppendString(nil, s))}
 }
 
 // IntID returns an ID for the integer n.

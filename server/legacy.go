@@ -351,7 +351,7 @@ func (l *LegacySession) startNotifications(sc legacy.ServerCapabilities) {
 				case changeResources:
 					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsResourcesListChanged, nil)
 				case changeResourceUpdated:
-					params := append(append([]byte(`{"uri":`), appendJSONString(nil, ev.uri)...), '}')
+					params := append(append([]byte(`{"uri":`), jsonrpc.AppendString(nil, ev.uri)...), '}')
 					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsResourcesUpdated, params)
 				}
 				if msg != nil && l.out != nil {

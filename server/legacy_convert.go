@@ -72,7 +72,7 @@ func (l *LegacySession) modernParams(params json.RawMessage, responses mcp.Input
 		}
 	}
 	if state != "" {
-		obj["requestState"] = appendJSONString(nil, state)
+		obj["requestState"] = jsonrpc.AppendString(nil, state)
 	}
 	b, err := marshalRaw(obj)
 	if err != nil {
@@ -247,7 +247,7 @@ func legacyInputRequest(req mcp.InputRequest, version string) (string, json.RawM
 		}
 		if mode, _ := stringValue(env.Params["mode"]); mode == "url" {
 			if _, ok := env.Params["elicitationId"]; !ok {
-				env.Params["elicitationId"] = appendJSONString(nil, newSessionID())
+				env.Params["elicitationId"] = jsonrpc.AppendString(nil, newSessionID())
 			}
 		}
 	}

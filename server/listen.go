@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
 // subscriptions/listen (basic/patterns/subscriptions.mdx): the stream is the
@@ -155,7 +156,7 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 				method = mcp.MethodNotificationsResourcesListChanged
 			case changeResourceUpdated:
 				method = mcp.MethodNotificationsResourcesUpdated
-				body = append(append(append(append([]byte(`{"_meta":`), tag...), `,"uri":`...), appendJSONString(nil, ev.uri)...), '}')
+				body = append(append(append(append([]byte(`{"_meta":`), tag...), `,"uri":`...), jsonrpc.AppendString(nil, ev.uri)...), '}')
 			}
 			if err := r.w.Notify(method, json.RawMessage(body)); err != nil {
 				return nil, err

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
 // outKind says how a tool's Out value becomes a CallToolResult; it is
@@ -78,7 +79,7 @@ func toolOutput(kind outKind, out any) (any, error) {
 // appendResult encodes the CallToolResult with resultType and _meta.
 func (t *toolText) appendResult(dst, meta []byte) []byte {
 	dst = append(dst, `{"content":[{"type":"text","text":`...)
-	dst = appendJSONString(dst, t.text)
+	dst = jsonrpc.AppendString(dst, t.text)
 	dst = append(dst, `}]`...)
 	if t.structured != nil {
 		dst = append(dst, `,"structuredContent":`...)
