@@ -6,7 +6,14 @@ import (
 	"unicode/utf8"
 )
 
-// Known envelope members, in bit order for duplicate detection.
+// envelopeMembers are the known envelope members; readMembers sets bit i
+// of seen for envelopeMembers[i].
+var envelopeMembers = [...]string{"jsonrpc", "id", "method", "params", "result", "error"}
+
+// errorMembers are the members of an error object.
+var errorMembers = [...]string{"code", "message", "data"}
+
+// The bits of the envelope members in seen.
 const (
 	memJSONRPC = 1 << iota
 	memID
@@ -35,48 +42,15 @@ func Decode(data []byte) (Message, *Error) {
 	if !utf8.Valid(data) {
 		return msg, invalid(CodeParseError, "message is not valid UTF-8")
 	}
-	it, ok := newObjectIter(data)
+	var vals [len(envelopeMembers)][]byte
+	seen, dup, ok := readMembers(data, envelopeMembers[:], vals[:])
 	if !ok {
 		if i := skipSpace(data, 0); i < len(data) && data[i] == '[' {
 			return msg, invalid(CodeInvalidRequest, "batch requests are not supported")
 		}
 		return msg, invalid(CodeInvalidRequest, "message must be a JSON object")
 	}
-
-	var (
-		seen                                     int
-		dup                                      string
-		version, id, method, params, result, err []byte
-	)
-	for {
-		key, val, more := it.next()
-		if !more {
-			break
-		}
-		var bit int
-		var slot *[]byte
-		switch {
-		case keyEquals(key, "jsonrpc"):
-			bit, slot = memJSONRPC, &version
-		case keyEquals(key, "id"):
-			bit, slot = memID, &id
-		case keyEquals(key, "method"):
-			bit, slot = memMethod, &method
-		case keyEquals(key, "params"):
-			bit, slot = memParams, &params
-		case keyEquals(key, "result"):
-			bit, slot = memResult, &result
-		case keyEquals(key, "error"):
-			bit, slot = memError, &err
-		default:
-			continue // unknown members are ignored
-		}
-		if seen&bit != 0 && dup == "" {
-			dup, _ = unquote(key)
-		}
-		seen |= bit
-		*slot = val
-	}
+	version, id, method, params, result, err := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
 
 	// Read the id first so that later errors can still carry it.
 	idNull := false
@@ -102,7 +76,7 @@ func Decode(data []byte) (Message, *Error) {
 		return fail(CodeInvalidRequest, `missing "jsonrpc" member`)
 	}
 	if string(version) != `"2.0"` {
-		if v, ok := stringValue(version); !ok || v != "2.0" {
+		if v, ok := StringValue(version); !ok || v != "2.0" {
 			return fail(CodeInvalidRequest, `"jsonrpc" must be exactly "2.0"`)
 		}
 	}
@@ -112,7 +86,7 @@ func Decode(data []byte) (Message, *Error) {
 
 	switch {
 	case seen&memMethod != 0:
-		m, ok := stringValue(method)
+		m, ok := StringValue(method)
 		if !ok {
 			return fail(CodeInvalidRequest, `"method" must be a string`)
 		}
@@ -162,43 +136,23 @@ func Decode(data []byte) (Message, *Error) {
 // decodeErrorObject parses a JSON-RPC error object. On failure it returns
 // nil and a description.
 func decodeErrorObject(raw []byte) (*Error, string) {
-	it, ok := newObjectIter(raw)
+	var vals [len(errorMembers)][]byte
+	_, dup, ok := readMembers(raw, errorMembers[:], vals[:])
 	if !ok {
 		return nil, `"error" must be an object`
 	}
-	var code, message, data []byte
-	var seen int
-	for {
-		key, val, more := it.next()
-		if !more {
-			break
-		}
-		var bit int
-		var slot *[]byte
-		switch {
-		case keyEquals(key, "code"):
-			bit, slot = 1, &code
-		case keyEquals(key, "message"):
-			bit, slot = 2, &message
-		case keyEquals(key, "data"):
-			bit, slot = 4, &data
-		default:
-			continue
-		}
-		if seen&bit != 0 {
-			return nil, `duplicate member in "error"`
-		}
-		seen |= bit
-		*slot = val
+	if dup != "" {
+		return nil, `duplicate member in "error"`
 	}
-	if code == nil || !isInteger(code) {
+	code, message, data := vals[0], vals[1], vals[2]
+	if code == nil || !IsInteger(code) {
 		return nil, `"error.code" must be an integer`
 	}
 	c, perr := strconv.ParseInt(string(code), 10, 64)
 	if perr != nil {
 		return nil, `"error.code" is out of range`
 	}
-	m, ok := stringValue(message)
+	m, ok := StringValue(message)
 	if !ok {
 		return nil, `"error.message" must be a string`
 	}

@@ -67,4 +67,11 @@
 //
 // LineReader splits stdio input into newline-delimited messages with a size
 // limit; see its documentation.
+//
+// # Scanning
+//
+// EachMember, KeyEquals, StringValue and IsInteger read raw JSON (such as a
+// decoded message's Params) without decoding it: the members of an object,
+// a key, a string, an integer. Decode uses them itself; callers use them to
+// pick a few members out of params on a hot path.
 package jsonrpc

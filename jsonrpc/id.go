@@ -53,7 +53,7 @@ func (id ID) Str() (s string, ok bool) {
 	if !id.IsString() {
 		return "", false
 	}
-	return stringValue([]byte(id.raw))
+	return StringValue([]byte(id.raw))
 }
 
 // String returns the id's JSON text, e.g. `42` or `"abc"`, or "" for the
@@ -109,7 +109,7 @@ func parseID(raw []byte) (ID, bool) {
 		}
 		return StringID(s), true
 	}
-	if !isInteger(raw) {
+	if !IsInteger(raw) {
 		return ID{}, false
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)

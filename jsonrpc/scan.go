@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 )
 
-// The helpers in this file walk JSON that json.Valid has already accepted.
-// They still bounds-check every index so that a bug can never turn into a
-// panic; on unexpected input they report failure instead.
+// The helpers in this file walk JSON text without decoding it. Decode runs
+// them over input validJSON has accepted, and the server runtime over the
+// params of decoded messages; they still bounds-check every index so that
+// unexpected input makes them report failure instead of panicking.
 
 // isSpace reports whether c is JSON insignificant whitespace.
 func isSpace(c byte) bool {
@@ -23,17 +24,23 @@ func skipSpace(data []byte, i int) int {
 }
 
 // skipString returns the index just past the string starting at data[i]
-// (which must be '"'), or -1 if it is unterminated.
+// (which must be '"'), or -1 if it is unterminated. The closing quote is
+// the first '"' after an even run of backslashes; bytes.IndexByte finds the
+// candidates.
 func skipString(data []byte, i int) int {
-	i++
-	for i < len(data) {
-		switch data[i] {
-		case '\\':
-			i += 2
-		case '"':
+	start := i
+	for i++; i <= len(data); i++ {
+		j := bytes.IndexByte(data[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		k := i - 1
+		for k > start && data[k] == '\\' {
+			k--
+		}
+		if (i-1-k)%2 == 0 {
 			return i + 1
-		default:
-			i++
 		}
 	}
 	return -1
@@ -80,80 +87,90 @@ func skipValue(data []byte, i int) int {
 	}
 }
 
-// objectIter iterates over the members of a validated JSON object.
-type objectIter struct {
-	data []byte
-	i    int
-	done bool
-}
-
-// newObjectIter starts iterating the object in data (leading/trailing
-// whitespace allowed). ok is false if data is not an object.
-func newObjectIter(data []byte) (it objectIter, ok bool) {
+// EachMember calls fn for every member of the JSON object data (surrounding
+// whitespace allowed), in order, without decoding: key is the raw text
+// between the key's quotes (escapes kept; compare it with KeyEquals) and
+// value the raw value. It reports false when data is not an object or is
+// malformed; fn has then seen the members before the fault. It is meant
+// for valid JSON, such as the Params of a decoded Message, and never panics
+// on any other input.
+func EachMember(data []byte, fn func(key, value []byte)) bool {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
-		return objectIter{done: true}, false
+		return false
 	}
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return objectIter{done: true}, true
+		return true
 	}
-	return objectIter{data: data, i: i}, true
+	for i < len(data) {
+		if data[i] != '"' {
+			return false
+		}
+		end := skipString(data, i)
+		if end < 0 {
+			return false
+		}
+		key := data[i+1 : end-1]
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return false
+		}
+		i = skipSpace(data, i+1)
+		vend := skipValue(data, i)
+		if vend < 0 {
+			return false
+		}
+		fn(key, data[i:vend])
+		i = skipSpace(data, vend)
+		if i >= len(data) {
+			return false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case '}':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
 
-// next returns the next member. key is the raw key text between the quotes
-// (possibly containing escapes) and value the raw value. ok is false at the
-// end of the object or on malformed input.
-func (it *objectIter) next() (key, value []byte, ok bool) {
-	if it.done {
-		return nil, nil, false
-	}
-	d := it.data
-	i := it.i
-	if i >= len(d) || d[i] != '"' {
-		return it.fail()
-	}
-	end := skipString(d, i)
-	if end < 0 {
-		return it.fail()
-	}
-	key = d[i+1 : end-1]
-	i = skipSpace(d, end)
-	if i >= len(d) || d[i] != ':' {
-		return it.fail()
-	}
-	i = skipSpace(d, i+1)
-	vend := skipValue(d, i)
-	if vend < 0 {
-		return it.fail()
-	}
-	value = d[i:vend]
-	i = skipSpace(d, vend)
-	if i >= len(d) {
-		return it.fail()
-	}
-	switch d[i] {
-	case ',':
-		it.i = skipSpace(d, i+1)
-	case '}':
-		it.done = true
-	default:
-		return it.fail()
-	}
-	return key, value, true
+// readMembers reads the object obj, storing the value of the member named
+// names[i] in vals[i]; other members are ignored. seen has bit i set when
+// names[i] was present, dup is the first of names that appeared more than
+// once ("" when none), and ok is false when obj is not an object.
+func readMembers(obj []byte, names []string, vals [][]byte) (seen int, dup string, ok bool) {
+	ok = EachMember(obj, func(key, value []byte) {
+		if bytes.IndexByte(key, '\\') >= 0 { // rare: unescape once
+			s, ok := unquote(key)
+			if !ok {
+				return
+			}
+			key = []byte(s)
+		}
+		for i, name := range names {
+			if string(key) == name {
+				if seen&(1<<i) != 0 && dup == "" {
+					dup = name
+				}
+				seen |= 1 << i
+				vals[i] = value
+				return
+			}
+		}
+	})
+	return seen, dup, ok
 }
 
-func (it *objectIter) fail() ([]byte, []byte, bool) {
-	it.done = true
-	it.data = nil
-	return nil, nil, false
-}
-
-// keyEquals reports whether the raw key text (without quotes) denotes name.
-// Keys without escapes are compared byte for byte; escaped keys are
-// unescaped first, so "\u006dethod" matches "method". Comparison is
-// case-sensitive, unlike encoding/json's struct field matching.
-func keyEquals(raw []byte, name string) bool {
+// KeyEquals reports whether the raw key text (between the quotes, as
+// EachMember gives it) denotes name. Keys without escapes are compared byte
+// for byte; escaped keys are unescaped first, so `\u006dethod` matches
+// "method". Comparison is case-sensitive, unlike encoding/json's struct
+// field matching.
+func KeyEquals(raw []byte, name string) bool {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw) == name
 	}
@@ -177,18 +194,28 @@ func unquote(raw []byte) (string, bool) {
 	return s, true
 }
 
-// stringValue returns the unescaped value of a raw JSON string value
-// (including quotes). ok is false if raw is not a string.
-func stringValue(raw []byte) (string, bool) {
+// StringValue returns the unescaped value of a raw JSON string value
+// (including its quotes). ok is false if raw is not a valid JSON string.
+func StringValue(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
 	}
-	return unquote(raw[1 : len(raw)-1])
+	inner := raw[1 : len(raw)-1]
+	for _, c := range inner {
+		if c == '\\' || c < 0x20 {
+			var s string
+			if json.Unmarshal(raw, &s) != nil {
+				return "", false
+			}
+			return s, true
+		}
+	}
+	return string(inner), true
 }
 
-// isInteger reports whether raw is a JSON number without fraction or
+// IsInteger reports whether raw is a JSON number without fraction or
 // exponent.
-func isInteger(raw []byte) bool {
+func IsInteger(raw []byte) bool {
 	i := 0
 	if i < len(raw) && raw[i] == '-' {
 		i++

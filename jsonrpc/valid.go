@@ -34,9 +34,9 @@ func (v *validator) value(depth int) bool {
 	}
 	switch c := v.data[v.i]; {
 	case c == '{':
-		return v.object(depth + 1)
+		return v.container(depth+1, '}')
 	case c == '[':
-		return v.array(depth + 1)
+		return v.container(depth+1, ']')
 	case c == '"':
 		return v.string()
 	case c == 't':
@@ -59,27 +59,23 @@ func (v *validator) literal(word string) bool {
 	return true
 }
 
-func (v *validator) object(depth int) bool {
+// container reads an object (end '}': members are "key": value) or an
+// array (end ']': elements are values) starting at its opening bracket.
+func (v *validator) container(depth int, end byte) bool {
 	if depth > maxNesting {
 		return false
 	}
-	v.i++ // '{'
+	v.i++ // '{' or '['
 	v.space()
-	if v.i < len(v.data) && v.data[v.i] == '}' {
+	if v.i < len(v.data) && v.data[v.i] == end {
 		v.i++
 		return true
 	}
 	for {
 		v.space()
-		if v.i >= len(v.data) || v.data[v.i] != '"' || !v.string() {
+		if end == '}' && !v.key() {
 			return false
 		}
-		v.space()
-		if v.i >= len(v.data) || v.data[v.i] != ':' {
-			return false
-		}
-		v.i++
-		v.space()
 		if !v.value(depth) {
 			return false
 		}
@@ -90,7 +86,7 @@ func (v *validator) object(depth int) bool {
 		switch v.data[v.i] {
 		case ',':
 			v.i++
-		case '}':
+		case end:
 			v.i++
 			return true
 		default:
@@ -99,35 +95,18 @@ func (v *validator) object(depth int) bool {
 	}
 }
 
-func (v *validator) array(depth int) bool {
-	if depth > maxNesting {
+// key reads an object member's key and colon, and the space after them.
+func (v *validator) key() bool {
+	if v.i >= len(v.data) || v.data[v.i] != '"' || !v.string() {
 		return false
 	}
-	v.i++ // '['
 	v.space()
-	if v.i < len(v.data) && v.data[v.i] == ']' {
-		v.i++
-		return true
+	if v.i >= len(v.data) || v.data[v.i] != ':' {
+		return false
 	}
-	for {
-		v.space()
-		if !v.value(depth) {
-			return false
-		}
-		v.space()
-		if v.i >= len(v.data) {
-			return false
-		}
-		switch v.data[v.i] {
-		case ',':
-			v.i++
-		case ']':
-			v.i++
-			return true
-		default:
-			return false
-		}
-	}
+	v.i++
+	v.space()
+	return true
 }
 
 func (v *validator) string() bool {
