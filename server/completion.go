@@ -21,18 +21,18 @@ func (s *Server) complete(ctx context.Context, r *request, _ *requestParams, par
 	var fn func(ctx context.Context, arg, value string, context map[string]string) ([]string, error)
 	switch ref := p.Ref.(type) {
 	case *mcp.PromptReference:
-		pr := s.prompts.set.Load().byName[ref.Name]
+		pr := s.prompts.catalog.get(ref.Name)
 		if pr == nil {
 			return nil, invalidParams(fmt.Sprintf("Unknown prompt: %q", ref.Name))
 		}
 		fn = pr.complete
 	case *mcp.ResourceTemplateReference:
-		for _, t := range s.resources.set.Load().templates {
-			if t.tmpl == ref.URI {
+		for _, t := range s.resources.set.Load().tmpl.list {
+			if t.key == ref.URI {
 				fn = t.complete
 			}
 		}
-		if fn == nil && s.resources.set.Load().byURI[ref.URI] == nil && !s.hasTemplate(ref.URI) {
+		if fn == nil && s.resources.set.Load().res.byKey[ref.URI] == nil && !s.hasTemplate(ref.URI) {
 			return nil, invalidParams(fmt.Sprintf("Unknown resource template: %q", ref.URI))
 		}
 	default:
@@ -60,8 +60,8 @@ func (s *Server) complete(ctx context.Context, r *request, _ *requestParams, par
 }
 
 func (s *Server) hasTemplate(tmpl string) bool {
-	for _, t := range s.resources.set.Load().templates {
-		if t.tmpl == tmpl {
+	for _, t := range s.resources.set.Load().tmpl.list {
+		if t.key == tmpl {
 			return true
 		}
 	}

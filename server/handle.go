@@ -152,37 +152,29 @@ func (s *Server) route(method string) routeFunc {
 	case mcp.MethodSubscriptionsListen:
 		return s.listen
 	case mcp.MethodToolsCall:
-		if s.tools.offered() {
-			return s.tools.call
-		}
+		return ifOffered(s.tools.offered(), s.tools.call)
 	case mcp.MethodToolsList:
-		if s.tools.offered() {
-			return s.tools.list
-		}
+		return ifOffered(s.tools.offered(), s.tools.list)
 	case mcp.MethodPromptsGet:
-		if s.prompts.offered() {
-			return s.prompts.get
-		}
+		return ifOffered(s.prompts.offered(), s.prompts.get)
 	case mcp.MethodPromptsList:
-		if s.prompts.offered() {
-			return s.prompts.list
-		}
+		return ifOffered(s.prompts.offered(), s.prompts.list)
 	case mcp.MethodResourcesRead:
-		if s.resources.offered() {
-			return s.resources.read
-		}
+		return ifOffered(s.resources.offered(), s.resources.read)
 	case mcp.MethodResourcesList:
-		if s.resources.offered() {
-			return s.resources.listResources
-		}
+		return ifOffered(s.resources.offered(), s.resources.listResources)
 	case mcp.MethodResourcesTemplatesList:
-		if s.resources.offered() {
-			return s.resources.listTemplates
-		}
+		return ifOffered(s.resources.offered(), s.resources.listTemplates)
 	case mcp.MethodCompletionComplete:
-		if s.completions() {
-			return s.complete
-		}
+		return ifOffered(s.completions(), s.complete)
+	}
+	return nil
+}
+
+// ifOffered returns route when its feature is offered, else nil.
+func ifOffered(offered bool, route routeFunc) routeFunc {
+	if offered {
+		return route
 	}
 	return nil
 }

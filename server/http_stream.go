@@ -58,7 +58,13 @@ func (st *httpStream) Notify(method string, params any) error {
 	if err != nil {
 		return err
 	}
-	msg := jsonrpc.AppendNotification(nil, method, raw)
+	return st.sendRaw(jsonrpc.AppendNotification(nil, method, raw))
+}
+
+// sendRaw sends one encoded message as an SSE event on this request's
+// response, switching it to SSE first if needed: Notify's notifications and
+// a legacy session's server-to-client requests (rawSender).
+func (st *httpStream) sendRaw(msg []byte) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	switch {

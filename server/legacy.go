@@ -219,11 +219,11 @@ func (l *LegacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Err
 		return nil, legacyParamsError(err)
 	}
 	var caps, info json.RawMessage
-	eachMember(params, func(key, value []byte) {
+	jsonrpc.EachMember(params, func(key, value []byte) {
 		switch {
-		case keyIs(key, "capabilities"):
+		case jsonrpc.KeyEquals(key, "capabilities"):
 			caps = append(json.RawMessage(nil), value...)
-		case keyIs(key, "clientInfo"):
+		case jsonrpc.KeyEquals(key, "clientInfo"):
 			info = append(json.RawMessage(nil), value...)
 		}
 	})
@@ -546,9 +546,9 @@ func (l *LegacySession) forward(ctx context.Context, msg jsonrpc.Message, w Mess
 // resultTypeOf returns the resultType member of an encoded result.
 func resultTypeOf(b []byte) string {
 	rt := ""
-	eachMember(b, func(key, value []byte) {
-		if keyIs(key, "resultType") {
-			rt, _ = stringValue(value)
+	jsonrpc.EachMember(b, func(key, value []byte) {
+		if jsonrpc.KeyEquals(key, "resultType") {
+			rt, _ = jsonrpc.StringValue(value)
 		}
 	})
 	return rt

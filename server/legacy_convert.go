@@ -245,7 +245,7 @@ func legacyInputRequest(req mcp.InputRequest, version string) (string, json.RawM
 		if version < "2025-06-18" {
 			return "", nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: elicitation is not part of protocol " + version}
 		}
-		if mode, _ := stringValue(env.Params["mode"]); mode == "url" {
+		if mode, _ := jsonrpc.StringValue(env.Params["mode"]); mode == "url" {
 			if _, ok := env.Params["elicitationId"]; !ok {
 				env.Params["elicitationId"] = jsonrpc.AppendString(nil, newSessionID())
 			}

@@ -271,28 +271,3 @@ func (h *httpHandler) serveLegacyStream(w http.ResponseWriter, r *http.Request, 
 		}
 	}
 }
-
-// sendRaw sends a server-to-client request of a legacy session on this
-// POST's response, switching it to SSE (rawSender).
-func (st *httpStream) sendRaw(msg []byte) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	switch {
-	case st.done:
-		return errStreamDone
-	case st.broken:
-		return errStreamBroken
-	}
-	if err := st.ctx.Err(); err != nil {
-		return err
-	}
-	if err := st.openSSELocked(); err != nil {
-		st.broken = true
-		return err
-	}
-	if err := st.sse.WriteEvent("", msg); err != nil {
-		st.broken = true
-		return err
-	}
-	return nil
-}

@@ -35,6 +35,18 @@ type requestParams struct {
 	cursor         []byte // raw params.cursor
 }
 
+// nameParam returns params.name (tools/call, prompts/get); -32602 when it
+// is missing or not a string.
+func (p *requestParams) nameParam() (string, error) {
+	if p.hasName {
+		return p.name, nil
+	}
+	if p.nameRaw == nil {
+		return "", invalidParams("params.name: missing required member")
+	}
+	return "", invalidParams("params.name: must be a string")
+}
+
 // requestMeta is the per-request metadata of a modern request.
 type requestMeta struct {
 	protocolVersion string
@@ -51,23 +63,23 @@ func scanParams(params []byte) (requestParams, *jsonrpc.Error) {
 	if isNullOrAbsent(params) {
 		return p, metaError("missing params._meta: every request must carry _meta with " + keyProtocolVersion + " and " + keyClientCapabilities)
 	}
-	ok := eachMember(params, func(key, value []byte) {
+	ok := jsonrpc.EachMember(params, func(key, value []byte) {
 		switch {
-		case keyIs(key, "_meta"):
+		case jsonrpc.KeyEquals(key, "_meta"):
 			p.meta = value
-		case keyIs(key, "name"):
+		case jsonrpc.KeyEquals(key, "name"):
 			p.nameRaw = value
-			p.name, p.hasName = stringValue(value)
-		case keyIs(key, "uri"):
-			p.uri, p.hasURI = stringValue(value)
-		case keyIs(key, "arguments"):
+			p.name, p.hasName = jsonrpc.StringValue(value)
+		case jsonrpc.KeyEquals(key, "uri"):
+			p.uri, p.hasURI = jsonrpc.StringValue(value)
+		case jsonrpc.KeyEquals(key, "arguments"):
 			p.arguments = value
-		case keyIs(key, "requestState"):
+		case jsonrpc.KeyEquals(key, "requestState"):
 			p.stateRaw = value
-			p.requestState, p.hasState = stringValue(value)
-		case keyIs(key, "inputResponses"):
+			p.requestState, p.hasState = jsonrpc.StringValue(value)
+		case jsonrpc.KeyEquals(key, "inputResponses"):
 			p.inputResponses = value
-		case keyIs(key, "cursor"):
+		case jsonrpc.KeyEquals(key, "cursor"):
 			p.cursor = value
 		}
 	})
@@ -87,34 +99,34 @@ func parseMeta(raw []byte) (requestMeta, *jsonrpc.Error) {
 	}
 	var bad *jsonrpc.Error
 	var hasVersion bool
-	eachMember(raw, func(key, value []byte) {
+	jsonrpc.EachMember(raw, func(key, value []byte) {
 		if bad != nil {
 			return
 		}
 		switch {
-		case keyIs(key, keyProtocolVersion):
-			m.protocolVersion, hasVersion = stringValue(value)
+		case jsonrpc.KeyEquals(key, keyProtocolVersion):
+			m.protocolVersion, hasVersion = jsonrpc.StringValue(value)
 			if !hasVersion || m.protocolVersion == "" {
 				bad = metaError(`missing or invalid _meta field "` + keyProtocolVersion + `": must be a non-empty string`)
 			}
-		case keyIs(key, keyClientCapabilities):
+		case jsonrpc.KeyEquals(key, keyClientCapabilities):
 			if jsonKind(value) != '{' {
 				bad = metaError(`invalid _meta field "` + keyClientCapabilities + `": must be an object`)
 			}
 			m.caps = value
-		case keyIs(key, keyClientInfo):
+		case jsonrpc.KeyEquals(key, keyClientInfo):
 			if jsonKind(value) != '{' {
 				bad = metaError(`invalid _meta field "` + keyClientInfo + `": must be an object`)
 			}
 			m.clientInfo = value
-		case keyIs(key, keyLogLevel):
-			s, ok := stringValue(value)
+		case jsonrpc.KeyEquals(key, keyLogLevel):
+			s, ok := jsonrpc.StringValue(value)
 			if !ok || !mcp.LoggingLevel(s).Valid() {
 				bad = metaError(`invalid _meta field "` + keyLogLevel + `": must be one of debug, info, notice, warning, error, critical, alert, emergency`)
 			}
 			m.logLevel = mcp.LoggingLevel(s)
-		case keyIs(key, keyProgressToken):
-			if k := jsonKind(value); k != '"' && !isIntegerJSON(value) {
+		case jsonrpc.KeyEquals(key, keyProgressToken):
+			if k := jsonKind(value); k != '"' && !jsonrpc.IsInteger(value) {
 				bad = metaError(`invalid _meta field "progressToken": must be a string or an integer`)
 			}
 			m.progressToken = value
@@ -130,26 +142,6 @@ func parseMeta(raw []byte) (requestMeta, *jsonrpc.Error) {
 		return m, metaError(`missing or invalid _meta field "` + keyClientCapabilities + `"`)
 	}
 	return m, nil
-}
-
-// isIntegerJSON reports whether raw is a JSON integer (no fraction or exponent).
-func isIntegerJSON(raw []byte) bool {
-	if len(raw) == 0 {
-		return false
-	}
-	i := 0
-	if raw[0] == '-' {
-		i++
-	}
-	if i >= len(raw) {
-		return false
-	}
-	for ; i < len(raw); i++ {
-		if raw[i] < '0' || raw[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // CheckRequestMeta reports the -32602 error a request's params deserve when

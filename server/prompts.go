@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/argschema"
 	"github.com/mcpgen/mcpgen/generated/mcp"
@@ -26,12 +23,10 @@ type PromptInfo struct {
 type Prompt struct{ p *promptImpl }
 
 type promptImpl struct {
-	name     string
-	def      []byte
+	entry    // key: the name; def: the encoded Prompt definition
 	required []string
 	run      func(ctx context.Context, args map[string]string) (any, error)
 	complete func(ctx context.Context, arg, value string, context map[string]string) ([]string, error)
-	err      error
 }
 
 type promptWire struct {
@@ -70,7 +65,7 @@ func completerOf[T any]() Completer {
 // (-32603 with its text unless it is a *jsonrpc.Error); *InputRequiredError
 // from Ask becomes an InputRequiredResult.
 func NewPrompt[In, Out any](info PromptInfo, fn func(ctx context.Context, in In) (Out, error)) Prompt {
-	p := &promptImpl{name: info.Name}
+	p := &promptImpl{entry: entry{key: info.Name}}
 	fail := func(err error) Prompt {
 		p.err = fmt.Errorf("prompt %q: %w", info.Name, err)
 		return Prompt{p}
@@ -133,26 +128,12 @@ func NewPrompt[In, Out any](info PromptInfo, fn func(ctx context.Context, in In)
 	return Prompt{p}
 }
 
-// promptRegistry holds the registered prompts as an immutable snapshot.
-type promptRegistry struct {
-	s   *Server
-	mu  sync.Mutex
-	set atomic.Pointer[promptSet]
-	on  atomic.Bool
-}
-
-type promptSet struct {
-	byName map[string]*promptImpl
-	list   []*promptImpl
-	all    []byte
-}
+// promptRegistry holds the registered prompts.
+type promptRegistry struct{ catalog[*promptImpl] }
 
 func (g *promptRegistry) init(s *Server) {
-	g.s = s
-	g.set.Store(&promptSet{byName: map[string]*promptImpl{}, all: []byte("[]")})
+	g.catalog.init(s, changePrompts, itemKind{noun: "prompt", typ: "Prompt", key: "prompt name"})
 }
-
-func (g *promptRegistry) offered() bool { return g.on.Load() }
 
 func (g *promptRegistry) hasCompleter() bool {
 	for _, p := range g.set.Load().list {
@@ -164,63 +145,7 @@ func (g *promptRegistry) hasCompleter() bool {
 }
 
 func (g *promptRegistry) add(prompts []Prompt) error {
-	var errs []error
-	seen := map[string]bool{}
-	for i, p := range prompts {
-		switch {
-		case p.p == nil:
-			errs = append(errs, fmt.Errorf("server: prompt %d is the zero Prompt (use NewPrompt)", i))
-		case p.p.err != nil:
-			errs = append(errs, fmt.Errorf("server: %w", p.p.err))
-		case seen[p.p.name]:
-			errs = append(errs, fmt.Errorf("server: duplicate prompt name %q", p.p.name))
-		}
-		if p.p != nil {
-			seen[p.p.name] = true
-		}
-	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
-	}
-	g.mu.Lock()
-	list := slices.Clone(g.set.Load().list)
-	for _, p := range prompts {
-		if i := slices.IndexFunc(list, func(x *promptImpl) bool { return x.name == p.p.name }); i >= 0 {
-			list[i] = p.p
-		} else {
-			list = append(list, p.p)
-		}
-	}
-	g.set.Store(newPromptSet(list))
-	g.on.Store(true)
-	g.mu.Unlock()
-	g.s.subs.publish(changePrompts, "")
-	return nil
-}
-
-func (g *promptRegistry) remove(names []string) {
-	g.mu.Lock()
-	old := g.set.Load()
-	list := slices.DeleteFunc(slices.Clone(old.list), func(p *promptImpl) bool { return slices.Contains(names, p.name) })
-	changed := len(list) != len(old.list)
-	if changed {
-		g.set.Store(newPromptSet(list))
-	}
-	g.mu.Unlock()
-	if changed {
-		g.s.subs.publish(changePrompts, "")
-	}
-}
-
-func newPromptSet(list []*promptImpl) *promptSet {
-	set := &promptSet{byName: make(map[string]*promptImpl, len(list)), list: list}
-	defs := make([][]byte, len(list))
-	for i, p := range list {
-		set.byName[p.name] = p
-		defs[i] = p.def
-	}
-	set.all = joinArray(defs)
-	return set
+	return g.catalog.add(impls(prompts, func(p Prompt) *promptImpl { return p.p }))
 }
 
 // AddPrompts adds (or replaces) prompts at run time and notifies listeners
@@ -231,26 +156,13 @@ func (s *Server) AddPrompts(prompts ...Prompt) error { return s.prompts.add(prom
 func (s *Server) RemovePrompts(names ...string) { s.prompts.remove(names) }
 
 func (g *promptRegistry) list(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
-	set := g.set.Load()
-	page, next, err := g.s.listPage(p, func() [][]byte {
-		defs := make([][]byte, len(set.list))
-		for i, x := range set.list {
-			defs[i] = x.def
-		}
-		return defs
-	}, set.all)
-	if err != nil {
-		return nil, err
-	}
-	return rawResult(g.s.appendList(make([]byte, 0, len(page)+160), r, "prompts", page, next)), nil
+	return g.set.Load().page(g.s, r, p, "prompts")
 }
 
 func (g *promptRegistry) get(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
-	if !p.hasName {
-		if p.nameRaw == nil {
-			return nil, invalidParams("params.name: missing required member")
-		}
-		return nil, invalidParams("params.name: must be a string")
+	name, err := p.nameParam()
+	if err != nil {
+		return nil, err
 	}
 	var args map[string]string
 	if !isNullOrAbsent(p.arguments) {
@@ -258,11 +170,11 @@ func (g *promptRegistry) get(ctx context.Context, r *request, p *requestParams, 
 			return nil, invalidParams("params.arguments must be an object of strings")
 		}
 	}
-	return g.getPrompt(ctx, p.name, args)
+	return g.getPrompt(ctx, name, args)
 }
 
 func (g *promptRegistry) getPrompt(ctx context.Context, name string, args map[string]string) (any, error) {
-	pr := g.set.Load().byName[name]
+	pr := g.catalog.get(name)
 	if pr == nil {
 		return nil, invalidParams(fmt.Sprintf("Unknown prompt: %q", name))
 	}
@@ -276,14 +188,7 @@ func (g *promptRegistry) getPrompt(ctx context.Context, name string, args map[st
 
 // ListPrompts implements mcp.PromptsHandler over the registry.
 func (g *promptRegistry) ListPrompts(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
-	set := g.set.Load()
-	all := make([]mcp.Prompt, len(set.list))
-	for i, p := range set.list {
-		if err := json.Unmarshal(p.def, &all[i]); err != nil {
-			return nil, err
-		}
-	}
-	page, next, err := Paginate(all, params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Prompt](g.set.Load(), params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}

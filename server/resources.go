@@ -6,9 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 )
@@ -26,10 +23,8 @@ type ResourceInfo struct {
 type Resource struct{ r *resourceImpl }
 
 type resourceImpl struct {
-	uri  string
-	def  []byte
-	read func(ctx context.Context, uri string) (any, error)
-	err  error
+	entry // key: the URI; def: the encoded Resource definition
+	read  func(ctx context.Context, uri string) (any, error)
 }
 
 // ResourceTemplateInfo describes a resource template (RFC 6570).
@@ -45,12 +40,10 @@ type ResourceTemplateInfo struct {
 type ResourceTemplate struct{ t *templateImpl }
 
 type templateImpl struct {
-	tmpl     string
-	def      []byte
+	entry    // key: the URI template; def: the encoded ResourceTemplate definition
 	matcher  *uriMatcher
 	read     func(ctx context.Context, uri string, vars map[string]string) (any, error)
 	complete func(ctx context.Context, arg, value string, context map[string]string) ([]string, error)
-	err      error
 }
 
 type resourceWire struct {
@@ -70,7 +63,7 @@ type resourceWire struct {
 // The result carries the server's cache policy unless it sets its own
 // (or SetCachePolicy is called).
 func NewResource[Out any](info ResourceInfo, fn func(ctx context.Context) (Out, error)) Resource {
-	r := &resourceImpl{uri: info.URI}
+	r := &resourceImpl{entry: entry{key: info.URI}}
 	fail := func(err error) Resource {
 		r.err = fmt.Errorf("resource %q: %w", info.URI, err)
 		return Resource{r}
@@ -101,7 +94,7 @@ func NewResource[Out any](info ResourceInfo, fn func(ctx context.Context) (Out, 
 // their json names (Vars may also be map[string]string). When Vars
 // implements Completer, the template's arguments complete through it.
 func NewResourceTemplate[Vars, Out any](info ResourceTemplateInfo, fn func(ctx context.Context, vars Vars) (Out, error)) ResourceTemplate {
-	t := &templateImpl{tmpl: info.URITemplate}
+	t := &templateImpl{entry: entry{key: info.URITemplate}}
 	fail := func(err error) ResourceTemplate {
 		t.err = fmt.Errorf("resource template %q: %w", info.URITemplate, err)
 		return ResourceTemplate{t}
@@ -171,31 +164,26 @@ func or(a, b string) string {
 	return b
 }
 
-// resourceRegistry holds fixed resources and templates as a snapshot.
-type resourceRegistry struct {
-	s   *Server
-	mu  sync.Mutex
-	set atomic.Pointer[resourceSet]
-	on  atomic.Bool
+// resourceRegistry holds fixed resources and templates, one snapshot for
+// both.
+type resourceRegistry struct{ registry[resourceSets] }
+
+type resourceSets struct {
+	res  *namedSet[*resourceImpl]
+	tmpl *namedSet[*templateImpl]
 }
 
-type resourceSet struct {
-	byURI     map[string]*resourceImpl
-	list      []*resourceImpl
-	templates []*templateImpl
-	allRes    []byte
-	allTmpl   []byte
-}
+var (
+	resourceKind = itemKind{noun: "resource", typ: "Resource", key: "resource URI"}
+	templateKind = itemKind{noun: "resource template", typ: "ResourceTemplate", key: "resource template"}
+)
 
 func (g *resourceRegistry) init(s *Server) {
-	g.s = s
-	g.set.Store(&resourceSet{byURI: map[string]*resourceImpl{}, allRes: []byte("[]"), allTmpl: []byte("[]")})
+	g.registry.init(s, changeResources, &resourceSets{res: newNamedSet[*resourceImpl](nil), tmpl: newNamedSet[*templateImpl](nil)})
 }
 
-func (g *resourceRegistry) offered() bool { return g.on.Load() }
-
 func (g *resourceRegistry) hasCompleter() bool {
-	for _, t := range g.set.Load().templates {
+	for _, t := range g.set.Load().tmpl.list {
 		if t.complete != nil {
 			return true
 		}
@@ -203,102 +191,28 @@ func (g *resourceRegistry) hasCompleter() bool {
 	return false
 }
 
+// add registers resources and templates, replacing ones of the same URI
+// or URI template, as one change; nothing is registered when any is
+// invalid.
 func (g *resourceRegistry) add(res []Resource, tmpls []ResourceTemplate) error {
-	var errs []error
-	seen := map[string]bool{}
-	for i, r := range res {
-		switch {
-		case r.r == nil:
-			errs = append(errs, fmt.Errorf("server: resource %d is the zero Resource (use NewResource)", i))
-		case r.r.err != nil:
-			errs = append(errs, fmt.Errorf("server: %w", r.r.err))
-		case seen[r.r.uri]:
-			errs = append(errs, fmt.Errorf("server: duplicate resource URI %q", r.r.uri))
-		}
-		if r.r != nil {
-			seen[r.r.uri] = true
-		}
-	}
-	seenT := map[string]bool{}
-	for i, t := range tmpls {
-		switch {
-		case t.t == nil:
-			errs = append(errs, fmt.Errorf("server: resource template %d is the zero ResourceTemplate (use NewResourceTemplate)", i))
-		case t.t.err != nil:
-			errs = append(errs, fmt.Errorf("server: %w", t.t.err))
-		case seenT[t.t.tmpl]:
-			errs = append(errs, fmt.Errorf("server: duplicate resource template %q", t.t.tmpl))
-		}
-		if t.t != nil {
-			seenT[t.t.tmpl] = true
-		}
-	}
-	if len(errs) > 0 {
+	resItems := impls(res, func(r Resource) *resourceImpl { return r.r })
+	tmplItems := impls(tmpls, func(t ResourceTemplate) *templateImpl { return t.t })
+	if errs := append(checkItems(resourceKind, resItems), checkItems(templateKind, tmplItems)...); len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	g.mu.Lock()
-	old := g.set.Load()
-	list, templates := slices.Clone(old.list), slices.Clone(old.templates)
-	for _, r := range res {
-		if i := slices.IndexFunc(list, func(x *resourceImpl) bool { return x.uri == r.r.uri }); i >= 0 {
-			list[i] = r.r
-		} else {
-			list = append(list, r.r)
-		}
-	}
-	for _, t := range tmpls {
-		if i := slices.IndexFunc(templates, func(x *templateImpl) bool { return x.tmpl == t.t.tmpl }); i >= 0 {
-			templates[i] = t.t
-		} else {
-			templates = append(templates, t.t)
-		}
-	}
-	g.set.Store(newResourceSet(list, templates))
-	g.on.Store(true)
-	g.mu.Unlock()
-	g.s.subs.publish(changeResources, "")
+	g.update(true, func(old *resourceSets) (*resourceSets, bool) {
+		return &resourceSets{res: old.res.with(resItems), tmpl: old.tmpl.with(tmplItems)}, true
+	})
 	return nil
 }
 
+// remove unregisters resources by URI and templates by URI template.
 func (g *resourceRegistry) remove(uris []string) {
-	g.mu.Lock()
-	old := g.set.Load()
-	list := slices.DeleteFunc(slices.Clone(old.list), func(r *resourceImpl) bool { return slices.Contains(uris, r.uri) })
-	templates := slices.DeleteFunc(slices.Clone(old.templates), func(t *templateImpl) bool { return slices.Contains(uris, t.tmpl) })
-	changed := len(list) != len(old.list) || len(templates) != len(old.templates)
-	if changed {
-		g.set.Store(newResourceSet(list, templates))
-	}
-	g.mu.Unlock()
-	if changed {
-		g.s.subs.publish(changeResources, "")
-	}
-}
-
-func newResourceSet(list []*resourceImpl, templates []*templateImpl) *resourceSet {
-	set := &resourceSet{byURI: make(map[string]*resourceImpl, len(list)), list: list, templates: templates}
-	set.allRes = joinArray(set.resDefs())
-	set.allTmpl = joinArray(set.tmplDefs())
-	for _, r := range list {
-		set.byURI[r.uri] = r
-	}
-	return set
-}
-
-func (set *resourceSet) resDefs() [][]byte {
-	defs := make([][]byte, len(set.list))
-	for i, r := range set.list {
-		defs[i] = r.def
-	}
-	return defs
-}
-
-func (set *resourceSet) tmplDefs() [][]byte {
-	defs := make([][]byte, len(set.templates))
-	for i, t := range set.templates {
-		defs[i] = t.def
-	}
-	return defs
+	g.update(false, func(old *resourceSets) (*resourceSets, bool) {
+		res, resGone := old.res.without(uris)
+		tmpl, tmplGone := old.tmpl.without(uris)
+		return &resourceSets{res: res, tmpl: tmpl}, resGone || tmplGone
+	})
 }
 
 // AddResources adds (or replaces, by URI) resources at run time and
@@ -321,21 +235,11 @@ func (s *Server) RemoveResources(uris ...string) { s.resources.remove(uris) }
 func (s *Server) ResourceUpdated(uri string) { s.subs.publish(changeResourceUpdated, uri) }
 
 func (g *resourceRegistry) listResources(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
-	set := g.set.Load()
-	page, next, err := g.s.listPage(p, set.resDefs, set.allRes)
-	if err != nil {
-		return nil, err
-	}
-	return rawResult(g.s.appendList(make([]byte, 0, len(page)+160), r, "resources", page, next)), nil
+	return g.set.Load().res.page(g.s, r, p, "resources")
 }
 
 func (g *resourceRegistry) listTemplates(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
-	set := g.set.Load()
-	page, next, err := g.s.listPage(p, set.tmplDefs, set.allTmpl)
-	if err != nil {
-		return nil, err
-	}
-	return rawResult(g.s.appendList(make([]byte, 0, len(page)+160), r, "resourceTemplates", page, next)), nil
+	return g.set.Load().tmpl.page(g.s, r, p, "resourceTemplates")
 }
 
 func (g *resourceRegistry) read(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
@@ -347,10 +251,10 @@ func (g *resourceRegistry) read(ctx context.Context, r *request, p *requestParam
 
 func (g *resourceRegistry) readURI(ctx context.Context, uri string) (any, error) {
 	set := g.set.Load()
-	if res := set.byURI[uri]; res != nil {
+	if res := set.res.byKey[uri]; res != nil {
 		return res.read(ctx, uri)
 	}
-	for _, t := range set.templates {
+	for _, t := range set.tmpl.list {
 		if vars, ok := t.matcher.match(uri); ok {
 			return t.read(ctx, uri, vars)
 		}
@@ -360,14 +264,7 @@ func (g *resourceRegistry) readURI(ctx context.Context, uri string) (any, error)
 
 // ListResources implements mcp.ResourcesHandler over the registry.
 func (g *resourceRegistry) ListResources(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
-	set := g.set.Load()
-	all := make([]mcp.Resource, len(set.list))
-	for i, r := range set.list {
-		if err := json.Unmarshal(r.def, &all[i]); err != nil {
-			return nil, err
-		}
-	}
-	page, next, err := Paginate(all, params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Resource](g.set.Load().res, params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -376,14 +273,7 @@ func (g *resourceRegistry) ListResources(ctx context.Context, params *mcp.Pagina
 
 // ListResourceTemplates implements mcp.ResourcesHandler over the registry.
 func (g *resourceRegistry) ListResourceTemplates(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
-	set := g.set.Load()
-	all := make([]mcp.ResourceTemplate, len(set.templates))
-	for i, t := range set.templates {
-		if err := json.Unmarshal(t.def, &all[i]); err != nil {
-			return nil, err
-		}
-	}
-	page, next, err := Paginate(all, params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.ResourceTemplate](g.set.Load().tmpl, params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}

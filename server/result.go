@@ -210,8 +210,8 @@ func addResultType(b []byte) []byte {
 		return b
 	}
 	has := false
-	eachMember(b, func(key, _ []byte) {
-		if keyIs(key, "resultType") {
+	jsonrpc.EachMember(b, func(key, _ []byte) {
+		if jsonrpc.KeyEquals(key, "resultType") {
 			has = true
 		}
 	})

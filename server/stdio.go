@@ -293,8 +293,8 @@ func (c *stdioConn) worker(job func()) {
 // cancelled and nothing more is written for it. Unknown ids are ignored.
 func (c *stdioConn) cancelled(params []byte) {
 	var raw []byte
-	eachMember(params, func(key, value []byte) {
-		if keyIs(key, "requestId") {
+	jsonrpc.EachMember(params, func(key, value []byte) {
+		if jsonrpc.KeyEquals(key, "requestId") {
 			raw = value
 		}
 	})

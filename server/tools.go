@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/argschema"
 	"github.com/mcpgen/mcpgen/generated/mcp"
@@ -39,15 +36,13 @@ func (t Tool) Name() string {
 	if t.t == nil {
 		return ""
 	}
-	return t.t.name
+	return t.t.key
 }
 
 type toolImpl struct {
-	name         string
-	def          []byte // the encoded Tool definition
+	entry        // key: the name; def: the encoded Tool definition
 	paramHeaders []httpwire.ParamHeader
 	run          func(ctx context.Context, args []byte) (any, error)
-	err          error
 }
 
 // toolWire is the wire form of a tool definition; inputSchema and
@@ -94,7 +89,7 @@ var rawMessageType = reflect.TypeFor[json.RawMessage]()
 // *InputRequiredError (Ask), which the runtime answers as such; a panic
 // becomes -32603.
 func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Out, error)) Tool {
-	t := &toolImpl{name: info.Name}
+	t := &toolImpl{entry: entry{key: info.Name}}
 	fail := func(err error) Tool {
 		t.err = fmt.Errorf("tool %q: %w", info.Name, err)
 		return Tool{t}
@@ -175,111 +170,15 @@ func checkObjectSchema(schema json.RawMessage) error {
 	return nil
 }
 
-// toolRegistry holds the registered tools as an immutable snapshot that
-// writers replace, so calls and lists read it without locks.
-type toolRegistry struct {
-	s   *Server
-	mu  sync.Mutex // serializes writers
-	set atomic.Pointer[toolSet]
-	on  atomic.Bool
-}
-
-type toolSet struct {
-	byName map[string]*toolImpl
-	list   []*toolImpl
-	all    []byte // the encoded array of every definition
-}
+// toolRegistry holds the registered tools.
+type toolRegistry struct{ catalog[*toolImpl] }
 
 func (g *toolRegistry) init(s *Server) {
-	g.s = s
-	g.set.Store(&toolSet{byName: map[string]*toolImpl{}, all: []byte("[]")})
+	g.catalog.init(s, changeTools, itemKind{noun: "tool", typ: "Tool", key: "tool name"})
 }
 
-func (g *toolRegistry) offered() bool { return g.on.Load() }
-
-func (g *toolRegistry) get(name string) *toolImpl { return g.set.Load().byName[name] }
-
-// add registers tools, replacing ones with the same name; two tools of one
-// name in the same call, an invalid tool or a zero Tool are errors and
-// nothing is registered.
 func (g *toolRegistry) add(tools []Tool) error {
-	var errs []error
-	seen := map[string]bool{}
-	for i, t := range tools {
-		switch {
-		case t.t == nil:
-			errs = append(errs, fmt.Errorf("server: tool %d is the zero Tool (use NewTool)", i))
-		case t.t.err != nil:
-			errs = append(errs, fmt.Errorf("server: %w", t.t.err))
-		case seen[t.t.name]:
-			errs = append(errs, fmt.Errorf("server: duplicate tool name %q", t.t.name))
-		}
-		if t.t != nil {
-			seen[t.t.name] = true
-		}
-	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
-	}
-	g.mu.Lock()
-	old := g.set.Load()
-	list := slices.Clone(old.list)
-	for _, t := range tools {
-		if i := slices.IndexFunc(list, func(x *toolImpl) bool { return x.name == t.t.name }); i >= 0 {
-			list[i] = t.t
-		} else {
-			list = append(list, t.t)
-		}
-	}
-	g.set.Store(newToolSet(list))
-	g.on.Store(true)
-	g.mu.Unlock()
-	g.s.subs.publish(changeTools, "")
-	return nil
-}
-
-// remove unregisters tools by name; it reports whether any was removed.
-func (g *toolRegistry) remove(names []string) bool {
-	g.mu.Lock()
-	old := g.set.Load()
-	list := slices.DeleteFunc(slices.Clone(old.list), func(t *toolImpl) bool { return slices.Contains(names, t.name) })
-	changed := len(list) != len(old.list)
-	if changed {
-		g.set.Store(newToolSet(list))
-	}
-	g.mu.Unlock()
-	if changed {
-		g.s.subs.publish(changeTools, "")
-	}
-	return changed
-}
-
-func newToolSet(list []*toolImpl) *toolSet {
-	set := &toolSet{byName: make(map[string]*toolImpl, len(list)), list: list}
-	defs := make([][]byte, len(list))
-	for i, t := range list {
-		set.byName[t.name] = t
-		defs[i] = t.def
-	}
-	set.all = joinArray(defs)
-	return set
-}
-
-// joinArray encodes pre-encoded values as a JSON array.
-func joinArray(items [][]byte) []byte {
-	n := 2
-	for _, it := range items {
-		n += len(it) + 1
-	}
-	b := make([]byte, 0, n)
-	b = append(b, '[')
-	for i, it := range items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, it...)
-	}
-	return append(b, ']')
+	return g.catalog.add(impls(tools, func(t Tool) *toolImpl { return t.t }))
 }
 
 // AddTools adds (or replaces) tools at run time and notifies listeners
@@ -291,61 +190,20 @@ func (s *Server) AddTools(tools ...Tool) error { return s.tools.add(tools) }
 // RemoveTools removes tools by name and notifies listeners.
 func (s *Server) RemoveTools(names ...string) { s.tools.remove(names) }
 
-// cursorOf reads params.cursor (absent, null or a string).
-func cursorOf(p *requestParams) (string, error) {
-	if isNullOrAbsent(p.cursor) {
-		return "", nil
-	}
-	c, ok := stringValue(p.cursor)
-	if !ok {
-		return "", invalidParams("params.cursor must be a string")
-	}
-	return c, nil
-}
-
-// listPage returns the encoded page of defs for the request's cursor.
-func (s *Server) listPage(p *requestParams, defs func() [][]byte, all []byte) ([]byte, string, error) {
-	cursor, err := cursorOf(p)
-	if err != nil {
-		return nil, "", err
-	}
-	if s.pageSize <= 0 && cursor == "" {
-		return all, "", nil
-	}
-	page, next, err := Paginate(defs(), cursor, s.pageSize)
-	if err != nil {
-		return nil, "", err
-	}
-	return joinArray(page), next, nil
-}
-
 // list answers tools/list from the precomputed definitions.
 func (g *toolRegistry) list(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
-	set := g.set.Load()
-	page, next, err := g.s.listPage(p, func() [][]byte {
-		defs := make([][]byte, len(set.list))
-		for i, t := range set.list {
-			defs[i] = t.def
-		}
-		return defs
-	}, set.all)
-	if err != nil {
-		return nil, err
-	}
-	return rawResult(g.s.appendList(make([]byte, 0, len(page)+160), r, "tools", page, next)), nil
+	return g.set.Load().page(g.s, r, p, "tools")
 }
 
 // call answers tools/call: unknown tool → -32602; otherwise the tool runs.
 func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
-	if !p.hasName {
-		if p.nameRaw == nil {
-			return nil, invalidParams("params.name: missing required member")
-		}
-		return nil, invalidParams("params.name: must be a string")
+	name, err := p.nameParam()
+	if err != nil {
+		return nil, err
 	}
-	t := g.set.Load().byName[p.name]
+	t := g.get(name)
 	if t == nil {
-		return nil, invalidParams(fmt.Sprintf("Unknown tool: %q", p.name))
+		return nil, invalidParams(fmt.Sprintf("Unknown tool: %q", name))
 	}
 	if k := jsonKind(p.arguments); k != 0 && k != '{' && !isNullOrAbsent(p.arguments) {
 		return nil, invalidParams("params.arguments must be an object")
@@ -360,24 +218,9 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 	return out, nil
 }
 
-// tools returns the decoded definitions (for the ToolsHandler view).
-func (set *toolSet) tools() ([]mcp.Tool, error) {
-	out := make([]mcp.Tool, len(set.list))
-	for i, t := range set.list {
-		if err := json.Unmarshal(t.def, &out[i]); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
 // ListTools implements mcp.ToolsHandler over the registry.
 func (g *toolRegistry) ListTools(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-	all, err := g.set.Load().tools()
-	if err != nil {
-		return nil, err
-	}
-	page, next, err := Paginate(all, params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Tool](g.set.Load(), params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}

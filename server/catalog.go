@@ -1,0 +1,253 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// entry is what every registered tool, prompt, resource and resource
+// template carries for its catalog.
+type entry struct {
+	key string // the name (tools, prompts), URI or URI template
+	def []byte // the encoded definition
+	err error  // the construction error; such an item is never registered
+}
+
+func (e *entry) base() *entry { return e }
+
+// item is a registered item: a pointer to a struct that embeds entry.
+type item interface {
+	comparable
+	base() *entry
+}
+
+// itemKind names an item kind in add's errors.
+type itemKind struct {
+	noun string // "tool": "server: tool 2 is the zero Tool (use NewTool)"
+	typ  string // "Tool"
+	key  string // "tool name": `server: duplicate tool name "x"`
+}
+
+// checkItems reports why items cannot be added: a zero value (nil), a
+// construction error, or two items of one key.
+func checkItems[T item](kind itemKind, items []T) []error {
+	var errs []error
+	var zero T
+	seen := map[string]bool{}
+	for i, x := range items {
+		if x == zero {
+			errs = append(errs, fmt.Errorf("server: %s %d is the zero %s (use New%[3]s)", kind.noun, i, kind.typ))
+			continue
+		}
+		e := x.base()
+		switch {
+		case e.err != nil:
+			errs = append(errs, fmt.Errorf("server: %w", e.err))
+		case seen[e.key]:
+			errs = append(errs, fmt.Errorf("server: duplicate %s %q", kind.key, e.key))
+		}
+		seen[e.key] = true
+	}
+	return errs
+}
+
+// impls returns the items inside the exported wrappers (Tool, Prompt, ...).
+func impls[W any, T item](wrappers []W, impl func(W) T) []T {
+	items := make([]T, len(wrappers))
+	for i, w := range wrappers {
+		items[i] = impl(w)
+	}
+	return items
+}
+
+// namedSet is an immutable snapshot of registered items: in registration
+// order, by key, and the encoded JSON array of every definition, so a list
+// without pagination is answered without encoding.
+type namedSet[T item] struct {
+	list  []T
+	byKey map[string]T
+	all   []byte
+}
+
+func newNamedSet[T item](list []T) *namedSet[T] {
+	set := &namedSet[T]{list: list, byKey: make(map[string]T, len(list))}
+	for _, x := range list {
+		set.byKey[x.base().key] = x
+	}
+	set.all = joinArray(set.defs())
+	return set
+}
+
+// with returns the set plus items, each replacing the item of its key in
+// place or else appended.
+func (set *namedSet[T]) with(items []T) *namedSet[T] {
+	list := slices.Clone(set.list)
+	for _, x := range items {
+		key := x.base().key
+		if i := slices.IndexFunc(list, func(y T) bool { return y.base().key == key }); i >= 0 {
+			list[i] = x
+		} else {
+			list = append(list, x)
+		}
+	}
+	return newNamedSet(list)
+}
+
+// without returns the set less the items keyed by keys, and whether that
+// removed any.
+func (set *namedSet[T]) without(keys []string) (*namedSet[T], bool) {
+	list := slices.DeleteFunc(slices.Clone(set.list), func(x T) bool { return slices.Contains(keys, x.base().key) })
+	if len(list) == len(set.list) {
+		return set, false
+	}
+	return newNamedSet(list), true
+}
+
+func (set *namedSet[T]) defs() [][]byte {
+	defs := make([][]byte, len(set.list))
+	for i, x := range set.list {
+		defs[i] = x.base().def
+	}
+	return defs
+}
+
+// page answers a list method (tools/list, prompts/list, resources/list,
+// resources/templates/list) with the page the request's cursor selects, as
+// the result member field.
+func (set *namedSet[T]) page(s *Server, r *request, p *requestParams, field string) (any, error) {
+	page, next, err := s.listPage(p, set.defs, set.all)
+	if err != nil {
+		return nil, err
+	}
+	return rawResult(s.appendList(make([]byte, 0, len(page)+160), r, field, page, next)), nil
+}
+
+// decodePage decodes every definition of set into D and returns the page
+// cursor selects: the list methods of the mcp handler interfaces.
+func decodePage[D any, T item](set *namedSet[T], cursor string, pageSize int) ([]D, string, error) {
+	all := make([]D, len(set.list))
+	for i, x := range set.list {
+		if err := json.Unmarshal(x.base().def, &all[i]); err != nil {
+			return nil, "", err
+		}
+	}
+	return Paginate(all, cursor, pageSize)
+}
+
+// registry holds a snapshot S of registered items that writers replace
+// under a lock, so calls and lists read it without locks; the first add
+// makes the feature offered, and every change notifies listeners.
+type registry[S any] struct {
+	s      *Server
+	change change
+	mu     sync.Mutex // serializes writers
+	set    atomic.Pointer[S]
+	on     atomic.Bool
+}
+
+func (g *registry[S]) init(s *Server, change change, empty *S) {
+	g.s, g.change = s, change
+	g.set.Store(empty)
+}
+
+func (g *registry[S]) offered() bool { return g.on.Load() }
+
+// update stores next(current snapshot) when it reports a change (and marks
+// the feature offered when add is set), then notifies listeners; it
+// reports whether anything changed.
+func (g *registry[S]) update(add bool, next func(old *S) (*S, bool)) bool {
+	g.mu.Lock()
+	set, changed := next(g.set.Load())
+	if changed {
+		g.set.Store(set)
+	}
+	if add {
+		g.on.Store(true)
+	}
+	g.mu.Unlock()
+	if changed {
+		g.s.subs.publish(g.change, "")
+	}
+	return changed
+}
+
+// catalog is the registry of one item kind (tools, prompts).
+type catalog[T item] struct {
+	registry[namedSet[T]]
+	kind itemKind
+}
+
+func (c *catalog[T]) init(s *Server, change change, kind itemKind) {
+	c.registry.init(s, change, newNamedSet[T](nil))
+	c.kind = kind
+}
+
+// get returns the item keyed key, or the zero T.
+func (c *catalog[T]) get(key string) T { return c.set.Load().byKey[key] }
+
+// add registers items, replacing ones of the same key; two items of one key
+// in the same call, an invalid item or a zero one are errors and nothing is
+// registered.
+func (c *catalog[T]) add(items []T) error {
+	if errs := checkItems(c.kind, items); len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	c.update(true, func(old *namedSet[T]) (*namedSet[T], bool) { return old.with(items), true })
+	return nil
+}
+
+// remove unregisters items by key; it reports whether any was removed.
+func (c *catalog[T]) remove(keys []string) bool {
+	return c.update(false, func(old *namedSet[T]) (*namedSet[T], bool) { return old.without(keys) })
+}
+
+// joinArray encodes pre-encoded values as a JSON array.
+func joinArray(items [][]byte) []byte {
+	n := 2
+	for _, it := range items {
+		n += len(it) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, it...)
+	}
+	return append(b, ']')
+}
+
+// cursorOf reads params.cursor (absent, null or a string).
+func cursorOf(p *requestParams) (string, error) {
+	if isNullOrAbsent(p.cursor) {
+		return "", nil
+	}
+	c, ok := jsonrpc.StringValue(p.cursor)
+	if !ok {
+		return "", invalidParams("params.cursor must be a string")
+	}
+	return c, nil
+}
+
+// listPage returns the encoded page of defs for the request's cursor.
+func (s *Server) listPage(p *requestParams, defs func() [][]byte, all []byte) ([]byte, string, error) {
+	cursor, err := cursorOf(p)
+	if err != nil {
+		return nil, "", err
+	}
+	if s.pageSize <= 0 && cursor == "" {
+		return all, "", nil
+	}
+	page, next, err := Paginate(defs(), cursor, s.pageSize)
+	if err != nil {
+		return nil, "", err
+	}
+	return joinArray(page), next, nil
+}
