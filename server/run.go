@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -19,7 +20,7 @@ func (s *Server) Run(ctx context.Context, httpAddr string) error {
 	if httpAddr == "" {
 		return s.runStdio(ctx)
 	}
-	ln, err := net.Listen("tcp", httpAddr)
+	ln, err := net.Listen("tcp", listenAddr(httpAddr))
 	if err != nil {
 		return err
 	}
@@ -44,6 +45,19 @@ func (s *Server) Run(ctx context.Context, httpAddr string) error {
 		return err
 	}
 	return nil
+}
+
+// listenAddr binds to loopback unless the address names a host: ":8931" and
+// "8931" listen on 127.0.0.1 (the transport page's advice for local
+// servers); "0.0.0.0:8931" must be written out to listen on every interface.
+func listenAddr(addr string) string {
+	if !strings.Contains(addr, ":") {
+		addr = ":" + addr
+	}
+	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return addr
 }
 
 // runStdio serves os.Stdin/os.Stdout; when ctx is done, listen streams get

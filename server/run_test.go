@@ -52,3 +52,16 @@ func TestRunHTTP(t *testing.T) {
 		t.Fatal("Run did not return")
 	}
 }
+
+// TestListenAddrDefaultsToLoopback: an address without a host binds to
+// 127.0.0.1, never to every interface by accident.
+func TestListenAddrDefaultsToLoopback(t *testing.T) {
+	for in, want := range map[string]string{
+		":8931": "127.0.0.1:8931", "8931": "127.0.0.1:8931", "127.0.0.1:0": "127.0.0.1:0",
+		"0.0.0.0:8931": "0.0.0.0:8931", "[::1]:8931": "[::1]:8931", "localhost:8931": "localhost:8931",
+	} {
+		if got := listenAddr(in); got != want {
+			t.Errorf("listenAddr(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
