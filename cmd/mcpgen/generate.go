@@ -128,7 +128,7 @@ func runGenerate(e *env, c *command, args []string) int {
 		fmt.Fprintf(e.stdout, "mcpgen: %s is up to date, %d files unchanged (%s, %d types)\n", *out, len(res.Unchanged), m.Version, len(m.Types))
 		return exitOK
 	}
-	parts := []string{fmt.Sprintf("wrote %d files to %s", len(res.Written), *out)}
+	parts := []string{fmt.Sprintf("wrote %s to %s", plural(len(res.Written), "file"), *out)}
 	if n := len(res.Unchanged); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d unchanged", n))
 	}
@@ -137,6 +137,14 @@ func runGenerate(e *env, c *command, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "mcpgen: %s (%s, %d types)\n", strings.Join(parts, ", "), m.Version, len(m.Types))
 	return exitOK
+}
+
+// plural writes "1 file", "3 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // checkOutput is generate --check: it compares and writes nothing.
