@@ -45,8 +45,12 @@ func primType(p schema.Prim) *jen.Statement {
 // pointerField reports whether a field is a pointer in Go: optional (or
 // nullable) objects, so that an empty object a message carried is kept, and
 // optional booleans and numbers, so that an explicit false or 0 is kept.
-// Strings, slices, maps, unions and scalar unions stay values with omitzero.
+// Strings, slices, maps, unions and scalar unions stay values with omitzero,
+// except strings whose presence matters (cursors).
 func pointerField(f *schema.Field) bool {
+	if f.Presence && f.Type.Prim == schema.String && f.Type.Named == nil {
+		return true // an explicit "" must survive (Overrides.Presence)
+	}
 	if !f.Required || f.Type.Nullable {
 		return pointerable(f.Type)
 	}

@@ -205,6 +205,7 @@ func (b *builder) defineStruct(t *Type, n *node) {
 		if hasType(p, "string") && len(p.Enum) > 0 {
 			f.Enum = b.stringEnum(p.Enum, ptr+"/enum")
 		}
+		f.Presence = b.ov.Presence[name] && !f.Required
 		if why, ok := b.ov.Relaxed[ptr]; ok && f.Required {
 			f.Required, f.Relaxed = false, why
 		}

@@ -115,7 +115,10 @@ type Field struct {
 	Required   bool
 	// Relaxed explains why a property the schema requires is optional here.
 	Relaxed string
-	Type    *Ref
+	// Presence is set when an empty value must be told from an absent one
+	// (Overrides.Presence).
+	Presence bool
+	Type     *Ref
 	// Const is the JSON literal the property must have, if any.
 	Const json.RawMessage
 	// Enum lists the allowed string values of an inline enum.

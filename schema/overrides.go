@@ -15,6 +15,10 @@ type Overrides struct {
 	// server passes on unread (tool arguments are validated against the
 	// tool's own inputSchema before they are decoded).
 	Raw map[string]bool
+	// Presence names properties whose presence matters even when their
+	// value is empty, by property name: an empty string is a valid cursor
+	// and must not read as "no more results" (pagination.mdx).
+	Presence map[string]bool
 	// Relaxed makes required properties optional, keyed by JSON pointer,
 	// with the reason; for places where the spec's own example messages
 	// leave out what the schema requires.
@@ -60,6 +64,7 @@ var DefaultOverrides = Overrides{
 	Raw: map[string]bool{
 		"#/$defs/CallToolRequestParams/properties/arguments": true,
 	},
+	Presence: map[string]bool{"cursor": true, "nextCursor": true},
 	Relaxed: map[string]string{
 		"#/$defs/ReadResourceResult/properties/ttlMs":      "the spec's example read-resource-result-response.json omits it",
 		"#/$defs/ReadResourceResult/properties/cacheScope": "the spec's example read-resource-result-response.json omits it",

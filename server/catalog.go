@@ -129,15 +129,24 @@ func (set *namedSet[T]) page(s *Server, r *request, p *requestParams, field stri
 }
 
 // decodePage decodes every definition of set into D and returns the page
-// cursor selects: the list methods of the mcp handler interfaces.
-func decodePage[D any, T item](set *namedSet[T], cursor string, pageSize int) ([]D, string, error) {
+// cursor selects and the next cursor (nil at the end): the list methods of
+// the mcp handler interfaces.
+func decodePage[D any, T item](set *namedSet[T], cursor *string, pageSize int) ([]D, *string, error) {
 	all := make([]D, len(set.list))
 	for i, x := range set.list {
 		if err := json.Unmarshal(x.base().def, &all[i]); err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 	}
-	return Paginate(all, cursor, pageSize)
+	var from string
+	if cursor != nil {
+		from = *cursor
+	}
+	page, next, err := Paginate(all, from, pageSize)
+	if err != nil || next == "" {
+		return page, nil, err
+	}
+	return page, &next, nil
 }
 
 // registry holds a snapshot S of registered items that writers replace

@@ -223,7 +223,11 @@ func TestRegistryPages(t *testing.T) {
 
 	// The mcp.ToolsHandler view pages the same way.
 	res, err := s.tools.ListTools(context.Background(), &mcp.PaginatedRequestParams{})
-	if err != nil || len(res.Tools) != 2 || res.Tools[0].Name != "a" || res.NextCursor == "" {
+	if err != nil || len(res.Tools) != 2 || res.Tools[0].Name != "a" || res.NextCursor == nil || *res.NextCursor == "" {
 		t.Fatalf("ListTools = %+v, %v", res, err)
+	}
+	last, err := s.tools.ListTools(context.Background(), &mcp.PaginatedRequestParams{Cursor: res.NextCursor})
+	if err != nil || len(last.Tools) != 1 || last.NextCursor != nil {
+		t.Fatalf("ListTools last page = %+v, %v (the end has no nextCursor)", last, err)
 	}
 }

@@ -1176,7 +1176,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
-	optional(&fs, raw[2], &x.NextCursor, "nextCursor", str)
+	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.Prompts, "prompts", plain[[]Prompt])
 	required(&fs, raw[4], &x.ResultType, "resultType", str)
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
@@ -1238,7 +1238,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
-	optional(&fs, raw[2], &x.NextCursor, "nextCursor", str)
+	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.ResourceTemplates, "resourceTemplates", plain[[]ResourceTemplate])
 	required(&fs, raw[4], &x.ResultType, "resultType", str)
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
@@ -1300,7 +1300,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
-	optional(&fs, raw[2], &x.NextCursor, "nextCursor", str)
+	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.Resources, "resources", plain[[]Resource])
 	required(&fs, raw[4], &x.ResultType, "resultType", str)
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
@@ -1414,7 +1414,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
-	optional(&fs, raw[2], &x.NextCursor, "nextCursor", str)
+	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.ResultType, "resultType", str)
 	required(&fs, raw[4], &x.Tools, "tools", plain[[]Tool])
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
@@ -1712,7 +1712,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	*x = PaginatedRequestParams{}
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
-	optional(&fs, raw[1], &x.Cursor, "cursor", str)
+	optional(&fs, raw[1], &x.Cursor, "cursor", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1730,7 +1730,7 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	*x = PaginatedResult{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[2], &x.ResultType, "resultType", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err

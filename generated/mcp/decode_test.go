@@ -112,3 +112,23 @@ func TestValidateMetaKey(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyCursorIsKept: "" is a valid cursor (pagination.mdx) and must not
+// read as "no more results", nor vanish when the result is encoded again.
+func TestEmptyCursorIsKept(t *testing.T) {
+	var r mcp.ListToolsResult
+	if err := json.Unmarshal([]byte(`{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public","nextCursor":""}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.NextCursor == nil || *r.NextCursor != "" {
+		t.Fatalf("nextCursor \"\" decoded as %v, want a pointer to \"\"", r.NextCursor)
+	}
+	out, err := json.Marshal(&r)
+	if err != nil || !strings.Contains(string(out), `"nextCursor":""`) {
+		t.Fatalf("re-encoded %s (%v): the empty cursor was dropped", out, err)
+	}
+	r.NextCursor = nil
+	if out, _ := json.Marshal(&r); strings.Contains(string(out), "nextCursor") {
+		t.Fatalf("absent cursor encoded: %s", out)
+	}
+}

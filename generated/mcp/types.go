@@ -977,7 +977,7 @@ type ListPromptsResult struct {
 	CacheScope string `json:"cacheScope"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
-	NextCursor string   `json:"nextCursor,omitzero"`
+	NextCursor *string  `json:"nextCursor,omitzero"`
 	Prompts    []Prompt `json:"prompts"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -1038,7 +1038,7 @@ type ListResourceTemplatesResult struct {
 	CacheScope string `json:"cacheScope"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
-	NextCursor        string             `json:"nextCursor,omitzero"`
+	NextCursor        *string            `json:"nextCursor,omitzero"`
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -1099,7 +1099,7 @@ type ListResourcesResult struct {
 	CacheScope string `json:"cacheScope"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
-	NextCursor string     `json:"nextCursor,omitzero"`
+	NextCursor *string    `json:"nextCursor,omitzero"`
 	Resources  []Resource `json:"resources"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -1195,7 +1195,7 @@ type ListToolsResult struct {
 	CacheScope string `json:"cacheScope"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
-	NextCursor string `json:"nextCursor,omitzero"`
+	NextCursor *string `json:"nextCursor,omitzero"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
 	//
@@ -1475,7 +1475,7 @@ type PaginatedRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
-	Cursor string `json:"cursor,omitzero"`
+	Cursor *string `json:"cursor,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1485,7 +1485,7 @@ type PaginatedResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
-	NextCursor string `json:"nextCursor,omitzero"`
+	NextCursor *string `json:"nextCursor,omitzero"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
 	//

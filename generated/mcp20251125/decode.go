@@ -1482,7 +1482,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	*x = ListPromptsResult{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[2], &x.Prompts, "prompts", plain[[]Prompt])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1521,7 +1521,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	*x = ListResourceTemplatesResult{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[2], &x.ResourceTemplates, "resourceTemplates", plain[[]ResourceTemplate])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1560,7 +1560,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	*x = ListResourcesResult{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[2], &x.Resources, "resources", plain[[]Resource])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1637,7 +1637,7 @@ func (x *ListTasksResult) UnmarshalJSON(data []byte) error {
 	*x = ListTasksResult{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[2], &x.Tasks, "tasks", plain[[]Task])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1676,7 +1676,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	*x = ListToolsResult{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[2], &x.Tools, "tools", plain[[]Tool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1862,7 +1862,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	*x = PaginatedRequestParams{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[PaginatedRequestParamsMeta])
-	optional(&fs, raw[1], &x.Cursor, "cursor", str)
+	optional(&fs, raw[1], &x.Cursor, "cursor", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1897,7 +1897,7 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	*x = PaginatedResult{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", str)
+	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -1020,7 +1020,7 @@ type ListPromptsResult struct {
 	Meta map[string]any `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
-	NextCursor string   `json:"nextCursor,omitzero"`
+	NextCursor *string  `json:"nextCursor,omitzero"`
 	Prompts    []Prompt `json:"prompts"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1042,7 +1042,7 @@ type ListResourceTemplatesResult struct {
 	Meta map[string]any `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
-	NextCursor        string             `json:"nextCursor,omitzero"`
+	NextCursor        *string            `json:"nextCursor,omitzero"`
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1064,7 +1064,7 @@ type ListResourcesResult struct {
 	Meta map[string]any `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
-	NextCursor string     `json:"nextCursor,omitzero"`
+	NextCursor *string    `json:"nextCursor,omitzero"`
 	Resources  []Resource `json:"resources"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1113,8 +1113,8 @@ type ListTasksResult struct {
 	Meta map[string]any `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
-	NextCursor string `json:"nextCursor,omitzero"`
-	Tasks      []Task `json:"tasks"`
+	NextCursor *string `json:"nextCursor,omitzero"`
+	Tasks      []Task  `json:"tasks"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1135,8 +1135,8 @@ type ListToolsResult struct {
 	Meta map[string]any `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
-	NextCursor string `json:"nextCursor,omitzero"`
-	Tools      []Tool `json:"tools"`
+	NextCursor *string `json:"nextCursor,omitzero"`
+	Tools      []Tool  `json:"tools"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1299,7 +1299,7 @@ type PaginatedRequestParams struct {
 	Meta *PaginatedRequestParamsMeta `json:"_meta,omitzero"`
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
-	Cursor string `json:"cursor,omitzero"`
+	Cursor *string `json:"cursor,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1318,7 +1318,7 @@ type PaginatedResult struct {
 	Meta map[string]any `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
-	NextCursor string `json:"nextCursor,omitzero"`
+	NextCursor *string `json:"nextCursor,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
