@@ -42,6 +42,23 @@
 // name and arguments with an expiry, so any replica sharing the key can
 // continue the request and tampered or foreign state is -32602.
 //
+// # Tasks extension
+//
+// A tool whose ToolInfo.TaskSupport is optional or required serves the
+// io.modelcontextprotocol/tasks extension (SEP-2663; advertised in
+// server/discover's capabilities.extensions). On a tools/call whose
+// clientCapabilities declare the extension, the tool runs in its own
+// goroutine and the answer is a flat CreateTaskResult (resultType "task",
+// taskId, status, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs);
+// tasks/get returns the task with the tool's result (or the JSON-RPC error,
+// status failed) inlined once terminal, tasks/update answers the input
+// requests of a task parked input_required (Ask works in a task as in a
+// multi round-trip request), and tasks/cancel stops it. Without the
+// extension, optional tools answer inline, required ones and the tasks
+// methods are -32021. ToolInfo.BeforeTask gathers input inline before the
+// task exists. Tasks are kept in memory for their ttlMs, bounded in number,
+// and cancelled by Shutdown.
+//
 // # Subscriptions
 //
 // subscriptions/listen streams run inside Handle: the acknowledgement (with

@@ -50,6 +50,8 @@ type Server struct {
 
 	sessions legacySessions // HTTP legacy sessions by Mcp-Session-Id
 
+	tasks taskStore // tasks extension (tasks*.go)
+
 	closeOnce sync.Once
 	closing   chan struct{} // closed by Shutdown
 	streams   sync.WaitGroup
@@ -212,14 +214,17 @@ func (s *Server) toolParamHeaders(name string) []httpwire.ParamHeader {
 	return nil
 }
 
-// Shutdown ends every open listen stream with its result and stops new
-// work: requests that arrive afterwards get -32603. It waits until the
-// streams' Handle calls have returned or ctx is done.
+// Shutdown ends every open listen stream with its result, cancels running
+// tasks (tasks extension) and stops new work: requests that arrive
+// afterwards get -32603. It waits until the streams' Handle calls and the
+// tasks' goroutines have returned or ctx is done.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closeOnce.Do(func() { close(s.closing) })
+	s.tasks.close()
 	done := make(chan struct{})
 	go func() {
 		s.streams.Wait()
+		s.tasks.wait()
 		close(done)
 	}()
 	select {

@@ -25,6 +25,16 @@ type ToolInfo struct {
 	OutputSchema json.RawMessage
 	// Meta is the tool definition's _meta.
 	Meta map[string]any
+	// TaskSupport makes the tool run as a task of the tasks extension
+	// (io.modelcontextprotocol/tasks) when a request declares it; see
+	// TaskSupport's values.
+	TaskSupport TaskSupport
+	// BeforeTask, optional for a task-supporting tool, runs inline on
+	// tools/call before the task is created. It may Ask for input (the
+	// request then answers an InputRequiredResult and no task exists yet);
+	// the answers stay visible to Ask inside the task. An error ends the
+	// call as the tool's own error would.
+	BeforeTask func(ctx context.Context) error
 }
 
 // Tool is a tool ready to register, made by NewTool. The zero Tool is
@@ -43,6 +53,8 @@ type toolImpl struct {
 	entry        // key: the name; def: the encoded Tool definition
 	paramHeaders []httpwire.ParamHeader
 	run          func(ctx context.Context, args []byte) (any, error)
+	taskSupport  TaskSupport
+	beforeTask   func(ctx context.Context) error
 }
 
 // toolWire is the wire form of a tool definition; inputSchema and
@@ -100,6 +112,15 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 	if fn == nil {
 		return fail(errors.New("nil function"))
 	}
+	switch info.TaskSupport {
+	case TaskSupportNone, TaskSupportOptional, TaskSupportRequired:
+	default:
+		return fail(fmt.Errorf("TaskSupport %q must be \"\", %q or %q", info.TaskSupport, TaskSupportOptional, TaskSupportRequired))
+	}
+	if info.BeforeTask != nil && info.TaskSupport == TaskSupportNone {
+		return fail(errors.New("BeforeTask needs TaskSupport optional or required"))
+	}
+	t.taskSupport, t.beforeTask = info.TaskSupport, info.BeforeTask
 	inType := reflect.TypeFor[In]()
 	rawIn := inType == rawMessageType
 	schema := info.InputSchema
@@ -208,7 +229,14 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 	if k := jsonKind(p.arguments); k != 0 && k != '{' && !isNullOrAbsent(p.arguments) {
 		return nil, invalidParams("params.arguments must be an object")
 	}
-	out, err := t.run(ctx, p.arguments)
+	var out any
+	handled := false
+	if t.taskSupport != TaskSupportNone {
+		out, handled, err = g.callTask(ctx, r, p, t)
+	}
+	if !handled {
+		out, err = t.run(ctx, p.arguments)
+	}
 	if err != nil {
 		return nil, err
 	}

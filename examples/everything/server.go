@@ -27,6 +27,7 @@ func newServer() (*server.Server, error) {
 		Cache: server.CachePolicy{TTLMs: 0, Scope: "public"},
 	}
 	e.MCPRegister(&opts)
+	opts.Tools = append(opts.Tools, e.taskTools()...) // tasks.go: no directive key for task support yet
 	srv, err := server.New(opts)
 	if err != nil {
 		return nil, err

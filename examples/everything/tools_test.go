@@ -10,7 +10,7 @@ import (
 	"github.com/mcpgen/mcpgen/generated/mcp"
 )
 
-// fixtureTools are the tools conformance/FIXTURES.md §3.1 and §7 list.
+// fixtureTools are the tools conformance/FIXTURES.md §3.1, §6 and §7 list.
 var fixtureTools = []string{
 	"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
 	"test_multiple_content_types", "test_error_handling", "test_tool_with_progress",
@@ -23,6 +23,9 @@ var fixtureTools = []string{
 	"test_input_required_result_tampered_state", "test_input_required_result_capabilities",
 	"test_tool_with_logging", "test_sampling", "test_elicitation",
 	"test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
+	// §6, the tasks extension (tasks.go).
+	"greet", "slow_compute", "failing_job", "protocol_error_job", "confirm_delete", "multi_input",
+	"test_tool_with_task",
 }
 
 var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)

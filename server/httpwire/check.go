@@ -29,8 +29,8 @@ type BodyFacts struct {
 	Kind MessageKind
 	// Method is the JSON-RPC method.
 	Method string
-	// Name is params.name (tools/call, prompts/get) or params.uri
-	// (resources/read); see NameField. HasName is false when the body has
+	// Name is params.name (tools/call, prompts/get), params.uri
+	// (resources/read) or params.taskId (tasks/*); see NameField. HasName is false when the body has
 	// no such string.
 	Name    string
 	HasName bool

@@ -48,6 +48,7 @@ func FactsFromBody(body []byte) (BodyFacts, error) {
 	var params struct {
 		Name      json.RawMessage            `json:"name"`
 		URI       json.RawMessage            `json:"uri"`
+		TaskID    json.RawMessage            `json:"taskId"`
 		Arguments json.RawMessage            `json:"arguments"`
 		Meta      map[string]json.RawMessage `json:"_meta"`
 	}
@@ -60,6 +61,8 @@ func FactsFromBody(body []byte) (BodyFacts, error) {
 		f.HasName = jsonString(params.Name, &f.Name)
 	case "uri":
 		f.HasName = jsonString(params.URI, &f.Name)
+	case "taskId":
+		f.HasName = jsonString(params.TaskID, &f.Name)
 	}
 	if f.Method == "tools/call" {
 		f.Arguments = params.Arguments

@@ -8,8 +8,8 @@ const (
 	HeaderProtocolVersion = "MCP-Protocol-Version"
 	// HeaderMethod mirrors the JSON-RPC method.
 	HeaderMethod = "Mcp-Method"
-	// HeaderName mirrors params.name (tools/call, prompts/get) or params.uri
-	// (resources/read).
+	// HeaderName mirrors params.name (tools/call, prompts/get), params.uri
+	// (resources/read) or params.taskId (tasks/get|update|cancel).
 	HeaderName = "Mcp-Name"
 	// ParamHeaderPrefix prefixes the headers that mirror tool arguments
 	// annotated with x-mcp-header: "Mcp-Param-" + annotation value.
@@ -32,14 +32,18 @@ const (
 )
 
 // NameField reports which params field the Mcp-Name header mirrors for
-// method: "name" for tools/call and prompts/get, "uri" for resources/read.
-// ok is false for every other method, which carries no Mcp-Name header.
+// method: "name" for tools/call and prompts/get, "uri" for resources/read,
+// "taskId" for tasks/get, tasks/update and tasks/cancel (the tasks
+// extension, SEP-2663). ok is false for every other method, which carries
+// no Mcp-Name header.
 func NameField(method string) (field string, ok bool) {
 	switch method {
 	case "tools/call", "prompts/get":
 		return "name", true
 	case "resources/read":
 		return "uri", true
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		return "taskId", true
 	}
 	return "", false
 }

@@ -1,0 +1,146 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+)
+
+// tasksRoute returns the route of tasks/get, tasks/update or tasks/cancel;
+// nil (-32601, as before) when no registered tool supports tasks.
+func (s *Server) tasksRoute(method string) routeFunc {
+	if !s.tools.offersTasks() {
+		return nil
+	}
+	switch method {
+	case methodTasksGet:
+		return s.tasksGet
+	case methodTasksUpdate:
+		return s.tasksUpdate
+	case methodTasksCancel:
+		return s.tasksCancel
+	}
+	return nil
+}
+
+// offersTasks reports whether a registered tool supports tasks.
+func (g *toolRegistry) offersTasks() bool {
+	set := g.set.Load()
+	if set == nil {
+		return false
+	}
+	for _, t := range set.list {
+		if t.taskSupport != TaskSupportNone {
+			return true
+		}
+	}
+	return false
+}
+
+// taskParams are the params of tasks/get, tasks/update and tasks/cancel.
+type taskParams struct {
+	TaskID         *string                    `json:"taskId"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+}
+
+// lookupTask checks the extension (-32021) and the params (-32602) of a
+// tasks request and returns its task (-32602 when unknown or expired).
+func (s *Server) lookupTask(ctx context.Context, params json.RawMessage) (*task, *taskParams, error) {
+	if err := RequireCapabilities(ctx, tasksCapability()); err != nil {
+		return nil, nil, err
+	}
+	var p taskParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, nil, invalidParams("params: " + err.Error())
+	}
+	if p.TaskID == nil {
+		return nil, nil, invalidParams("params.taskId: missing required member")
+	}
+	t := s.tasks.get(*p.TaskID)
+	if t == nil {
+		return nil, nil, invalidParams(fmt.Sprintf("Unknown task: %q", *p.TaskID))
+	}
+	return t, &p, nil
+}
+
+// tasksGet answers tasks/get with the DetailedTask.
+func (s *Server) tasksGet(ctx context.Context, _ *request, _ *requestParams, params json.RawMessage) (any, error) {
+	t, _, err := s.lookupTask(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	return t.wire(true, s.metaJSON), nil
+}
+
+// tasksCancel answers tasks/cancel: a running task becomes cancelled and its
+// context is cancelled; a finished one is left as is. Both get the empty ack.
+func (s *Server) tasksCancel(ctx context.Context, _ *request, _ *requestParams, params json.RawMessage) (any, error) {
+	t, _, err := s.lookupTask(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	if !t.terminal() {
+		t.setStatus(TaskCancelled, "cancelled by the client")
+		t.pending = nil
+	}
+	t.mu.Unlock()
+	t.cancel()
+	return ackResult{ResultType: "complete", Meta: s.metaJSON}, nil
+}
+
+// tasksUpdate answers tasks/update: the answers to pending input requests
+// are recorded (keys that are not pending are ignored); once none is
+// pending the task resumes. An answer of the wrong kind is -32602 and
+// nothing is recorded.
+func (s *Server) tasksUpdate(ctx context.Context, _ *request, _ *requestParams, params json.RawMessage) (any, error) {
+	t, p, err := s.lookupTask(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	if p.InputResponses == nil {
+		return nil, invalidParams("params.inputResponses: must be an object mapping keys to input responses")
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.status != TaskInputRequired {
+		return ackResult{ResultType: "complete", Meta: s.metaJSON}, nil
+	}
+	got := mcp.InputResponses{}
+	for key, raw := range p.InputResponses {
+		req, pending := t.pending[key]
+		if !pending {
+			continue
+		}
+		resp, err := mcp.DecodeInputResponse(raw)
+		if err != nil {
+			return nil, invalidParams(fmt.Sprintf("inputResponses[%q]: %v", key, err))
+		}
+		if !answers(req, resp) {
+			return nil, invalidParams(fmt.Sprintf("inputResponses[%q] does not answer a %s request", key, inputMethod(req)))
+		}
+		got[key] = resp
+	}
+	if len(got) > 0 {
+		if t.answers == nil {
+			t.answers = mcp.InputResponses{}
+		}
+		maps.Copy(t.answers, got)
+		for key := range got {
+			delete(t.pending, key)
+		}
+		t.updated = time.Now()
+	}
+	if len(t.pending) == 0 {
+		t.setStatus(TaskWorking, "")
+		select {
+		case t.wake <- struct{}{}:
+		default:
+		}
+	}
+	return ackResult{ResultType: "complete", Meta: s.metaJSON}, nil
+}

@@ -1,0 +1,170 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"maps"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// tasksCapability is the client capability the tasks extension needs.
+func tasksCapability() mcp.ClientCapabilities {
+	return mcp.ClientCapabilities{Extensions: map[string]mcp.JSONObject{TasksExtension: {}}}
+}
+
+// declaresTasks reports whether the current request declared the tasks
+// extension. Legacy sessions never do: tasks are a 2026-07-28 extension.
+func declaresTasks(ctx context.Context, r *request) bool {
+	if legacyFrom(ctx) != nil {
+		return false
+	}
+	caps, err := r.capabilities()
+	if err != nil {
+		return false
+	}
+	_, ok := caps.Extensions[TasksExtension]
+	return ok
+}
+
+// callTask is tools/call for a task-supporting tool. handled is false when
+// the tool runs inline as before (the request did not declare the extension
+// and the tool's support is optional). Otherwise it answers -32021 (required
+// support, extension not declared), the BeforeTask outcome when that did not
+// finish (an InputRequiredResult, an error), or the CreateTaskResult of the
+// task it started.
+func (g *toolRegistry) callTask(ctx context.Context, r *request, p *requestParams, t *toolImpl) (out any, handled bool, err error) {
+	if !declaresTasks(ctx, r) {
+		if t.taskSupport == TaskSupportRequired {
+			return nil, true, RequireCapabilities(ctx, tasksCapability())
+		}
+		return nil, false, nil
+	}
+	if t.beforeTask != nil {
+		if err := t.beforeTask(ctx); err != nil {
+			if isProtocolError(err) || ctx.Err() != nil {
+				return nil, true, err
+			}
+			return toolError(err.Error()), true, nil
+		}
+	}
+	meta := requestMeta{
+		protocolVersion: r.meta.protocolVersion,
+		caps:            append([]byte(nil), r.meta.caps...),
+		clientInfo:      append([]byte(nil), r.meta.clientInfo...),
+	}
+	tk, tctx, rerr := g.s.tasks.add(t, append([]byte(nil), p.arguments...), meta)
+	if rerr != nil {
+		return nil, true, rerr
+	}
+	r.mu.Lock()
+	tk.answers = maps.Clone(r.inputResponses)
+	tk.state = r.state
+	if r.stateSet {
+		tk.state = r.newState
+	}
+	r.mu.Unlock()
+	created := tk.wire(false, g.s.metaJSON) // status working, before the tool can change it
+	go g.s.runTask(tctx, tk)
+	return created, true, nil
+}
+
+// runTask runs a task's tool in rounds until it finishes, fails, is
+// cancelled or its TTL ends. A round that needs input parks the task as
+// input_required until tasks/update has answered every pending request.
+func (s *Server) runTask(ctx context.Context, t *task) {
+	defer s.tasks.running.Done()
+	defer t.cancel()
+	for {
+		t.mu.Lock()
+		r := &request{
+			s: s, method: mcp.MethodToolsCall, meta: t.meta,
+			mrtrAllowed: true, inputResponses: maps.Clone(t.answers),
+			idName: t.tool.key, idArgs: t.args, state: t.state,
+		}
+		t.mu.Unlock()
+		rctx := withRequest(ctx, r)
+		r.ctx = rctx
+		out, err := s.call(rctx, func(c context.Context) (any, error) { return t.tool.run(c, t.args) })
+		r.done.Store(true)
+		if ctx.Err() != nil {
+			t.finish(TaskCancelled, nil, nil, stopReason(ctx))
+			return
+		}
+		var ire *InputRequiredError
+		switch {
+		case errors.As(err, &ire):
+			if !s.parkTask(ctx, t, r, ire) {
+				t.finish(TaskCancelled, nil, nil, stopReason(ctx))
+				return
+			}
+		case err != nil:
+			t.finish(TaskFailed, nil, toRPCError(err), "")
+			return
+		default:
+			b, rerr := s.encodeToolOutput(r, out)
+			if rerr != nil {
+				t.finish(TaskFailed, nil, rerr, "")
+				return
+			}
+			t.finish(TaskCompleted, b, nil, "")
+			return
+		}
+	}
+}
+
+// stopReason is the status message of a task stopped by its context.
+func stopReason(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "the task's ttl ended"
+	}
+	return "cancelled"
+}
+
+// parkTask records the input a round asked for and waits until tasks/update
+// has answered all of it; false when the task ended meanwhile (or the round
+// asked for nothing, which fails the task).
+func (s *Server) parkTask(ctx context.Context, t *task, r *request, ire *InputRequiredError) bool {
+	r.mu.Lock()
+	reqs := mcp.InputRequests{}
+	maps.Copy(reqs, r.pending)
+	for k, v := range ire.Requests {
+		if v != nil {
+			reqs[k] = v
+		}
+	}
+	newState, stateSet := r.newState, r.stateSet
+	r.mu.Unlock()
+	if len(reqs) == 0 {
+		t.finish(TaskFailed, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+			Message: "Internal error: the tool asked for input without input requests"}, "")
+		return false
+	}
+	t.mu.Lock()
+	if t.terminal() {
+		t.mu.Unlock()
+		return false
+	}
+	if stateSet {
+		t.state = newState
+	}
+	t.pending = reqs
+	t.setStatus(TaskInputRequired, "")
+	t.mu.Unlock()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.wake:
+		return true
+	}
+}
+
+// encodeToolOutput encodes what a tool's run returned as its complete
+// result.
+func (s *Server) encodeToolOutput(r *request, out any) ([]byte, *jsonrpc.Error) {
+	if tt, ok := out.(*toolText); ok {
+		return tt.appendResult(make([]byte, 0, len(tt.text)+len(tt.structured)+160), s.metaJSON), nil
+	}
+	return s.encodeResult(r, out)
+}

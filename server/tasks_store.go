@@ -1,0 +1,207 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// task is one task of the tasks extension. Its fields after mu are guarded
+// by mu; the rest are fixed at creation.
+type task struct {
+	id      string
+	tool    *toolImpl
+	args    []byte      // copy of params.arguments
+	meta    requestMeta // copy of the creating request's _meta (no progress/log)
+	created time.Time
+	expires time.Time
+	ttl     time.Duration
+	cancel  context.CancelFunc
+	wake    chan struct{} // signalled when the last pending input is answered
+
+	mu      sync.Mutex
+	status  string
+	message string
+	updated time.Time
+	pending mcp.InputRequests  // unanswered input requests (input_required)
+	answers mcp.InputResponses // every answer so far, by key
+	state   json.RawMessage    // SetState of the last round
+	result  json.RawMessage    // encoded tool result (completed)
+	err     *jsonrpc.Error     // protocol error (failed)
+}
+
+// terminal reports whether status is final. Callers hold t.mu.
+func (t *task) terminal() bool {
+	return t.status == TaskCompleted || t.status == TaskFailed || t.status == TaskCancelled
+}
+
+// setStatus records a status change. Callers hold t.mu.
+func (t *task) setStatus(status, message string) {
+	t.status, t.message, t.updated = status, message, time.Now()
+}
+
+// finish makes the task terminal unless it already is (a cancel that won the
+// race keeps "cancelled").
+func (t *task) finish(status string, result json.RawMessage, err *jsonrpc.Error, message string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.terminal() {
+		return
+	}
+	t.setStatus(status, message)
+	t.result, t.err, t.pending = result, err, nil
+}
+
+// wire returns the task's wire form; detailed adds inputRequests and the
+// inlined result or error (tasks/get).
+func (t *task) wire(detailed bool, meta json.RawMessage) taskWire {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w := taskWire{
+		ResultType:     "task",
+		TaskID:         t.id,
+		Status:         t.status,
+		StatusMessage:  t.message,
+		CreatedAt:      t.created.UTC().Format(taskTimestampLayout),
+		LastUpdatedAt:  t.updated.UTC().Format(taskTimestampLayout),
+		TTLMs:          t.ttl.Milliseconds(),
+		PollIntervalMs: taskPollIntervalMs,
+		Meta:           meta,
+	}
+	if detailed {
+		w.ResultType = "complete"
+		if t.status == TaskInputRequired && len(t.pending) > 0 {
+			w.InputRequests = make(mcp.InputRequests, len(t.pending))
+			for k, v := range t.pending {
+				w.InputRequests[k] = v
+			}
+		}
+		switch t.status {
+		case TaskCompleted:
+			w.Result = t.result
+		case TaskFailed:
+			w.Error = t.err
+		}
+	}
+	return w
+}
+
+// taskStore holds the tasks of one server, in memory and bounded. The zero
+// value is ready to use.
+type taskStore struct {
+	mu       sync.Mutex
+	tasks    map[string]*task
+	ttl      time.Duration // 0: defaultTaskTTL
+	max      int           // 0: defaultMaxTasks
+	shutdown bool
+	running  sync.WaitGroup // one per runner goroutine (runTask)
+}
+
+// errTooManyTasks answers a task creation when the store is full of running
+// tasks.
+var errTooManyTasks = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: too many running tasks; try again later"}
+
+// add registers a new working task for tool, after dropping expired tasks
+// and, when the store is full, the oldest finished one.
+func (st *taskStore) add(tool *toolImpl, args []byte, meta requestMeta) (*task, context.Context, *jsonrpc.Error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.shutdown {
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the server is shutting down"}
+	}
+	if st.tasks == nil {
+		st.tasks = map[string]*task{}
+	}
+	now := time.Now()
+	st.sweepLocked(now)
+	limit := st.max
+	if limit <= 0 {
+		limit = defaultMaxTasks
+	}
+	if len(st.tasks) >= limit && !st.evictFinishedLocked() {
+		return nil, nil, errTooManyTasks
+	}
+	ttl := st.ttl
+	if ttl <= 0 {
+		ttl = defaultTaskTTL
+	}
+	var raw [16]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: no randomness for a task id"}
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), now.Add(ttl))
+	t := &task{
+		id: hex.EncodeToString(raw[:]), tool: tool, args: args, meta: meta,
+		created: now, expires: now.Add(ttl), ttl: ttl, cancel: cancel,
+		wake:   make(chan struct{}, 1),
+		status: TaskWorking, updated: now,
+	}
+	st.tasks[t.id] = t
+	st.running.Add(1) // under mu, before close can start waiting
+	return t, ctx, nil
+}
+
+// get returns the live task with id, nil when unknown or expired.
+func (st *taskStore) get(id string) *task {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.sweepLocked(time.Now())
+	return st.tasks[id]
+}
+
+// sweepLocked drops the tasks whose TTL has ended (cancelling any still
+// running). Callers hold st.mu.
+func (st *taskStore) sweepLocked(now time.Time) {
+	for id, t := range st.tasks {
+		if now.After(t.expires) {
+			t.cancel()
+			delete(st.tasks, id)
+		}
+	}
+}
+
+// evictFinishedLocked drops the oldest terminal task; false when every task
+// is still running. Callers hold st.mu.
+func (st *taskStore) evictFinishedLocked() bool {
+	var oldest *task
+	for _, t := range st.tasks {
+		t.mu.Lock()
+		fin := t.terminal()
+		t.mu.Unlock()
+		if fin && (oldest == nil || t.created.Before(oldest.created)) {
+			oldest = t
+		}
+	}
+	if oldest == nil {
+		return false
+	}
+	delete(st.tasks, oldest.id)
+	return true
+}
+
+// len returns how many tasks the store holds.
+func (st *taskStore) len() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return len(st.tasks)
+}
+
+// close cancels every task and refuses new ones (Shutdown); wait then
+// returns once every runner goroutine has ended.
+func (st *taskStore) close() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.shutdown = true
+	for _, t := range st.tasks {
+		t.cancel()
+	}
+}
+
+// wait blocks until every runner goroutine has returned.
+func (st *taskStore) wait() { st.running.Wait() }
