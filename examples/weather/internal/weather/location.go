@@ -100,3 +100,13 @@ func titleCase(s string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// readLocation normalises a location and parses it as "lat,long" when it is
+// one: the first step of every provider.
+func readLocation(location string) (key string, c coords, isCoords bool, err error) {
+	if key, err = normalizeLocation(location); err != nil {
+		return "", coords{}, false, err
+	}
+	c, isCoords, err = parseCoords(key)
+	return key, c, isCoords, err
+}

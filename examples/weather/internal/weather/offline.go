@@ -50,11 +50,7 @@ type place struct {
 }
 
 func resolveOffline(location string) (place, error) {
-	key, err := normalizeLocation(location)
-	if err != nil {
-		return place{}, err
-	}
-	c, isCoords, err := parseCoords(key)
+	key, c, isCoords, err := readLocation(location)
 	if err != nil {
 		return place{}, err
 	}

@@ -195,11 +195,7 @@ func (o *OpenMeteo) pointQuery(p place, u Units) url.Values {
 
 // resolve turns location into coordinates, geocoding place names.
 func (o *OpenMeteo) resolve(ctx context.Context, location string) (place, error) {
-	key, err := normalizeLocation(location)
-	if err != nil {
-		return place{}, err
-	}
-	c, isCoords, err := parseCoords(key)
+	_, c, isCoords, err := readLocation(location)
 	if err != nil {
 		return place{}, err
 	}
