@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
-	"github.com/mcpgen/mcpgen/server/httpwire"
 )
 
 // HTTPOptions configure the Streamable HTTP handler.

@@ -3,8 +3,8 @@ package server
 import (
 	"context"
 
+	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
-	"github.com/mcpgen/mcpgen/server/httpwire"
 )
 
 // httpCore is what the Streamable HTTP transport needs from the

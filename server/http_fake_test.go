@@ -14,8 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
-	"github.com/mcpgen/mcpgen/server/httpwire"
 )
 
 // fakeCore stands in for *Server behind httpHandler: it checks the _meta

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
-	"github.com/mcpgen/mcpgen/server/httpwire"
 )
 
 var (

@@ -11,8 +11,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	legacy "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
-	"github.com/mcpgen/mcpgen/server/httpwire"
 )
 
 // Legacy sessions on Streamable HTTP (the 2025-03-26 … 2025-11-25

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
-	"github.com/mcpgen/mcpgen/server/httpwire"
+	"github.com/mcpgen/mcpgen/internal/httpwire"
 )
 
 // Server serves MCP 2026-07-28 over any transport: Handle is the

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/argschema"
 	"github.com/mcpgen/mcpgen/generated/mcp"
-	"github.com/mcpgen/mcpgen/server/httpwire"
+	"github.com/mcpgen/mcpgen/internal/httpwire"
 )
 
 // ToolInfo is what a tool declares besides its function.
