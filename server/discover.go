@@ -35,9 +35,7 @@ func (s *Server) capabilities() mcp.ServerCapabilities {
 	}
 	// Log sends notifications/message when a request sets a logLevel.
 	c.Logging = mcp.JSONObject{}
-	if s.tools.offersTasks() {
-		c.Extensions = map[string]mcp.JSONObject{TasksExtension: {}}
-	}
+	c.Extensions = s.extensionCapabilities()
 	return c
 }
 

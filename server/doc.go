@@ -42,6 +42,17 @@
 // name and arguments with an expiry, so any replica sharing the key can
 // continue the request and tampered or foreign state is -32602.
 //
+// # Extensions
+//
+// An Extension (Options.Extensions) declares a protocol extension: its ID,
+// the settings object the server declares under capabilities.extensions,
+// the methods it adds (NewMethod: typed params and result) and what it
+// needs (server features, the client's declaration). Extension methods are
+// served like core methods: the same _meta checks and error codes, results
+// completed with resultType, serverInfo and, for cacheable methods, ttlMs
+// and cacheScope. The tasks extension below is built on it; package skills
+// (the Skills extension, SEP-2640) uses it from outside.
+//
 // # Tasks extension
 //
 // A tool whose ToolInfo.TaskSupport is optional or required serves the

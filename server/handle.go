@@ -167,10 +167,8 @@ func (s *Server) route(method string) routeFunc {
 		return ifOffered(s.resources.offered(), s.resources.listTemplates)
 	case mcp.MethodCompletionComplete:
 		return ifOffered(s.completions(), s.complete)
-	case methodTasksGet, methodTasksUpdate, methodTasksCancel:
-		return s.tasksRoute(method)
 	}
-	return nil
+	return s.extensionRoute(method)
 }
 
 // ifOffered returns route when its feature is offered, else nil.

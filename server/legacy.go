@@ -205,6 +205,9 @@ func (l *LegacySession) serve(ctx context.Context, msg jsonrpc.Message, w Messag
 		legacy.MethodCompletionComplete:
 		return l.forward(ctx, msg, w)
 	}
+	if l.s.servesLegacy(msg.Method) {
+		return l.forward(ctx, msg, w)
+	}
 	return nil, methodNotFound(msg.Method)
 }
 

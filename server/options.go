@@ -33,6 +33,9 @@ type Options struct {
 	Prompts           []Prompt
 	Resources         []Resource
 	ResourceTemplates []ResourceTemplate
+	// Extensions are the protocol extensions the server serves besides the
+	// built-in tasks extension (see Extension).
+	Extensions []Extension
 	// Handlers are user values implementing generated handler interfaces
 	// (mcp.ToolsHandler, mcp.CompletionHandler, …) that take over the
 	// matching requests from the registries.

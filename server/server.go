@@ -50,7 +50,8 @@ type Server struct {
 
 	sessions legacySessions // HTTP legacy sessions by Mcp-Session-Id
 
-	tasks taskStore // tasks extension (tasks*.go)
+	tasks      taskStore    // tasks extension (tasks*.go)
+	extensions extensionSet // the tasks extension and Options.Extensions
 
 	closeOnce sync.Once
 	closing   chan struct{} // closed by Shutdown
@@ -140,6 +141,9 @@ func New(opts Options) (*Server, error) {
 		if err := s.resources.add(opts.Resources, opts.ResourceTemplates); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if err := s.extensions.add(append([]Extension{s.tasksExtension()}, opts.Extensions...)); err != nil {
+		errs = append(errs, err)
 	}
 	if len(opts.Handlers) > 0 {
 		for i, h := range opts.Handlers {

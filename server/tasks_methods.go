@@ -10,21 +10,22 @@ import (
 	"github.com/mcpgen/mcpgen/generated/mcp"
 )
 
-// tasksRoute returns the route of tasks/get, tasks/update or tasks/cancel;
-// nil (-32601, as before) when no registered tool supports tasks.
-func (s *Server) tasksRoute(method string) routeFunc {
-	if !s.tools.offersTasks() {
-		return nil
+// tasksExtension is the tasks extension on the public extension API:
+// tasks/get, tasks/update and tasks/cancel, offered (declared in
+// capabilities.extensions, answered rather than -32601) while a registered
+// tool supports tasks, and -32021 unless the request declares the
+// extension. Initialize-era sessions never see it.
+func (s *Server) tasksExtension() Extension {
+	return Extension{
+		ID:                TasksExtension,
+		ClientMustDeclare: true,
+		Offered:           s.tools.offersTasks,
+		Methods: []ExtensionMethod{
+			NewMethod(MethodInfo{Name: methodTasksGet}, s.tasksGet),
+			NewMethod(MethodInfo{Name: methodTasksUpdate}, s.tasksUpdate),
+			NewMethod(MethodInfo{Name: methodTasksCancel}, s.tasksCancel),
+		},
 	}
-	switch method {
-	case methodTasksGet:
-		return s.tasksGet
-	case methodTasksUpdate:
-		return s.tasksUpdate
-	case methodTasksCancel:
-		return s.tasksCancel
-	}
-	return nil
 }
 
 // offersTasks reports whether a registered tool supports tasks.
@@ -47,29 +48,23 @@ type taskParams struct {
 	InputResponses map[string]json.RawMessage `json:"inputResponses"`
 }
 
-// lookupTask checks the extension (-32021) and the params (-32602) of a
-// tasks request and returns its task (-32602 when unknown or expired).
-func (s *Server) lookupTask(ctx context.Context, params json.RawMessage) (*task, *taskParams, error) {
-	if err := RequireCapabilities(ctx, tasksCapability()); err != nil {
-		return nil, nil, err
-	}
-	var p taskParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, nil, invalidParams("params: " + err.Error())
-	}
+// lookupTask returns the task of a tasks request (-32602 when taskId is
+// missing, unknown or expired). The runtime has checked the extension
+// (-32021) and decoded the params.
+func (s *Server) lookupTask(p taskParams) (*task, error) {
 	if p.TaskID == nil {
-		return nil, nil, invalidParams("params.taskId: missing required member")
+		return nil, invalidParams("params.taskId: missing required member")
 	}
 	t := s.tasks.get(*p.TaskID)
 	if t == nil {
-		return nil, nil, invalidParams(fmt.Sprintf("Unknown task: %q", *p.TaskID))
+		return nil, invalidParams(fmt.Sprintf("Unknown task: %q", *p.TaskID))
 	}
-	return t, &p, nil
+	return t, nil
 }
 
 // tasksGet answers tasks/get with the DetailedTask.
-func (s *Server) tasksGet(ctx context.Context, _ *request, _ *requestParams, params json.RawMessage) (any, error) {
-	t, _, err := s.lookupTask(ctx, params)
+func (s *Server) tasksGet(_ context.Context, p taskParams) (any, error) {
+	t, err := s.lookupTask(p)
 	if err != nil {
 		return nil, err
 	}
@@ -78,8 +73,8 @@ func (s *Server) tasksGet(ctx context.Context, _ *request, _ *requestParams, par
 
 // tasksCancel answers tasks/cancel: a running task becomes cancelled and its
 // context is cancelled; a finished one is left as is. Both get the empty ack.
-func (s *Server) tasksCancel(ctx context.Context, _ *request, _ *requestParams, params json.RawMessage) (any, error) {
-	t, _, err := s.lookupTask(ctx, params)
+func (s *Server) tasksCancel(_ context.Context, p taskParams) (any, error) {
+	t, err := s.lookupTask(p)
 	if err != nil {
 		return nil, err
 	}
@@ -97,8 +92,8 @@ func (s *Server) tasksCancel(ctx context.Context, _ *request, _ *requestParams, 
 // are recorded (keys that are not pending are ignored); once none is
 // pending the task resumes. An answer of the wrong kind is -32602 and
 // nothing is recorded.
-func (s *Server) tasksUpdate(ctx context.Context, _ *request, _ *requestParams, params json.RawMessage) (any, error) {
-	t, p, err := s.lookupTask(ctx, params)
+func (s *Server) tasksUpdate(_ context.Context, p taskParams) (any, error) {
+	t, err := s.lookupTask(p)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,180 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// Extension is a protocol extension the server serves (SEP-2133): an
+// identifier, the settings object the server declares for it under
+// capabilities.extensions, and the methods it adds. The runtime serves
+// extension methods exactly like core methods: the same _meta and version
+// checks, the same error codes, and results completed with resultType,
+// _meta.io.modelcontextprotocol/serverInfo and, for cacheable methods,
+// ttlMs and cacheScope.
+//
+// The tasks extension (TasksExtension) is built on this type; the skills
+// extension (package skills) is a user of it like any other.
+type Extension struct {
+	// ID identifies the extension ("io.modelcontextprotocol/skills"): the
+	// key of its settings in capabilities.extensions and in a client's
+	// clientCapabilities.extensions.
+	ID string
+	// Settings is the settings object declared under
+	// capabilities.extensions[ID]; nil declares {}. It must encode to a
+	// JSON object.
+	Settings any
+	// Methods are the methods the extension adds, made by NewMethod. Their
+	// names must not be core methods or another extension's.
+	Methods []ExtensionMethod
+	// Requires names the server features the extension depends on
+	// ("tools", "prompts", "resources"). While the server does not offer
+	// all of them, the extension is not declared and its methods are
+	// -32601.
+	Requires []string
+	// ClientMustDeclare makes every method of the extension answer -32021
+	// (data.requiredCapabilities.extensions[ID]) unless the request's
+	// clientCapabilities.extensions declares the extension.
+	ClientMustDeclare bool
+	// Offered, when set, reports whether the extension is offered right
+	// now (for example only while some tool supports tasks); nil means
+	// always. An extension not offered is not declared and its methods are
+	// -32601.
+	Offered func() bool
+	// Legacy also serves the methods in initialize-era sessions (which
+	// have no capabilities.extensions to declare them in): a legacy client
+	// that knows the extension may call them, and gets the result
+	// converted like any other (no resultType, ttlMs, cacheScope).
+	Legacy bool
+}
+
+// MethodInfo describes an extension method.
+type MethodInfo struct {
+	// Name is the JSON-RPC method name ("skills/list").
+	Name string
+	// Cacheable results carry ttlMs and cacheScope (the server's Cache
+	// policy, or SetCachePolicy's) unless the result sets them itself.
+	Cacheable bool
+}
+
+// ExtensionMethod is one method of an Extension, made by NewMethod.
+type ExtensionMethod struct{ m *methodImpl }
+
+type methodImpl struct {
+	info MethodInfo
+	call func(ctx context.Context, params json.RawMessage) (any, error)
+	err  error
+}
+
+// NewMethod binds fn as an extension method. Params decodes the request's
+// params (without _meta, which the runtime has checked): a struct whose
+// json field names must match exactly (a member that differs from a field
+// name only in case, or a duplicate member, is -32602), a type with its own
+// UnmarshalJSON (generated types), or json.RawMessage for the raw params.
+// Absent or null params decode as the zero Params. Result must encode to a
+// JSON object; the runtime adds resultType "complete" (unless the result
+// sets its own), _meta.io.modelcontextprotocol/serverInfo and, for
+// Cacheable methods, ttlMs and cacheScope. A returned *jsonrpc.Error is sent
+// as is; other errors are -32603, as for core handlers.
+func NewMethod[Params, Result any](info MethodInfo, fn func(ctx context.Context, params Params) (Result, error)) ExtensionMethod {
+	m := &methodImpl{info: info}
+	if info.Name == "" {
+		m.err = errors.New("an extension method needs a name")
+		return ExtensionMethod{m}
+	}
+	if fn == nil {
+		m.err = fmt.Errorf("method %q: nil function", info.Name)
+		return ExtensionMethod{m}
+	}
+	check := exactKeysOf(reflect.TypeFor[Params]())
+	m.call = func(ctx context.Context, raw json.RawMessage) (any, error) {
+		var p Params
+		if !isNullOrAbsent(raw) {
+			if jsonKind(raw) != '{' {
+				return nil, invalidParams("params must be an object")
+			}
+			if err := check(raw); err != nil {
+				return nil, err
+			}
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return nil, extensionParamsError(err)
+			}
+		}
+		return fn(ctx, p)
+	}
+	return ExtensionMethod{m}
+}
+
+// extensionParamsError is the -32602 for params that do not decode, naming
+// the field.
+func extensionParamsError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return invalidParams(fmt.Sprintf("params.%s: must be %s, not %s", te.Field, te.Type, te.Value))
+	}
+	if isProtocolError(err) {
+		return err
+	}
+	var de *mcp.DecodeError
+	if errors.As(err, &de) {
+		return paramsError(err)
+	}
+	return invalidParams("params: " + err.Error())
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// exactKeysOf returns the member check for params decoded into t: no
+// duplicate members, and for a plain struct no member that matches a field
+// only case-insensitively (encoding/json would accept it; the protocol's
+// names are exact).
+func exactKeysOf(t reflect.Type) func(raw []byte) error {
+	var fields map[string]string // folded name -> exact name
+	if t.Kind() == reflect.Struct && t != rawMessageType && !reflect.PointerTo(t).Implements(unmarshalerType) {
+		fields = map[string]string{}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			fields[strings.ToLower(name)] = name
+		}
+	}
+	return func(raw []byte) error {
+		seen := map[string]bool{}
+		var bad error
+		jsonrpc.EachMember(raw, func(key, _ []byte) {
+			if bad != nil {
+				return
+			}
+			name, ok := jsonrpc.StringValue(append(append([]byte{'"'}, key...), '"'))
+			if !ok {
+				bad = invalidParams("params: a member name is not a valid string")
+				return
+			}
+			if seen[name] {
+				bad = invalidParams(fmt.Sprintf("params: duplicate member %q", name))
+				return
+			}
+			seen[name] = true
+			if exact, ok := fields[strings.ToLower(name)]; ok && exact != name {
+				bad = invalidParams(fmt.Sprintf("params.%s: unknown member (the field is %q; names are case-sensitive)", name, exact))
+			}
+		})
+		return bad
+	}
+}

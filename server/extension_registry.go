@@ -1,0 +1,267 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// extensionSet holds the server's extensions, fixed at New: the built-in
+// tasks extension and Options.Extensions.
+type extensionSet struct {
+	list    []*extensionImpl
+	methods map[string]*extensionMethod
+}
+
+type extensionImpl struct {
+	Extension
+	settings mcp.JSONObject // decoded Settings, never nil
+}
+
+type extensionMethod struct {
+	ext *extensionImpl
+	m   *methodImpl
+}
+
+// coreMethods are the method names an extension may not take.
+var coreMethods = map[string]bool{
+	mcp.MethodServerDiscover: true, mcp.MethodSubscriptionsListen: true,
+	mcp.MethodToolsCall: true, mcp.MethodToolsList: true,
+	mcp.MethodPromptsGet: true, mcp.MethodPromptsList: true,
+	mcp.MethodResourcesRead: true, mcp.MethodResourcesList: true, mcp.MethodResourcesTemplatesList: true,
+	mcp.MethodCompletionComplete: true,
+}
+
+// add registers extensions, reporting every mistake.
+func (x *extensionSet) add(exts []Extension) error {
+	var errs []error
+	if x.methods == nil {
+		x.methods = map[string]*extensionMethod{}
+	}
+	for i, e := range exts {
+		fail := func(format string, args ...any) {
+			errs = append(errs, fmt.Errorf("server: extension %d (%q): %s", i, e.ID, fmt.Sprintf(format, args...)))
+		}
+		if e.ID == "" {
+			fail("an extension needs an ID")
+			continue
+		}
+		if x.byID(e.ID) != nil {
+			fail("duplicate extension ID")
+			continue
+		}
+		impl := &extensionImpl{Extension: e, settings: mcp.JSONObject{}}
+		if e.Settings != nil {
+			b, err := json.Marshal(e.Settings)
+			if err == nil && jsonKind(b) != '{' {
+				err = errors.New("it does not encode to a JSON object")
+			}
+			if err == nil {
+				err = json.Unmarshal(b, &impl.settings)
+			}
+			if err != nil {
+				fail("Settings: %v", err)
+				continue
+			}
+		}
+		for _, f := range e.Requires {
+			if f != "tools" && f != "prompts" && f != "resources" {
+				fail("Requires %q: must be \"tools\", \"prompts\" or \"resources\"", f)
+			}
+		}
+		for j, em := range e.Methods {
+			switch {
+			case em.m == nil:
+				fail("method %d is the zero ExtensionMethod (use NewMethod)", j)
+			case em.m.err != nil:
+				fail("%v", em.m.err)
+			case coreMethods[em.m.info.Name] || removedMethods[em.m.info.Name]:
+				fail("method %q is a core method", em.m.info.Name)
+			case x.methods[em.m.info.Name] != nil:
+				fail("method %q is already served by extension %q", em.m.info.Name, x.methods[em.m.info.Name].ext.ID)
+			default:
+				x.methods[em.m.info.Name] = &extensionMethod{ext: impl, m: em.m}
+			}
+		}
+		x.list = append(x.list, impl)
+	}
+	return errors.Join(errs...)
+}
+
+func (x *extensionSet) byID(id string) *extensionImpl {
+	for _, e := range x.list {
+		if e.ID == id {
+			return e
+		}
+	}
+	return nil
+}
+
+// offered reports whether the server offers extension e right now.
+func (s *Server) extensionOffered(e *extensionImpl) bool {
+	for _, f := range e.Requires {
+		if !s.offers(f) {
+			return false
+		}
+	}
+	return e.Offered == nil || e.Offered()
+}
+
+// extensionCapabilities is capabilities.extensions: the settings of every
+// extension offered now; nil when none is.
+func (s *Server) extensionCapabilities() map[string]mcp.JSONObject {
+	var out map[string]mcp.JSONObject
+	for _, e := range s.extensions.list {
+		if s.extensionOffered(e) {
+			if out == nil {
+				out = map[string]mcp.JSONObject{}
+			}
+			out[e.ID] = e.settings
+		}
+	}
+	return out
+}
+
+// servesLegacy reports whether method is an extension method served in
+// initialize-era sessions.
+func (s *Server) servesLegacy(method string) bool {
+	em := s.extensions.methods[method]
+	return em != nil && em.ext.Legacy
+}
+
+// extensionRoute returns the route of an extension method, nil (-32601)
+// when no offered extension has it.
+func (s *Server) extensionRoute(method string) routeFunc {
+	em := s.extensions.methods[method]
+	if em == nil || !s.extensionOffered(em.ext) {
+		return nil
+	}
+	return func(ctx context.Context, r *request, _ *requestParams, params json.RawMessage) (any, error) {
+		if em.ext.ClientMustDeclare {
+			need := mcp.ClientCapabilities{Extensions: map[string]mcp.JSONObject{em.ext.ID: {}}}
+			if err := RequireCapabilities(ctx, need); err != nil {
+				return nil, err
+			}
+		}
+		out, err := em.m.call(ctx, withoutMeta(params))
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: encoding the result: " + err.Error()}
+		}
+		if jsonKind(b) != '{' {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the " + method + " result is not a JSON object"}
+		}
+		return rawResult(s.completeResult(r, b, em.m.info.Cacheable)), nil
+	}
+}
+
+// withoutMeta returns params without its _meta member (checked by serve);
+// params without _meta are returned as they are.
+func withoutMeta(params json.RawMessage) json.RawMessage {
+	has := false
+	jsonrpc.EachMember(params, func(key, _ []byte) {
+		if jsonrpc.KeyEquals(key, "_meta") {
+			has = true
+		}
+	})
+	if !has {
+		return params
+	}
+	out := make([]byte, 0, len(params))
+	out = append(out, '{')
+	jsonrpc.EachMember(params, func(key, value []byte) {
+		if jsonrpc.KeyEquals(key, "_meta") {
+			return
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(append(out, '"'), key...), `":`...), value...)
+	})
+	return append(out, '}')
+}
+
+// completeResult adds to an encoded result object what every result
+// carries: resultType "complete" unless set, serverInfo in _meta (merged
+// into the result's own _meta) and, when cacheable, ttlMs and cacheScope
+// from the request's cache policy unless set.
+func (s *Server) completeResult(r *request, b []byte, cacheable bool) []byte {
+	var hasType, hasTTL, hasScope, hasInfo bool
+	var meta []byte
+	jsonrpc.EachMember(b, func(key, value []byte) {
+		switch {
+		case jsonrpc.KeyEquals(key, "resultType"):
+			hasType = true
+		case jsonrpc.KeyEquals(key, "ttlMs"):
+			hasTTL = true
+		case jsonrpc.KeyEquals(key, "cacheScope"):
+			hasScope = true
+		case jsonrpc.KeyEquals(key, "_meta"):
+			meta = value
+		}
+	})
+	if jsonKind(meta) == '{' {
+		jsonrpc.EachMember(meta, func(key, _ []byte) {
+			if jsonrpc.KeyEquals(key, keyServerInfo) {
+				hasInfo = true
+			}
+		})
+	}
+	out := make([]byte, 0, len(b)+len(s.metaJSON)+64)
+	out = append(out, '{')
+	jsonrpc.EachMember(b, func(key, value []byte) {
+		if jsonrpc.KeyEquals(key, "_meta") {
+			return
+		}
+		out = append(append(append(append(out, '"'), key...), `":`...), value...)
+		out = append(out, ',')
+	})
+	if !hasType {
+		out = append(out, `"resultType":"complete",`...)
+	}
+	if cacheable {
+		p := r.policy()
+		if !hasTTL {
+			out = strconv.AppendInt(append(out, `"ttlMs":`...), p.TTLMs, 10)
+			out = append(out, ',')
+		}
+		if !hasScope {
+			out = append(append(append(out, `"cacheScope":"`...), p.Scope...), `",`...)
+		}
+	}
+	out = append(out, `"_meta":`...)
+	switch {
+	case jsonKind(meta) != '{':
+		out = append(out, s.metaJSON...)
+	case hasInfo:
+		out = append(out, meta...)
+	default:
+		out = append(out, s.metaJSON[:len(s.metaJSON)-1]...)
+		if rest := trimObjectOpen(meta); len(rest) > 0 && rest[0] != '}' {
+			out = append(out, ',')
+		}
+		out = append(out, trimObjectOpen(meta)...)
+	}
+	return append(out, '}')
+}
+
+// trimObjectOpen returns an encoded object after its '{' and any space.
+func trimObjectOpen(obj []byte) []byte {
+	i := 0
+	for i < len(obj) && obj[i] != '{' {
+		i++
+	}
+	i++
+	for i < len(obj) && (obj[i] == ' ' || obj[i] == '\t' || obj[i] == '\n' || obj[i] == '\r') {
+		i++
+	}
+	return obj[i:]
+}
