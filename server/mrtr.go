@@ -20,7 +20,7 @@ import (
 // for every input it needs; unanswered ones make it return an
 // *InputRequiredError, which the runtime answers with an InputRequiredResult.
 // Handler state for the next round (SetState) travels in requestState,
-// sealed with AES-256-GCM under a key derived from Options.StateKey (authenticated
+// sealed with AES-256-GCM under a key derived from the first of Options.StateKeys (authenticated
 // and secret) together with an expiry and
 // a digest of the request's identity (method, tool/prompt name or resource
 // URI, canonical arguments). Any replica with the same key continues the
@@ -125,7 +125,7 @@ const (
 // expiry, identity digest) as additional data, so the state is both secret
 // and tamper-evident.
 func (s *Server) seal(state []byte, identity string) string {
-	out := make([]byte, sealHeader+nonceSize, sealHeader+nonceSize+len(state)+s.aead.Overhead())
+	out := make([]byte, sealHeader+nonceSize, sealHeader+nonceSize+len(state)+s.ring.aeads[0].Overhead())
 	out[0] = sealVersion
 	binary.BigEndian.PutUint64(out[1:9], uint64(time.Now().Add(s.stateTTL).Unix()))
 	digest := sha256.Sum256([]byte(identity))
@@ -133,18 +133,18 @@ func (s *Server) seal(state []byte, identity string) string {
 	if _, err := rand.Read(out[sealHeader:]); err != nil {
 		panic("server: no randomness for a requestState nonce: " + err.Error())
 	}
-	out = s.aead.Seal(out, out[sealHeader:], state, out[:sealHeader])
+	out = s.ring.aeads[0].Seal(out, out[sealHeader:], state, out[:sealHeader])
 	return base64.RawURLEncoding.EncodeToString(out)
 }
 
 // unseal verifies a requestState token and returns the state it carries.
 func (s *Server) unseal(token, identity string) (json.RawMessage, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(token)
-	if err != nil || len(raw) < sealHeader+nonceSize+s.aead.Overhead() || raw[0] != sealVersion {
+	if err != nil || len(raw) < sealHeader+nonceSize+s.ring.aeads[0].Overhead() || raw[0] != sealVersion {
 		return nil, errors.New("malformed or tampered state")
 	}
 	header := raw[:sealHeader]
-	state, err := s.aead.Open(nil, raw[sealHeader:sealHeader+nonceSize], raw[sealHeader+nonceSize:], header)
+	state, err := s.ring.open(raw[sealHeader:sealHeader+nonceSize], raw[sealHeader+nonceSize:], header)
 	if err != nil {
 		return nil, errors.New("integrity check failed (tampered, or sealed by a server with another key)")
 	}

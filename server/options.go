@@ -19,9 +19,15 @@ type Options struct {
 	// (server/discover, the list results, resources/read). The zero value
 	// is ttlMs 0 and cacheScope "public".
 	Cache CachePolicy
-	// StateKey seals requestState (multi round-trip). Replicas that must
-	// continue each other's requests share one key (at least 16 bytes);
-	// empty means a random key per process.
+	// StateKeys is the requestState key ring (multi round-trip): the first
+	// key seals, every key opens, each at least 16 bytes. Replicas that must
+	// continue each other's requests share the ring; rotation is described
+	// in statekeys.go and the README. ParseStateKeys reads the
+	// MCPGEN_STATE_KEYS form. With no key, a random key per process is used
+	// and Run says so once at start-up.
+	StateKeys [][]byte
+	// StateKey is a single key, put before StateKeys in the ring (kept for
+	// callers that set one key).
 	StateKey []byte
 	// StateTTL is how long a sealed requestState stays valid (default 15
 	// minutes).
@@ -40,6 +46,10 @@ type Options struct {
 	// (mcp.ToolsHandler, mcp.CompletionHandler, …) that take over the
 	// matching requests from the registries.
 	Handlers []any
+	// HTTP configures the Streamable HTTP handler Run serves: the Host and
+	// Origin values accepted besides loopback (a server behind a load
+	// balancer or in a container lists its public names, or "*"), limits.
+	HTTP HTTPOptions
 	// Logger receives the server's own diagnostics (never stdout); the
 	// default writes warnings and errors to stderr.
 	Logger *slog.Logger

@@ -14,9 +14,12 @@ import (
 const shutdownGrace = 5 * time.Second
 
 // Run serves stdio when httpAddr is empty, else Streamable HTTP at /mcp on
-// httpAddr, until ctx is done; then it shuts down, closing listen streams.
+// httpAddr (with Options.HTTP: allowed hosts and origins, limits) and the
+// /healthz and /readyz probes, until ctx is done; then it shuts down,
+// closing listen streams.
 // On stdio it also returns when standard input ends.
 func (s *Server) Run(ctx context.Context, httpAddr string) error {
+	s.warnUnkeyed(httpAddr != "")
 	if httpAddr == "" {
 		return s.runStdio(ctx)
 	}
@@ -24,9 +27,7 @@ func (s *Server) Run(ctx context.Context, httpAddr string) error {
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.HTTPHandler(HTTPOptions{}))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: s.runMux(), ReadHeaderTimeout: 10 * time.Second}
 	s.logger.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()

@@ -2,10 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,8 +30,7 @@ type Server struct {
 	resultMeta *mcp.ResultMetaObject
 	metaJSON   []byte // {"io.modelcontextprotocol/serverInfo":{…}}
 	cache      CachePolicy
-	key        []byte
-	aead       cipher.AEAD // seals requestState
+	ring       stateRing // seals and opens requestState
 	stateTTL   time.Duration
 	pageSize   int
 	logger     *slog.Logger
@@ -95,26 +90,10 @@ func New(opts Options) (*Server, error) {
 	if s.logger == nil {
 		s.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	switch {
-	case len(opts.StateKey) == 0:
-		s.key = make([]byte, 32)
-		if _, err := rand.Read(s.key); err != nil {
-			errs = append(errs, fmt.Errorf("server: generating a state key: %w", err))
-		}
-	case len(opts.StateKey) < 16:
-		errs = append(errs, errors.New("server: Options.StateKey must be at least 16 bytes"))
-	default:
-		s.key = append([]byte(nil), opts.StateKey...)
-	}
-	if s.key != nil {
-		sum := sha256.Sum256(append([]byte("mcpgen requestState v1\x00"), s.key...))
-		block, err := aes.NewCipher(sum[:])
-		if err == nil {
-			s.aead, err = cipher.NewGCM(block)
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("server: state cipher: %w", err))
-		}
+	if ring, err := newStateRing(opts.StateKey, opts.StateKeys); err != nil {
+		errs = append(errs, err)
+	} else {
+		s.ring = ring
 	}
 	s.info = mcp.Implementation{Name: opts.Name, Title: opts.Title, Version: s.opts.Version}
 	s.resultMeta = &mcp.ResultMetaObject{ServerInfo: &s.info}

@@ -21,7 +21,7 @@ import (
 // testServer builds a fresh everything server.
 func testServer(t *testing.T) *server.Server {
 	t.Helper()
-	srv, err := newServer()
+	srv, err := newServer(deployment{})
 	if err != nil {
 		t.Fatalf("newServer: %v", err)
 	}

@@ -14,6 +14,8 @@
 //
 //	go run ./examples/everything
 //	go run ./examples/everything --http 127.0.0.1:8932
+//	MCPGEN_STATE_KEYS=$(openssl rand -base64 32) go run ./examples/everything \
+//		--http 0.0.0.0:8932 --allowed-hosts '*'   # one replica of several
 //
 // Run the conformance suite against it (it builds this package and runs
 // `server --requirements 2026-07-28`):
@@ -61,6 +63,9 @@ func main() {
 func run(args []string) error {
 	fs := flag.NewFlagSet("everything", flag.ContinueOnError)
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at /mcp on this `address` (e.g. 127.0.0.1:8932) instead of stdio")
+	var d deployment
+	fs.StringVar(&d.allowedHosts, "allowed-hosts", "", "comma-separated Host `names` accepted besides loopback (\"*\": any), e.g. behind a load balancer")
+	fs.StringVar(&d.allowedOrigins, "allowed-origins", "", "comma-separated `origins` accepted besides loopback, e.g. https://app.example.com")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -70,7 +75,7 @@ func run(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
-	srv, err := newServer()
+	srv, err := newServer(d)
 	if err != nil {
 		return err
 	}

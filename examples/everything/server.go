@@ -15,8 +15,8 @@ type Everything struct {
 }
 
 // newServer builds the everything server: every fixture bound by mcp_gen.go,
-// results cacheable for 0 ms by anyone.
-func newServer() (*server.Server, error) {
+// results cacheable for 0 ms by anyone, deployed as d says.
+func newServer(d deployment) (*server.Server, error) {
 	e := &Everything{}
 	opts := server.Options{
 		Name:    serverName,
@@ -25,6 +25,9 @@ func newServer() (*server.Server, error) {
 		Instructions: "Conformance fixture server: every tool, prompt, resource and " +
 			"completion the MCP conformance suite exercises.",
 		Cache: server.CachePolicy{TTLMs: 0, Scope: "public"},
+	}
+	if err := d.apply(&opts); err != nil {
+		return nil, err
 	}
 	e.MCPRegister(&opts)
 	opts.Tools = append(opts.Tools, e.taskTools()...) // tasks.go: no directive key for task support yet

@@ -31,6 +31,11 @@ type AppOptions struct {
 	Forecast bool
 	// Logger receives the server's diagnostics; nil means the runtime default.
 	Logger *slog.Logger
+	// StateKeys and HTTP are the deployment's server options: the
+	// requestState key ring replicas share and the Host/Origin values
+	// accepted besides loopback.
+	StateKeys [][]byte
+	HTTP      server.HTTPOptions
 }
 
 // NewApp builds the server of the specification's architecture
@@ -48,8 +53,10 @@ func NewApp(opts AppOptions) (*App, error) {
 		Instructions: "Weather and arithmetic tools. weather_current reports the current weather at a city, address or lat,long; " +
 			"calculator_arithmetic evaluates expressions such as 2 + 3 * (4 ^ 2) - sin(30). " +
 			"weather_forecast appears when the operator enables it (tools/list_changed tells you). Weather source: " + p.Name() + ".",
-		Cache:  server.CachePolicy{TTLMs: 60_000, Scope: "public"},
-		Logger: opts.Logger,
+		Cache:     server.CachePolicy{TTLMs: 60_000, Scope: "public"},
+		Logger:    opts.Logger,
+		StateKeys: opts.StateKeys,
+		HTTP:      opts.HTTP,
 	}
 	tools := &Tools{Provider: p}
 	tools.MCPRegister(&so)

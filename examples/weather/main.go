@@ -30,10 +30,12 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/mcpgen/mcpgen/examples/weather/internal/weather"
+	"github.com/mcpgen/mcpgen/server"
 )
 
 func main() {
@@ -52,6 +54,8 @@ func run(args []string, stderr io.Writer) error {
 	providerName := fs.String("provider", weather.SourceOffline, "weather `provider`: offline (deterministic sample data) or open-meteo (network, no key)")
 	forecast := fs.Bool("forecast", false, "start with weather_forecast in the tool set (SIGHUP toggles it)")
 	verbose := fs.Bool("v", false, "log debug diagnostics to stderr")
+	hosts := fs.String("allowed-hosts", "", "comma-separated Host `names` accepted besides loopback (\"*\": any), e.g. behind a load balancer")
+	origins := fs.String("allowed-origins", "", "comma-separated `origins` accepted besides loopback (browser clients)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -68,7 +72,12 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	app, err := NewApp(AppOptions{Provider: provider, Forecast: *forecast, Logger: logger})
+	keys, err := server.StateKeysFromEnv() // MCPGEN_STATE_KEYS: the ring replicas share
+	if err != nil {
+		return err
+	}
+	app, err := NewApp(AppOptions{Provider: provider, Forecast: *forecast, Logger: logger, StateKeys: keys,
+		HTTP: server.HTTPOptions{AllowedHosts: splitList(*hosts), AllowedOrigins: splitList(*origins)}})
 	if err != nil {
 		return err
 	}
@@ -107,4 +116,15 @@ func newProvider(name string) (weather.Provider, error) {
 		return weather.NewOpenMeteo(&http.Client{Timeout: 15 * time.Second}), nil
 	}
 	return nil, errors.New("unknown --provider " + fmt.Sprintf("%q", name) + " (want offline or open-meteo)")
+}
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
