@@ -17,6 +17,9 @@ type entry struct {
 	key string // the name (tools, prompts), URI or URI template
 	def []byte // the encoded definition
 	err error  // the construction error; such an item is never registered
+	// scopes are the OAuth scopes a caller's token needs to use the item
+	// (auth.go); none: any caller.
+	scopes []string
 }
 
 func (e *entry) base() *entry { return e }
@@ -121,6 +124,7 @@ func (set *namedSet[T]) defs() [][]byte {
 // resources/templates/list) with the page the request's cursor selects, as
 // the result member field.
 func (set *namedSet[T]) page(s *Server, r *request, p *requestParams, field string) (any, error) {
+	set = set.visible(r.ctx)
 	page, next, err := s.listPage(p, set.defs, set.all)
 	if err != nil {
 		return nil, err

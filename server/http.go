@@ -15,6 +15,10 @@ type HTTPOptions struct {
 	AllowedOrigins, AllowedHosts []string
 	// MaxBodyBytes limits a request body (default 4 MiB).
 	MaxBodyBytes int64
+	// Auth, when set, makes the endpoint an OAuth 2.1 resource server:
+	// every request needs a valid bearer token (auth_http.go). Serve its
+	// Protected Resource Metadata too (Auth.Mount).
+	Auth *Auth
 }
 
 // HTTPHandler serves Streamable HTTP; mount it at /mcp in any mux.
@@ -25,7 +29,9 @@ type HTTPOptions struct {
 // as soon as its handler sends a notification (progress, log messages, the
 // acknowledgement of subscriptions/listen) before the response; a
 // notification is answered 202 Accepted. The client closing the connection
-// cancels the request's context. Requests are checked before they reach
+// cancels the request's context. With opts.Auth, every request first needs
+// a valid bearer token (auth_http.go: Host/Origin, then 400/401/403 with a
+// WWW-Authenticate challenge). Requests are checked before they reach
 // the core, in this order: Host/Origin (403; loopback names plus
 // opts.AllowedHosts/AllowedOrigins), method (405, POST only), Content-Type
 // (415), Accept (406), body size (413), JSON-RPC envelope (400 -32700/-32600)
@@ -61,13 +67,14 @@ type httpHandler struct {
 	policy    httpwire.OriginPolicy
 	maxBody   int64
 	keepAlive time.Duration
+	auth      *Auth // nil: no authorization
 }
 
 func newHTTPHandler(core httpCore, opts HTTPOptions) *httpHandler {
 	policy := httpwire.LoopbackPolicy()
 	policy.AllowedOrigins = append(policy.AllowedOrigins, opts.AllowedOrigins...)
 	policy.AllowedHosts = append(policy.AllowedHosts, opts.AllowedHosts...)
-	h := &httpHandler{core: core, policy: policy, maxBody: opts.MaxBodyBytes, keepAlive: defaultKeepAlive}
+	h := &httpHandler{core: core, policy: policy, maxBody: opts.MaxBodyBytes, keepAlive: defaultKeepAlive, auth: opts.Auth}
 	if h.maxBody <= 0 {
 		h.maxBody = httpwire.DefaultMaxBodyBytes
 	}
@@ -81,6 +88,12 @@ func newHTTPHandler(core httpCore, opts HTTPOptions) *httpHandler {
 // _meta, or a request carrying Mcp-Session-Id, its GET stream or DELETE —
 // is served by the server's legacy sessions first (legacy_http.go).
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.auth != nil {
+		var ok bool
+		if r, ok = h.auth.admit(w, r, h.policy, h.logger()); !ok {
+			return
+		}
+	}
 	if h.serveLegacy(w, r) {
 		return
 	}
@@ -170,6 +183,9 @@ func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, msg j
 	st := newHTTPStream(r.Context(), w, msg.Method == methodListen, h.keepAlive)
 	st.invalid = !checked
 	resp := h.core.Handle(r.Context(), msg, st)
+	if h.auth != nil && st.finishDenied(r, msg.ID) {
+		return
+	}
 	st.finish(msg.ID, resp)
 }
 

@@ -49,6 +49,7 @@ type legacySessions struct {
 
 type legacyHTTPSession struct {
 	*LegacySession
+	owner    string       // principalKey of the creator ("" unauthenticated)
 	lastUsed atomic.Int64 // unix nanoseconds
 	streams  atomic.Int32 // open GET streams
 }
@@ -116,6 +117,10 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request) bool {
 			sessionNotFound(w)
 			return true
 		}
+		if !hs.ownedBy(r.Context()) {
+			sessionForbidden(w)
+			return true
+		}
 		if r.Method == http.MethodDelete {
 			s.sessions.remove(sid)
 			hs.Close()
@@ -160,6 +165,10 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request) bool {
 		sessionNotFound(w)
 		return true
 	}
+	if !hs.ownedBy(r.Context()) {
+		sessionForbidden(w)
+		return true
+	}
 	if v := r.Header.Get(httpwire.HeaderProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) {
 		_ = (&httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
 			Message: "Bad Request: unsupported " + httpwire.HeaderProtocolVersion + " " + v}).Write(w, rawID(msg.ID))
@@ -173,13 +182,16 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request) bool {
 	st := newHTTPStream(r.Context(), w, false, h.keepAlive)
 	resp := hs.Handle(r.Context(), msg, st)
 	resp.Code = 0 // a JSON-RPC error is still HTTP 200 in a legacy session
+	if h.auth != nil && st.finishDenied(r, msg.ID) {
+		return true
+	}
 	st.finish(msg.ID, resp)
 	return true
 }
 
 // legacyInitialize opens a session with an initialize request.
 func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s *Server, msg jsonrpc.Message) {
-	hs := &legacyHTTPSession{LegacySession: s.NewLegacySession(nil)}
+	hs := &legacyHTTPSession{LegacySession: s.NewLegacySession(nil), owner: principalKey(r.Context())}
 	hs.out = hs.sendStream
 	resp := hs.Handle(r.Context(), msg, discardWriter{})
 	if resp.Body == nil || resp.Code != 0 {

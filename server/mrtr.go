@@ -92,8 +92,12 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 	return nil
 }
 
-// identity returns the request identity a requestState is bound to.
-func (r *request) identity() string { return identity(r.method, r.idName, r.idArgs) }
+// identity returns the request identity a requestState is bound to: the
+// request and the authenticated principal (mrtr.mdx: state presented by a
+// different principal is rejected).
+func (r *request) identity() string {
+	return identity(r.method, r.idName, r.idArgs) + "\x00" + principalKey(r.ctx)
+}
 
 // identity binds a requestState to one request: method, name and the
 // canonical arguments (object members sorted; absent, null and {} agree).

@@ -17,6 +17,9 @@ type PromptInfo struct {
 	Icons                    []mcp.Icon
 	// Meta is the prompt definition's _meta.
 	Meta map[string]any
+	// Scopes are the OAuth scopes a caller's token needs to get the prompt
+	// (see ToolInfo.Scopes).
+	Scopes []string
 }
 
 // Prompt is a prompt ready to register, made by NewPrompt.
@@ -65,7 +68,7 @@ func completerOf[T any]() Completer {
 // (-32603 with its text unless it is a *jsonrpc.Error); *InputRequiredError
 // from Ask becomes an InputRequiredResult.
 func NewPrompt[In, Out any](info PromptInfo, fn func(ctx context.Context, in In) (Out, error)) Prompt {
-	p := &promptImpl{entry: entry{key: info.Name}}
+	p := &promptImpl{entry: newEntry("prompt", info.Name, info.Scopes)}
 	fail := func(err error) Prompt {
 		p.err = fmt.Errorf("prompt %q: %w", info.Name, err)
 		return Prompt{p}
@@ -178,6 +181,9 @@ func (g *promptRegistry) getPrompt(ctx context.Context, name string, args map[st
 	if pr == nil {
 		return nil, invalidParams(fmt.Sprintf("Unknown prompt: %q", name))
 	}
+	if err := checkScopes(ctx, pr.scopes); err != nil {
+		return nil, err
+	}
 	for _, req := range pr.required {
 		if _, ok := args[req]; !ok {
 			return nil, invalidParams(fmt.Sprintf("prompt %q: missing required argument %q", name, req))
@@ -188,7 +194,7 @@ func (g *promptRegistry) getPrompt(ctx context.Context, name string, args map[st
 
 // ListPrompts implements mcp.PromptsHandler over the registry.
 func (g *promptRegistry) ListPrompts(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
-	page, next, err := decodePage[mcp.Prompt](g.set.Load(), params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Prompt](g.set.Load().visible(ctx), params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}

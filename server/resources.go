@@ -17,6 +17,9 @@ type ResourceInfo struct {
 	Annotations                             *mcp.Annotations
 	// Meta is the resource definition's _meta.
 	Meta map[string]any
+	// Scopes are the OAuth scopes a caller's token needs to read the
+	// resource (see ToolInfo.Scopes).
+	Scopes []string
 }
 
 // Resource is a resource ready to register, made by NewResource.
@@ -34,6 +37,9 @@ type ResourceTemplateInfo struct {
 	Annotations                                     *mcp.Annotations
 	// Meta is the template definition's _meta.
 	Meta map[string]any
+	// Scopes are the OAuth scopes a caller's token needs to read the
+	// template's resources (see ToolInfo.Scopes).
+	Scopes []string
 }
 
 // ResourceTemplate is a template ready to register.
@@ -63,7 +69,7 @@ type resourceWire struct {
 // The result carries the server's cache policy unless it sets its own
 // (or SetCachePolicy is called).
 func NewResource[Out any](info ResourceInfo, fn func(ctx context.Context) (Out, error)) Resource {
-	r := &resourceImpl{entry: entry{key: info.URI}}
+	r := &resourceImpl{entry: newEntry("resource", info.URI, info.Scopes)}
 	fail := func(err error) Resource {
 		r.err = fmt.Errorf("resource %q: %w", info.URI, err)
 		return Resource{r}
@@ -94,7 +100,7 @@ func NewResource[Out any](info ResourceInfo, fn func(ctx context.Context) (Out, 
 // their json names (Vars may also be map[string]string). When Vars
 // implements Completer, the template's arguments complete through it.
 func NewResourceTemplate[Vars, Out any](info ResourceTemplateInfo, fn func(ctx context.Context, vars Vars) (Out, error)) ResourceTemplate {
-	t := &templateImpl{entry: entry{key: info.URITemplate}}
+	t := &templateImpl{entry: newEntry("resource template", info.URITemplate, info.Scopes)}
 	fail := func(err error) ResourceTemplate {
 		t.err = fmt.Errorf("resource template %q: %w", info.URITemplate, err)
 		return ResourceTemplate{t}
@@ -252,10 +258,16 @@ func (g *resourceRegistry) read(ctx context.Context, r *request, p *requestParam
 func (g *resourceRegistry) readURI(ctx context.Context, uri string) (any, error) {
 	set := g.set.Load()
 	if res := set.res.byKey[uri]; res != nil {
+		if err := checkScopes(ctx, res.scopes); err != nil {
+			return nil, err
+		}
 		return res.read(ctx, uri)
 	}
 	for _, t := range set.tmpl.list {
 		if vars, ok := t.matcher.match(uri); ok {
+			if err := checkScopes(ctx, t.scopes); err != nil {
+				return nil, err
+			}
 			return t.read(ctx, uri, vars)
 		}
 	}
@@ -264,7 +276,7 @@ func (g *resourceRegistry) readURI(ctx context.Context, uri string) (any, error)
 
 // ListResources implements mcp.ResourcesHandler over the registry.
 func (g *resourceRegistry) ListResources(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
-	page, next, err := decodePage[mcp.Resource](g.set.Load().res, params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Resource](g.set.Load().res.visible(ctx), params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +285,7 @@ func (g *resourceRegistry) ListResources(ctx context.Context, params *mcp.Pagina
 
 // ListResourceTemplates implements mcp.ResourcesHandler over the registry.
 func (g *resourceRegistry) ListResourceTemplates(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
-	page, next, err := decodePage[mcp.ResourceTemplate](g.set.Load().tmpl, params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.ResourceTemplate](g.set.Load().tmpl.visible(ctx), params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}

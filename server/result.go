@@ -18,6 +18,13 @@ func (r *request) policy() CachePolicy {
 	if r.cache != nil {
 		return *r.cache
 	}
+	if r.s.opts.Cache.Scope == "" && r.ctx != nil && Principal(r.ctx) != nil {
+		// An authenticated caller's results may hold what only that
+		// caller may see (caching.mdx): private unless configured.
+		p := r.s.cache
+		p.Scope = "private"
+		return p
+	}
 	return r.s.cache
 }
 

@@ -49,22 +49,22 @@ type taskParams struct {
 }
 
 // lookupTask returns the task of a tasks request (-32602 when taskId is
-// missing, unknown or expired). The runtime has checked the extension
+// missing, unknown, expired or another principal's). The runtime has checked the extension
 // (-32021) and decoded the params.
-func (s *Server) lookupTask(p taskParams) (*task, error) {
+func (s *Server) lookupTask(ctx context.Context, p taskParams) (*task, error) {
 	if p.TaskID == nil {
 		return nil, invalidParams("params.taskId: missing required member")
 	}
 	t := s.tasks.get(*p.TaskID)
-	if t == nil {
+	if t == nil || !t.ownedBy(ctx) {
 		return nil, invalidParams(fmt.Sprintf("Unknown task: %q", *p.TaskID))
 	}
 	return t, nil
 }
 
 // tasksGet answers tasks/get with the DetailedTask.
-func (s *Server) tasksGet(_ context.Context, p taskParams) (any, error) {
-	t, err := s.lookupTask(p)
+func (s *Server) tasksGet(ctx context.Context, p taskParams) (any, error) {
+	t, err := s.lookupTask(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -73,8 +73,8 @@ func (s *Server) tasksGet(_ context.Context, p taskParams) (any, error) {
 
 // tasksCancel answers tasks/cancel: a running task becomes cancelled and its
 // context is cancelled; a finished one is left as is. Both get the empty ack.
-func (s *Server) tasksCancel(_ context.Context, p taskParams) (any, error) {
-	t, err := s.lookupTask(p)
+func (s *Server) tasksCancel(ctx context.Context, p taskParams) (any, error) {
+	t, err := s.lookupTask(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -92,8 +92,8 @@ func (s *Server) tasksCancel(_ context.Context, p taskParams) (any, error) {
 // are recorded (keys that are not pending are ignored); once none is
 // pending the task resumes. An answer of the wrong kind is -32602 and
 // nothing is recorded.
-func (s *Server) tasksUpdate(_ context.Context, p taskParams) (any, error) {
-	t, err := s.lookupTask(p)
+func (s *Server) tasksUpdate(ctx context.Context, p taskParams) (any, error) {
+	t, err := s.lookupTask(ctx, p)
 	if err != nil {
 		return nil, err
 	}

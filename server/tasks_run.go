@@ -58,6 +58,7 @@ func (g *toolRegistry) callTask(ctx context.Context, r *request, p *requestParam
 	if rerr != nil {
 		return nil, true, rerr
 	}
+	tk.owner = taskOwner(ctx)
 	r.mu.Lock()
 	tk.answers = maps.Clone(r.inputResponses)
 	tk.state = r.state
@@ -84,7 +85,7 @@ func (s *Server) runTask(ctx context.Context, t *task) {
 			idName: t.tool.key, idArgs: t.args, state: t.state,
 		}
 		t.mu.Unlock()
-		rctx := withRequest(ctx, r)
+		rctx := withRequest(withTaskOwner(ctx, t), r)
 		r.ctx = rctx
 		out, err := s.call(rctx, func(c context.Context) (any, error) { return t.tool.run(c, t.args) })
 		r.done.Store(true)

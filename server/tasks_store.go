@@ -16,6 +16,7 @@ import (
 // by mu; the rest are fixed at creation.
 type task struct {
 	id      string
+	owner   *authState // the creator's principal (nil unauthenticated); see auth_tasks.go
 	tool    *toolImpl
 	args    []byte      // copy of params.arguments
 	meta    requestMeta // copy of the creating request's _meta (no progress/log)

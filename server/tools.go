@@ -29,6 +29,10 @@ type ToolInfo struct {
 	// (io.modelcontextprotocol/tasks) when a request declares it; see
 	// TaskSupport's values.
 	TaskSupport TaskSupport
+	// Scopes are the OAuth scopes a caller's access token needs to call the
+	// tool (HTTPOptions.Auth); a token without them gets 403
+	// insufficient_scope naming them. Nothing is enforced without Auth.
+	Scopes []string
 	// BeforeTask, optional for a task-supporting tool, runs inline on
 	// tools/call before the task is created. It may Ask for input (the
 	// request then answers an InputRequiredResult and no task exists yet);
@@ -101,7 +105,7 @@ var rawMessageType = reflect.TypeFor[json.RawMessage]()
 // *InputRequiredError (Ask), which the runtime answers as such; a panic
 // becomes -32603.
 func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Out, error)) Tool {
-	t := &toolImpl{entry: entry{key: info.Name}}
+	t := &toolImpl{entry: newEntry("tool", info.Name, info.Scopes)}
 	fail := func(err error) Tool {
 		t.err = fmt.Errorf("tool %q: %w", info.Name, err)
 		return Tool{t}
@@ -226,6 +230,9 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 	if t == nil {
 		return nil, invalidParams(fmt.Sprintf("Unknown tool: %q", name))
 	}
+	if err := checkScopes(ctx, t.scopes); err != nil {
+		return nil, err
+	}
 	if k := jsonKind(p.arguments); k != 0 && k != '{' && !isNullOrAbsent(p.arguments) {
 		return nil, invalidParams("params.arguments must be an object")
 	}
@@ -248,7 +255,7 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 
 // ListTools implements mcp.ToolsHandler over the registry.
 func (g *toolRegistry) ListTools(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-	page, next, err := decodePage[mcp.Tool](g.set.Load(), params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Tool](g.set.Load().visible(ctx), params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -260,6 +267,9 @@ func (g *toolRegistry) CallTool(ctx context.Context, params *mcp.CallToolRequest
 	t := g.get(params.Name)
 	if t == nil {
 		return nil, invalidParams(fmt.Sprintf("Unknown tool: %q", params.Name))
+	}
+	if err := checkScopes(ctx, t.scopes); err != nil {
+		return nil, err
 	}
 	out, err := t.run(ctx, params.Arguments)
 	if err != nil {
