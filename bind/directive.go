@@ -29,11 +29,11 @@ var directiveKeys = map[string][]keySpec{
 	kindTool: {
 		{name: "name"}, {name: "title"}, {name: "icon", repeat: true},
 		{name: "readOnly", flag: true}, {name: "destructive", flag: true},
-		{name: "idempotent", flag: true}, {name: "openWorld", flag: true},
+		{name: "idempotent", flag: true}, {name: "openWorld", flag: true}, {name: "scopes"},
 	},
-	kindPrompt:   {{name: "name"}, {name: "title"}, {name: "icon", repeat: true}},
-	kindResource: {{name: "uri"}, {name: "name"}, {name: "title"}, {name: "mimeType"}, {name: "icon", repeat: true}},
-	kindTemplate: {{name: "uriTemplate"}, {name: "name"}, {name: "title"}, {name: "mimeType"}, {name: "icon", repeat: true}},
+	kindPrompt:   {{name: "name"}, {name: "title"}, {name: "icon", repeat: true}, {name: "scopes"}},
+	kindResource: {{name: "uri"}, {name: "name"}, {name: "title"}, {name: "mimeType"}, {name: "icon", repeat: true}, {name: "scopes"}},
+	kindTemplate: {{name: "uriTemplate"}, {name: "name"}, {name: "title"}, {name: "mimeType"}, {name: "icon", repeat: true}, {name: "scopes"}},
 }
 
 var directiveKinds = []string{kindTool, kindPrompt, kindResource, kindTemplate}

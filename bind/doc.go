@@ -30,11 +30,13 @@
 // Every other key needs a value. A key may appear once, except icon.
 //
 //	kind              keys
-//	tool              name, title, icon, readOnly, destructive, idempotent, openWorld (the last four are flags)
-//	prompt            name, title, icon
-//	resource          uri (required, absolute URI), name, title, mimeType, icon
-//	resourceTemplate  uriTemplate (required, RFC 6570), name, title, mimeType, icon
+//	tool              name, title, icon, readOnly, destructive, idempotent, openWorld (flags), scopes
+//	prompt            name, title, icon, scopes
+//	resource          uri (required, absolute URI), name, title, mimeType, icon, scopes
+//	resourceTemplate  uriTemplate (required, RFC 6570), name, title, mimeType, icon, scopes
 //
+// scopes="a b" lists the OAuth scopes (space separated) a caller's access
+// token needs to use the item (server.ToolInfo.Scopes and the like).
 // icon=<URI> adds one icon source and may be repeated. When name is absent it
 // is the snake_case of the Go func name (CurrentWeather → current_weather,
 // GetHTTPStatus → get_http_status). Tool names must follow the MCP rules:

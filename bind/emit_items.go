@@ -61,6 +61,9 @@ func (e *emitter) tool(recvVar string, t Tool) jen.Code {
 	if len(t.Icons) > 0 {
 		info = append(info, field{"Icons", icons(t.Icons)})
 	}
+	if len(t.Scopes) > 0 {
+		info = append(info, field{"Scopes", stringList(t.Scopes)})
+	}
 	return jen.Qual(ServerPackagePath, "NewTool").Call(
 		jen.Qual(ServerPackagePath, "ToolInfo").Add(info.code()),
 		e.adapter(recvVar, t.Func, t.Args, true, t.Result),
@@ -74,6 +77,9 @@ func (e *emitter) prompt(recvVar string, p Prompt) jen.Code {
 	info = info.optional("Description", p.Description)
 	if len(p.Icons) > 0 {
 		info = append(info, field{"Icons", icons(p.Icons)})
+	}
+	if len(p.Scopes) > 0 {
+		info = append(info, field{"Scopes", stringList(p.Scopes)})
 	}
 	return jen.Qual(ServerPackagePath, "NewPrompt").Call(
 		jen.Qual(ServerPackagePath, "PromptInfo").Add(info.code()),
@@ -90,6 +96,9 @@ func (e *emitter) resource(recvVar string, r Resource) jen.Code {
 	if len(r.Icons) > 0 {
 		info = append(info, field{"Icons", icons(r.Icons)})
 	}
+	if len(r.Scopes) > 0 {
+		info = append(info, field{"Scopes", stringList(r.Scopes)})
+	}
 	return jen.Qual(ServerPackagePath, "NewResource").Call(
 		jen.Qual(ServerPackagePath, "ResourceInfo").Add(info.code()),
 		e.adapter(recvVar, r.Func, nil, false, r.Result),
@@ -104,6 +113,9 @@ func (e *emitter) template(recvVar string, t ResourceTemplate) jen.Code {
 	info = info.optional("MIMEType", t.MIMEType)
 	if len(t.Icons) > 0 {
 		info = append(info, field{"Icons", icons(t.Icons)})
+	}
+	if len(t.Scopes) > 0 {
+		info = append(info, field{"Scopes", stringList(t.Scopes)})
 	}
 	return jen.Qual(ServerPackagePath, "NewResourceTemplate").Call(
 		jen.Qual(ServerPackagePath, "ResourceTemplateInfo").Add(info.code()),
@@ -167,6 +179,15 @@ func icons(srcs []string) jen.Code {
 			g.Line().Values(jen.Id("Src").Op(":").Lit(s))
 		}
 		g.Line()
+	})
+}
+
+// stringList is []string{"a", "b"}.
+func stringList(vs []string) jen.Code {
+	return jen.Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, v := range vs {
+			g.Lit(v)
+		}
 	})
 }
 

@@ -20,11 +20,12 @@ func TestLoadErrors(t *testing.T) {
 			"e.go:16:12: unknown key readonly in //mcp:tool directive (did you mean readOnly?)",
 			"e.go:16:21: missing value for key name",
 			"e.go:16:27: missing value for key title",
-			"e.go:16:33: unknown key uri in //mcp:tool directive (known keys: name, title, icon, readOnly, destructive, idempotent, openWorld)",
+			"e.go:16:33: unknown key uri in //mcp:tool directive (known keys: name, title, icon, readOnly, destructive, idempotent, openWorld, scopes)",
 			"e.go:16:39: key readOnly is a flag: write readOnly, readOnly=true or readOnly=false, not readOnly=yes",
 			"e.go:16:64: duplicate key destructive in //mcp:tool directive",
 			"e.go:21:20: unterminated quoted value for key title",
 			"e.go:27:1: func D has more than one //mcp: directive",
+			`e.go:32:12: scope "bad\"scope" contains "\""; an OAuth scope is printable ASCII without spaces, quotes or backslashes`,
 		}},
 		{"dupname", []string{
 			`d.go:14:12: duplicate tool name "search"; first declared at testdata/fixture/dupname/d.go:9:12`,

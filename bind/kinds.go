@@ -29,7 +29,7 @@ func (b *binder) tool(d *directive, fn Func, sig *types.Signature, desc string) 
 		return
 	}
 	b.out.Tools = append(b.out.Tools, Tool{
-		Name: name, Title: d.value("title"), Description: desc, Icons: d.values("icon"),
+		Name: name, Title: d.value("title"), Description: desc, Icons: d.values("icon"), Scopes: b.scopes(d),
 		Annotations: ToolAnnotations{
 			ReadOnly:    d.flag("readOnly"),
 			Destructive: d.flag("destructive"),
@@ -70,7 +70,7 @@ func (b *binder) prompt(d *directive, fn Func, sig *types.Signature, desc string
 		return
 	}
 	b.out.Prompts = append(b.out.Prompts, Prompt{
-		Name: name, Title: d.value("title"), Description: desc, Icons: d.values("icon"),
+		Name: name, Title: d.value("title"), Description: desc, Icons: d.values("icon"), Scopes: b.scopes(d),
 		Func: fn, Args: args, Arguments: fields, Result: res, ResultKind: kind, Pos: d.pos,
 	})
 }
@@ -105,7 +105,7 @@ func (b *binder) resource(d *directive, fn Func, sig *types.Signature, desc stri
 	}
 	b.out.Resources = append(b.out.Resources, Resource{
 		URI: uriItem.value, Name: name, Title: d.value("title"), MIMEType: d.value("mimeType"),
-		Description: desc, Icons: d.values("icon"),
+		Description: desc, Icons: d.values("icon"), Scopes: b.scopes(d),
 		Func: fn, Result: res, ResultKind: kind, Pos: d.pos,
 	})
 }
@@ -141,7 +141,7 @@ func (b *binder) template(d *directive, fn Func, sig *types.Signature, desc stri
 	}
 	b.out.Templates = append(b.out.Templates, ResourceTemplate{
 		URITemplate: tmplItem.value, Name: name, Title: d.value("title"), MIMEType: d.value("mimeType"),
-		Description: desc, Icons: d.values("icon"),
+		Description: desc, Icons: d.values("icon"), Scopes: b.scopes(d),
 		Func: fn, Args: args, Vars: vars, Result: res, ResultKind: kind, Pos: d.pos,
 	})
 }

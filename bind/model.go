@@ -85,6 +85,7 @@ type Tool struct {
 	Title       string   // title=; "" when absent
 	Description string   // doc comment without directive lines
 	Icons       []string // icon= values (icon source URIs), in order
+	Scopes      []string // scopes= (space separated): OAuth scopes a caller needs
 	Annotations ToolAnnotations
 
 	Func       Func
@@ -100,6 +101,7 @@ type Prompt struct {
 	Title       string
 	Description string
 	Icons       []string
+	Scopes      []string // scopes= (space separated): OAuth scopes a caller needs
 
 	Func       Func
 	Args       *TypeRef   // the argument struct; nil for a prompt without arguments
@@ -126,6 +128,7 @@ type Resource struct {
 	MIMEType    string
 	Description string
 	Icons       []string
+	Scopes      []string // scopes= (space separated): OAuth scopes a caller needs
 
 	Func       Func
 	Result     TypeRef
@@ -141,6 +144,7 @@ type ResourceTemplate struct {
 	MIMEType    string
 	Description string
 	Icons       []string
+	Scopes      []string // scopes= (space separated): OAuth scopes a caller needs
 
 	Func       Func
 	Args       *TypeRef   // the variables struct; nil only when the template has no variables
