@@ -1,9 +1,10 @@
 package jsonrpc
 
 import (
-	"bytes"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // envelopeMembers are the known envelope members; readMembers sets bit i
@@ -36,16 +37,16 @@ const (
 // The returned Params, Result and Error.Data alias data.
 func Decode(data []byte) (Message, *Error) {
 	var msg Message
-	if !validJSON(data) {
+	if !jsonscan.Valid(data) {
 		return msg, invalid(CodeParseError, "message is not valid JSON")
 	}
 	if !utf8.Valid(data) {
 		return msg, invalid(CodeParseError, "message is not valid UTF-8")
 	}
 	var vals [len(envelopeMembers)][]byte
-	seen, dup, ok := readMembers(data, envelopeMembers[:], vals[:])
+	seen, repeated, dup, ok := readMembers(data, envelopeMembers[:], vals[:])
 	if !ok {
-		if i := skipSpace(data, 0); i < len(data) && data[i] == '[' {
+		if jsonscan.Kind(data) == '[' {
 			return msg, invalid(CodeInvalidRequest, "batch requests are not supported")
 		}
 		return msg, invalid(CodeInvalidRequest, "message must be a JSON object")
@@ -57,7 +58,7 @@ func Decode(data []byte) (Message, *Error) {
 	idOK := true
 	if seen&memID != 0 {
 		switch {
-		case dup == "id":
+		case repeated&memID != 0:
 			idOK = false
 		case string(id) == "null":
 			idNull = true
@@ -76,7 +77,7 @@ func Decode(data []byte) (Message, *Error) {
 		return fail(CodeInvalidRequest, `missing "jsonrpc" member`)
 	}
 	if string(version) != `"2.0"` {
-		if v, ok := StringValue(version); !ok || v != "2.0" {
+		if v, ok := jsonscan.String(version); !ok || v != "2.0" {
 			return fail(CodeInvalidRequest, `"jsonrpc" must be exactly "2.0"`)
 		}
 	}
@@ -86,7 +87,7 @@ func Decode(data []byte) (Message, *Error) {
 
 	switch {
 	case seen&memMethod != 0:
-		m, ok := StringValue(method)
+		m, ok := jsonscan.String(method)
 		if !ok {
 			return fail(CodeInvalidRequest, `"method" must be a string`)
 		}
@@ -99,6 +100,11 @@ func Decode(data []byte) (Message, *Error) {
 		if seen&memParams != 0 && string(params) != "null" {
 			if params[0] != '{' && params[0] != '[' {
 				return fail(CodeInvalidParams, `"params" must be an object or an array`)
+			}
+			if params[0] == '{' {
+				if dup, _ := jsonscan.Members(params, func(_, _ []byte) {}); dup != "" {
+					return fail(CodeInvalidParams, "duplicate member "+strconv.Quote(dup)+` in "params"`)
+				}
 			}
 			msg.Params = params
 		}
@@ -137,7 +143,7 @@ func Decode(data []byte) (Message, *Error) {
 // nil and a description.
 func decodeErrorObject(raw []byte) (*Error, string) {
 	var vals [len(errorMembers)][]byte
-	_, dup, ok := readMembers(raw, errorMembers[:], vals[:])
+	_, _, dup, ok := readMembers(raw, errorMembers[:], vals[:])
 	if !ok {
 		return nil, `"error" must be an object`
 	}
@@ -145,14 +151,14 @@ func decodeErrorObject(raw []byte) (*Error, string) {
 		return nil, `duplicate member in "error"`
 	}
 	code, message, data := vals[0], vals[1], vals[2]
-	if code == nil || !IsInteger(code) {
+	if code == nil || !jsonscan.IsInteger(code) {
 		return nil, `"error.code" must be an integer`
 	}
 	c, perr := strconv.ParseInt(string(code), 10, 64)
 	if perr != nil {
 		return nil, `"error.code" is out of range`
 	}
-	m, ok := StringValue(message)
+	m, ok := jsonscan.String(message)
 	if !ok {
 		return nil, `"error.message" must be a string`
 	}
@@ -163,7 +169,21 @@ func decodeErrorObject(raw []byte) (*Error, string) {
 	return e, ""
 }
 
-// trimSpace is bytes.TrimSpace limited to JSON whitespace.
-func trimSpace(b []byte) []byte {
-	return bytes.TrimFunc(b, func(r rune) bool { return r < utf8.RuneSelf && isSpace(byte(r)) })
+// readMembers reads the object obj, storing the value of the member named
+// names[i] in vals[i]; other members are ignored. seen has bit i set when
+// names[i] was present and repeated when it was present more than once; dup
+// is the first member name (known or not) that appears more than once (""
+// when none), and ok is false when obj is not an object.
+func readMembers(obj []byte, names []string, vals [][]byte) (seen, repeated int, dup string, ok bool) {
+	dup, ok = jsonscan.Members(obj, func(key, value []byte) {
+		for i, name := range names {
+			if string(key) == name {
+				repeated |= seen & (1 << i)
+				seen |= 1 << i
+				vals[i] = value
+				return
+			}
+		}
+	})
+	return seen, repeated, dup, ok
 }

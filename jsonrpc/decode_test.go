@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -27,7 +28,7 @@ func TestDecodeClassification(t *testing.T) {
 		{name: "request escaped method", in: `{"jsonrpc":"2.0","id":2,"method":"a\/b\u0021"}`, kind: KindRequest, id: `2`, method: "a/b!"},
 		{name: "request escaped key", in: `{"jsonrpc":"2.0","id":2,"\u006dethod":"m"}`, kind: KindRequest, id: `2`, method: "m"},
 		{name: "request whitespace", in: " \r\n\t{ \"jsonrpc\" : \"2.0\" , \"id\" : 3 , \"method\" : \"m\" } \n", kind: KindRequest, id: `3`, method: "m"},
-		{name: "unknown members ignored", in: `{"jsonrpc":"2.0","id":1,"method":"m","x":{"y":[1,"}"]},"Method":5,"x":1}`, kind: KindRequest, id: `1`, method: "m"},
+		{name: "unknown members ignored", in: `{"jsonrpc":"2.0","id":1,"method":"m","x":{"y":[1,"}"]},"Method":5,"METHOD":1}`, kind: KindRequest, id: `1`, method: "m"},
 		{name: "empty method", in: `{"jsonrpc":"2.0","id":1,"method":""}`, kind: KindRequest, id: `1`, method: ""},
 		{name: "notification", in: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, kind: KindNotification, method: "notifications/initialized"},
 		{name: "notification with params", in: `{"method":"n","params":{},"jsonrpc":"2.0"}`, kind: KindNotification, method: "n", params: `{}`},
@@ -73,6 +74,10 @@ func TestDecodeClassification(t *testing.T) {
 		{name: "id array", in: `{"jsonrpc":"2.0","id":[1],"method":"m"}`, code: CodeInvalidRequest},
 		{name: "duplicate method", in: `{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}`, code: CodeInvalidRequest, id: `1`},
 		{name: "duplicate id", in: `{"jsonrpc":"2.0","id":1,"id":2,"method":"a"}`, code: CodeInvalidRequest},
+		{name: "duplicate unknown member", in: `{"jsonrpc":"2.0","id":1,"method":"a","x":1,"x":2}`, code: CodeInvalidRequest, id: `1`},
+		{name: "duplicate id after another duplicate", in: `{"jsonrpc":"2.0","x":1,"x":2,"id":1,"id":2,"method":"a"}`, code: CodeInvalidRequest},
+		{name: "duplicate params member", in: `{"jsonrpc":"2.0","id":1,"method":"a","params":{"name":"a","name":"b"}}`, code: CodeInvalidParams, id: `1`},
+		{name: "duplicate params member via escape", in: `{"jsonrpc":"2.0","id":1,"method":"a","params":{"_meta":{},"\u005fmeta":{}}}`, code: CodeInvalidParams, id: `1`},
 		{name: "duplicate via escape", in: `{"jsonrpc":"2.0","id":1,"method":"a","\u006dethod":"b"}`, code: CodeInvalidRequest, id: `1`},
 		{name: "request with result", in: `{"jsonrpc":"2.0","id":1,"method":"m","result":{}}`, code: CodeInvalidRequest, id: `1`},
 		{name: "neither method nor result", in: `{"jsonrpc":"2.0","id":1}`, code: CodeInvalidRequest, id: `1`},
@@ -179,7 +184,7 @@ func TestDecodeHugeInput(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"m"`)
 	for i := 0; i < 10000; i++ {
-		b.WriteString(`,"k":[{"a":"}"}]`)
+		fmt.Fprintf(&b, `,"k%d":[{"a":"}"}]`, i)
 	}
 	b.WriteString("}")
 	if msg, err := Decode([]byte(b.String())); err != nil || msg.Kind != KindRequest {

@@ -13,13 +13,15 @@
 //     UTF-8), is a Parse error (-32700).
 //   - Valid JSON that is not an object is an Invalid Request (-32600).
 //     Batches (arrays) are rejected this way: MCP does not support them.
-//   - A known member ("jsonrpc", "id", "method", "params", "result",
-//     "error") that appears twice is an Invalid Request. encoding/json would
-//     silently keep the last one; rejecting avoids two parsers disagreeing
-//     about one message. Duplicates of unknown members are ignored, as are
-//     unknown members themselves.
-//   - Member names are matched case-sensitively ("Method" is an unknown
-//     member), after unescaping ("\u006dethod" is "method").
+//   - A member name that appears twice in the message object, known or
+//     not, is an Invalid Request (-32600); one that appears twice in a
+//     "params" object is Invalid params (-32602). encoding/json would
+//     silently keep the last one; rejecting means no two readers of one
+//     message can disagree about it. (The server runtime applies the same
+//     -32602 rule to params._meta.) Unknown members are otherwise ignored.
+//   - Member names are matched exactly and case-sensitively ("Method" and
+//     "METHOD" are unknown members, not "method"), after unescaping
+//     ("\u006dethod" is "method").
 //   - "jsonrpc" must be present and be the string "2.0", otherwise Invalid
 //     Request.
 //   - "id", when present, must be a string or an integer in the int64
@@ -70,8 +72,6 @@
 //
 // # Scanning
 //
-// EachMember, KeyEquals, StringValue and IsInteger read raw JSON (such as a
-// decoded message's Params) without decoding it: the members of an object,
-// a key, a string, an integer. Decode uses them itself; callers use them to
-// pick a few members out of params on a hot path.
+// All JSON scanning is internal/jsonscan's, the runtime's one scanner; the
+// server reads params with it too, so it sees every message as Decode does.
 package jsonrpc

@@ -69,7 +69,7 @@ func invalid(code int64, detail string) *Error {
 	case CodeParseError:
 		msg = "Parse error"
 	case CodeInvalidParams:
-		msg = "Invalid params"
+		msg = "Invalid params: " + detail
 	}
 	return &Error{Code: code, Message: msg, Data: AppendString(nil, detail)}
 }

@@ -1,6 +1,8 @@
 package jsonrpc
 
 import (
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -139,7 +141,7 @@ func FuzzLineReader(f *testing.F) {
 				wantTooLarge++
 				continue
 			}
-			if len(trimSpace(l)) == 0 {
+			if len(jsonscan.TrimSpace(l)) == 0 {
 				continue
 			}
 			want = append(want, l)

@@ -1,6 +1,8 @@
 package jsonrpc
 
 import (
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+
 	"bytes"
 	"errors"
 	"strconv"
@@ -53,7 +55,7 @@ func (id ID) Str() (s string, ok bool) {
 	if !id.IsString() {
 		return "", false
 	}
-	return StringValue([]byte(id.raw))
+	return jsonscan.String([]byte(id.raw))
 }
 
 // String returns the id's JSON text, e.g. `42` or `"abc"`, or "" for the
@@ -76,7 +78,7 @@ var errBadID = errors.New("jsonrpc: id must be a string or an integer")
 // exponent, integers outside the int64 range, booleans, objects and arrays
 // are rejected.
 func (id *ID) UnmarshalJSON(data []byte) error {
-	data = trimSpace(data)
+	data = jsonscan.TrimSpace(data)
 	if string(data) == "null" {
 		*id = ID{}
 		return nil
@@ -103,13 +105,13 @@ func parseID(raw []byte) (ID, bool) {
 		if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) && !hasControl(inner) && bytes.IndexByte(inner, '"') < 0 {
 			return ID{raw: string(raw)}, true
 		}
-		s, ok := unquote(inner)
+		s, ok := jsonscan.Unquote(inner)
 		if !ok {
 			return ID{}, false
 		}
 		return StringID(s), true
 	}
-	if !IsInteger(raw) {
+	if !jsonscan.IsInteger(raw) {
 		return ID{}, false
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)

@@ -1,6 +1,8 @@
 package jsonrpc
 
 import (
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+
 	"bufio"
 	"errors"
 	"io"
@@ -65,7 +67,7 @@ func (lr *LineReader) Next() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(trimSpace(line)) == 0 {
+		if len(jsonscan.TrimSpace(line)) == 0 {
 			continue
 		}
 		return line, nil

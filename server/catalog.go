@@ -4,11 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"slices"
 	"sync"
 	"sync/atomic"
-
-	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
 // entry is what every registered tool, prompt, resource and resource
@@ -239,10 +238,10 @@ func joinArray(items [][]byte) []byte {
 
 // cursorOf reads params.cursor (absent, null or a string).
 func cursorOf(p *requestParams) (string, error) {
-	if isNullOrAbsent(p.cursor) {
+	if jsonscan.IsNullOrAbsent(p.cursor) {
 		return "", nil
 	}
-	c, ok := jsonrpc.StringValue(p.cursor)
+	c, ok := jsonscan.String(p.cursor)
 	if !ok {
 		return "", invalidParams("params.cursor must be a string")
 	}

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"reflect"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
-	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
 // Extension is a protocol extension the server serves (SEP-2133): an
@@ -96,8 +96,8 @@ func NewMethod[Params, Result any](info MethodInfo, fn func(ctx context.Context,
 	check := exactKeysOf(reflect.TypeFor[Params]())
 	m.call = func(ctx context.Context, raw json.RawMessage) (any, error) {
 		var p Params
-		if !isNullOrAbsent(raw) {
-			if jsonKind(raw) != '{' {
+		if !jsonscan.IsNullOrAbsent(raw) {
+			if jsonscan.Kind(raw) != '{' {
 				return nil, invalidParams("params must be an object")
 			}
 			if err := check(raw); err != nil {
@@ -157,11 +157,11 @@ func exactKeysOf(t reflect.Type) func(raw []byte) error {
 	return func(raw []byte) error {
 		seen := map[string]bool{}
 		var bad error
-		jsonrpc.EachMember(raw, func(key, _ []byte) {
+		jsonscan.EachMember(raw, func(key, _ []byte) {
 			if bad != nil {
 				return
 			}
-			name, ok := jsonrpc.StringValue(append(append([]byte{'"'}, key...), '"'))
+			name, ok := jsonscan.String(append(append([]byte{'"'}, key...), '"'))
 			if !ok {
 				bad = invalidParams("params: a member name is not a valid string")
 				return

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
@@ -58,7 +59,7 @@ func (x *extensionSet) add(exts []Extension) error {
 		impl := &extensionImpl{Extension: e, settings: mcp.JSONObject{}}
 		if e.Settings != nil {
 			b, err := json.Marshal(e.Settings)
-			if err == nil && jsonKind(b) != '{' {
+			if err == nil && jsonscan.Kind(b) != '{' {
 				err = errors.New("it does not encode to a JSON object")
 			}
 			if err == nil {
@@ -156,7 +157,7 @@ func (s *Server) extensionRoute(method string) routeFunc {
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: encoding the result: " + err.Error()}
 		}
-		if jsonKind(b) != '{' {
+		if jsonscan.Kind(b) != '{' {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the " + method + " result is not a JSON object"}
 		}
 		return rawResult(s.completeResult(r, b, em.m.info.Cacheable)), nil
@@ -167,8 +168,8 @@ func (s *Server) extensionRoute(method string) routeFunc {
 // params without _meta are returned as they are.
 func withoutMeta(params json.RawMessage) json.RawMessage {
 	has := false
-	jsonrpc.EachMember(params, func(key, _ []byte) {
-		if jsonrpc.KeyEquals(key, "_meta") {
+	jsonscan.EachMember(params, func(key, _ []byte) {
+		if jsonscan.KeyEquals(key, "_meta") {
 			has = true
 		}
 	})
@@ -177,8 +178,8 @@ func withoutMeta(params json.RawMessage) json.RawMessage {
 	}
 	out := make([]byte, 0, len(params))
 	out = append(out, '{')
-	jsonrpc.EachMember(params, func(key, value []byte) {
-		if jsonrpc.KeyEquals(key, "_meta") {
+	jsonscan.EachMember(params, func(key, value []byte) {
+		if jsonscan.KeyEquals(key, "_meta") {
 			return
 		}
 		if len(out) > 1 {
@@ -196,29 +197,29 @@ func withoutMeta(params json.RawMessage) json.RawMessage {
 func (s *Server) completeResult(r *request, b []byte, cacheable bool) []byte {
 	var hasType, hasTTL, hasScope, hasInfo bool
 	var meta []byte
-	jsonrpc.EachMember(b, func(key, value []byte) {
+	jsonscan.EachMember(b, func(key, value []byte) {
 		switch {
-		case jsonrpc.KeyEquals(key, "resultType"):
+		case jsonscan.KeyEquals(key, "resultType"):
 			hasType = true
-		case jsonrpc.KeyEquals(key, "ttlMs"):
+		case jsonscan.KeyEquals(key, "ttlMs"):
 			hasTTL = true
-		case jsonrpc.KeyEquals(key, "cacheScope"):
+		case jsonscan.KeyEquals(key, "cacheScope"):
 			hasScope = true
-		case jsonrpc.KeyEquals(key, "_meta"):
+		case jsonscan.KeyEquals(key, "_meta"):
 			meta = value
 		}
 	})
-	if jsonKind(meta) == '{' {
-		jsonrpc.EachMember(meta, func(key, _ []byte) {
-			if jsonrpc.KeyEquals(key, keyServerInfo) {
+	if jsonscan.Kind(meta) == '{' {
+		jsonscan.EachMember(meta, func(key, _ []byte) {
+			if jsonscan.KeyEquals(key, keyServerInfo) {
 				hasInfo = true
 			}
 		})
 	}
 	out := make([]byte, 0, len(b)+len(s.metaJSON)+64)
 	out = append(out, '{')
-	jsonrpc.EachMember(b, func(key, value []byte) {
-		if jsonrpc.KeyEquals(key, "_meta") {
+	jsonscan.EachMember(b, func(key, value []byte) {
+		if jsonscan.KeyEquals(key, "_meta") {
 			return
 		}
 		out = append(append(append(append(out, '"'), key...), `":`...), value...)
@@ -239,7 +240,7 @@ func (s *Server) completeResult(r *request, b []byte, cacheable bool) []byte {
 	}
 	out = append(out, `"_meta":`...)
 	switch {
-	case jsonKind(meta) != '{':
+	case jsonscan.Kind(meta) != '{':
 		out = append(out, s.metaJSON...)
 	case hasInfo:
 		out = append(out, meta...)

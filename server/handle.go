@@ -51,7 +51,14 @@ func (s *Server) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWrite
 	default:
 		return errorResponse(msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request"})
 	}
-	result, rerr := s.serve(ctx, msg, w)
+	pr := parseRequest(msg)
+	return s.handleRequest(ctx, &pr, w)
+}
+
+// handleRequest answers a request from its one parse (see parsedRequest).
+func (s *Server) handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response {
+	msg := pr.msg
+	result, rerr := s.serveParsed(ctx, pr, w)
 	if ctx.Err() != nil {
 		return Response{}
 	}
@@ -81,18 +88,22 @@ func errorResponse(id jsonrpc.ID, e *jsonrpc.Error) Response {
 
 // serve runs one request and returns the encoded result or the error.
 func (s *Server) serve(ctx context.Context, msg jsonrpc.Message, w MessageWriter) ([]byte, *jsonrpc.Error) {
+	pr := parseRequest(msg)
+	return s.serveParsed(ctx, &pr, w)
+}
+
+// serveParsed runs one parsed request and returns the encoded result or
+// the error.
+func (s *Server) serveParsed(ctx context.Context, pr *parsedRequest, w MessageWriter) ([]byte, *jsonrpc.Error) {
+	msg := pr.msg
 	method := msg.Method
 	if removedMethods[method] {
 		return nil, s.removedMethod(method)
 	}
-	p, rerr := scanParams(msg.Params)
-	if rerr != nil {
-		return nil, rerr
+	if pr.err != nil {
+		return nil, pr.err
 	}
-	meta, rerr := parseMeta(p.meta)
-	if rerr != nil {
-		return nil, rerr
-	}
+	p, meta := &pr.params, pr.meta
 	if !s.supports(meta.protocolVersion) {
 		return nil, s.unsupportedVersion(meta.protocolVersion)
 	}
@@ -121,12 +132,12 @@ func (s *Server) serve(ctx context.Context, msg jsonrpc.Message, w MessageWriter
 			return nil, methodNotFound(method)
 		}
 		if mrtrMethods[method] {
-			if rerr := r.prepareMRTR(&p, nil); rerr != nil {
+			if rerr := r.prepareMRTR(p, nil); rerr != nil {
 				return nil, rerr
 			}
 		}
 		result, err = s.call(ctx, func(ctx context.Context) (any, error) {
-			return route(ctx, r, &p, msg.Params)
+			return route(ctx, r, p, msg.Params)
 		})
 	}
 	if err != nil {

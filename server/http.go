@@ -84,9 +84,12 @@ func newHTTPHandler(core httpCore, opts HTTPOptions) *httpHandler {
 
 // ServeHTTP implements http.Handler.
 //
-// Legacy (initialize-era) traffic — an initialize POST without modern
-// _meta, or a request carrying Mcp-Session-Id, its GET stream or DELETE —
-// is served by the server's legacy sessions first (legacy_http.go).
+// A POST body is read and parsed once (jsonrpc.Decode, then parseRequest):
+// the era choice, the header checks and the core all act on that one parse.
+// Legacy (initialize-era) traffic — an initialize POST without a usable
+// modern _meta, a request without one that carries Mcp-Session-Id, a
+// session's notifications and responses, its GET stream or DELETE — is
+// served by the server's legacy sessions (legacy_http.go).
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.auth != nil {
 		var ok bool
@@ -94,7 +97,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if h.serveLegacy(w, r) {
+	if h.serveLegacyStream(w, r) {
 		return
 	}
 	if rej := h.checkTransport(r); rej != nil {
@@ -111,7 +114,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, httpwire.StatusForCode(derr.Code), jsonrpc.AppendError(nil, msg.ID, derr))
 		return
 	}
-	checked, rej := h.checkHeaders(r, body, msg)
+	var pr parsedRequest
+	if msg.Kind == jsonrpc.KindRequest {
+		pr = parseRequest(msg)
+	} else {
+		pr.msg = msg
+	}
+	if h.serveLegacyPost(w, r, &pr) {
+		return
+	}
+	checked, rej := h.checkHeaders(r, &pr)
 	if rej != nil {
 		_ = rej.Write(w, rawID(msg.ID))
 		return
@@ -126,7 +138,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	h.serveRequest(w, r, msg, checked)
+	h.serveRequest(w, r, &pr, checked)
 }
 
 // checkTransport applies the checks that need no body: Host/Origin, HTTP
@@ -144,30 +156,39 @@ func (h *httpHandler) checkTransport(r *http.Request) *httpwire.Rejection {
 	return httpwire.CheckAccept(r.Header)
 }
 
-// checkHeaders validates the request metadata headers against the decoded
-// body; checked reports whether they were validated. Responses from the
-// client are refused. A request whose _meta lacks the required
-// protocolVersion or clientCapabilities skips the header checks: the core
-// answers it with -32602, which takes precedence over a header mismatch
-// (SERVER-CHECKLIST A-order; conformance server-stateless probe 102). That
-// is also the seam for legacy messages, which carry no _meta: an initialize
-// POST reaches the core, whose error names the supported versions.
-func (h *httpHandler) checkHeaders(r *http.Request, body []byte, msg jsonrpc.Message) (checked bool, rej *httpwire.Rejection) {
+// checkHeaders validates the request metadata headers against the one
+// parse of the body; checked reports whether they were validated. Responses
+// from the client are refused. A request whose _meta is not usable (missing
+// or malformed protocolVersion or clientCapabilities, duplicate members)
+// skips the header checks: the core answers it with -32602, which takes
+// precedence over a header mismatch (SERVER-CHECKLIST A-order; conformance
+// server-stateless probe 102), and nothing runs. Every fact compared comes
+// from pr, which is exactly what the core acts on: members the core does
+// not read (METHOD, NAME, _META, Arguments, PARAMS, case or Unicode-folded
+// variants) are not read here either.
+func (h *httpHandler) checkHeaders(r *http.Request, pr *parsedRequest) (checked bool, rej *httpwire.Rejection) {
+	msg := pr.msg
+	facts := httpwire.BodyFacts{Method: msg.Method}
 	switch msg.Kind {
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
 		return false, &httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
 			Message: "Invalid Request: clients must not send JSON-RPC responses"}
+	case jsonrpc.KindNotification:
+		facts.Kind = httpwire.KindNotification
 	case jsonrpc.KindRequest:
-		if !metaReady(msg.Params) {
+		if !pr.metaUsable() {
 			return false, nil
 		}
-	}
-	facts, err := httpwire.FactsFromBody(body)
-	if err != nil { // unreachable after a successful Decode; be safe
-		return false, &httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest, Message: "Invalid Request"}
-	}
-	if facts.Method == "tools/call" && facts.HasName && h.params != nil {
-		facts.ParamHeaders = h.params.toolParamHeaders(facts.Name)
+		facts.ProtocolVersion = pr.meta.protocolVersion
+		if field, ok := httpwire.NameField(msg.Method); ok {
+			facts.Name, facts.HasName = pr.nameParam(field)
+		}
+		if msg.Method == "tools/call" {
+			facts.Arguments = pr.params.arguments
+			if facts.HasName && h.params != nil {
+				facts.ParamHeaders = h.params.toolParamHeaders(facts.Name)
+			}
+		}
 	}
 	rules := httpwire.HeaderRules{SupportedVersions: h.core.SupportedVersions()}
 	return true, rules.Check(r.Header, facts)
@@ -176,36 +197,17 @@ func (h *httpHandler) checkHeaders(r *http.Request, body []byte, msg jsonrpc.Mes
 // serveRequest runs a request through the core and writes its response as
 // JSON or, once a notification preceded it, as the end of an SSE stream.
 // An error for a request whose headers were not checked (its _meta is
-// incomplete) gets 400 whatever its code: such a request fails the
+// not usable) gets 400 whatever its code: such a request fails the
 // transport's validation, and a legacy client's initialize is "rejected per
 // server validation with 400" (versioning.mdx, compatibility matrix).
-func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, msg jsonrpc.Message, checked bool) {
-	st := newHTTPStream(r.Context(), w, msg.Method == methodListen, h.keepAlive)
+func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, pr *parsedRequest, checked bool) {
+	st := newHTTPStream(r.Context(), w, pr.msg.Method == methodListen, h.keepAlive)
 	st.invalid = !checked
-	resp := h.core.Handle(r.Context(), msg, st)
-	if h.auth != nil && st.finishDenied(r, msg.ID) {
+	resp := h.core.handleRequest(r.Context(), pr, st)
+	if h.auth != nil && st.finishDenied(r, pr.msg.ID) {
 		return
 	}
-	st.finish(msg.ID, resp)
-}
-
-// metaKeys of the request _meta that the core requires.
-const (
-	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-)
-
-// metaReady reports whether params holds a _meta object with a string
-// protocolVersion and an object clientCapabilities.
-func metaReady(params json.RawMessage) bool {
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if len(params) == 0 || json.Unmarshal(params, &p) != nil || p.Meta == nil {
-		return false
-	}
-	pv, caps := p.Meta[metaProtocolVersion], p.Meta[metaClientCapabilities]
-	return len(pv) > 0 && pv[0] == '"' && len(caps) > 0 && caps[0] == '{'
+	st.finish(pr.msg.ID, resp)
 }
 
 // rawID returns the JSON text of id for a Rejection, nil for the zero ID.

@@ -12,6 +12,9 @@ import (
 type httpCore interface {
 	// Handle answers one decoded message (see (*Server).Handle).
 	Handle(ctx context.Context, msg jsonrpc.Message, w MessageWriter) Response
+	// handleRequest answers a request from the one parse the transport's
+	// checks read (see parsedRequest).
+	handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response
 	// SupportedVersions lists the protocol versions served, newest first.
 	SupportedVersions() []string
 }

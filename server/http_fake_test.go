@@ -83,6 +83,10 @@ func fakeFailure(id jsonrpc.ID, code int64, msg string) Response {
 	return Response{Body: jsonrpc.AppendError(nil, id, jsonrpc.NewError(code, msg, nil)), Code: code}
 }
 
+func (f *fakeCore) handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response {
+	return f.Handle(ctx, pr.msg, w)
+}
+
 func (f *fakeCore) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWriter) Response {
 	if msg.Kind == jsonrpc.KindNotification {
 		f.mu.Lock()
@@ -93,16 +97,15 @@ func (f *fakeCore) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWri
 	if msg.Method == "initialize" || msg.Method == "ping" { // removed in 2026-07-28, checked first like the core
 		return fakeFailure(msg.ID, jsonrpc.CodeMethodNotFound, "Method not found; supported versions: 2026-07-28")
 	}
-	if !metaReady(msg.Params) {
+	pr := parseRequest(msg)
+	if !pr.metaUsable() {
 		return fakeFailure(msg.ID, jsonrpc.CodeInvalidParams, "missing _meta field")
 	}
 	switch msg.Method {
 	case "tools/list":
 		return fakeResult(msg.ID, `{"resultType":"complete","tools":[]}`)
 	case "tools/call":
-		var p struct{ Name string }
-		_ = json.Unmarshal(msg.Params, &p)
-		return f.call(ctx, msg.ID, p.Name, w)
+		return f.call(ctx, msg.ID, pr.params.name, w)
 	case methodListen:
 		return f.listen(ctx, msg.ID, w)
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/mcpgen/mcpgen/jsonrpc"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -242,20 +243,32 @@ func TestHTTPPathAgnostic(t *testing.T) {
 	}
 }
 
-func TestMetaReady(t *testing.T) {
+// TestMetaUsable: the era and header-check decision reads the same exact,
+// duplicate-free _meta as the core; folded or repeated members never make
+// an unusable _meta usable or the other way round.
+func TestMetaUsable(t *testing.T) {
+	const good = `{"io.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/clientCapabilities":{}}`
 	for params, want := range map[string]bool{
-		`{` + testMeta + `}`: true,
-		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/clientCapabilities":{}}}`:      true,
-		`{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728,"io.modelcontextprotocol/clientCapabilities":{}}}`: false,
-		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/clientCapabilities":"all"}}`:   false,
-		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}`:                                                      false,
+		`{` + testMeta + `}`:                               true,
+		`{"_meta":` + good + `}`:                           true,
+		`{"_meta":` + good + `,"_Meta":{}}`:                true,
+		`{"_META":` + good + `}`:                           false,
+		`{"_meta":{},"_META":` + good + `}`:                false,
+		`{"_meta":` + good + `,"_meta":{}}`:                false,
+		`{"_meta":` + good + `,"\u005fmeta":` + good + `}`: false,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/protocolVersion":"y","io.modelcontextprotocol/clientCapabilities":{}}}`: false,
+		`{"_meta":{"IO.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/clientCapabilities":{}}}`:                                               false,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728,"io.modelcontextprotocol/clientCapabilities":{}}}`:                                          false,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/clientCapabilities":"all"}}`:                                            false,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}`:                                                                                               false,
 		`{"_meta":null}`: false,
 		`{}`:             false,
 		`[1]`:            false,
 		``:               false,
 	} {
-		if got := metaReady(json.RawMessage(params)); got != want {
-			t.Errorf("metaReady(%s) = %v", params, got)
+		pr := parseRequest(jsonrpc.Message{Kind: jsonrpc.KindRequest, ID: jsonrpc.IntID(1), Method: "tools/list", Params: json.RawMessage(params)})
+		if got := pr.metaUsable(); got != want {
+			t.Errorf("metaUsable(%s) = %v (%v)", params, got, pr.err)
 		}
 	}
 }

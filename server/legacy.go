@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"sync"
 	"sync/atomic"
 
@@ -214,7 +215,7 @@ func (l *LegacySession) serve(ctx context.Context, msg jsonrpc.Message, w Messag
 // initialize negotiates the version and records the client's capabilities.
 func (l *LegacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Error) {
 	defer l.readyOnce.Do(func() { close(l.ready) })
-	if isNullOrAbsent(params) {
+	if jsonscan.IsNullOrAbsent(params) {
 		return nil, invalidParams("params: missing required member (protocolVersion, capabilities, clientInfo)")
 	}
 	var p legacy.InitializeRequestParams
@@ -222,19 +223,19 @@ func (l *LegacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Err
 		return nil, legacyParamsError(err)
 	}
 	var caps, info json.RawMessage
-	jsonrpc.EachMember(params, func(key, value []byte) {
+	jsonscan.EachMember(params, func(key, value []byte) {
 		switch {
-		case jsonrpc.KeyEquals(key, "capabilities"):
+		case jsonscan.KeyEquals(key, "capabilities"):
 			caps = append(json.RawMessage(nil), value...)
-		case jsonrpc.KeyEquals(key, "clientInfo"):
+		case jsonscan.KeyEquals(key, "clientInfo"):
 			info = append(json.RawMessage(nil), value...)
 		}
 	})
 	var modern mcp.ClientCapabilities
-	if jsonKind(caps) != '{' || json.Unmarshal(caps, &modern) != nil {
+	if jsonscan.Kind(caps) != '{' || json.Unmarshal(caps, &modern) != nil {
 		caps = json.RawMessage("{}")
 	}
-	if jsonKind(info) != '{' {
+	if jsonscan.Kind(info) != '{' {
 		info = nil
 	}
 	version := negotiateLegacy(p.ProtocolVersion)
@@ -277,7 +278,7 @@ func legacyParamsError(err error) *jsonrpc.Error {
 // setLevel answers logging/setLevel with exactly {}.
 func (l *LegacySession) setLevel(params json.RawMessage) ([]byte, *jsonrpc.Error) {
 	var p legacy.SetLevelRequestParams
-	if isNullOrAbsent(params) {
+	if jsonscan.IsNullOrAbsent(params) {
 		return nil, invalidParams("params.level: missing required member")
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
@@ -299,7 +300,7 @@ func (l *LegacySession) subscribe(on bool, params json.RawMessage) ([]byte, *jso
 		return nil, methodNotFound(map[bool]string{true: legacy.MethodResourcesSubscribe, false: legacy.MethodResourcesUnsubscribe}[on])
 	}
 	var p legacy.SubscribeRequestParams
-	if isNullOrAbsent(params) {
+	if jsonscan.IsNullOrAbsent(params) {
 		return nil, invalidParams("params.uri: missing required member")
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
@@ -549,9 +550,9 @@ func (l *LegacySession) forward(ctx context.Context, msg jsonrpc.Message, w Mess
 // resultTypeOf returns the resultType member of an encoded result.
 func resultTypeOf(b []byte) string {
 	rt := ""
-	jsonrpc.EachMember(b, func(key, value []byte) {
-		if jsonrpc.KeyEquals(key, "resultType") {
-			rt, _ = jsonrpc.StringValue(value)
+	jsonscan.EachMember(b, func(key, value []byte) {
+		if jsonscan.KeyEquals(key, "resultType") {
+			rt, _ = jsonscan.String(value)
 		}
 	})
 	return rt

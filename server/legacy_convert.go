@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	legacy "github.com/mcpgen/mcpgen/generated/mcp20251125"
@@ -38,14 +39,14 @@ import (
 // with the multi round-trip fields the session resolved (nil: none).
 func (l *LegacySession) modernParams(params json.RawMessage, responses mcp.InputResponses, state string) (json.RawMessage, *jsonrpc.Error) {
 	obj := map[string]json.RawMessage{}
-	if !isNullOrAbsent(params) {
-		if jsonKind(params) != '{' || json.Unmarshal(params, &obj) != nil {
+	if !jsonscan.IsNullOrAbsent(params) {
+		if jsonscan.Kind(params) != '{' || json.Unmarshal(params, &obj) != nil {
 			return nil, invalidParams("params must be an object")
 		}
 	}
 	meta := map[string]json.RawMessage{}
-	if raw := obj["_meta"]; !isNullOrAbsent(raw) {
-		if jsonKind(raw) != '{' || json.Unmarshal(raw, &meta) != nil {
+	if raw := obj["_meta"]; !jsonscan.IsNullOrAbsent(raw) {
+		if jsonscan.Kind(raw) != '{' || json.Unmarshal(raw, &meta) != nil {
 			return nil, invalidParams("params._meta must be an object")
 		}
 	}
@@ -95,7 +96,7 @@ func marshalRaw(v any) (json.RawMessage, error) {
 // convertResult turns a modern result of method into the session's revision.
 func (l *LegacySession) convertResult(method string, b []byte) ([]byte, *jsonrpc.Error) {
 	obj := map[string]json.RawMessage{}
-	if jsonKind(b) != '{' || json.Unmarshal(b, &obj) != nil {
+	if jsonscan.Kind(b) != '{' || json.Unmarshal(b, &obj) != nil {
 		return b, nil
 	}
 	delete(obj, "resultType")
@@ -118,7 +119,7 @@ func (l *LegacySession) convertResult(method string, b []byte) ([]byte, *jsonrpc
 		if raw, ok := obj["content"]; ok {
 			obj["content"] = convertBlocks(raw, version)
 		}
-		if raw, ok := obj["structuredContent"]; ok && (version < "2025-06-18" || jsonKind(raw) != '{') {
+		if raw, ok := obj["structuredContent"]; ok && (version < "2025-06-18" || jsonscan.Kind(raw) != '{') {
 			delete(obj, "structuredContent")
 		}
 	case mcp.MethodPromptsGet:
@@ -245,7 +246,7 @@ func legacyInputRequest(req mcp.InputRequest, version string) (string, json.RawM
 		if version < "2025-06-18" {
 			return "", nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: elicitation is not part of protocol " + version}
 		}
-		if mode, _ := jsonrpc.StringValue(env.Params["mode"]); mode == "url" {
+		if mode, _ := jsonscan.String(env.Params["mode"]); mode == "url" {
 			if _, ok := env.Params["elicitationId"]; !ok {
 				env.Params["elicitationId"] = jsonrpc.AppendString(nil, newSessionID())
 			}

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"bytes"
-	"io"
 	"net/http"
 	"slices"
 	"sync"
@@ -95,68 +93,67 @@ func (ls *legacySessions) remove(id string) *legacyHTTPSession {
 	return hs
 }
 
-// serveLegacy serves the legacy-session traffic of r and reports whether it
-// did; everything else is left to the modern path (with r.Body intact).
-func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request) bool {
+// serveLegacyStream serves a legacy session's GET stream and DELETE (with
+// Mcp-Session-Id) and reports whether it did; every other request is left
+// to ServeHTTP.
+func (h *httpHandler) serveLegacyStream(w http.ResponseWriter, r *http.Request) bool {
+	sid := r.Header.Get(headerSessionID)
+	if sid == "" || (r.Method != http.MethodGet && r.Method != http.MethodDelete) {
+		return false
+	}
 	s, ok := h.core.(*Server)
 	if !ok {
 		return false
 	}
-	sid := r.Header.Get(headerSessionID)
-	switch r.Method {
-	case http.MethodGet, http.MethodDelete:
-		if sid == "" {
-			return false
-		}
-		if rej := h.policy.Check(r); rej != nil {
-			_ = rej.Write(w, nil)
-			return true
-		}
-		hs := s.sessions.get(sid)
-		if hs == nil {
-			sessionNotFound(w)
-			return true
-		}
-		if !hs.ownedBy(r.Context()) {
-			sessionForbidden(w)
-			return true
-		}
-		if r.Method == http.MethodDelete {
-			s.sessions.remove(sid)
-			hs.Close()
-			w.WriteHeader(http.StatusOK)
-			return true
-		}
-		if !httpwire.ParseAccept(r.Header).SSE {
-			_ = (&httpwire.Rejection{Status: http.StatusNotAcceptable, Code: httpwire.CodeInvalidRequest,
-				Message: "Not Acceptable: the Accept header must list text/event-stream"}).Write(w, nil)
-			return true
-		}
-		h.serveLegacyStream(w, r, hs)
-		return true
-	case http.MethodPost:
-	default:
-		return false
-	}
-	if sid == "" && r.Header.Get(httpwire.HeaderProtocolVersion) == mcp.ProtocolVersion {
-		return false // a modern request; no need to look at the body
-	}
-	if h.checkTransport(r) != nil {
-		return false // the modern path rejects it the same way
-	}
-	body, rej := httpwire.ReadBody(w, r, h.maxBody)
-	if rej != nil {
+	if rej := h.policy.Check(r); rej != nil {
 		_ = rej.Write(w, nil)
 		return true
 	}
-	msg, derr := jsonrpc.Decode(body)
-	if derr != nil || (msg.Kind == jsonrpc.KindRequest && metaReady(msg.Params)) ||
-		(sid == "" && (msg.Kind != jsonrpc.KindRequest || msg.Method != legacy.MethodInitialize)) {
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
+	hs := s.sessions.get(sid)
+	if hs == nil {
+		sessionNotFound(w)
+		return true
+	}
+	if !hs.ownedBy(r.Context()) {
+		sessionForbidden(w)
+		return true
+	}
+	if r.Method == http.MethodDelete {
+		s.sessions.remove(sid)
+		hs.Close()
+		w.WriteHeader(http.StatusOK)
+		return true
+	}
+	if !httpwire.ParseAccept(r.Header).SSE {
+		_ = (&httpwire.Rejection{Status: http.StatusNotAcceptable, Code: httpwire.CodeInvalidRequest,
+			Message: "Not Acceptable: the Accept header must list text/event-stream"}).Write(w, nil)
+		return true
+	}
+	h.serveSessionStream(w, r, hs)
+	return true
+}
+
+// serveLegacyPost serves a POST in the legacy era and reports whether it
+// did. The era is chosen from the one parse of the body: a request with a
+// usable modern _meta is always the modern core's (with or without a
+// session id); otherwise a message with Mcp-Session-Id belongs to that
+// session, and an initialize request without one opens a session.
+// Everything else is left to the modern path, whose errors say why.
+func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr *parsedRequest) bool {
+	s, ok := h.core.(*Server)
+	if !ok {
 		return false
 	}
+	msg := pr.msg
+	if msg.Kind == jsonrpc.KindRequest && pr.metaUsable() {
+		return false
+	}
+	sid := r.Header.Get(headerSessionID)
 	if sid == "" {
+		if msg.Kind != jsonrpc.KindRequest || msg.Method != legacy.MethodInitialize ||
+			r.Header.Get(httpwire.HeaderProtocolVersion) == mcp.ProtocolVersion {
+			return false // a modern client's initialize gets the core's -32601
+		}
 		h.legacyInitialize(w, r, s, msg)
 		return true
 	}
@@ -228,9 +225,9 @@ func (l *LegacySession) sendStream(msg []byte) error {
 	}
 }
 
-// serveLegacyStream holds the session's standalone SSE stream open until
+// serveSessionStream holds the session's standalone SSE stream open until
 // the client goes away, the session ends or the server shuts down.
-func (h *httpHandler) serveLegacyStream(w http.ResponseWriter, r *http.Request, hs *legacyHTTPSession) {
+func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request, hs *legacyHTTPSession) {
 	ch := make(chan []byte, 64)
 	hs.mu.Lock()
 	busy := hs.stream != nil

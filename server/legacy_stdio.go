@@ -22,7 +22,7 @@ func (c *stdioConn) legacyFor(ctx context.Context, msg jsonrpc.Message) *LegacyS
 	if c.legacy == nil && msg.Method != legacy.MethodInitialize {
 		return nil // the modern hot path: no params scan
 	}
-	if metaReady(msg.Params) {
+	if pr := parseRequest(msg); pr.metaUsable() {
 		return nil
 	}
 	if c.legacy == nil {

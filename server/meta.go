@@ -2,6 +2,8 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"strconv"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/jsonrpc"
@@ -27,6 +29,8 @@ type requestParams struct {
 	nameRaw        []byte
 	uri            string // params.uri (resources/read)
 	hasURI         bool
+	taskID         string // params.taskId (tasks/*)
+	hasTaskID      bool
 	arguments      []byte // raw params.arguments
 	requestState   string
 	hasState       bool
@@ -57,34 +61,42 @@ type requestMeta struct {
 }
 
 // scanParams reads the runtime-relevant members of params. Params must be an
-// object: every modern request carries at least _meta.
+// object: every modern request carries at least _meta. Member names are
+// exact (jsonscan.Members): "NAME", "_META" or "Arguments" are other
+// members, ignored here as by every other reader of the message; a name
+// that appears twice is -32602.
 func scanParams(params []byte) (requestParams, *jsonrpc.Error) {
 	var p requestParams
-	if isNullOrAbsent(params) {
+	if jsonscan.IsNullOrAbsent(params) {
 		return p, metaError("missing params._meta: every request must carry _meta with " + keyProtocolVersion + " and " + keyClientCapabilities)
 	}
-	ok := jsonrpc.EachMember(params, func(key, value []byte) {
-		switch {
-		case jsonrpc.KeyEquals(key, "_meta"):
+	dup, ok := jsonscan.Members(params, func(key, value []byte) {
+		switch string(key) {
+		case "_meta":
 			p.meta = value
-		case jsonrpc.KeyEquals(key, "name"):
+		case "name":
 			p.nameRaw = value
-			p.name, p.hasName = jsonrpc.StringValue(value)
-		case jsonrpc.KeyEquals(key, "uri"):
-			p.uri, p.hasURI = jsonrpc.StringValue(value)
-		case jsonrpc.KeyEquals(key, "arguments"):
+			p.name, p.hasName = jsonscan.String(value)
+		case "uri":
+			p.uri, p.hasURI = jsonscan.String(value)
+		case "taskId":
+			p.taskID, p.hasTaskID = jsonscan.String(value)
+		case "arguments":
 			p.arguments = value
-		case jsonrpc.KeyEquals(key, "requestState"):
+		case "requestState":
 			p.stateRaw = value
-			p.requestState, p.hasState = jsonrpc.StringValue(value)
-		case jsonrpc.KeyEquals(key, "inputResponses"):
+			p.requestState, p.hasState = jsonscan.String(value)
+		case "inputResponses":
 			p.inputResponses = value
-		case jsonrpc.KeyEquals(key, "cursor"):
+		case "cursor":
 			p.cursor = value
 		}
 	})
 	if !ok {
 		return p, invalidParams("params must be an object")
+	}
+	if dup != "" {
+		return p, invalidParams("params: duplicate member " + strconv.Quote(dup))
 	}
 	return p, nil
 }
@@ -94,44 +106,47 @@ func scanParams(params []byte) (requestParams, *jsonrpc.Error) {
 // ones the runtime acts on.
 func parseMeta(raw []byte) (requestMeta, *jsonrpc.Error) {
 	var m requestMeta
-	if jsonKind(raw) != '{' {
+	if jsonscan.Kind(raw) != '{' {
 		return m, metaError("missing or invalid params._meta: every request must carry _meta with " + keyProtocolVersion + " and " + keyClientCapabilities)
 	}
 	var bad *jsonrpc.Error
 	var hasVersion bool
-	jsonrpc.EachMember(raw, func(key, value []byte) {
+	dup, _ := jsonscan.Members(raw, func(key, value []byte) {
 		if bad != nil {
 			return
 		}
-		switch {
-		case jsonrpc.KeyEquals(key, keyProtocolVersion):
-			m.protocolVersion, hasVersion = jsonrpc.StringValue(value)
+		switch string(key) {
+		case keyProtocolVersion:
+			m.protocolVersion, hasVersion = jsonscan.String(value)
 			if !hasVersion || m.protocolVersion == "" {
 				bad = metaError(`missing or invalid _meta field "` + keyProtocolVersion + `": must be a non-empty string`)
 			}
-		case jsonrpc.KeyEquals(key, keyClientCapabilities):
-			if jsonKind(value) != '{' {
+		case keyClientCapabilities:
+			if jsonscan.Kind(value) != '{' {
 				bad = metaError(`invalid _meta field "` + keyClientCapabilities + `": must be an object`)
 			}
 			m.caps = value
-		case jsonrpc.KeyEquals(key, keyClientInfo):
-			if jsonKind(value) != '{' {
+		case keyClientInfo:
+			if jsonscan.Kind(value) != '{' {
 				bad = metaError(`invalid _meta field "` + keyClientInfo + `": must be an object`)
 			}
 			m.clientInfo = value
-		case jsonrpc.KeyEquals(key, keyLogLevel):
-			s, ok := jsonrpc.StringValue(value)
+		case keyLogLevel:
+			s, ok := jsonscan.String(value)
 			if !ok || !mcp.LoggingLevel(s).Valid() {
 				bad = metaError(`invalid _meta field "` + keyLogLevel + `": must be one of debug, info, notice, warning, error, critical, alert, emergency`)
 			}
 			m.logLevel = mcp.LoggingLevel(s)
-		case jsonrpc.KeyEquals(key, keyProgressToken):
-			if k := jsonKind(value); k != '"' && !jsonrpc.IsInteger(value) {
+		case keyProgressToken:
+			if k := jsonscan.Kind(value); k != '"' && !jsonscan.IsInteger(value) {
 				bad = metaError(`invalid _meta field "progressToken": must be a string or an integer`)
 			}
 			m.progressToken = value
 		}
 	})
+	if dup != "" {
+		return m, metaError("params._meta: duplicate member " + strconv.Quote(dup))
+	}
 	if bad != nil {
 		return m, bad
 	}

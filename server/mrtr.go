@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"time"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
@@ -50,7 +51,7 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 		if r.method == mcp.MethodResourcesRead {
 			in.name = p.uri
 		}
-		if !isNullOrAbsent(p.inputResponses) {
+		if !jsonscan.IsNullOrAbsent(p.inputResponses) {
 			// Each answer is decoded on its own: an entry that is not a
 			// response is an error only if the handler asks for its key;
 			// others are ignored (mrtr.mdx: servers SHOULD ignore what they
@@ -72,7 +73,7 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 				in.responses[key] = resp
 			}
 		}
-		if !isNullOrAbsent(p.stateRaw) {
+		if !jsonscan.IsNullOrAbsent(p.stateRaw) {
 			if !p.hasState {
 				return invalidParams("requestState must be a string")
 			}
@@ -103,7 +104,7 @@ func (r *request) identity() string {
 // canonical arguments (object members sorted; absent, null and {} agree).
 func identity(method, name string, args []byte) string {
 	canon := []byte("{}")
-	if a := bytes.TrimSpace(args); !isNullOrAbsent(a) && string(a) != "{}" {
+	if a := bytes.TrimSpace(args); !jsonscan.IsNullOrAbsent(a) && string(a) != "{}" {
 		dec := json.NewDecoder(bytes.NewReader(a))
 		dec.UseNumber()
 		var v any

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"reflect"
 
 	"github.com/mcpgen/mcpgen/argschema"
@@ -168,7 +169,7 @@ func (g *promptRegistry) get(ctx context.Context, r *request, p *requestParams, 
 		return nil, err
 	}
 	var args map[string]string
-	if !isNullOrAbsent(p.arguments) {
+	if !jsonscan.IsNullOrAbsent(p.arguments) {
 		if err := json.Unmarshal(p.arguments, &args); err != nil {
 			return nil, invalidParams("params.arguments must be an object of strings")
 		}

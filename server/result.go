@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
@@ -213,12 +214,12 @@ func (s *Server) encodeResult(r *request, result any) ([]byte, *jsonrpc.Error) {
 // addResultType inserts "resultType":"complete" into an encoded object that
 // lacks it (results of types the runtime does not know).
 func addResultType(b []byte) []byte {
-	if jsonKind(b) != '{' {
+	if jsonscan.Kind(b) != '{' {
 		return b
 	}
 	has := false
-	jsonrpc.EachMember(b, func(key, _ []byte) {
-		if jsonrpc.KeyEquals(key, "resultType") {
+	jsonscan.EachMember(b, func(key, _ []byte) {
+		if jsonscan.KeyEquals(key, "resultType") {
 			has = true
 		}
 	})

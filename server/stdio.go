@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -293,8 +294,8 @@ func (c *stdioConn) worker(job func()) {
 // cancelled and nothing more is written for it. Unknown ids are ignored.
 func (c *stdioConn) cancelled(params []byte) {
 	var raw []byte
-	jsonrpc.EachMember(params, func(key, value []byte) {
-		if jsonrpc.KeyEquals(key, "requestId") {
+	jsonscan.EachMember(params, func(key, value []byte) {
+		if jsonscan.KeyEquals(key, "requestId") {
 			raw = value
 		}
 	})

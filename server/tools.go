@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"reflect"
 
 	"github.com/mcpgen/mcpgen/argschema"
@@ -233,7 +234,7 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 	if err := checkScopes(ctx, t.scopes); err != nil {
 		return nil, err
 	}
-	if k := jsonKind(p.arguments); k != 0 && k != '{' && !isNullOrAbsent(p.arguments) {
+	if k := jsonscan.Kind(p.arguments); k != 0 && k != '{' && !jsonscan.IsNullOrAbsent(p.arguments) {
 		return nil, invalidParams("params.arguments must be an object")
 	}
 	var out any

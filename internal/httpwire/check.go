@@ -23,7 +23,8 @@ const (
 )
 
 // BodyFacts are the JSON-RPC body values the request headers must mirror.
-// FactsFromBody fills everything but ParamHeaders from a raw body.
+// The server builds them from its one parse of the message, the same
+// reading its handlers get.
 type BodyFacts struct {
 	// Kind is the message kind.
 	Kind MessageKind
@@ -46,21 +47,13 @@ type BodyFacts struct {
 	Arguments json.RawMessage
 }
 
-// HeaderRules configures CheckHeaders.
+// HeaderRules configures the header checks (Check).
 type HeaderRules struct {
 	// SupportedVersions lists the protocol versions the server implements.
 	// When it is not empty, a request whose MCP-Protocol-Version (equal to
 	// the body's) is not listed is rejected with 400 and -32022
 	// UnsupportedProtocolVersionError; when empty, versions are not checked.
 	SupportedVersions []string
-}
-
-// DefaultHeaderRules accept exactly protocol version 2026-07-28.
-var DefaultHeaderRules = HeaderRules{SupportedVersions: []string{ProtocolVersion}}
-
-// CheckHeaders is DefaultHeaderRules.Check.
-func CheckHeaders(h http.Header, f BodyFacts) *Rejection {
-	return DefaultHeaderRules.Check(h, f)
 }
 
 // Check validates the request metadata headers h of a POST against the body

@@ -90,7 +90,7 @@ func TestCheckHeaders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rej := CheckHeaders(tt.h, tt.f)
+			rej := checkHeaders(tt.h, tt.f)
 			if tt.code == 0 {
 				if rej != nil {
 					t.Fatalf("rejected: %v", rej)

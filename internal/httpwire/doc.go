@@ -14,9 +14,15 @@
 //	CheckContentType(header)  415
 //	CheckAccept(header)       406
 //	ReadBody(w, r, limit)     413
-//	  … the runtime parses the JSON-RPC envelope (-32700/-32600) and checks the
-//	  required _meta fields (-32602) …
-//	FactsFromBody / BodyFacts + CheckHeaders  400 -32020 (or -32022)
+//	  … the runtime parses the message once (jsonrpc.Decode, then its params
+//	  and _meta scan: -32700/-32600/-32602) and fills BodyFacts from that
+//	  one parse …
+//	HeaderRules.Check(header, facts)  400 -32020 (or -32022)
+//
+// This package parses no JSON of its own: BodyFacts come from the server's
+// parse, and the Mcp-Param-{Name} values are read from the raw arguments
+// with the runtime's scanner (internal/jsonscan), exact names, so the header
+// is compared with the value the tool is given.
 //
 // A Rejection is written with Rejection.Write, passing the request id once it
 // is known: error responses must echo the request id (basic/index.mdx) and

@@ -2,53 +2,57 @@ package httpwire
 
 import (
 	"errors"
-	"testing"
+	"net/http"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
-func TestFactsFromBody(t *testing.T) {
-	tests := []struct {
-		name string
-		body string
-		want BodyFacts
-		err  bool
-	}{
-		// Example tools/call request of "Standard Request Headers".
-		{"tools/call", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"location":"Seattle, WA"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
-			BodyFacts{Kind: KindRequest, Method: "tools/call", Name: "get_weather", HasName: true, ProtocolVersion: "2026-07-28", Arguments: []byte(`{"location":"Seattle, WA"}`)}, false},
-		// Example resources/read request: Mcp-Name mirrors params.uri.
-		{"resources/read", `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"file:///a.json","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
-			BodyFacts{Kind: KindRequest, Method: "resources/read", Name: "file:///a.json", HasName: true, ProtocolVersion: "2026-07-28"}, false},
-		{"prompts/get", `{"jsonrpc":"2.0","id":"x","method":"prompts/get","params":{"name":"p"}}`,
-			BodyFacts{Kind: KindRequest, Method: "prompts/get", Name: "p", HasName: true}, false},
-		{"name on tools/list ignored", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"p"}}`,
-			BodyFacts{Kind: KindRequest, Method: "tools/list"}, false},
-		{"notification", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
-			BodyFacts{Kind: KindNotification, Method: "notifications/cancelled"}, false},
-		{"response", `{"jsonrpc":"2.0","id":1,"result":{}}`, BodyFacts{Kind: KindResponse}, false},
-		{"wrong types are absent", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5,"_meta":{"io.modelcontextprotocol/protocolVersion":20260728}}}`,
-			BodyFacts{Kind: KindRequest, Method: "tools/call"}, false},
-		{"params not an object", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]}`, BodyFacts{Kind: KindRequest, Method: "tools/call"}, false},
-		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]`, BodyFacts{}, true},
-		{"bare value", `42`, BodyFacts{}, true},
-		{"truncated", `{"jsonrpc":"2.0","id":1,"method":`, BodyFacts{}, true},
-		{"empty", ``, BodyFacts{}, true},
+// The runtime builds BodyFacts from its one parse of the message
+// (server/parse.go); these tests build them the same way: jsonrpc.Decode,
+// then the runtime's scanner with exact member names.
+
+// defaultRules accept exactly protocol version 2026-07-28.
+var defaultRules = HeaderRules{SupportedVersions: []string{ProtocolVersion}}
+
+// checkHeaders is defaultRules.Check.
+func checkHeaders(h http.Header, f BodyFacts) *Rejection { return defaultRules.Check(h, f) }
+
+// errNotAMessage reports a body that does not decode as one JSON-RPC message.
+var errNotAMessage = errors.New("body is not a single JSON-RPC message")
+
+// factsFromBody reads the facts the header rules compare from a body, as
+// the runtime does: fields of the wrong type are absent.
+func factsFromBody(body []byte) (BodyFacts, error) {
+	msg, derr := jsonrpc.Decode(body)
+	if derr != nil {
+		return BodyFacts{}, errors.Join(errNotAMessage, derr)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := FactsFromBody([]byte(tt.body))
-			if tt.err {
-				if !errors.Is(err, ErrNotAMessage) {
-					t.Fatalf("err = %v, want ErrNotAMessage", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Kind != tt.want.Kind || got.Method != tt.want.Method || got.Name != tt.want.Name || got.HasName != tt.want.HasName ||
-				got.ProtocolVersion != tt.want.ProtocolVersion || string(got.Arguments) != string(tt.want.Arguments) {
-				t.Errorf("got %+v, want %+v", got, tt.want)
-			}
-		})
+	var f BodyFacts
+	switch msg.Kind {
+	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
+		f.Kind = KindResponse
+		return f, nil
+	case jsonrpc.KindNotification:
+		f.Kind = KindNotification
 	}
+	f.Method = msg.Method
+	field, _ := NameField(f.Method)
+	var meta []byte
+	jsonscan.Members(msg.Params, func(key, value []byte) {
+		switch k := string(key); {
+		case k == "_meta":
+			meta = value
+		case k == field && field != "":
+			f.Name, f.HasName = jsonscan.String(value)
+		case k == "arguments" && f.Method == "tools/call":
+			f.Arguments = value
+		}
+	})
+	jsonscan.Members(meta, func(key, value []byte) {
+		if string(key) == "io.modelcontextprotocol/protocolVersion" {
+			f.ProtocolVersion, _ = jsonscan.String(value)
+		}
+	})
+	return f, nil
 }

@@ -23,7 +23,7 @@ func FuzzCheckHeaders(f *testing.F) {
 		{Name: "Deep", Path: []string{"a", "b", "c"}, Type: "string"},
 	}
 	f.Fuzz(func(t *testing.T, version, method, name, param, body string) {
-		facts, err := FactsFromBody([]byte(body))
+		facts, err := factsFromBody([]byte(body))
 		if err != nil {
 			facts = BodyFacts{Method: method, Name: name, HasName: true, ProtocolVersion: version, Arguments: json.RawMessage(body)}
 		}
@@ -36,7 +36,7 @@ func FuzzCheckHeaders(f *testing.F) {
 			"mcp-param-n":          {param},
 			"MCP-PARAM-B":          {param, param},
 		}
-		for _, rules := range []HeaderRules{DefaultHeaderRules, {}} {
+		for _, rules := range []HeaderRules{defaultRules, {}} {
 			rej := rules.Check(h, facts)
 			if rej == nil {
 				continue

@@ -1,14 +1,13 @@
 package httpwire
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"math/big"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // ParamHeader declares one tool argument mirrored into an HTTP header by an
@@ -28,56 +27,47 @@ type ParamHeader struct {
 // HeaderKey returns the header name for p: "Mcp-Param-" + p.Name.
 func (p ParamHeader) HeaderKey() string { return ParamHeaderPrefix + p.Name }
 
-// absent marks a path that has no value (or a null value) in the arguments.
-type absent struct{}
-
-// lookupArg returns the value at path in args, or absent{}.
-func lookupArg(args any, path []string) any {
+// argValue returns the raw value at path in the raw tools/call arguments,
+// read with the runtime's scanner (exact member names, as the tool's
+// binding reads them); nil when the path has no value or a null one. dup
+// is true when an object on the path repeats a member name: the body then
+// has no single value to compare with.
+func argValue(args []byte, path []string) (raw []byte, dup bool) {
 	cur := args
 	for _, key := range path {
-		obj, ok := cur.(map[string]any)
-		if !ok {
-			return absent{}
+		var next []byte
+		d, ok := jsonscan.Members(cur, func(k, v []byte) {
+			if string(k) == key {
+				next = v
+			}
+		})
+		if d != "" {
+			return nil, true
 		}
-		if cur, ok = obj[key]; !ok {
-			return absent{}
+		if !ok || next == nil {
+			return nil, false
 		}
+		cur = next
 	}
-	if cur == nil {
-		return absent{}
+	if jsonscan.IsNullOrAbsent(cur) {
+		return nil, false
 	}
-	return cur
-}
-
-// decodeArgs decodes tools/call params.arguments keeping numbers exact.
-// Undecodable arguments give nil: the runtime rejects them with -32602.
-func decodeArgs(raw json.RawMessage) any {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return nil
-	}
-	return v
+	return cur, false
 }
 
 // checkParamHeaders applies the Mcp-Param-{Name} rules ("Server Behavior for
 // Custom Headers" table): a value in the body requires the header and they
 // must match after decoding; a missing or null value must come without the
 // header. Headers for undeclared names are ignored.
-func checkParamHeaders(h http.Header, decls []ParamHeader, rawArgs json.RawMessage) *Rejection {
-	if len(decls) == 0 {
-		return nil
-	}
-	args := decodeArgs(rawArgs)
+func checkParamHeaders(h http.Header, decls []ParamHeader, rawArgs []byte) *Rejection {
 	for _, d := range decls {
 		key := d.HeaderKey()
 		vals, present := headerValues(h, key)
-		body := lookupArg(args, d.Path)
-		if _, ok := body.(absent); ok {
+		body, dup := argValue(rawArgs, d.Path)
+		if dup {
+			return mismatch(key, "Header mismatch: the body repeats a member on the path of argument %q", strings.Join(d.Path, "."))
+		}
+		if body == nil {
 			if present {
 				return mismatch(key, "Header mismatch: %s header is present but the body has no value for argument %q", key, strings.Join(d.Path, "."))
 			}
@@ -95,7 +85,7 @@ func checkParamHeaders(h http.Header, decls []ParamHeader, rawArgs json.RawMessa
 			return mismatch(key, "Header mismatch: %s header value %s is malformed: %v", key, clip(raw), err)
 		}
 		if !paramMatches(got, body) {
-			return mismatch(key, "Header mismatch: %s header value %s does not match body value %s", key, clip(got), clip(fmt.Sprint(body)))
+			return mismatch(key, "Header mismatch: %s header value %s does not match body value %s", key, clip(got), clip(string(body)))
 		}
 	}
 	return nil
@@ -105,14 +95,15 @@ func checkParamHeaders(h http.Header, decls []ParamHeader, rawArgs json.RawMessa
 // body value's JSON type ("Value Encoding": strings as-is, integers in
 // decimal, booleans as lowercase true/false; "Server Validation" note:
 // integers SHOULD compare numerically, so "42.0" matches 42).
-func paramMatches(header string, body any) bool {
-	switch v := body.(type) {
-	case string:
-		return header == v
-	case bool:
-		return header == strconv.FormatBool(v)
-	case json.Number:
-		return numbersEqual(header, string(v))
+func paramMatches(header string, body []byte) bool {
+	switch jsonscan.Kind(body) {
+	case '"':
+		v, ok := jsonscan.String(body)
+		return ok && header == v
+	case 't', 'f':
+		return header == string(body)
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return numbersEqual(header, string(body))
 	}
 	return false // objects and arrays cannot be mirrored
 }

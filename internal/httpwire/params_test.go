@@ -74,7 +74,7 @@ func TestParamHeaders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rej := CheckHeaders(std("tools/call", tt.h...), tt.f)
+			rej := checkHeaders(std("tools/call", tt.h...), tt.f)
 			if tt.ok != (rej == nil) {
 				t.Fatalf("ok = %v, rejection %v", tt.ok, rej)
 			}

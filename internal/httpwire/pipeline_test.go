@@ -34,7 +34,7 @@ func mcpHandler(policy OriginPolicy) http.Handler {
 			_ = rej.Write(w, nil)
 			return
 		}
-		facts, err := FactsFromBody(body)
+		facts, err := factsFromBody(body)
 		if err != nil {
 			_ = (&Rejection{Status: 400, Code: CodeParseError, Message: "Parse error"}).Write(w, nil)
 			return
@@ -44,7 +44,7 @@ func mcpHandler(policy OriginPolicy) http.Handler {
 		if facts.Method == "tools/call" {
 			facts.ParamHeaders = tools[facts.Name]
 		}
-		if rej := CheckHeaders(r.Header, facts); rej != nil {
+		if rej := checkHeaders(r.Header, facts); rej != nil {
 			_ = rej.Write(w, env.ID)
 			return
 		}

@@ -27,7 +27,7 @@ func TestRejectionWrite(t *testing.T) {
 	}
 
 	// The example error response of "Server Validation": id echoed, code -32020.
-	mm := CheckHeaders(std("tools/call", "Mcp-Name", "foo"), named("tools/call", "bar"))
+	mm := checkHeaders(std("tools/call", "Mcp-Name", "foo"), named("tools/call", "bar"))
 	b, err := mm.Body(json.RawMessage(`1`))
 	if err != nil {
 		t.Fatal(err)

@@ -1,13 +1,13 @@
-package jsonrpc
+package jsonscan
 
-// maxNesting is encoding/json's nesting limit, which validJSON keeps.
-const maxNesting = 10000
+// MaxNesting is encoding/json's nesting limit, which Valid keeps.
+const MaxNesting = 10000
 
-// validJSON reports whether data is one JSON value, exactly as json.Valid
-// does (the same grammar and nesting limit; UTF-8 is checked separately),
-// without json.Valid's state machine: under load json.Valid was half of
-// Decode's CPU time. FuzzValidJSON checks the two agree.
-func validJSON(data []byte) bool {
+// Valid reports whether data is one JSON value, exactly as json.Valid does
+// (the same grammar and nesting limit; UTF-8 is checked separately, see
+// utf8.Valid), without json.Valid's state machine: under load json.Valid was
+// half of jsonrpc.Decode's CPU time. FuzzValid checks the two agree.
+func Valid(data []byte) bool {
 	v := validator{data: data}
 	v.space()
 	if !v.value(0) {
@@ -23,7 +23,7 @@ type validator struct {
 }
 
 func (v *validator) space() {
-	for v.i < len(v.data) && isSpace(v.data[v.i]) {
+	for v.i < len(v.data) && IsSpace(v.data[v.i]) {
 		v.i++
 	}
 }
@@ -62,7 +62,7 @@ func (v *validator) literal(word string) bool {
 // container reads an object (end '}': members are "key": value) or an
 // array (end ']': elements are values) starting at its opening bracket.
 func (v *validator) container(depth int, end byte) bool {
-	if depth > maxNesting {
+	if depth > MaxNesting {
 		return false
 	}
 	v.i++ // '{' or '['

@@ -1,0 +1,49 @@
+package server
+
+import "github.com/mcpgen/mcpgen/jsonrpc"
+
+// parsedRequest is the one reading of a request message that everything
+// downstream acts on: the era choice (is the modern _meta usable?), the
+// Streamable HTTP header rules (Mcp-Method, Mcp-Name, MCP-Protocol-Version,
+// Mcp-Param-*) and the core's dispatch all read these fields, scanned once
+// with exact, case-sensitive member names and duplicates rejected
+// (internal/jsonscan). No second parser looks at the same bytes, so a body
+// cannot show the header checks one request and the handler another.
+type parsedRequest struct {
+	msg    jsonrpc.Message
+	params requestParams
+	meta   requestMeta
+	// err is the -32602 that params or params._meta deserve (missing,
+	// malformed, duplicate members); nil when the modern _meta is usable.
+	err *jsonrpc.Error
+}
+
+// parseRequest scans the params and _meta of the request msg once.
+func parseRequest(msg jsonrpc.Message) parsedRequest {
+	pr := parsedRequest{msg: msg}
+	pr.params, pr.err = scanParams(msg.Params)
+	if pr.err == nil {
+		pr.meta, pr.err = parseMeta(pr.params.meta)
+	}
+	return pr
+}
+
+// metaUsable reports whether the request carries a well-formed modern
+// _meta: such a request is served statelessly by the core in every
+// transport, and on HTTP its headers are checked against it.
+func (pr *parsedRequest) metaUsable() bool { return pr.err == nil }
+
+// nameParam returns the params member that Mcp-Name mirrors for the
+// request's method ("name", "uri" or "taskId"; see httpwire.NameField) and
+// whether it is a string.
+func (pr *parsedRequest) nameParam(field string) (string, bool) {
+	switch field {
+	case "name":
+		return pr.params.name, pr.params.hasName
+	case "uri":
+		return pr.params.uri, pr.params.hasURI
+	case "taskId":
+		return pr.params.taskID, pr.params.hasTaskID
+	}
+	return "", false
+}
