@@ -1,12 +1,12 @@
 // Package argschema derives JSON Schemas for MCP tool arguments and results
 // from Go types and validates raw JSON arguments against them.
 //
-// It is a run-time package: code written by `mcpgen tools` calls [For] once
-// per tool at server start-up (github.com/invopop/jsonschema reflects on
-// reflect.Type, so schemas cannot be computed from go/types at build time),
-// compiles the argument schema once with [Compile], and calls
-// [Validator.Validate] on every tools/call before decoding the arguments
-// into the Go struct.
+// Linking it is optional: it reflects on reflect.Type with
+// github.com/invopop/jsonschema, for tools registered by hand with
+// server.NewTool and no ToolInfo.InputSchema (its init lets the server
+// derive them at start-up). The validator itself ([Compile],
+// [Validator.Validate]) is the server's run-time one (internal/argcheck),
+// which does not link the reflection library.
 //
 // # Schema shape
 //
@@ -25,7 +25,10 @@
 //     The invopop "nullable" tag option is ignored for the same reason (some
 //     MCP clients drop tools whose schemas contain "null" types).
 //   - "additionalProperties" is not emitted for structs: clients (models) may
-//     send extra properties, which are accepted and ignored when decoding.
+//     send extra properties, which are accepted and ignored when binding.
+//     Ignoring is the default because models often add members a tool does
+//     not need and an error would cost a round trip for nothing; a tool
+//     that wants them rejected declares "additionalProperties": false.
 //     The MCP tools specification only recommends additionalProperties:false
 //     for tools without parameters, so a struct without properties gets
 //     {"type":"object","additionalProperties":false}. A type that wants
@@ -53,10 +56,19 @@
 //
 // # Validation
 //
-// [Validator.Validate] parses the raw JSON (so a missing required property is
-// visible, unlike validation after decoding), applies "default" values of
-// absent properties (nested objects and array items included), validates the
-// result and returns it. Because defaults are applied before validation, a
-// required property that has a default is never reported missing. Failures
-// are reported as a [*ValidationError] whose message a model can act on.
+// [Validator.Validate] parses the raw JSON once (so a missing required
+// property is visible, unlike validation after decoding; a member name
+// repeated in one object is rejected), treats null on an optional property
+// as absent (a property in "required", or whose schema allows null, keeps
+// its null), applies "default" values of absent properties (nested objects
+// and array items included), validates the result and returns it. Because
+// defaults are applied before validation, a required property that has a
+// default is never reported missing. Failures are reported as a
+// [*ValidationError] whose message a model can act on.
+//
+// The server then binds exactly that validated tree to the Go struct: a
+// member fills a field only when its name is the field's exact JSON name
+// (encoding/json alone would also fill `units` from "Units", "UNITS" or
+// "unitſ", none of which the schema looked at), undeclared members are
+// dropped, and an integral number (3.0, 1e1) fills an integer field.
 package argschema

@@ -6,19 +6,6 @@ import (
 	"slices"
 )
 
-// PromptArg is one MCP PromptArgument derived from a struct field.
-type PromptArg struct {
-	// Name is the field's JSON name.
-	Name string `json:"name"`
-	// Title comes from the `jsonschema:"title=…"` tag option.
-	Title string `json:"title,omitzero"`
-	// Description comes from `jsonschema:"description=…"` or
-	// `jsonschema_description:"…"`.
-	Description string `json:"description,omitzero"`
-	// Required is set by the `jsonschema:"required"` tag option.
-	Required bool `json:"required,omitzero"`
-}
-
 // PromptArguments returns the MCP prompt arguments of the struct type t, in
 // field order, using the same tag dialect as [For]. Prompt arguments are
 // strings in MCP, so every field must be string-kinded (string, a named string

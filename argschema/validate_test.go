@@ -134,7 +134,8 @@ func TestValidateErrors(t *testing.T) {
 		{`{"location":"x","email":"nope"}`, `invalid arguments: /email: value "nope" is not a valid email`},
 		{`{"location":"x","since":"yesterday"}`, `invalid arguments: /since: value "yesterday" is not a valid date-time`},
 		{`{"location":"x","at":{"lat":1}}`, `invalid arguments: /at/lon: required property is missing`},
-		{`{"location":"x","limit":null}`, `invalid arguments: /limit: expected integer, got null`},
+		{`{"location":null}`, `invalid arguments: /location: expected string, got null`},
+		{`{"location":"x","location":"y"}`, `invalid arguments: (root): arguments are not valid JSON: duplicate member name "location"`},
 		{`[1,2]`, `invalid arguments: (root): expected object, got array`},
 		{`{"location":`, `invalid arguments: (root): arguments are not valid JSON`},
 	}
@@ -151,6 +152,20 @@ func TestValidateErrors(t *testing.T) {
 		if !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("Validate(%s):\n got %s\nwant %s…", c.in, err, c.want)
 		}
+	}
+}
+
+// TestValidateNullOptional: null on an optional property means absent (its
+// default then applies); on a required one it is a type error (above).
+func TestValidateNullOptional(t *testing.T) {
+	v := weatherValidator(t)
+	out, err := v.Validate(json.RawMessage(`{"location":"x","limit":null,"units":null,"at":{"lat":1,"lon":2}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := decode(t, out)
+	if _, ok := got["limit"]; ok || got["units"] != "metric" {
+		t.Errorf("null optional properties: %s; want limit absent, units defaulted", out)
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"reflect"
 
-	"github.com/mcpgen/mcpgen/argschema"
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/derive"
 )
 
 // PromptInfo is what a prompt declares besides its function.
@@ -21,7 +21,15 @@ type PromptInfo struct {
 	// Scopes are the OAuth scopes a caller's token needs to get the prompt
 	// (see ToolInfo.Scopes).
 	Scopes []string
+	// Arguments are the prompt's arguments, one per string field of In by
+	// its JSON name; `mcpgen tools` writes them at build time. When nil,
+	// they are derived from In at start-up if the program links package
+	// argschema (map[string]string takes any arguments).
+	Arguments []PromptArgument
 }
+
+// PromptArgument is one argument of a prompt.
+type PromptArgument = derive.PromptArg
 
 // Prompt is a prompt ready to register, made by NewPrompt.
 type Prompt struct{ p *promptImpl }
@@ -29,17 +37,18 @@ type Prompt struct{ p *promptImpl }
 type promptImpl struct {
 	entry    // key: the name; def: the encoded Prompt definition
 	required []string
+	declared map[string]bool // argument names; nil: any (map[string]string)
 	run      func(ctx context.Context, args map[string]string) (any, error)
 	complete func(ctx context.Context, arg, value string, context map[string]string) ([]string, error)
 }
 
 type promptWire struct {
-	Name        string                `json:"name"`
-	Title       string                `json:"title,omitzero"`
-	Description string                `json:"description,omitzero"`
-	Arguments   []argschema.PromptArg `json:"arguments,omitzero"`
-	Icons       []mcp.Icon            `json:"icons,omitzero"`
-	Meta        map[string]any        `json:"_meta,omitzero"`
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitzero"`
+	Description string           `json:"description,omitzero"`
+	Arguments   []PromptArgument `json:"arguments,omitzero"`
+	Icons       []mcp.Icon       `json:"icons,omitzero"`
+	Meta        map[string]any   `json:"_meta,omitzero"`
 }
 
 // Completer is an optional interface of a prompt's or template's Vars/In
@@ -81,14 +90,23 @@ func NewPrompt[In, Out any](info PromptInfo, fn func(ctx context.Context, in In)
 		return fail(errors.New("nil function"))
 	}
 	inType := reflect.TypeFor[In]()
-	var args []argschema.PromptArg
+	args := info.Arguments
 	if inType != reflect.TypeFor[map[string]string]() {
-		var err error
-		if args, err = argschema.PromptArguments(inType); err != nil {
-			return fail(err)
+		if args == nil && !(inType.Kind() == reflect.Struct && inType.NumField() == 0) {
+			if derive.PromptArguments == nil {
+				return fail(fmt.Errorf("no arguments for %s: run `mcpgen tools` (go generate), which writes PromptInfo.Arguments at build time, or import _ \"github.com/mcpgen/mcpgen/argschema\" to derive them at start-up", inType))
+			}
+			var err error
+			if args, err = derive.PromptArguments(inType); err != nil {
+				return fail(err)
+			}
 		}
+		p.declared = map[string]bool{}
 	}
 	for _, a := range args {
+		if p.declared != nil {
+			p.declared[a.Name] = true
+		}
 		if a.Required {
 			p.required = append(p.required, a.Name)
 		}
@@ -103,6 +121,9 @@ func NewPrompt[In, Out any](info PromptInfo, fn func(ctx context.Context, in In)
 	}
 	p.run = func(ctx context.Context, argv map[string]string) (any, error) {
 		var in In
+		if p.declared != nil {
+			argv = exactArguments(argv, p.declared)
+		}
 		if len(argv) > 0 {
 			b, err := json.Marshal(argv)
 			if err != nil {
@@ -130,6 +151,24 @@ func NewPrompt[In, Out any](info PromptInfo, fn func(ctx context.Context, in In)
 		return nil, fmt.Errorf("prompt %q returned %T; want *mcp.GetPromptResult, []mcp.PromptMessage or string", info.Name, out)
 	}
 	return Prompt{p}
+}
+
+// exactArguments keeps the arguments whose names are declared exactly:
+// encoding/json would fill a field from "City" or "CITY" as well as from
+// "city", which the declared argument list never named.
+func exactArguments(argv map[string]string, declared map[string]bool) map[string]string {
+	for k := range argv {
+		if !declared[k] {
+			kept := make(map[string]string, len(argv))
+			for k, v := range argv {
+				if declared[k] {
+					kept[k] = v
+				}
+			}
+			return kept
+		}
+	}
+	return argv
 }
 
 // promptRegistry holds the registered prompts.

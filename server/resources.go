@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/argcheck"
 )
 
 // ResourceInfo describes a fixed resource.
@@ -122,8 +124,18 @@ func NewResourceTemplate[Vars, Out any](info ResourceTemplateInfo, fn func(ctx c
 	if c := completerOf[Vars](); c != nil {
 		t.complete = c.Complete
 	}
+	var fields map[string]bool // exact JSON names of Vars; nil for a map
+	if vt := reflect.TypeFor[Vars](); vt.Kind() == reflect.Struct {
+		fields = map[string]bool{}
+		for _, name := range argcheck.FieldNames(vt) {
+			fields[name] = true
+		}
+	}
 	t.read = func(ctx context.Context, uri string, vars map[string]string) (any, error) {
 		var v Vars
+		if fields != nil {
+			vars = exactArguments(vars, fields)
+		}
 		b, err := json.Marshal(vars)
 		if err != nil {
 			return nil, err

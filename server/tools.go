@@ -1,16 +1,20 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"reflect"
+	"strings"
 
-	"github.com/mcpgen/mcpgen/argschema"
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/argcheck"
+	"github.com/mcpgen/mcpgen/internal/derive"
 	"github.com/mcpgen/mcpgen/internal/httpwire"
+	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
 // ToolInfo is what a tool declares besides its function.
@@ -18,11 +22,15 @@ type ToolInfo struct {
 	Name, Title, Description string
 	Annotations              *mcp.ToolAnnotations
 	Icons                    []mcp.Icon
-	// InputSchema, when set, is used verbatim instead of the schema derived
-	// from In (its root must be "type": "object"); arguments are validated
-	// against it before they are decoded into In.
+	// InputSchema is the tool's inputSchema (its root must be "type":
+	// "object"); arguments are validated against it before they are bound
+	// to In. `mcpgen tools` writes it, derived from In at build time. When
+	// it is nil, In must be struct{} or json.RawMessage, or the program
+	// must link package argschema, which derives it at start-up.
 	InputSchema json.RawMessage
-	// OutputSchema, when set, replaces the schema derived from Out.
+	// OutputSchema is the tool's outputSchema, written by `mcpgen tools`
+	// for a struct Out (derived as InputSchema is when nil). Every
+	// structuredContent is validated against it before it is sent.
 	OutputSchema json.RawMessage
 	// Meta is the tool definition's _meta.
 	Meta map[string]any
@@ -128,30 +136,35 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 	t.taskSupport, t.beforeTask = info.TaskSupport, info.BeforeTask
 	inType := reflect.TypeFor[In]()
 	rawIn := inType == rawMessageType
-	schema := info.InputSchema
-	if schema == nil {
-		var err error
-		if rawIn {
-			schema = json.RawMessage(`{"type":"object"}`)
-		} else if schema, err = argschema.ForType[In](); err != nil {
-			return fail(err)
-		}
+	schema, err := toolSchema(info.InputSchema, inType)
+	if err != nil {
+		return fail(err)
 	}
 	if err := checkObjectSchema(schema); err != nil {
 		return fail(fmt.Errorf("inputSchema: %w", err))
 	}
-	validator, err := argschema.Compile(schema)
+	validator, err := argcheck.Compile(schema)
 	if err != nil {
 		return fail(err)
 	}
+	decoder := argcheck.NewDecoder[In](validator)
 	if t.paramHeaders, err = httpwire.ParamHeadersFromSchema(schema); err != nil {
 		return fail(err)
 	}
 	kind := outKindOf(reflect.TypeFor[Out]())
 	outSchema := info.OutputSchema
 	if outSchema == nil && kind == outStructured {
-		if outSchema, err = argschema.For(reflect.TypeFor[Out]()); err != nil {
+		if outSchema, err = deriveSchema(reflect.TypeFor[Out]()); err != nil {
 			return fail(fmt.Errorf("output type: %w", err))
+		}
+	}
+	var outCheck *argcheck.Validator
+	if outSchema != nil {
+		if outSchema, err = compactSchema(outSchema); err != nil {
+			return fail(fmt.Errorf("outputSchema: %w", err))
+		}
+		if outCheck, err = argcheck.Compile(outSchema); err != nil {
+			return fail(fmt.Errorf("outputSchema: %w", err))
 		}
 	}
 	if t.def, err = json.Marshal(toolWire{
@@ -161,16 +174,17 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 	}); err != nil {
 		return fail(err)
 	}
+	name := info.Name
 	t.run = func(ctx context.Context, args []byte) (any, error) {
-		valid, err := validator.Validate(args)
-		if err != nil {
-			return toolError(err.Error()), nil
-		}
 		var in In
 		if rawIn {
+			valid, err := validator.Validate(args)
+			if err != nil {
+				return toolError(err.Error()), nil
+			}
 			in = any(json.RawMessage(valid)).(In)
-		} else if err := json.Unmarshal(valid, &in); err != nil {
-			return toolError("invalid arguments: " + err.Error()), nil
+		} else if in, err = decoder.Decode(args); err != nil {
+			return toolError(err.Error()), nil
 		}
 		out, err := fn(ctx, in)
 		if err != nil {
@@ -179,9 +193,80 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 			}
 			return toolError(err.Error()), nil
 		}
-		return toolOutput(kind, out)
+		res, err := toolOutput(kind, out)
+		if err != nil || outCheck == nil {
+			return res, err
+		}
+		return res, checkStructured(ctx, name, outCheck, res)
 	}
 	return Tool{t}
+}
+
+// toolSchema is the inputSchema: the declared one (compacted), the fixed
+// one of struct{} and json.RawMessage, or one derived from In.
+func toolSchema(declared json.RawMessage, in reflect.Type) (json.RawMessage, error) {
+	switch {
+	case declared != nil:
+		return compactSchema(declared)
+	case in == rawMessageType:
+		return json.RawMessage(`{"type":"object"}`), nil
+	case in.Kind() == reflect.Struct && in.NumField() == 0:
+		return json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false}`), nil
+	}
+	return deriveSchema(in)
+}
+
+// deriveSchema derives a schema at start-up through package argschema,
+// when the program links it.
+func deriveSchema(t reflect.Type) (json.RawMessage, error) {
+	if derive.Schema == nil {
+		return nil, fmt.Errorf("no schema for %s: run `mcpgen tools` (go generate), which writes it into ToolInfo at build time, or import _ \"github.com/mcpgen/mcpgen/argschema\" to derive schemas from Go types at start-up", t)
+	}
+	return derive.Schema(t)
+}
+
+// compactSchema checks that a declared schema is JSON and drops its
+// insignificant whitespace (generated files keep schemas indented).
+func compactSchema(s json.RawMessage) (json.RawMessage, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, s); err != nil {
+		return nil, fmt.Errorf("not JSON: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// checkStructured validates a result's structuredContent against the tool's
+// outputSchema before it is sent (server/tools.mdx: it MUST conform). A
+// mismatch is a bug in the tool, not in the request: the call fails with
+// -32603 naming the tool and the offending fields, and the server logs it.
+func checkStructured(ctx context.Context, tool string, v *argcheck.Validator, res any) error {
+	var structured []byte
+	switch r := res.(type) {
+	case *toolText:
+		if r.isError || r.structured == nil {
+			return nil
+		}
+		structured = r.structured
+	case *mcp.CallToolResult:
+		if r == nil || r.StructuredContent == nil || (r.IsError != nil && *r.IsError) {
+			return nil
+		}
+		b, err := json.Marshal(r.StructuredContent)
+		if err != nil {
+			return err
+		}
+		structured = b
+	default:
+		return nil
+	}
+	if _, err := v.Validate(structured); err != nil {
+		msg := fmt.Sprintf("tool %q returned structuredContent that does not match its outputSchema: %s", tool, strings.TrimPrefix(err.Error(), "invalid arguments: "))
+		if r := requestFrom(ctx); r != nil && r.s != nil {
+			r.s.logger.Error("tool result rejected", "tool", tool, "err", msg)
+		}
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
+	}
+	return nil
 }
 
 // checkObjectSchema checks that a schema is a JSON object with "type": "object".

@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	_ "github.com/mcpgen/mcpgen/argschema"
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/server"
 )

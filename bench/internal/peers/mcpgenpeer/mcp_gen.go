@@ -5,7 +5,10 @@
 
 package mcpgenpeer
 
-import "github.com/mcpgen/mcpgen/server"
+import (
+	_ "github.com/mcpgen/mcpgen/argschema"
+	"github.com/mcpgen/mcpgen/server"
+)
 
 // The mcpgen runtime this file was generated for.
 const _ = server.APIVersion1

@@ -1,4 +1,4 @@
-package argschema
+package argcheck
 
 import (
 	"encoding/json"

@@ -1,0 +1,188 @@
+package argcheck
+
+import "strings"
+
+// shape is what the schema says about absent and null properties, for one
+// object (or array, or map) schema: the defaults to apply and the optional
+// properties whose null means "absent". It follows "properties", "items",
+// "additionalProperties" and local "$ref"s ("#", "#/$defs/…"), which is
+// everything a schema from `mcpgen tools` uses; a recursive type's shape is
+// a cycle of shared nodes.
+type shape struct {
+	props []propShape
+	items *shape // array items
+	extra *shape // values of a map (additionalProperties)
+}
+
+type propShape struct {
+	name       string
+	value      any // the default; nil when the property has none
+	hasDefault bool
+	// dropNull: the property is optional and its schema has a "type" that
+	// does not include "null", so a null is the same as leaving it out.
+	dropNull bool
+	child    *shape
+}
+
+// shapeOf collects the shape of a schema document parsed by
+// jsonschema.UnmarshalJSON; nil when there is nothing to apply.
+func shapeOf(doc any) *shape {
+	b := shapeBuilder{root: doc, refs: map[string]*shape{}}
+	return b.build(doc, 0)
+}
+
+type shapeBuilder struct {
+	root any
+	refs map[string]*shape // resolved "$ref"s, so recursion terminates
+}
+
+func (b *shapeBuilder) build(doc any, depth int) *shape {
+	obj, ok := doc.(map[string]any)
+	if !ok || depth > 64 {
+		return nil
+	}
+	if ref, ok := obj["$ref"].(string); ok {
+		if s, seen := b.refs[ref]; seen {
+			return s
+		}
+		target, ok := b.resolve(ref)
+		if !ok {
+			return nil
+		}
+		s := &shape{}
+		b.refs[ref] = s
+		if built := b.build(target, depth+1); built != nil {
+			*s = *built
+		}
+		return s
+	}
+	n := &shape{items: b.build(obj["items"], depth+1), extra: b.build(obj["additionalProperties"], depth+1)}
+	required := map[string]bool{}
+	if list, ok := obj["required"].([]any); ok {
+		for _, r := range list {
+			if name, ok := r.(string); ok {
+				required[name] = true
+			}
+		}
+	}
+	if props, ok := obj["properties"].(map[string]any); ok {
+		for name, sub := range props {
+			subObj, _ := sub.(map[string]any)
+			def, has := subObj["default"]
+			p := propShape{name: name, value: def, hasDefault: has, child: b.build(sub, depth+1)}
+			p.dropNull = !required[name] && excludesNull(subObj)
+			if p.hasDefault || p.dropNull || p.child != nil {
+				n.props = append(n.props, p)
+			}
+		}
+	}
+	if len(n.props) == 0 && n.items == nil && n.extra == nil {
+		return nil
+	}
+	return n
+}
+
+// excludesNull reports whether a schema states a "type" without "null".
+func excludesNull(s map[string]any) bool {
+	switch t := s["type"].(type) {
+	case string:
+		return t != "null"
+	case []any:
+		for _, e := range t {
+			if e == "null" {
+				return false
+			}
+		}
+		return len(t) > 0
+	}
+	_, isRef := s["$ref"]
+	return isRef // a recursive type's property: an object, never null
+}
+
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+
+// resolve follows a local reference: "#" or a JSON pointer "#/…".
+func (b *shapeBuilder) resolve(ref string) (any, bool) {
+	if ref == "#" {
+		return b.root, true
+	}
+	ptr, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return nil, false
+	}
+	cur := b.root
+	for _, tok := range strings.Split(ptr, "/") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[pointerUnescaper.Replace(tok)]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// apply drops nulls of optional properties and fills absent properties with
+// their defaults, recursively, and reports whether it changed anything.
+func (n *shape) apply(v any) bool { return n.applyDepth(v, 0) }
+
+func (n *shape) applyDepth(v any, depth int) bool {
+	if n == nil || depth > maxDepth {
+		return false
+	}
+	changed := false
+	switch v := v.(type) {
+	case map[string]any:
+		for _, p := range n.props {
+			cur, present := v[p.name]
+			if present && cur == nil && p.dropNull {
+				delete(v, p.name)
+				present, changed = false, true
+			}
+			if !present && p.hasDefault {
+				cur = deepCopy(p.value)
+				v[p.name] = cur
+				present, changed = true, true
+			}
+			if present && p.child != nil && cur != nil && p.child.applyDepth(cur, depth+1) {
+				changed = true
+			}
+		}
+		if n.extra != nil {
+			for _, e := range v {
+				if n.extra.applyDepth(e, depth+1) {
+					changed = true
+				}
+			}
+		}
+	case []any:
+		for _, item := range v {
+			if n.items.applyDepth(item, depth+1) {
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// deepCopy copies maps and slices so that a call never aliases (and later
+// mutates) the default stored in the schema.
+func deepCopy(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(v))
+		for i, e := range v {
+			s[i] = deepCopy(e)
+		}
+		return s
+	default:
+		return v
+	}
+}

@@ -1,0 +1,156 @@
+// Package argcheck is the run-time half of typed tools: it compiles a tool's
+// JSON Schema once and, on every call, parses the arguments once, validates
+// that tree and binds exactly that tree to the tool's Go struct. Schemas
+// themselves come from the build (`mcpgen tools`) or from package argschema.
+package argcheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Validator checks raw JSON arguments against one compiled schema. It is safe
+// for concurrent use.
+type Validator struct {
+	schema *jsonschema.Schema
+	shape  *shape // defaults and null-means-absent; nil when there are none
+}
+
+// schemaURL names the in-memory resource each schema is compiled from.
+const schemaURL = "urn:mcpgen:argschema"
+
+// noLoader refuses every external reference, so compiling never touches the
+// file system or the network.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("external schema reference %q is not allowed", url)
+}
+
+// Compile compiles schema (JSON Schema 2020-12 unless it says otherwise) once.
+// Format assertions are on (date-time, date, time, email, uri, uuid, ipv4,
+// ipv6, hostname, …; unknown formats are ignored), and so are content
+// assertions: a []byte field's "contentEncoding": "base64" rejects a value
+// that is not base64, naming the field.
+func Compile(schema json.RawMessage) (*Validator, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, fmt.Errorf("argschema: schema is not valid JSON: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.AssertContent()
+	c.UseLoader(noLoader{})
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		return nil, fmt.Errorf("argschema: %w", err)
+	}
+	sch, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, fmt.Errorf("argschema: compiling schema: %w", err)
+	}
+	return &Validator{schema: sch, shape: shapeOf(doc)}, nil
+}
+
+var emptyObject = json.RawMessage(`{}`)
+
+// check parses args once, drops nulls of optional properties, applies
+// defaults and validates the tree. It returns the tree, the trimmed bytes
+// and whether the tree differs from them.
+func (v *Validator) check(args json.RawMessage) (any, json.RawMessage, bool, error) {
+	trimmed := bytes.Trim(args, " \t\r\n") // JSON whitespace only: "\v{}" is not JSON
+	var doc any
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		doc, trimmed = map[string]any{}, emptyObject
+	} else {
+		var perr *parseError
+		if doc, perr = parse(trimmed); perr != nil {
+			return nil, nil, false, &ValidationError{Problems: []Problem{{Keyword: "json", Message: "arguments are not valid JSON: " + perr.msg}}}
+		}
+	}
+	changed := v.shape.apply(doc)
+	if err := v.schema.Validate(doc); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			return nil, nil, false, &ValidationError{Problems: problemsOf(ve)}
+		}
+		return nil, nil, false, &ValidationError{Problems: []Problem{{Keyword: "schema", Message: err.Error()}}}
+	}
+	return doc, trimmed, changed, nil
+}
+
+// Validate parses args, treats a null optional property as absent, applies
+// schema defaults to absent properties, validates the result and returns it
+// as JSON. Absent (empty) or null args are treated as {}. When nothing had
+// to change, args is returned as is. A failure is a [*ValidationError].
+func (v *Validator) Validate(args json.RawMessage) (json.RawMessage, error) {
+	doc, raw, changed, err := v.check(args)
+	if err != nil {
+		return nil, err
+	}
+	if !changed {
+		return raw, nil
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("argschema: re-encoding arguments: %w", err)
+	}
+	return out, nil
+}
+
+// Decoder validates a tool's arguments and binds them to T, the tool's
+// argument type. It is safe for concurrent use.
+type Decoder[T any] struct {
+	v    *Validator
+	plan *plan
+}
+
+// NewDecoder returns the Decoder of T against v.
+func NewDecoder[T any](v *Validator) *Decoder[T] {
+	return &Decoder[T]{v: v, plan: planFor(reflect.TypeFor[T]())}
+}
+
+// Decode parses args once, validates the tree (as [Validator.Validate]) and
+// fills a T from exactly that tree: members are matched to fields by their
+// exact JSON names (never by case folding; undeclared members are ignored,
+// or rejected earlier by a schema with "additionalProperties": false) and
+// integral numbers fill integer fields. When the tree is the same as the
+// bytes (the common case) the bytes are decoded directly; otherwise the
+// tree is encoded first, so the decoder sees only what was validated.
+func (d *Decoder[T]) Decode(args json.RawMessage) (T, error) {
+	var in T
+	doc, raw, changed, err := d.v.check(args)
+	if err != nil {
+		return in, err
+	}
+	doc, bound := d.plan.apply(doc, 0)
+	if changed || bound {
+		if raw, err = json.Marshal(doc); err != nil {
+			return in, fmt.Errorf("argschema: re-encoding arguments: %w", err)
+		}
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return in, decodeProblem(err)
+	}
+	return in, nil
+}
+
+// decodeProblem turns a decoder error into a ValidationError naming the
+// field (a schema the Go type does not match, e.g. a hand-written one).
+func decodeProblem(err error) error {
+	p := Problem{Keyword: "type", Message: err.Error()}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field != "" {
+			p.Pointer = "/" + strings.ReplaceAll(te.Field, ".", "/")
+		}
+		p.Message = fmt.Sprintf("cannot hold %s in a Go %s", te.Value, te.Type)
+	}
+	return &ValidationError{Problems: []Problem{p}}
+}
