@@ -36,6 +36,7 @@ type event struct {
 type subscriptions struct {
 	mu  sync.Mutex
 	set map[*subscriber]struct{}
+	seq [changeResourceUpdated + 1]uint64 // events published, by kind (under mu)
 }
 
 type subscriber struct {
@@ -80,6 +81,7 @@ func (subs *subscriptions) publish(kind change, uri string) {
 	ev := event{kind, uri}
 	subs.mu.Lock()
 	defer subs.mu.Unlock()
+	subs.seq[kind]++
 	for sub := range subs.set {
 		if sub.wants(ev) {
 			select {
@@ -174,4 +176,11 @@ func (s *Server) listenResult(r *request) *mcp.SubscriptionsListenResult {
 		res.Meta.SubscriptionID = mcp.RequestId{Value: str}
 	}
 	return res
+}
+
+// published returns how many events of kind were published so far.
+func (subs *subscriptions) published(kind change) uint64 {
+	subs.mu.Lock()
+	defer subs.mu.Unlock()
+	return subs.seq[kind]
 }

@@ -50,6 +50,16 @@ type Options struct {
 	// Origin values accepted besides loopback (a server behind a load
 	// balancer or in a container lists its public names, or "*"), limits.
 	HTTP HTTPOptions
+	// Cluster connects the server to its other replicas behind a load
+	// balancer (the modules under cluster/: NATS, Redis): list changes and
+	// resource updates reach every replica's listen streams, and tasks are
+	// shared. nil (the default) is one process that shares nothing.
+	Cluster Cluster
+	// OnRemoteChange is called for every list change or resource update
+	// another replica published, before this replica's listen streams hear
+	// it, so the application can apply it here through Server.Local()
+	// (which does not publish it again).
+	OnRemoteChange func(*Server, Change)
 	// Logger receives the server's own diagnostics (never stdout); the
 	// default writes warnings and errors to stderr.
 	Logger *slog.Logger

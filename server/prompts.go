@@ -193,10 +193,16 @@ func (g *promptRegistry) add(prompts []Prompt) error {
 
 // AddPrompts adds (or replaces) prompts at run time and notifies listeners
 // (notifications/prompts/list_changed).
-func (s *Server) AddPrompts(prompts ...Prompt) error { return s.prompts.add(prompts) }
+func (s *Server) AddPrompts(prompts ...Prompt) error {
+	return s.announce(ChangePrompts, s.prompts.add(prompts))
+}
 
 // RemovePrompts removes prompts by name and notifies listeners.
-func (s *Server) RemovePrompts(names ...string) { s.prompts.remove(names) }
+func (s *Server) RemovePrompts(names ...string) {
+	if s.prompts.remove(names) {
+		s.broadcast(ChangePrompts, "", "")
+	}
+}
 
 func (g *promptRegistry) list(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
 	return g.set.Load().page(g.s, r, p, "prompts")

@@ -235,22 +235,30 @@ func (g *resourceRegistry) remove(uris []string) {
 
 // AddResources adds (or replaces, by URI) resources at run time and
 // notifies listeners (notifications/resources/list_changed).
-func (s *Server) AddResources(resources ...Resource) error { return s.resources.add(resources, nil) }
+func (s *Server) AddResources(resources ...Resource) error {
+	return s.announce(ChangeResources, s.resources.add(resources, nil))
+}
 
 // AddResourceTemplates adds (or replaces) resource templates at run time
 // and notifies listeners.
 func (s *Server) AddResourceTemplates(templates ...ResourceTemplate) error {
-	return s.resources.add(nil, templates)
+	return s.announce(ChangeResources, s.resources.add(nil, templates))
 }
 
 // RemoveResources removes resources by URI and templates by URI template,
 // and notifies listeners.
-func (s *Server) RemoveResources(uris ...string) { s.resources.remove(uris) }
+func (s *Server) RemoveResources(uris ...string) {
+	s.resources.remove(uris)
+	s.broadcast(ChangeResources, "", "")
+}
 
 // ResourceUpdated notifies listeners subscribed to uri
 // (notifications/resources/updated on subscriptions/listen streams whose
 // resourceSubscriptions name it).
-func (s *Server) ResourceUpdated(uri string) { s.subs.publish(changeResourceUpdated, uri) }
+func (s *Server) ResourceUpdated(uri string) {
+	s.subs.publish(changeResourceUpdated, uri)
+	s.broadcast(ChangeResourceUpdated, uri, "")
+}
 
 func (g *resourceRegistry) listResources(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
 	return g.set.Load().res.page(g.s, r, p, "resources")

@@ -43,12 +43,12 @@ type errString string
 func (e errString) Error() string { return string(e) }
 
 // Ready reports whether the server takes new work: nil until Shutdown
-// begins.
+// begins and while its cluster (Options.Cluster), if any, answers.
 func (s *Server) Ready(ctx context.Context) error {
 	if s.isClosing() {
 		return errShuttingDown
 	}
-	return nil
+	return s.clusterReady(ctx)
 }
 
 func writeProbe(w http.ResponseWriter, status int, body string) {

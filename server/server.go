@@ -45,8 +45,9 @@ type Server struct {
 
 	sessions legacySessions // HTTP legacy sessions by Mcp-Session-Id
 
-	tasks      taskStore    // tasks extension (tasks*.go)
-	extensions extensionSet // the tasks extension and Options.Extensions
+	tasks      taskStore     // tasks extension (tasks*.go)
+	extensions extensionSet  // the tasks extension and Options.Extensions
+	cl         *clusterState // Options.Cluster membership; nil without one (cluster*.go)
 
 	closeOnce sync.Once
 	closing   chan struct{} // closed by Shutdown
@@ -136,6 +137,11 @@ func New(opts Options) (*Server, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	if opts.Cluster != nil {
+		if err := s.joinCluster(opts.Cluster, opts.OnRemoteChange); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -208,6 +214,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	go func() {
 		s.streams.Wait()
 		s.tasks.wait()
+		s.leaveCluster()
 		close(done)
 	}()
 	select {

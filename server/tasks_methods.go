@@ -21,9 +21,9 @@ func (s *Server) tasksExtension() Extension {
 		ClientMustDeclare: true,
 		Offered:           s.tools.offersTasks,
 		Methods: []ExtensionMethod{
-			NewMethod(MethodInfo{Name: methodTasksGet}, s.tasksGet),
-			NewMethod(MethodInfo{Name: methodTasksUpdate}, s.tasksUpdate),
-			NewMethod(MethodInfo{Name: methodTasksCancel}, s.tasksCancel),
+			NewMethod(MethodInfo{Name: methodTasksGet}, s.tasksGetAny),
+			NewMethod(MethodInfo{Name: methodTasksUpdate}, s.tasksUpdateAny),
+			NewMethod(MethodInfo{Name: methodTasksCancel}, s.tasksCancelAny),
 		},
 	}
 }

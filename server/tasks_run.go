@@ -59,6 +59,13 @@ func (g *toolRegistry) callTask(ctx context.Context, r *request, p *requestParam
 		return nil, true, rerr
 	}
 	tk.owner = taskOwner(ctx)
+	if g.s.cl != nil {
+		if err := g.s.createTaskRecord(ctx, tk); err != nil {
+			tk.cancel()
+			g.s.tasks.drop(tk)
+			return nil, true, storeError(err)
+		}
+	}
 	r.mu.Lock()
 	tk.answers = maps.Clone(r.inputResponses)
 	tk.state = r.state
@@ -77,6 +84,7 @@ func (g *toolRegistry) callTask(ctx context.Context, r *request, p *requestParam
 func (s *Server) runTask(ctx context.Context, t *task) {
 	defer s.tasks.running.Done()
 	defer t.cancel()
+	defer s.mirrorTask(t) // the final status, for the other replicas (cluster)
 	for {
 		t.mu.Lock()
 		r := &request{
@@ -153,11 +161,18 @@ func (s *Server) parkTask(ctx context.Context, t *task, r *request, ire *InputRe
 	t.pending = reqs
 	t.setStatus(TaskInputRequired, "")
 	t.mu.Unlock()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.wake:
-		return true
+	s.mirrorTask(t)
+	poll, stop := s.taskPoll() // cluster: answers given on other replicas
+	defer stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.wake:
+			return true
+		case <-poll:
+			s.syncTask(ctx, t)
+		}
 	}
 }
 

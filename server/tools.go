@@ -296,10 +296,14 @@ func (g *toolRegistry) add(tools []Tool) error {
 // (notifications/tools/list_changed on subscriptions/listen streams that
 // asked for toolsListChanged). Invalid tools are an error and nothing is
 // added.
-func (s *Server) AddTools(tools ...Tool) error { return s.tools.add(tools) }
+func (s *Server) AddTools(tools ...Tool) error { return s.announce(ChangeTools, s.tools.add(tools)) }
 
 // RemoveTools removes tools by name and notifies listeners.
-func (s *Server) RemoveTools(names ...string) { s.tools.remove(names) }
+func (s *Server) RemoveTools(names ...string) {
+	if s.tools.remove(names) {
+		s.broadcast(ChangeTools, "", "")
+	}
+}
 
 // list answers tools/list from the precomputed definitions.
 func (g *toolRegistry) list(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {

@@ -1,0 +1,219 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// clusterState is a server's membership of its cluster (Options.Cluster):
+// its replica id, the queue of changes to publish and the goroutines that
+// publish, subscribe and renew the heartbeat until leave.
+type clusterState struct {
+	c        Cluster
+	replica  string
+	onChange func(*Server, Change)
+	outbox   chan []byte
+	stop     context.CancelFunc
+	done     sync.WaitGroup
+	leave    sync.Once
+}
+
+// clusterMessage is the wire form of a Change between replicas.
+type clusterMessage struct {
+	Replica string     `json:"r"`
+	Kind    ChangeKind `json:"k"`
+	URI     string     `json:"u,omitempty"`
+	TaskID  string     `json:"t,omitempty"`
+}
+
+// joinCluster subscribes to the other replicas' changes and starts the
+// heartbeat; both must succeed once before New returns.
+func (s *Server) joinCluster(c Cluster, onChange func(*Server, Change)) error {
+	var raw [8]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return fmt.Errorf("server: cluster: replica id: %w", err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	cl := &clusterState{c: c, replica: hex.EncodeToString(raw[:]), onChange: onChange,
+		outbox: make(chan []byte, 1024), stop: stop}
+	s.cl = cl
+	jctx, cancel := context.WithTimeout(ctx, clusterTimeout)
+	defer cancel()
+	if err := c.Heartbeat(jctx, cl.replica, heartbeatTTL); err != nil {
+		stop()
+		return fmt.Errorf("server: cluster: heartbeat: %w", err)
+	}
+	if err := c.Subscribe(ctx, s.deliverRemote); err != nil {
+		stop()
+		return fmt.Errorf("server: cluster: subscribe: %w", err)
+	}
+	cl.done.Add(2)
+	go s.heartbeat(ctx)
+	go s.publishLoop(ctx)
+	return nil
+}
+
+// ReplicaID identifies this replica in its cluster ("" without one).
+func (s *Server) ReplicaID() string {
+	if s.cl == nil {
+		return ""
+	}
+	return s.cl.replica
+}
+
+// leaveCluster stops publishing (after sending what is queued) and the
+// heartbeat. Shutdown calls it once tasks have ended.
+func (s *Server) leaveCluster() {
+	if s.cl == nil {
+		return
+	}
+	s.cl.leave.Do(func() {
+		close(s.cl.outbox)
+		s.cl.done.Wait()
+		s.cl.stop()
+	})
+}
+
+func (s *Server) heartbeat(ctx context.Context) {
+	defer s.cl.done.Done()
+	tick := time.NewTicker(heartbeatEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.closing:
+			return
+		case <-tick.C:
+			hctx, cancel := context.WithTimeout(ctx, clusterTimeout)
+			if err := s.cl.c.Heartbeat(hctx, s.cl.replica, heartbeatTTL); err != nil {
+				s.logger.Warn("cluster heartbeat failed", "replica", s.cl.replica, "err", err)
+			}
+			cancel()
+		}
+	}
+}
+
+// publishLoop sends queued changes in order until the outbox is closed.
+func (s *Server) publishLoop(ctx context.Context) {
+	defer s.cl.done.Done()
+	for msg := range s.cl.outbox {
+		pctx, cancel := context.WithTimeout(ctx, clusterTimeout)
+		if err := s.cl.c.Publish(pctx, msg); err != nil {
+			s.logger.Warn("cluster publish failed; other replicas miss a change", "err", err)
+		}
+		cancel()
+	}
+}
+
+// broadcast queues a change of this replica for the others; nothing
+// without a cluster.
+func (s *Server) broadcast(kind ChangeKind, uri, taskID string) {
+	if s.cl == nil {
+		return
+	}
+	msg, _ := json.Marshal(clusterMessage{Replica: s.cl.replica, Kind: kind, URI: uri, TaskID: taskID})
+	defer func() { _ = recover() }() // the outbox is closed: the server has shut down
+	s.cl.outbox <- msg
+}
+
+// announce broadcasts kind when a registry change succeeded (err is nil)
+// and returns err.
+func (s *Server) announce(kind ChangeKind, err error) error {
+	if err == nil {
+		s.broadcast(kind, "", "")
+	}
+	return err
+}
+
+// deliverRemote applies a change published by another replica: the
+// application's OnRemoteChange first (so a list answered afterwards is
+// current), then this replica's listen streams; a task change (a status
+// change, or input or a cancellation given on another replica) first
+// refreshes the task when this replica runs it.
+func (s *Server) deliverRemote(raw []byte) {
+	var m clusterMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m.Replica == s.cl.replica {
+		return
+	}
+	if m.Kind == ChangeTask {
+		s.remoteTaskChange(m.TaskID)
+		if s.cl.onChange != nil {
+			s.cl.onChange(s, Change{Kind: m.Kind, TaskID: m.TaskID, Replica: m.Replica})
+		}
+		return
+	}
+	var local change
+	switch m.Kind {
+	case ChangeTools:
+		local = changeTools
+	case ChangePrompts:
+		local = changePrompts
+	case ChangeResources:
+		local = changeResources
+	case ChangeResourceUpdated:
+		local = changeResourceUpdated
+	default:
+		return
+	}
+	before := s.subs.published(local)
+	if s.cl.onChange != nil {
+		s.cl.onChange(s, Change{Kind: m.Kind, URI: m.URI, Replica: m.Replica})
+	}
+	// A list change the application applied through Local() has notified
+	// the streams already; otherwise they hear it here.
+	if local == changeResourceUpdated || s.subs.published(local) == before {
+		s.subs.publish(local, m.URI)
+	}
+}
+
+// clusterReady is the cluster's part of Ready.
+func (s *Server) clusterReady(ctx context.Context) error {
+	if s.cl == nil {
+		return nil
+	}
+	pctx, cancel := context.WithTimeout(ctx, clusterTimeout)
+	defer cancel()
+	if err := s.cl.c.Ping(pctx); err != nil {
+		return fmt.Errorf("cluster unreachable: %w", err)
+	}
+	return nil
+}
+
+// LocalChanges changes this replica's registries and notifies its own
+// listen streams without publishing to the cluster: the way to apply a
+// change another replica announced (Options.OnRemoteChange).
+type LocalChanges struct{ s *Server }
+
+// Local returns the replica-local view of s's registries.
+func (s *Server) Local() LocalChanges { return LocalChanges{s} }
+
+// AddTools is Server.AddTools without publishing.
+func (l LocalChanges) AddTools(tools ...Tool) error { return l.s.tools.add(tools) }
+
+// RemoveTools is Server.RemoveTools without publishing.
+func (l LocalChanges) RemoveTools(names ...string) { l.s.tools.remove(names) }
+
+// AddPrompts is Server.AddPrompts without publishing.
+func (l LocalChanges) AddPrompts(prompts ...Prompt) error { return l.s.prompts.add(prompts) }
+
+// RemovePrompts is Server.RemovePrompts without publishing.
+func (l LocalChanges) RemovePrompts(names ...string) { l.s.prompts.remove(names) }
+
+// AddResources is Server.AddResources without publishing.
+func (l LocalChanges) AddResources(resources ...Resource) error {
+	return l.s.resources.add(resources, nil)
+}
+
+// AddResourceTemplates is Server.AddResourceTemplates without publishing.
+func (l LocalChanges) AddResourceTemplates(templates ...ResourceTemplate) error {
+	return l.s.resources.add(nil, templates)
+}
+
+// RemoveResources is Server.RemoveResources without publishing.
+func (l LocalChanges) RemoveResources(uris ...string) { l.s.resources.remove(uris) }

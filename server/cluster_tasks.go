@@ -1,0 +1,414 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// Tasks in a cluster. The replica whose tools/call created a task (its
+// owner) runs it, as without a cluster, and mirrors every status change into
+// the shared TaskStore. A tasks/get, tasks/update or tasks/cancel that lands
+// on another replica works on the stored record (compare-and-swap) and
+// publishes a ChangeTask; the owner applies the answers or the
+// cancellation to the running task at once, or at its next poll of the
+// store (taskStorePoll) should the message be lost. A task whose owner's
+// heartbeat has expired is marked failed with the reason by the first
+// replica that reads it.
+
+// taskRecord is a task as the TaskStore keeps it.
+type taskRecord struct {
+	Replica   string                     `json:"replica"`   // the replica that runs it
+	Principal string                     `json:"principal"` // its creator's principalKey ("" unauthenticated)
+	Status    string                     `json:"status"`
+	Message   string                     `json:"message,omitzero"`
+	Created   time.Time                  `json:"created"`
+	Updated   time.Time                  `json:"updated"`
+	Expires   time.Time                  `json:"expires"`
+	TTLMs     int64                      `json:"ttlMs"`
+	Pending   mcp.InputRequests          `json:"pending,omitzero"`
+	Answers   map[string]json.RawMessage `json:"answers,omitzero"` // given on replicas other than the owner
+	Result    json.RawMessage            `json:"result,omitzero"`
+	Error     *jsonrpc.Error             `json:"error,omitzero"`
+}
+
+// taskStorePoll is how often an owner whose task waits for input re-reads
+// its record, should a ChangeTask message be lost.
+const taskStorePoll = time.Second
+
+func isTerminal(status string) bool {
+	return status == TaskCompleted || status == TaskFailed || status == TaskCancelled
+}
+
+// wire is the record's wire form (task.wire for a task of another replica).
+func (rec *taskRecord) wire(id string, meta json.RawMessage) taskWire {
+	w := taskWire{
+		ResultType:     "complete",
+		TaskID:         id,
+		Status:         rec.Status,
+		StatusMessage:  rec.Message,
+		CreatedAt:      rec.Created.UTC().Format(taskTimestampLayout),
+		LastUpdatedAt:  rec.Updated.UTC().Format(taskTimestampLayout),
+		TTLMs:          rec.TTLMs,
+		PollIntervalMs: taskPollIntervalMs,
+		Meta:           meta,
+	}
+	switch rec.Status {
+	case TaskInputRequired:
+		if len(rec.Pending) > 0 {
+			w.InputRequests = rec.Pending
+		}
+	case TaskCompleted:
+		w.Result = rec.Result
+	case TaskFailed:
+		w.Error = rec.Error
+	}
+	return w
+}
+
+// storeError is the answer when the task store fails.
+func storeError(err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the cluster's task store: " + err.Error()}
+}
+
+// createTaskRecord stores a new task of this replica.
+func (s *Server) createTaskRecord(ctx context.Context, t *task) error {
+	var creator *TokenInfo
+	if t.owner != nil {
+		creator = t.owner.info
+	}
+	rec := taskRecord{Replica: s.cl.replica, Principal: creator.key()}
+	t.mu.Lock()
+	t.fillRecord(&rec)
+	t.mu.Unlock()
+	b, err := json.Marshal(&rec)
+	if err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(ctx, clusterTimeout)
+	defer cancel()
+	return s.cl.c.Tasks().Create(cctx, t.id, b, t.expires)
+}
+
+// fillRecord copies the task's state into rec. Callers hold t.mu.
+func (t *task) fillRecord(rec *taskRecord) {
+	rec.Status, rec.Message = t.status, t.message
+	rec.Created, rec.Updated, rec.Expires = t.created, t.updated, t.expires
+	rec.TTLMs = t.ttl.Milliseconds()
+	rec.Pending = nil
+	if t.status == TaskInputRequired && len(t.pending) > 0 {
+		rec.Pending = make(mcp.InputRequests, len(t.pending))
+		for k, v := range t.pending {
+			rec.Pending[k] = v
+		}
+	}
+	rec.Result, rec.Error = t.result, t.err
+}
+
+// loadRecord reads a record; ErrTaskNotFound also for an expired one.
+func (s *Server) loadRecord(ctx context.Context, id string) (*taskRecord, uint64, error) {
+	lctx, cancel := context.WithTimeout(ctx, clusterTimeout)
+	defer cancel()
+	b, rev, err := s.cl.c.Tasks().Load(lctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	var rec taskRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, 0, fmt.Errorf("task %s: undecodable record: %w", id, err)
+	}
+	if time.Now().After(rec.Expires) {
+		return nil, 0, ErrTaskNotFound
+	}
+	return &rec, rev, nil
+}
+
+// loadOwnRecord is loadRecord for a tasks/* request: another principal's
+// task is unknown (auth_tasks.go).
+func (s *Server) loadOwnRecord(ctx context.Context, id string) (*taskRecord, uint64, error) {
+	rec, rev, err := s.loadRecord(ctx, id)
+	if err == nil && rec.Principal != principalKey(ctx) {
+		return nil, 0, ErrTaskNotFound
+	}
+	return rec, rev, err
+}
+
+// swapRecord changes a record with edit until the compare-and-swap holds;
+// edit returns false to leave the record as it is.
+func (s *Server) swapRecord(ctx context.Context, id string, edit func(*taskRecord) bool) (*taskRecord, error) {
+	for {
+		rec, rev, err := s.loadRecord(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if !edit(rec) {
+			return rec, nil
+		}
+		b, err := json.Marshal(rec)
+		if err != nil {
+			return nil, err
+		}
+		sctx, cancel := context.WithTimeout(ctx, clusterTimeout)
+		err = s.cl.c.Tasks().Swap(sctx, id, b, rev, rec.Expires)
+		cancel()
+		if errors.Is(err, ErrTaskConflict) {
+			continue
+		}
+		return rec, err
+	}
+}
+
+// swapOwnRecord is swapRecord for a tasks/* request: another principal's
+// task is unknown (auth_tasks.go).
+func (s *Server) swapOwnRecord(ctx context.Context, id string, edit func(*taskRecord) bool) (*taskRecord, error) {
+	principal, foreign := principalKey(ctx), false
+	rec, err := s.swapRecord(ctx, id, func(rec *taskRecord) bool {
+		if foreign = rec.Principal != principal; foreign {
+			return false
+		}
+		return edit(rec)
+	})
+	if err == nil && foreign {
+		return nil, ErrTaskNotFound
+	}
+	return rec, err
+}
+
+// applyRecord brings a task this replica runs up to date with what other
+// replicas wrote: a cancellation (or a failed mark) ends it, answers given
+// elsewhere are taken and, once none is pending, resume it.
+func (s *Server) applyRecord(t *task, rec *taskRecord) {
+	t.mu.Lock()
+	if isTerminal(rec.Status) && !t.terminal() {
+		t.setStatus(rec.Status, rec.Message)
+		t.err, t.pending = rec.Error, nil
+		t.mu.Unlock()
+		t.cancel()
+		return
+	}
+	defer t.mu.Unlock()
+	taken := false
+	for key, raw := range rec.Answers {
+		req, pending := t.pending[key]
+		if _, have := t.answers[key]; have || !pending {
+			continue
+		}
+		resp, err := mcp.DecodeInputResponse(raw)
+		if err != nil || !answers(req, resp) {
+			continue // checked by the replica that stored it
+		}
+		if t.answers == nil {
+			t.answers = mcp.InputResponses{}
+		}
+		t.answers[key] = resp
+		delete(t.pending, key)
+		taken = true
+	}
+	if taken && t.status == TaskInputRequired && len(t.pending) == 0 {
+		t.setStatus(TaskWorking, "")
+		select {
+		case t.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// syncTask applies the stored record to a task this replica runs.
+func (s *Server) syncTask(ctx context.Context, t *task) {
+	rec, _, err := s.loadRecord(ctx, t.id)
+	if err != nil {
+		return
+	}
+	s.applyRecord(t, rec)
+}
+
+// mirrorTask writes a task this replica runs to the store (after taking
+// what other replicas wrote); nothing without a cluster.
+func (s *Server) mirrorTask(t *task) {
+	if s.cl == nil {
+		return
+	}
+	_, err := s.swapRecord(context.Background(), t.id, func(rec *taskRecord) bool {
+		s.applyRecord(t, rec)
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if isTerminal(rec.Status) {
+			return false // final; a cancel from elsewhere won and applyRecord took it
+		}
+		t.fillRecord(rec)
+		return true
+	})
+	if err != nil {
+		s.logger.Warn("cluster: writing a task to the store failed", "task", t.id, "err", err)
+		return
+	}
+	s.broadcast(ChangeTask, "", t.id)
+}
+
+// remoteTaskChange handles a ChangeTask of another replica.
+func (s *Server) remoteTaskChange(id string) {
+	if t := s.tasks.get(id); t != nil {
+		s.syncTask(context.Background(), t)
+	}
+}
+
+// taskPoll returns the channel that paces an owner's re-reads of a task
+// waiting for input (nil, which never fires, without a cluster) and its
+// stop function.
+func (s *Server) taskPoll() (<-chan time.Time, func()) {
+	if s.cl == nil {
+		return nil, func() {}
+	}
+	tick := time.NewTicker(taskStorePoll)
+	return tick.C, tick.Stop
+}
+
+// tasksGetAny is tasks/get on any replica.
+func (s *Server) tasksGetAny(ctx context.Context, p taskParams) (any, error) {
+	if s.cl == nil || p.TaskID == nil {
+		return s.tasksGet(ctx, p)
+	}
+	if t := s.tasks.get(*p.TaskID); t != nil {
+		s.syncTask(ctx, t)
+		return s.tasksGet(ctx, p)
+	}
+	rec, _, err := s.loadOwnRecord(ctx, *p.TaskID)
+	if err != nil {
+		return nil, s.recordError(*p.TaskID, err)
+	}
+	if !isTerminal(rec.Status) && rec.Replica != s.cl.replica {
+		actx, cancel := context.WithTimeout(ctx, clusterTimeout)
+		alive, err := s.cl.c.Alive(actx, rec.Replica)
+		cancel()
+		if err == nil && !alive {
+			if rec, err = s.orphaned(ctx, *p.TaskID); err != nil {
+				return nil, s.recordError(*p.TaskID, err)
+			}
+		}
+	}
+	return rec.wire(*p.TaskID, s.metaJSON), nil
+}
+
+// orphaned marks a task whose owner stopped as failed, with the reason.
+func (s *Server) orphaned(ctx context.Context, id string) (*taskRecord, error) {
+	return s.swapRecord(ctx, id, func(rec *taskRecord) bool {
+		if isTerminal(rec.Status) {
+			return false
+		}
+		msg := "the replica running this task (" + rec.Replica + ") stopped before it finished"
+		rec.Status, rec.Message, rec.Updated, rec.Pending = TaskFailed, msg, time.Now(), nil
+		rec.Error = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: " + msg}
+		return true
+	})
+}
+
+// recordError maps a store error to the tasks/* answer.
+func (s *Server) recordError(id string, err error) error {
+	if errors.Is(err, ErrTaskNotFound) {
+		return invalidParams(fmt.Sprintf("Unknown task: %q", id))
+	}
+	return storeError(err)
+}
+
+// tasksUpdateAny is tasks/update on any replica.
+func (s *Server) tasksUpdateAny(ctx context.Context, p taskParams) (any, error) {
+	if s.cl == nil || p.TaskID == nil {
+		return s.tasksUpdate(ctx, p)
+	}
+	if t := s.tasks.get(*p.TaskID); t != nil {
+		s.syncTask(ctx, t)
+		out, err := s.tasksUpdate(ctx, p)
+		if err == nil {
+			s.mirrorTask(t)
+		}
+		return out, err
+	}
+	if p.InputResponses == nil {
+		return nil, invalidParams("params.inputResponses: must be an object mapping keys to input responses")
+	}
+	var bad error
+	_, err := s.swapOwnRecord(ctx, *p.TaskID, func(rec *taskRecord) bool {
+		bad = nil
+		if rec.Status != TaskInputRequired {
+			return false
+		}
+		took := false
+		for key, raw := range p.InputResponses {
+			req, pending := rec.Pending[key]
+			if !pending {
+				continue
+			}
+			resp, err := mcp.DecodeInputResponse(raw)
+			if err != nil {
+				bad = invalidParams(fmt.Sprintf("inputResponses[%q]: %v", key, err))
+				return false
+			}
+			if !answers(req, resp) {
+				bad = invalidParams(fmt.Sprintf("inputResponses[%q] does not answer a %s request", key, inputMethod(req)))
+				return false
+			}
+			if rec.Answers == nil {
+				rec.Answers = map[string]json.RawMessage{}
+			}
+			rec.Answers[key] = raw
+			delete(rec.Pending, key)
+			took = true
+		}
+		if !took {
+			return false
+		}
+		rec.Updated = time.Now()
+		if len(rec.Pending) == 0 {
+			rec.Status = TaskWorking
+		}
+		return true
+	})
+	if bad != nil {
+		return nil, bad
+	}
+	if err != nil {
+		return nil, s.recordError(*p.TaskID, err)
+	}
+	s.broadcast(ChangeTask, "", *p.TaskID)
+	return ackResult{ResultType: "complete", Meta: s.metaJSON}, nil
+}
+
+// tasksCancelAny is tasks/cancel on any replica.
+func (s *Server) tasksCancelAny(ctx context.Context, p taskParams) (any, error) {
+	if s.cl == nil || p.TaskID == nil {
+		return s.tasksCancel(ctx, p)
+	}
+	if t := s.tasks.get(*p.TaskID); t != nil {
+		out, err := s.tasksCancel(ctx, p)
+		if err == nil {
+			s.mirrorTask(t)
+		}
+		return out, err
+	}
+	_, err := s.swapOwnRecord(ctx, *p.TaskID, func(rec *taskRecord) bool {
+		if isTerminal(rec.Status) {
+			return false
+		}
+		rec.Status, rec.Message, rec.Updated, rec.Pending = TaskCancelled, "cancelled by the client", time.Now(), nil
+		return true
+	})
+	if err != nil {
+		return nil, s.recordError(*p.TaskID, err)
+	}
+	s.broadcast(ChangeTask, "", *p.TaskID)
+	return ackResult{ResultType: "complete", Meta: s.metaJSON}, nil
+}
+
+// drop removes a task whose runner never started (its record could not be
+// stored).
+func (st *taskStore) drop(t *task) {
+	st.mu.Lock()
+	delete(st.tasks, t.id)
+	st.mu.Unlock()
+	st.running.Done()
+}

@@ -1,0 +1,321 @@
+package clustertest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/server"
+)
+
+// Replicas runs three servers, each with its own connection from connect
+// to one backend, and checks what a client behind a balancer sees.
+func Replicas(t *testing.T, connect func(t *testing.T) server.Cluster) {
+	t.Run("ListenHearsChangeOnAnotherReplica", func(t *testing.T) {
+		r := newReplicas(t, connect, 3)
+		listen := r.listen(t, 0, `{"toolsListChanged":true,"resourceSubscriptions":["test://watched"]}`)
+		r.call(t, 1, "tools/call", `{"name":"trigger_tool_change","arguments":{}}`)
+		if n := listen.next(t); n.method != "notifications/tools/list_changed" {
+			t.Fatalf("listen on replica 0 got %s, want tools/list_changed", n.method)
+		}
+		listen.none(t, 200*time.Millisecond) // exactly one, though the application applied it locally
+		// The application applied the change on every replica.
+		for i := range 3 {
+			if res := r.call(t, i, "tools/list", `{}`); !strings.Contains(string(res), `"transient"`) {
+				t.Errorf("replica %d tools/list lacks the tool added on replica 1: %s", i, res)
+			}
+		}
+		r.servers[2].ResourceUpdated("test://watched")
+		if n := listen.next(t); n.method != "notifications/resources/updated" || !strings.Contains(string(n.params), `"uri":"test://watched"`) {
+			t.Fatalf("listen on replica 0 got %s %s, want resources/updated", n.method, n.params)
+		}
+	})
+	t.Run("TaskCreatedOnOneIsPolledAnsweredOnOthers", func(t *testing.T) {
+		r := newReplicas(t, connect, 3)
+		id := r.createTask(t, 0, "ask_name")
+		m := r.waitStatus(t, 1, id, server.TaskInputRequired)
+		if reqs, _ := m["inputRequests"].(map[string]any); reqs["name"] == nil {
+			t.Fatalf("tasks/get on replica 1: %v", m)
+		}
+		r.call(t, 2, "tasks/update", `{"taskId":"`+id+`","inputResponses":{"name":{"action":"accept","content":{"name":"Ada"}}}}`)
+		for i := range 3 {
+			m := r.waitStatus(t, i, id, server.TaskCompleted)
+			if !strings.Contains(fmt.Sprint(m["result"]), "Hello, Ada") {
+				t.Errorf("replica %d: result %v", i, m["result"])
+			}
+		}
+	})
+	t.Run("TaskCancelledOnAnotherReplicaStops", func(t *testing.T) {
+		r := newReplicas(t, connect, 3)
+		id := r.createTask(t, 0, "wait_for_cancel")
+		r.waitStatus(t, 2, id, server.TaskWorking)
+		r.call(t, 1, "tasks/cancel", `{"taskId":"`+id+`"}`)
+		for i := range 3 {
+			r.waitStatus(t, i, id, server.TaskCancelled)
+		}
+		select {
+		case <-r.cancelled:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the tool on the owning replica was not cancelled")
+		}
+	})
+	t.Run("TaskOfADeadReplicaFails", func(t *testing.T) {
+		r := newReplicas(t, connect, 2)
+		id := r.createTask(t, 0, "wait_for_cancel")
+		r.waitStatus(t, 1, id, server.TaskWorking)
+		r.kill(0)
+		m := r.waitStatus(t, 1, id, server.TaskFailed)
+		if msg, _ := m["statusMessage"].(string); !strings.Contains(msg, "stopped before it finished") {
+			t.Errorf("statusMessage %q", msg)
+		}
+		if e, _ := m["error"].(map[string]any); e["code"] != float64(-32603) {
+			t.Errorf("error %v", m["error"])
+		}
+	})
+}
+
+// replicas is a test's servers on one backend.
+type replicas struct {
+	servers   []*server.Server
+	links     []*killable
+	cancelled chan struct{}
+}
+
+const meta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+
+func newReplicas(t *testing.T, connect func(t *testing.T) server.Cluster, n int) *replicas {
+	r := &replicas{cancelled: make(chan struct{}, n)}
+	for range n {
+		link := &killable{Cluster: connect(t)}
+		var srv *server.Server
+		tools := []server.Tool{
+			server.NewTool(server.ToolInfo{Name: "trigger_tool_change"}, func(ctx context.Context, _ struct{}) (string, error) {
+				return "added", srv.AddTools(transient())
+			}),
+			server.NewTool(server.ToolInfo{Name: "ask_name", TaskSupport: server.TaskSupportRequired}, func(ctx context.Context, _ struct{}) (string, error) {
+				resp, err := server.Ask(ctx, "name", &mcp.ElicitRequest{Params: &mcp.ElicitRequestFormParams{
+					Message: "Name?",
+					RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{
+						Properties: map[string]mcp.PrimitiveSchemaDefinition{"name": &mcp.StringSchema{}},
+					},
+				}})
+				if err != nil {
+					return "", err
+				}
+				return fmt.Sprintf("Hello, %v!", resp.(*mcp.ElicitResult).Content["name"]), nil
+			}),
+			server.NewTool(server.ToolInfo{Name: "wait_for_cancel", TaskSupport: server.TaskSupportRequired}, func(ctx context.Context, _ struct{}) (string, error) {
+				<-ctx.Done()
+				r.cancelled <- struct{}{}
+				return "", ctx.Err()
+			}),
+		}
+		var err error
+		srv, err = server.New(server.Options{
+			Name: "replica", Version: "1", Tools: tools,
+			Resources: []server.Resource{server.NewResource(server.ResourceInfo{URI: "test://watched", Name: "watched"},
+				func(context.Context) (string, error) { return "x", nil })},
+			StateKeys: [][]byte{[]byte("clustertest-shared-state-key-000")},
+			Cluster:   link,
+			OnRemoteChange: func(s *server.Server, c server.Change) {
+				if c.Kind == server.ChangeTools {
+					_ = s.Local().AddTools(transient())
+				}
+			},
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		})
+		if err != nil {
+			t.Fatalf("New: %v", err)
+		}
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(ctx)
+		})
+		r.servers = append(r.servers, srv)
+		r.links = append(r.links, link)
+	}
+	return r
+}
+
+func transient() server.Tool {
+	return server.NewTool(server.ToolInfo{Name: "transient"}, func(ctx context.Context, _ struct{}) (string, error) {
+		return "here", nil
+	})
+}
+
+// kill makes replica i vanish as a killed process would: its heartbeat
+// stops and it reaches the backend no more.
+func (r *replicas) kill(i int) { r.links[i].dead.Store(true) }
+
+// call sends one request to replica i and returns its result.
+func (r *replicas) call(t *testing.T, i int, method, params string) json.RawMessage {
+	t.Helper()
+	rest := strings.TrimPrefix(params, "{")
+	if rest != "}" {
+		rest = "," + rest
+	}
+	msg := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{"_meta":` + meta + rest + `}`
+	resp := r.servers[i].HandleBytes(t.Context(), []byte(msg), nil)
+	var out struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(resp.Body, &out); err != nil {
+		t.Fatalf("%s on replica %d: %s: %v", method, i, resp.Body, err)
+	}
+	if out.Error != nil {
+		t.Fatalf("%s on replica %d: error %d %s", method, i, out.Error.Code, out.Error.Message)
+	}
+	return out.Result
+}
+
+func (r *replicas) createTask(t *testing.T, i int, tool string) string {
+	t.Helper()
+	var m struct {
+		ResultType, TaskID string
+	}
+	if err := json.Unmarshal(r.call(t, i, "tools/call", `{"name":"`+tool+`","arguments":{}}`), &m); err != nil || m.ResultType != "task" || m.TaskID == "" {
+		t.Fatalf("CreateTaskResult %+v %v", m, err)
+	}
+	return m.TaskID
+}
+
+// waitStatus polls tasks/get on replica i until the task has status.
+func (r *replicas) waitStatus(t *testing.T, i int, id, status string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var m map[string]any
+		_ = json.Unmarshal(r.call(t, i, "tasks/get", `{"taskId":"`+id+`"}`), &m)
+		if m["status"] == status {
+			return m
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task %s on replica %d: status %v, want %s (%v)", id, i, m["status"], status, m)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stream is an open subscriptions/listen on one replica.
+type stream struct {
+	notes chan note
+}
+
+type note struct {
+	method string
+	params json.RawMessage
+}
+
+func (s *stream) Notify(method string, params any) error {
+	b, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	s.notes <- note{method, b}
+	return nil
+}
+
+func (r *replicas) listen(t *testing.T, i int, filter string) *stream {
+	t.Helper()
+	st := &stream{notes: make(chan note, 64)}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	msg := `{"jsonrpc":"2.0","id":"listen","method":"subscriptions/listen","params":{"_meta":` + meta + `,"notifications":` + filter + `}}`
+	go func() {
+		defer close(done)
+		r.servers[i].HandleBytes(ctx, []byte(msg), st)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	if n := st.next(t); n.method != "notifications/subscriptions/acknowledged" {
+		t.Fatalf("listen: first notification %s", n.method)
+	}
+	return st
+}
+
+func (s *stream) next(t *testing.T) note {
+	t.Helper()
+	select {
+	case n := <-s.notes:
+		return n
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification on the listen stream")
+		return note{}
+	}
+}
+
+func (s *stream) none(t *testing.T, d time.Duration) {
+	t.Helper()
+	select {
+	case n := <-s.notes:
+		t.Fatalf("unexpected notification %s %s", n.method, n.params)
+	case <-time.After(d):
+	}
+}
+
+// killable is a connection that can be cut, as when the process dies.
+type killable struct {
+	server.Cluster
+	dead atomic.Bool
+	once sync.Once
+}
+
+var errKilled = errors.New("clustertest: replica killed")
+
+func (k *killable) Publish(ctx context.Context, msg []byte) error {
+	if k.dead.Load() {
+		return errKilled
+	}
+	return k.Cluster.Publish(ctx, msg)
+}
+
+func (k *killable) Subscribe(ctx context.Context, deliver func([]byte)) error {
+	return k.Cluster.Subscribe(ctx, func(msg []byte) {
+		if !k.dead.Load() {
+			deliver(msg)
+		}
+	})
+}
+
+func (k *killable) Heartbeat(ctx context.Context, replica string, ttl time.Duration) error {
+	if k.dead.Load() {
+		return errKilled
+	}
+	return k.Cluster.Heartbeat(ctx, replica, ttl)
+}
+
+func (k *killable) Tasks() server.TaskStore {
+	return killableTasks{k.Cluster.Tasks(), k}
+}
+
+type killableTasks struct {
+	server.TaskStore
+	k *killable
+}
+
+func (k killableTasks) Create(ctx context.Context, id string, rec []byte, exp time.Time) error {
+	if k.k.dead.Load() {
+		return errKilled
+	}
+	return k.TaskStore.Create(ctx, id, rec, exp)
+}
+
+func (k killableTasks) Swap(ctx context.Context, id string, rec []byte, rev uint64, exp time.Time) error {
+	if k.k.dead.Load() {
+		return errKilled
+	}
+	return k.TaskStore.Swap(ctx, id, rec, rev, exp)
+}
