@@ -3,10 +3,15 @@
 # in package.json) against an MCP server speaking Streamable HTTP on 127.0.0.1.
 #
 # Usage:
-#   conformance/run.sh [--requirements 2026-07-28|2025-11-25] [--server-cmd "<cmd>"]
-#                      [--url-path /mcp] [--keep-results DIR] [--verbose] [-- <extra suite args>]
+#   conformance/run.sh [--requirements 2026-07-28|2025-11-25 | --scenario NAME ...]
+#                      [--server-cmd "<cmd>"] [--url-path /mcp] [--keep-results DIR]
+#                      [--verbose] [-- <extra suite args>]
 #
 #   --requirements  requirement set to run (default 2026-07-28).
+#   --scenario      run this scenario instead (repeatable; e.g. the extension scenarios
+#                   sep-2640-skills-directory, which no requirement set includes); each
+#                   scenario must pass every one of its checks (a SKIPPED or WARNING
+#                   check fails the run).
 #   --server-cmd    command that starts the server. "{addr}" and "{port}" in it are
 #                   replaced by the chosen 127.0.0.1:PORT / PORT; if neither appears,
 #                   "--http 127.0.0.1:PORT" is appended. Default: build ./examples/everything
@@ -30,9 +35,10 @@ url_path="/mcp"
 keep_results=""
 verbose=0
 extra=()
+scenarios=()
 
 usage() {
-	sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -45,6 +51,8 @@ while (($#)); do
 	case "$1" in
 	--requirements) (($# >= 2)) || die "--requirements needs a value"; requirements="$2"; shift 2 ;;
 	--requirements=*) requirements="${1#*=}"; shift ;;
+	--scenario) (($# >= 2)) || die "--scenario needs a value"; scenarios+=("$2"); shift 2 ;;
+	--scenario=*) scenarios+=("${1#*=}"); shift ;;
 	--server-cmd) (($# >= 2)) || die "--server-cmd needs a value"; server_cmd="$2"; shift 2 ;;
 	--server-cmd=*) server_cmd="${1#*=}"; shift ;;
 	--url-path) (($# >= 2)) || die "--url-path needs a value"; url_path="$2"; shift 2 ;;
@@ -151,10 +159,32 @@ else
 	results="$tmp/results"
 fi
 url="http://$addr$url_path"
-echo "run.sh: conformance server --url $url --requirements $requirements" >&2
 status=0
-"$node22" "$suite" server --url "$url" --requirements "$requirements" -o "$results" \
-	${extra[@]+"${extra[@]}"} || status=$?
+if ((${#scenarios[@]})); then
+	for scenario in "${scenarios[@]}"; do
+		echo "run.sh: conformance server --url $url --scenario $scenario" >&2
+		"$node22" "$suite" server --url "$url" --scenario "$scenario" \
+			-o "$results/$scenario" ${extra[@]+"${extra[@]}"} || status=$?
+		# A scenario run by name must pass every check: a SKIPPED check (the
+		# server stopped declaring the extension, say) is not a pass.
+		"$node22" -e '
+const fs = require("fs"), path = require("path");
+const files = [];
+const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).forEach((e) =>
+  e.isDirectory() ? walk(path.join(d, e.name)) : e.name === "checks.json" && files.push(path.join(d, e.name)));
+walk(process.argv[1]);
+const checks = files.flatMap((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+const bad = checks.filter((c) => c.status !== "SUCCESS");
+for (const c of bad) console.error(`run.sh: ${process.argv[2]}: ${c.id} ${c.status}: ${c.errorMessage ?? ""}`);
+if (checks.length === 0) console.error(`run.sh: ${process.argv[2]}: no checks recorded`);
+process.exit(bad.length === 0 && checks.length > 0 ? 0 : 1);
+' "$results/$scenario" "$scenario" || status=1
+	done
+else
+	echo "run.sh: conformance server --url $url --requirements $requirements" >&2
+	"$node22" "$suite" server --url "$url" --requirements "$requirements" -o "$results" \
+		${extra[@]+"${extra[@]}"} || status=$?
+fi
 
 if ((verbose)) || ! kill -0 "$server_pid" 2>/dev/null; then
 	kill -0 "$server_pid" 2>/dev/null || echo "run.sh: the server exited during the run" >&2

@@ -29,6 +29,13 @@
 //
 //	Total: 196 passed, 0 failed
 //
+// The Skills extension (io.modelcontextprotocol/skills) serves the embedded
+// skills/ directory (skills.go); its three sep-2640-* scenarios, in no
+// requirement set, pass when run by name:
+//
+//	bash conformance/run.sh --scenario sep-2640-skills-directory \
+//	  --scenario sep-2640-skills-enumeration --scenario sep-2640-skills-manifest
+//
 // The catalogue of fixtures and of the suite's checks is
 // conformance/FIXTURES.md. A few fixtures show API features worth copying:
 // a literal JSON Schema 2020-12 inputSchema through JSONSchemaExtend

@@ -31,10 +31,15 @@ func newServer(d deployment) (*server.Server, error) {
 	}
 	e.MCPRegister(&opts)
 	opts.Tools = append(opts.Tools, e.taskTools()...) // tasks.go: no directive key for task support yet
+	sk, err := registerSkills(&opts)                  // skills.go
+	if err != nil {
+		return nil, err
+	}
 	srv, err := server.New(opts)
 	if err != nil {
 		return nil, err
 	}
+	sk.Bind(srv)
 	e.srv = srv
 	return srv, nil
 }

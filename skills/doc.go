@@ -1,0 +1,34 @@
+// Package skills serves Agent Skills over MCP: the Skills extension
+// (io.modelcontextprotocol/skills, SEP-2640), built on the server's public
+// extension API.
+//
+// A skill is a directory holding a SKILL.md whose YAML frontmatter has at
+// least name and description. New reads every skill of an fs.FS — so
+//
+//	//go:embed skills
+//	var skillFS embed.FS
+//
+//	sk, err := skills.New(must(fs.Sub(skillFS, "skills")), skills.Options{DirectoryRead: true})
+//	sk.Register(&opts) // resources + extension
+//	srv, err := server.New(opts)
+//	sk.Bind(srv)       // only needed for Reload
+//
+// ships them in the binary — and checks them at start-up: the naming rules,
+// the final-segment rule (the directory is named after the skill), the
+// per-skill limits (512 files, 16 MiB) and reserved metadata keys, every
+// problem reported with its file.
+//
+// Every file is a resource skill://<skill-path>/<file-path> read from
+// memory; SKILL.md has mimeType text/markdown and the frontmatter's name and
+// description. skills/list (paginated, one entry never split) and skills/get
+// (-32602 for a URI that is not a served SKILL.md) return entries with the
+// frontmatter rendered verbatim as JSON and the SHA-256 digest and size of
+// every file; both carry ttlMs and cacheScope. With Options.DirectoryRead,
+// resources/directory/read lists the direct children of every directory
+// (skill roots, subdirectories, prefix directories). Reload swaps the set
+// and the server announces the change (resources list_changed).
+//
+// Frontmatter is parsed with go.yaml.in/yaml/v4 (the YAML organisation's
+// maintained parser, already in the module graph) into its node tree and
+// rendered with the YAML 1.2 core schema, as hosts read it.
+package skills

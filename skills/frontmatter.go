@@ -1,0 +1,192 @@
+package skills
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+)
+
+// maxFrontmatterJSON bounds the JSON a frontmatter may expand to (aliases
+// can multiply a small document).
+const maxFrontmatterJSON = 1 << 20
+
+// splitFrontmatter returns the YAML between a SKILL.md's leading "---" line
+// and the next "---" line, the line the YAML starts on, and the body after
+// it. A UTF-8 BOM and CRLF line ends are accepted.
+func splitFrontmatter(content []byte) (yamlText []byte, firstLine int, err error) {
+	text := bytes.TrimPrefix(content, []byte("\xef\xbb\xbf"))
+	line, rest, ok := bytes.Cut(text, []byte("\n"))
+	if !ok || string(bytes.TrimRight(line, " \t\r")) != "---" {
+		return nil, 0, errors.New("SKILL.md must begin with YAML frontmatter: a line \"---\", the YAML, and a closing line \"---\"")
+	}
+	var body []byte
+	for len(rest) > 0 {
+		l, next, _ := bytes.Cut(rest, []byte("\n"))
+		if string(bytes.TrimRight(l, " \t\r")) == "---" {
+			return body, 2, nil
+		}
+		body = append(body, l...)
+		body = append(body, '\n')
+		rest = next
+	}
+	return nil, 0, errors.New("SKILL.md frontmatter has no closing \"---\" line")
+}
+
+// frontmatterJSON parses a SKILL.md's frontmatter with go.yaml.in/yaml/v4
+// and renders it verbatim as a JSON object: keys in the author's order,
+// scalars typed by the YAML 1.2 core schema (what hosts' YAML parsers do:
+// a date stays a string, "yes" stays a string). Values JSON cannot carry
+// (.inf, .nan, non-scalar keys, merge keys) are errors naming the line.
+func frontmatterJSON(content []byte) (json.RawMessage, error) {
+	text, first, err := splitFrontmatter(content)
+	if err != nil {
+		return nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return nil, fmt.Errorf("frontmatter: %v (YAML line numbers count from the line after the opening \"---\")", err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, errors.New("frontmatter must be a YAML mapping (name: …, description: …)")
+	}
+	w := &jsonWriter{first: first}
+	if err := w.node(doc.Content[0], 0); err != nil {
+		return nil, err
+	}
+	return json.RawMessage(w.buf.Bytes()), nil
+}
+
+type jsonWriter struct {
+	buf   bytes.Buffer
+	first int // file line of YAML line 1
+}
+
+func (w *jsonWriter) fail(n *yaml.Node, format string, args ...any) error {
+	return fmt.Errorf("frontmatter line %d: %s", w.first+n.Line-1, fmt.Sprintf(format, args...))
+}
+
+func (w *jsonWriter) node(n *yaml.Node, depth int) error {
+	if depth > 64 {
+		return w.fail(n, "nested too deeply")
+	}
+	if w.buf.Len() > maxFrontmatterJSON {
+		return w.fail(n, "frontmatter expands to more than %d bytes of JSON", maxFrontmatterJSON)
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		return w.node(n.Alias, depth+1)
+	case yaml.MappingNode:
+		w.buf.WriteByte('{')
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			for k.Kind == yaml.AliasNode {
+				k = k.Alias
+			}
+			if k.Kind != yaml.ScalarNode {
+				return w.fail(k, "a mapping key must be a scalar")
+			}
+			if k.Tag == "!!merge" {
+				return w.fail(k, "merge keys (<<) are not supported in frontmatter")
+			}
+			if seen[k.Value] {
+				return w.fail(k, "duplicate key %q", k.Value)
+			}
+			seen[k.Value] = true
+			if i > 0 {
+				w.buf.WriteByte(',')
+			}
+			writeString(&w.buf, k.Value)
+			w.buf.WriteByte(':')
+			if err := w.node(v, depth+1); err != nil {
+				return err
+			}
+		}
+		w.buf.WriteByte('}')
+	case yaml.SequenceNode:
+		w.buf.WriteByte('[')
+		for i, c := range n.Content {
+			if i > 0 {
+				w.buf.WriteByte(',')
+			}
+			if err := w.node(c, depth+1); err != nil {
+				return err
+			}
+		}
+		w.buf.WriteByte(']')
+	case yaml.ScalarNode:
+		return w.scalar(n)
+	default:
+		return w.fail(n, "unsupported YAML node")
+	}
+	return nil
+}
+
+// scalar writes a scalar: quoted and block scalars and !!str are strings;
+// plain scalars resolve by the YAML 1.2 core schema.
+func (w *jsonWriter) scalar(n *yaml.Node) error {
+	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
+	explicit := n.Style&yaml.TaggedStyle != 0
+	if quoted || (explicit && n.Tag == "!!str") {
+		writeString(&w.buf, n.Value)
+		return nil
+	}
+	v := n.Value
+	switch {
+	case v == "" || v == "~" || v == "null" || v == "Null" || v == "NULL":
+		w.buf.WriteString("null")
+	case v == "true" || v == "True" || v == "TRUE":
+		w.buf.WriteString("true")
+	case v == "false" || v == "False" || v == "FALSE":
+		w.buf.WriteString("false")
+	case coreDecimal.MatchString(v):
+		var i big.Int
+		i.SetString(strings.TrimPrefix(v, "+"), 10)
+		w.buf.WriteString(i.String())
+	case coreOctal.MatchString(v):
+		var i big.Int
+		i.SetString(v[2:], 8)
+		w.buf.WriteString(i.String())
+	case coreHex.MatchString(v):
+		var i big.Int
+		i.SetString(v[2:], 16)
+		w.buf.WriteString(i.String())
+	case coreFloat.MatchString(v):
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsInf(f, 0) {
+			return w.fail(n, "number %s is out of range", v)
+		}
+		b, _ := json.Marshal(f)
+		w.buf.Write(b)
+	case coreInfNaN.MatchString(v):
+		return w.fail(n, "%s cannot be represented in JSON", v)
+	default:
+		writeString(&w.buf, v)
+	}
+	return nil
+}
+
+// The YAML 1.2 core schema's number forms (yaml.org/spec/1.2.2 §10.3.2).
+var (
+	coreDecimal = regexp.MustCompile(`^[-+]?[0-9]+$`)
+	coreOctal   = regexp.MustCompile(`^0o[0-7]+$`)
+	coreHex     = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
+	coreFloat   = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	coreInfNaN  = regexp.MustCompile(`^([-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
+)
+
+// writeString writes s as a JSON string without HTML escaping.
+func writeString(buf *bytes.Buffer, s string) {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	buf.Truncate(buf.Len() - 1) // Encode's newline
+}

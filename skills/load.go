@@ -1,0 +1,332 @@
+package skills
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// The limits of one skill (Skills extension, "Limits"): every conforming
+// host accepts a skill up to them, so New refuses a larger one.
+const (
+	MaxFilesPerSkill = 512
+	MaxBytesPerSkill = 16 << 20 // 16 MiB, summed over the skill's files
+)
+
+// Agent Skills field limits (agentskills.io/specification).
+const (
+	maxNameLen          = 64
+	maxDescriptionLen   = 1024
+	maxCompatibilityLen = 500
+)
+
+// DirectoryMIMEType is the mimeType of a directory resource.
+const DirectoryMIMEType = "inode/directory"
+
+// skillFileName is the file that makes a directory a skill.
+const skillFileName = "SKILL.md"
+
+// namePattern is the Agent Skills naming rule: lowercase letters, digits
+// and hyphens, no leading, trailing or doubled hyphen.
+var namePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// catalog is one immutable snapshot of the served skills.
+type catalog struct {
+	skills []*skill          // by path
+	byURI  map[string]*skill // SKILL.md URI -> skill
+	files  map[string]*file  // file URI -> file
+	dirs   map[string]*dir   // directory URI -> directory
+}
+
+type skill struct {
+	uri         string // skill://<path>/SKILL.md
+	path        string // <skill-path> within the FS
+	name        string
+	description string
+	frontmatter json.RawMessage
+	files       []*file // SKILL.md first, then by path
+}
+
+type file struct {
+	uri, name, description, mimeType string
+	content                          []byte
+	digest                           string // sha256:<hex>
+}
+
+// dir is a directory resource: its direct children.
+type dir struct {
+	uri      string
+	children []child // files and subdirectories, by name
+}
+
+type child struct {
+	uri, name, mimeType, description string
+}
+
+// load reads every skill of fsys: each directory holding a SKILL.md is a
+// skill whose <skill-path> is its path in fsys (so its last element is the
+// skill's name). Every problem is reported, each naming its file.
+func load(fsys fs.FS) (*catalog, error) {
+	if fsys == nil {
+		return nil, errors.New("skills: nil fs.FS")
+	}
+	var skillDirs, filePaths []string
+	dirSet := map[string]bool{}
+	var errs []error
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("skills: %s: %w", p, err))
+			return nil
+		}
+		if d.IsDir() {
+			dirSet[p] = true
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			errs = append(errs, fmt.Errorf("skills: %s: not a regular file (symbolic links and devices are not served)", p))
+			return nil
+		}
+		if path.Base(p) == skillFileName {
+			skillDirs = append(skillDirs, path.Dir(p))
+		}
+		filePaths = append(filePaths, p)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("skills: %w", err)
+	}
+	c := &catalog{byURI: map[string]*skill{}, files: map[string]*file{}, dirs: map[string]*dir{}}
+	contents := map[string][]byte{}
+	read := func(p string) ([]byte, error) {
+		if b, ok := contents[p]; ok {
+			return b, nil
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err == nil {
+			contents[p] = b
+		}
+		return b, err
+	}
+	served := map[string]bool{} // file paths inside some skill
+	for _, sd := range skillDirs {
+		sk, err := loadSkill(sd, filePaths, read)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		c.skills = append(c.skills, sk)
+		c.byURI[sk.uri] = sk
+		for _, f := range sk.files {
+			if c.files[f.uri] == nil {
+				c.files[f.uri] = f
+			}
+		}
+		for _, p := range filePaths {
+			if within(p, sd) {
+				served[p] = true
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	// A nested skill's SKILL.md is also a file of the enclosing skill; as a
+	// resource it is described by its own skill's frontmatter.
+	for _, sk := range c.skills {
+		c.files[sk.uri] = sk.files[0]
+	}
+	c.buildDirs(served, dirSet, skillDirs)
+	return c, nil
+}
+
+// within reports whether file path p lies inside directory d.
+func within(p, d string) bool { return strings.HasPrefix(p, d+"/") }
+
+// loadSkill reads one skill rooted at directory sd.
+func loadSkill(sd string, filePaths []string, read func(string) ([]byte, error)) (*skill, error) {
+	mdPath := path.Join(sd, skillFileName)
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("skills: %s: %s", mdPath, fmt.Sprintf(format, args...))
+	}
+	if sd == "." {
+		return nil, fail("a SKILL.md at the root of the FS has no directory to name the skill; put each skill in a directory named after it")
+	}
+	for _, seg := range strings.Split(sd, "/") {
+		if url.PathEscape(seg) != seg || strings.ContainsAny(seg, ":@") {
+			return nil, fail("directory %q cannot be a skill:// path segment as is (use letters, digits and -._~)", seg)
+		}
+	}
+	md, err := read(mdPath)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	fm, err := frontmatterJSON(md)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	sk := &skill{path: sd, uri: "skill://" + sd + "/" + skillFileName, frontmatter: fm}
+	if err := sk.checkFrontmatter(); err != nil {
+		return nil, fail("%v", err)
+	}
+	var total int64
+	for _, p := range filePaths {
+		if !within(p, sd) {
+			continue
+		}
+		b, err := read(p)
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		f := newFile(sk, strings.TrimPrefix(p, sd+"/"), b)
+		if p == mdPath {
+			f.name, f.description = sk.name, sk.description
+			sk.files = slices.Insert(sk.files, 0, f)
+		} else {
+			sk.files = append(sk.files, f)
+		}
+		total += int64(len(b))
+	}
+	if len(sk.files) > MaxFilesPerSkill {
+		return nil, fail("the skill has %d files; a skill may have at most %d (SKILL.md included)", len(sk.files), MaxFilesPerSkill)
+	}
+	if total > MaxBytesPerSkill {
+		return nil, fail("the skill's files total %d bytes; a skill may total at most %d (16 MiB)", total, MaxBytesPerSkill)
+	}
+	return sk, nil
+}
+
+// checkFrontmatter applies the Agent Skills rules to the frontmatter and
+// the final-segment rule to the skill's path.
+func (sk *skill) checkFrontmatter() error {
+	var fm map[string]json.RawMessage
+	if err := json.Unmarshal(sk.frontmatter, &fm); err != nil {
+		return err
+	}
+	str := func(key string) (string, bool, error) {
+		raw, ok := fm[key]
+		if !ok {
+			return "", false, nil
+		}
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", true, fmt.Errorf("frontmatter %s must be a string, got %s", key, raw)
+		}
+		return s, true, nil
+	}
+	name, ok, err := str("name")
+	switch {
+	case err != nil:
+		return err
+	case !ok || name == "":
+		return errors.New("frontmatter has no name (required)")
+	case len(name) > maxNameLen:
+		return fmt.Errorf("frontmatter name %q is longer than %d characters", name, maxNameLen)
+	case !namePattern.MatchString(name):
+		return fmt.Errorf("frontmatter name %q must be lowercase letters, digits and single hyphens, not starting or ending with a hyphen", name)
+	case name != path.Base(sk.path):
+		return fmt.Errorf("frontmatter name %q must equal the skill's directory name %q (the final segment of %s)", name, path.Base(sk.path), sk.uri)
+	}
+	desc, ok, err := str("description")
+	switch {
+	case err != nil:
+		return err
+	case !ok || strings.TrimSpace(desc) == "":
+		return errors.New("frontmatter has no description (required)")
+	case utf8.RuneCountInString(desc) > maxDescriptionLen:
+		return fmt.Errorf("frontmatter description is longer than %d characters", maxDescriptionLen)
+	}
+	if c, ok, err := str("compatibility"); err != nil {
+		return err
+	} else if ok && utf8.RuneCountInString(c) > maxCompatibilityLen {
+		return fmt.Errorf("frontmatter compatibility is longer than %d characters", maxCompatibilityLen)
+	}
+	if raw, ok := fm["metadata"]; ok {
+		var md map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &md); err != nil {
+			return fmt.Errorf("frontmatter metadata must be a mapping, got %s", raw)
+		}
+		for k := range md {
+			if strings.HasPrefix(k, "io.modelcontextprotocol/") {
+				return fmt.Errorf("frontmatter metadata key %q uses the io.modelcontextprotocol/ prefix, reserved for MCP extensions", k)
+			}
+		}
+	}
+	sk.name, sk.description = name, desc
+	return nil
+}
+
+// newFile is the resource of file rel (a path relative to the skill root).
+func newFile(sk *skill, rel string, b []byte) *file {
+	sum := sha256.Sum256(b)
+	return &file{
+		uri:      "skill://" + sk.path + "/" + escapePath(rel),
+		name:     path.Base(rel),
+		mimeType: mimeTypeOf(rel, b),
+		content:  b,
+		digest:   "sha256:" + hex.EncodeToString(sum[:]),
+	}
+}
+
+// escapePath percent-encodes each segment of a slash-separated path.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// buildDirs makes a directory resource of every directory on the way to a
+// served file: skill roots, their subdirectories (empty ones too) and the
+// prefix directories above skills (skill://acme, skill://acme/billing).
+func (c *catalog) buildDirs(served map[string]bool, dirSet map[string]bool, skillDirs []string) {
+	dirURI := func(d string) string { return "skill://" + escapePath(d) }
+	ensure := func(d string) *dir {
+		u := dirURI(d)
+		if x := c.dirs[u]; x != nil {
+			return x
+		}
+		x := &dir{uri: u}
+		c.dirs[u] = x
+		return x
+	}
+	linked := map[string]bool{}
+	// link makes d a directory resource listed by each of its ancestors.
+	link := func(d string) {
+		ensure(d)
+		for ; d != "." && !linked[d]; d = path.Dir(d) {
+			linked[d] = true
+			up := path.Dir(d)
+			if up == "." {
+				break
+			}
+			ensure(up).children = append(ensure(up).children, child{uri: dirURI(d), name: path.Base(d), mimeType: DirectoryMIMEType})
+		}
+	}
+	for p := range served {
+		f := c.files[dirURI(p)]
+		link(path.Dir(p))
+		x := ensure(path.Dir(p))
+		x.children = append(x.children, child{uri: f.uri, name: f.name, mimeType: f.mimeType, description: f.description})
+	}
+	for d := range dirSet {
+		for _, sd := range skillDirs {
+			if d == sd || within(d, sd) {
+				link(d)
+				break
+			}
+		}
+	}
+	for _, d := range c.dirs {
+		slices.SortFunc(d.children, func(a, b child) int { return strings.Compare(a.uri, b.uri) })
+	}
+}

@@ -1,0 +1,128 @@
+package skills
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
+	"github.com/mcpgen/mcpgen/server"
+)
+
+// SkillResource is a file of a skill with the SHA-256 digest
+// ("sha256:<64 lowercase hex>") and length of its raw bytes.
+type SkillResource struct {
+	URI    string `json:"uri"`
+	Digest string `json:"digest"`
+	Size   int64  `json:"size"`
+}
+
+// Entry is a skill entry of skills/list and skills/get.
+type Entry struct {
+	// URI is the resource URI of the skill's SKILL.md.
+	URI string `json:"uri"`
+	// Frontmatter is the SKILL.md YAML frontmatter as a JSON object,
+	// every field the author wrote, in their order.
+	Frontmatter json.RawMessage `json:"frontmatter"`
+	// Resources lists every file of the skill, SKILL.md first.
+	Resources []SkillResource `json:"resources"`
+}
+
+func (sk *skill) entry() Entry {
+	e := Entry{URI: sk.uri, Frontmatter: sk.frontmatter, Resources: make([]SkillResource, len(sk.files))}
+	for i, f := range sk.files {
+		e.Resources[i] = SkillResource{URI: f.uri, Digest: f.digest, Size: int64(len(f.content))}
+	}
+	return e
+}
+
+// ListParams are the params of skills/list.
+type ListParams struct {
+	Cursor string `json:"cursor,omitzero"`
+}
+
+// ListResult is the result of skills/list (ttlMs and cacheScope are added
+// by the runtime).
+type ListResult struct {
+	Skills     []Entry `json:"skills"`
+	NextCursor string  `json:"nextCursor,omitzero"`
+}
+
+// GetParams are the params of skills/get.
+type GetParams struct {
+	URI *string `json:"uri"`
+}
+
+// GetResult is the result of skills/get.
+type GetResult struct {
+	Skill Entry `json:"skill"`
+}
+
+// DirectoryParams are the params of resources/directory/read.
+type DirectoryParams struct {
+	URI    *string `json:"uri"`
+	Cursor string  `json:"cursor,omitzero"`
+}
+
+// DirectoryEntry is a direct child of a directory resource: a file with
+// its Resource metadata, or a subdirectory (mimeType inode/directory).
+type DirectoryEntry struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitzero"`
+	MIMEType    string `json:"mimeType"`
+}
+
+// DirectoryResult is the result of resources/directory/read.
+type DirectoryResult struct {
+	Resources  []DirectoryEntry `json:"resources"`
+	NextCursor string           `json:"nextCursor,omitzero"`
+}
+
+func (k *Skills) list(_ context.Context, p ListParams) (*ListResult, error) {
+	c := k.cur.Load()
+	page, next, err := server.Paginate(c.skills, p.Cursor, k.opts.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	res := &ListResult{Skills: make([]Entry, len(page)), NextCursor: next}
+	for i, sk := range page {
+		res.Skills[i] = sk.entry()
+	}
+	return res, nil
+}
+
+func (k *Skills) get(_ context.Context, p GetParams) (*GetResult, error) {
+	if p.URI == nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid params: params.uri: missing required member", nil)
+	}
+	sk := k.cur.Load().byURI[*p.URI]
+	if sk == nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("No skill is served at %s", *p.URI), map[string]string{"uri": *p.URI})
+	}
+	return &GetResult{Skill: sk.entry()}, nil
+}
+
+func (k *Skills) readDirectory(_ context.Context, p DirectoryParams) (*DirectoryResult, error) {
+	if p.URI == nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid params: params.uri: missing required member", nil)
+	}
+	c := k.cur.Load()
+	d := c.dirs[*p.URI]
+	if d == nil {
+		msg := fmt.Sprintf("%s is not a directory resource", *p.URI)
+		if c.files[*p.URI] == nil {
+			msg = fmt.Sprintf("No directory resource is served at %s", *p.URI)
+		}
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, msg, map[string]string{"uri": *p.URI})
+	}
+	page, next, err := server.Paginate(d.children, p.Cursor, k.opts.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	res := &DirectoryResult{Resources: make([]DirectoryEntry, len(page)), NextCursor: next}
+	for i, ch := range page {
+		res.Resources[i] = DirectoryEntry{URI: ch.uri, Name: ch.name, Description: ch.description, MIMEType: ch.mimeType}
+	}
+	return res, nil
+}

@@ -1,0 +1,180 @@
+package skills
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"io/fs"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/server"
+)
+
+// ExtensionID identifies the Skills extension.
+const ExtensionID = "io.modelcontextprotocol/skills"
+
+// Method names of the extension.
+const (
+	MethodList          = "skills/list"
+	MethodGet           = "skills/get"
+	MethodDirectoryRead = "resources/directory/read"
+)
+
+// Options configure the served skills.
+type Options struct {
+	// DirectoryRead declares directoryRead and serves
+	// resources/directory/read for every directory of the skills.
+	DirectoryRead bool
+	// PageSize is the number of entries per page of skills/list and
+	// resources/directory/read (0: all on one page). An entry is never
+	// split across pages.
+	PageSize int
+}
+
+// Skills serves a set of skills. It is safe for concurrent use; Reload
+// swaps the set atomically.
+type Skills struct {
+	opts Options
+	cur  atomic.Pointer[catalog]
+
+	mu  sync.Mutex // serializes Bind and Reload
+	srv *server.Server
+}
+
+// New reads and checks the skills of fsys (an embed.FS, os.DirFS, …): every
+// directory holding a SKILL.md is a skill whose path in fsys is its
+// <skill-path> (skill://<skill-path>/SKILL.md), so the directory must be
+// named after the skill. Every problem is reported at once, naming the
+// file: frontmatter that is not YAML or lacks name or description, a name
+// that breaks the Agent Skills naming rules or differs from its directory,
+// a skill over 512 files or 16 MiB, reserved metadata keys.
+func New(fsys fs.FS, opts Options) (*Skills, error) {
+	if opts.PageSize < 0 {
+		return nil, errors.New("skills: Options.PageSize must not be negative")
+	}
+	c, err := load(fsys)
+	if err != nil {
+		return nil, err
+	}
+	k := &Skills{opts: opts}
+	k.cur.Store(c)
+	return k, nil
+}
+
+// Register adds the skills to server options: every file as a resource
+// and the extension. Call Bind with the server New returns so Reload can
+// update it.
+func (k *Skills) Register(opts *server.Options) {
+	opts.Resources = append(opts.Resources, k.Resources()...)
+	opts.Extensions = append(opts.Extensions, k.Extension())
+}
+
+// Bind attaches the server the skills were registered with; Reload then
+// updates its resources.
+func (k *Skills) Bind(s *server.Server) {
+	k.mu.Lock()
+	k.srv = s
+	k.mu.Unlock()
+}
+
+// Reload replaces the served skills with those of fsys, checked as New
+// checks them; on an error nothing changes. The bound server's resources
+// follow (notifications/resources/list_changed), and files whose content
+// changed get notifications/resources/updated.
+func (k *Skills) Reload(fsys fs.FS) error {
+	c, err := load(fsys)
+	if err != nil {
+		return err
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	old := k.cur.Swap(c)
+	if k.srv == nil {
+		return nil
+	}
+	var gone, changed []string
+	for uri, f := range old.files {
+		switch nf := c.files[uri]; {
+		case nf == nil:
+			gone = append(gone, uri)
+		case nf.digest != f.digest:
+			changed = append(changed, uri)
+		}
+	}
+	if err := k.srv.AddResources(k.resources(c)...); err != nil {
+		return err
+	}
+	if len(gone) > 0 {
+		k.srv.RemoveResources(gone...)
+	}
+	for _, uri := range changed {
+		k.srv.ResourceUpdated(uri)
+	}
+	return nil
+}
+
+// Resources returns a resource for every file of every skill
+// (skill://<skill-path>/<file-path>): SKILL.md with mimeType text/markdown
+// and its name and description from the frontmatter, the other files named
+// by their file name with the mimeType of their extension. Reads are served
+// from memory, the bytes the digests cover.
+func (k *Skills) Resources() []server.Resource { return k.resources(k.cur.Load()) }
+
+func (k *Skills) resources(c *catalog) []server.Resource {
+	out := make([]server.Resource, 0, len(c.files))
+	for _, sk := range c.skills {
+		for _, f := range sk.files {
+			if c.files[f.uri] != f { // a nested SKILL.md: its own skill registers it
+				continue
+			}
+			uri := f.uri
+			out = append(out, server.NewResource(server.ResourceInfo{
+				URI: f.uri, Name: f.name, Description: f.description, MIMEType: f.mimeType,
+			}, func(ctx context.Context) (*mcp.ReadResourceResult, error) { return k.read(uri) }))
+		}
+	}
+	return out
+}
+
+// read answers resources/read of a skill file from the current set.
+func (k *Skills) read(uri string) (*mcp.ReadResourceResult, error) {
+	f := k.cur.Load().files[uri]
+	if f == nil {
+		return nil, server.ResourceNotFound(uri)
+	}
+	var c mcp.ResourceContentsUnion
+	if isText(f.mimeType, f.content) {
+		c = &mcp.TextResourceContents{URI: f.uri, MIMEType: f.mimeType, Text: string(f.content)}
+	} else {
+		c = &mcp.BlobResourceContents{URI: f.uri, MIMEType: f.mimeType, Blob: base64.StdEncoding.EncodeToString(f.content)}
+	}
+	return &mcp.ReadResourceResult{Contents: []mcp.ResourceContentsUnion{c}}, nil
+}
+
+// settings is the extension's capabilities.extensions entry.
+type settings struct {
+	DirectoryRead bool `json:"directoryRead,omitzero"`
+}
+
+// Extension returns the Skills extension: skills/list and skills/get
+// (cacheable: ttlMs and cacheScope from the server's cache policy), and
+// resources/directory/read when Options.DirectoryRead is set. It requires
+// the resources capability, which the skills' own resources provide.
+func (k *Skills) Extension() server.Extension {
+	e := server.Extension{
+		ID:       ExtensionID,
+		Settings: settings{DirectoryRead: k.opts.DirectoryRead},
+		Requires: []string{"resources"},
+		Legacy:   true,
+		Methods: []server.ExtensionMethod{
+			server.NewMethod(server.MethodInfo{Name: MethodList, Cacheable: true}, k.list),
+			server.NewMethod(server.MethodInfo{Name: MethodGet, Cacheable: true}, k.get),
+		},
+	}
+	if k.opts.DirectoryRead {
+		e.Methods = append(e.Methods, server.NewMethod(server.MethodInfo{Name: MethodDirectoryRead}, k.readDirectory))
+	}
+	return e
+}
