@@ -1,0 +1,167 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// ensureEra finds the server's era once (basic/versioning.mdx, "Backward
+// Compatibility with Initialization-Based Versions"): EraAuto probes with
+// server/discover, EraLegacy initializes, EraModern assumes modern.
+func (c *Client) ensureEra(ctx context.Context) error {
+	c.eraMu.Lock()
+	defer c.eraMu.Unlock()
+	if c.eraKnown {
+		return nil
+	}
+	switch c.opts.Era {
+	case EraModern:
+		c.eraKnown = true
+		return nil
+	case EraLegacy:
+		return c.initializeLocked(ctx)
+	}
+	modern, err := c.probeLocked(ctx)
+	if err != nil {
+		return err
+	}
+	if modern {
+		c.eraKnown = true
+		return nil
+	}
+	return c.initializeLocked(ctx)
+}
+
+// probeLocked sends server/discover (retrying once at a version the
+// server names in -32022). It reports modern for a DiscoverResult; an
+// error that is not a recognized modern error, or silence, means legacy.
+func (c *Client) probeLocked(ctx context.Context) (modern bool, err error) {
+	pctx, cancel := context.WithTimeoutCause(ctx, c.opts.probeTimeout(), errors.New("no answer to the server/discover probe"))
+	defer cancel()
+	for attempt := 0; attempt < 2; attempt++ {
+		req := &Request{ID: jsonrpc.IntID(c.seq.Add(1)), Method: mcp.MethodServerDiscover, ProtocolVersion: c.version}
+		meta, err := c.meta(map[string]json.RawMessage{}, false, c.version, ctx)
+		if err != nil {
+			return false, err
+		}
+		req.Params, _ = json.Marshal(map[string]json.RawMessage{"_meta": meta.raw})
+		raw, err := c.t.RoundTrip(pctx, req)
+		if err == nil {
+			var d mcp.DiscoverResult
+			if derr := json.Unmarshal(raw, &d); derr != nil {
+				return false, fmt.Errorf("client: the server/discover result does not decode: %w", derr)
+			}
+			c.discover = &d
+			if !slices.Contains(d.SupportedVersions, c.version) {
+				for _, v := range modernVersions {
+					if slices.Contains(d.SupportedVersions, v) {
+						c.version = v
+						break
+					}
+				}
+			}
+			return true, nil
+		}
+		if ctx.Err() != nil {
+			return false, fmt.Errorf("client: server/discover: %w", context.Cause(ctx))
+		}
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) && rpcErr.Code == codeUnsupportedVersion {
+			var data struct {
+				Supported []string `json:"supported"`
+			}
+			_ = json.Unmarshal(rpcErr.Data, &data)
+			next := ""
+			for _, v := range modernVersions {
+				if slices.Contains(data.Supported, v) && v != c.version {
+					next = v
+					break
+				}
+			}
+			if next != "" {
+				c.version = next
+				continue
+			}
+			// A modern server without a modern version in common: a legacy
+			// version it lists may still work.
+			for _, v := range legacyVersions {
+				if slices.Contains(data.Supported, v) {
+					return false, nil
+				}
+			}
+			return false, fmt.Errorf("client: the server supports %v, none of which this client speaks: %w", data.Supported, err)
+		}
+		if errors.As(err, &rpcErr) && (rpcErr.Code == codeHeaderMismatch || rpcErr.Code == codeMissingCapability) {
+			return false, fmt.Errorf("client: server/discover: %w", err)
+		}
+		return false, nil // not a modern answer: legacy
+	}
+	return false, nil
+}
+
+// initializeLocked opens a legacy session: initialize at the newest
+// legacy version (or the preferred one when it is legacy), then
+// notifications/initialized, then logging/setLevel when a level is set.
+func (c *Client) initializeLocked(ctx context.Context) error {
+	want := legacyVersions[0]
+	if slices.Contains(legacyVersions, c.opts.ProtocolVersion) {
+		want = c.opts.ProtocolVersion
+	}
+	if ls, ok := c.t.(legacySessioner); ok {
+		ls.startLegacy("")
+	}
+	params, err := json.Marshal(map[string]json.RawMessage{
+		"protocolVersion": mustJSON(want),
+		"capabilities":    c.caps,
+		"clientInfo":      c.info,
+	})
+	if err != nil {
+		return err
+	}
+	ictx, cancel := context.WithTimeoutCause(ctx, c.opts.probeTimeout(), errors.New("no answer to initialize"))
+	defer cancel()
+	raw, err := c.t.RoundTrip(ictx, &Request{ID: jsonrpc.IntID(c.seq.Add(1)), Method: "initialize", Params: params})
+	if err != nil {
+		return fmt.Errorf("client: the server answers neither server/discover nor initialize: %w", err)
+	}
+	var res struct {
+		ProtocolVersion string `json:"protocolVersion"`
+		ServerInfo      *struct {
+			Name string `json:"name"`
+		} `json:"serverInfo"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return fmt.Errorf("client: the initialize result does not decode: %w", err)
+	}
+	if !slices.Contains(legacyVersions, res.ProtocolVersion) {
+		return fmt.Errorf("client: the server chose protocol version %q, which this client does not speak (%v)", res.ProtocolVersion, legacyVersions)
+	}
+	c.version, c.legacy, c.eraKnown, c.initRes = res.ProtocolVersion, true, true, raw
+	if ls, ok := c.t.(legacySessioner); ok {
+		ls.startLegacy(res.ProtocolVersion)
+	}
+	if err := c.t.Notify(ctx, &Request{Method: "notifications/initialized", ProtocolVersion: c.version}); err != nil {
+		return fmt.Errorf("client: sending notifications/initialized: %w", err)
+	}
+	if c.opts.LogLevel != "" {
+		var caps struct {
+			Capabilities struct {
+				Logging json.RawMessage `json:"logging"`
+			} `json:"capabilities"`
+		}
+		_ = json.Unmarshal(raw, &caps)
+		if len(caps.Capabilities.Logging) > 0 {
+			p, _ := json.Marshal(map[string]any{"level": c.opts.LogLevel})
+			if _, err := c.t.RoundTrip(ctx, &Request{ID: jsonrpc.IntID(c.seq.Add(1)), Method: "logging/setLevel", Params: p, ProtocolVersion: c.version}); err != nil {
+				return fmt.Errorf("client: logging/setLevel: %w", err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,328 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/internal/httpwire"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// HTTPTransport talks to a Streamable HTTP MCP endpoint
+// (basic/transports/streamable-http.mdx): one POST per message, the answer
+// a JSON body or an SSE stream carrying the request's notifications before
+// its response. It sends MCP-Protocol-Version, Mcp-Method and Mcp-Name on
+// every request and the Request's Mcp-Param-* headers.
+type HTTPTransport struct {
+	// URL is the MCP endpoint.
+	URL string
+	// Client sends the requests (http.DefaultClient when nil). Its
+	// Transport is the place for authentication (a RoundTripper that adds
+	// a bearer token).
+	Client *http.Client
+	// Header is added to every request.
+	Header http.Header
+	// OnUnauthorized, when set, is called for a 401 or 403 response; when it
+	// returns retry true the request is sent once more (after, say, a token
+	// refresh in Client's RoundTripper). Its error ends the request.
+	OnUnauthorized func(ctx context.Context, resp *http.Response) (retry bool, err error)
+	// MaxMessageBytes bounds a response body or SSE event
+	// (DefaultMaxMessageBytes when 0).
+	MaxMessageBytes int
+
+	mu            sync.Mutex
+	sessionID     string // legacy sessions (2025-03-26 … 2025-11-25)
+	legacy        bool
+	legacyVersion string
+	peer          Peer
+}
+
+// HTTP returns a transport for the Streamable HTTP endpoint url.
+func HTTP(url string) *HTTPTransport { return &HTTPTransport{URL: url} }
+
+// StatusError is an HTTP error status whose body is not a JSON-RPC error.
+type StatusError struct {
+	StatusCode int
+	Body       string
+}
+
+func (e *StatusError) Error() string {
+	if e.Body == "" {
+		return fmt.Sprintf("client: HTTP %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	}
+	return fmt.Sprintf("client: HTTP %d %s: %s", e.StatusCode, http.StatusText(e.StatusCode), e.Body)
+}
+
+// BindPeer implements PeerBinder.
+func (t *HTTPTransport) BindPeer(p Peer) {
+	t.mu.Lock()
+	t.peer = p
+	t.mu.Unlock()
+}
+
+func (t *HTTPTransport) startLegacy(version string) {
+	t.mu.Lock()
+	t.legacy = true
+	t.legacyVersion = version
+	t.mu.Unlock()
+}
+
+func (t *HTTPTransport) max() int {
+	if t.MaxMessageBytes > 0 {
+		return t.MaxMessageBytes
+	}
+	return DefaultMaxMessageBytes
+}
+
+func (t *HTTPTransport) client() *http.Client {
+	if t.Client != nil {
+		return t.Client
+	}
+	return http.DefaultClient
+}
+
+func (t *HTTPTransport) newRequest(ctx context.Context, req *Request, body []byte) (*http.Request, error) {
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	h := hr.Header
+	for k, vs := range t.Header {
+		h[k] = append([]string(nil), vs...)
+	}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	if req.ProtocolVersion != "" && req.Method != "initialize" {
+		h.Set(httpwire.HeaderProtocolVersion, req.ProtocolVersion)
+	}
+	if req.Method != "" {
+		h.Set(httpwire.HeaderMethod, req.Method)
+	}
+	if _, ok := httpwire.NameField(req.Method); ok && req.Name != "" {
+		h.Set(httpwire.HeaderName, httpwire.EncodeHeaderValue(req.Name))
+	}
+	for k, vs := range req.Header {
+		h[k] = append([]string(nil), vs...)
+	}
+	t.mu.Lock()
+	if t.sessionID != "" {
+		h.Set("Mcp-Session-Id", t.sessionID)
+	}
+	t.mu.Unlock()
+	return hr, nil
+}
+
+// post sends body and returns the response, retrying once when
+// OnUnauthorized asks for it.
+func (t *HTTPTransport) post(ctx context.Context, req *Request, body []byte) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		hr, err := t.newRequest(ctx, req, body)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := t.client().Do(hr)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("client: %s: %w", req.Method, context.Cause(ctx))
+			}
+			return nil, fmt.Errorf("client: POST %s: %w", req.Method, err)
+		}
+		if (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) &&
+			t.OnUnauthorized != nil && attempt == 0 {
+			retry, herr := t.OnUnauthorized(ctx, resp)
+			if herr != nil || retry {
+				drain(resp)
+			}
+			if herr != nil {
+				return nil, herr
+			}
+			if retry {
+				continue
+			}
+		}
+		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+			t.mu.Lock()
+			if t.legacy {
+				t.sessionID = id
+			}
+			t.mu.Unlock()
+		}
+		return resp, nil
+	}
+}
+
+func drain(resp *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+}
+
+// Notify implements Transport: the server answers 202 Accepted.
+func (t *HTTPTransport) Notify(ctx context.Context, req *Request) error {
+	resp, err := t.post(ctx, req, jsonrpc.AppendNotification(nil, req.Method, req.Params))
+	if err != nil {
+		return err
+	}
+	defer drain(resp)
+	if resp.StatusCode/100 != 2 {
+		return t.statusError(resp, req)
+	}
+	return nil
+}
+
+// RoundTrip implements Transport.
+func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request) (json.RawMessage, error) {
+	resp, err := t.post(ctx, req, jsonrpc.AppendRequest(nil, req.ID, req.Method, req.Params))
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode/100 != 2 {
+		return nil, t.statusError(resp, req)
+	}
+	switch mediaType {
+	case "application/json":
+		body, err := readLimited(resp.Body, t.max())
+		if err != nil {
+			return nil, fmt.Errorf("client: reading the %s response: %w", req.Method, err)
+		}
+		return t.response(req, body)
+	case "text/event-stream":
+		return t.readStream(ctx, req, resp.Body)
+	default:
+		return nil, fmt.Errorf("client: the server answered %s with HTTP %d and Content-Type %q, want application/json or text/event-stream",
+			req.Method, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+}
+
+// statusError turns an error status into the JSON-RPC error in its body,
+// or a *StatusError.
+func (t *HTTPTransport) statusError(resp *http.Response, req *Request) error {
+	body, _ := readLimited(resp.Body, 64<<10)
+	if msg, derr := jsonrpc.Decode(bytes.TrimSpace(body)); derr == nil && msg.Kind == jsonrpc.KindErrorResponse {
+		return msg.Error
+	}
+	return &StatusError{StatusCode: resp.StatusCode, Body: string(bytes.TrimSpace(clipBytes(body, 512)))}
+}
+
+// response checks one response message against req.
+func (t *HTTPTransport) response(req *Request, body []byte) (json.RawMessage, error) {
+	msg, derr := jsonrpc.Decode(body)
+	if derr != nil {
+		return nil, fmt.Errorf("client: the %s response is not valid JSON-RPC (%s): %s", req.Method, derr.Message, clip(body))
+	}
+	switch msg.Kind {
+	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
+	default:
+		return nil, fmt.Errorf("client: the server answered %s with a %s, not a response", req.Method, msg.Kind)
+	}
+	if msg.ID != req.ID && !(msg.Kind == jsonrpc.KindErrorResponse && msg.ID.IsZero()) {
+		return nil, fmt.Errorf("client: the server answered request id %s with id %s", req.ID, msg.ID)
+	}
+	if msg.Kind == jsonrpc.KindErrorResponse {
+		return nil, msg.Error
+	}
+	return msg.Result, nil
+}
+
+// readStream reads an SSE response: notifications go to req.Notify,
+// legacy server requests to the peer, until the response arrives.
+func (t *HTTPTransport) readStream(ctx context.Context, req *Request, body io.Reader) (json.RawMessage, error) {
+	sr := httpwire.NewSSEReader(body, t.max())
+	for {
+		data, err := sr.Next()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("client: %s: %w", req.Method, context.Cause(ctx))
+			}
+			if errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("client: the server's event stream for %s (id %s) ended before the response", req.Method, req.ID)
+			}
+			return nil, fmt.Errorf("client: reading the event stream for %s: %w", req.Method, err)
+		}
+		msg, derr := jsonrpc.Decode(data)
+		if derr != nil {
+			return nil, fmt.Errorf("client: an event of the %s stream is not valid JSON-RPC (%s): %s", req.Method, derr.Message, clip(data))
+		}
+		switch msg.Kind {
+		case jsonrpc.KindNotification:
+			if req.Notify != nil {
+				req.Notify(msg.Method, msg.Params)
+			}
+		case jsonrpc.KindRequest:
+			go t.answer(msg)
+		default:
+			return t.response(req, data)
+		}
+	}
+}
+
+// answer serves a legacy session's server-to-client request and posts the
+// response back.
+func (t *HTTPTransport) answer(msg jsonrpc.Message) {
+	t.mu.Lock()
+	peer := t.peer
+	t.mu.Unlock()
+	var out []byte
+	if peer == nil {
+		out = jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"})
+	} else if res, rerr := peer.HandleRequest(context.Background(), msg.Method, msg.Params); rerr != nil {
+		out = jsonrpc.AppendError(nil, msg.ID, rerr)
+	} else {
+		out = jsonrpc.AppendResult(nil, msg.ID, res)
+	}
+	t.mu.Lock()
+	version := t.legacyVersion
+	t.mu.Unlock()
+	resp, err := t.post(context.Background(), &Request{ProtocolVersion: version}, out)
+	if err == nil {
+		drain(resp)
+	}
+}
+
+// Close implements Transport: a legacy session is deleted.
+func (t *HTTPTransport) Close() error {
+	t.mu.Lock()
+	id := t.sessionID
+	t.sessionID = ""
+	t.mu.Unlock()
+	if id == "" {
+		return nil
+	}
+	hr, err := http.NewRequest(http.MethodDelete, t.URL, nil)
+	if err != nil {
+		return err
+	}
+	hr.Header.Set("Mcp-Session-Id", id)
+	resp, err := t.client().Do(hr)
+	if err != nil {
+		return fmt.Errorf("client: ending the legacy session: %w", err)
+	}
+	drain(resp)
+	return nil
+}
+
+func readLimited(r io.Reader, max int) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > max {
+		return nil, fmt.Errorf("the body exceeds %d bytes", max)
+	}
+	return b, nil
+}
+
+func clipBytes(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}

@@ -1,0 +1,122 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+type progressKey struct{}
+
+// WithProgress returns a context whose calls ask for progress (a
+// progressToken in _meta) and deliver their notifications/progress to fn.
+func WithProgress(ctx context.Context, fn func(mcp.ProgressNotificationParams)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
+func progressFunc(ctx context.Context) (func(mcp.ProgressNotificationParams), bool) {
+	fn, ok := ctx.Value(progressKey{}).(func(mcp.ProgressNotificationParams))
+	return fn, ok && fn != nil
+}
+
+// notifier returns the Notify func of one request: progress to the call's
+// WithProgress callback, the rest as HandleNotification would, or to
+// stream (a Listen) when set.
+func (c *Client) notifier(ctx context.Context, token string, stream func(string, json.RawMessage)) func(string, json.RawMessage) {
+	progress, hasProgress := progressFunc(ctx)
+	return func(method string, params json.RawMessage) {
+		if method == mcp.MethodNotificationsProgress && hasProgress {
+			var p mcp.ProgressNotificationParams
+			if err := json.Unmarshal(params, &p); err != nil {
+				c.opts.logger().Warn("mcp client: undecodable notifications/progress", "error", err)
+				return
+			}
+			progress(p)
+			return
+		}
+		if stream != nil && method != mcp.MethodNotificationsProgress && method != mcp.MethodNotificationsMessage {
+			stream(method, params)
+			return
+		}
+		c.HandleNotification(method, params)
+	}
+}
+
+// HandleNotification implements Peer: progress to Options.OnProgress, log
+// messages to Options.OnLog, the rest to Options.OnNotification.
+func (c *Client) HandleNotification(method string, params json.RawMessage) {
+	switch method {
+	case mcp.MethodNotificationsProgress:
+		if c.opts.OnProgress == nil {
+			return
+		}
+		var p mcp.ProgressNotificationParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			c.opts.logger().Warn("mcp client: undecodable notifications/progress", "error", err)
+			return
+		}
+		c.opts.OnProgress(p)
+	case mcp.MethodNotificationsMessage:
+		if c.opts.OnLog == nil {
+			return
+		}
+		var p mcp.LoggingMessageNotificationParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			c.opts.logger().Warn("mcp client: undecodable notifications/message", "error", err)
+			return
+		}
+		c.opts.OnLog(p)
+	default:
+		if c.opts.OnNotification != nil {
+			c.opts.OnNotification(method, params)
+		}
+	}
+}
+
+// HandleRequest implements Peer: a legacy session's server-to-client
+// request (elicitation/create, sampling/createMessage, roots/list, ping)
+// goes to the registered handler.
+func (c *Client) HandleRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
+	if method == "ping" {
+		return json.RawMessage(`{}`), nil
+	}
+	envelope, err := json.Marshal(map[string]json.RawMessage{"method": mustJSON(method), "params": orEmpty(params)})
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	req, err := mcp.DecodeInputRequest(envelope)
+	if err != nil {
+		if _, known := inputMethods[method]; !known {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found: " + method}
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: " + err.Error()}
+	}
+	res, err := c.answer(ctx, req)
+	if err != nil {
+		if re, ok := err.(*jsonrpc.Error); ok {
+			return nil, re
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	out, err := json.Marshal(res)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	return out, nil
+}
+
+var inputMethods = map[string]struct{}{"elicitation/create": {}, "sampling/createMessage": {}, "roots/list": {}}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func orEmpty(p json.RawMessage) json.RawMessage {
+	if len(p) == 0 {
+		return json.RawMessage(`{}`)
+	}
+	return p
+}

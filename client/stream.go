@@ -1,0 +1,282 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// DefaultMaxMessageBytes bounds one message a transport reads from a server
+// (a stdio line, an HTTP body, an SSE event) when no limit is set.
+const DefaultMaxMessageBytes = 16 << 20
+
+// streamConn is the newline-delimited JSON-RPC connection of the stdio
+// transport: one writer, one reader goroutine that routes responses to
+// waiting requests by id and notifications by progress token or
+// subscription id.
+type streamConn struct {
+	w       io.Writer
+	wmu     sync.Mutex
+	max     int
+	onClose func() error // cause of a closed stream (stderr tail, exit status)
+
+	mu        sync.Mutex
+	pending   map[string]*pendingCall
+	abandoned map[string]bool // ids cancelled or timed out: a late answer is dropped
+	peer      Peer
+	err       error // set once the reader stops
+	done      chan struct{}
+}
+
+type pendingCall struct {
+	req *Request
+	ch  chan callResult
+}
+
+type callResult struct {
+	result json.RawMessage
+	err    error
+}
+
+func newStreamConn(r io.Reader, w io.Writer, max int, cause func() error) *streamConn {
+	if max <= 0 {
+		max = DefaultMaxMessageBytes
+	}
+	c := &streamConn{w: w, max: max, onClose: cause, pending: map[string]*pendingCall{},
+		abandoned: map[string]bool{}, done: make(chan struct{})}
+	go c.readLoop(r)
+	return c
+}
+
+func (c *streamConn) bindPeer(p Peer) {
+	c.mu.Lock()
+	c.peer = p
+	c.mu.Unlock()
+}
+
+func (c *streamConn) write(b []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	b = append(b, '\n')
+	_, err := c.w.Write(b)
+	return err
+}
+
+func (c *streamConn) roundTrip(ctx context.Context, req *Request) (json.RawMessage, error) {
+	key := req.ID.String()
+	p := &pendingCall{req: req, ch: make(chan callResult, 1)}
+	c.mu.Lock()
+	if c.err != nil {
+		err := c.err
+		c.mu.Unlock()
+		return nil, err
+	}
+	if _, dup := c.pending[key]; dup {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("client: request id %s is already in flight", key)
+	}
+	c.pending[key] = p
+	c.mu.Unlock()
+	if err := c.write(jsonrpc.AppendRequest(nil, req.ID, req.Method, req.Params)); err != nil {
+		c.forget(key, false)
+		return nil, fmt.Errorf("client: writing %s to the server: %w", req.Method, err)
+	}
+	select {
+	case r := <-p.ch:
+		return r.result, r.err
+	case <-ctx.Done():
+		c.forget(key, true)
+		// stdio cancellation: tell the server (basic/patterns/cancellation.mdx).
+		params, _ := json.Marshal(map[string]any{"requestId": req.ID, "reason": context.Cause(ctx).Error()})
+		_ = c.write(jsonrpc.AppendNotification(nil, "notifications/cancelled", params))
+		return nil, fmt.Errorf("client: %s: %w", req.Method, context.Cause(ctx))
+	}
+}
+
+func (c *streamConn) forget(key string, abandon bool) {
+	c.mu.Lock()
+	delete(c.pending, key)
+	if abandon {
+		if len(c.abandoned) > 4096 {
+			clear(c.abandoned)
+		}
+		c.abandoned[key] = true
+	}
+	c.mu.Unlock()
+}
+
+func (c *streamConn) notify(req *Request) error {
+	return c.write(jsonrpc.AppendNotification(nil, req.Method, req.Params))
+}
+
+// failAll ends every waiting request with err.
+func (c *streamConn) failAll(err error) {
+	c.mu.Lock()
+	for k, p := range c.pending {
+		p.ch <- callResult{err: err}
+		delete(c.pending, k)
+	}
+	c.mu.Unlock()
+}
+
+func (c *streamConn) readLoop(r io.Reader) {
+	lr := jsonrpc.NewLineReader(r, c.max)
+	for {
+		line, err := lr.Next()
+		if errors.Is(err, jsonrpc.ErrMessageTooLarge) {
+			c.failAll(fmt.Errorf("client: the server sent a message larger than %d bytes", c.max))
+			continue
+		}
+		if err != nil {
+			cause := "the server closed its output"
+			if !errors.Is(err, io.EOF) {
+				cause = fmt.Sprintf("reading the server's output: %v", err)
+			}
+			if c.onClose != nil {
+				if more := c.onClose(); more != nil {
+					cause += " (" + more.Error() + ")"
+				}
+			}
+			final := errors.New("client: " + cause)
+			c.mu.Lock()
+			c.err = final
+			c.mu.Unlock()
+			c.failAll(final)
+			close(c.done)
+			return
+		}
+		if len(line) == 0 {
+			continue
+		}
+		c.dispatch(bytes.Clone(line))
+	}
+}
+
+func (c *streamConn) dispatch(line []byte) {
+	msg, derr := jsonrpc.Decode(line)
+	if derr != nil {
+		if msg.Kind == jsonrpc.KindNotification {
+			return // a malformed notification concerns no request
+		}
+		c.failOne(msg.ID, fmt.Errorf("client: the server sent an invalid JSON-RPC message (%s): %s", derr.Message, clip(line)))
+		return
+	}
+	switch msg.Kind {
+	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
+		key := msg.ID.String()
+		c.mu.Lock()
+		p, ok := c.pending[key]
+		delete(c.pending, key)
+		abandoned := c.abandoned[key]
+		delete(c.abandoned, key)
+		c.mu.Unlock()
+		if !ok {
+			if !abandoned {
+				c.failOne(jsonrpc.ID{}, fmt.Errorf("client: the server answered request id %s, which the client never sent or already had answered", key))
+			}
+			return
+		}
+		if msg.Kind == jsonrpc.KindErrorResponse {
+			p.ch <- callResult{err: msg.Error}
+		} else {
+			p.ch <- callResult{result: msg.Result}
+		}
+	case jsonrpc.KindNotification:
+		c.route(msg.Method, msg.Params)
+	case jsonrpc.KindRequest:
+		c.mu.Lock()
+		peer := c.peer
+		c.mu.Unlock()
+		go c.serve(peer, msg)
+	}
+}
+
+// failOne ends the request with id (or, when the id is unknown, every
+// waiting request: the server broke the protocol and no answer can be
+// trusted to arrive).
+func (c *streamConn) failOne(id jsonrpc.ID, err error) {
+	if !id.IsZero() {
+		c.mu.Lock()
+		p, ok := c.pending[id.String()]
+		delete(c.pending, id.String())
+		c.mu.Unlock()
+		if ok {
+			p.ch <- callResult{err: err}
+			return
+		}
+	}
+	c.failAll(err)
+}
+
+// route delivers a notification to the request it names: by progress token
+// (notifications/progress) or by subscription id (a listen stream); any
+// other goes to the peer.
+func (c *streamConn) route(method string, params json.RawMessage) {
+	token, sub := notificationKeys(method, params)
+	c.mu.Lock()
+	var target *pendingCall
+	for _, p := range c.pending {
+		if p.req.Notify == nil {
+			continue
+		}
+		if (token != "" && p.req.ProgressToken == token) || (sub != "" && p.req.ID.String() == sub) {
+			target = p
+			break
+		}
+	}
+	peer := c.peer
+	c.mu.Unlock()
+	switch {
+	case target != nil:
+		target.req.Notify(method, params)
+	case peer != nil:
+		peer.HandleNotification(method, params)
+	}
+}
+
+func (c *streamConn) serve(peer Peer, msg jsonrpc.Message) {
+	var out []byte
+	if peer == nil {
+		out = jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"})
+	} else {
+		res, rerr := peer.HandleRequest(context.Background(), msg.Method, msg.Params)
+		if rerr != nil {
+			out = jsonrpc.AppendError(nil, msg.ID, rerr)
+		} else {
+			out = jsonrpc.AppendResult(nil, msg.ID, res)
+		}
+	}
+	_ = c.write(out)
+}
+
+// notificationKeys returns the JSON text of a notification's progress token
+// and subscription id, when present.
+func notificationKeys(method string, params json.RawMessage) (token, sub string) {
+	var p struct {
+		ProgressToken json.RawMessage `json:"progressToken"`
+		Meta          struct {
+			SubscriptionID json.RawMessage `json:"io.modelcontextprotocol/subscriptionId"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return "", ""
+	}
+	if method == "notifications/progress" {
+		token = string(p.ProgressToken)
+	}
+	return token, string(p.Meta.SubscriptionID)
+}
+
+func clip(b []byte) string {
+	const n = 200
+	if len(b) > n {
+		return fmt.Sprintf("%q…", b[:n])
+	}
+	return fmt.Sprintf("%q", b)
+}

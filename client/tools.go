@@ -1,0 +1,131 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/argschema"
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/httpwire"
+)
+
+// toolCache remembers what tools/list said about each tool: its
+// x-mcp-header declarations (mirrored into Mcp-Param-* headers on HTTP)
+// and its outputSchema (for CallToolAs).
+type toolCache struct {
+	mirror bool // the transport carries Mcp-Param-* headers
+
+	mu    sync.Mutex
+	tools map[string]*toolEntry
+}
+
+type toolEntry struct {
+	params       []httpwire.ParamHeader
+	outputSchema json.RawMessage
+	compiled     *argschema.Validator
+	compileErr   error
+}
+
+// observe records the tools of a tools/list result. On HTTP a tool with an
+// invalid x-mcp-header annotation is dropped from the result and a warning
+// logged ("Clients using the Streamable HTTP transport MUST reject tool
+// definitions where any x-mcp-header value violates these constraints").
+func (tc *toolCache) observe(result json.RawMessage, log *slog.Logger) (json.RawMessage, error) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(result, &members); err != nil {
+		return nil, fmt.Errorf("client: the tools/list result is not a JSON object: %w", err)
+	}
+	var tools []json.RawMessage
+	if err := json.Unmarshal(members["tools"], &tools); err != nil {
+		return nil, fmt.Errorf("client: the tools/list result's tools is not an array: %w", err)
+	}
+	kept := tools[:0]
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if tc.tools == nil {
+		tc.tools = map[string]*toolEntry{}
+	}
+	for i, raw := range tools {
+		var t struct {
+			Name         string          `json:"name"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		}
+		if err := json.Unmarshal(raw, &t); err != nil {
+			return nil, fmt.Errorf("client: tools/list tools[%d] does not decode: %w", i, err)
+		}
+		e := &toolEntry{outputSchema: t.OutputSchema}
+		if tc.mirror {
+			params, err := httpwire.ParamHeadersFromSchema(t.InputSchema)
+			if err != nil {
+				log.Warn("mcp client: tool rejected for an invalid x-mcp-header annotation", "tool", t.Name, "error", err)
+				delete(tc.tools, t.Name)
+				continue
+			}
+			e.params = params
+		}
+		tc.tools[t.Name] = e
+		kept = append(kept, raw)
+	}
+	if len(kept) == len(tools) {
+		return result, nil
+	}
+	b, err := json.Marshal(kept)
+	if err != nil {
+		return nil, err
+	}
+	members["tools"] = b
+	return json.Marshal(members)
+}
+
+// headers returns the Mcp-Param-* headers of a call to tool name.
+func (tc *toolCache) headers(name string, args json.RawMessage) (http.Header, error) {
+	tc.mu.Lock()
+	e := tc.tools[name]
+	tc.mu.Unlock()
+	if e == nil || len(e.params) == 0 {
+		return nil, nil
+	}
+	h := http.Header{}
+	if err := httpwire.MirrorParams(h, e.params, args); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+func (tc *toolCache) entry(name string) *toolEntry {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	return tc.tools[name]
+}
+
+// refreshTools lists every tool again (after a HeaderMismatch: "the client
+// SHOULD call tools/list to check for changes to the tool's inputSchema").
+func (c *Client) refreshTools(ctx context.Context) error {
+	_, err := c.AllTools(ctx)
+	return err
+}
+
+// AllTools lists every tool, following nextCursor.
+func (c *Client) AllTools(ctx context.Context) ([]mcp.Tool, error) {
+	var all []mcp.Tool
+	params := &mcp.PaginatedRequestParams{}
+	for page := 0; ; page++ {
+		if page > 1000 {
+			return nil, fmt.Errorf("client: tools/list returned more than 1000 pages")
+		}
+		res, err := c.ListTools(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, res.Tools...)
+		if res.NextCursor == nil || (params.Cursor != nil && *res.NextCursor == *params.Cursor) {
+			return all, nil
+		}
+		params = &mcp.PaginatedRequestParams{Cursor: res.NextCursor}
+	}
+}

@@ -1,0 +1,70 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// Request is one JSON-RPC request or notification as a Transport sends it.
+// The Client fills it in; a Transport must not modify it.
+type Request struct {
+	// ID is the request id; zero for a notification.
+	ID     jsonrpc.ID
+	Method string
+	// Params is the complete params object, _meta included (nil: none).
+	Params json.RawMessage
+	// ProtocolVersion is the version the request is sent at: the
+	// MCP-Protocol-Version header on HTTP.
+	ProtocolVersion string
+	// Name is the value the Mcp-Name header mirrors (params.name of
+	// tools/call and prompts/get, params.uri of resources/read), or "".
+	Name string
+	// Header holds further HTTP headers (Mcp-Param-*); other transports
+	// ignore it.
+	Header http.Header
+	// ProgressToken is the JSON text of params._meta.progressToken, or "".
+	// A stdio transport routes notifications/progress by it.
+	ProgressToken string
+	// Notify, when set, receives the notifications the server sends for this
+	// request: those on its HTTP response stream, or on stdio those that
+	// carry its progress token or its id as subscription id.
+	Notify func(method string, params json.RawMessage)
+}
+
+// A Transport carries a Client's requests to one server. RoundTrip returns
+// the raw result of the response with req.ID, or the error: a
+// *jsonrpc.Error when the server answered with one, else an error that
+// names what went wrong (the server exited, the stream ended, the response
+// was malformed or had another id). Transports are safe for concurrent use.
+type Transport interface {
+	RoundTrip(ctx context.Context, req *Request) (json.RawMessage, error)
+	// Notify sends a notification (req.ID is zero).
+	Notify(ctx context.Context, req *Request) error
+	// Close ends the connection: a stdio server is asked to exit, a legacy
+	// HTTP session is deleted.
+	Close() error
+}
+
+// Peer receives the messages a server sends that belong to no request of
+// the client: a legacy session's server-to-client requests (sampling,
+// elicitation, roots) and notifications that name no request. The Client
+// is the Peer of its transport.
+type Peer interface {
+	HandleRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error)
+	HandleNotification(method string, params json.RawMessage)
+}
+
+// PeerBinder is implemented by transports that deliver such messages;
+// Connect binds the Client before the first request.
+type PeerBinder interface {
+	BindPeer(Peer)
+}
+
+// legacySessioner is implemented by transports that keep legacy session
+// state (HTTP: Mcp-Session-Id); the Client calls it when it falls back.
+type legacySessioner interface {
+	startLegacy(version string)
+}

@@ -1,0 +1,95 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/argschema"
+	"github.com/mcpgen/mcpgen/generated/mcp"
+)
+
+// ToolError is a tool's own failure: a CallToolResult with isError true.
+type ToolError struct {
+	Tool   string
+	Result *mcp.CallToolResult
+}
+
+func (e *ToolError) Error() string {
+	msg := ""
+	for _, b := range e.Result.Content {
+		if t, ok := b.(*mcp.TextContent); ok {
+			msg = t.Text
+			break
+		}
+	}
+	return fmt.Sprintf("client: tool %s failed: %s", e.Tool, msg)
+}
+
+// CallToolAs calls tool name with args (any value that encodes as a JSON
+// object, or nil), validates its structuredContent against the tool's
+// outputSchema (from tools/list, listed on first use) and decodes it into
+// a T. It also returns the whole result. A result with isError is a
+// *ToolError; a result without structuredContent, or one that fails the
+// schema, is an error naming the problem.
+func CallToolAs[T any](ctx context.Context, c *Client, name string, args any) (T, *mcp.CallToolResult, error) {
+	var zero T
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return zero, nil, fmt.Errorf("client: tool %s arguments: %w", name, err)
+	}
+	if string(raw) == "null" {
+		raw = nil
+	}
+	result, err := c.Call(ctx, mcp.MethodToolsCall, &mcp.CallToolRequestParams{Name: name, Arguments: raw})
+	if err != nil {
+		return zero, nil, err
+	}
+	out, err := mcp.DecodeCallToolOutcome(result)
+	if err != nil {
+		return zero, nil, fmt.Errorf("client: tool %s result: %w", name, err)
+	}
+	res, ok := out.(*mcp.CallToolResult)
+	if !ok {
+		return zero, nil, fmt.Errorf("client: tool %s: unexpected %T", name, out)
+	}
+	if res.IsError != nil && *res.IsError {
+		return zero, res, &ToolError{Tool: name, Result: res}
+	}
+	var rawSC struct {
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	_ = json.Unmarshal(result, &rawSC)
+	sc := rawSC.StructuredContent
+	if len(sc) == 0 || string(sc) == "null" {
+		return zero, res, fmt.Errorf("client: tool %s returned no structuredContent", name)
+	}
+	e := c.tools.entry(name)
+	if e == nil {
+		if err := c.refreshTools(ctx); err != nil {
+			return zero, res, fmt.Errorf("client: listing tools for the outputSchema of %s: %w", name, err)
+		}
+		if e = c.tools.entry(name); e == nil {
+			return zero, res, fmt.Errorf("client: tool %s is not in tools/list, so its outputSchema is unknown", name)
+		}
+	}
+	if len(e.outputSchema) > 0 {
+		c.tools.mu.Lock()
+		if e.compiled == nil && e.compileErr == nil {
+			e.compiled, e.compileErr = argschema.Compile(e.outputSchema)
+		}
+		v, cerr := e.compiled, e.compileErr
+		c.tools.mu.Unlock()
+		if cerr != nil {
+			return zero, res, fmt.Errorf("client: tool %s outputSchema: %w", name, cerr)
+		}
+		if sc, err = v.Validate(sc); err != nil {
+			return zero, res, fmt.Errorf("client: tool %s structuredContent does not match its outputSchema: %w", name, err)
+		}
+	}
+	var v T
+	if err := json.Unmarshal(sc, &v); err != nil {
+		return zero, res, fmt.Errorf("client: tool %s structuredContent does not decode into %T: %w", name, v, err)
+	}
+	return v, res, nil
+}
