@@ -26,19 +26,19 @@ in-memory server implements it. A JSON-RPC error comes back as the error.`)).Typ
 		if !md.FromClient {
 			continue
 		}
-		name := handlerName(md.Type.Name)
+		name := g.id.handler[md]
 		var decode jen.Code
 		switch {
 		case md.Result == nil:
 			decode = jen.Return(jen.Id("raw"), jen.Nil())
 		case resolve(md.Result).Kind == schema.KindUnion:
-			decode = jen.Return(jen.Id("Decode" + resolve(md.Result).Name).Call(jen.Id("raw")))
+			decode = jen.Return(jen.Id("Decode" + g.name(resolve(md.Result))).Call(jen.Id("raw")))
 		default:
-			decode = jen.Return(jen.Id("decodeResult").Index(jen.Id(md.Result.Name)).Call(jen.Id("raw")))
+			decode = jen.Return(jen.Id("decodeResult").Index(jen.Id(g.name(md.Result))).Call(jen.Id("raw")))
 		}
 		f.Comment(fmt.Sprintf("%s sends %s.", name, md.Name))
-		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(handlerParams(md)...).Params(resultType(md), jen.Error()).Block(
-			jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id("c").Dot("caller").Dot("Call").Call(jen.Id("ctx"), jen.Id(methodConst(md.Name)), jen.Id("params")),
+		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(g.handlerParams(md)...).Params(g.resultType(md), jen.Error()).Block(
+			jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id("c").Dot("caller").Dot("Call").Call(jen.Id("ctx"), jen.Id(g.id.method[md]), jen.Id("params")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			decode,
 		)

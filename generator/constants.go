@@ -26,17 +26,17 @@ func (g *gen) emitConstants(f *jen.File) {
 		if md.Notification {
 			kind = "notification"
 		}
-		doc := fmt.Sprintf("%s is the method of %s, the %s %s.", methodConst(md.Name), md.Type.Name, kind, senderPhrase(md))
+		doc := fmt.Sprintf("%s is the method of %s, the %s %s.", g.id.method[md], md.Type.Name, kind, senderPhrase(md))
 		if md.Type.Deprecated != "" {
 			doc += "\n\nDeprecated: " + md.Type.Name + " is deprecated."
 		}
-		methods = append(methods, jen.Add(comment(doc)).Id(methodConst(md.Name)).Op("=").Lit(md.Name))
+		methods = append(methods, jen.Add(comment(doc)).Id(g.id.method[md]).Op("=").Lit(md.Name))
 	}
 	f.Const().Defs(methods...)
 	var codes []jen.Code
 	for _, ec := range g.m.ErrorCodes {
-		doc := fmt.Sprintf("Code%s (%d): %s", ec.Name, ec.Code, g.docs.text(ec.Doc))
-		codes = append(codes, jen.Add(comment(doc)).Id("Code"+ec.Name).Op("=").Lit(int(ec.Code)))
+		doc := fmt.Sprintf("%s (%d): %s", g.id.code[ec.Code], ec.Code, g.docs.text(ec.Doc))
+		codes = append(codes, jen.Add(comment(doc)).Id(g.id.code[ec.Code]).Op("=").Lit(int(ec.Code)))
 	}
 	f.Comment("JSON-RPC error codes of this revision.")
 	f.Const().Defs(codes...)

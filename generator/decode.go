@@ -43,14 +43,14 @@ func (g *gen) emitDecoders(f *jen.File) {
 //	}
 func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 	fields, extra := structFields(t)
-	names := membersVar(t)
-	f.Comment(fmt.Sprintf("%s are the members the schema declares for %s.", names, t.Name))
+	names := g.membersVar(t)
+	f.Comment(fmt.Sprintf("%s are the members the schema declares for %s.", names, g.name(t)))
 	f.Var().Id(names).Op("=").Add(strList(declaredNames(t)))
 	body := []jen.Code{
 		jen.Var().Id("raw").Index(jen.Lit(len(fields))).Qual(encodingJSON, "RawMessage"),
 		jen.List(jen.Id("rest"), jen.Err()).Op(":=").Id("split").Call(jen.Id("data"), jen.Id(names), jen.Id("raw").Index(jen.Empty(), jen.Empty())),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Op("*").Id("x").Op("=").Id(t.Name).Values(),
+		jen.Op("*").Id("x").Op("=").Id(g.name(t)).Values(),
 		jen.Var().Id("fs").Id("fields"),
 	}
 	for i, gf := range fields {
@@ -63,10 +63,14 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 			body = append(body, jen.Id("constant").Call(jen.Op("&").Id("fs"), raw, jen.Lit(string(compactJSON(gf.Const))), jen.Lit(gf.Name), jen.False()))
 		}
 		fn := "optional"
-		if gf.Required && !gf.Type.Nullable {
+		if gf.Required && !gf.Type.Nullable && gf.Tag == "" {
 			fn = "required"
 		}
-		body = append(body, jen.Id(fn).Call(jen.Op("&").Id("fs"), raw, jen.Op("&").Id("x").Dot(gf.Go), jen.Lit(gf.Name), decoderFor(gf.Type, pointerField(gf.Field))))
+		body = append(body, jen.Id(fn).Call(jen.Op("&").Id("fs"), raw, jen.Op("&").Id("x").Dot(gf.Go), jen.Lit(gf.Name), g.decoderFor(gf.Type, pointerField(gf.Field))))
+		if gf.Tag != "" && !pointerField(gf.Field) {
+			// basic/index: an absent resultType MUST be treated as "complete".
+			body = append(body, jen.If(jen.Add(raw.Clone()).Op("==").Nil()).Block(jen.Id("x").Dot(gf.Go).Op("=").Lit(gf.Tag)))
+		}
 		if len(gf.Enum) > 0 && gf.Type.Prim == schema.String && gf.Type.Named == nil {
 			args := []jen.Code{jen.Op("&").Id("fs"), jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name)}
 			for _, e := range gf.Enum {
@@ -81,12 +85,12 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 		body = append(body, jen.Id("refuse").Call(jen.Op("&").Id("fs"), jen.Id("rest")))
 	}
 	body = append(body, jen.Return(jen.Id("fs").Dot("err")))
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s, reporting a missing required member or a wrong constant by its path.", t.Name))
-	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s, reporting a missing required member or a wrong constant by its path.", g.name(t)))
+	f.Func().Params(jen.Id("x").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }
 
 // membersVar names the list of a struct's declared members.
-func membersVar(t *schema.Type) string { return lowerFirst(t.Name) + "Members" }
+func (g *gen) membersVar(t *schema.Type) string { return g.id.members[t] }
 
 // emitEnumDecoder writes UnmarshalJSON for an enum, refusing other values.
 func (g *gen) emitEnumDecoder(f *jen.File, t *schema.Type) {
@@ -94,16 +98,16 @@ func (g *gen) emitEnumDecoder(f *jen.File, t *schema.Type) {
 	for i, v := range t.Enum {
 		values[i] = jen.Lit(v)
 	}
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s and refuses values the schema does not list.", t.Name))
-	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s and refuses values the schema does not list.", g.name(t)))
+	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Var().Id("s").String(),
 		jen.If(jen.Err().Op(":=").Qual(encodingJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("s")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Op("!").Id(t.Name).Call(jen.Id("s")).Dot("Valid").Call()).Block(
+		jen.If(jen.Op("!").Id(g.name(t)).Call(jen.Id("s")).Dot("Valid").Call()).Block(
 			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{
 				jen.Id("Msg"): jen.Qual("fmt", "Sprintf").Call(jen.Lit("%q is not one of %q"), jen.Id("s"), jen.Index().String().Values(values...)),
 			})),
 		),
-		jen.Op("*").Id("v").Op("=").Id(t.Name).Call(jen.Id("s")),
+		jen.Op("*").Id("v").Op("=").Id(g.name(t)).Call(jen.Id("s")),
 		jen.Return(jen.Nil()),
 	)
 }
@@ -115,9 +119,9 @@ func (g *gen) emitCollectionDecoder(f *jen.File, t *schema.Type) {
 	if t.Kind == schema.KindMap {
 		ref = &schema.Ref{Map: t.Elem}
 	}
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s element by element.", t.Name))
-	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(decoderFor(ref, false)).Call(jen.Id("data")),
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s element by element.", g.name(t)))
+	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(g.decoderFor(ref, false)).Call(jen.Id("data")),
 		jen.Op("*").Id("v").Op("=").Id("out"),
 		jen.Return(jen.Err()),
 	)

@@ -8,12 +8,22 @@ import (
 
 // docs turns schema descriptions into Go doc comments.
 type docs struct {
-	typeNames []string // longest first, to split "{@link CallToolRequesttools/call}"
+	typeNames []string          // schema names, longest first, to split "{@link CallToolRequesttools/call}"
+	goNames   map[string]string // schema name → Go identifier
 }
 
-func newDocs(names []string) *docs {
-	d := &docs{typeNames: append([]string(nil), names...)}
-	sort.Slice(d.typeNames, func(i, j int) bool { return len(d.typeNames[i]) > len(d.typeNames[j]) })
+func newDocs(links map[string]string) *docs {
+	d := &docs{goNames: links}
+	for n := range links {
+		d.typeNames = append(d.typeNames, n)
+	}
+	sort.Slice(d.typeNames, func(i, j int) bool {
+		a, b := d.typeNames[i], d.typeNames[j]
+		if len(a) != len(b) {
+			return len(a) > len(b)
+		}
+		return a < b
+	})
 	return d
 }
 
@@ -38,7 +48,7 @@ func (d *docs) text(desc string) string {
 			switch {
 			case !ok || rest == "":
 			case rest[0] == '.':
-				return "[" + n + "]" + rest
+				return "[" + d.goNames[n] + "]" + rest
 			default:
 				return rest + " (" + d.link(n) + ")"
 			}
@@ -48,10 +58,8 @@ func (d *docs) text(desc string) string {
 }
 
 func (d *docs) link(name string) string {
-	for _, n := range d.typeNames {
-		if n == name {
-			return "[" + name + "]"
-		}
+	if goName, ok := d.goNames[name]; ok {
+		return "[" + goName + "]"
 	}
 	return "`" + name + "`"
 }

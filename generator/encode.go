@@ -47,14 +47,27 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 			fixed = append(fixed, gf)
 		case gf.Required && !gf.Type.Nullable && isCollection(gf.Type):
 			fill = append(fill, jen.If(jen.Id("x").Dot(gf.Go).Op("==").Nil()).Block(
-				jen.Id("x").Dot(gf.Go).Op("=").Add(emptyValue(gf.Type)),
+				jen.Id("x").Dot(gf.Go).Op("=").Add(g.emptyValue(gf.Type)),
+			))
+		case gf.Tag != "" && !pointerField(gf.Field):
+			fill = append(fill, jen.If(jen.Id("x").Dot(gf.Go).Op("==").Lit("")).Block(
+				jen.Id("x").Dot(gf.Go).Op("=").Lit(gf.Tag),
+			))
+		case gf.Type.Raw:
+			// Raw JSON goes out only if it is what the schema requires.
+			kind := byte(0)
+			if gf.Type.RawKind == "object" {
+				kind = 'o'
+			}
+			fill = append(fill, jen.If(jen.Err().Op(":=").Id("checkRaw").Call(jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name), jen.LitByte(kind), jen.Lit(gf.Required && !gf.Type.Nullable)), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Err()),
 			))
 		}
 	}
 	if len(fixed) == 0 && len(fill) == 0 && extra == "" {
 		return
 	}
-	body := append([]jen.Code{jen.Type().Id("wire").Id(t.Name)}, fill...)
+	body := append([]jen.Code{jen.Type().Id("wire").Id(g.name(t))}, fill...)
 	var value jen.Code = jen.Id("wire").Call(jen.Id("x"))
 	if len(fixed) > 0 {
 		var members, values []jen.Code
@@ -72,9 +85,9 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 		body = append(body,
 			jen.List(jen.Id("data"), jen.Err()).Op(":=").Qual(encodingJSON, "Marshal").Call(value),
 			jen.If(jen.Err().Op("!=").Nil().Op("||").Len(jen.Id("x").Dot(extra)).Op("==").Lit(0)).Block(jen.Return(jen.Id("data"), jen.Err())),
-			jen.Return(jen.Id("appendExtra").Call(jen.Id("data"), jen.Id("x").Dot(extra), jen.Id(membersVar(t)).Op("..."))),
+			jen.Return(jen.Id("appendExtra").Call(jen.Id("data"), jen.Id("x").Dot(extra), jen.Id(g.membersVar(t)).Op("..."))),
 		)
 	}
-	f.Comment(fmt.Sprintf("MarshalJSON encodes a %s with its constant members and kept extra members.", t.Name))
-	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
+	f.Comment(fmt.Sprintf("MarshalJSON encodes a %s with its constant members and kept extra members.", g.name(t)))
+	f.Func().Params(jen.Id("x").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 }

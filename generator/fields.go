@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"fmt"
+
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -18,24 +20,36 @@ type goField struct {
 // the schema does not declare ("" when it forbids them).
 func structFields(t *schema.Type) (fields []goField, extra string) {
 	used := map[string]bool{}
-	unique := func(name string) string {
-		for used[name] {
-			name += "_"
-		}
-		used[name] = true
-		return name
+	for _, m := range reservedMembers {
+		used[m] = true
 	}
 	for _, f := range t.Fields {
 		gf := goField{Field: f, Fixed: f.Required && f.Const != nil}
 		if !gf.Fixed {
-			gf.Go = unique(fieldName(f.Name))
+			name := fieldName(f.Name)
+			if used[name] {
+				name += "Member"
+			}
+			for i := 2; used[name]; i++ {
+				name = fmt.Sprintf("%sMember%d", fieldName(f.Name), i)
+			}
+			used[name] = true
+			gf.Go = name
 		}
 		fields = append(fields, gf)
 	}
 	if !t.Closed {
-		extra = unique("Extra")
+		extra = "Extra"
 	}
 	return fields, extra
+}
+
+// reservedMembers are the Go names a struct's fields may not take: the
+// methods the generated code declares on structs (a field and a method of
+// one name do not compile) and the catch-all Extra.
+var reservedMembers = []string{
+	"Extra", "MarshalJSON", "UnmarshalJSON", "GetMeta", "Get", "Set", "Validate",
+	completedMethod,
 }
 
 // declaredNames lists the JSON names of a struct's members.

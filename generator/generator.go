@@ -51,6 +51,7 @@ func Generate(m *schema.Model, opts Options) ([]File, error) {
 		{"encode.go", g.emitEncoders},
 		{"unions.go", g.emitUnions},
 		{"meta.go", g.emitMeta},
+		{"results.go", g.emitResults},
 		{"methods.go", g.emitMethodTable},
 		{"registry.go", g.emitRegistry},
 		{"server.go", g.emitServer},
@@ -82,15 +83,20 @@ type gen struct {
 	m    *schema.Model
 	opts Options
 	docs *docs
+	id   *idents
 }
 
 func newGen(m *schema.Model, opts Options) *gen {
-	names := make([]string, len(m.Types))
-	for i, t := range m.Types {
-		names[i] = t.Name
+	id := newIdents(m)
+	links := map[string]string{}
+	for _, t := range m.Types {
+		links[t.Name] = id.typ[t]
 	}
-	return &gen{m: m, opts: opts, docs: newDocs(names)}
+	return &gen{m: m, opts: opts, docs: newDocs(links), id: id}
 }
+
+// name is the Go identifier of a model type.
+func (g *gen) name(t *schema.Type) string { return g.id.typ[t] }
 
 // comment renders a doc comment as // lines, each ending the line, so it
 // can stand before a declaration or a struct field.

@@ -33,14 +33,14 @@ func (g *gen) emitMeta(f *jen.File) {
 			if gf.Name != "_meta" || gf.Fixed || gf.Type.Named == nil || resolve(gf.Type.Named).Kind != schema.KindStruct {
 				continue
 			}
-			mt := gf.Type.Named.Name
+			mt := g.name(gf.Type.Named)
 			ret := jen.Op("&").Id("x").Dot(gf.Go)
 			if pointerField(gf.Field) {
 				ret = jen.Id("x").Dot(gf.Go)
 			}
 			//	func (x *CallToolRequestParams) GetMeta() *RequestMetaObject
-			f.Comment(fmt.Sprintf("GetMeta returns the _meta of a %s (nil when x is nil or carries none).", t.Name))
-			f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("GetMeta").Params().Op("*").Id(mt).Block(
+			f.Comment(fmt.Sprintf("GetMeta returns the _meta of a %s (nil when x is nil or carries none).", g.name(t)))
+			f.Func().Params(jen.Id("x").Op("*").Id(g.name(t))).Id("GetMeta").Params().Op("*").Id(mt).Block(
 				jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Nil())),
 				jen.Return(ret),
 			)
@@ -56,8 +56,8 @@ func (g *gen) emitMetaAccessors(f *jen.File, t *schema.Type) {
 	for _, n := range declaredNames(t) {
 		declared = append(declared, jen.Lit(n))
 	}
-	f.Comment(fmt.Sprintf("Get returns the raw value of a key the schema does not declare for %s.", t.Name))
-	f.Func().Params(jen.Id("m").Op("*").Id(t.Name)).Id("Get").Params(jen.Id("key").String()).Params(jen.Qual(encodingJSON, "RawMessage"), jen.Bool()).Block(
+	f.Comment(fmt.Sprintf("Get returns the raw value of a key the schema does not declare for %s.", g.name(t)))
+	f.Func().Params(jen.Id("m").Op("*").Id(g.name(t))).Id("Get").Params(jen.Id("key").String()).Params(jen.Qual(encodingJSON, "RawMessage"), jen.Bool()).Block(
 		jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.False())),
 		jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("m").Dot(extra).Index(jen.Id("key")),
 		jen.Return(jen.Id("v"), jen.Id("ok")),
@@ -65,9 +65,9 @@ func (g *gen) emitMetaAccessors(f *jen.File, t *schema.Type) {
 	f.Add(comment(fmt.Sprintf(`Set stores value under a key the schema does not declare for %s.
 The key must follow the _meta key rules (ValidateMetaKey), must not use a
 prefix reserved for MCP, and must not be one of the declared keys, which have
-typed fields.`, t.Name))).Func().Params(jen.Id("m").Op("*").Id(t.Name)).Id("Set").Params(jen.Id("key").String(), jen.Id("value").Any()).Error().Block(
+typed fields.`, g.name(t)))).Func().Params(jen.Id("m").Op("*").Id(g.name(t))).Id("Set").Params(jen.Id("key").String(), jen.Id("value").Any()).Error().Block(
 		jen.If(jen.Qual("slices", "Contains").Call(jen.Index().String().Values(declared...), jen.Id("key"))).Block(
-			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("_meta key %q has a typed field in "+t.Name), jen.Id("key"))),
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("_meta key %q has a typed field in "+g.name(t)), jen.Id("key"))),
 		),
 		jen.If(jen.Err().Op(":=").Id("ValidateMetaKey").Call(jen.Id("key")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.If(jen.Id("IsReservedMetaKey").Call(jen.Id("key"))).Block(
@@ -79,8 +79,8 @@ typed fields.`, t.Name))).Func().Params(jen.Id("m").Op("*").Id(t.Name)).Id("Set"
 		jen.Id("m").Dot(extra).Index(jen.Id("key")).Op("=").Id("raw"),
 		jen.Return(jen.Nil()),
 	)
-	f.Comment(fmt.Sprintf("Validate checks every undeclared key of a %s against the _meta key rules.", t.Name))
-	f.Func().Params(jen.Id("m").Op("*").Id(t.Name)).Id("Validate").Params().Error().Block(
+	f.Comment(fmt.Sprintf("Validate checks every undeclared key of a %s against the _meta key rules.", g.name(t)))
+	f.Func().Params(jen.Id("m").Op("*").Id(g.name(t))).Id("Validate").Params().Error().Block(
 		jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Nil())),
 		jen.For(jen.Id("key").Op(":=").Range().Id("m").Dot(extra)).Block(
 			jen.If(jen.Err().Op(":=").Id("ValidateMetaKey").Call(jen.Id("key")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),

@@ -23,12 +23,12 @@ func (g *gen) emitMethodTable(f *jen.File) {
 		if t == nil {
 			return jen.Nil()
 		}
-		return jen.Qual("reflect", "TypeFor").Index(jen.Id(t.Name)).Call()
+		return jen.Qual("reflect", "TypeFor").Index(jen.Id(g.name(t))).Call()
 	}
 	entries := jen.Dict{}
 	for _, md := range append(append([]*schema.Method{}, g.m.Requests...), g.m.Notifications...) {
-		entries[jen.Id(methodConst(md.Name))] = jen.Values(jen.Dict{
-			jen.Id("Name"):         jen.Id(methodConst(md.Name)),
+		entries[jen.Id(g.id.method[md])] = jen.Values(jen.Dict{
+			jen.Id("Name"):         jen.Id(g.id.method[md]),
 			jen.Id("Notification"): jen.Lit(md.Notification),
 			jen.Id("FromClient"):   jen.Lit(md.FromClient),
 			jen.Id("FromServer"):   jen.Lit(md.FromServer),

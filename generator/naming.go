@@ -3,6 +3,7 @@ package generator
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // initialisms are the words Go spells in capitals (Effective Go, "MixedCaps").
@@ -36,7 +37,7 @@ func camel(s string) string {
 	runes := []rune(s)
 	for i, r := range runes {
 		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r), r == '_':
 			flush()
 		case unicode.IsUpper(r) && i > 0 && unicode.IsLower(runes[i-1]):
 			flush()
@@ -48,14 +49,17 @@ func camel(s string) string {
 	flush()
 	var sb strings.Builder
 	for _, w := range words {
-		w = strings.ToUpper(w[:1]) + w[1:]
+		r := []rune(w) // upper-case the first rune, never a byte of it
+		w = string(unicode.ToUpper(r[0])) + string(r[1:])
 		if full, ok := initialisms[w]; ok {
 			w = full
 		}
 		sb.WriteString(w)
 	}
 	out := sb.String()
-	if out == "" || unicode.IsDigit(rune(out[0])) {
+	if first, _ := utf8.DecodeRuneInString(out); out == "" || !unicode.IsUpper(first) {
+		// Empty, a leading digit, or a letter without case (名前): X makes
+		// it an exported identifier.
 		out = "X" + out
 	}
 	return out

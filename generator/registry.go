@@ -18,9 +18,9 @@ func (g *gen) emitRegistry(f *jen.File) {
 		var body jen.Code
 		switch resolve(t).Kind {
 		case schema.KindUnion:
-			body = jen.Return(jen.Id("Decode" + resolve(t).Name).Call(jen.Id("data")))
+			body = jen.Return(jen.Id("Decode" + g.name(resolve(t))).Call(jen.Id("data")))
 		default:
-			body = jen.Return(jen.Id("decodeNew").Index(jen.Id(t.Name)).Call(jen.Id("data")))
+			body = jen.Return(jen.Id("decodeNew").Index(jen.Id(g.name(t))).Call(jen.Id("data")))
 		}
 		cases = append(cases, jen.Case(jen.Lit(t.Name)).Block(body))
 	}

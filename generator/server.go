@@ -24,10 +24,10 @@ func (g *gen) handlerGroups() []*group {
 		if !md.FromClient {
 			continue
 		}
-		prefix, _, _ := strings.Cut(md.Name, "/")
+		prefix := groupPrefix(md.Name)
 		gr := byPrefix[prefix]
 		if gr == nil {
-			gr = &group{Name: camel(prefix), Prefix: prefix}
+			gr = &group{Name: g.id.group[prefix], Prefix: prefix}
 			byPrefix[prefix] = gr
 		}
 		gr.Requests = append(gr.Requests, md)
@@ -41,25 +41,25 @@ func (g *gen) handlerGroups() []*group {
 }
 
 // resultType is the Go result of a request: *Struct or a sealed union.
-func resultType(md *schema.Method) jen.Code {
+func (g *gen) resultType(md *schema.Method) jen.Code {
 	if md.Result == nil {
 		return jen.Any()
 	}
 	if resolve(md.Result).Kind == schema.KindUnion {
-		return jen.Id(md.Result.Name)
+		return jen.Id(g.name(md.Result))
 	}
-	return jen.Op("*").Id(md.Result.Name)
+	return jen.Op("*").Id(g.name(md.Result))
 }
 
-func paramsType(md *schema.Method) jen.Code {
+func (g *gen) paramsType(md *schema.Method) jen.Code {
 	if md.Params == nil {
 		return jen.Op("*").Struct()
 	}
-	return jen.Op("*").Id(md.Params.Name)
+	return jen.Op("*").Id(g.name(md.Params))
 }
 
-func handlerParams(md *schema.Method) []jen.Code {
-	return []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("params").Add(paramsType(md))}
+func (g *gen) handlerParams(md *schema.Method) []jen.Code {
+	return []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("params").Add(g.paramsType(md))}
 }
 
 // emitServer writes a handler interface per feature, an Unimplemented type
@@ -75,14 +75,14 @@ func (g *gen) emitServer(f *jen.File) {
 		iface := gr.Name + "Handler"
 		var methods []jen.Code
 		for _, md := range gr.Requests {
-			doc := fmt.Sprintf("%s answers %s.", handlerName(md.Type.Name), md.Name)
+			doc := fmt.Sprintf("%s answers %s.", g.id.handler[md], md.Name)
 			if md.Type.Doc != "" {
 				doc += " " + g.docs.text(firstParagraph(md.Type.Doc))
 			}
 			if md.Type.Deprecated != "" {
 				doc += "\n\nDeprecated: " + md.Type.Name + " is deprecated."
 			}
-			methods = append(methods, jen.Add(comment(doc)).Id(handlerName(md.Type.Name)).Params(handlerParams(md)...).Params(resultType(md), jen.Error()))
+			methods = append(methods, jen.Add(comment(doc)).Id(g.id.handler[md]).Params(g.handlerParams(md)...).Params(g.resultType(md), jen.Error()))
 		}
 		f.Comment(fmt.Sprintf("%s is implemented by servers that offer the %s/* requests.", iface, gr.Prefix))
 		f.Type().Id(iface).Interface(methods...)
@@ -92,9 +92,9 @@ func (g *gen) emitServer(f *jen.File) {
 Embed it in a server type to keep compiling when a later revision adds methods
 to %s; embedding it still declares that the server offers %s.`, unimpl, gr.Prefix, iface, gr.Prefix))).Type().Id(unimpl).Struct()
 		for _, md := range gr.Requests {
-			f.Comment(fmt.Sprintf("%s answers with a NotImplementedError.", handlerName(md.Type.Name)))
-			f.Func().Params(jen.Id(unimpl)).Id(handlerName(md.Type.Name)).Params(handlerParams(md)...).Params(resultType(md), jen.Error()).Block(
-				jen.Return(jen.Nil(), jen.Op("&").Id("NotImplementedError").Values(jen.Dict{jen.Id("Method"): jen.Id(methodConst(md.Name))})),
+			f.Comment(fmt.Sprintf("%s answers with a NotImplementedError.", g.id.handler[md]))
+			f.Func().Params(jen.Id(unimpl)).Id(g.id.handler[md]).Params(g.handlerParams(md)...).Params(g.resultType(md), jen.Error()).Block(
+				jen.Return(jen.Nil(), jen.Op("&").Id("NotImplementedError").Values(jen.Dict{jen.Id("Method"): jen.Id(g.id.method[md])})),
 			)
 		}
 	}
@@ -124,7 +124,7 @@ params is the decoded params pointer (such as *CallToolRequestParams).`)).Id("Be
 	for _, gr := range groups {
 		var routes []jen.Code
 		for _, md := range gr.Requests {
-			routes = append(routes, jen.Id("d").Dot("routes").Index(jen.Id(methodConst(md.Name))).Op("=").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("d").Op("*").Id("Dispatcher"), jen.Id("raw").Qual(encodingJSON, "RawMessage")).Params(jen.Any(), jen.Error()).Block(
+			routes = append(routes, jen.Id("d").Dot("routes").Index(jen.Id(g.id.method[md])).Op("=").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("d").Op("*").Id("Dispatcher"), jen.Id("raw").Qual(encodingJSON, "RawMessage")).Params(jen.Any(), jen.Error()).Block(
 				g.routeBody(md)...,
 			))
 		}
@@ -164,7 +164,7 @@ func (g *gen) routeBody(md *schema.Method) []jen.Code {
 	if md.Params == nil {
 		decode = jen.Var().Id("p").Op("*").Struct()
 	} else {
-		decode = jen.List(jen.Id("p"), jen.Err()).Op(":=").Id("decodeParams").Index(jen.Id(md.Params.Name)).Call(jen.Id("raw"), jen.Lit(md.ParamsRequired))
+		decode = jen.List(jen.Id("p"), jen.Err()).Op(":=").Id("decodeParams").Index(jen.Id(g.name(md.Params))).Call(jen.Id("raw"), jen.Lit(md.ParamsRequired))
 	}
 	body := []jen.Code{decode}
 	if md.Params != nil {
@@ -173,9 +173,9 @@ func (g *gen) routeBody(md *schema.Method) []jen.Code {
 	body = append(body,
 		jen.If(jen.Id("d").Dot("Before").Op("!=").Nil()).Block(
 			jen.Var().Err().Error(),
-			jen.If(jen.List(jen.Id("ctx"), jen.Err()).Op("=").Id("d").Dot("Before").Call(jen.Id("ctx"), jen.Id(methodConst(md.Name)), jen.Id("p")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.If(jen.List(jen.Id("ctx"), jen.Err()).Op("=").Id("d").Dot("Before").Call(jen.Id("ctx"), jen.Id(g.id.method[md]), jen.Id("p")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		),
-		jen.Return(jen.Id("h").Dot(handlerName(md.Type.Name)).Call(jen.Id("ctx"), jen.Id("p"))),
+		jen.Return(jen.Id("h").Dot(g.id.handler[md]).Call(jen.Id("ctx"), jen.Id("p"))),
 	)
 	return body
 }

@@ -14,16 +14,18 @@ func resolve(t *schema.Type) *schema.Type {
 }
 
 // goType is the Go type of a type expression, without optional pointers.
-func goType(r *schema.Ref) *jen.Statement {
+func (g *gen) goType(r *schema.Ref) *jen.Statement {
 	switch {
 	case r.Raw:
 		return jen.Qual("encoding/json", "RawMessage")
+	case r.Base64:
+		return jen.Index().Byte()
 	case r.Named != nil:
-		return jen.Id(r.Named.Name)
+		return jen.Id(g.name(r.Named))
 	case r.Array != nil:
-		return jen.Index().Add(goType(r.Array))
+		return jen.Index().Add(g.goType(r.Array))
 	case r.Map != nil:
-		return jen.Map(jen.String()).Add(goType(r.Map))
+		return jen.Map(jen.String()).Add(g.goType(r.Map))
 	case r.Any:
 		return jen.Any()
 	}
@@ -48,8 +50,13 @@ func primType(p schema.Prim) *jen.Statement {
 // Strings, slices, maps, unions and scalar unions stay values with omitzero,
 // except strings whose presence matters (cursors).
 func pointerField(f *schema.Field) bool {
-	if f.Presence && f.Type.Prim == schema.String && f.Type.Named == nil {
+	if f.Presence && f.Type.Prim == schema.String && f.Type.Named == nil && !f.Type.Base64 {
 		return true // an explicit "" must survive (Overrides.Presence)
+	}
+	if isMeta(f.Type) {
+		// Every _meta is a struct value, required or not: one shape, read
+		// without nil checks; an empty _meta is the same as none.
+		return false
 	}
 	if !f.Required || f.Type.Nullable {
 		return pointerable(f.Type)
@@ -68,18 +75,23 @@ func pointerable(r *schema.Ref) bool {
 		}
 		return false
 	}
-	if r.Array != nil || r.Map != nil || r.Any || r.Raw {
+	if r.Array != nil || r.Map != nil || r.Any || r.Raw || r.Base64 {
 		return false
 	}
 	return r.Prim != schema.String || r.Nullable
 }
 
+// isMeta reports whether a type expression is a _meta object.
+func isMeta(r *schema.Ref) bool {
+	return r.Named != nil && resolve(r.Named).MetaObject && resolve(r.Named).Kind == schema.KindStruct
+}
+
 // fieldType is the Go type of a struct field.
-func fieldType(f *schema.Field) *jen.Statement {
+func (g *gen) fieldType(f *schema.Field) *jen.Statement {
 	if pointerField(f) {
-		return jen.Op("*").Add(goType(f.Type))
+		return jen.Op("*").Add(g.goType(f.Type))
 	}
-	return goType(f.Type)
+	return g.goType(f.Type)
 }
 
 // needsDecoder reports whether a type expression holds a union somewhere,
@@ -98,25 +110,31 @@ func needsDecoder(r *schema.Ref) bool {
 
 // decoderFor is the decoder expression of a field, such as
 // plain[string], DecodeContentBlock or sliceOf(DecodeContentBlock).
-func decoderFor(r *schema.Ref, pointer bool) jen.Code {
+func (g *gen) decoderFor(r *schema.Ref, pointer bool) jen.Code {
 	switch {
 	case r.Named != nil && resolve(r.Named).Kind == schema.KindUnion:
-		return jen.Id("Decode" + resolve(r.Named).Name)
+		return jen.Id("Decode" + g.name(resolve(r.Named)))
 	case r.Array != nil && needsDecoder(r.Array):
-		return jen.Id("sliceOf").Call(decoderFor(r.Array, false))
+		return jen.Id("sliceOf").Call(g.decoderFor(r.Array, false))
 	case r.Map != nil && needsDecoder(r.Map):
-		return jen.Id("mapOf").Call(decoderFor(r.Map, false))
+		return jen.Id("mapOf").Call(g.decoderFor(r.Map, false))
 	}
 	if r.Named != nil && resolve(r.Named).Kind == schema.KindStruct {
 		if pointer {
-			return jen.Id("viaPointer").Index(jen.Id(r.Named.Name))
+			return jen.Id("viaPointer").Index(jen.Id(g.name(r.Named)))
 		}
-		return jen.Id("via").Index(jen.Id(r.Named.Name))
+		return jen.Id("via").Index(jen.Id(g.name(r.Named)))
 	}
-	if !pointer && r.Prim == schema.String && r.Named == nil && r.Array == nil && r.Map == nil && !r.Any && !r.Raw {
+	if r.Raw {
+		if r.RawKind == "object" {
+			return jen.Id("rawObject")
+		}
+		return jen.Id("rawValue")
+	}
+	if !pointer && r.Prim == schema.String && r.Named == nil && r.Array == nil && r.Map == nil && !r.Any && !r.Base64 {
 		return jen.Id("str")
 	}
-	t := goType(r)
+	t := g.goType(r)
 	if pointer {
 		t = jen.Op("*").Add(t)
 	}
@@ -129,10 +147,10 @@ func isCollection(r *schema.Ref) bool {
 		t := resolve(r.Named)
 		return t.Kind == schema.KindArray || t.Kind == schema.KindMap
 	}
-	return r.Array != nil || r.Map != nil
+	return r.Array != nil || r.Map != nil || r.Base64
 }
 
 // emptyValue is the empty (not nil) value of a slice or map field.
-func emptyValue(r *schema.Ref) jen.Code {
-	return goType(r).Clone().Values()
+func (g *gen) emptyValue(r *schema.Ref) jen.Code {
+	return g.goType(r).Clone().Values()
 }

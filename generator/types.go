@@ -18,20 +18,20 @@ func (g *gen) emitTypes(f *jen.File) {
 			g.emitEnum(f, t)
 		case schema.KindScalar:
 			//	type Cursor string
-			f.Add(comment(g.typeDoc(t))).Type().Id(t.Name).Add(goType(t.Elem))
+			f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Add(g.goType(t.Elem))
 		case schema.KindMap:
 			//	type JSONObject map[string]JSONValue
-			f.Add(comment(g.typeDoc(t))).Type().Id(t.Name).Map(jen.String()).Add(goType(t.Elem))
+			f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Map(jen.String()).Add(g.goType(t.Elem))
 		case schema.KindArray:
 			//	type JSONArray []JSONValue
-			f.Add(comment(g.typeDoc(t))).Type().Id(t.Name).Index().Add(goType(t.Elem))
+			f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Index().Add(g.goType(t.Elem))
 		case schema.KindAlias:
 			//	type EmptyResult = Result
-			f.Add(comment(g.typeDoc(t))).Type().Id(t.Name).Op("=").Add(goType(t.Elem))
+			f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Op("=").Add(g.goType(t.Elem))
 		case schema.KindAny:
 			//	type JSONValue = any
 			f.Add(comment(g.typeDoc(t) + "\n\nIt holds any JSON value as encoding/json decodes it into an interface.")).
-				Type().Id(t.Name).Op("=").Any()
+				Type().Id(g.name(t)).Op("=").Any()
 		case schema.KindScalarUnion:
 			g.emitScalarUnion(f, t)
 		case schema.KindUnion:
@@ -43,9 +43,9 @@ func (g *gen) emitTypes(f *jen.File) {
 // typeDoc is the doc comment of a named type.
 func (g *gen) typeDoc(t *schema.Type) string {
 	if t.Doc == "" && t.Inline {
-		return g.docs.comment("", fmt.Sprintf("%s is declared inline by the schema at %s.", t.Name, t.Pointer), t.Deprecated)
+		return g.docs.comment("", fmt.Sprintf("%s is declared inline by the schema at %s.", g.name(t), t.Pointer), t.Deprecated)
 	}
-	return g.docs.comment(t.Name, t.Doc, t.Deprecated)
+	return g.docs.comment(g.name(t), t.Doc, t.Deprecated)
 }
 
 // emitStruct declares an object type.
@@ -65,7 +65,7 @@ func (g *gen) emitStruct(f *jen.File, t *schema.Type) {
 		if !gf.Required {
 			tag += ",omitzero"
 		}
-		members = append(members, jen.Add(comment(g.fieldDoc(gf))).Id(gf.Go).Add(fieldType(gf.Field)).Tag(map[string]string{"json": tag}))
+		members = append(members, jen.Add(comment(g.fieldDoc(gf))).Id(gf.Go).Add(g.fieldType(gf.Field)).Tag(map[string]string{"json": tag}))
 	}
 	if extra != "" {
 		members = append(members, jen.Comment(extra+" holds the members the schema does not declare, as they came.").Line().
@@ -75,7 +75,7 @@ func (g *gen) emitStruct(f *jen.File, t *schema.Type) {
 	if fixed := fixedMembers(fields); fixed != "" {
 		doc += "\n\nOn the wire it always carries " + fixed + "."
 	}
-	f.Add(comment(doc)).Type().Id(t.Name).Struct(members...)
+	f.Add(comment(doc)).Type().Id(g.name(t)).Struct(members...)
 }
 
 func fixedMembers(fields []goField) string {
@@ -121,29 +121,26 @@ func quoteList(values []string) string {
 	return strings.Join(q, ", ")
 }
 
-// enumConst names the constant of an enum value: LoggingLevelDebug.
-func enumConst(t *schema.Type, value string) string { return t.Name + camel(value) }
-
 // emitEnum declares a string enum with a constant per value and a decoder
 // that refuses other values.
 //
 //	type Role string
 //	const ( RoleAssistant Role = "assistant"; RoleUser Role = "user" )
 func (g *gen) emitEnum(f *jen.File, t *schema.Type) {
-	f.Add(comment(g.typeDoc(t))).Type().Id(t.Name).String()
+	f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).String()
 	var consts []jen.Code
-	for _, v := range t.Enum {
-		consts = append(consts, jen.Comment(fmt.Sprintf("%s is the %s %q.", enumConst(t, v), t.Name, v)).Line().
-			Id(enumConst(t, v)).Id(t.Name).Op("=").Lit(v))
+	for i, v := range t.Enum {
+		consts = append(consts, jen.Comment(fmt.Sprintf("%s is the %s %q.", g.id.enum[t][i], g.name(t), v)).Line().
+			Id(g.id.enum[t][i]).Id(g.name(t)).Op("=").Lit(v))
 	}
 	f.Const().Defs(consts...)
 	var cases []jen.Code
-	for _, v := range t.Enum {
-		cases = append(cases, jen.Id(enumConst(t, v)))
+	for i := range t.Enum {
+		cases = append(cases, jen.Id(g.id.enum[t][i]))
 	}
 	//	func (v Role) Valid() bool
-	f.Comment(fmt.Sprintf("Valid reports whether v is one of the values the schema allows for %s.", t.Name))
-	f.Func().Params(jen.Id("v").Id(t.Name)).Id("Valid").Params().Bool().Block(
+	f.Comment(fmt.Sprintf("Valid reports whether v is one of the values the schema allows for %s.", g.name(t)))
+	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("Valid").Params().Bool().Block(
 		jen.Switch(jen.Id("v")).Block(jen.Case(cases...).Block(jen.Return(jen.True()))),
 		jen.Return(jen.False()),
 	)

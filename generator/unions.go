@@ -20,15 +20,15 @@ func (g *gen) emitUnions(f *jen.File) {
 
 // memberGo is how a member appears in Go: *TextContent, or a slice type by
 // value.
-func memberGo(t *schema.Type) string {
+func (g *gen) memberGo(t *schema.Type) string {
 	if t.Kind == schema.KindStruct {
-		return "*" + t.Name
+		return "*" + g.name(t)
 	}
-	return t.Name
+	return g.name(t)
 }
 
 // marker is the unexported method that seals a union.
-func marker(t *schema.Type) string { return "is" + t.Name }
+func (g *gen) marker(t *schema.Type) string { return "is" + g.name(t) }
 
 // emitUnion declares one union.
 //
@@ -39,7 +39,7 @@ func (g *gen) emitUnion(f *jen.File, t *schema.Type) {
 	u := t.Union
 	var names []string
 	for _, m := range u.Members {
-		names = append(names, memberGo(m.Type))
+		names = append(names, g.memberGo(m.Type))
 	}
 	doc := g.typeDoc(t) + "\n\nIt is sealed: its values are " + strings.Join(names, ", ") + "."
 	switch {
@@ -48,13 +48,13 @@ func (g *gen) emitUnion(f *jen.File, t *schema.Type) {
 	default:
 		doc += " Decoding tells them apart by their shape."
 	}
-	f.Add(comment(doc)).Type().Id(t.Name).Interface(jen.Id(marker(t)).Params())
+	f.Add(comment(doc)).Type().Id(g.name(t)).Interface(jen.Id(g.marker(t)).Params())
 	for _, m := range u.Members {
-		recv := jen.Op("*").Id(m.Type.Name)
+		recv := jen.Op("*").Id(g.name(m.Type))
 		if m.Type.Kind != schema.KindStruct {
-			recv = jen.Id(m.Type.Name)
+			recv = jen.Id(g.name(m.Type))
 		}
-		f.Func().Params(recv).Id(marker(t)).Params().Block()
+		f.Func().Params(recv).Id(g.marker(t)).Params().Block()
 	}
 	if u.Discriminator != "" {
 		g.emitTagDecoder(f, t)
@@ -64,12 +64,12 @@ func (g *gen) emitUnion(f *jen.File, t *schema.Type) {
 }
 
 // decodeMember is the call that decodes data as one member.
-func decodeMember(union, member *schema.Type) *jen.Statement {
+func (g *gen) decodeMember(union, member *schema.Type) *jen.Statement {
 	fn := "decodeMember"
 	if member.Kind != schema.KindStruct {
 		fn = "decodeValueMember"
 	}
-	return jen.Id(fn).Index(jen.List(jen.Id(member.Name), jen.Id(union.Name))).Call(jen.Id("data"))
+	return jen.Id(fn).Index(jen.List(jen.Id(g.name(member)), jen.Id(g.name(union)))).Call(jen.Id("data"))
 }
 
 // emitTagDecoder decodes a union by its discriminator member.
@@ -80,7 +80,7 @@ func (g *gen) emitTagDecoder(f *jen.File, t *schema.Type) {
 	for _, m := range u.Members {
 		if m.Type.Kind != schema.KindStruct {
 			body = append(body, jen.If(jen.Id("jsonKind").Call(jen.Id("data")).Op("==").LitRune('a')).Block(
-				jen.Return(decodeMember(t, m.Type)),
+				jen.Return(g.decodeMember(t, m.Type)),
 			))
 		}
 	}
@@ -94,14 +94,14 @@ func (g *gen) emitTagDecoder(f *jen.File, t *schema.Type) {
 			continue
 		}
 		tags = append(tags, jen.Lit(m.Tag))
-		cases = append(cases, jen.Case(jen.Lit(m.Tag)).Block(jen.Return(decodeMember(t, m.Type))))
+		cases = append(cases, jen.Case(jen.Lit(m.Tag)).Block(jen.Return(g.decodeMember(t, m.Type))))
 	}
 	body = append(body, jen.Switch(jen.Id("tag")).Block(cases...))
 	missing := jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{
 		jen.Id("Path"): jen.Lit(u.Discriminator), jen.Id("Msg"): jen.Lit("missing required member"),
 	}))
 	if u.Default != nil {
-		missing = jen.Return(decodeMember(t, u.Default.Type))
+		missing = jen.Return(g.decodeMember(t, u.Default.Type))
 	}
 	body = append(body,
 		jen.If(jen.Op("!").Id("present")).Block(missing),
@@ -110,36 +110,36 @@ func (g *gen) emitTagDecoder(f *jen.File, t *schema.Type) {
 			jen.Id("Msg"):  jen.Qual("fmt", "Sprintf").Call(jen.Lit("unknown value %q (want one of %q)"), jen.Id("tag"), jen.Index().String().Values(tags...)),
 		})),
 	)
-	doc := fmt.Sprintf("Decode%s decodes a %s by its %q member.", t.Name, t.Name, u.Discriminator)
+	doc := fmt.Sprintf("Decode%s decodes a %s by its %q member.", g.name(t), g.name(t), u.Discriminator)
 	if u.Default != nil {
-		doc += fmt.Sprintf(" Without it, the value is a %s.", memberGo(u.Default.Type))
+		doc += fmt.Sprintf(" Without it, the value is a %s.", g.memberGo(u.Default.Type))
 	}
 	f.Comment(doc)
-	f.Func().Id("Decode"+t.Name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(t.Name), jen.Error()).Block(body...)
+	f.Func().Id("Decode"+g.name(t)).Params(jen.Id("data").Index().Byte()).Params(jen.Id(g.name(t)), jen.Error()).Block(body...)
 }
 
 // emitShapeDecoder decodes a union by the shape of the JSON: the members
 // whose required members and constants fit are tried, best fit first.
 func (g *gen) emitShapeDecoder(f *jen.File, t *schema.Type) {
-	shapes := lowerFirst(t.Name) + "Shapes"
+	shapes := g.id.shapes[t]
 	var lits []jen.Code
 	for _, m := range t.Union.Members {
 		lits = append(lits, shapeLit(m.Shape))
 	}
-	f.Comment(fmt.Sprintf("%s describe the members of %s for its decoder, in member order.", shapes, t.Name))
+	f.Comment(fmt.Sprintf("%s describe the members of %s for its decoder, in member order.", shapes, g.name(t)))
 	f.Var().Id(shapes).Op("=").Index().Id("shape").Values(lits...)
 
 	var cases []jen.Code
 	var names []string
 	for i, m := range t.Union.Members {
-		names = append(names, m.Type.Name)
-		cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.List(jen.Id("v"), jen.Err()).Op("=").Add(decodeMember(t, m.Type))))
+		names = append(names, g.name(m.Type))
+		cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.List(jen.Id("v"), jen.Err()).Op("=").Add(g.decodeMember(t, m.Type))))
 	}
-	f.Comment(fmt.Sprintf("Decode%s decodes a %s by its shape.", t.Name, t.Name))
-	f.Func().Id("Decode"+t.Name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(t.Name), jen.Error()).Block(
+	f.Comment(fmt.Sprintf("Decode%s decodes a %s by its shape.", g.name(t), g.name(t)))
+	f.Func().Id("Decode"+g.name(t)).Params(jen.Id("data").Index().Byte()).Params(jen.Id(g.name(t)), jen.Error()).Block(
 		jen.Var().Id("first").Error(),
 		jen.For(jen.List(jen.Id("_"), jen.Id("i")).Op(":=").Range().Id("candidates").Call(jen.Id("data"), jen.Id(shapes))).Block(
-			jen.Var().Id("v").Id(t.Name),
+			jen.Var().Id("v").Id(g.name(t)),
 			jen.Var().Err().Error(),
 			jen.Switch(jen.Id("i")).Block(cases...),
 			jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Id("v"), jen.Nil())),
@@ -147,7 +147,7 @@ func (g *gen) emitShapeDecoder(f *jen.File, t *schema.Type) {
 		),
 		jen.If(jen.Id("first").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("first"))),
 		jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{
-			jen.Id("Msg"): jen.Lit(fmt.Sprintf("matches no member of %s (%s)", t.Name, strings.Join(names, ", "))),
+			jen.Id("Msg"): jen.Lit(fmt.Sprintf("matches no member of %s (%s)", g.name(t), strings.Join(names, ", "))),
 		})),
 	)
 }
@@ -200,7 +200,7 @@ func (g *gen) emitScalarUnion(f *jen.File, t *schema.Type) {
 		goTypes = append(goTypes, primType(p).GoString())
 		kinds = append(kinds, string(p))
 	}
-	f.Add(comment(g.typeDoc(t))).Type().Id(t.Name).Struct(
+	f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Struct(
 		jen.Comment("Value is a " + strings.Join(goTypes, ", a ") + ", or nil when absent.").Line().Id("Value").Any(),
 	)
 	allowed := jen.Index().String().Values(func() []jen.Code {
@@ -211,15 +211,15 @@ func (g *gen) emitScalarUnion(f *jen.File, t *schema.Type) {
 		return out
 	}()...)
 	f.Comment("IsZero reports whether v holds no value.")
-	f.Func().Params(jen.Id("v").Id(t.Name)).Id("IsZero").Params().Bool().Block(jen.Return(jen.Id("v").Dot("Value").Op("==").Nil()))
+	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("IsZero").Params().Bool().Block(jen.Return(jen.Id("v").Dot("Value").Op("==").Nil()))
 	f.Comment("String formats the value.")
-	f.Func().Params(jen.Id("v").Id(t.Name)).Id("String").Params().String().Block(jen.Return(jen.Qual("fmt", "Sprint").Call(jen.Id("v").Dot("Value"))))
-	f.Comment(fmt.Sprintf("MarshalJSON encodes the value, which must be one of the types %s allows.", t.Name))
-	f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Id("marshalScalar").Call(jen.Id("v").Dot("Value"), jen.Lit(t.Name), allowed)),
+	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("String").Params().String().Block(jen.Return(jen.Qual("fmt", "Sprint").Call(jen.Id("v").Dot("Value"))))
+	f.Comment(fmt.Sprintf("MarshalJSON encodes the value, which must be one of the types %s allows.", g.name(t)))
+	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("marshalScalar").Call(jen.Id("v").Dot("Value"), jen.Lit(g.name(t)), allowed)),
 	)
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s and refuses JSON types the schema does not allow.", t.Name))
-	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s and refuses JSON types the schema does not allow.", g.name(t)))
+	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.List(jen.Id("value"), jen.Err()).Op(":=").Id("unmarshalScalar").Call(jen.Id("data"), allowed),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Id("v").Dot("Value").Op("=").Id("value"),

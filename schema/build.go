@@ -206,12 +206,22 @@ func (b *builder) defineStruct(t *Type, n *node) {
 			f.Enum = b.stringEnum(p.Enum, ptr+"/enum")
 		}
 		f.Presence = b.ov.Presence[name] && !f.Required
+		if rule := b.tagRule(name); rule != nil && hasType(p, "string") && p.Const == nil {
+			f.Tag = rule.Otherwise
+			if v, ok := rule.Values[t.Name]; ok {
+				f.Tag = v
+			}
+		}
 		if why, ok := b.ov.Relaxed[ptr]; ok && f.Required {
 			f.Required, f.Relaxed = false, why
 		}
-		f.Type = b.ref(p, ptr, t.Name+goCase(name))
 		if b.ov.Raw[ptr] {
 			f.Type = &Ref{Raw: true}
+			if len(p.Type) == 1 {
+				f.Type.RawKind = p.Type[0]
+			}
+		} else {
+			f.Type = b.ref(p, ptr, t.Name+goCase(name))
 		}
 		t.Fields = append(t.Fields, f)
 	}
@@ -325,7 +335,7 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 		}
 		return &Ref{Named: b.inlineType(n, ptr, hint)}
 	case len(n.Type) == 1:
-		return &Ref{Prim: b.prim(n.Type[0], ptr+"/type")}
+		return &Ref{Prim: b.prim(n.Type[0], ptr+"/type"), Base64: n.Type[0] == "string" && n.Format == "byte"}
 	case n.Const != nil:
 		return &Ref{Prim: constPrim(n.Const)}
 	}
@@ -444,17 +454,27 @@ func unescapePointer(s string) string {
 	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
 }
 
-// openMetaObjects marks the struct types used as `_meta` values open: the
-// spec lets _meta carry any key that follows its naming rules, so members a
-// schema does not declare must survive decoding.
+// openMetaObjects marks the types used as `_meta` values and gives them one
+// shape: an open struct, whose declared keys are fields and whose other
+// keys survive decoding (the spec lets _meta carry any key that follows
+// its naming rules). A _meta object that declares no keys (MetaObject, a
+// map of any JSON value) becomes such a struct without fields.
 func openMetaObjects(m *Model) {
 	for _, t := range m.Types {
 		for _, f := range t.Fields {
-			if f.Name == "_meta" && f.Type.Named != nil {
-				f.Type.Named.MetaObject = true
-				if f.Type.Named.Kind == KindStruct {
-					f.Type.Named.Open = true
-				}
+			if f.Name != "_meta" || f.Type.Named == nil {
+				continue
+			}
+			mt := f.Type.Named
+			for i := 0; i < len(m.Types) && mt.Kind == KindAlias && mt.Elem != nil && mt.Elem.Named != nil; i++ {
+				mt = mt.Elem.Named
+			}
+			mt.MetaObject = true
+			switch {
+			case mt.Kind == KindMap && mt.Elem.Any:
+				mt.Kind, mt.Elem, mt.Open = KindStruct, nil, true
+			case mt.Kind == KindStruct:
+				mt.Open = true
 			}
 		}
 	}

@@ -118,7 +118,11 @@ type Field struct {
 	// Presence is set when an empty value must be told from an absent one
 	// (Overrides.Presence).
 	Presence bool
-	Type     *Ref
+	// Tag is the value of a discriminating member (Overrides.Tags) for
+	// this type: what an absent member means on decoding, and what an
+	// unset one is encoded as ("complete" for resultType).
+	Tag  string
+	Type *Ref
 	// Const is the JSON literal the property must have, if any.
 	Const json.RawMessage
 	// Enum lists the allowed string values of an inline enum.
@@ -137,8 +141,12 @@ type Ref struct {
 	Any   bool
 	// Nullable is set when the schema also admits null.
 	Nullable bool
-	// Raw is set for values kept as raw JSON text (Overrides.Raw).
-	Raw bool
+	// Raw is set for values kept as raw JSON text (Overrides.Raw); RawKind
+	// is the JSON kind the schema requires of it ("object"), if one.
+	Raw     bool
+	RawKind string
+	// Base64 is set on strings of format "byte": base64-encoded bytes.
+	Base64 bool
 }
 
 // Union is how a union's members are told apart on the wire.

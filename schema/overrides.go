@@ -63,6 +63,10 @@ var DefaultOverrides = Overrides{
 	},
 	Raw: map[string]bool{
 		"#/$defs/CallToolRequestParams/properties/arguments": true,
+		// A tool's schemas are JSON Schema documents the runtime hands to a
+		// validator and to clients as they are: any keyword may appear.
+		"#/$defs/Tool/properties/inputSchema":  true,
+		"#/$defs/Tool/properties/outputSchema": true,
 	},
 	Presence: map[string]bool{"cursor": true, "nextCursor": true},
 	Relaxed: map[string]string{

@@ -111,7 +111,7 @@ func fixtureTools(g *gate) []Tool {
 			return "logged", nil
 		}),
 		NewTool(ToolInfo{Name: "content", Description: "Returns content blocks"}, func(ctx context.Context, in noArgs) ([]mcp.ContentBlock, error) {
-			return []mcp.ContentBlock{&mcp.TextContent{Text: "a"}, &mcp.ImageContent{Data: "iVBORw0KGgo=", MIMEType: "image/png"}}, nil
+			return []mcp.ContentBlock{&mcp.TextContent{Text: "a"}, &mcp.ImageContent{Data: []byte("\x89PNG\r\n\x1a\n"), MIMEType: "image/png"}}, nil
 		}),
 		NewTool(ToolInfo{Name: "slow", Description: "Blocks until released or cancelled"}, func(ctx context.Context, in struct {
 			Tag string `json:"tag"`

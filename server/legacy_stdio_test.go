@@ -317,7 +317,7 @@ func TestLegacyStdioVersionNegotiation(t *testing.T) {
 func TestLegacyContentConversion(t *testing.T) {
 	media := NewTool(ToolInfo{Name: "media", Description: "Audio and a link"}, func(ctx context.Context, in noArgs) ([]mcp.ContentBlock, error) {
 		return []mcp.ContentBlock{
-			&mcp.AudioContent{Data: "UklGRg==", MIMEType: "audio/wav"},
+			&mcp.AudioContent{Data: []byte("RIFF"), MIMEType: "audio/wav"},
 			&mcp.ResourceLink{URI: "test://static-text", Name: "static-text"},
 		}, nil
 	})

@@ -171,9 +171,9 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 func (s *Server) listenResult(r *request) *mcp.SubscriptionsListenResult {
 	res := &mcp.SubscriptionsListenResult{}
 	if n, ok := r.id.Int64(); ok {
-		res.Meta.SubscriptionID = mcp.RequestId{Value: n}
+		res.Meta.SubscriptionID = mcp.RequestID{Value: n}
 	} else if str, ok := r.id.Str(); ok {
-		res.Meta.SubscriptionID = mcp.RequestId{Value: str}
+		res.Meta.SubscriptionID = mcp.RequestID{Value: str}
 	}
 	return res
 }

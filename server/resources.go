@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -164,7 +163,7 @@ func resourceOutput(uri, mime string, out any) (any, error) {
 	case string:
 		c = &mcp.TextResourceContents{URI: uri, MIMEType: or(mime, "text/plain"), Text: o}
 	case []byte:
-		c = &mcp.BlobResourceContents{URI: uri, MIMEType: or(mime, "application/octet-stream"), Blob: base64.StdEncoding.EncodeToString(o)}
+		c = &mcp.BlobResourceContents{URI: uri, MIMEType: or(mime, "application/octet-stream"), Blob: o}
 	default:
 		b, err := json.Marshal(out)
 		if err != nil {

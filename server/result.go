@@ -37,34 +37,21 @@ func (r *request) fillCache(ttl *int64, scope *string) {
 	}
 }
 
-// fillMeta adds serverInfo to a result's _meta.
-func (s *Server) fillMeta(m *mcp.ResultMetaObject) *mcp.ResultMetaObject {
-	if m == nil {
-		return s.resultMeta
-	}
-	if m.ServerInfo == nil {
-		c := *m
-		c.ServerInfo = &s.info
-		return &c
-	}
-	return m
-}
-
-func complete(rt string) string {
-	if rt == "" {
-		return "complete"
-	}
-	return rt
-}
-
 var errNoResult = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the handler returned no result"}
 
-// encodeResult encodes a handler's result with the fields every result
-// carries: resultType ("complete" unless it is an InputRequiredResult),
-// _meta.io.modelcontextprotocol/serverInfo, and for cacheable results ttlMs
-// and cacheScope (the server's defaults unless the result set its own).
-// Results are copied before they are completed, so handlers may return
-// shared values.
+// resultDefaults is what every result this request answers with carries
+// unless the handler set its own: _meta.io.modelcontextprotocol/serverInfo
+// and, for cacheable results, the cache policy.
+func (r *request) resultDefaults() *mcp.ResultDefaults {
+	p := r.policy()
+	return &mcp.ResultDefaults{Meta: mcp.ResultMetaObject{ServerInfo: &r.s.info}, TTLMs: p.TTLMs, CacheScope: p.Scope}
+}
+
+// encodeResult encodes a handler's result with the members every result
+// carries (mcp.ResultCompleter): resultType (which the generated encoders
+// fill in), _meta serverInfo, and for cacheable results ttlMs and
+// cacheScope. Results are copied before they are completed, so handlers may
+// return shared values.
 func (s *Server) encodeResult(r *request, result any) ([]byte, *jsonrpc.Error) {
 	var v any
 	unknown := false
@@ -73,131 +60,10 @@ func (s *Server) encodeResult(r *request, result any) ([]byte, *jsonrpc.Error) {
 		return nil, errNoResult
 	case rawResult:
 		return x, nil
-	case *mcp.CallToolResult:
-		if x == nil {
+	case mcp.ResultCompleter:
+		if v = x.Completed(r.resultDefaults()); v == nil {
 			return nil, errNoResult
 		}
-		c := *x
-		c.ResultType, c.Meta = complete(c.ResultType), s.fillMeta(c.Meta)
-		if c.Content == nil {
-			c.Content = []mcp.ContentBlock{}
-		}
-		v = c
-	case *mcp.InputRequiredResult:
-		if x == nil {
-			return nil, errNoResult
-		}
-		c := *x
-		c.ResultType, c.Meta = "input_required", s.fillMeta(c.Meta)
-		v = c
-	case *mcp.GetPromptResult:
-		if x == nil {
-			return nil, errNoResult
-		}
-		c := *x
-		c.ResultType, c.Meta = complete(c.ResultType), s.fillMeta(c.Meta)
-		if c.Messages == nil {
-			c.Messages = []mcp.PromptMessage{}
-		}
-		v = c
-	case *mcp.ReadResourceResult:
-		if x == nil {
-			return nil, errNoResult
-		}
-		c := *x
-		c.ResultType, c.Meta = complete(c.ResultType), s.fillMeta(c.Meta)
-		if c.CacheScope == "" || c.TTLMs == nil {
-			p := r.policy()
-			if c.CacheScope == "" {
-				c.CacheScope = p.Scope
-			}
-			if c.TTLMs == nil {
-				c.TTLMs = &p.TTLMs
-			}
-		}
-		if c.Contents == nil {
-			c.Contents = []mcp.ResourceContentsUnion{}
-		}
-		v = c
-	case *mcp.ListToolsResult:
-		if x == nil {
-			return nil, errNoResult
-		}
-		c := *x
-		c.ResultType, c.Meta = complete(c.ResultType), s.fillMeta(c.Meta)
-		r.fillCache(&c.TTLMs, &c.CacheScope)
-		if c.Tools == nil {
-			c.Tools = []mcp.Tool{}
-		}
-		v = c
-	case *mcp.ListPromptsResult:
-		if x == nil {
-			return nil, errNoResult
-		}
-		c := *x
-		c.ResultType, c.Meta = complete(c.ResultType), s.fillMeta(c.Meta)
-		r.fillCache(&c.TTLMs, &c.CacheScope)
-		if c.Prompts == nil {
-			c.Prompts = []mcp.Prompt{}
-		}
-		v = c
-	case *mcp.ListResourcesResult:
-		if x == nil {
-			return nil, errNoResult
-		}
-		c := *x
-		c.ResultType, c.Meta = complete(c.ResultType), s.fillMeta(c.Meta)
-		r.fillCache(&c.TTLMs, &c.CacheScope)
-		if c.Resources == nil {
-			c.Resources = []mcp.Resource{}
-		}
-		v = c
-	case *mcp.ListResourceTemplatesResult:
-		if x == nil {
-			return nil, errNoResult
-		}
-		c := *x
-		c.ResultType, c.Meta = complete(c.ResultType), s.fillMeta(c.Meta)
-		r.fillCache(&c.TTLMs, &c.CacheScope)
-		if c.ResourceTemplates == nil {
-			c.ResourceTemplates = []mcp.ResourceTemplate{}
-		}
-		v = c
-	case *mcp.DiscoverResult:
-		if x == nil {
-			return nil, errNoResult
-		}
-		c := *x
-		c.ResultType, c.Meta = complete(c.ResultType), s.fillMeta(c.Meta)
-		r.fillCache(&c.TTLMs, &c.CacheScope)
-		v = c
-	case *mcp.CompleteResult:
-		if x == nil {
-			return nil, errNoResult
-		}
-		c := *x
-		c.ResultType, c.Meta = complete(c.ResultType), s.fillMeta(c.Meta)
-		if c.Completion.Values == nil {
-			c.Completion.Values = []string{}
-		}
-		v = c
-	case *mcp.SubscriptionsListenResult:
-		if x == nil {
-			return nil, errNoResult
-		}
-		c := *x
-		c.ResultType = complete(c.ResultType)
-		if c.Meta.ServerInfo == nil {
-			c.Meta.ServerInfo = &s.info
-		}
-		v = c
-	case *mcp.Result:
-		if x == nil {
-			return nil, errNoResult
-		}
-		c := *x
-		c.ResultType, c.Meta = complete(c.ResultType), s.fillMeta(c.Meta)
-		v = c
 	default:
 		v, unknown = result, true
 	}

@@ -9,8 +9,12 @@ const (
 	wavBase64 = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA="
 )
 
-// pngBytes is the decoded PNG served as the binary resource.
-var pngBytes = mustDecode(pngBase64)
+// pngBytes and wavBytes are the decoded payloads; the generated types
+// carry bytes and encode them as base64 themselves.
+var (
+	pngBytes = mustDecode(pngBase64)
+	wavBytes = mustDecode(wavBase64)
+)
 
 func mustDecode(s string) []byte {
 	b, err := base64.StdEncoding.DecodeString(s)

@@ -52,7 +52,7 @@ func (e *Everything) PromptWithEmbeddedResource(ctx context.Context, in Embedded
 //mcp:prompt name=test_prompt_with_image title="Prompt With Image"
 func (e *Everything) PromptWithImage(ctx context.Context) ([]mcp.PromptMessage, error) {
 	return []mcp.PromptMessage{
-		{Role: "user", Content: &mcp.ImageContent{Data: pngBase64, MIMEType: "image/png"}},
+		{Role: "user", Content: &mcp.ImageContent{Data: pngBytes, MIMEType: "image/png"}},
 		{Role: "user", Content: &mcp.TextContent{Text: "Please analyze the image above."}},
 	}, nil
 }

@@ -18,14 +18,14 @@ func (e *Everything) SimpleText(ctx context.Context) (string, error) {
 //
 //mcp:tool name=test_image_content readOnly
 func (e *Everything) ImageContent(ctx context.Context) ([]mcp.ContentBlock, error) {
-	return []mcp.ContentBlock{&mcp.ImageContent{Data: pngBase64, MIMEType: "image/png"}}, nil
+	return []mcp.ContentBlock{&mcp.ImageContent{Data: pngBytes, MIMEType: "image/png"}}, nil
 }
 
 // AudioContent returns a short silent WAV clip.
 //
 //mcp:tool name=test_audio_content readOnly
 func (e *Everything) AudioContent(ctx context.Context) ([]mcp.ContentBlock, error) {
-	return []mcp.ContentBlock{&mcp.AudioContent{Data: wavBase64, MIMEType: "audio/wav"}}, nil
+	return []mcp.ContentBlock{&mcp.AudioContent{Data: wavBytes, MIMEType: "audio/wav"}}, nil
 }
 
 // EmbeddedResource returns a text resource embedded in the result.
@@ -45,7 +45,7 @@ func (e *Everything) EmbeddedResource(ctx context.Context) ([]mcp.ContentBlock, 
 func (e *Everything) MultipleContentTypes(ctx context.Context) ([]mcp.ContentBlock, error) {
 	return []mcp.ContentBlock{
 		&mcp.TextContent{Text: "Multiple content types test:"},
-		&mcp.ImageContent{Data: pngBase64, MIMEType: "image/png"},
+		&mcp.ImageContent{Data: pngBytes, MIMEType: "image/png"},
 		&mcp.EmbeddedResource{Resource: &mcp.TextResourceContents{
 			URI:      "test://mixed-content-resource",
 			MIMEType: "application/json",

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"regexp"
 	"slices"
@@ -260,7 +261,7 @@ func TestTypedClient(t *testing.T) {
 		t.Fatalf("CallTool: %#v", out)
 	}
 	audio, ok := res.Content[0].(*mcp.AudioContent)
-	if !ok || audio.MIMEType != "audio/wav" || audio.Data != wavBase64 {
+	if !ok || audio.MIMEType != "audio/wav" || !bytes.Equal(audio.Data, wavBytes) {
 		t.Errorf("content[0] = %#v, want the WAV clip", res.Content[0])
 	}
 	if _, err := cl.CallTool(ctx, &mcp.CallToolRequestParams{Name: "no_such_tool"}); err == nil {

@@ -38,9 +38,9 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = AudioContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	required(&fs, raw[2], &x.Data, "data", str)
+	required(&fs, raw[2], &x.Data, "data", plain[[]byte])
 	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
 	constant(&fs, raw[4], "\"audio\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -77,8 +77,8 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	*x = BlobResourceContents{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
-	required(&fs, raw[1], &x.Blob, "blob", str)
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	required(&fs, raw[1], &x.Blob, "blob", plain[[]byte])
 	optional(&fs, raw[2], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[3], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
@@ -117,10 +117,13 @@ func (x *CacheableResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CacheableResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
-	required(&fs, raw[2], &x.ResultType, "resultType", str)
+	optional(&fs, raw[2], &x.ResultType, "resultType", str)
+	if raw[2] == nil {
+		x.ResultType = "complete"
+	}
 	required(&fs, raw[3], &x.TTLMs, "ttlMs", plain[int64])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -138,7 +141,7 @@ func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = CallToolRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"tools/call\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[CallToolRequestParams])
@@ -159,7 +162,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	*x = CallToolRequestParams{}
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
-	optional(&fs, raw[1], &x.Arguments, "arguments", plain[json.RawMessage])
+	optional(&fs, raw[1], &x.Arguments, "arguments", rawObject)
 	optional(&fs, raw[2], &x.InputResponses, "inputResponses", plain[InputResponses])
 	required(&fs, raw[3], &x.Name, "name", str)
 	optional(&fs, raw[4], &x.RequestState, "requestState", str)
@@ -179,10 +182,13 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CallToolResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.Content, "content", sliceOf(DecodeContentBlock))
 	optional(&fs, raw[2], &x.IsError, "isError", plain[*bool])
-	required(&fs, raw[3], &x.ResultType, "resultType", str)
+	optional(&fs, raw[3], &x.ResultType, "resultType", str)
+	if raw[3] == nil {
+		x.ResultType = "complete"
+	}
 	optional(&fs, raw[4], &x.StructuredContent, "structuredContent", plain[any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -200,7 +206,7 @@ func (x *CallToolResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = CallToolResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", DecodeCallToolOutcome)
 	x.Extra = keep(&fs, rest)
@@ -238,9 +244,9 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CancelledNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[NotificationMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
 	optional(&fs, raw[1], &x.Reason, "reason", str)
-	required(&fs, raw[2], &x.RequestID, "requestId", plain[RequestId])
+	required(&fs, raw[2], &x.RequestID, "requestId", plain[RequestID])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -349,7 +355,7 @@ func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"completion/complete\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[CompleteRequestParams])
@@ -424,9 +430,12 @@ func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.Completion, "completion", via[CompleteResultCompletion])
-	required(&fs, raw[2], &x.ResultType, "resultType", str)
+	optional(&fs, raw[2], &x.ResultType, "resultType", str)
+	if raw[2] == nil {
+		x.ResultType = "complete"
+	}
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -462,7 +471,7 @@ func (x *CompleteResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", via[CompleteResult])
 	x.Extra = keep(&fs, rest)
@@ -526,7 +535,7 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CreateMessageResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	required(&fs, raw[1], &x.Content, "content", DecodeSamplingContent)
 	required(&fs, raw[2], &x.Model, "model", str)
 	required(&fs, raw[3], &x.Role, "role", plain[Role])
@@ -547,7 +556,7 @@ func (x *DiscoverRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = DiscoverRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"server/discover\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[RequestParams])
@@ -567,12 +576,15 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = DiscoverResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
 	required(&fs, raw[2], &x.Capabilities, "capabilities", via[ServerCapabilities])
 	optional(&fs, raw[3], &x.Instructions, "instructions", str)
-	required(&fs, raw[4], &x.ResultType, "resultType", str)
+	optional(&fs, raw[4], &x.ResultType, "resultType", str)
+	if raw[4] == nil {
+		x.ResultType = "complete"
+	}
 	required(&fs, raw[5], &x.SupportedVersions, "supportedVersions", plain[[]string])
 	required(&fs, raw[6], &x.TTLMs, "ttlMs", plain[int64])
 	x.Extra = keep(&fs, rest)
@@ -591,7 +603,7 @@ func (x *DiscoverResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = DiscoverResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", via[DiscoverResult])
 	x.Extra = keep(&fs, rest)
@@ -706,7 +718,7 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	}
 	*x = EmbeddedResource{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	required(&fs, raw[2], &x.Resource, "resource", DecodeResourceContentsUnion)
 	constant(&fs, raw[3], "\"resource\"", "type", true)
@@ -745,7 +757,7 @@ func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetPromptRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"prompts/get\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[GetPromptRequestParams])
@@ -786,10 +798,13 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetPromptResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	optional(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Messages, "messages", plain[[]PromptMessage])
-	required(&fs, raw[3], &x.ResultType, "resultType", str)
+	optional(&fs, raw[3], &x.ResultType, "resultType", str)
+	if raw[3] == nil {
+		x.ResultType = "complete"
+	}
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -806,7 +821,7 @@ func (x *GetPromptResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetPromptResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", DecodeGetPromptOutcome)
 	x.Extra = keep(&fs, rest)
@@ -826,7 +841,7 @@ func (x *HeaderMismatchError) UnmarshalJSON(data []byte) error {
 	*x = HeaderMismatchError{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[HeaderMismatchErrorError])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestId])
+	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -901,9 +916,9 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = ImageContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	required(&fs, raw[2], &x.Data, "data", str)
+	required(&fs, raw[2], &x.Data, "data", plain[[]byte])
 	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
 	constant(&fs, raw[4], "\"image\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -951,10 +966,13 @@ func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = InputRequiredResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	optional(&fs, raw[1], &x.InputRequests, "inputRequests", plain[InputRequests])
 	optional(&fs, raw[2], &x.RequestState, "requestState", str)
-	required(&fs, raw[3], &x.ResultType, "resultType", str)
+	optional(&fs, raw[3], &x.ResultType, "resultType", str)
+	if raw[3] == nil {
+		x.ResultType = "input_required"
+	}
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1055,7 +1073,7 @@ func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
 	*x = JSONRPCErrorResponse{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[Error])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestId])
+	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1092,7 +1110,7 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = JSONRPCRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Method, "method", str)
 	optional(&fs, raw[3], &x.Params, "params", plain[map[string]any])
@@ -1112,7 +1130,7 @@ func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = JSONRPCResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", via[Result])
 	x.Extra = keep(&fs, rest)
@@ -1153,7 +1171,7 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListPromptsRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"prompts/list\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[PaginatedRequestParams])
@@ -1173,12 +1191,15 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListPromptsResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
 	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.Prompts, "prompts", plain[[]Prompt])
-	required(&fs, raw[4], &x.ResultType, "resultType", str)
+	optional(&fs, raw[4], &x.ResultType, "resultType", str)
+	if raw[4] == nil {
+		x.ResultType = "complete"
+	}
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1196,7 +1217,7 @@ func (x *ListPromptsResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListPromptsResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", via[ListPromptsResult])
 	x.Extra = keep(&fs, rest)
@@ -1215,7 +1236,7 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourceTemplatesRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"resources/templates/list\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[PaginatedRequestParams])
@@ -1235,12 +1256,15 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourceTemplatesResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
 	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.ResourceTemplates, "resourceTemplates", plain[[]ResourceTemplate])
-	required(&fs, raw[4], &x.ResultType, "resultType", str)
+	optional(&fs, raw[4], &x.ResultType, "resultType", str)
+	if raw[4] == nil {
+		x.ResultType = "complete"
+	}
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1258,7 +1282,7 @@ func (x *ListResourceTemplatesResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourceTemplatesResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", via[ListResourceTemplatesResult])
 	x.Extra = keep(&fs, rest)
@@ -1277,7 +1301,7 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourcesRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"resources/list\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[PaginatedRequestParams])
@@ -1297,12 +1321,15 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourcesResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
 	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.Resources, "resources", plain[[]Resource])
-	required(&fs, raw[4], &x.ResultType, "resultType", str)
+	optional(&fs, raw[4], &x.ResultType, "resultType", str)
+	if raw[4] == nil {
+		x.ResultType = "complete"
+	}
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1320,7 +1347,7 @@ func (x *ListResourcesResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourcesResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", via[ListResourcesResult])
 	x.Extra = keep(&fs, rest)
@@ -1357,7 +1384,7 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListRootsRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1391,7 +1418,7 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListToolsRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"tools/list\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[PaginatedRequestParams])
@@ -1411,11 +1438,14 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListToolsResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
 	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
-	required(&fs, raw[3], &x.ResultType, "resultType", str)
+	optional(&fs, raw[3], &x.ResultType, "resultType", str)
+	if raw[3] == nil {
+		x.ResultType = "complete"
+	}
 	required(&fs, raw[4], &x.Tools, "tools", plain[[]Tool])
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
 	x.Extra = keep(&fs, rest)
@@ -1434,7 +1464,7 @@ func (x *ListToolsResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListToolsResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", via[ListToolsResult])
 	x.Extra = keep(&fs, rest)
@@ -1485,10 +1515,26 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = LoggingMessageNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[NotificationMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
 	required(&fs, raw[1], &x.Data, "data", plain[any])
 	required(&fs, raw[2], &x.Level, "level", plain[LoggingLevel])
 	optional(&fs, raw[3], &x.Logger, "logger", str)
+	x.Extra = keep(&fs, rest)
+	return fs.err
+}
+
+// metaObjectMembers are the members the schema declares for MetaObject.
+var metaObjectMembers = []string{}
+
+// UnmarshalJSON decodes a MetaObject, reporting a missing required member or a wrong constant by its path.
+func (x *MetaObject) UnmarshalJSON(data []byte) error {
+	var raw [0]json.RawMessage
+	rest, err := split(data, metaObjectMembers, raw[:])
+	if err != nil {
+		return err
+	}
+	*x = MetaObject{}
+	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1525,7 +1571,7 @@ func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error 
 	*x = MissingRequiredClientCapabilityError{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[MissingRequiredClientCapabilityErrorError])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestId])
+	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1634,7 +1680,7 @@ func (x *NotificationMetaObject) UnmarshalJSON(data []byte) error {
 	}
 	*x = NotificationMetaObject{}
 	var fs fields
-	optional(&fs, raw[0], &x.SubscriptionID, "io.modelcontextprotocol/subscriptionId", plain[RequestId])
+	optional(&fs, raw[0], &x.SubscriptionID, "io.modelcontextprotocol/subscriptionId", plain[RequestID])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1651,7 +1697,7 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = NotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[NotificationMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1691,7 +1737,7 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = PaginatedRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Method, "method", str)
 	required(&fs, raw[3], &x.Params, "params", via[PaginatedRequestParams])
@@ -1729,9 +1775,12 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = PaginatedResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
-	required(&fs, raw[2], &x.ResultType, "resultType", str)
+	optional(&fs, raw[2], &x.ResultType, "resultType", str)
+	if raw[2] == nil {
+		x.ResultType = "complete"
+	}
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1786,7 +1835,7 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ProgressNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[NotificationMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
 	optional(&fs, raw[1], &x.Message, "message", str)
 	required(&fs, raw[2], &x.Progress, "progress", plain[float64])
 	required(&fs, raw[3], &x.ProgressToken, "progressToken", plain[ProgressToken])
@@ -1807,7 +1856,7 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	}
 	*x = Prompt{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Arguments, "arguments", plain[[]PromptArgument])
 	optional(&fs, raw[2], &x.Description, "description", str)
 	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
@@ -1905,7 +1954,7 @@ func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ReadResourceRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"resources/read\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[ReadResourceRequestParams])
@@ -1945,11 +1994,14 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ReadResourceResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	optional(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
 	required(&fs, raw[2], &x.Contents, "contents", sliceOf(DecodeResourceContentsUnion))
-	required(&fs, raw[3], &x.ResultType, "resultType", str)
+	optional(&fs, raw[3], &x.ResultType, "resultType", str)
+	if raw[3] == nil {
+		x.ResultType = "complete"
+	}
 	optional(&fs, raw[4], &x.TTLMs, "ttlMs", plain[*int64])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1967,7 +2019,7 @@ func (x *ReadResourceResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = ReadResourceResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", DecodeReadResourceOutcome)
 	x.Extra = keep(&fs, rest)
@@ -2042,7 +2094,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	}
 	*x = Resource{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
 	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
@@ -2067,7 +2119,7 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceContents{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[2], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
@@ -2086,7 +2138,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceLink{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
 	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
@@ -2149,7 +2201,7 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceTemplate{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
 	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
@@ -2210,7 +2262,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceUpdatedNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[NotificationMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
 	required(&fs, raw[1], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2228,8 +2280,11 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 	}
 	*x = Result{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResultMetaObject])
-	required(&fs, raw[1], &x.ResultType, "resultType", str)
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optional(&fs, raw[1], &x.ResultType, "resultType", str)
+	if raw[1] == nil {
+		x.ResultType = "complete"
+	}
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2276,7 +2331,7 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	}
 	*x = Root{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Name, "name", str)
 	required(&fs, raw[2], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
@@ -2295,7 +2350,7 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	}
 	*x = SamplingMessage{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	required(&fs, raw[1], &x.Content, "content", DecodeSamplingContent)
 	required(&fs, raw[2], &x.Role, "role", plain[Role])
 	x.Extra = keep(&fs, rest)
@@ -2459,7 +2514,7 @@ func (x *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(data []byte)
 	}
 	*x = SubscriptionsAcknowledgedNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[NotificationMetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
 	required(&fs, raw[1], &x.Notifications, "notifications", via[SubscriptionFilter])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2477,7 +2532,7 @@ func (x *SubscriptionsListenRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = SubscriptionsListenRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"subscriptions/listen\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[SubscriptionsListenRequestParams])
@@ -2516,7 +2571,10 @@ func (x *SubscriptionsListenResult) UnmarshalJSON(data []byte) error {
 	*x = SubscriptionsListenResult{}
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[SubscriptionsListenResultMetaObject])
-	required(&fs, raw[1], &x.ResultType, "resultType", str)
+	optional(&fs, raw[1], &x.ResultType, "resultType", str)
+	if raw[1] == nil {
+		x.ResultType = "complete"
+	}
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2534,7 +2592,7 @@ func (x *SubscriptionsListenResultMetaObject) UnmarshalJSON(data []byte) error {
 	*x = SubscriptionsListenResultMetaObject{}
 	var fs fields
 	optional(&fs, raw[0], &x.ServerInfo, "io.modelcontextprotocol/serverInfo", viaPointer[Implementation])
-	required(&fs, raw[1], &x.SubscriptionID, "io.modelcontextprotocol/subscriptionId", plain[RequestId])
+	required(&fs, raw[1], &x.SubscriptionID, "io.modelcontextprotocol/subscriptionId", plain[RequestID])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2551,7 +2609,7 @@ func (x *SubscriptionsListenResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = SubscriptionsListenResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", via[SubscriptionsListenResult])
 	x.Extra = keep(&fs, rest)
@@ -2570,7 +2628,7 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = TextContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	required(&fs, raw[2], &x.Text, "text", str)
 	constant(&fs, raw[3], "\"text\"", "type", true)
@@ -2590,7 +2648,7 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	*x = TextResourceContents{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[2], &x.Text, "text", str)
 	required(&fs, raw[3], &x.URI, "uri", str)
@@ -2707,13 +2765,13 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	}
 	*x = Tool{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[ToolAnnotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
 	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
-	required(&fs, raw[4], &x.InputSchema, "inputSchema", via[ToolInputSchema])
+	required(&fs, raw[4], &x.InputSchema, "inputSchema", rawObject)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.OutputSchema, "outputSchema", viaPointer[ToolOutputSchema])
+	optional(&fs, raw[6], &x.OutputSchema, "outputSchema", rawObject)
 	optional(&fs, raw[7], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2758,24 +2816,6 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	return fs.err
 }
 
-// toolInputSchemaMembers are the members the schema declares for ToolInputSchema.
-var toolInputSchemaMembers = []string{"$schema", "type"}
-
-// UnmarshalJSON decodes a ToolInputSchema, reporting a missing required member or a wrong constant by its path.
-func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
-	var raw [2]json.RawMessage
-	rest, err := split(data, toolInputSchemaMembers, raw[:])
-	if err != nil {
-		return err
-	}
-	*x = ToolInputSchema{}
-	var fs fields
-	optional(&fs, raw[0], &x.Schema, "$schema", str)
-	constant(&fs, raw[1], "\"object\"", "type", true)
-	x.Extra = keep(&fs, rest)
-	return fs.err
-}
-
 // toolListChangedNotificationMembers are the members the schema declares for ToolListChangedNotification.
 var toolListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
@@ -2795,23 +2835,6 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	return fs.err
 }
 
-// toolOutputSchemaMembers are the members the schema declares for ToolOutputSchema.
-var toolOutputSchemaMembers = []string{"$schema"}
-
-// UnmarshalJSON decodes a ToolOutputSchema, reporting a missing required member or a wrong constant by its path.
-func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
-	var raw [1]json.RawMessage
-	rest, err := split(data, toolOutputSchemaMembers, raw[:])
-	if err != nil {
-		return err
-	}
-	*x = ToolOutputSchema{}
-	var fs fields
-	optional(&fs, raw[0], &x.Schema, "$schema", str)
-	x.Extra = keep(&fs, rest)
-	return fs.err
-}
-
 // toolResultContentMembers are the members the schema declares for ToolResultContent.
 var toolResultContentMembers = []string{"_meta", "content", "isError", "structuredContent", "toolUseId", "type"}
 
@@ -2824,7 +2847,7 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolResultContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	required(&fs, raw[1], &x.Content, "content", sliceOf(DecodeContentBlock))
 	optional(&fs, raw[2], &x.IsError, "isError", plain[*bool])
 	optional(&fs, raw[3], &x.StructuredContent, "structuredContent", plain[any])
@@ -2846,7 +2869,7 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolUseContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[MetaObject])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	required(&fs, raw[1], &x.ID, "id", str)
 	required(&fs, raw[2], &x.Input, "input", plain[map[string]any])
 	required(&fs, raw[3], &x.Name, "name", str)
@@ -2868,7 +2891,7 @@ func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
 	*x = UnsupportedProtocolVersionError{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[UnsupportedProtocolVersionErrorError])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestId])
+	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err

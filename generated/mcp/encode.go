@@ -17,6 +17,9 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a AudioContent with its constant members and kept extra members.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
 	type wire AudioContent
+	if x.Data == nil {
+		x.Data = []byte{}
+	}
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
@@ -40,6 +43,9 @@ func (x BaseMetadata) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a BlobResourceContents with its constant members and kept extra members.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	type wire BlobResourceContents
+	if x.Blob == nil {
+		x.Blob = []byte{}
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -63,6 +69,9 @@ func (x BooleanSchema) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a CacheableResult with its constant members and kept extra members.
 func (x CacheableResult) MarshalJSON() ([]byte, error) {
 	type wire CacheableResult
+	if x.ResultType == "" {
+		x.ResultType = "complete"
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -87,6 +96,9 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a CallToolRequestParams with its constant members and kept extra members.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CallToolRequestParams
+	if err := checkRaw(x.Arguments, "arguments", byte(0x6f), false); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -99,6 +111,9 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 	type wire CallToolResult
 	if x.Content == nil {
 		x.Content = []ContentBlock{}
+	}
+	if x.ResultType == "" {
+		x.ResultType = "complete"
 	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
@@ -245,6 +260,9 @@ func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a CompleteResult with its constant members and kept extra members.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
 	type wire CompleteResult
+	if x.ResultType == "" {
+		x.ResultType = "complete"
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -331,6 +349,9 @@ func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a DiscoverResult with its constant members and kept extra members.
 func (x DiscoverResult) MarshalJSON() ([]byte, error) {
 	type wire DiscoverResult
+	if x.ResultType == "" {
+		x.ResultType = "complete"
+	}
 	if x.SupportedVersions == nil {
 		x.SupportedVersions = []string{}
 	}
@@ -469,6 +490,9 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 	if x.Messages == nil {
 		x.Messages = []PromptMessage{}
 	}
+	if x.ResultType == "" {
+		x.ResultType = "complete"
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -538,6 +562,9 @@ func (x Icons) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a ImageContent with its constant members and kept extra members.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
 	type wire ImageContent
+	if x.Data == nil {
+		x.Data = []byte{}
+	}
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
@@ -561,6 +588,9 @@ func (x Implementation) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a InputRequiredResult with its constant members and kept extra members.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 	type wire InputRequiredResult
+	if x.ResultType == "" {
+		x.ResultType = "input_required"
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -705,6 +735,9 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	if x.Prompts == nil {
 		x.Prompts = []Prompt{}
 	}
+	if x.ResultType == "" {
+		x.ResultType = "complete"
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -745,6 +778,9 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	if x.ResourceTemplates == nil {
 		x.ResourceTemplates = []ResourceTemplate{}
 	}
+	if x.ResultType == "" {
+		x.ResultType = "complete"
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -784,6 +820,9 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	type wire ListResourcesResult
 	if x.Resources == nil {
 		x.Resources = []Resource{}
+	}
+	if x.ResultType == "" {
+		x.ResultType = "complete"
 	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
@@ -858,6 +897,9 @@ func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a ListToolsResult with its constant members and kept extra members.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	type wire ListToolsResult
+	if x.ResultType == "" {
+		x.ResultType = "complete"
+	}
 	if x.Tools == nil {
 		x.Tools = []Tool{}
 	}
@@ -903,6 +945,16 @@ func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, loggingMessageNotificationParamsMembers...)
+}
+
+// MarshalJSON encodes a MetaObject with its constant members and kept extra members.
+func (x MetaObject) MarshalJSON() ([]byte, error) {
+	type wire MetaObject
+	data, err := json.Marshal(wire(x))
+	if err != nil || len(x.Extra) == 0 {
+		return data, err
+	}
+	return appendExtra(data, x.Extra, metaObjectMembers...)
 }
 
 // MarshalJSON encodes a MethodNotFoundError with its constant members and kept extra members.
@@ -1040,6 +1092,9 @@ func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a PaginatedResult with its constant members and kept extra members.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	type wire PaginatedResult
+	if x.ResultType == "" {
+		x.ResultType = "complete"
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -1170,6 +1225,9 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceResult
 	if x.Contents == nil {
 		x.Contents = []ResourceContentsUnion{}
+	}
+	if x.ResultType == "" {
+		x.ResultType = "complete"
 	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
@@ -1328,6 +1386,9 @@ func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a Result with its constant members and kept extra members.
 func (x Result) MarshalJSON() ([]byte, error) {
 	type wire Result
+	if x.ResultType == "" {
+		x.ResultType = "complete"
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -1479,6 +1540,9 @@ func (x SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a SubscriptionsListenResult with its constant members and kept extra members.
 func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionsListenResult
+	if x.ResultType == "" {
+		x.ResultType = "complete"
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -1597,6 +1661,12 @@ func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a Tool with its constant members and kept extra members.
 func (x Tool) MarshalJSON() ([]byte, error) {
 	type wire Tool
+	if err := checkRaw(x.InputSchema, "inputSchema", byte(0x6f), true); err != nil {
+		return nil, err
+	}
+	if err := checkRaw(x.OutputSchema, "outputSchema", byte(0x6f), false); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -1624,19 +1694,6 @@ func (x ToolChoice) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolChoiceMembers...)
 }
 
-// MarshalJSON encodes a ToolInputSchema with its constant members and kept extra members.
-func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	type wire ToolInputSchema
-	data, err := json.Marshal(struct {
-		C0 json.RawMessage `json:"type"`
-		wire
-	}{json.RawMessage("\"object\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
-	}
-	return appendExtra(data, x.Extra, toolInputSchemaMembers...)
-}
-
 // MarshalJSON encodes a ToolListChangedNotification with its constant members and kept extra members.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire ToolListChangedNotification
@@ -1649,16 +1706,6 @@ func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, toolListChangedNotificationMembers...)
-}
-
-// MarshalJSON encodes a ToolOutputSchema with its constant members and kept extra members.
-func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	type wire ToolOutputSchema
-	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
-	}
-	return appendExtra(data, x.Extra, toolOutputSchemaMembers...)
 }
 
 // MarshalJSON encodes a ToolResultContent with its constant members and kept extra members.

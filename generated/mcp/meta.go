@@ -8,6 +8,53 @@ import (
 	"slices"
 )
 
+// Get returns the raw value of a key the schema does not declare for MetaObject.
+func (m *MetaObject) Get(key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Extra[key]
+	return v, ok
+}
+
+// Set stores value under a key the schema does not declare for MetaObject.
+// The key must follow the _meta key rules (ValidateMetaKey), must not use a
+// prefix reserved for MCP, and must not be one of the declared keys, which have
+// typed fields.
+func (m *MetaObject) Set(key string, value any) error {
+	if slices.Contains([]string{}, key) {
+		return fmt.Errorf("_meta key %q has a typed field in MetaObject", key)
+	}
+	if err := ValidateMetaKey(key); err != nil {
+		return err
+	}
+	if IsReservedMetaKey(key) {
+		return fmt.Errorf("_meta key %q uses a prefix reserved for MCP", key)
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	if m.Extra == nil {
+		m.Extra = map[string]json.RawMessage{}
+	}
+	m.Extra[key] = raw
+	return nil
+}
+
+// Validate checks every undeclared key of a MetaObject against the _meta key rules.
+func (m *MetaObject) Validate() error {
+	if m == nil {
+		return nil
+	}
+	for key := range m.Extra {
+		if err := ValidateMetaKey(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Get returns the raw value of a key the schema does not declare for NotificationMetaObject.
 func (m *NotificationMetaObject) Get(key string) (json.RawMessage, bool) {
 	if m == nil {
@@ -196,12 +243,28 @@ func (m *SubscriptionsListenResultMetaObject) Validate() error {
 	return nil
 }
 
+// GetMeta returns the _meta of a AudioContent (nil when x is nil or carries none).
+func (x *AudioContent) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a BlobResourceContents (nil when x is nil or carries none).
+func (x *BlobResourceContents) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
 // GetMeta returns the _meta of a CacheableResult (nil when x is nil or carries none).
 func (x *CacheableResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a CallToolRequestParams (nil when x is nil or carries none).
@@ -217,7 +280,7 @@ func (x *CallToolResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a CancelledNotificationParams (nil when x is nil or carries none).
@@ -225,7 +288,7 @@ func (x *CancelledNotificationParams) GetMeta() *NotificationMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a CompleteRequestParams (nil when x is nil or carries none).
@@ -241,7 +304,15 @@ func (x *CompleteResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a CreateMessageResult (nil when x is nil or carries none).
+func (x *CreateMessageResult) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a DiscoverResult (nil when x is nil or carries none).
@@ -249,7 +320,15 @@ func (x *DiscoverResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a EmbeddedResource (nil when x is nil or carries none).
+func (x *EmbeddedResource) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a GetPromptRequestParams (nil when x is nil or carries none).
@@ -265,7 +344,15 @@ func (x *GetPromptResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a ImageContent (nil when x is nil or carries none).
+func (x *ImageContent) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a InputRequiredResult (nil when x is nil or carries none).
@@ -273,7 +360,7 @@ func (x *InputRequiredResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a InputResponseRequestParams (nil when x is nil or carries none).
@@ -289,7 +376,7 @@ func (x *ListPromptsResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a ListResourceTemplatesResult (nil when x is nil or carries none).
@@ -297,7 +384,7 @@ func (x *ListResourceTemplatesResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a ListResourcesResult (nil when x is nil or carries none).
@@ -305,7 +392,15 @@ func (x *ListResourcesResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a ListRootsRequestParams (nil when x is nil or carries none).
+func (x *ListRootsRequestParams) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a ListToolsResult (nil when x is nil or carries none).
@@ -313,7 +408,7 @@ func (x *ListToolsResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a LoggingMessageNotificationParams (nil when x is nil or carries none).
@@ -321,7 +416,7 @@ func (x *LoggingMessageNotificationParams) GetMeta() *NotificationMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a NotificationParams (nil when x is nil or carries none).
@@ -329,7 +424,7 @@ func (x *NotificationParams) GetMeta() *NotificationMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a PaginatedRequestParams (nil when x is nil or carries none).
@@ -345,7 +440,7 @@ func (x *PaginatedResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a ProgressNotificationParams (nil when x is nil or carries none).
@@ -353,7 +448,15 @@ func (x *ProgressNotificationParams) GetMeta() *NotificationMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a Prompt (nil when x is nil or carries none).
+func (x *Prompt) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a ReadResourceRequestParams (nil when x is nil or carries none).
@@ -369,11 +472,35 @@ func (x *ReadResourceResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a RequestParams (nil when x is nil or carries none).
 func (x *RequestParams) GetMeta() *RequestMetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a Resource (nil when x is nil or carries none).
+func (x *Resource) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a ResourceContents (nil when x is nil or carries none).
+func (x *ResourceContents) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a ResourceLink (nil when x is nil or carries none).
+func (x *ResourceLink) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
 	}
@@ -388,12 +515,20 @@ func (x *ResourceRequestParams) GetMeta() *RequestMetaObject {
 	return &x.Meta
 }
 
+// GetMeta returns the _meta of a ResourceTemplate (nil when x is nil or carries none).
+func (x *ResourceTemplate) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
 // GetMeta returns the _meta of a ResourceUpdatedNotificationParams (nil when x is nil or carries none).
 func (x *ResourceUpdatedNotificationParams) GetMeta() *NotificationMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a Result (nil when x is nil or carries none).
@@ -401,7 +536,23 @@ func (x *Result) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a Root (nil when x is nil or carries none).
+func (x *Root) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a SamplingMessage (nil when x is nil or carries none).
+func (x *SamplingMessage) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a SubscriptionsAcknowledgedNotificationParams (nil when x is nil or carries none).
@@ -409,7 +560,7 @@ func (x *SubscriptionsAcknowledgedNotificationParams) GetMeta() *NotificationMet
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a SubscriptionsListenRequestParams (nil when x is nil or carries none).
@@ -422,6 +573,46 @@ func (x *SubscriptionsListenRequestParams) GetMeta() *RequestMetaObject {
 
 // GetMeta returns the _meta of a SubscriptionsListenResult (nil when x is nil or carries none).
 func (x *SubscriptionsListenResult) GetMeta() *SubscriptionsListenResultMetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a TextContent (nil when x is nil or carries none).
+func (x *TextContent) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a TextResourceContents (nil when x is nil or carries none).
+func (x *TextResourceContents) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a Tool (nil when x is nil or carries none).
+func (x *Tool) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a ToolResultContent (nil when x is nil or carries none).
+func (x *ToolResultContent) GetMeta() *MetaObject {
+	if x == nil {
+		return nil
+	}
+	return &x.Meta
+}
+
+// GetMeta returns the _meta of a ToolUseContent (nil when x is nil or carries none).
+func (x *ToolUseContent) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
 	}

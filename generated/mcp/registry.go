@@ -228,7 +228,7 @@ func DecodeNamed(name string, data []byte) (any, error) {
 	case "Request":
 		return decodeNew[Request](data)
 	case "RequestId":
-		return decodeNew[RequestId](data)
+		return decodeNew[RequestID](data)
 	case "RequestMetaObject":
 		return decodeNew[RequestMetaObject](data)
 	case "RequestParams":

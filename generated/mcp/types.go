@@ -40,7 +40,7 @@ type AudioContent struct {
 	// The base64-encoded audio data.
 	//
 	// Format: byte.
-	Data string `json:"data"`
+	Data []byte `json:"data"`
 	// The MIME type of the audio. Different providers may support different audio types.
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not declare, as they came.
@@ -68,7 +68,7 @@ type BlobResourceContents struct {
 	// A base64-encoded string representing the binary data of the item.
 	//
 	// Format: byte.
-	Blob string `json:"blob"`
+	Blob []byte `json:"blob"`
 	// The MIME type of this resource, if known.
 	MIMEType string `json:"mimeType,omitzero"`
 	// The URI of this resource.
@@ -92,7 +92,7 @@ type BooleanSchema struct {
 
 // CacheableResult is a result that supports a time-to-live (TTL) hint for client-side caching.
 type CacheableResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitzero"`
+	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
 	//
@@ -131,7 +131,7 @@ type CacheableResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "tools/call".
 type CallToolRequest struct {
-	ID     RequestId             `json:"id"`
+	ID     RequestID             `json:"id"`
 	Params CallToolRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -152,7 +152,7 @@ type CallToolRequestParams struct {
 
 // CallToolResult is the result returned by the server for a tools/call ([CallToolRequest]) request.
 type CallToolResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitzero"`
+	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// A list of content objects that represent the unstructured result of the tool call.
 	Content []ContentBlock `json:"content"`
 	// Whether the tool call ended in an error.
@@ -189,7 +189,7 @@ type CallToolResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type CallToolResultResponse struct {
-	ID     RequestId       `json:"id"`
+	ID     RequestID       `json:"id"`
 	Result CallToolOutcome `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -212,13 +212,13 @@ type CancelledNotification struct {
 
 // CancelledNotificationParams: Parameters for a `notifications/cancelled` notification.
 type CancelledNotificationParams struct {
-	Meta *NotificationMetaObject `json:"_meta,omitzero"`
+	Meta NotificationMetaObject `json:"_meta,omitzero"`
 	// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
 	Reason string `json:"reason,omitzero"`
 	// The ID of the request to cancel.
 	//
 	// This MUST correspond to the ID of a request the client previously issued.
-	RequestID RequestId `json:"requestId"`
+	RequestID RequestID `json:"requestId"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -293,7 +293,7 @@ type ClientResult = Result
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "completion/complete".
 type CompleteRequest struct {
-	ID     RequestId             `json:"id"`
+	ID     RequestID             `json:"id"`
 	Params CompleteRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -331,7 +331,7 @@ type CompleteRequestParamsContext struct {
 
 // CompleteResult is the result returned by the server for a completion/complete ([CompleteRequest]) request.
 type CompleteResult struct {
-	Meta       *ResultMetaObject        `json:"_meta,omitzero"`
+	Meta       ResultMetaObject         `json:"_meta,omitzero"`
 	Completion CompleteResultCompletion `json:"completion"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -361,7 +361,7 @@ type CompleteResultCompletion struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type CompleteResultResponse struct {
-	ID     RequestId      `json:"id"`
+	ID     RequestID      `json:"id"`
 	Result CompleteResult `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -452,7 +452,7 @@ type Cursor string
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "server/discover".
 type DiscoverRequest struct {
-	ID     RequestId     `json:"id"`
+	ID     RequestID     `json:"id"`
 	Params RequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -460,7 +460,7 @@ type DiscoverRequest struct {
 
 // DiscoverResult is the result returned by the server for a server/discover ([DiscoverRequest]) request.
 type DiscoverResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitzero"`
+	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
 	//
@@ -511,7 +511,7 @@ type DiscoverResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type DiscoverResultResponse struct {
-	ID     RequestId      `json:"id"`
+	ID     RequestID      `json:"id"`
 	Result DiscoverResult `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -623,7 +623,7 @@ type Error struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "prompts/get".
 type GetPromptRequest struct {
-	ID     RequestId              `json:"id"`
+	ID     RequestID              `json:"id"`
 	Params GetPromptRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -644,7 +644,7 @@ type GetPromptRequestParams struct {
 
 // GetPromptResult is the result returned by the server for a prompts/get ([GetPromptRequest]) request.
 type GetPromptResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitzero"`
+	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// An optional description for the prompt.
 	Description string          `json:"description,omitzero"`
 	Messages    []PromptMessage `json:"messages"`
@@ -664,7 +664,7 @@ type GetPromptResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type GetPromptResultResponse struct {
-	ID     RequestId        `json:"id"`
+	ID     RequestID        `json:"id"`
 	Result GetPromptOutcome `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -678,7 +678,7 @@ type GetPromptResultResponse struct {
 // On the wire it always carries "jsonrpc": "2.0".
 type HeaderMismatchError struct {
 	Error HeaderMismatchErrorError `json:"error"`
-	ID    RequestId                `json:"id,omitzero"`
+	ID    RequestID                `json:"id,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -754,7 +754,7 @@ type ImageContent struct {
 	// The base64-encoded image data.
 	//
 	// Format: byte.
-	Data string `json:"data"`
+	Data []byte `json:"data"`
 	// The MIME type of the image. Different providers may support different image types.
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not declare, as they came.
@@ -807,9 +807,9 @@ type InputRequests map[string]InputRequest
 //
 // At least one of `inputRequests` or `requestState` MUST be present.
 type InputRequiredResult struct {
-	Meta          *ResultMetaObject `json:"_meta,omitzero"`
-	InputRequests InputRequests     `json:"inputRequests,omitzero"`
-	RequestState  string            `json:"requestState,omitzero"`
+	Meta          ResultMetaObject `json:"_meta,omitzero"`
+	InputRequests InputRequests    `json:"inputRequests,omitzero"`
+	RequestState  string           `json:"requestState,omitzero"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
 	//
@@ -892,7 +892,7 @@ type JSONObject map[string]JSONValue
 // On the wire it always carries "jsonrpc": "2.0".
 type JSONRPCErrorResponse struct {
 	Error Error     `json:"error"`
-	ID    RequestId `json:"id,omitzero"`
+	ID    RequestID `json:"id,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -911,7 +911,7 @@ type JSONRPCNotification struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type JSONRPCRequest struct {
-	ID     RequestId      `json:"id"`
+	ID     RequestID      `json:"id"`
 	Method string         `json:"method"`
 	Params map[string]any `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
@@ -922,7 +922,7 @@ type JSONRPCRequest struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type JSONRPCResultResponse struct {
-	ID     RequestId `json:"id"`
+	ID     RequestID `json:"id"`
 	Result Result    `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -953,7 +953,7 @@ type LegacyTitledEnumSchema struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "prompts/list".
 type ListPromptsRequest struct {
-	ID     RequestId              `json:"id"`
+	ID     RequestID              `json:"id"`
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -961,7 +961,7 @@ type ListPromptsRequest struct {
 
 // ListPromptsResult is the result returned by the server for a prompts/list ([ListPromptsRequest]) request.
 type ListPromptsResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitzero"`
+	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
 	//
@@ -1004,7 +1004,7 @@ type ListPromptsResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type ListPromptsResultResponse struct {
-	ID     RequestId         `json:"id"`
+	ID     RequestID         `json:"id"`
 	Result ListPromptsResult `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1014,7 +1014,7 @@ type ListPromptsResultResponse struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "resources/templates/list".
 type ListResourceTemplatesRequest struct {
-	ID     RequestId              `json:"id"`
+	ID     RequestID              `json:"id"`
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1022,7 +1022,7 @@ type ListResourceTemplatesRequest struct {
 
 // ListResourceTemplatesResult is the result returned by the server for a resources/templates/list ([ListResourceTemplatesRequest]) request.
 type ListResourceTemplatesResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitzero"`
+	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
 	//
@@ -1065,7 +1065,7 @@ type ListResourceTemplatesResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type ListResourceTemplatesResultResponse struct {
-	ID     RequestId                   `json:"id"`
+	ID     RequestID                   `json:"id"`
 	Result ListResourceTemplatesResult `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1075,7 +1075,7 @@ type ListResourceTemplatesResultResponse struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "resources/list".
 type ListResourcesRequest struct {
-	ID     RequestId              `json:"id"`
+	ID     RequestID              `json:"id"`
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1083,7 +1083,7 @@ type ListResourcesRequest struct {
 
 // ListResourcesResult is the result returned by the server for a resources/list ([ListResourcesRequest]) request.
 type ListResourcesResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitzero"`
+	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
 	//
@@ -1126,7 +1126,7 @@ type ListResourcesResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type ListResourcesResultResponse struct {
-	ID     RequestId           `json:"id"`
+	ID     RequestID           `json:"id"`
 	Result ListResourcesResult `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1171,7 +1171,7 @@ type ListRootsResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "tools/list".
 type ListToolsRequest struct {
-	ID     RequestId              `json:"id"`
+	ID     RequestID              `json:"id"`
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1179,7 +1179,7 @@ type ListToolsRequest struct {
 
 // ListToolsResult is the result returned by the server for a tools/list ([ListToolsRequest]) request.
 type ListToolsResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitzero"`
+	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
 	//
@@ -1222,7 +1222,7 @@ type ListToolsResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type ListToolsResultResponse struct {
-	ID     RequestId       `json:"id"`
+	ID     RequestID       `json:"id"`
 	Result ListToolsResult `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1279,7 +1279,7 @@ type LoggingMessageNotification struct {
 //
 // Deprecated: as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
 type LoggingMessageNotificationParams struct {
-	Meta *NotificationMetaObject `json:"_meta,omitzero"`
+	Meta NotificationMetaObject `json:"_meta,omitzero"`
 	// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
 	Data any `json:"data"`
 	// The severity of this log message.
@@ -1305,7 +1305,10 @@ type LoggingMessageNotificationParams struct {
 // **Name:**
 // - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
 // - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
-type MetaObject map[string]any
+type MetaObject struct {
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
+}
 
 // MethodNotFoundError is a JSON-RPC error indicating that the requested method does not exist or is not available.
 //
@@ -1330,7 +1333,7 @@ type MethodNotFoundError struct {
 // On the wire it always carries "jsonrpc": "2.0".
 type MissingRequiredClientCapabilityError struct {
 	Error MissingRequiredClientCapabilityErrorError `json:"error"`
-	ID    RequestId                                 `json:"id,omitzero"`
+	ID    RequestID                                 `json:"id,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1434,14 +1437,14 @@ type NotificationMetaObject struct {
 	//
 	// The value is the JSON-RPC ID of the `subscriptions/listen` request that
 	// opened the stream.
-	SubscriptionID RequestId `json:"io.modelcontextprotocol/subscriptionId,omitzero"`
+	SubscriptionID RequestID `json:"io.modelcontextprotocol/subscriptionId,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // NotificationParams is common params for any notification.
 type NotificationParams struct {
-	Meta *NotificationMetaObject `json:"_meta,omitzero"`
+	Meta NotificationMetaObject `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1463,7 +1466,7 @@ type NumberSchema struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type PaginatedRequest struct {
-	ID     RequestId              `json:"id"`
+	ID     RequestID              `json:"id"`
 	Method string                 `json:"method"`
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
@@ -1482,7 +1485,7 @@ type PaginatedRequestParams struct {
 
 // PaginatedResult is defined by the schema without a description.
 type PaginatedResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitzero"`
+	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitzero"`
@@ -1521,7 +1524,7 @@ type ProgressNotification struct {
 
 // ProgressNotificationParams: Parameters for a notifications/progress ([ProgressNotification]) notification.
 type ProgressNotificationParams struct {
-	Meta *NotificationMetaObject `json:"_meta,omitzero"`
+	Meta NotificationMetaObject `json:"_meta,omitzero"`
 	// An optional message describing the current progress.
 	Message string `json:"message,omitzero"`
 	// The progress thus far. This should increase every time progress is made, even if the total is unknown.
@@ -1655,7 +1658,7 @@ type PromptReference struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "resources/read".
 type ReadResourceRequest struct {
-	ID     RequestId                 `json:"id"`
+	ID     RequestID                 `json:"id"`
 	Params ReadResourceRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1676,7 +1679,7 @@ type ReadResourceRequestParams struct {
 
 // ReadResourceResult is the result returned by the server for a resources/read ([ReadResourceRequest]) request.
 type ReadResourceResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitzero"`
+	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
 	//
@@ -1716,7 +1719,7 @@ type ReadResourceResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type ReadResourceResultResponse struct {
-	ID     RequestId           `json:"id"`
+	ID     RequestID           `json:"id"`
 	Result ReadResourceOutcome `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1730,29 +1733,29 @@ type Request struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// RequestId is a uniquely identifying ID for a request in JSON-RPC.
-type RequestId struct {
+// RequestID is a uniquely identifying ID for a request in JSON-RPC.
+type RequestID struct {
 	// Value is a string, a int64, or nil when absent.
 	Value any
 }
 
 // IsZero reports whether v holds no value.
-func (v RequestId) IsZero() bool {
+func (v RequestID) IsZero() bool {
 	return v.Value == nil
 }
 
 // String formats the value.
-func (v RequestId) String() string {
+func (v RequestID) String() string {
 	return fmt.Sprint(v.Value)
 }
 
-// MarshalJSON encodes the value, which must be one of the types RequestId allows.
-func (v RequestId) MarshalJSON() ([]byte, error) {
-	return marshalScalar(v.Value, "RequestId", []string{"string", "integer"})
+// MarshalJSON encodes the value, which must be one of the types RequestID allows.
+func (v RequestID) MarshalJSON() ([]byte, error) {
+	return marshalScalar(v.Value, "RequestID", []string{"string", "integer"})
 }
 
-// UnmarshalJSON decodes a RequestId and refuses JSON types the schema does not allow.
-func (v *RequestId) UnmarshalJSON(data []byte) error {
+// UnmarshalJSON decodes a RequestID and refuses JSON types the schema does not allow.
+func (v *RequestID) UnmarshalJSON(data []byte) error {
 	value, err := unmarshalScalar(data, []string{"string", "integer"})
 	if err != nil {
 		return err
@@ -1989,7 +1992,7 @@ type ResourceUpdatedNotification struct {
 
 // ResourceUpdatedNotificationParams: Parameters for a `notifications/resources/updated` notification.
 type ResourceUpdatedNotificationParams struct {
-	Meta *NotificationMetaObject `json:"_meta,omitzero"`
+	Meta NotificationMetaObject `json:"_meta,omitzero"`
 	// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
 	//
 	// Format: uri.
@@ -2000,7 +2003,7 @@ type ResourceUpdatedNotificationParams struct {
 
 // Result is common result fields.
 type Result struct {
-	Meta *ResultMetaObject `json:"_meta,omitzero"`
+	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
 	//
@@ -2197,7 +2200,7 @@ type SubscriptionsAcknowledgedNotification struct {
 
 // SubscriptionsAcknowledgedNotificationParams: Parameters for a notifications/subscriptions/acknowledged ([SubscriptionsAcknowledgedNotification]) notification.
 type SubscriptionsAcknowledgedNotificationParams struct {
-	Meta *NotificationMetaObject `json:"_meta,omitzero"`
+	Meta NotificationMetaObject `json:"_meta,omitzero"`
 	// The subset of requested notification types the server agreed to honor.
 	// Only includes notification types the server actually supports; if the
 	// client requested an unsupported type (e.g., `promptsListChanged` when
@@ -2213,7 +2216,7 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "subscriptions/listen".
 type SubscriptionsListenRequest struct {
-	ID     RequestId                        `json:"id"`
+	ID     RequestID                        `json:"id"`
 	Params SubscriptionsListenRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -2269,7 +2272,7 @@ type SubscriptionsListenResultMetaObject struct {
 	// the stream's notifications. The value is the JSON-RPC ID of the
 	// `subscriptions/listen` request that opened the stream (and equals this
 	// response's `id`).
-	SubscriptionID RequestId `json:"io.modelcontextprotocol/subscriptionId"`
+	SubscriptionID RequestID `json:"io.modelcontextprotocol/subscriptionId"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2279,7 +2282,7 @@ type SubscriptionsListenResultMetaObject struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type SubscriptionsListenResultResponse struct {
-	ID     RequestId                 `json:"id"`
+	ID     RequestID                 `json:"id"`
 	Result SubscriptionsListenResult `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -2412,14 +2415,14 @@ type Tool struct {
 	// extraction rules.
 	//
 	// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-	InputSchema ToolInputSchema `json:"inputSchema"`
+	InputSchema json.RawMessage `json:"inputSchema"`
 	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
 	Name string `json:"name"`
 	// An optional JSON Schema object defining the structure of the tool's output returned in
 	// the structuredContent field of a [CallToolResult]. This can be any valid JSON Schema 2020-12.
 	//
 	// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-	OutputSchema *ToolOutputSchema `json:"outputSchema,omitzero"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitzero"`
 	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
 	// even by those unfamiliar with domain-specific terminology.
 	//
@@ -2486,43 +2489,11 @@ type ToolChoice struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
-//
-// Tool arguments are always JSON objects, so `type: "object"` is required at the root.
-// Beyond that, any JSON Schema 2020-12 keyword may appear alongside `type` — including
-// composition keywords (`oneOf`, `anyOf`, `allOf`, `not`), conditional keywords
-// (`if`/`then`/`else`), reference keywords (`$ref`, `$defs`, `$anchor`), and any other
-// standard validation or annotation keywords.
-//
-// Property schemas may carry an `x-mcp-header` annotation to mirror the
-// argument value into an HTTP header on the Streamable HTTP transport. See
-// the Streamable HTTP transport specification for the validity and
-// extraction rules.
-//
-// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-//
-// On the wire it always carries "type": "object".
-type ToolInputSchema struct {
-	Schema string `json:"$schema,omitzero"`
-	// Extra holds the members the schema does not declare, as they came.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
 // ToolListChangedNotification is an optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a subscriptions/listen ([SubscriptionsListenRequest]) stream when the client requested it via the `toolsListChanged` filter field.
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "notifications/tools/list_changed".
 type ToolListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitzero"`
-	// Extra holds the members the schema does not declare, as they came.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's output returned in
-// the structuredContent field of a [CallToolResult]. This can be any valid JSON Schema 2020-12.
-//
-// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-type ToolOutputSchema struct {
-	Schema string `json:"$schema,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2588,7 +2559,7 @@ type ToolUseContent struct {
 // On the wire it always carries "jsonrpc": "2.0".
 type UnsupportedProtocolVersionError struct {
 	Error UnsupportedProtocolVersionErrorError `json:"error"`
-	ID    RequestId                            `json:"id,omitzero"`
+	ID    RequestID                            `json:"id,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }

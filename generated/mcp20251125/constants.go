@@ -75,8 +75,8 @@ const (
 
 // JSON-RPC error codes of this revision.
 const (
-	// CodeUrlElicitationRequired (-32042): An error response that indicates that the server requires the client to provide additional information via an elicitation request.
-	CodeUrlElicitationRequired = -32042
+	// CodeURLElicitationRequired (-32042): An error response that indicates that the server requires the client to provide additional information via an elicitation request.
+	CodeURLElicitationRequired = -32042
 	// CodeInvalidRequest (-32600): The JSON sent is not a valid request object.
 	CodeInvalidRequest = -32600
 	// CodeMethodNotFound (-32601): The method does not exist or is not available.

@@ -40,7 +40,7 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	required(&fs, raw[2], &x.Data, "data", str)
+	required(&fs, raw[2], &x.Data, "data", plain[[]byte])
 	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
 	constant(&fs, raw[4], "\"audio\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -78,7 +78,7 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	*x = BlobResourceContents{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, raw[1], &x.Blob, "blob", str)
+	required(&fs, raw[1], &x.Blob, "blob", plain[[]byte])
 	optional(&fs, raw[2], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[3], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
@@ -117,7 +117,7 @@ func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = CallToolRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"tools/call\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[CallToolRequestParams])
@@ -137,8 +137,8 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CallToolRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CallToolRequestParamsMeta])
-	optional(&fs, raw[1], &x.Arguments, "arguments", plain[json.RawMessage])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[CallToolRequestParamsMeta])
+	optional(&fs, raw[1], &x.Arguments, "arguments", rawObject)
 	required(&fs, raw[2], &x.Name, "name", str)
 	optional(&fs, raw[3], &x.Task, "task", viaPointer[TaskMetadata])
 	x.Extra = keep(&fs, rest)
@@ -194,7 +194,7 @@ func (x *CancelTaskRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = CancelTaskRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"tasks/cancel\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[RelatedTaskMetadata])
@@ -259,7 +259,7 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.Reason, "reason", str)
-	optional(&fs, raw[2], &x.RequestID, "requestId", plain[RequestId])
+	optional(&fs, raw[2], &x.RequestID, "requestId", plain[RequestID])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -298,7 +298,7 @@ func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
 	*x = ClientCapabilitiesElicitation{}
 	var fs fields
 	optional(&fs, raw[0], &x.Form, "form", viaPointer[ClientCapabilitiesElicitationForm])
-	optional(&fs, raw[1], &x.URL, "url", viaPointer[ClientCapabilitiesElicitationUrl])
+	optional(&fs, raw[1], &x.URL, "url", viaPointer[ClientCapabilitiesElicitationURL])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -319,17 +319,17 @@ func (x *ClientCapabilitiesElicitationForm) UnmarshalJSON(data []byte) error {
 	return fs.err
 }
 
-// clientCapabilitiesElicitationUrlMembers are the members the schema declares for ClientCapabilitiesElicitationUrl.
-var clientCapabilitiesElicitationUrlMembers = []string{}
+// clientCapabilitiesElicitationURLMembers are the members the schema declares for ClientCapabilitiesElicitationURL.
+var clientCapabilitiesElicitationURLMembers = []string{}
 
-// UnmarshalJSON decodes a ClientCapabilitiesElicitationUrl, reporting a missing required member or a wrong constant by its path.
-func (x *ClientCapabilitiesElicitationUrl) UnmarshalJSON(data []byte) error {
+// UnmarshalJSON decodes a ClientCapabilitiesElicitationURL, reporting a missing required member or a wrong constant by its path.
+func (x *ClientCapabilitiesElicitationURL) UnmarshalJSON(data []byte) error {
 	var raw [0]json.RawMessage
-	rest, err := split(data, clientCapabilitiesElicitationUrlMembers, raw[:])
+	rest, err := split(data, clientCapabilitiesElicitationURLMembers, raw[:])
 	if err != nil {
 		return err
 	}
-	*x = ClientCapabilitiesElicitationUrl{}
+	*x = ClientCapabilitiesElicitationURL{}
 	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -565,7 +565,7 @@ func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"completion/complete\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[CompleteRequestParams])
@@ -585,7 +585,7 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CompleteRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[CompleteRequestParamsMeta])
 	required(&fs, raw[1], &x.Argument, "argument", via[CompleteRequestParamsArgument])
 	optional(&fs, raw[2], &x.Context, "context", viaPointer[CompleteRequestParamsContext])
 	required(&fs, raw[3], &x.Ref, "ref", DecodeCompleteRequestParamsRef)
@@ -694,7 +694,7 @@ func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = CreateMessageRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"sampling/createMessage\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[CreateMessageRequestParams])
@@ -714,7 +714,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CreateMessageRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[CreateMessageRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[CreateMessageRequestParamsMeta])
 	optional(&fs, raw[1], &x.IncludeContext, "includeContext", str)
 	oneOf(&fs, x.IncludeContext, "includeContext", "allServers", "none", "thisServer")
 	required(&fs, raw[2], &x.MaxTokens, "maxTokens", plain[int64])
@@ -815,7 +815,7 @@ func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ElicitRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"elicitation/create\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", DecodeElicitRequestParams)
@@ -835,7 +835,7 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ElicitRequestFormParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ElicitRequestFormParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ElicitRequestFormParamsMeta])
 	required(&fs, raw[1], &x.Message, "message", str)
 	constant(&fs, raw[2], "\"form\"", "mode", false)
 	optional(&fs, raw[2], &x.Mode, "mode", str)
@@ -894,7 +894,7 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ElicitRequestURLParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ElicitRequestURLParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ElicitRequestURLParamsMeta])
 	required(&fs, raw[1], &x.ElicitationID, "elicitationId", str)
 	required(&fs, raw[2], &x.Message, "message", str)
 	constant(&fs, raw[3], "\"url\"", "mode", true)
@@ -1028,7 +1028,7 @@ func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetPromptRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"prompts/get\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[GetPromptRequestParams])
@@ -1048,7 +1048,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetPromptRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[GetPromptRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[GetPromptRequestParamsMeta])
 	optional(&fs, raw[1], &x.Arguments, "arguments", plain[map[string]string])
 	required(&fs, raw[2], &x.Name, "name", str)
 	x.Extra = keep(&fs, rest)
@@ -1103,7 +1103,7 @@ func (x *GetTaskPayloadRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetTaskPayloadRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"tasks/result\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[RelatedTaskMetadata])
@@ -1140,7 +1140,7 @@ func (x *GetTaskRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetTaskRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"tasks/get\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[RelatedTaskMetadata])
@@ -1224,7 +1224,7 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	required(&fs, raw[2], &x.Data, "data", str)
+	required(&fs, raw[2], &x.Data, "data", plain[[]byte])
 	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
 	constant(&fs, raw[4], "\"image\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -1265,7 +1265,7 @@ func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = InitializeRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"initialize\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[InitializeRequestParams])
@@ -1285,7 +1285,7 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = InitializeRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[InitializeRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[InitializeRequestParamsMeta])
 	required(&fs, raw[1], &x.Capabilities, "capabilities", via[ClientCapabilities])
 	required(&fs, raw[2], &x.ClientInfo, "clientInfo", via[Implementation])
 	required(&fs, raw[3], &x.ProtocolVersion, "protocolVersion", str)
@@ -1363,7 +1363,7 @@ func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
 	*x = JSONRPCErrorResponse{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[Error])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestId])
+	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1400,7 +1400,7 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = JSONRPCRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Method, "method", str)
 	optional(&fs, raw[3], &x.Params, "params", plain[map[string]any])
@@ -1420,7 +1420,7 @@ func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
 	}
 	*x = JSONRPCResultResponse{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Result, "result", via[Result])
 	x.Extra = keep(&fs, rest)
@@ -1461,7 +1461,7 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListPromptsRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"prompts/list\"", "method", true)
 	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
@@ -1500,7 +1500,7 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourceTemplatesRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"resources/templates/list\"", "method", true)
 	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
@@ -1539,7 +1539,7 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourcesRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"resources/list\"", "method", true)
 	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
@@ -1578,7 +1578,7 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListRootsRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"roots/list\"", "method", true)
 	optional(&fs, raw[3], &x.Params, "params", viaPointer[RequestParams])
@@ -1616,7 +1616,7 @@ func (x *ListTasksRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListTasksRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"tasks/list\"", "method", true)
 	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
@@ -1655,7 +1655,7 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListToolsRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"tools/list\"", "method", true)
 	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
@@ -1841,7 +1841,7 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = PaginatedRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Method, "method", str)
 	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
@@ -1861,7 +1861,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = PaginatedRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[PaginatedRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[PaginatedRequestParamsMeta])
 	optional(&fs, raw[1], &x.Cursor, "cursor", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1914,7 +1914,7 @@ func (x *PingRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = PingRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"ping\"", "method", true)
 	optional(&fs, raw[3], &x.Params, "params", viaPointer[RequestParams])
@@ -2072,7 +2072,7 @@ func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = ReadResourceRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"resources/read\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[ReadResourceRequestParams])
@@ -2092,7 +2092,7 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ReadResourceRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ReadResourceRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ReadResourceRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2180,7 +2180,7 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = RequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[RequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[RequestParamsMeta])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2303,7 +2303,7 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[ResourceRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[ResourceRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2735,7 +2735,7 @@ func (x *SetLevelRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = SetLevelRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"logging/setLevel\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[SetLevelRequestParams])
@@ -2755,7 +2755,7 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = SetLevelRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[SetLevelRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[SetLevelRequestParamsMeta])
 	required(&fs, raw[1], &x.Level, "level", plain[LoggingLevel])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2814,7 +2814,7 @@ func (x *SubscribeRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = SubscribeRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"resources/subscribe\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[SubscribeRequestParams])
@@ -2834,7 +2834,7 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = SubscribeRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[SubscribeRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[SubscribeRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2892,7 +2892,7 @@ func (x *TaskAugmentedRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = TaskAugmentedRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[TaskAugmentedRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[TaskAugmentedRequestParamsMeta])
 	optional(&fs, raw[1], &x.Task, "task", viaPointer[TaskMetadata])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3142,9 +3142,9 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[2], &x.Description, "description", str)
 	optional(&fs, raw[3], &x.Execution, "execution", viaPointer[ToolExecution])
 	optional(&fs, raw[4], &x.Icons, "icons", plain[[]Icon])
-	required(&fs, raw[5], &x.InputSchema, "inputSchema", via[ToolInputSchema])
+	required(&fs, raw[5], &x.InputSchema, "inputSchema", rawObject)
 	required(&fs, raw[6], &x.Name, "name", str)
-	optional(&fs, raw[7], &x.OutputSchema, "outputSchema", viaPointer[ToolOutputSchema])
+	optional(&fs, raw[7], &x.OutputSchema, "outputSchema", rawObject)
 	optional(&fs, raw[8], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3207,42 +3207,6 @@ func (x *ToolExecution) UnmarshalJSON(data []byte) error {
 	return fs.err
 }
 
-// toolInputSchemaMembers are the members the schema declares for ToolInputSchema.
-var toolInputSchemaMembers = []string{"$schema", "properties", "required", "type"}
-
-// UnmarshalJSON decodes a ToolInputSchema, reporting a missing required member or a wrong constant by its path.
-func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
-	var raw [4]json.RawMessage
-	rest, err := split(data, toolInputSchemaMembers, raw[:])
-	if err != nil {
-		return err
-	}
-	*x = ToolInputSchema{}
-	var fs fields
-	optional(&fs, raw[0], &x.Schema, "$schema", str)
-	optional(&fs, raw[1], &x.Properties, "properties", plain[map[string]ToolInputSchemaPropertiesValue])
-	optional(&fs, raw[2], &x.Required, "required", plain[[]string])
-	constant(&fs, raw[3], "\"object\"", "type", true)
-	x.Extra = keep(&fs, rest)
-	return fs.err
-}
-
-// toolInputSchemaPropertiesValueMembers are the members the schema declares for ToolInputSchemaPropertiesValue.
-var toolInputSchemaPropertiesValueMembers = []string{}
-
-// UnmarshalJSON decodes a ToolInputSchemaPropertiesValue, reporting a missing required member or a wrong constant by its path.
-func (x *ToolInputSchemaPropertiesValue) UnmarshalJSON(data []byte) error {
-	var raw [0]json.RawMessage
-	rest, err := split(data, toolInputSchemaPropertiesValueMembers, raw[:])
-	if err != nil {
-		return err
-	}
-	*x = ToolInputSchemaPropertiesValue{}
-	var fs fields
-	x.Extra = keep(&fs, rest)
-	return fs.err
-}
-
 // toolListChangedNotificationMembers are the members the schema declares for ToolListChangedNotification.
 var toolListChangedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
@@ -3258,42 +3222,6 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[1], "\"notifications/tools/list_changed\"", "method", true)
 	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
-	x.Extra = keep(&fs, rest)
-	return fs.err
-}
-
-// toolOutputSchemaMembers are the members the schema declares for ToolOutputSchema.
-var toolOutputSchemaMembers = []string{"$schema", "properties", "required", "type"}
-
-// UnmarshalJSON decodes a ToolOutputSchema, reporting a missing required member or a wrong constant by its path.
-func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
-	var raw [4]json.RawMessage
-	rest, err := split(data, toolOutputSchemaMembers, raw[:])
-	if err != nil {
-		return err
-	}
-	*x = ToolOutputSchema{}
-	var fs fields
-	optional(&fs, raw[0], &x.Schema, "$schema", str)
-	optional(&fs, raw[1], &x.Properties, "properties", plain[map[string]ToolOutputSchemaPropertiesValue])
-	optional(&fs, raw[2], &x.Required, "required", plain[[]string])
-	constant(&fs, raw[3], "\"object\"", "type", true)
-	x.Extra = keep(&fs, rest)
-	return fs.err
-}
-
-// toolOutputSchemaPropertiesValueMembers are the members the schema declares for ToolOutputSchemaPropertiesValue.
-var toolOutputSchemaPropertiesValueMembers = []string{}
-
-// UnmarshalJSON decodes a ToolOutputSchemaPropertiesValue, reporting a missing required member or a wrong constant by its path.
-func (x *ToolOutputSchemaPropertiesValue) UnmarshalJSON(data []byte) error {
-	var raw [0]json.RawMessage
-	rest, err := split(data, toolOutputSchemaPropertiesValueMembers, raw[:])
-	if err != nil {
-		return err
-	}
-	*x = ToolOutputSchemaPropertiesValue{}
-	var fs fields
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3354,7 +3282,7 @@ func (x *URLElicitationRequiredError) UnmarshalJSON(data []byte) error {
 	*x = URLElicitationRequiredError{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[URLElicitationRequiredErrorError])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestId])
+	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3408,7 +3336,7 @@ func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = UnsubscribeRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[RequestId])
+	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"resources/unsubscribe\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[UnsubscribeRequestParams])
@@ -3428,7 +3356,7 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = UnsubscribeRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", viaPointer[UnsubscribeRequestParamsMeta])
+	optional(&fs, raw[0], &x.Meta, "_meta", via[UnsubscribeRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err

@@ -17,6 +17,9 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a AudioContent with its constant members and kept extra members.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
 	type wire AudioContent
+	if x.Data == nil {
+		x.Data = []byte{}
+	}
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
@@ -40,6 +43,9 @@ func (x BaseMetadata) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a BlobResourceContents with its constant members and kept extra members.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	type wire BlobResourceContents
+	if x.Blob == nil {
+		x.Blob = []byte{}
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -77,6 +83,9 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a CallToolRequestParams with its constant members and kept extra members.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CallToolRequestParams
+	if err := checkRaw(x.Arguments, "arguments", byte(0x6f), false); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -185,14 +194,14 @@ func (x ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, clientCapabilitiesElicitationFormMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesElicitationUrl with its constant members and kept extra members.
-func (x ClientCapabilitiesElicitationUrl) MarshalJSON() ([]byte, error) {
-	type wire ClientCapabilitiesElicitationUrl
+// MarshalJSON encodes a ClientCapabilitiesElicitationURL with its constant members and kept extra members.
+func (x ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
+	type wire ClientCapabilitiesElicitationURL
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesElicitationUrlMembers...)
+	return appendExtra(data, x.Extra, clientCapabilitiesElicitationURLMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesExperimentalValue with its constant members and kept extra members.
@@ -717,6 +726,9 @@ func (x Icons) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a ImageContent with its constant members and kept extra members.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
 	type wire ImageContent
+	if x.Data == nil {
+		x.Data = []byte{}
+	}
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
@@ -1845,6 +1857,12 @@ func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a Tool with its constant members and kept extra members.
 func (x Tool) MarshalJSON() ([]byte, error) {
 	type wire Tool
+	if err := checkRaw(x.InputSchema, "inputSchema", byte(0x6f), true); err != nil {
+		return nil, err
+	}
+	if err := checkRaw(x.OutputSchema, "outputSchema", byte(0x6f), false); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
 	if err != nil || len(x.Extra) == 0 {
 		return data, err
@@ -1882,29 +1900,6 @@ func (x ToolExecution) MarshalJSON() ([]byte, error) {
 	return appendExtra(data, x.Extra, toolExecutionMembers...)
 }
 
-// MarshalJSON encodes a ToolInputSchema with its constant members and kept extra members.
-func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	type wire ToolInputSchema
-	data, err := json.Marshal(struct {
-		C0 json.RawMessage `json:"type"`
-		wire
-	}{json.RawMessage("\"object\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
-	}
-	return appendExtra(data, x.Extra, toolInputSchemaMembers...)
-}
-
-// MarshalJSON encodes a ToolInputSchemaPropertiesValue with its constant members and kept extra members.
-func (x ToolInputSchemaPropertiesValue) MarshalJSON() ([]byte, error) {
-	type wire ToolInputSchemaPropertiesValue
-	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
-	}
-	return appendExtra(data, x.Extra, toolInputSchemaPropertiesValueMembers...)
-}
-
 // MarshalJSON encodes a ToolListChangedNotification with its constant members and kept extra members.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire ToolListChangedNotification
@@ -1917,29 +1912,6 @@ func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 		return data, err
 	}
 	return appendExtra(data, x.Extra, toolListChangedNotificationMembers...)
-}
-
-// MarshalJSON encodes a ToolOutputSchema with its constant members and kept extra members.
-func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	type wire ToolOutputSchema
-	data, err := json.Marshal(struct {
-		C0 json.RawMessage `json:"type"`
-		wire
-	}{json.RawMessage("\"object\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
-	}
-	return appendExtra(data, x.Extra, toolOutputSchemaMembers...)
-}
-
-// MarshalJSON encodes a ToolOutputSchemaPropertiesValue with its constant members and kept extra members.
-func (x ToolOutputSchemaPropertiesValue) MarshalJSON() ([]byte, error) {
-	type wire ToolOutputSchemaPropertiesValue
-	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
-	}
-	return appendExtra(data, x.Extra, toolOutputSchemaPropertiesValueMembers...)
 }
 
 // MarshalJSON encodes a ToolResultContent with its constant members and kept extra members.

@@ -718,7 +718,7 @@ func (x *CallToolRequestParams) GetMeta() *CallToolRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a CompleteRequestParams (nil when x is nil or carries none).
@@ -726,7 +726,7 @@ func (x *CompleteRequestParams) GetMeta() *CompleteRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a CreateMessageRequestParams (nil when x is nil or carries none).
@@ -734,7 +734,7 @@ func (x *CreateMessageRequestParams) GetMeta() *CreateMessageRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a ElicitRequestFormParams (nil when x is nil or carries none).
@@ -742,7 +742,7 @@ func (x *ElicitRequestFormParams) GetMeta() *ElicitRequestFormParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a ElicitRequestURLParams (nil when x is nil or carries none).
@@ -750,7 +750,7 @@ func (x *ElicitRequestURLParams) GetMeta() *ElicitRequestURLParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a GetPromptRequestParams (nil when x is nil or carries none).
@@ -758,7 +758,7 @@ func (x *GetPromptRequestParams) GetMeta() *GetPromptRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a InitializeRequestParams (nil when x is nil or carries none).
@@ -766,7 +766,7 @@ func (x *InitializeRequestParams) GetMeta() *InitializeRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a PaginatedRequestParams (nil when x is nil or carries none).
@@ -774,7 +774,7 @@ func (x *PaginatedRequestParams) GetMeta() *PaginatedRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a ReadResourceRequestParams (nil when x is nil or carries none).
@@ -782,7 +782,7 @@ func (x *ReadResourceRequestParams) GetMeta() *ReadResourceRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a RequestParams (nil when x is nil or carries none).
@@ -790,7 +790,7 @@ func (x *RequestParams) GetMeta() *RequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a ResourceRequestParams (nil when x is nil or carries none).
@@ -798,7 +798,7 @@ func (x *ResourceRequestParams) GetMeta() *ResourceRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a SetLevelRequestParams (nil when x is nil or carries none).
@@ -806,7 +806,7 @@ func (x *SetLevelRequestParams) GetMeta() *SetLevelRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a SubscribeRequestParams (nil when x is nil or carries none).
@@ -814,7 +814,7 @@ func (x *SubscribeRequestParams) GetMeta() *SubscribeRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a TaskAugmentedRequestParams (nil when x is nil or carries none).
@@ -822,7 +822,7 @@ func (x *TaskAugmentedRequestParams) GetMeta() *TaskAugmentedRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }
 
 // GetMeta returns the _meta of a UnsubscribeRequestParams (nil when x is nil or carries none).
@@ -830,5 +830,5 @@ func (x *UnsubscribeRequestParams) GetMeta() *UnsubscribeRequestParamsMeta {
 	if x == nil {
 		return nil
 	}
-	return x.Meta
+	return &x.Meta
 }

@@ -200,7 +200,7 @@ func DecodeNamed(name string, data []byte) (any, error) {
 	case "Request":
 		return decodeNew[Request](data)
 	case "RequestId":
-		return decodeNew[RequestId](data)
+		return decodeNew[RequestID](data)
 	case "RequestParams":
 		return decodeNew[RequestParams](data)
 	case "Resource":

@@ -875,3 +875,36 @@ func viaPointer[T any, P interface {
 	}
 	return v, nil
 }
+
+// rawObject keeps a JSON object as raw text (a copy: data may be reused).
+func rawObject(data []byte) (json.RawMessage, error) {
+	if jsonKind(data) != 'o' {
+		return nil, &DecodeError{Msg: "expected an object, got " + truncate(data)}
+	}
+	return append(json.RawMessage(nil), data...), nil
+}
+
+// rawValue keeps any JSON value as raw text (a copy: data may be reused).
+func rawValue(data []byte) (json.RawMessage, error) {
+	if !json.Valid(data) {
+		return nil, &DecodeError{Msg: "invalid JSON"}
+	}
+	return append(json.RawMessage(nil), data...), nil
+}
+
+// checkRaw refuses to encode a raw member that the schema would refuse: a
+// missing required one, invalid JSON, or a value of the wrong kind (kind as
+// jsonKind, 0 for any).
+func checkRaw(raw json.RawMessage, name string, kind byte, isRequired bool) error {
+	switch {
+	case raw == nil && isRequired:
+		return &DecodeError{Path: name, Msg: "missing required member"}
+	case raw == nil:
+		return nil
+	case !json.Valid(raw):
+		return &DecodeError{Path: name, Msg: "invalid JSON"}
+	case kind != 0 && jsonKind(raw) != kind:
+		return &DecodeError{Path: name, Msg: "expected an object, got " + truncate(raw)}
+	}
+	return nil
+}

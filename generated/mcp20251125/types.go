@@ -41,7 +41,7 @@ type AudioContent struct {
 	// The base64-encoded audio data.
 	//
 	// Format: byte.
-	Data string `json:"data"`
+	Data []byte `json:"data"`
 	// The MIME type of the audio. Different providers may support different audio types.
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not declare, as they came.
@@ -70,7 +70,7 @@ type BlobResourceContents struct {
 	// A base64-encoded string representing the binary data of the item.
 	//
 	// Format: byte.
-	Blob string `json:"blob"`
+	Blob []byte `json:"blob"`
 	// The MIME type of this resource, if known.
 	MIMEType string `json:"mimeType,omitzero"`
 	// The URI of this resource.
@@ -96,7 +96,7 @@ type BooleanSchema struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "tools/call".
 type CallToolRequest struct {
-	ID     RequestId             `json:"id"`
+	ID     RequestID             `json:"id"`
 	Params CallToolRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -105,7 +105,7 @@ type CallToolRequest struct {
 // CallToolRequestParams: Parameters for a `tools/call` request.
 type CallToolRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CallToolRequestParamsMeta `json:"_meta,omitzero"`
+	Meta CallToolRequestParamsMeta `json:"_meta,omitzero"`
 	// Arguments to use for the tool call.
 	Arguments json.RawMessage `json:"arguments,omitzero"`
 	// The name of the tool.
@@ -158,7 +158,7 @@ type CallToolResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "tasks/cancel".
 type CancelTaskRequest struct {
-	ID     RequestId           `json:"id"`
+	ID     RequestID           `json:"id"`
 	Params RelatedTaskMetadata `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -218,7 +218,7 @@ type CancelledNotificationParams struct {
 	// This MUST correspond to the ID of a request previously issued in the same direction.
 	// This MUST be provided for cancelling non-task requests.
 	// This MUST NOT be used for cancelling tasks (use the `tasks/cancel` request instead).
-	RequestID RequestId `json:"requestId,omitzero"`
+	RequestID RequestID `json:"requestId,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -242,7 +242,7 @@ type ClientCapabilities struct {
 // ClientCapabilitiesElicitation: Present if the client supports elicitation from the server.
 type ClientCapabilitiesElicitation struct {
 	Form *ClientCapabilitiesElicitationForm `json:"form,omitzero"`
-	URL  *ClientCapabilitiesElicitationUrl  `json:"url,omitzero"`
+	URL  *ClientCapabilitiesElicitationURL  `json:"url,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -253,8 +253,8 @@ type ClientCapabilitiesElicitationForm struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// ClientCapabilitiesElicitationUrl is declared inline by the schema at #/$defs/ClientCapabilities/properties/elicitation/properties/url.
-type ClientCapabilitiesElicitationUrl struct {
+// ClientCapabilitiesElicitationURL is declared inline by the schema at #/$defs/ClientCapabilities/properties/elicitation/properties/url.
+type ClientCapabilitiesElicitationURL struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -363,7 +363,7 @@ type ClientCapabilitiesTasksRequestsSamplingCreateMessage struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "completion/complete".
 type CompleteRequest struct {
-	ID     RequestId             `json:"id"`
+	ID     RequestID             `json:"id"`
 	Params CompleteRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -372,7 +372,7 @@ type CompleteRequest struct {
 // CompleteRequestParams: Parameters for a `completion/complete` request.
 type CompleteRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CompleteRequestParamsMeta `json:"_meta,omitzero"`
+	Meta CompleteRequestParamsMeta `json:"_meta,omitzero"`
 	// The argument's information
 	Argument CompleteRequestParamsArgument `json:"argument"`
 	// Additional, optional context for completions
@@ -433,7 +433,7 @@ type CompleteResultCompletion struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "sampling/createMessage".
 type CreateMessageRequest struct {
-	ID     RequestId                  `json:"id"`
+	ID     RequestID                  `json:"id"`
 	Params CreateMessageRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -442,7 +442,7 @@ type CreateMessageRequest struct {
 // CreateMessageRequestParams: Parameters for a `sampling/createMessage` request.
 type CreateMessageRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *CreateMessageRequestParamsMeta `json:"_meta,omitzero"`
+	Meta CreateMessageRequestParamsMeta `json:"_meta,omitzero"`
 	// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
 	// The client MAY ignore this request.
 	//
@@ -536,7 +536,7 @@ type Cursor string
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "elicitation/create".
 type ElicitRequest struct {
-	ID     RequestId           `json:"id"`
+	ID     RequestID           `json:"id"`
 	Params ElicitRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -545,7 +545,7 @@ type ElicitRequest struct {
 // ElicitRequestFormParams is the parameters for a request to elicit non-sensitive information from the user via a form in the client.
 type ElicitRequestFormParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *ElicitRequestFormParamsMeta `json:"_meta,omitzero"`
+	Meta ElicitRequestFormParamsMeta `json:"_meta,omitzero"`
 	// The message to present to the user describing what information is being requested.
 	Message string `json:"message"`
 	// The elicitation mode.
@@ -591,7 +591,7 @@ type ElicitRequestFormParamsRequestedSchema struct {
 // On the wire it always carries "mode": "url".
 type ElicitRequestURLParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *ElicitRequestURLParamsMeta `json:"_meta,omitzero"`
+	Meta ElicitRequestURLParamsMeta `json:"_meta,omitzero"`
 	// The ID of the elicitation, which must be unique within the context of the server.
 	// The client MUST treat this ID as an opaque value.
 	ElicitationID string `json:"elicitationId"`
@@ -696,7 +696,7 @@ type Error struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "prompts/get".
 type GetPromptRequest struct {
-	ID     RequestId              `json:"id"`
+	ID     RequestID              `json:"id"`
 	Params GetPromptRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -705,7 +705,7 @@ type GetPromptRequest struct {
 // GetPromptRequestParams: Parameters for a `prompts/get` request.
 type GetPromptRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *GetPromptRequestParamsMeta `json:"_meta,omitzero"`
+	Meta GetPromptRequestParamsMeta `json:"_meta,omitzero"`
 	// Arguments to use for templating the prompt.
 	Arguments map[string]string `json:"arguments,omitzero"`
 	// The name of the prompt or prompt template.
@@ -737,7 +737,7 @@ type GetPromptResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "tasks/result".
 type GetTaskPayloadRequest struct {
-	ID     RequestId           `json:"id"`
+	ID     RequestID           `json:"id"`
 	Params RelatedTaskMetadata `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -757,7 +757,7 @@ type GetTaskPayloadResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "tasks/get".
 type GetTaskRequest struct {
-	ID     RequestId           `json:"id"`
+	ID     RequestID           `json:"id"`
 	Params RelatedTaskMetadata `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -849,7 +849,7 @@ type ImageContent struct {
 	// The base64-encoded image data.
 	//
 	// Format: byte.
-	Data string `json:"data"`
+	Data []byte `json:"data"`
 	// The MIME type of the image. Different providers may support different image types.
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not declare, as they came.
@@ -896,7 +896,7 @@ type Implementation struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "initialize".
 type InitializeRequest struct {
-	ID     RequestId               `json:"id"`
+	ID     RequestID               `json:"id"`
 	Params InitializeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -905,9 +905,9 @@ type InitializeRequest struct {
 // InitializeRequestParams: Parameters for an `initialize` request.
 type InitializeRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta         *InitializeRequestParamsMeta `json:"_meta,omitzero"`
-	Capabilities ClientCapabilities           `json:"capabilities"`
-	ClientInfo   Implementation               `json:"clientInfo"`
+	Meta         InitializeRequestParamsMeta `json:"_meta,omitzero"`
+	Capabilities ClientCapabilities          `json:"capabilities"`
+	ClientInfo   Implementation              `json:"clientInfo"`
 	// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
 	ProtocolVersion string `json:"protocolVersion"`
 	// Extra holds the members the schema does not declare, as they came.
@@ -952,7 +952,7 @@ type InitializedNotification struct {
 // On the wire it always carries "jsonrpc": "2.0".
 type JSONRPCErrorResponse struct {
 	Error Error     `json:"error"`
-	ID    RequestId `json:"id,omitzero"`
+	ID    RequestID `json:"id,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -971,7 +971,7 @@ type JSONRPCNotification struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type JSONRPCRequest struct {
-	ID     RequestId      `json:"id"`
+	ID     RequestID      `json:"id"`
 	Method string         `json:"method"`
 	Params map[string]any `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
@@ -982,7 +982,7 @@ type JSONRPCRequest struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type JSONRPCResultResponse struct {
-	ID     RequestId `json:"id"`
+	ID     RequestID `json:"id"`
 	Result Result    `json:"result"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1008,7 +1008,7 @@ type LegacyTitledEnumSchema struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "prompts/list".
 type ListPromptsRequest struct {
-	ID     RequestId               `json:"id"`
+	ID     RequestID               `json:"id"`
 	Params *PaginatedRequestParams `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1030,7 +1030,7 @@ type ListPromptsResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "resources/templates/list".
 type ListResourceTemplatesRequest struct {
-	ID     RequestId               `json:"id"`
+	ID     RequestID               `json:"id"`
 	Params *PaginatedRequestParams `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1052,7 +1052,7 @@ type ListResourceTemplatesResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "resources/list".
 type ListResourcesRequest struct {
-	ID     RequestId               `json:"id"`
+	ID     RequestID               `json:"id"`
 	Params *PaginatedRequestParams `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1080,7 +1080,7 @@ type ListResourcesResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "roots/list".
 type ListRootsRequest struct {
-	ID     RequestId      `json:"id"`
+	ID     RequestID      `json:"id"`
 	Params *RequestParams `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1101,7 +1101,7 @@ type ListRootsResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "tasks/list".
 type ListTasksRequest struct {
-	ID     RequestId               `json:"id"`
+	ID     RequestID               `json:"id"`
 	Params *PaginatedRequestParams `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1123,7 +1123,7 @@ type ListTasksResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "tools/list".
 type ListToolsRequest struct {
-	ID     RequestId               `json:"id"`
+	ID     RequestID               `json:"id"`
 	Params *PaginatedRequestParams `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1286,7 +1286,7 @@ type NumberSchema struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type PaginatedRequest struct {
-	ID     RequestId               `json:"id"`
+	ID     RequestID               `json:"id"`
 	Method string                  `json:"method"`
 	Params *PaginatedRequestParams `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
@@ -1296,7 +1296,7 @@ type PaginatedRequest struct {
 // PaginatedRequestParams is common parameters for paginated requests.
 type PaginatedRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *PaginatedRequestParamsMeta `json:"_meta,omitzero"`
+	Meta PaginatedRequestParamsMeta `json:"_meta,omitzero"`
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitzero"`
@@ -1327,7 +1327,7 @@ type PaginatedResult struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "ping".
 type PingRequest struct {
-	ID     RequestId      `json:"id"`
+	ID     RequestID      `json:"id"`
 	Params *RequestParams `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1480,7 +1480,7 @@ type PromptReference struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "resources/read".
 type ReadResourceRequest struct {
-	ID     RequestId                 `json:"id"`
+	ID     RequestID                 `json:"id"`
 	Params ReadResourceRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1489,7 +1489,7 @@ type ReadResourceRequest struct {
 // ReadResourceRequestParams: Parameters for a `resources/read` request.
 type ReadResourceRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *ReadResourceRequestParamsMeta `json:"_meta,omitzero"`
+	Meta ReadResourceRequestParamsMeta `json:"_meta,omitzero"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	//
 	// Format: uri.
@@ -1532,29 +1532,29 @@ type Request struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// RequestId is a uniquely identifying ID for a request in JSON-RPC.
-type RequestId struct {
+// RequestID is a uniquely identifying ID for a request in JSON-RPC.
+type RequestID struct {
 	// Value is a string, a int64, or nil when absent.
 	Value any
 }
 
 // IsZero reports whether v holds no value.
-func (v RequestId) IsZero() bool {
+func (v RequestID) IsZero() bool {
 	return v.Value == nil
 }
 
 // String formats the value.
-func (v RequestId) String() string {
+func (v RequestID) String() string {
 	return fmt.Sprint(v.Value)
 }
 
-// MarshalJSON encodes the value, which must be one of the types RequestId allows.
-func (v RequestId) MarshalJSON() ([]byte, error) {
-	return marshalScalar(v.Value, "RequestId", []string{"string", "integer"})
+// MarshalJSON encodes the value, which must be one of the types RequestID allows.
+func (v RequestID) MarshalJSON() ([]byte, error) {
+	return marshalScalar(v.Value, "RequestID", []string{"string", "integer"})
 }
 
-// UnmarshalJSON decodes a RequestId and refuses JSON types the schema does not allow.
-func (v *RequestId) UnmarshalJSON(data []byte) error {
+// UnmarshalJSON decodes a RequestID and refuses JSON types the schema does not allow.
+func (v *RequestID) UnmarshalJSON(data []byte) error {
 	value, err := unmarshalScalar(data, []string{"string", "integer"})
 	if err != nil {
 		return err
@@ -1566,7 +1566,7 @@ func (v *RequestId) UnmarshalJSON(data []byte) error {
 // RequestParams is common params for any request.
 type RequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *RequestParamsMeta `json:"_meta,omitzero"`
+	Meta RequestParamsMeta `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1695,7 +1695,7 @@ type ResourceListChangedNotification struct {
 // ResourceRequestParams is common parameters when working with resources.
 type ResourceRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *ResourceRequestParamsMeta `json:"_meta,omitzero"`
+	Meta ResourceRequestParamsMeta `json:"_meta,omitzero"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	//
 	// Format: uri.
@@ -1967,7 +1967,7 @@ type ServerCapabilitiesTools struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "logging/setLevel".
 type SetLevelRequest struct {
-	ID     RequestId             `json:"id"`
+	ID     RequestID             `json:"id"`
 	Params SetLevelRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1976,7 +1976,7 @@ type SetLevelRequest struct {
 // SetLevelRequestParams: Parameters for a `logging/setLevel` request.
 type SetLevelRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *SetLevelRequestParamsMeta `json:"_meta,omitzero"`
+	Meta SetLevelRequestParamsMeta `json:"_meta,omitzero"`
 	// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
 	Level LoggingLevel `json:"level"`
 	// Extra holds the members the schema does not declare, as they came.
@@ -2010,7 +2010,7 @@ type StringSchema struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "resources/subscribe".
 type SubscribeRequest struct {
-	ID     RequestId              `json:"id"`
+	ID     RequestID              `json:"id"`
 	Params SubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -2019,7 +2019,7 @@ type SubscribeRequest struct {
 // SubscribeRequestParams: Parameters for a `resources/subscribe` request.
 type SubscribeRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *SubscribeRequestParamsMeta `json:"_meta,omitzero"`
+	Meta SubscribeRequestParamsMeta `json:"_meta,omitzero"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	//
 	// Format: uri.
@@ -2063,7 +2063,7 @@ type Task struct {
 // TaskAugmentedRequestParams is common params for any task-augmented request.
 type TaskAugmentedRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *TaskAugmentedRequestParamsMeta `json:"_meta,omitzero"`
+	Meta TaskAugmentedRequestParamsMeta `json:"_meta,omitzero"`
 	// If specified, the caller is requesting task-augmented execution for this request.
 	// The request will return a CreateTaskResult immediately, and the actual result can be
 	// retrieved later via tasks/result.
@@ -2271,7 +2271,7 @@ type Tool struct {
 	// - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitzero"`
 	// A JSON Schema object defining the expected parameters for the tool.
-	InputSchema ToolInputSchema `json:"inputSchema"`
+	InputSchema json.RawMessage `json:"inputSchema"`
 	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
 	Name string `json:"name"`
 	// An optional JSON Schema object defining the structure of the tool's output returned in
@@ -2279,7 +2279,7 @@ type Tool struct {
 	//
 	// Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
 	// Currently restricted to type: "object" at the root level.
-	OutputSchema *ToolOutputSchema `json:"outputSchema,omitzero"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitzero"`
 	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
 	// even by those unfamiliar with domain-specific terminology.
 	//
@@ -2362,49 +2362,11 @@ type ToolExecution struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
-//
-// On the wire it always carries "type": "object".
-type ToolInputSchema struct {
-	Schema     string                                    `json:"$schema,omitzero"`
-	Properties map[string]ToolInputSchemaPropertiesValue `json:"properties,omitzero"`
-	Required   []string                                  `json:"required,omitzero"`
-	// Extra holds the members the schema does not declare, as they came.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// ToolInputSchemaPropertiesValue is declared inline by the schema at #/$defs/Tool/properties/inputSchema/properties/properties/additionalProperties.
-type ToolInputSchemaPropertiesValue struct {
-	// Extra holds the members the schema does not declare, as they came.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
 // ToolListChangedNotification is an optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "notifications/tools/list_changed".
 type ToolListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitzero"`
-	// Extra holds the members the schema does not declare, as they came.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's output returned in
-// the structuredContent field of a CallToolResult.
-//
-// Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
-// Currently restricted to type: "object" at the root level.
-//
-// On the wire it always carries "type": "object".
-type ToolOutputSchema struct {
-	Schema     string                                     `json:"$schema,omitzero"`
-	Properties map[string]ToolOutputSchemaPropertiesValue `json:"properties,omitzero"`
-	Required   []string                                   `json:"required,omitzero"`
-	// Extra holds the members the schema does not declare, as they came.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// ToolOutputSchemaPropertiesValue is declared inline by the schema at #/$defs/Tool/properties/outputSchema/properties/properties/additionalProperties.
-type ToolOutputSchemaPropertiesValue struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2466,7 +2428,7 @@ type ToolUseContent struct {
 // On the wire it always carries "jsonrpc": "2.0".
 type URLElicitationRequiredError struct {
 	Error URLElicitationRequiredErrorError `json:"error"`
-	ID    RequestId                        `json:"id,omitzero"`
+	ID    RequestID                        `json:"id,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2494,7 +2456,7 @@ type URLElicitationRequiredErrorErrorData struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "resources/unsubscribe".
 type UnsubscribeRequest struct {
-	ID     RequestId                `json:"id"`
+	ID     RequestID                `json:"id"`
 	Params UnsubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -2503,7 +2465,7 @@ type UnsubscribeRequest struct {
 // UnsubscribeRequestParams: Parameters for a `resources/unsubscribe` request.
 type UnsubscribeRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-	Meta *UnsubscribeRequestParamsMeta `json:"_meta,omitzero"`
+	Meta UnsubscribeRequestParamsMeta `json:"_meta,omitzero"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	//
 	// Format: uri.

@@ -121,7 +121,7 @@ func (x *GetWidgetRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetWidgetRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[Id])
+	required(&fs, raw[0], &x.ID, "id", plain[ID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"widgets/get\"", "method", true)
 	required(&fs, raw[3], &x.Params, "params", via[GetWidgetRequestParams])
@@ -175,7 +175,7 @@ func (x *ImageBlock) UnmarshalJSON(data []byte) error {
 	}
 	*x = ImageBlock{}
 	var fs fields
-	required(&fs, raw[0], &x.Data, "data", str)
+	required(&fs, raw[0], &x.Data, "data", plain[[]byte])
 	constant(&fs, raw[1], "\"image\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -193,7 +193,7 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = JSONRPCRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[Id])
+	required(&fs, raw[0], &x.ID, "id", plain[ID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Method, "method", str)
 	x.Extra = keep(&fs, rest)
@@ -276,7 +276,7 @@ func (x *PingRequest) UnmarshalJSON(data []byte) error {
 	}
 	*x = PingRequest{}
 	var fs fields
-	required(&fs, raw[0], &x.ID, "id", plain[Id])
+	required(&fs, raw[0], &x.ID, "id", plain[ID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"ping\"", "method", true)
 	x.Extra = keep(&fs, rest)
@@ -333,7 +333,7 @@ func (x *Widget) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Created, "created", str)
 	optional(&fs, raw[1], &x.Enabled, "enabled", plain[*bool])
-	optional(&fs, raw[2], &x.Extra, "extra", plain[any])
+	optional(&fs, raw[2], &x.ExtraMember, "extra", plain[any])
 	optional(&fs, raw[3], &x.Homepage, "homepage", str)
 	constant(&fs, raw[4], "\"widget\"", "kind", true)
 	optional(&fs, raw[5], &x.Labels, "labels", plain[map[string]int64])
@@ -347,7 +347,7 @@ func (x *Widget) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[12], &x.Ratio, "ratio", plain[*float64])
 	optional(&fs, raw[13], &x.Size, "size", plain[*int64])
 	optional(&fs, raw[14], &x.Tags, "tags", plain[[]string])
-	x.Extra_ = keep(&fs, rest)
+	x.Extra = keep(&fs, rest)
 	return fs.err
 }
 

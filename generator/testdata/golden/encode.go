@@ -91,6 +91,9 @@ func (x GetWidgetResult) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes a ImageBlock with its constant members and kept extra members.
 func (x ImageBlock) MarshalJSON() ([]byte, error) {
 	type wire ImageBlock
+	if x.Data == nil {
+		x.Data = []byte{}
+	}
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
@@ -188,10 +191,10 @@ func (x Widget) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"kind"`
 		wire
 	}{json.RawMessage("\"widget\""), wire(x)})
-	if err != nil || len(x.Extra_) == 0 {
+	if err != nil || len(x.Extra) == 0 {
 		return data, err
 	}
-	return appendExtra(data, x.Extra_, widgetMembers...)
+	return appendExtra(data, x.Extra, widgetMembers...)
 }
 
 // MarshalJSON encodes a WidgetChangedNotification with its constant members and kept extra members.

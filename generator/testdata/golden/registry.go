@@ -36,7 +36,7 @@ func DecodeNamed(name string, data []byte) (any, error) {
 	case "GetWidgetResult":
 		return decodeNew[GetWidgetResult](data)
 	case "Id":
-		return decodeNew[Id](data)
+		return decodeNew[ID](data)
 	case "ImageBlock":
 		return decodeNew[ImageBlock](data)
 	case "JSONRPCRequest":

@@ -62,7 +62,7 @@ type Flag bool
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "widgets/get".
 type GetWidgetRequest struct {
-	ID     Id                     `json:"id"`
+	ID     ID                     `json:"id"`
 	Params GetWidgetRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -82,29 +82,29 @@ type GetWidgetResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Id is a string or a number.
-type Id struct {
+// ID is a string or a number.
+type ID struct {
 	// Value is a string, a int64, or nil when absent.
 	Value any
 }
 
 // IsZero reports whether v holds no value.
-func (v Id) IsZero() bool {
+func (v ID) IsZero() bool {
 	return v.Value == nil
 }
 
 // String formats the value.
-func (v Id) String() string {
+func (v ID) String() string {
 	return fmt.Sprint(v.Value)
 }
 
-// MarshalJSON encodes the value, which must be one of the types Id allows.
-func (v Id) MarshalJSON() ([]byte, error) {
-	return marshalScalar(v.Value, "Id", []string{"string", "integer"})
+// MarshalJSON encodes the value, which must be one of the types ID allows.
+func (v ID) MarshalJSON() ([]byte, error) {
+	return marshalScalar(v.Value, "ID", []string{"string", "integer"})
 }
 
-// UnmarshalJSON decodes a Id and refuses JSON types the schema does not allow.
-func (v *Id) UnmarshalJSON(data []byte) error {
+// UnmarshalJSON decodes a ID and refuses JSON types the schema does not allow.
+func (v *ID) UnmarshalJSON(data []byte) error {
 	value, err := unmarshalScalar(data, []string{"string", "integer"})
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func (v *Id) UnmarshalJSON(data []byte) error {
 // On the wire it always carries "type": "image".
 type ImageBlock struct {
 	// Format: byte.
-	Data string `json:"data"`
+	Data []byte `json:"data"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -127,7 +127,7 @@ type ImageBlock struct {
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type JSONRPCRequest struct {
-	ID     Id     `json:"id"`
+	ID     ID     `json:"id"`
 	Method string `json:"method"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -200,7 +200,7 @@ type Open struct {
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "ping".
 type PingRequest struct {
-	ID Id `json:"id"`
+	ID ID `json:"id"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -235,8 +235,8 @@ type Widget struct {
 	// Format: date-time.
 	Created string `json:"created,omitzero"`
 	// Default: true.
-	Enabled *bool `json:"enabled,omitzero"`
-	Extra   any   `json:"extra,omitzero"`
+	Enabled     *bool `json:"enabled,omitzero"`
+	ExtraMember any   `json:"extra,omitzero"`
 	// Format: uri.
 	Homepage string           `json:"homepage,omitzero"`
 	Labels   map[string]int64 `json:"labels,omitzero"`
@@ -255,8 +255,8 @@ type Widget struct {
 	// Default: 3.
 	Size *int64   `json:"size,omitzero"`
 	Tags []string `json:"tags,omitzero"`
-	// Extra_ holds the members the schema does not declare, as they came.
-	Extra_ map[string]json.RawMessage `json:"-"`
+	// Extra holds the members the schema does not declare, as they came.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // WidgetChangedNotification is defined by the schema without a description.
