@@ -2,7 +2,6 @@ package skills
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"io/fs"
 	"sync"
@@ -148,7 +147,7 @@ func (k *Skills) read(uri string) (*mcp.ReadResourceResult, error) {
 	if isText(f.mimeType, f.content) {
 		c = &mcp.TextResourceContents{URI: f.uri, MIMEType: f.mimeType, Text: string(f.content)}
 	} else {
-		c = &mcp.BlobResourceContents{URI: f.uri, MIMEType: f.mimeType, Blob: base64.StdEncoding.EncodeToString(f.content)}
+		c = &mcp.BlobResourceContents{URI: f.uri, MIMEType: f.mimeType, Blob: f.content}
 	}
 	return &mcp.ReadResourceResult{Contents: []mcp.ResourceContentsUnion{c}}, nil
 }

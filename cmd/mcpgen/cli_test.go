@@ -201,17 +201,17 @@ func TestGenerateWritesAndChecks(t *testing.T) {
 	if code != exitOK || stderr != "" {
 		t.Fatalf("generate: exit %d, stderr %q", code, stderr)
 	}
-	if !strings.HasPrefix(stdout, "mcpgen: wrote 12 files to "+out+" (2030-01-01, ") || strings.Count(stdout, "\n") != 1 {
+	if !strings.HasPrefix(stdout, "mcpgen: wrote 13 files to "+out+" (2030-01-01, ") || strings.Count(stdout, "\n") != 1 {
 		t.Errorf("summary = %q", stdout)
 	}
 	files := snapshot(t, out)
-	if len(files) != 12 || !strings.Contains(files["types.go"], "\npackage pingproto\n") {
+	if len(files) != 13 || !strings.Contains(files["types.go"], "\npackage pingproto\n") {
 		t.Fatalf("output: %d files, types.go:\n%.300s", len(files), files["types.go"])
 	}
 
 	// Again: nothing to write.
 	code, stdout, _ = cli(t, "generate", "--schema", "2030-01-01", "--out", out)
-	if code != exitOK || stdout != "mcpgen: "+out+" is up to date, 12 files unchanged (2030-01-01, 6 types)\n" {
+	if code != exitOK || stdout != "mcpgen: "+out+" is up to date, 13 files unchanged (2030-01-01, 6 types)\n" {
 		t.Errorf("second run: %d %q", code, stdout)
 	}
 
