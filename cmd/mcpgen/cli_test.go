@@ -254,7 +254,7 @@ func TestGenerateWritesAndChecks(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("regenerate: exit %d, %q", code, stderr)
 	}
-	if !strings.Contains(stdout, "wrote 2 files to "+out+", 10 unchanged, removed 1 no longer generated") {
+	if !strings.Contains(stdout, "wrote 2 files to "+out+", 11 unchanged, removed 1 no longer generated") {
 		t.Errorf("summary = %q", stdout)
 	}
 	for _, want := range []string{"loaded 2030-01-01", "generated package pingproto", "wrote " + filepath.Join(out, "types.go"), "removed " + filepath.Join(out, "old.go"), "total"} {
