@@ -1,0 +1,75 @@
+package oauth
+
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/server"
+)
+
+// tokenInfo reads the standard claims of a JWT payload or introspection
+// response into a server.TokenInfo.
+func tokenInfo(claims map[string]any) *server.TokenInfo {
+	info := &server.TokenInfo{Claims: claims}
+	info.Subject, _ = claims["sub"].(string)
+	info.Issuer, _ = claims["iss"].(string)
+	info.ClientID, _ = claims["client_id"].(string)
+	if info.ClientID == "" {
+		info.ClientID, _ = claims["azp"].(string)
+	}
+	info.Audience = stringList(claims["aud"])
+	if s, ok := claims["scope"].(string); ok {
+		info.Scopes = strings.Fields(s)
+	} else {
+		info.Scopes = stringList(claims["scp"]) // Azure-style
+	}
+	if exp, ok := claims["exp"].(float64); ok {
+		info.Expiry = time.Unix(int64(exp), 0)
+	}
+	return info
+}
+
+// stringList reads a string or an array of strings.
+func stringList(v any) []string {
+	switch x := v.(type) {
+	case string:
+		if x == "" {
+			return nil
+		}
+		return []string{x}
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// audienceMatches reports whether aud names resource. URIs compare after
+// the normalisation basic/authorization/ allows ("implementations SHOULD
+// accept uppercase scheme and host components"), and a trailing slash is
+// not significant.
+func audienceMatches(aud []string, resource string) bool {
+	want := canonical(resource)
+	for _, a := range aud {
+		if canonical(a) == want {
+			return true
+		}
+	}
+	return false
+}
+
+func canonical(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || !u.IsAbs() {
+		return s
+	}
+	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	out := u.String()
+	return strings.TrimSuffix(out, "/")
+}

@@ -1,0 +1,113 @@
+package oauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/mcpgen/mcpgen/server"
+	"github.com/zitadel/oidc/v3/pkg/client/rs"
+	"github.com/zitadel/oidc/v3/pkg/oidc"
+)
+
+// IntrospectionConfig configures an IntrospectionVerifier.
+type IntrospectionConfig struct {
+	// Issuer is the authorization server's issuer URL. Required.
+	Issuer string
+	// Audience is the protected server's canonical URI; the introspection
+	// response's "aud" must name it. Required.
+	Audience string
+	// ClientID and ClientSecret authenticate the server at the
+	// introspection endpoint (client_secret_basic). Required.
+	ClientID, ClientSecret string
+	// IntrospectionURL and TokenURL are the endpoints; empty discovers
+	// them from the issuer's metadata.
+	IntrospectionURL, TokenURL string
+	// AllowMissingAudience accepts an active token whose response names
+	// no audience (some servers omit it; the binding is then the
+	// authorization server's). A response naming another audience is
+	// always refused.
+	AllowMissingAudience bool
+	// HTTPClient calls the endpoints (default: a 10 second timeout).
+	HTTPClient *http.Client
+}
+
+// IntrospectionVerifier asks the authorization server about every token
+// (RFC 7662): it must be active, from Issuer (when the response says),
+// for Audience and unexpired. It implements server.TokenVerifier.
+type IntrospectionVerifier struct {
+	cfg IntrospectionConfig
+	rs  rs.ResourceServer
+}
+
+// NewIntrospectionVerifier checks cfg and discovers missing endpoints.
+func NewIntrospectionVerifier(ctx context.Context, cfg IntrospectionConfig) (*IntrospectionVerifier, error) {
+	if cfg.Issuer == "" || cfg.Audience == "" || cfg.ClientID == "" {
+		return nil, errors.New("oauth: IntrospectionConfig.Issuer, Audience and ClientID are required")
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
+	if cfg.IntrospectionURL == "" || cfg.TokenURL == "" {
+		md, err := Discover(ctx, cfg.Issuer, cfg.HTTPClient)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.IntrospectionURL == "" {
+			cfg.IntrospectionURL = md.IntrospectionEndpoint
+		}
+		if cfg.TokenURL == "" {
+			cfg.TokenURL = md.TokenEndpoint
+		}
+		if cfg.IntrospectionURL == "" {
+			return nil, fmt.Errorf("oauth: the metadata of %s has no introspection_endpoint", cfg.Issuer)
+		}
+	}
+	server, err := rs.NewResourceServerClientCredentials(ctx, cfg.Issuer, cfg.ClientID, cfg.ClientSecret,
+		rs.WithClient(cfg.HTTPClient), rs.WithStaticEndpoints(cfg.TokenURL, cfg.IntrospectionURL))
+	if err != nil {
+		return nil, err
+	}
+	return &IntrospectionVerifier{cfg: cfg, rs: server}, nil
+}
+
+// VerifyToken implements server.TokenVerifier. A token the server calls
+// inactive, or one for someone else, wraps server.ErrInvalidToken; a
+// failed call to the endpoint is returned as it is (also answered 401).
+func (v *IntrospectionVerifier) VerifyToken(ctx context.Context, token string) (*server.TokenInfo, error) {
+	resp, err := rs.Introspect[*oidc.IntrospectionResponse](ctx, v.rs, token)
+	if err != nil {
+		return nil, fmt.Errorf("oauth: introspection: %w", err)
+	}
+	if !resp.Active {
+		return nil, fmt.Errorf("%w: the authorization server says the token is not active", errInvalid)
+	}
+	if resp.Issuer != "" && resp.Issuer != v.cfg.Issuer {
+		return nil, fmt.Errorf("%w: issued by %s, not %s", errInvalid, resp.Issuer, v.cfg.Issuer)
+	}
+	aud := []string(resp.Audience)
+	if len(aud) == 0 && !v.cfg.AllowMissingAudience || len(aud) > 0 && !audienceMatches(aud, v.cfg.Audience) {
+		return nil, fmt.Errorf("%w: the token is for %v, not %s", errInvalid, aud, v.cfg.Audience)
+	}
+	if exp := resp.Expiration.AsTime(); !exp.IsZero() && time.Now().After(exp) {
+		return nil, fmt.Errorf("%w: expired", errInvalid)
+	}
+	raw, err := json.Marshal(resp)
+	if err != nil {
+		return nil, err
+	}
+	var claims map[string]any
+	if err := json.Unmarshal(raw, &claims); err != nil {
+		return nil, err
+	}
+	info := tokenInfo(claims)
+	if info.Issuer == "" {
+		info.Issuer = v.cfg.Issuer
+	}
+	return info, nil
+}
+
+var _ server.TokenVerifier = (*IntrospectionVerifier)(nil)

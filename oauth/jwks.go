@@ -1,0 +1,128 @@
+package oauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+)
+
+// keySet caches an authorization server's JWKS. A token signed with a key
+// it does not know (a rotation) makes it fetch the set again, but at most
+// once per minRefresh: forged tokens with made-up key IDs cannot turn the
+// server into a JWKS fetcher for the attacker. The set is also fetched
+// again when older than maxAge.
+type keySet struct {
+	url        string
+	hc         *http.Client
+	minRefresh time.Duration
+	maxAge     time.Duration
+
+	fetch   sync.Mutex // one fetch at a time
+	mu      sync.Mutex // guards the fields below
+	keys    []jose.JSONWebKey
+	fetched time.Time // last successful fetch
+	tried   time.Time // last attempt
+}
+
+// errThrottled is a refresh refused because one was tried within
+// minRefresh.
+var errThrottled = errors.New("the JWKS was fetched recently; not fetching it again yet")
+
+// maxJWKSBytes bounds a JWKS document.
+const maxJWKSBytes = 1 << 20
+
+// lookup returns the keys that may have signed a token with key ID kid
+// ("" when the token names none) and algorithm alg.
+func (ks *keySet) lookup(ctx context.Context, kid, alg string) ([]jose.JSONWebKey, error) {
+	if keys := ks.match(kid, alg); len(keys) > 0 && !ks.stale() {
+		return keys, nil
+	}
+	if err := ks.refresh(ctx); err != nil {
+		if keys := ks.match(kid, alg); len(keys) > 0 {
+			return keys, nil // keep using a stale set when the server is unreachable
+		}
+		if errors.Is(err, errThrottled) {
+			return nil, fmt.Errorf("%w: no key %q for %s in the JWKS (%w)", errInvalid, kid, alg, err)
+		}
+		return nil, err
+	}
+	if keys := ks.match(kid, alg); len(keys) > 0 {
+		return keys, nil
+	}
+	return nil, fmt.Errorf("%w: no key %q for %s in the JWKS", errInvalid, kid, alg)
+}
+
+func (ks *keySet) stale() bool {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	return time.Since(ks.fetched) > ks.maxAge
+}
+
+func (ks *keySet) match(kid, alg string) []jose.JSONWebKey {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	var out []jose.JSONWebKey
+	for _, k := range ks.keys {
+		if (kid == "" || k.KeyID == kid) && (k.Algorithm == "" || k.Algorithm == alg) && (k.Use == "" || k.Use == "sig") {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// refresh fetches the set unless another fetch was tried within
+// minRefresh.
+func (ks *keySet) refresh(ctx context.Context) error {
+	ks.fetch.Lock()
+	defer ks.fetch.Unlock()
+	ks.mu.Lock()
+	recent := time.Since(ks.tried) < ks.minRefresh
+	if !recent {
+		ks.tried = time.Now()
+	}
+	ks.mu.Unlock()
+	if recent {
+		return errThrottled
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ks.url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := ks.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("oauth: fetching the JWKS: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("oauth: fetching the JWKS %s: HTTP %d", ks.url, resp.StatusCode)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJWKSBytes+1))
+	if err != nil {
+		return fmt.Errorf("oauth: reading the JWKS: %w", err)
+	}
+	if len(body) > maxJWKSBytes {
+		return fmt.Errorf("oauth: the JWKS at %s exceeds %d bytes", ks.url, maxJWKSBytes)
+	}
+	var set jose.JSONWebKeySet
+	if err := json.Unmarshal(body, &set); err != nil {
+		return fmt.Errorf("oauth: decoding the JWKS: %w", err)
+	}
+	var keys []jose.JSONWebKey
+	for _, k := range set.Keys {
+		if k.Valid() && k.IsPublic() {
+			keys = append(keys, k)
+		}
+	}
+	ks.mu.Lock()
+	ks.keys, ks.fetched = keys, time.Now()
+	ks.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,139 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/mcpgen/mcpgen/server"
+)
+
+// errInvalid is server.ErrInvalidToken: every refusal wraps it.
+var errInvalid = server.ErrInvalidToken
+
+// JWTConfig configures a JWTVerifier.
+type JWTConfig struct {
+	// Issuer is the authorization server's issuer URL; tokens must carry
+	// it as "iss". Required.
+	Issuer string
+	// Audience is the protected server's canonical URI (the
+	// server.AuthOptions.Resource); tokens must name it in "aud".
+	// Required.
+	Audience string
+	// JWKSURL is the key set's URL; empty discovers it from the issuer's
+	// metadata (Discover).
+	JWKSURL string
+	// Algorithms are the accepted signature algorithms (default RS256,
+	// RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA).
+	// "none" and HMAC algorithms are never accepted.
+	Algorithms []jose.SignatureAlgorithm
+	// Leeway is the clock skew allowed on exp, nbf and iat (default 1
+	// minute).
+	Leeway time.Duration
+	// MinRefresh is the shortest interval between two fetches of the JWKS
+	// for an unknown key ID (default 30 seconds); MaxAge the age after
+	// which the set is fetched again anyway (default 1 hour).
+	MinRefresh, MaxAge time.Duration
+	// HTTPClient fetches metadata and keys (default: a client with a 10
+	// second timeout).
+	HTTPClient *http.Client
+}
+
+// JWTVerifier verifies JWT access tokens (RFC 9068) with the
+// authorization server's keys: signature (algorithm allow-list, key by
+// "kid"), "iss", "aud" (RFC 8707 audience binding), "exp" (required),
+// "nbf" and "iat". It implements server.TokenVerifier.
+type JWTVerifier struct {
+	cfg  JWTConfig
+	keys *keySet
+}
+
+var defaultAlgorithms = []jose.SignatureAlgorithm{
+	jose.RS256, jose.RS384, jose.RS512, jose.PS256, jose.PS384, jose.PS512,
+	jose.ES256, jose.ES384, jose.ES512, jose.EdDSA,
+}
+
+// NewJWTVerifier checks cfg and, without JWKSURL, discovers the key set's
+// URL from the issuer's metadata. Keys are fetched at the first token.
+func NewJWTVerifier(ctx context.Context, cfg JWTConfig) (*JWTVerifier, error) {
+	if cfg.Issuer == "" || cfg.Audience == "" {
+		return nil, errors.New("oauth: JWTConfig.Issuer and JWTConfig.Audience are required")
+	}
+	if len(cfg.Algorithms) == 0 {
+		cfg.Algorithms = defaultAlgorithms
+	}
+	for _, a := range cfg.Algorithms {
+		switch a {
+		case jose.HS256, jose.HS384, jose.HS512, "none", "":
+			return nil, fmt.Errorf("oauth: algorithm %q is not allowed for access tokens", a)
+		}
+	}
+	if cfg.Leeway <= 0 {
+		cfg.Leeway = time.Minute
+	}
+	if cfg.MinRefresh <= 0 {
+		cfg.MinRefresh = 30 * time.Second
+	}
+	if cfg.MaxAge <= 0 {
+		cfg.MaxAge = time.Hour
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
+	if cfg.JWKSURL == "" {
+		md, err := Discover(ctx, cfg.Issuer, cfg.HTTPClient)
+		if err != nil {
+			return nil, err
+		}
+		if md.JWKSURI == "" {
+			return nil, fmt.Errorf("oauth: the metadata of %s has no jwks_uri", cfg.Issuer)
+		}
+		cfg.JWKSURL = md.JWKSURI
+	}
+	return &JWTVerifier{cfg: cfg, keys: &keySet{url: cfg.JWKSURL, hc: cfg.HTTPClient, minRefresh: cfg.MinRefresh, maxAge: cfg.MaxAge}}, nil
+}
+
+// VerifyToken implements server.TokenVerifier. Every refusal wraps
+// server.ErrInvalidToken.
+func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*server.TokenInfo, error) {
+	tok, err := jwt.ParseSigned(token, v.cfg.Algorithms)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errInvalid, err)
+	}
+	if len(tok.Headers) != 1 {
+		return nil, fmt.Errorf("%w: want exactly one signature", errInvalid)
+	}
+	h := tok.Headers[0]
+	keys, err := v.keys.lookup(ctx, h.KeyID, h.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	var std jwt.Claims
+	var all map[string]any
+	verified := false
+	for _, k := range keys {
+		if tok.Claims(k.Key, &std, &all) == nil {
+			verified = true
+			break
+		}
+	}
+	if !verified {
+		return nil, fmt.Errorf("%w: bad signature", errInvalid)
+	}
+	if std.Expiry == nil {
+		return nil, fmt.Errorf("%w: no exp claim", errInvalid)
+	}
+	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: v.cfg.Issuer, Time: time.Now()}, v.cfg.Leeway); err != nil {
+		return nil, fmt.Errorf("%w: %w", errInvalid, err)
+	}
+	if !audienceMatches(std.Audience, v.cfg.Audience) {
+		return nil, fmt.Errorf("%w: %w: the token is for %v, not %s", errInvalid, jwt.ErrInvalidAudience, []string(std.Audience), v.cfg.Audience)
+	}
+	return tokenInfo(all), nil
+}
+
+var _ server.TokenVerifier = (*JWTVerifier)(nil)
