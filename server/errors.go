@@ -48,14 +48,18 @@ func methodNotFound(method string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("Method not found: %q", method)}
 }
 
-// unsupportedVersion is the -32022 UnsupportedProtocolVersionError.
+// unsupportedVersion is the -32022 UnsupportedProtocolVersionError. Its
+// data.supported is SupportedVersions, the list server/discover and the
+// HTTP MCP-Protocol-Version check use: a client that retries with any of
+// them is served (chooseEra).
 func (s *Server) unsupportedVersion(requested string) *jsonrpc.Error {
 	return jsonrpc.NewError(mcp.CodeUnsupportedProtocolVersion, "Unsupported protocol version",
-		mcp.UnsupportedProtocolVersionErrorErrorData{Supported: s.versions, Requested: requested})
+		mcp.UnsupportedProtocolVersionErrorErrorData{Supported: s.SupportedVersions(), Requested: requested})
 }
 
-// removedMethods were removed from the protocol in 2026-07-28; a modern-only
-// server answers them with -32601 naming the versions it speaks.
+// removedMethods were removed from the protocol in 2026-07-28; sent with a
+// modern _meta (or, on HTTP, with a modern MCP-Protocol-Version) they get
+// -32601 naming the versions the server speaks.
 var removedMethods = map[string]bool{
 	"initialize":            true,
 	"ping":                  true,
@@ -66,8 +70,8 @@ var removedMethods = map[string]bool{
 
 func (s *Server) removedMethod(method string) *jsonrpc.Error {
 	msg := fmt.Sprintf("Method not found: %q is not part of MCP %s; this server supports protocol versions %s and needs no initialize handshake (send io.modelcontextprotocol/protocolVersion in every request's _meta)",
-		method, s.versions[0], strings.Join(s.versions, ", "))
-	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, msg, map[string]any{"supported": s.versions})
+		method, s.versions[0], strings.Join(s.SupportedVersions(), ", "))
+	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, msg, map[string]any{"supported": s.SupportedVersions()})
 }
 
 // toRPCError maps a handler error to the JSON-RPC error sent for it.

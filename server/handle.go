@@ -29,8 +29,13 @@ type Response struct {
 	Code int64
 }
 
-// Handle answers one decoded message: the transport-independent core every
-// transport calls. It blocks while the handler runs (and, for
+// Handle answers one decoded message: the transport-independent entry every
+// transport uses. The era is chosen from the message (era.go): a request
+// with a modern _meta is served by the stateless core (by a session made
+// from its _meta when that names an initialize-era version), and an
+// initialize request without one is answered as an initialize-era session
+// would (Handle keeps no session between calls; ServeStdio and
+// HTTPHandler keep one per connection and per Mcp-Session-Id). It blocks while the handler runs (and, for
 // subscriptions/listen, until the stream ends); ctx cancellation cancels the
 // handler and suppresses the response. Notifications and responses from the
 // client get an empty Response (cancellation is the transport's business:
@@ -52,10 +57,11 @@ func (s *Server) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWrite
 		return errorResponse(msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request"})
 	}
 	pr := parseRequest(msg)
-	return s.handleRequest(ctx, &pr, w)
+	return s.eraFor(&pr, nil, nil).handleRequest(ctx, &pr, w)
 }
 
-// handleRequest answers a request from its one parse (see parsedRequest).
+// handleRequest answers a request in the modern era from its one parse
+// (see parsedRequest): the stateless core.
 func (s *Server) handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response {
 	msg := pr.msg
 	result, rerr := s.serveParsed(ctx, pr, w)
@@ -74,10 +80,7 @@ func (s *Server) handleRequest(ctx context.Context, pr *parsedRequest, w Message
 func (s *Server) HandleBytes(ctx context.Context, data []byte, w MessageWriter) Response {
 	msg, derr := jsonrpc.Decode(data)
 	if derr != nil {
-		if msg.Kind == jsonrpc.KindNotification || msg.Kind == jsonrpc.KindResponse || msg.Kind == jsonrpc.KindErrorResponse {
-			return Response{}
-		}
-		return errorResponse(msg.ID, derr)
+		return errorFor(msg, derr)
 	}
 	return s.Handle(ctx, msg, w)
 }

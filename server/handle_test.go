@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,12 +117,27 @@ func TestHandleUnsupportedVersion(t *testing.T) {
 			t.Errorf("supported %q missing from discover %s", v, disc.Result)
 		}
 	}
-	// A version is checked even for methods that do not exist in it.
-	r = func() reply {
-		r, _ := rpcMeta(t, f.s, "tools/list", `{}`, `{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}}`, nil)
-		return r
-	}()
-	wantError(t, r, -32022)
+	// data.supported is exactly what discover lists, and a client that
+	// retries with any listed version is served (the initialize-era ones
+	// by a session made from the request's _meta, answering in that
+	// revision: no resultType).
+	var d struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	if err := json.Unmarshal(disc.Result, &d); err != nil || !slices.Equal(d.SupportedVersions, data.Supported) {
+		t.Fatalf("discover lists %v, -32022 lists %v", d.SupportedVersions, data.Supported)
+	}
+	for _, v := range data.Supported {
+		r, _ := rpcMeta(t, f.s, "tools/call", `{"name":"echo","arguments":{"text":"hi"}}`, `{"io.modelcontextprotocol/protocolVersion":"`+v+`","io.modelcontextprotocol/clientCapabilities":{}}`, nil)
+		wantResult(t, r)
+		if text, _ := callText(t, r); text != "hi" {
+			t.Errorf("retry with %s: %s", v, r.Result)
+		}
+		_, modern := r.field(t, "resultType").(string)
+		if modern != (v == "2026-07-28") {
+			t.Errorf("retry with %s: result %s is not in that revision", v, r.Result)
+		}
+	}
 }
 
 func TestHandleRemovedAndUnknownMethods(t *testing.T) {
@@ -133,11 +149,12 @@ func TestHandleRemovedAndUnknownMethods(t *testing.T) {
 			t.Errorf("%s: message %q does not name the supported versions", m, r.Error.Message)
 		}
 	}
-	// A legacy initialize carries no _meta at all: it still learns the versions.
-	r, _ := rawRPC(t, f.s, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}`, nil)
-	wantError(t, r, jsonrpc.CodeMethodNotFound)
-	if !strings.Contains(r.Error.Message, "2026-07-28") {
-		t.Errorf("initialize message %q", r.Error.Message)
+	// A legacy initialize carries no _meta at all: Handle answers it in the
+	// initialize era, with a version server/discover lists.
+	r, _ := rawRPC(t, f.s, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}`, nil)
+	wantResult(t, r)
+	if v, _ := r.field(t, "protocolVersion").(string); v != "2025-06-18" || !slices.Contains(f.s.SupportedVersions(), v) {
+		t.Errorf("initialize result %s", r.Result)
 	}
 	wantError(t, rpc(t, f.s, "unknown/method", `{}`), jsonrpc.CodeMethodNotFound)
 }

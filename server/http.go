@@ -203,7 +203,7 @@ func (h *httpHandler) checkHeaders(r *http.Request, pr *parsedRequest) (checked 
 func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, pr *parsedRequest, checked bool) {
 	st := newHTTPStream(r.Context(), w, pr.msg.Method == methodListen, h.keepAlive)
 	st.invalid = !checked
-	resp := h.core.handleRequest(r.Context(), pr, st)
+	resp := h.core.serveStateless(r.Context(), pr, st)
 	if h.auth != nil && st.finishDenied(r, pr.msg.ID) {
 		return
 	}

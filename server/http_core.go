@@ -12,9 +12,10 @@ import (
 type httpCore interface {
 	// Handle answers one decoded message (see (*Server).Handle).
 	Handle(ctx context.Context, msg jsonrpc.Message, w MessageWriter) Response
-	// handleRequest answers a request from the one parse the transport's
-	// checks read (see parsedRequest).
-	handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response
+	// serveStateless answers a request that no legacy session of the
+	// transport serves, from the one parse the transport's checks read:
+	// in the era its _meta names (see eraFor).
+	serveStateless(ctx context.Context, pr *parsedRequest, w MessageWriter) Response
 	// SupportedVersions lists the protocol versions served, newest first.
 	SupportedVersions() []string
 }

@@ -83,7 +83,7 @@ func fakeFailure(id jsonrpc.ID, code int64, msg string) Response {
 	return Response{Body: jsonrpc.AppendError(nil, id, jsonrpc.NewError(code, msg, nil)), Code: code}
 }
 
-func (f *fakeCore) handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response {
+func (f *fakeCore) serveStateless(ctx context.Context, pr *parsedRequest, w MessageWriter) Response {
 	return f.Handle(ctx, pr.msg, w)
 }
 

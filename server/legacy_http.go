@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
-	legacy "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
@@ -145,17 +144,20 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 		return false
 	}
 	msg := pr.msg
-	if msg.Kind == jsonrpc.KindRequest && pr.metaUsable() {
-		return false
-	}
 	sid := r.Header.Get(headerSessionID)
-	if sid == "" {
-		if msg.Kind != jsonrpc.KindRequest || msg.Method != legacy.MethodInitialize ||
-			r.Header.Get(httpwire.HeaderProtocolVersion) == mcp.ProtocolVersion {
-			return false // a modern client's initialize gets the core's -32601
+	if msg.Kind == jsonrpc.KindRequest {
+		switch s.chooseEra(pr, sid != "") {
+		case eraModern, eraLegacyRequest:
+			return false
+		case eraOpenSession:
+			if r.Header.Get(httpwire.HeaderProtocolVersion) == mcp.ProtocolVersion {
+				return false // a modern client's initialize gets the core's -32601
+			}
+			h.legacyInitialize(w, r, s, msg)
+			return true
 		}
-		h.legacyInitialize(w, r, s, msg)
-		return true
+	} else if sid == "" {
+		return false
 	}
 	hs := s.sessions.get(sid)
 	if hs == nil {
@@ -188,7 +190,7 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 
 // legacyInitialize opens a session with an initialize request.
 func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s *Server, msg jsonrpc.Message) {
-	hs := &legacyHTTPSession{LegacySession: s.NewLegacySession(nil), owner: principalKey(r.Context())}
+	hs := &legacyHTTPSession{LegacySession: s.newLegacySession(nil), owner: principalKey(r.Context())}
 	hs.out = hs.sendStream
 	resp := hs.Handle(r.Context(), msg, discardWriter{})
 	if resp.Body == nil || resp.Code != 0 {

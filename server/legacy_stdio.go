@@ -8,32 +8,41 @@ import (
 )
 
 // Legacy sessions on stdio: the connection's era is chosen by how the
-// client opens. An initialize request without the modern _meta opens the
-// connection's LegacySession (one per connection, for the life of the
-// connection); afterwards every message without the modern _meta belongs to
-// it, including the client's responses to the server's own requests.
-// Requests that carry the modern _meta are served statelessly on either
-// kind of connection.
+// client opens (chooseEra, era.go). An initialize request without a usable
+// modern _meta opens the connection's LegacySession (one per connection,
+// for the life of the connection); afterwards every message without one
+// belongs to it, including the client's responses to the server's own
+// requests. Requests that carry a usable modern _meta are served by their
+// _meta's version on either kind of connection.
 
-// legacyFor returns the session that serves the request msg, nil when the
-// core serves it. It runs on the read loop, so a session opened by
+// stdioRequest is a request on its way to its era: parsed once, on the
+// read loop when its era may depend on the connection's session, else in
+// the worker (the modern hot path keeps the read loop free of scanning).
+type stdioRequest struct {
+	pr  parsedRequest
+	era era // nil: choose in the worker
+}
+
+// eraOf parses msg and chooses its era when that must happen in message
+// order: the connection has a legacy session, or msg is an initialize that
+// may open one. It runs on the read loop, so a session opened by
 // initialize exists before the next line is read.
-func (c *stdioConn) legacyFor(ctx context.Context, msg jsonrpc.Message) *LegacySession {
+func (c *stdioConn) eraOf(ctx context.Context, msg jsonrpc.Message) *stdioRequest {
+	req := &stdioRequest{pr: parsedRequest{msg: msg}}
 	if c.legacy == nil && msg.Method != legacy.MethodInitialize {
-		return nil // the modern hot path: no params scan
+		return req
 	}
-	if pr := parseRequest(msg); pr.metaUsable() {
-		return nil
-	}
-	if c.legacy == nil {
-		sess := c.s.NewLegacySession(c.send)
+	req.pr = parseRequest(msg)
+	req.era = c.s.eraFor(&req.pr, c.legacy, func() *LegacySession {
+		sess := c.s.newLegacySession(c.send)
 		c.legacy = sess
 		go func() {
 			<-ctx.Done() // serveStdio cancels ctx when it returns
 			sess.Close()
 		}()
-	}
-	return c.legacy
+		return sess
+	})
+	return req
 }
 
 // legacyMessage passes a notification or a response to the connection's
@@ -45,12 +54,13 @@ func (c *stdioConn) legacyMessage(ctx context.Context, msg jsonrpc.Message) {
 }
 
 // handle answers one request in its era.
-func (c *stdioConn) handle(ctx context.Context, msg jsonrpc.Message, sess *LegacySession) Response {
+func (c *stdioConn) handle(ctx context.Context, req *stdioRequest) Response {
 	w := &stdioWriter{c: c, ctx: ctx}
-	if sess != nil {
-		return sess.Handle(ctx, msg, w)
+	if req.era == nil {
+		req.pr = parseRequest(req.pr.msg)
+		req.era = c.s.eraFor(&req.pr, nil, nil) // no session when it was read
 	}
-	return c.s.Handle(ctx, msg, w)
+	return req.era.handleRequest(ctx, &req.pr, w)
 }
 
 // sendRaw sends a server-to-client request of a legacy session on the

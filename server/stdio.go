@@ -236,11 +236,11 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 	c.calls[key] = call
 	c.wg.Add(1)
 	c.mu.Unlock()
-	sess := c.legacyFor(ctx, msg)
+	req := c.eraOf(ctx, msg)
 	c.spawn(func() {
 		defer c.wg.Done()
 		defer cancel()
-		resp := c.handle(rctx, msg, sess)
+		resp := c.handle(rctx, req)
 		c.mu.Lock()
 		delete(c.calls, key)
 		c.mu.Unlock()
