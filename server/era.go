@@ -87,7 +87,7 @@ func (s *Server) eraFor(pr *parsedRequest, sess *LegacySession, open func() *Leg
 		return sess
 	case eraOpenSession:
 		if open == nil {
-			return oneRequest{s.newLegacySession(nil)}
+			return oneRequest{s.NewLegacySession(nil)}
 		}
 		if l := open(); l != nil {
 			return l
@@ -119,7 +119,7 @@ func (o oneRequest) handleRequest(ctx context.Context, pr *parsedRequest, w Mess
 // an initialize-era version: initialized from that _meta (version, client
 // capabilities and info, log level) as if the client had sent initialize.
 func (s *Server) requestSession(meta requestMeta) *LegacySession {
-	l := s.newLegacySession(nil)
+	l := s.NewLegacySession(nil)
 	l.initialized, l.version = true, meta.protocolVersion
 	l.caps, l.clientInfo, l.level = meta.caps, meta.clientInfo, meta.logLevel
 	l.readyOnce.Do(func() { close(l.ready) })

@@ -46,7 +46,9 @@ const maxLegacyRounds = 16
 // LegacySession serves one initialize-era client: a stdio connection whose
 // client sent initialize, or one HTTP session. ServeStdio and HTTPHandler
 // create sessions themselves (chooseEra decides when, era.go); Handle
-// answers an initialize with a session that lasts for that call.
+// answers an initialize with a session that lasts for that call; other
+// transports create one with NewLegacySession and pass it every message of
+// the client.
 //
 // The session answers initialize (negotiating the version), ping,
 // logging/setLevel, resources/subscribe|unsubscribe and
@@ -81,12 +83,12 @@ type LegacySession struct {
 	stream      chan []byte                     // HTTP: the open GET stream, nil when none
 }
 
-// newLegacySession returns a session for one initialize-era client. out
+// NewLegacySession returns a session for one initialize-era client. out
 // sends the messages the server originates outside any request (list_changed
 // and resources/updated notifications, and server-to-client requests of a
 // request whose MessageWriter cannot carry them); it may be nil. Call Close
 // when the client goes away.
-func (s *Server) newLegacySession(out func(msg []byte) error) *LegacySession {
+func (s *Server) NewLegacySession(out func(msg []byte) error) *LegacySession {
 	return &LegacySession{
 		s: s, id: newSessionID(), out: out,
 		ready: make(chan struct{}), done: make(chan struct{}),

@@ -190,7 +190,7 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 
 // legacyInitialize opens a session with an initialize request.
 func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s *Server, msg jsonrpc.Message) {
-	hs := &legacyHTTPSession{LegacySession: s.newLegacySession(nil), owner: principalKey(r.Context())}
+	hs := &legacyHTTPSession{LegacySession: s.NewLegacySession(nil), owner: principalKey(r.Context())}
 	hs.out = hs.sendStream
 	resp := hs.Handle(r.Context(), msg, discardWriter{})
 	if resp.Body == nil || resp.Code != 0 {

@@ -34,7 +34,7 @@ func (c *stdioConn) eraOf(ctx context.Context, msg jsonrpc.Message) *stdioReques
 	}
 	req.pr = parseRequest(msg)
 	req.era = c.s.eraFor(&req.pr, c.legacy, func() *LegacySession {
-		sess := c.s.newLegacySession(c.send)
+		sess := c.s.NewLegacySession(c.send)
 		c.legacy = sess
 		go func() {
 			<-ctx.Done() // serveStdio cancels ctx when it returns
