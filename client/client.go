@@ -243,8 +243,8 @@ func (c *Client) send(ctx context.Context, method string, members map[string]jso
 }
 
 // renegotiate picks the newest version in an UnsupportedProtocolVersion
-// error's supported list that the client speaks; false when there is none
-// or it is the version already sent.
+// error's supported list that the client speaks (the one just sent too: a
+// server may reject it once); false when there is none.
 func (c *Client) renegotiate(e *jsonrpc.Error) bool {
 	var data struct {
 		Supported []string `json:"supported"`
@@ -255,7 +255,7 @@ func (c *Client) renegotiate(e *jsonrpc.Error) bool {
 	c.eraMu.Lock()
 	defer c.eraMu.Unlock()
 	for _, v := range modernVersions {
-		if slices.Contains(data.Supported, v) && v != c.version {
+		if slices.Contains(data.Supported, v) {
 			c.version = v
 			return true
 		}

@@ -79,13 +79,13 @@ func (c *Client) probeLocked(ctx context.Context) (modern bool, err error) {
 			_ = json.Unmarshal(rpcErr.Data, &data)
 			next := ""
 			for _, v := range modernVersions {
-				if slices.Contains(data.Supported, v) && v != c.version {
+				if slices.Contains(data.Supported, v) {
 					next = v
 					break
 				}
 			}
-			if next != "" {
-				c.version = next
+			if next != "" && attempt == 0 {
+				c.version = next // even the same version once: the rejection may have been transient
 				continue
 			}
 			// A modern server without a modern version in common: a legacy

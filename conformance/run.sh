@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned
-# in package.json) against an MCP server speaking Streamable HTTP on 127.0.0.1.
+# in package.json) against an MCP server speaking Streamable HTTP on 127.0.0.1,
+# or (--client) against the mcpgen Go client.
 #
 # Usage:
 #   conformance/run.sh [--requirements 2026-07-28|2025-11-25 | --scenario NAME ...]
 #                      [--server-cmd "<cmd>"] [--url-path /mcp] [--keep-results DIR]
 #                      [--verbose] [-- <extra suite args>]
+#   conformance/run.sh --client [--keep-results DIR] [-- <extra suite args>]
 #
+#   --client        run "conformance client --requirements 2026-07-28" with the Go
+#                   client fixture (conformance/client, built here): the suite's
+#                   scenario servers run it with their URL appended. The auth/*
+#                   scenarios are baselined in conformance/client-baseline.yml (a
+#                   baselined scenario that passes fails the run: remove it then).
 #   --requirements  requirement set to run (default 2026-07-28).
 #   --scenario      run this scenario instead (repeatable; e.g. the extension scenarios
 #                   sep-2640-skills-directory, which no requirement set includes); each
@@ -34,11 +41,12 @@ server_cmd=""
 url_path="/mcp"
 keep_results=""
 verbose=0
+client_mode=0
 extra=()
 scenarios=()
 
 usage() {
-	sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,33p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -60,6 +68,7 @@ while (($#)); do
 	--keep-results) (($# >= 2)) || die "--keep-results needs a value"; keep_results="$2"; shift 2 ;;
 	--keep-results=*) keep_results="${1#*=}"; shift ;;
 	--verbose) verbose=1; shift ;;
+	--client) client_mode=1; shift ;;
 	-h | --help) usage ;;
 	--) shift; extra=("$@"); break ;;
 	*) echo "run.sh: unknown argument: $1" >&2; usage ;;
@@ -84,6 +93,27 @@ if [[ ! -x "$node22" || ! -f "$suite" || ! -f "$stamp" || "$(cat "$stamp")" != "
 	[[ -x "$node22" ]] || die "npm ci did not produce $node22 (the node package's install script must run)"
 	[[ -f "$suite" ]] || die "npm ci did not produce $suite"
 	echo "$want_stamp" >"$stamp"
+fi
+
+if ((client_mode)); then
+	tmp="$(mktemp -d "${TMPDIR:-/tmp}/mcpgen-conformance.XXXXXX")"
+	trap 'rm -rf "$tmp"' EXIT
+	echo "run.sh: go build ./conformance/client" >&2
+	(cd "$repo" && go build -o "$tmp/conformance-client" ./conformance/client) >&2 ||
+		die "building ./conformance/client failed"
+	if [[ -n "$keep_results" ]]; then
+		mkdir -p "$keep_results"
+		results="$(cd "$keep_results" && pwd)"
+	else
+		results="$tmp/results"
+	fi
+	echo "run.sh: conformance client --requirements 2026-07-28 --command $tmp/conformance-client" >&2
+	status=0
+	"$node22" "$suite" client --command "$tmp/conformance-client" --requirements 2026-07-28 \
+		--expected-failures "$here/client-baseline.yml" -o "$results" ${extra[@]+"${extra[@]}"} || status=$?
+	[[ -n "$keep_results" ]] && echo "run.sh: results kept in $results" >&2
+	echo "run.sh: suite exit status $status" >&2
+	exit "$status"
 fi
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/mcpgen-conformance.XXXXXX")"

@@ -1,0 +1,224 @@
+// Command client is the conformance fixture of the mcpgen Go client: the
+// official suite (`conformance client`, run by conformance/run.sh --client)
+// runs it with the scenario server's URL as its last argument and the
+// scenario name in MCP_CONFORMANCE_SCENARIO (scenario data, if any, in
+// MCP_CONFORMANCE_CONTEXT). It uses only the public client API, the way a
+// host would: connect, list, call.
+//
+// Every scenario gets the same walk — list the tools and call each (with
+// arguments made up from its inputSchema), list and read the resources,
+// list and get the prompts — except the two whose checks need particular
+// calls: http-custom-headers (the tool calls in the context) and
+// json-schema-2020-12-preservation (echo one tool's inputSchema back).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/mcpgen/mcpgen/client"
+	"github.com/mcpgen/mcpgen/generated/mcp"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: client <server-url> (scenario in MCP_CONFORMANCE_SCENARIO)")
+		os.Exit(2)
+	}
+	url := os.Args[len(os.Args)-1]
+	scenario := os.Getenv("MCP_CONFORMANCE_SCENARIO")
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
+	defer cancel()
+	if err := run(ctx, url, scenario, os.Getenv("MCP_CONFORMANCE_CONTEXT")); err != nil {
+		fmt.Fprintf(os.Stderr, "client: %s: %v\n", scenario, err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, url, scenario, scenarioContext string) error {
+	c, err := client.Connect(ctx, client.HTTP(url), &client.Options{
+		ClientInfo: mcp.Implementation{Name: "mcpgen-conformance-client", Version: "1.0.0"},
+		Elicit:     acceptElicitation,
+		Sample:     sample,
+		Roots:      roots,
+		Logger:     slog.New(slog.NewTextHandler(os.Stderr, nil)),
+	})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	fmt.Printf("connected: protocol %s (legacy session: %v)\n", c.ProtocolVersion(), c.Legacy())
+	switch scenario {
+	case "http-custom-headers":
+		return customHeaders(ctx, c, scenarioContext)
+	case "json-schema-2020-12-preservation":
+		return echoSchema(ctx, c)
+	}
+	return walk(ctx, c)
+}
+
+// walk lists and uses everything the server offers.
+func walk(ctx context.Context, c *client.Client) error {
+	tools, err := c.AllTools(ctx)
+	if err != nil {
+		return fmt.Errorf("tools/list: %w", err)
+	}
+	for _, t := range tools {
+		args, err := json.Marshal(sampleArgs(t.InputSchema))
+		if err != nil {
+			return err
+		}
+		report("tools/call "+t.Name, callTool(ctx, c, t.Name, args))
+	}
+	if res, err := c.ListResources(ctx, &mcp.PaginatedRequestParams{}); err == nil {
+		for _, r := range res.Resources {
+			_, err := c.ReadResource(ctx, &mcp.ReadResourceRequestParams{URI: r.URI})
+			report("resources/read "+r.URI, err)
+		}
+	} else {
+		report("resources/list", err)
+	}
+	if res, err := c.ListPrompts(ctx, &mcp.PaginatedRequestParams{}); err == nil {
+		for _, p := range res.Prompts {
+			args := map[string]string{}
+			for _, a := range p.Arguments {
+				if a.Required != nil && *a.Required {
+					args[a.Name] = "x"
+				}
+			}
+			_, err := c.GetPrompt(ctx, &mcp.GetPromptRequestParams{Name: p.Name, Arguments: args})
+			report("prompts/get "+p.Name, err)
+		}
+	} else {
+		report("prompts/list", err)
+	}
+	return nil
+}
+
+func callTool(ctx context.Context, c *client.Client, name string, args json.RawMessage) error {
+	out, err := c.CallTool(ctx, &mcp.CallToolRequestParams{Name: name, Arguments: args})
+	if err != nil {
+		return err
+	}
+	if res, ok := out.(*mcp.CallToolResult); ok && len(res.Content) > 0 {
+		if t, ok := res.Content[0].(*mcp.TextContent); ok {
+			fmt.Printf("  %s: %s\n", name, t.Text)
+		}
+	}
+	return nil
+}
+
+func report(what string, err error) {
+	if err != nil {
+		fmt.Printf("%s: error: %v\n", what, err)
+		return
+	}
+	fmt.Printf("%s: ok\n", what)
+}
+
+// customHeaders makes the tool calls the scenario lists in its context.
+func customHeaders(ctx context.Context, c *client.Client, scenarioContext string) error {
+	var sc struct {
+		ToolCalls []struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"toolCalls"`
+	}
+	if err := json.Unmarshal([]byte(scenarioContext), &sc); err != nil {
+		return fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
+	}
+	if _, err := c.AllTools(ctx); err != nil {
+		return fmt.Errorf("tools/list: %w", err)
+	}
+	for _, call := range sc.ToolCalls {
+		report("tools/call "+call.Name, callTool(ctx, c, call.Name, call.Arguments))
+	}
+	return nil
+}
+
+// echoSchema passes one tool's inputSchema, as the client received it, back
+// through the echo tool.
+func echoSchema(ctx context.Context, c *client.Client) error {
+	tools, err := c.AllTools(ctx)
+	if err != nil {
+		return fmt.Errorf("tools/list: %w", err)
+	}
+	for _, t := range tools {
+		if t.Name != "json_schema_2020_12_tool" {
+			continue
+		}
+		args, err := json.Marshal(map[string]any{"schema": t.InputSchema})
+		if err != nil {
+			return err
+		}
+		return callTool(ctx, c, "json_schema_echo", args)
+	}
+	return errors.New("the server lists no json_schema_2020_12_tool")
+}
+
+// sampleArgs makes up arguments for a tool from its inputSchema: a value of
+// the declared type for every required property.
+func sampleArgs(schema json.RawMessage) map[string]any {
+	var s struct {
+		Properties map[string]struct {
+			Type json.RawMessage `json:"type"`
+			Enum []any           `json:"enum"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(schema, &s)
+	args := map[string]any{}
+	for _, name := range s.Required {
+		p := s.Properties[name]
+		if len(p.Enum) > 0 {
+			args[name] = p.Enum[0]
+			continue
+		}
+		var typ string
+		_ = json.Unmarshal(p.Type, &typ)
+		switch typ {
+		case "number", "integer":
+			args[name] = 1
+		case "boolean":
+			args[name] = true
+		case "object":
+			args[name] = map[string]any{}
+		case "array":
+			args[name] = []any{}
+		default:
+			args[name] = "x"
+		}
+	}
+	return args
+}
+
+func acceptElicitation(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	content := map[string]mcp.ElicitResultContentValue{}
+	if form, ok := req.Params.(*mcp.ElicitRequestFormParams); ok {
+		for name, prop := range form.RequestedSchema.Properties {
+			switch prop.(type) {
+			case *mcp.BooleanSchema:
+				content[name] = true
+			case *mcp.NumberSchema:
+				content[name] = 1
+			default:
+				content[name] = "x"
+			}
+		}
+	}
+	return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+}
+
+func sample(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return &mcp.CreateMessageResult{Role: "assistant", Model: "conformance-model",
+		Content: &mcp.TextContent{Text: "Paris"}}, nil
+}
+
+func roots(ctx context.Context, req *mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///tmp", Name: "tmp"}}}, nil
+}
