@@ -1,0 +1,217 @@
+// Package natscluster connects the replicas of an mcpgen server through
+// NATS (server.Options.Cluster): changes travel on a core NATS subject,
+// tasks and replica heartbeats live in two JetStream key-value buckets
+// (compare-and-swap on the key's revision). The NATS server must run with
+// JetStream enabled (nats-server -js).
+//
+//	c, err := natscluster.Connect(os.Getenv("MCPGEN_NATS_URL"), natscluster.Options{})
+//	...
+//	srv, err := server.New(server.Options{..., Cluster: c})
+//	...
+//	defer c.Close() // after srv.Shutdown
+//
+// It is its own Go module so that servers without a cluster do not link
+// the NATS client.
+package natscluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mcpgen/mcpgen/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// URLEnv is the environment variable the examples and the scaffold read
+// the NATS URL from.
+const URLEnv = "MCPGEN_NATS_URL"
+
+// Options configure a Cluster.
+type Options struct {
+	// Name separates the subjects and buckets of one server's replicas from
+	// other servers on the same NATS (letters, digits, - and _; default
+	// "mcpgen").
+	Name string
+	// TaskRetention is how long the tasks bucket keeps a record at most
+	// (its TTL; default 24 h). It must exceed the longest task TTL; the
+	// runtime itself treats a record past its task's TTL as unknown.
+	TaskRetention time.Duration
+}
+
+// Cluster is a server.Cluster on NATS.
+type Cluster struct {
+	nc       *nats.Conn
+	own      bool // Connect opened nc; Close closes it
+	subject  string
+	tasks    jetstream.KeyValue
+	replicas jetstream.KeyValue
+}
+
+var _ server.Cluster = (*Cluster)(nil)
+
+// Connect dials url and returns a Cluster on it; Close closes the
+// connection.
+func Connect(url string, opts Options) (*Cluster, error) {
+	nc, err := nats.Connect(url, nats.Name("mcpgen"), nats.MaxReconnects(-1))
+	if err != nil {
+		return nil, fmt.Errorf("natscluster: connecting to %s: %w", url, err)
+	}
+	c, err := New(nc, opts)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	c.own = true
+	return c, nil
+}
+
+// New returns a Cluster on an open connection, creating the buckets it
+// needs when they do not exist.
+func New(nc *nats.Conn, opts Options) (*Cluster, error) {
+	name := opts.Name
+	if name == "" {
+		name = "mcpgen"
+	}
+	retention := opts.TaskRetention
+	if retention <= 0 {
+		retention = 24 * time.Hour
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("natscluster: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tasks, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket: name + "_tasks", Description: "mcpgen tasks", History: 1, TTL: retention,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("natscluster: tasks bucket (is JetStream enabled on the server?): %w", err)
+	}
+	replicas, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket: name + "_replicas", Description: "mcpgen replica heartbeats", History: 1, TTL: time.Hour,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("natscluster: replicas bucket: %w", err)
+	}
+	return &Cluster{nc: nc, subject: "mcpgen." + name + ".changes", tasks: tasks, replicas: replicas}, nil
+}
+
+// Close closes the connection Connect opened (not one given to New).
+func (c *Cluster) Close() error {
+	if c.own {
+		c.nc.Close()
+	}
+	return nil
+}
+
+// Publish implements server.Cluster: a core NATS publish, flushed.
+func (c *Cluster) Publish(ctx context.Context, msg []byte) error {
+	if err := c.nc.Publish(c.subject, msg); err != nil {
+		return err
+	}
+	return c.flush(ctx)
+}
+
+// flush waits until the NATS server has processed what was sent (a
+// ping round trip); NATS needs a deadline, 5 s unless ctx has one.
+func (c *Cluster) flush(ctx context.Context) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+	}
+	return c.nc.FlushWithContext(ctx)
+}
+
+// Subscribe implements server.Cluster. NATS calls deliver from one
+// goroutine per subscription, in order.
+func (c *Cluster) Subscribe(ctx context.Context, deliver func([]byte)) error {
+	sub, err := c.nc.Subscribe(c.subject, func(m *nats.Msg) { deliver(m.Data) })
+	if err != nil {
+		return err
+	}
+	if err := sub.SetPendingLimits(-1, 64<<20); err != nil {
+		_ = sub.Unsubscribe()
+		return err
+	}
+	if err := c.flush(ctx); err != nil { // the server has the subscription
+		_ = sub.Unsubscribe()
+		return err
+	}
+	context.AfterFunc(ctx, func() { _ = sub.Unsubscribe() })
+	return nil
+}
+
+// Heartbeat implements server.Cluster: the replica's key holds the time its
+// heartbeat ends.
+func (c *Cluster) Heartbeat(ctx context.Context, replica string, ttl time.Duration) error {
+	deadline := time.Now().Add(ttl).UnixMilli()
+	_, err := c.replicas.Put(ctx, replica, strconv.AppendInt(nil, deadline, 10))
+	return err
+}
+
+// Alive implements server.Cluster.
+func (c *Cluster) Alive(ctx context.Context, replica string) (bool, error) {
+	e, err := c.replicas.Get(ctx, replica)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	deadline, err := strconv.ParseInt(string(e.Value()), 10, 64)
+	if err != nil {
+		return false, fmt.Errorf("natscluster: heartbeat of %s: %w", replica, err)
+	}
+	return time.Now().UnixMilli() < deadline, nil
+}
+
+// Ping implements server.Cluster: a round trip to the NATS server.
+func (c *Cluster) Ping(ctx context.Context) error {
+	return c.flush(ctx)
+}
+
+// Tasks implements server.Cluster.
+func (c *Cluster) Tasks() server.TaskStore { return taskStore{c.tasks} }
+
+// taskStore keeps task records in the tasks bucket; the revision is the
+// key's JetStream revision.
+type taskStore struct{ kv jetstream.KeyValue }
+
+func (s taskStore) Create(ctx context.Context, id string, record []byte, _ time.Time) error {
+	_, err := s.kv.Create(ctx, id, record)
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		return server.ErrTaskExists
+	}
+	return err
+}
+
+func (s taskStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
+	e, err := s.kv.Get(ctx, id)
+	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
+		return nil, 0, server.ErrTaskNotFound
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return e.Value(), e.Revision(), nil
+}
+
+func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision uint64, _ time.Time) error {
+	_, err := s.kv.Update(ctx, id, record, revision)
+	if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		if _, _, lerr := s.Load(ctx, id); errors.Is(lerr, server.ErrTaskNotFound) {
+			return server.ErrTaskNotFound
+		}
+		return server.ErrTaskConflict
+	}
+	if errors.Is(err, jetstream.ErrInvalidKey) {
+		return server.ErrTaskNotFound
+	}
+	return err
+}
