@@ -182,4 +182,3 @@ func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision 
 	}
 	return nil
 }
-
