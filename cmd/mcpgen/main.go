@@ -24,6 +24,7 @@ func commands() []*command {
 		generateCommand(),
 		toolsCommand(),
 		schemaCommand(),
+		callCommand(),
 		versionCommand(),
 		helpCommand(),
 	}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/server"
+)
+
+type scaleArgs struct {
+	Value  int    `json:"value" jsonschema:"required"`
+	Factor int    `json:"factor" jsonschema:"required"`
+	Label  string `json:"label,omitempty"`
+	Strict bool   `json:"strict,omitempty"`
+}
+
+type scaled struct {
+	Result int    `json:"result"`
+	Label  string `json:"label"`
+}
+
+func (s scaled) String() string { return s.Label + " = " + jsonNumber(s.Result) }
+
+func jsonNumber(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// callServer serves a small mcpgen server over Streamable HTTP.
+func callServer(t *testing.T) string {
+	t.Helper()
+	srv, err := server.New(server.Options{
+		Name: "call-test", Version: "1.0.0",
+		Tools: []server.Tool{
+			server.NewTool(server.ToolInfo{Name: "scale", Description: "Multiplies a value.\nMore text."},
+				func(ctx context.Context, in scaleArgs) (scaled, error) {
+					return scaled{Result: in.Value * in.Factor, Label: in.Label}, nil
+				}),
+			server.NewTool(server.ToolInfo{Name: "fail"}, func(ctx context.Context, in struct{}) (string, error) {
+				return "", errors.New("it broke")
+			}),
+			server.NewTool(server.ToolInfo{Name: "ask"}, func(ctx context.Context, in struct{}) (string, error) {
+				resp, err := server.Ask(ctx, "q", &mcp.ElicitRequest{Params: &mcp.ElicitRequestFormParams{
+					Message: "name?",
+					RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{
+						Properties: map[string]mcp.PrimitiveSchemaDefinition{"name": &mcp.StringSchema{}},
+					},
+				}})
+				if err != nil {
+					return "", err
+				}
+				return "answer: " + resp.(*mcp.ElicitResult).Action, nil
+			}),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.HTTPHandler(server.HTTPOptions{}))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+func TestCallListsAndCalls(t *testing.T) {
+	url := callServer(t)
+	code, out, errOut := cli(t, "call", "--server", url)
+	if code != exitOK || !strings.Contains(out, "scale(factor: integer, label?: string, strict?: boolean, value: integer)") ||
+		!strings.Contains(out, "Multiplies a value.") || strings.Contains(out, "More text") {
+		t.Fatalf("list: code %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = cli(t, "call", "--server", url, "scale", "value=6", "factor=7", "label=answer", "strict=true")
+	if code != exitOK || !strings.Contains(out, "answer = 42") || !strings.Contains(out, `"result": 42`) {
+		t.Fatalf("key=value call: code %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = cli(t, "call", "--server", url, "scale", `{"value":2,"factor":3,"label":"x"}`, "--json")
+	var res struct {
+		StructuredContent scaled `json:"structuredContent"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &res) != nil || res.StructuredContent.Result != 6 {
+		t.Fatalf("JSON call: code %d\n%s", code, out)
+	}
+}
+
+func TestCallErrors(t *testing.T) {
+	url := callServer(t)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"scale", "value=six", "factor=1"}, exitUsage, "argument value=six: want integer"},
+		{[]string{"scale", "value"}, exitUsage, `argument "value" is not key=value`},
+		{[]string{"nope"}, exitUsage, `the server has no tool "nope" (it has: scale, fail, ask)`},
+		{[]string{"scale", "value=1"}, exitFail, "factor"},
+		{[]string{"fail"}, exitFail, "it broke"},
+		{[]string{"ask"}, exitOK, "stdin is not a terminal: declined"},
+	} {
+		code, out, errOut := cli(t, append([]string{"call", "--server", url}, tc.args...)...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+			t.Errorf("call %v: code %d (want %d)\nstdout: %s\nstderr: %s\nwant %q", tc.args, code, tc.code, out, errOut, tc.want)
+		}
+	}
+	if code, _, errOut := cli(t, "call", "scale"); code != exitUsage || !strings.Contains(errOut, "--server is required") {
+		t.Errorf("no --server: %d %s", code, errOut)
+	}
+	if code, _, errOut := cli(t, "call", "--server", "/nonexistent/server"); code != exitFail || !strings.Contains(errOut, "/nonexistent/server") {
+		t.Errorf("missing command: %d %s", code, errOut)
+	}
+}
