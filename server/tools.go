@@ -176,7 +176,10 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 	}
 	name := info.Name
 	t.run = func(ctx context.Context, args []byte) (any, error) {
-		var in In
+		var (
+			in  In
+			err error
+		)
 		if rawIn {
 			valid, err := validator.Validate(args)
 			if err != nil {
