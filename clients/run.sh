@@ -8,7 +8,8 @@
 # Usage:
 #   clients/run.sh [SUITE...]
 #
-#   SUITE is one of v2, v1, inspector (default: all). The env var
+#   SUITE is one of v2, skills (the TS SDK v2 Skills extension client), v1,
+#   inspector (default: all). The env var
 #   MCPGEN_CLIENT_SUITES="v2,inspector" selects suites the same way when no
 #   argument is given.
 #   MCPGEN_WEATHER_BIN=<path> tests that binary instead of building
@@ -30,6 +31,7 @@ die() {
 # 0. Which suites.
 declare -A suite_file=(
 	[v2]=tests/ts-sdk-v2.test.mjs
+	[skills]=tests/ts-sdk-v2-skills.test.mjs
 	[v1]=tests/ts-sdk-v1.test.mjs
 	[inspector]=tests/inspector.test.mjs
 )
@@ -37,13 +39,13 @@ suites=("$@")
 if ((${#suites[@]} == 0)) && [[ -n "${MCPGEN_CLIENT_SUITES:-}" ]]; then
 	IFS=', ' read -r -a suites <<<"$MCPGEN_CLIENT_SUITES"
 fi
-((${#suites[@]})) || suites=(v2 v1 inspector)
+((${#suites[@]})) || suites=(v2 skills v1 inspector)
 files=()
 for s in "${suites[@]}"; do
 	case "$s" in
-	-h | --help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	-h | --help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
-	[[ -n "${suite_file[$s]+x}" ]] || die "unknown suite \"$s\" (want v2, v1 or inspector)"
+	[[ -n "${suite_file[$s]+x}" ]] || die "unknown suite \"$s\" (want v2, skills, v1 or inspector)"
 	files+=("${suite_file[$s]}")
 done
 

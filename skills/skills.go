@@ -159,7 +159,9 @@ type settings struct {
 
 // Extension returns the Skills extension: skills/list and skills/get
 // (cacheable: ttlMs and cacheScope from the server's cache policy), and
-// resources/directory/read when Options.DirectoryRead is set. It requires
+// resources/directory/read when Options.DirectoryRead is set (cacheable
+// too, like resources/list: the TypeScript SDK requires both fields on it
+// at 2026-07-28). It requires
 // the resources capability, which the skills' own resources provide.
 func (k *Skills) Extension() server.Extension {
 	e := server.Extension{
@@ -173,7 +175,7 @@ func (k *Skills) Extension() server.Extension {
 		},
 	}
 	if k.opts.DirectoryRead {
-		e.Methods = append(e.Methods, server.NewMethod(server.MethodInfo{Name: MethodDirectoryRead}, k.readDirectory))
+		e.Methods = append(e.Methods, server.NewMethod(server.MethodInfo{Name: MethodDirectoryRead, Cacheable: true}, k.readDirectory))
 	}
 	return e
 }

@@ -113,13 +113,15 @@ func Scaffold(d Data) ([]File, error) {
 }
 
 // outputName maps scaffold/x.tmpl to x; dot files are stored without their
-// dot (go:embed skips dot files), so scaffold/gitignore.tmpl is .gitignore.
+// dot (go:embed skips dot files), so scaffold/gitignore.tmpl is .gitignore,
+// and "__" stands for a directory separator, so
+// scaffold/skills__greet-people__SKILL.md.tmpl is skills/greet-people/SKILL.md.
 func outputName(src string) string {
 	name := strings.TrimSuffix(path.Base(src), ".tmpl")
 	if name == "gitignore" {
 		return ".gitignore"
 	}
-	return name
+	return strings.ReplaceAll(name, "__", "/")
 }
 
 var funcs = template.FuncMap{

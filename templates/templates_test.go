@@ -15,7 +15,7 @@ import (
 	"golang.org/x/mod/modfile"
 )
 
-var wantFiles = []string{".gitignore", "README.md", "bindings_test.go", "go.mod", "main.go", "main_test.go", "tools.go"}
+var wantFiles = []string{".gitignore", "README.md", "bindings_test.go", "go.mod", "main.go", "main_test.go", "skills.go", "skills/greet-people/SKILL.md", "tools.go"}
 
 func names(files []File) []string {
 	var out []string

@@ -73,6 +73,12 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
+		if e.IsDir() { // the files below it, by slash-separated path
+			for name, data := range snapshot(t, filepath.Join(dir, e.Name())) {
+				out[e.Name()+"/"+name] = data
+			}
+			continue
+		}
 		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 )
 
 // scaffoldFiles are the files init writes from the templates.
-var scaffoldFiles = []string{".gitignore", "README.md", "bindings_test.go", "go.mod", "main.go", "main_test.go", "tools.go"}
+var scaffoldFiles = []string{".gitignore", "README.md", "bindings_test.go", "go.mod", "main.go", "main_test.go", "skills.go", "skills/greet-people/SKILL.md", "tools.go"}
 
 // repoRoot is the root of this module: the mcpgen checkout a scaffold's
 // replace directive points at in tests.

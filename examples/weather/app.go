@@ -52,7 +52,8 @@ func NewApp(opts AppOptions) (*App, error) {
 		Version: version.String(),
 		Instructions: "Weather and arithmetic tools. weather_current reports the current weather at a city, address or lat,long; " +
 			"calculator_arithmetic evaluates expressions such as 2 + 3 * (4 ^ 2) - sin(30). " +
-			"weather_forecast appears when the operator enables it (tools/list_changed tells you). Weather source: " + p.Name() + ".",
+			"weather_forecast appears when the operator enables it (tools/list_changed tells you). " +
+			"To plan a day out, follow the skill skill://plan-day-out/SKILL.md. Weather source: " + p.Name() + ".",
 		Cache:     server.CachePolicy{TTLMs: 60_000, Scope: "public"},
 		Logger:    opts.Logger,
 		StateKeys: opts.StateKeys,
@@ -64,10 +65,15 @@ func NewApp(opts AppOptions) (*App, error) {
 	if opts.Forecast {
 		a.forecaster.MCPRegister(&so)
 	}
+	sk, err := registerSkills(&so) // skills.go
+	if err != nil {
+		return nil, fmt.Errorf("weather: %w", err)
+	}
 	srv, err := server.New(so)
 	if err != nil {
 		return nil, fmt.Errorf("weather: %w", err)
 	}
+	sk.Bind(srv)
 	a.Server = srv
 	return a, nil
 }
