@@ -77,16 +77,16 @@ func TestHandleMetaValidation(t *testing.T) {
 			if string(r.ID) != itoa(id) {
 				t.Errorf("id not echoed: %s", r.ID)
 			}
-			if e := CheckRequestMeta(json.RawMessage(c.params)); e == nil || e.Code != c.code {
-				t.Errorf("CheckRequestMeta = %v", e)
+			if pr := parseRequest(jsonrpc.Message{Kind: jsonrpc.KindRequest, Method: "server/discover", Params: json.RawMessage(c.params)}); pr.err == nil || pr.err.Code != c.code {
+				t.Errorf("parseRequest error = %v", pr.err)
 			}
 		})
 	}
 	t.Run("clientInfo optional", func(t *testing.T) {
 		r, _ := rpcMeta(t, f.s, "server/discover", `{}`, `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`, nil)
 		wantResult(t, r)
-		if e := CheckRequestMeta(json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)); e != nil {
-			t.Errorf("CheckRequestMeta = %v", e)
+		if pr := parseRequest(jsonrpc.Message{Kind: jsonrpc.KindRequest, Method: "server/discover", Params: json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)}); !pr.metaUsable() {
+			t.Errorf("parseRequest error = %v", pr.err)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"strconv"
 
@@ -157,19 +156,4 @@ func parseMeta(raw []byte) (requestMeta, *jsonrpc.Error) {
 		return m, metaError(`missing or invalid _meta field "` + keyClientCapabilities + `"`)
 	}
 	return m, nil
-}
-
-// CheckRequestMeta reports the -32602 error a request's params deserve when
-// their _meta lacks io.modelcontextprotocol/protocolVersion or
-// io.modelcontextprotocol/clientCapabilities or has a malformed reserved key;
-// nil when they are well formed. Handle runs the same check; transports that
-// must report it before their own checks (the HTTP header comparison) call it
-// first. It does not check whether the version is supported.
-func CheckRequestMeta(params json.RawMessage) *jsonrpc.Error {
-	p, err := scanParams(params)
-	if err != nil {
-		return err
-	}
-	_, err = parseMeta(p.meta)
-	return err
 }

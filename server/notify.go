@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strconv"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/jsonrpc"
@@ -13,10 +15,21 @@ import (
 // for it (a progressToken in _meta); otherwise it does nothing. total <= 0
 // means unknown. Progress should increase with every call; nothing is sent
 // once the handler has returned or the request was cancelled.
+//
+// Every notification sent is valid JSON and follows progress.mdx: a
+// progress that is not a finite number, or that does not increase over the
+// last one sent for the request, is dropped; a total that is not finite is
+// left out.
 func Progress(ctx context.Context, progress, total float64, message string) {
 	r := requestFrom(ctx)
-	if r == nil || r.meta.progressToken == nil {
+	if r == nil || r.meta.progressToken == nil || math.IsNaN(progress) || math.IsInf(progress, 0) {
 		return
+	}
+	if !r.advanceProgress(progress) {
+		return
+	}
+	if math.IsNaN(total) || math.IsInf(total, 0) {
+		total = 0
 	}
 	b := make([]byte, 0, 96)
 	b = append(b, `{"progressToken":`...)
@@ -127,4 +140,23 @@ func RequireCapabilities(ctx context.Context, required mcp.ClientCapabilities) e
 	}
 	return jsonrpc.NewError(mcp.CodeMissingRequiredClientCapability, "Missing required client capability",
 		map[string]mcp.ClientCapabilities{"requiredCapabilities": missing})
+}
+
+// progressState is the last progress sent for a request.
+type progressState struct {
+	mu   sync.Mutex
+	sent bool
+	last float64
+}
+
+// advanceProgress records progress and reports whether it increases over
+// the last value sent (the first value always does).
+func (r *request) advanceProgress(progress float64) bool {
+	r.progress.mu.Lock()
+	defer r.progress.mu.Unlock()
+	if r.progress.sent && progress <= r.progress.last {
+		return false
+	}
+	r.progress.sent, r.progress.last = true, progress
+	return true
 }

@@ -68,15 +68,20 @@ type Options struct {
 // CachePolicy is the ttlMs and cacheScope a cacheable result carries.
 type CachePolicy struct {
 	TTLMs int64
-	Scope string // "public" or "private"
+	// Scope is "public" or "private"; empty means "public". Any other
+	// value fails closed: the result is sent as "private", never shared.
+	Scope string
 }
 
 func (p CachePolicy) normalized() CachePolicy {
 	if p.TTLMs < 0 {
 		p.TTLMs = 0
 	}
-	if p.Scope != "private" {
+	switch p.Scope {
+	case "", "public":
 		p.Scope = "public"
+	default:
+		p.Scope = "private" // "private", or a scope we do not know: fail closed
 	}
 	return p
 }

@@ -20,6 +20,8 @@ type request struct {
 	ctx    context.Context
 	done   atomic.Bool // set when the handler has returned
 
+	progress progressState // the last progress notification sent
+
 	capsOnce sync.Once
 	caps     *mcp.ClientCapabilities
 	capsErr  error

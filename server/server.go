@@ -127,8 +127,13 @@ func New(opts Options) (*Server, error) {
 	}
 	if len(opts.Handlers) > 0 {
 		for i, h := range opts.Handlers {
-			if h == nil {
+			switch h.(type) {
+			case nil:
 				errs = append(errs, fmt.Errorf("server: Options.Handlers[%d] is nil", i))
+			case mcp.CompletionHandler, mcp.PromptsHandler, mcp.ResourcesHandler,
+				mcp.ServerHandler, mcp.SubscriptionsHandler, mcp.ToolsHandler:
+			default:
+				errs = append(errs, fmt.Errorf("server: Options.Handlers[%d] (%T) implements no handler interface (mcp.ToolsHandler, mcp.PromptsHandler, mcp.ResourcesHandler, mcp.CompletionHandler, mcp.ServerHandler, mcp.SubscriptionsHandler): check its method signatures", i, h))
 			}
 		}
 		s.dispatch = mcp.NewDispatcher(opts.Handlers...)

@@ -326,7 +326,7 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 	if err := checkScopes(ctx, t.scopes); err != nil {
 		return nil, err
 	}
-	if k := jsonscan.Kind(p.arguments); k != 0 && k != '{' && !jsonscan.IsNullOrAbsent(p.arguments) {
+	if p.arguments != nil && jsonscan.Kind(p.arguments) != '{' { // null too: the schema says object
 		return nil, invalidParams("params.arguments must be an object")
 	}
 	var out any
