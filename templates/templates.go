@@ -53,7 +53,14 @@ type Data struct {
 	Replace string
 	// GoVersion is the go line of go.mod; DefaultGoVersion if empty.
 	GoVersion string
+	// Auth scaffolds an OAuth-protected HTTP server (mcpgen init --auth):
+	// auth.go wires the oauth module's verifiers from flags and the
+	// environment, and go.mod requires OAuthModulePath too.
+	Auth bool
 }
+
+// OAuthModulePath is the module of the token verifiers (--auth scaffolds).
+const OAuthModulePath = ModulePath + "/oauth"
 
 // File is one file of the scaffold: a slash-separated path relative to the
 // project folder and its content.
@@ -67,11 +74,11 @@ type view struct {
 	Data
 	// Binary is the name `go build` gives the executable.
 	Binary string
-	// ModPath and ReplacePath are Module and Replace quoted for go.mod when
-	// needed.
-	ModPath, ReplacePath string
-	// MCPGen is the module path of mcpgen.
-	MCPGen string
+	// ModPath, ReplacePath and OAuthReplacePath are Module, Replace and
+	// Replace's oauth folder quoted for go.mod when needed.
+	ModPath, ReplacePath, OAuthReplacePath string
+	// MCPGen is the module path of mcpgen; OAuth that of its verifiers.
+	MCPGen, OAuth string
 }
 
 // Scaffold renders every file of a new server project, sorted by name. Go
@@ -84,11 +91,13 @@ func Scaffold(d Data) ([]File, error) {
 		return nil, err
 	}
 	v := view{
-		Data:        d,
-		Binary:      BinaryName(d.Module),
-		ModPath:     modfile.AutoQuote(d.Module),
-		ReplacePath: modfile.AutoQuote(d.Replace),
-		MCPGen:      ModulePath,
+		Data:             d,
+		Binary:           BinaryName(d.Module),
+		ModPath:          modfile.AutoQuote(d.Module),
+		ReplacePath:      modfile.AutoQuote(d.Replace),
+		OAuthReplacePath: modfile.AutoQuote(filepath.Join(d.Replace, "oauth")),
+		MCPGen:           ModulePath,
+		OAuth:            OAuthModulePath,
 	}
 	names, err := fs.Glob(scaffoldFS, "scaffold/*.tmpl")
 	if err != nil {
@@ -100,6 +109,9 @@ func Scaffold(d Data) ([]File, error) {
 		content, err := render(src, v)
 		if err != nil {
 			return nil, fmt.Errorf("templates: %s: %w", name, err)
+		}
+		if len(bytes.TrimSpace(content)) == 0 {
+			continue // a file only some scaffolds have (auth.go without --auth)
 		}
 		if strings.HasSuffix(name, ".go") {
 			if content, err = format.Source(content); err != nil {

@@ -190,3 +190,54 @@ func TestBinaryName(t *testing.T) {
 		}
 	}
 }
+
+// TestScaffoldAuth: --auth adds auth.go and auth_test.go, wires the flags
+// into main.go, requires (and replaces) the oauth module and documents it.
+func TestScaffoldAuth(t *testing.T) {
+	plain, err := Scaffold(Data{Module: "example.com/srv", Name: "srv", Version: UnpublishedVersion, Replace: "/src/mcpgen"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Scaffold(Data{Module: "example.com/srv", Name: "srv", Version: UnpublishedVersion, Replace: "/src/mcpgen", Auth: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(slices.Clone(wantFiles), "auth.go", "auth_test.go")
+	slices.Sort(want)
+	if got := names(files); !slices.Equal(got, want) {
+		t.Fatalf("files %v, want %v", got, want)
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".go") {
+			continue
+		}
+		if formatted, err := format.Source(f.Content); err != nil || !bytes.Equal(formatted, f.Content) {
+			t.Errorf("%s is not gofmt-clean (%v)", f.Name, err)
+		}
+	}
+	main := string(file(t, files, "main.go"))
+	for _, s := range []string{"auth.flags(fs)", "auth.build(ctx, *httpAddr != \"\")", "o.HTTP.Auth = protect"} {
+		if !strings.Contains(main, s) {
+			t.Errorf("main.go lacks %q", s)
+		}
+	}
+	if strings.Contains(string(file(t, plain, "main.go")), "auth") {
+		t.Error("main.go without --auth mentions auth")
+	}
+	mf, err := modfile.Parse("go.mod", file(t, files, "go.mod"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mf.Require) != 2 || mf.Require[1].Mod.Path != OAuthModulePath {
+		t.Errorf("go.mod requires %+v", mf.Require)
+	}
+	if len(mf.Replace) != 2 || mf.Replace[1].Old.Path != OAuthModulePath || mf.Replace[1].New.Path != "/src/mcpgen/oauth" {
+		t.Errorf("go.mod replaces %+v", mf.Replace)
+	}
+	readme := string(file(t, files, "README.md"))
+	for _, s := range []string{"## Authorization (OAuth 2.1)", "MCP_AUTH_ISSUER", "--auth-resource", "insufficient_scope"} {
+		if !strings.Contains(readme, s) {
+			t.Errorf("README lacks %q", s)
+		}
+	}
+}

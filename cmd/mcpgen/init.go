@@ -19,7 +19,7 @@ func initCommand() *command {
 		summary: "create a new MCP server project (go.mod, main.go, a sample tool, tests, README)",
 		usage: `
 Usage:
-  mcpgen init <dir> [--module path] [--name server-name] [--replace path] [--force] [--files-only] [-v]
+  mcpgen init <dir> [--module path] [--name server-name] [--auth] [--replace path] [--force] [--files-only] [-v]
 
 Init writes a new MCP server project into dir (created if needed):
 
@@ -30,6 +30,13 @@ Init writes a new MCP server project into dir (created if needed):
   bindings_test.go fails when mcp_gen.go is stale (mcpgen tools --check)
   README.md        how to run it, connect a desktop host, add a tool, regenerate
   .gitignore
+
+With --auth the HTTP server is an OAuth 2.1 resource server (the MCP
+authorization spec): auth.go wires the token verifiers of
+` + templates.OAuthModulePath + ` from --auth-issuer,
+--auth-resource and --auth-scopes (or MCP_AUTH_ISSUER, MCP_AUTH_RESOURCE,
+MCP_AUTH_SCOPES), auth_test.go checks the 401 challenge and the metadata,
+and the README gains an Authorization section.
 
 then resolves the dependencies into go.mod and go.sum and writes the bindings
 (mcp_gen.go, as 'mcpgen tools' does), so that 'go generate ./... &&
@@ -48,6 +55,7 @@ Examples:
   mcpgen init ./weather
   mcpgen init ./weather --module example.com/weather --name "Weather"
   mcpgen init ./srv --replace ~/src/mcpgen     # build against a local checkout, offline
+  mcpgen init ./srv --auth                     # OAuth-protected HTTP server
 `,
 		run: runInit,
 	}
@@ -57,6 +65,7 @@ Examples:
 type initFlags struct {
 	dir, module, name, replace string
 	force, verbose, filesOnly  bool
+	auth                       bool
 }
 
 func runInit(e *env, c *command, args []string) int {
@@ -65,6 +74,7 @@ func runInit(e *env, c *command, args []string) int {
 	fs.StringVar(&f.module, "module", "", "module `path` of the new project (default: the folder name)")
 	fs.StringVar(&f.name, "name", "", "MCP server `name` (default: the last element of the module path)")
 	fs.StringVar(&f.replace, "replace", "", "`path` of a local mcpgen checkout to build against (adds a replace directive; offline)")
+	fs.BoolVar(&f.auth, "auth", false, "make the HTTP server an OAuth 2.1 resource server (auth.go; flags --auth-issuer, --auth-resource, --auth-scopes)")
 	fs.BoolVar(&f.force, "force", false, "write into a folder that is not empty (existing files are still never overwritten)")
 	fs.BoolVar(&f.filesOnly, "files-only", false, "write the files only: do not resolve dependencies or write the bindings")
 	fs.BoolVar(&f.verbose, "v", false, "print each step with timings")
@@ -106,7 +116,7 @@ func (e *env) initProject(c *command, f initFlags) int {
 	}
 
 	var sum summary
-	seed, err := goSumSeed(data.Replace)
+	seed, err := goSumSeed(data.Replace, data.Auth)
 	if err != nil {
 		e.errorf("init: %v", err)
 		return exitFail
@@ -145,7 +155,7 @@ func (e *env) initData(c *command, f initFlags) (templates.Data, int, bool) {
 		e.errorf("init: %v", err)
 		return templates.Data{}, exitFail, false
 	}
-	d := templates.Data{Module: f.module, Name: f.name, Version: builtVersion()}
+	d := templates.Data{Module: f.module, Name: f.name, Version: builtVersion(), Auth: f.auth}
 	if d.Module == "" {
 		d.Module = filepath.Base(abs)
 		if err := checkModulePath(d.Module); err != nil {

@@ -178,3 +178,54 @@ func talkStdio(t *testing.T, binary string) {
 		t.Errorf("tools/call greet: %s (%v)", results[3], err)
 	}
 }
+
+// TestInitAuthEndToEnd: mcpgen init --auth against this checkout; the
+// project vets, tests (its auth_test.go checks the 401 challenge and the
+// metadata document) and builds offline, and the binary refuses to serve
+// HTTP without an issuer.
+func TestInitAuthEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds a new project (tens of seconds); skipped with -short")
+	}
+	root := repoRoot(t)
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal("the go command is not on PATH")
+	}
+	// The oauth module's dependencies come from the module proxy once
+	// (a clean CI machine has not built that module yet); the rest is offline.
+	dl := exec.Command(goCmd, "mod", "download")
+	dl.Dir = filepath.Join(root, "oauth")
+	dl.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download in oauth: %v\n%s", err, out)
+	}
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+
+	dir := filepath.Join(t.TempDir(), "guarded")
+	code, stdout, stderr := cli(t, "init", dir, "--auth", "--replace", root)
+	if code != exitOK {
+		t.Fatalf("init --auth: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, args := range [][]string{{"vet", "./..."}, {"test", "./..."}, {"build", "-mod=readonly", "."}} {
+		cmd := exec.Command(goCmd, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	binary := filepath.Join(dir, "guarded")
+	if runtime.GOOS == "windows" {
+		binary += ".exe"
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "--http", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "MCP_AUTH_ISSUER=", "MCP_AUTH_RESOURCE=")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "--auth-issuer") {
+		t.Errorf("serving HTTP without an issuer: %v\n%s", err, out)
+	}
+}

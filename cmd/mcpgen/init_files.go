@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/mod/modfile"
 
@@ -71,20 +71,40 @@ func checkReplace(path string) (string, error) {
 }
 
 // goSumSeed returns the go.sum of the mcpgen checkout at replace (nil
-// without one). The scaffold starts from it so that the go command finds the
+// without one; with auth, merged with the go.sum of its oauth module). The scaffold starts from it so that the go command finds the
 // checksums of mcpgen's dependencies without asking the checksum database:
 // they are the sums the checkout itself was verified with. Lines the
 // scaffold does not need stay until its first `go mod tidy`.
-func goSumSeed(replace string) ([]byte, error) {
+func goSumSeed(replace string, auth bool) ([]byte, error) {
 	if replace == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(filepath.Join(replace, "go.sum"))
-	if errors.Is(err, fs.ErrNotExist) {
+	sums := []string{filepath.Join(replace, "go.sum")}
+	if auth {
+		sums = append(sums, filepath.Join(replace, "oauth", "go.sum"))
+	}
+	var out []byte
+	for _, name := range sums {
+		data, err := os.ReadFile(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, data...)
+	}
+	if out == nil {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	return bytes.Clone(data), nil
+	return mergeSums(out), nil
+}
+
+// mergeSums sorts go.sum lines and drops duplicates (the checkout's and
+// its oauth module's go.sum overlap).
+func mergeSums(data []byte) []byte {
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	slices.Sort(lines)
+	lines = slices.Compact(lines)
+	return []byte(strings.Join(lines, "\n") + "\n")
 }
