@@ -3,6 +3,7 @@ package bind
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -30,10 +31,11 @@ var directiveKeys = map[string][]keySpec{
 		{name: "name"}, {name: "title"}, {name: "icon", repeat: true},
 		{name: "readOnly", flag: true}, {name: "destructive", flag: true},
 		{name: "idempotent", flag: true}, {name: "openWorld", flag: true}, {name: "scopes"},
+		{name: "taskSupport"}, {name: "meta"}, {name: "inputSchema"}, {name: "outputSchema"},
 	},
-	kindPrompt:   {{name: "name"}, {name: "title"}, {name: "icon", repeat: true}, {name: "scopes"}},
+	kindPrompt:   {{name: "name"}, {name: "title"}, {name: "icon", repeat: true}, {name: "scopes"}, {name: "complete"}},
 	kindResource: {{name: "uri"}, {name: "name"}, {name: "title"}, {name: "mimeType"}, {name: "icon", repeat: true}, {name: "scopes"}},
-	kindTemplate: {{name: "uriTemplate"}, {name: "name"}, {name: "title"}, {name: "mimeType"}, {name: "icon", repeat: true}, {name: "scopes"}},
+	kindTemplate: {{name: "uriTemplate"}, {name: "name"}, {name: "title"}, {name: "mimeType"}, {name: "icon", repeat: true}, {name: "scopes"}, {name: "complete"}},
 }
 
 var directiveKinds = []string{kindTool, kindPrompt, kindResource, kindTemplate}
@@ -93,6 +95,22 @@ func (d *directive) flag(key string) *bool {
 // isDirective reports whether a comment is an mcpgen directive.
 func isDirective(c *ast.Comment) bool {
 	return strings.HasPrefix(c.Text, directivePrefix)
+}
+
+// spacedDirective reports a comment that reads like a directive with a
+// space after the slashes ("// mcp:tool …"), which Go treats as prose: it
+// would silently bind nothing. It returns the kind it names.
+func spacedDirective(c *ast.Comment) (string, bool) {
+	rest, ok := strings.CutPrefix(c.Text, "//")
+	if !ok || rest == "" || !isSpace(rest[0]) {
+		return "", false
+	}
+	rest, ok = strings.CutPrefix(strings.TrimLeft(rest, " \t"), "mcp:")
+	if !ok {
+		return "", false
+	}
+	kind, _, _ := strings.Cut(rest, " ")
+	return kind, slices.Contains(directiveKinds, kind) || suggest(kind, directiveKinds) != ""
 }
 
 // parseDirective parses one directive comment, reporting problems to errs.
@@ -177,6 +195,10 @@ func parseDirective(fset *token.FileSet, c *ast.Comment, errs *ErrorList) *direc
 		}
 		spec, known := findKey(specs, key)
 		switch {
+		case !known && !it.hasValue && len(d.items) > 0 && d.items[len(d.items)-1].hasValue && suggest(key, keyNames(specs)) == "":
+			prev := d.items[len(d.items)-1]
+			errs.add(it.pos, "unexpected word %q in //mcp:%s directive: a value with spaces must be quoted, e.g. %s=\"%s %s\"", key, kind, prev.key, prev.value, key)
+			continue
 		case !known:
 			errs.add(it.pos, "%s", unknownKeyMessage(kind, key, specs))
 			continue
@@ -227,11 +249,16 @@ func findKey(specs []keySpec, key string) (keySpec, bool) {
 	return keySpec{}, false
 }
 
-func unknownKeyMessage(kind, key string, specs []keySpec) string {
+func keyNames(specs []keySpec) []string {
 	names := make([]string, len(specs))
 	for i, s := range specs {
 		names[i] = s.name
 	}
+	return names
+}
+
+func unknownKeyMessage(kind, key string, specs []keySpec) string {
+	names := keyNames(specs)
 	msg := "unknown key " + key + " in //mcp:" + kind + " directive"
 	if s := suggest(key, names); s != "" {
 		return msg + " (did you mean " + s + "?)"

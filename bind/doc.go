@@ -2,8 +2,11 @@
 // funcs they annotate, producing the model `mcpgen tools` emits adapters from.
 //
 // It is a build-time package (it loads code with golang.org/x/tools/go/packages)
-// and is never imported by a running server. Schemas are not derived here:
-// they come from the Go types at server start-up (package argschema).
+// and is never imported by a running server. It also derives every tool's
+// inputSchema and outputSchema from go/types (schema.go), in the tag dialect
+// of github.com/invopop/jsonschema, whose Schema type models and encodes
+// them; [Emit] writes them into mcp_gen.go, so a server built from it links
+// the validator but not the reflection library.
 //
 // # Directives
 //
@@ -30,10 +33,25 @@
 // Every other key needs a value. A key may appear once, except icon.
 //
 //	kind              keys
-//	tool              name, title, icon, readOnly, destructive, idempotent, openWorld (flags), scopes
-//	prompt            name, title, icon, scopes
+//	tool              name, title, icon, readOnly, destructive, idempotent, openWorld (flags), scopes,
+//	                  taskSupport, meta, inputSchema, outputSchema
+//	prompt            name, title, icon, scopes, complete
 //	resource          uri (required, absolute URI), name, title, mimeType, icon, scopes
-//	resourceTemplate  uriTemplate (required, RFC 6570), name, title, mimeType, icon, scopes
+//	resourceTemplate  uriTemplate (required, RFC 6570), name, title, mimeType, icon, scopes, complete
+//
+// taskSupport=optional|required makes the tool run as a task of the tasks
+// extension (server.ToolInfo.TaskSupport). meta=C, inputSchema=C and
+// outputSchema=C name string constants of the package: the tool's _meta (a
+// JSON object), and schemas used verbatim instead of derived ones (for
+// keywords tags cannot express; checked at generate time). complete=M names
+// the completion method of a prompt or template: a method of the bound
+// method's receiver type (so it reaches the server's state), or a func of
+// the package for a package-level func, shaped
+// func(ctx context.Context, argument, value string, context map[string]string) ([]string, error).
+//
+// Values with spaces must be quoted (title="Weather Information"); an
+// unquoted second word is an error saying so. "// mcp:tool" (a space after
+// the slashes) is an ordinary Go comment and an error, not a silent no-op.
 //
 // scopes="a b" lists the OAuth scopes (space separated) a caller's access
 // token needs to use the item (server.ToolInfo.Scopes and the like).
@@ -53,7 +71,8 @@
 //
 // # Signatures
 //
-// ctx is a context.Context and is optional everywhere. Args (and Vars) must be
+// ctx is a context.Context, optional everywhere, and always the first
+// parameter (anywhere else is an error). Args (and Vars) must be
 // a named struct type taken by value; R is the first result, the second is
 // always error. Generic and variadic funcs are rejected.
 //
@@ -72,6 +91,27 @@
 // A func returning only error is not accepted: return a string such as "ok"
 // (or a struct) so the model learns what happened. mcp is the package
 // github.com/mcpgen/mcpgen/generated/mcp ([MCPPackagePath]).
+//
+// # Schemas
+//
+// The inputSchema of Args and the outputSchema of a struct result are
+// derived from the Go types; argschema's package documentation describes
+// the shape. Besides it: a named struct that contains itself is emitted
+// once under "$defs" and referenced with "$ref" (the root with "#"); a
+// named string type with declared constants (type Units string; const
+// Metric Units = "metric") is an enum of their values, in source order,
+// unless the field's tags list enum= values; in an outputSchema a field
+// without omitempty (or omitzero) is required, and a nil-able one (pointer,
+// slice, map) may be null. A description= (or title=) value keeps its
+// commas when what follows cannot be a tag item (it starts with a space,
+// or is a word that is no key): `description=City name, address, or
+// lat,long` is all description. Every tag mistake is an error at its
+// field: an unknown or misspelled key (with a did-you-mean), a key for
+// another JSON type (minLength on an int), a value that does not parse
+// (minimum=abc, uniqueItems=maybe, a bad pattern= regular expression), a
+// default= or enum= value its own schema rejects, chan, func and complex
+// fields, a JSONSchema or JSONSchemaExtend method (which only reflection
+// could call: use inputSchema=).
 //
 // # Emitted file
 //

@@ -1,6 +1,8 @@
 package bind
 
 import (
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 )
 
@@ -64,6 +66,21 @@ func (e *emitter) tool(recvVar string, t Tool) jen.Code {
 	if len(t.Scopes) > 0 {
 		info = append(info, field{"Scopes", stringList(t.Scopes)})
 	}
+	if !t.InputSchema.IsZero() {
+		info = append(info, field{"InputSchema", schemaCode(t.InputSchema)})
+	}
+	if !t.OutputSchema.IsZero() {
+		info = append(info, field{"OutputSchema", schemaCode(t.OutputSchema)})
+	}
+	switch t.TaskSupport {
+	case "optional":
+		info = append(info, field{"TaskSupport", jen.Qual(ServerPackagePath, "TaskSupportOptional")})
+	case "required":
+		info = append(info, field{"TaskSupport", jen.Qual(ServerPackagePath, "TaskSupportRequired")})
+	}
+	if t.Meta != "" {
+		info = append(info, field{"Meta", jen.Qual(ServerPackagePath, "MetaJSON").Call(jen.Id(t.Meta))})
+	}
 	return jen.Qual(ServerPackagePath, "NewTool").Call(
 		jen.Qual(ServerPackagePath, "ToolInfo").Add(info.code()),
 		e.adapter(recvVar, t.Func, t.Args, true, t.Result),
@@ -80,6 +97,12 @@ func (e *emitter) prompt(recvVar string, p Prompt) jen.Code {
 	}
 	if len(p.Scopes) > 0 {
 		info = append(info, field{"Scopes", stringList(p.Scopes)})
+	}
+	if p.Args != nil {
+		info = append(info, field{"Arguments", promptArguments(p.Arguments)})
+	}
+	if p.Complete != "" {
+		info = append(info, field{"Complete", callee(recvVar, p.Complete)})
 	}
 	return jen.Qual(ServerPackagePath, "NewPrompt").Call(
 		jen.Qual(ServerPackagePath, "PromptInfo").Add(info.code()),
@@ -117,10 +140,48 @@ func (e *emitter) template(recvVar string, t ResourceTemplate) jen.Code {
 	if len(t.Scopes) > 0 {
 		info = append(info, field{"Scopes", stringList(t.Scopes)})
 	}
+	if t.Complete != "" {
+		info = append(info, field{"Complete", callee(recvVar, t.Complete)})
+	}
 	return jen.Qual(ServerPackagePath, "NewResourceTemplate").Call(
 		jen.Qual(ServerPackagePath, "ResourceTemplateInfo").Add(info.code()),
 		e.adapter(recvVar, t.Func, t.Args, true, t.Result),
 	)
+}
+
+// schemaCode is json.RawMessage(`…`) holding a derived schema as indented
+// JSON (a quoted literal when the text holds a backquote), or
+// json.RawMessage(Const) for a schema named in the directive.
+func schemaCode(s Schema) jen.Code {
+	if s.Const != "" {
+		return jen.Qual("encoding/json", "RawMessage").Call(jen.Id(s.Const))
+	}
+	if strings.Contains(s.JSON, "`") {
+		return jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(s.JSON))
+	}
+	return jen.Qual("encoding/json", "RawMessage").Call(jen.Op("`" + s.JSON + "`"))
+}
+
+// promptArguments is []server.PromptArgument{{Name: …, Required: true}, …}.
+func promptArguments(args []ArgField) jen.Code {
+	return jen.Index().Qual(ServerPackagePath, "PromptArgument").ValuesFunc(func(g *jen.Group) {
+		for _, a := range args {
+			f := fields{{"Name", jen.Lit(a.Name)}}
+			f = f.optional("Title", a.Title)
+			f = f.optional("Description", a.Description)
+			if a.Required {
+				f = append(f, field{"Required", jen.True()})
+			}
+			kvs := make([]jen.Code, len(f))
+			for i, kv := range f {
+				kvs[i] = jen.Id(kv.key).Op(":").Add(kv.value)
+			}
+			g.Line().Values(kvs...)
+		}
+		if len(args) > 0 {
+			g.Line()
+		}
+	})
 }
 
 // field is one key of a composite literal.

@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"net/url"
@@ -28,7 +29,38 @@ func (b *binder) tool(d *directive, fn Func, sig *types.Signature, desc string) 
 	if !okArgs || !okRes || !okName {
 		return
 	}
+	var inSchema, outSchema Schema
+	okSchemas := true
+	if it, ok := d.first("inputSchema"); ok {
+		inSchema.Const, okSchemas = it.value, b.schemaConst(it) && okSchemas
+	} else if args != nil {
+		inSchema.JSON, okSchemas = b.deriveSchema(args.Type, false, fn.Pos)
+	}
+	if it, ok := d.first("outputSchema"); ok {
+		outSchema.Const = it.value
+		okSchemas = b.schemaConst(it) && okSchemas
+	} else if kind == ResultStruct {
+		var okOut bool
+		outSchema.JSON, okOut = b.deriveSchema(res.Type, true, fn.Pos)
+		okSchemas = okSchemas && okOut
+	}
+	taskSupport := ""
+	if it, ok := d.first("taskSupport"); ok {
+		if it.value != "optional" && it.value != "required" {
+			b.errs.add(it.pos, "taskSupport=%s: want taskSupport=optional or taskSupport=required", it.value)
+			okSchemas = false
+		}
+		taskSupport = it.value
+	}
+	meta := ""
+	if it, ok := d.first("meta"); ok {
+		meta, okSchemas = it.value, b.metaConst(it) && okSchemas
+	}
+	if !okSchemas {
+		return
+	}
 	b.out.Tools = append(b.out.Tools, Tool{
+		InputSchema: inSchema, OutputSchema: outSchema, TaskSupport: taskSupport, Meta: meta,
 		Name: name, Title: d.value("title"), Description: desc, Icons: d.values("icon"), Scopes: b.scopes(d),
 		Annotations: ToolAnnotations{
 			ReadOnly:    d.flag("readOnly"),
@@ -51,7 +83,8 @@ func (b *binder) prompt(d *directive, fn Func, sig *types.Signature, desc string
 	var fields []ArgField
 	if st != nil {
 		fields = structFields(b.fset, st)
-		for _, f := range fields {
+		for i, f := range fields {
+			fields[i].Title, fields[i].Description, okArgs = b.promptArgText(f, fmt.Sprintf("field %s of %s", f.GoPath, args.Expr), okArgs)
 			if !isStringKind(derefType(f.Type)) {
 				b.errs.add(f.Pos, "prompt argument field %s has type %s; prompt arguments are strings in MCP, so use a string field",
 					f.GoPath, types.TypeString(f.Type, qualifier(b.pkg)))
@@ -66,12 +99,13 @@ func (b *binder) prompt(d *directive, fn Func, sig *types.Signature, desc string
 	if okName {
 		b.unique("prompt name", name, namePos)
 	}
-	if !okArgs || !okRes || !okName {
+	complete, okComplete := b.completer(d, fn)
+	if !okArgs || !okRes || !okName || !okComplete {
 		return
 	}
 	b.out.Prompts = append(b.out.Prompts, Prompt{
 		Name: name, Title: d.value("title"), Description: desc, Icons: d.values("icon"), Scopes: b.scopes(d),
-		Func: fn, Args: args, Arguments: fields, Result: res, ResultKind: kind, Pos: d.pos,
+		Func: fn, Args: args, Arguments: fields, Complete: complete, Result: res, ResultKind: kind, Pos: d.pos,
 	})
 }
 
@@ -136,13 +170,14 @@ func (b *binder) template(d *directive, fn Func, sig *types.Signature, desc stri
 	}
 	name, namePos := b.name(d, fn)
 	okName := b.nonEmpty("resource template", name, namePos)
-	if !okArgs || !okRes || !okTmpl || !okName {
+	complete, okComplete := b.completer(d, fn)
+	if !okArgs || !okRes || !okTmpl || !okName || !okComplete {
 		return
 	}
 	b.out.Templates = append(b.out.Templates, ResourceTemplate{
 		URITemplate: tmplItem.value, Name: name, Title: d.value("title"), MIMEType: d.value("mimeType"),
 		Description: desc, Icons: d.values("icon"), Scopes: b.scopes(d),
-		Func: fn, Args: args, Vars: vars, Result: res, ResultKind: kind, Pos: d.pos,
+		Func: fn, Args: args, Vars: vars, Complete: complete, Result: res, ResultKind: kind, Pos: d.pos,
 	})
 }
 

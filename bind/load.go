@@ -159,6 +159,10 @@ func (b *binder) file(f *ast.File) {
 	}
 	for _, cg := range f.Comments {
 		for _, c := range cg.List {
+			if kind, ok := spacedDirective(c); ok {
+				b.errs.add(b.pos(c.Slash), "%q is an ordinary comment, not a directive: write //mcp:%s with no space after the slashes", "// mcp:"+kind, kind)
+				continue
+			}
 			if isDirective(c) && !inFuncDoc[c] {
 				kind, _, _ := strings.Cut(strings.TrimPrefix(c.Text, directivePrefix), " ")
 				b.errs.add(b.pos(c.Slash), "//mcp:%s directive is not in the doc comment of a func or method; put it directly above a func (no blank line between)", kind)

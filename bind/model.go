@@ -88,12 +88,30 @@ type Tool struct {
 	Scopes      []string // scopes= (space separated): OAuth scopes a caller needs
 	Annotations ToolAnnotations
 
+	// InputSchema is the tool's inputSchema, derived from Args at build
+	// time (or named by inputSchema=); zero for a tool without arguments.
+	InputSchema Schema
+	// OutputSchema is the outputSchema of a struct result (or outputSchema=).
+	OutputSchema Schema
+	TaskSupport  string // taskSupport=: "", "optional" or "required"
+	Meta         string // meta=: the name of a string constant holding the tool's _meta (a JSON object)
+
 	Func       Func
 	Args       *TypeRef // the argument struct; nil for a tool without arguments
 	Result     TypeRef
 	ResultKind ResultKind     // ResultStruct, ResultString, ResultContentBlocks or ResultCallToolResult
 	Pos        token.Position // position of the directive
 }
+
+// Schema is a JSON Schema a tool declares: derived JSON, or the name of a
+// string constant of the package that holds it.
+type Schema struct {
+	JSON  string // indented JSON derived from Go types; "" when Const is set or there is none
+	Const string // the constant named by inputSchema= or outputSchema=
+}
+
+// IsZero reports whether there is no schema.
+func (s Schema) IsZero() bool { return s.JSON == "" && s.Const == "" }
 
 // Prompt is a func bound by //mcp:prompt.
 type Prompt struct {
@@ -106,6 +124,7 @@ type Prompt struct {
 	Func       Func
 	Args       *TypeRef   // the argument struct; nil for a prompt without arguments
 	Arguments  []ArgField // the argument struct's fields (all string-kinded), in order
+	Complete   string     // complete=: the completion method (on the receiver) or func
 	Result     TypeRef
 	ResultKind ResultKind // ResultGetPromptResult, ResultPromptMessages or ResultString
 	Pos        token.Position
@@ -113,11 +132,14 @@ type Prompt struct {
 
 // ArgField is one field of an argument or variables struct, by JSON name.
 type ArgField struct {
-	Name     string         // JSON name (json tag name or Go field name)
-	GoPath   string         // Go selector from the struct value: "City", or "Place.City" through embedded structs
-	Type     types.Type     // field type
-	Required bool           // tagged `jsonschema:"required"`
-	Pos      token.Position // position of the field
+	Name        string         // JSON name (json tag name or Go field name)
+	GoPath      string         // Go selector from the struct value: "City", or "Place.City" through embedded structs
+	Type        types.Type     // field type
+	Required    bool           // tagged `jsonschema:"required"`
+	Title       string         // jsonschema title= (prompt arguments)
+	Description string         // jsonschema description= or jsonschema_description (prompt arguments)
+	Tag         string         // the field's struct tag
+	Pos         token.Position // position of the field
 }
 
 // Resource is a func bound by //mcp:resource.
@@ -149,6 +171,7 @@ type ResourceTemplate struct {
 	Func       Func
 	Args       *TypeRef   // the variables struct; nil only when the template has no variables
 	Vars       []ArgField // one per template variable, in template order; Name is the variable name
+	Complete   string     // complete=: the completion method (on the receiver) or func
 	Result     TypeRef
 	ResultKind ResultKind // as for Resource
 	Pos        token.Position

@@ -40,6 +40,11 @@ func splitSignature(sig *types.Signature) (signature, string) {
 		s.takesContext = true
 		i = 1
 	}
+	for j := i; j < params.Len(); j++ {
+		if isContext(params.At(j).Type()) {
+			return s, "context.Context must be the first parameter"
+		}
+	}
 	switch params.Len() - i {
 	case 0:
 	case 1:
@@ -195,6 +200,7 @@ func structFields(fset *token.FileSet, st *types.Struct) []ArgField {
 				Type:     f.Type(),
 				Required: hasOption(schemaTag, "required"),
 				Pos:      fset.Position(f.Pos()),
+				Tag:      st.Tag(i),
 			})
 		}
 	}

@@ -26,6 +26,11 @@ type PromptInfo struct {
 	// they are derived from In at start-up if the program links package
 	// argschema (map[string]string takes any arguments).
 	Arguments []PromptArgument
+	// Complete, when set, completes the prompt's arguments
+	// (completion/complete); `mcpgen tools` sets it from the directive's
+	// complete= method, which runs on the server value and so reaches its
+	// state. Without it, an In implementing Completer completes them.
+	Complete func(ctx context.Context, argument, value string, context map[string]string) ([]string, error)
 }
 
 // PromptArgument is one argument of a prompt.
@@ -116,7 +121,9 @@ func NewPrompt[In, Out any](info PromptInfo, fn func(ctx context.Context, in In)
 		Arguments: args, Icons: info.Icons, Meta: info.Meta}); err != nil {
 		return fail(err)
 	}
-	if c := completerOf[In](); c != nil {
+	if info.Complete != nil {
+		p.complete = info.Complete
+	} else if c := completerOf[In](); c != nil {
 		p.complete = c.Complete
 	}
 	p.run = func(ctx context.Context, argv map[string]string) (any, error) {

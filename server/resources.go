@@ -41,6 +41,9 @@ type ResourceTemplateInfo struct {
 	// Scopes are the OAuth scopes a caller's token needs to read the
 	// template's resources (see ToolInfo.Scopes).
 	Scopes []string
+	// Complete, when set, completes the template's variables (see
+	// PromptInfo.Complete); otherwise a Vars implementing Completer does.
+	Complete func(ctx context.Context, argument, value string, context map[string]string) ([]string, error)
 }
 
 // ResourceTemplate is a template ready to register.
@@ -120,7 +123,9 @@ func NewResourceTemplate[Vars, Out any](info ResourceTemplateInfo, fn func(ctx c
 		Description: info.Description, MIMEType: info.MIMEType, Icons: info.Icons, Annotations: info.Annotations, Meta: info.Meta}); err != nil {
 		return fail(err)
 	}
-	if c := completerOf[Vars](); c != nil {
+	if info.Complete != nil {
+		t.complete = info.Complete
+	} else if c := completerOf[Vars](); c != nil {
 		t.complete = c.Complete
 	}
 	var fields map[string]bool // exact JSON names of Vars; nil for a map

@@ -4,11 +4,11 @@
 // the way a user of mcpgen writes a server.
 //
 // The fixtures are plain Go methods of [Everything] with //mcp: directives
-// (tools*.go, mrtr.go, legacy.go, prompts.go, resources.go, completion.go);
-// `go generate` runs `mcpgen tools`, which writes mcp_gen.go, the bindings
-// that register them with the runtime (Everything.MCPRegister). The tasks
-// extension fixtures (tasks.go) are bound by hand with server.NewTool,
-// because no directive key sets ToolInfo.TaskSupport yet.
+// (tools*.go, mrtr.go, legacy.go, prompts.go, resources.go, completion.go,
+// tasks.go); `go generate` runs `mcpgen tools`, which writes mcp_gen.go, the
+// bindings that register them with the runtime (Everything.MCPRegister),
+// schemas included. Only test_tool_with_task is bound by hand with
+// server.NewTool, because its BeforeTask hook has no directive key.
 //
 // Run it on stdio (the default) or on Streamable HTTP at /mcp:
 //
@@ -38,7 +38,7 @@
 //
 // The catalogue of fixtures and of the suite's checks is
 // conformance/FIXTURES.md. A few fixtures show API features worth copying:
-// a literal JSON Schema 2020-12 inputSchema through JSONSchemaExtend
+// a literal JSON Schema 2020-12 inputSchema through the inputSchema= directive key
 // (tools_schema.go), an x-mcp-header argument through jsonschema_extras,
 // multi round-trip input with server.Ask and a sealed requestState
 // (mrtr.go), argument completion through a Complete method on the prompt's

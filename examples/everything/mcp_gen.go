@@ -7,7 +7,7 @@ package main
 
 import (
 	"context"
-	_ "github.com/mcpgen/mcpgen/argschema"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/server"
 )
@@ -30,10 +30,36 @@ func (e *Everything) MCPTools() []server.Tool {
 		server.NewTool(server.ToolInfo{
 			Name:        "test_sampling",
 			Description: "Asks the client's model to answer prompt.",
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "prompt": {
+      "type": "string",
+      "description": "The prompt to send to the client's model"
+    }
+  },
+  "type": "object",
+  "required": [
+    "prompt"
+  ]
+}`),
 		}, e.Sampling),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_elicitation",
 			Description: "Asks the user for a username and an email address.",
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "message": {
+      "type": "string",
+      "description": "The message to show the user"
+    }
+  },
+  "type": "object",
+  "required": [
+    "message"
+  ]
+}`),
 		}, e.Elicitation),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_elicitation_sep1034_defaults",
@@ -118,6 +144,83 @@ func (e *Everything) MCPTools() []server.Tool {
 			},
 		}, func(ctx context.Context, _ struct{}) (string, error) {
 			return e.InputRequiredCapabilities(ctx)
+		}),
+		server.NewTool(server.ToolInfo{
+			Name:        "greet",
+			Description: "Greets name. Synchronous only: never runs as a task.",
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "name": {
+      "type": "string",
+      "description": "Who to greet"
+    }
+  },
+  "type": "object",
+  "required": [
+    "name"
+  ]
+}`),
+		}, e.Greet),
+		server.NewTool(server.ToolInfo{
+			Name:        "slow_compute",
+			Description: "Sleeps for seconds, then reports label. Runs as a task when the client declares the tasks extension.",
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "seconds": {
+      "type": "number",
+      "maximum": 3600,
+      "minimum": 0,
+      "description": "How long to work (0 answers at once)"
+    },
+    "label": {
+      "type": "string",
+      "description": "Echoed in the result"
+    }
+  },
+  "type": "object"
+}`),
+			TaskSupport: server.TaskSupportOptional,
+		}, e.SlowCompute),
+		server.NewTool(server.ToolInfo{
+			Name:        "failing_job",
+			Description: "Works for about a second, then fails with a tool error. Runs only as a task.",
+			TaskSupport: server.TaskSupportRequired,
+		}, func(ctx context.Context, _ struct{}) (string, error) {
+			return e.FailingJob(ctx)
+		}),
+		server.NewTool(server.ToolInfo{
+			Name:        "protocol_error_job",
+			Description: "Fails with a JSON-RPC internal error (a protocol error, not a tool error).",
+			TaskSupport: server.TaskSupportOptional,
+		}, func(ctx context.Context, _ struct{}) (string, error) {
+			return e.ProtocolErrorJob(ctx)
+		}),
+		server.NewTool(server.ToolInfo{
+			Name:        "confirm_delete",
+			Description: "Asks the user to confirm deleting filename (one elicitation), then reports the decision.",
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "filename": {
+      "type": "string",
+      "description": "The file to delete"
+    }
+  },
+  "type": "object",
+  "required": [
+    "filename"
+  ]
+}`),
+			TaskSupport: server.TaskSupportOptional,
+		}, e.ConfirmDelete),
+		server.NewTool(server.ToolInfo{
+			Name:        "multi_input",
+			Description: "Asks for a name and a confirmation at once (two elicitations), then reports both.",
+			TaskSupport: server.TaskSupportOptional,
+		}, func(ctx context.Context, _ struct{}) (string, error) {
+			return e.MultiInput(ctx)
 		}),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_simple_text",
@@ -234,6 +337,7 @@ func (e *Everything) MCPTools() []server.Tool {
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
+			InputSchema: json.RawMessage(contactSchema),
 		}, e.JSONSchema202012Tool),
 		server.NewTool(server.ToolInfo{
 			Name:        "test_x_mcp_header",
@@ -241,6 +345,21 @@ func (e *Everything) MCPTools() []server.Tool {
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "region": {
+      "type": "string",
+      "description": "mirrored into Mcp-Param-Region",
+      "x-mcp-header": "Region"
+    },
+    "level": {
+      "type": "integer",
+      "description": "non-mirrored argument"
+    }
+  },
+  "type": "object"
+}`),
 		}, e.XMCPHeader),
 	}
 }
@@ -259,11 +378,18 @@ func (e *Everything) MCPPrompts() []server.Prompt {
 			Name:        "test_prompt_with_arguments",
 			Title:       "Prompt With Arguments",
 			Description: "A prompt with two required arguments.",
+			Arguments: []server.PromptArgument{
+				{Name: "arg1", Description: "First test argument", Required: true},
+				{Name: "arg2", Description: "Second test argument", Required: true},
+			},
 		}, e.PromptWithArguments),
 		server.NewPrompt(server.PromptInfo{
 			Name:        "test_prompt_with_embedded_resource",
 			Title:       "Prompt With Embedded Resource",
 			Description: "A prompt that embeds a resource.",
+			Arguments: []server.PromptArgument{
+				{Name: "resourceUri", Description: "URI of the resource to embed", Required: true},
+			},
 		}, e.PromptWithEmbeddedResource),
 		server.NewPrompt(server.PromptInfo{
 			Name:        "test_prompt_with_image",

@@ -30,7 +30,7 @@ func newServer(d deployment) (*server.Server, error) {
 		return nil, err
 	}
 	e.MCPRegister(&opts)
-	opts.Tools = append(opts.Tools, e.taskTools()...) // tasks.go: no directive key for task support yet
+	opts.Tools = append(opts.Tools, e.taskTools()...) // tasks.go: a BeforeTask hook has no directive key
 	sk, err := registerSkills(&opts)                  // skills.go
 	if err != nil {
 		return nil, err

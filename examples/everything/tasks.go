@@ -12,45 +12,15 @@ import (
 )
 
 // The tasks extension fixtures (io.modelcontextprotocol/tasks, SEP-2663;
-// conformance/FIXTURES.md §6). Task support is declared with
-// server.ToolInfo.TaskSupport, which no //mcp: directive key sets yet, so
-// these tools are bound by hand here (taskTools) instead of by mcp_gen.go.
-// A client that declares the extension gets a task for every tool here but
-// greet; without it, optional tools answer inline and required ones are
-// -32021.
+// conformance/FIXTURES.md §6). Task support is declared with the
+// directive's taskSupport= key. A client that declares the extension gets a
+// task for every tool here but greet; without it, optional tools answer
+// inline and required ones are -32021. test_tool_with_task is bound by hand
+// (taskTools) because its BeforeTask hook has no directive key.
 
-// taskTools returns the tasks fixtures.
+// taskTools returns the tasks fixtures bound by hand.
 func (e *Everything) taskTools() []server.Tool {
 	return []server.Tool{
-		server.NewTool(server.ToolInfo{
-			Name:        "greet",
-			Description: "Greets name. Synchronous only: never runs as a task.",
-		}, e.Greet),
-		server.NewTool(server.ToolInfo{
-			Name:        "slow_compute",
-			Description: "Sleeps for seconds, then reports label. Runs as a task when the client declares the tasks extension.",
-			TaskSupport: server.TaskSupportOptional,
-		}, e.SlowCompute),
-		server.NewTool(server.ToolInfo{
-			Name:        "failing_job",
-			Description: "Works for about a second, then fails with a tool error. Runs only as a task.",
-			TaskSupport: server.TaskSupportRequired,
-		}, func(ctx context.Context, _ struct{}) (string, error) { return e.FailingJob(ctx) }),
-		server.NewTool(server.ToolInfo{
-			Name:        "protocol_error_job",
-			Description: "Fails with a JSON-RPC internal error (a protocol error, not a tool error).",
-			TaskSupport: server.TaskSupportOptional,
-		}, func(ctx context.Context, _ struct{}) (string, error) { return e.ProtocolErrorJob(ctx) }),
-		server.NewTool(server.ToolInfo{
-			Name:        "confirm_delete",
-			Description: "Asks the user to confirm deleting filename (one elicitation), then reports the decision.",
-			TaskSupport: server.TaskSupportOptional,
-		}, e.ConfirmDelete),
-		server.NewTool(server.ToolInfo{
-			Name:        "multi_input",
-			Description: "Asks for a name and a confirmation at once (two elicitations), then reports both.",
-			TaskSupport: server.TaskSupportOptional,
-		}, func(ctx context.Context, _ struct{}) (string, error) { return e.MultiInput(ctx) }),
 		server.NewTool(server.ToolInfo{
 			Name: "test_tool_with_task",
 			Description: "Asks the user's name inline (multi round-trip), then greets them from a task. " +
@@ -69,7 +39,9 @@ type GreetArgs struct {
 	Name string `json:"name" jsonschema:"required,description=Who to greet"`
 }
 
-// Greet returns "Hello, {name}!".
+// Greet greets name. Synchronous only: never runs as a task.
+//
+//mcp:tool name=greet
 func (e *Everything) Greet(ctx context.Context, in GreetArgs) (string, error) {
 	return "Hello, " + in.Name + "!", nil
 }
@@ -80,7 +52,9 @@ type SlowComputeArgs struct {
 	Label   string  `json:"label,omitempty" jsonschema:"description=Echoed in the result"`
 }
 
-// SlowCompute sleeps for in.Seconds (until cancelled), then reports.
+// SlowCompute sleeps for seconds, then reports label. Runs as a task when the client declares the tasks extension.
+//
+//mcp:tool name=slow_compute taskSupport=optional
 func (e *Everything) SlowCompute(ctx context.Context, in SlowComputeArgs) (string, error) {
 	if in.Seconds <= 0 {
 		return fmt.Sprintf("Computed %q in 0s", in.Label), nil
@@ -94,7 +68,9 @@ func (e *Everything) SlowCompute(ctx context.Context, in SlowComputeArgs) (strin
 // errFailingJob is the tool error failing_job reports.
 var errFailingJob = errors.New("failing_job failed on purpose (a tool execution error)")
 
-// FailingJob works for a second, then reports a tool error.
+// FailingJob works for about a second, then fails with a tool error. Runs only as a task.
+//
+//mcp:tool name=failing_job taskSupport=required
 func (e *Everything) FailingJob(ctx context.Context) (string, error) {
 	if err := sleep(ctx, time.Second); err != nil {
 		return "", err
@@ -102,8 +78,9 @@ func (e *Everything) FailingJob(ctx context.Context) (string, error) {
 	return "", errFailingJob
 }
 
-// ProtocolErrorJob fails with a JSON-RPC error: a task that runs it ends
-// "failed" with that error inlined.
+// ProtocolErrorJob fails with a JSON-RPC internal error (a protocol error, not a tool error).
+//
+//mcp:tool name=protocol_error_job taskSupport=optional
 func (e *Everything) ProtocolErrorJob(ctx context.Context) (string, error) {
 	return "", &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: protocol_error_job fails on purpose"}
 }
@@ -118,8 +95,9 @@ func confirmDeleteRequest(filename string) mcp.InputRequest {
 	return elicit(fmt.Sprintf("Delete %s?", filename), "confirm", &mcp.BooleanSchema{})
 }
 
-// ConfirmDelete asks for a confirmation, then reports the decision (nothing
-// is deleted).
+// ConfirmDelete asks the user to confirm deleting filename (one elicitation), then reports the decision.
+//
+//mcp:tool name=confirm_delete taskSupport=optional
 func (e *Everything) ConfirmDelete(ctx context.Context, in ConfirmDeleteArgs) (string, error) {
 	content, err := askAccepted(ctx, "confirm", confirmDeleteRequest(in.Filename))
 	if err != nil {
@@ -131,7 +109,9 @@ func (e *Everything) ConfirmDelete(ctx context.Context, in ConfirmDeleteArgs) (s
 	return "Deleted " + in.Filename, nil
 }
 
-// MultiInput asks two elicitations in one round and reports both answers.
+// MultiInput asks for a name and a confirmation at once (two elicitations), then reports both.
+//
+//mcp:tool name=multi_input taskSupport=optional
 func (e *Everything) MultiInput(ctx context.Context) (string, error) {
 	var missing inputNeeds
 	name, err := askAccepted(ctx, "name", elicit("What is your name?", "name", &mcp.StringSchema{}))

@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-
-	"github.com/invopop/jsonschema"
 )
 
 // ContactArgs are the arguments of json_schema_2020_12_tool. Its input
-// schema is the literal contactSchema (JSONSchemaExtend), because it uses
-// keywords Go struct tags cannot express: $defs with $anchor, $ref,
-// allOf/anyOf, if/then/else.
+// schema is the literal contactSchema (the directive's inputSchema=),
+// because it uses keywords Go struct tags cannot express: $defs with
+// $anchor, $ref, allOf/anyOf, if/then/else.
 type ContactArgs struct {
 	Name          string   `json:"name,omitempty"`
 	Address       *Address `json:"address,omitempty"`
@@ -52,23 +50,10 @@ const contactSchema = `{
   "additionalProperties": false
 }`
 
-// JSONSchemaExtend replaces the schema derived from the struct with
-// contactSchema. "$defs" travels as an extra keyword because argschema drops
-// the Definitions of a root schema (it expects none from invopop).
-func (ContactArgs) JSONSchemaExtend(s *jsonschema.Schema) {
-	var lit jsonschema.Schema
-	if err := json.Unmarshal([]byte(contactSchema), &lit); err != nil {
-		panic("everything: contactSchema: " + err.Error()) // a constant, checked by TestToolsList
-	}
-	lit.Extras = map[string]any{"$defs": lit.Definitions}
-	lit.Definitions = nil
-	*s = lit
-}
-
 // JSONSchema202012Tool accepts a contact whose schema uses JSON Schema
 // 2020-12 features ($defs, $ref, allOf/anyOf, if/then/else).
 //
-//mcp:tool name=json_schema_2020_12_tool title="Tool with JSON Schema 2020-12 features" readOnly
+//mcp:tool name=json_schema_2020_12_tool title="Tool with JSON Schema 2020-12 features" readOnly inputSchema=contactSchema
 func (e *Everything) JSONSchema202012Tool(ctx context.Context, in ContactArgs) (string, error) {
 	b, err := json.Marshal(in)
 	if err != nil {

@@ -7,7 +7,7 @@ package main
 
 import (
 	"context"
-	_ "github.com/mcpgen/mcpgen/argschema"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/server"
 )
@@ -26,6 +26,101 @@ func (f *Forecaster) MCPTools() []server.Tool {
 				ReadOnlyHint:  new(true),
 				OpenWorldHint: new(true),
 			},
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "location": {
+      "type": "string",
+      "maxLength": 200,
+      "minLength": 1,
+      "description": "City name, address, or lat,long"
+    },
+    "units": {
+      "type": "string",
+      "enum": [
+        "metric",
+        "imperial",
+        "kelvin"
+      ],
+      "description": "Unit system of the forecast",
+      "default": "metric"
+    },
+    "days": {
+      "type": "integer",
+      "maximum": 16,
+      "minimum": 1,
+      "description": "Number of days to forecast (1 to 16)",
+      "default": 3
+    }
+  },
+  "type": "object",
+  "required": [
+    "location"
+  ]
+}`),
+			OutputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "location": {
+      "type": "string"
+    },
+    "units": {
+      "type": "string",
+      "enum": [
+        "metric",
+        "imperial",
+        "kelvin"
+      ]
+    },
+    "temperatureUnit": {
+      "type": "string"
+    },
+    "source": {
+      "type": "string"
+    },
+    "days": {
+      "anyOf": [
+        {
+          "items": {
+            "properties": {
+              "date": {
+                "type": "string"
+              },
+              "high": {
+                "type": "number"
+              },
+              "low": {
+                "type": "number"
+              },
+              "conditions": {
+                "type": "string"
+              }
+            },
+            "type": "object",
+            "required": [
+              "date",
+              "high",
+              "low",
+              "conditions"
+            ]
+          },
+          "type": "array"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    }
+  },
+  "type": "object",
+  "required": [
+    "location",
+    "units",
+    "temperatureUnit",
+    "source",
+    "days"
+  ]
+}`),
 		}, f.Forecast),
 	}
 }
@@ -46,6 +141,88 @@ func (t *Tools) MCPTools() []server.Tool {
 				ReadOnlyHint:  new(true),
 				OpenWorldHint: new(true),
 			},
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "location": {
+      "type": "string",
+      "maxLength": 200,
+      "minLength": 1,
+      "description": "City name, address, or lat,long"
+    },
+    "units": {
+      "type": "string",
+      "enum": [
+        "metric",
+        "imperial",
+        "kelvin"
+      ],
+      "description": "Unit system of the report",
+      "default": "metric"
+    }
+  },
+  "type": "object",
+  "required": [
+    "location"
+  ]
+}`),
+			OutputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "location": {
+      "type": "string"
+    },
+    "latitude": {
+      "type": "number"
+    },
+    "longitude": {
+      "type": "number"
+    },
+    "temperature": {
+      "type": "number"
+    },
+    "temperatureUnit": {
+      "type": "string"
+    },
+    "units": {
+      "type": "string",
+      "enum": [
+        "metric",
+        "imperial",
+        "kelvin"
+      ]
+    },
+    "conditions": {
+      "type": "string"
+    },
+    "humidity": {
+      "type": "integer"
+    },
+    "windSpeed": {
+      "type": "number"
+    },
+    "windSpeedUnit": {
+      "type": "string"
+    },
+    "source": {
+      "type": "string"
+    }
+  },
+  "type": "object",
+  "required": [
+    "location",
+    "latitude",
+    "longitude",
+    "temperature",
+    "temperatureUnit",
+    "units",
+    "conditions",
+    "humidity",
+    "windSpeed",
+    "windSpeedUnit",
+    "source"
+  ]
+}`),
 		}, t.CurrentWeather),
 		server.NewTool(server.ToolInfo{
 			Name:        "calculator_arithmetic",
@@ -56,6 +233,37 @@ func (t *Tools) MCPTools() []server.Tool {
 				IdempotentHint: new(true),
 				OpenWorldHint:  new(false),
 			},
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "expression": {
+      "type": "string",
+      "maxLength": 1000,
+      "minLength": 1,
+      "description": "Arithmetic expression, e.g. 2 + 3 * (4 ^ 2) - sin(30). Supports + - * / ^ (power), parentheses, sin/cos/tan in degrees, sqrt, pow(x, y) and pi."
+    }
+  },
+  "type": "object",
+  "required": [
+    "expression"
+  ]
+}`),
+			OutputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "expression": {
+      "type": "string"
+    },
+    "result": {
+      "type": "number"
+    }
+  },
+  "type": "object",
+  "required": [
+    "expression",
+    "result"
+  ]
+}`),
 		}, func(_ context.Context, in CalcArgs) (CalcResult, error) {
 			return t.Calculate(in)
 		}),

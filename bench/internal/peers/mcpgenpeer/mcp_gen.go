@@ -6,7 +6,7 @@
 package mcpgenpeer
 
 import (
-	_ "github.com/mcpgen/mcpgen/argschema"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/server"
 )
 
@@ -19,6 +19,49 @@ func (t *Tools) MCPTools() []server.Tool {
 		server.NewTool(server.ToolInfo{
 			Name:        "weather_current",
 			Description: "Current weather for a location.",
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "location": {
+      "type": "string",
+      "description": "city name, e.g. Paris"
+    },
+    "units": {
+      "type": "string",
+      "enum": [
+        "metric",
+        "imperial",
+        "kelvin"
+      ],
+      "description": "unit system",
+      "default": "metric"
+    }
+  },
+  "type": "object",
+  "required": [
+    "location"
+  ]
+}`),
+			OutputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "location": {
+      "type": "string"
+    },
+    "units": {
+      "type": "string"
+    },
+    "temperature": {
+      "type": "number"
+    }
+  },
+  "type": "object",
+  "required": [
+    "location",
+    "units",
+    "temperature"
+  ]
+}`),
 		}, t.Current),
 	}
 }
