@@ -24,7 +24,11 @@ func taskRequest(t *testing.T, srv *server.Server, method string, params map[str
 // startTask calls a tool as a task and returns the task id.
 func startTask(t *testing.T, srv *server.Server, name string, args map[string]any) string {
 	t.Helper()
-	res := mustResult(t, name, taskRequest(t, srv, "tools/call", map[string]any{"name": name, "arguments": args}))
+	params := map[string]any{"name": name}
+	if args != nil { // "arguments": null is -32602
+		params["arguments"] = args
+	}
+	res := mustResult(t, name, taskRequest(t, srv, "tools/call", params))
 	id, _ := res["taskId"].(string)
 	if res["resultType"] != "task" || id == "" {
 		t.Fatalf("%s: %v, want a CreateTaskResult", name, res)
