@@ -164,6 +164,10 @@ func (w *jsonWriter) scalar(n *yaml.Node) error {
 		if err != nil || math.IsInf(f, 0) {
 			return w.fail(n, "number %s is out of range", v)
 		}
+		if f == 0 && math.Signbit(f) {
+			w.buf.WriteString("-0.0") // json.Marshal's "-0" would read back as the integer 0
+			break
+		}
 		b, _ := json.Marshal(f)
 		w.buf.Write(b)
 	case coreInfNaN.MatchString(v):
