@@ -48,10 +48,13 @@ type Extension struct {
 	// always. An extension not offered is not declared and its methods are
 	// -32601.
 	Offered func() bool
-	// Legacy also serves the methods in initialize-era sessions (which
-	// have no capabilities.extensions to declare them in): a legacy client
-	// that knows the extension may call them, and gets the result
-	// converted like any other (no resultType, ttlMs, cacheScope).
+	// Legacy also serves the methods in initialize-era sessions: a legacy
+	// client that knows the extension may call them, and gets the result
+	// converted like any other (no resultType, ttlMs, cacheScope). A
+	// 2025-11-25 session's initialize result declares the extension under
+	// capabilities.extensions (not part of that revision, but allowed by
+	// its schema, and where backporting clients look); older revisions do
+	// not declare it.
 	Legacy bool
 }
 

@@ -266,3 +266,40 @@ func trimObjectOpen(obj []byte) []byte {
 	}
 	return obj[i:]
 }
+
+// withLegacyExtensions adds capabilities.extensions to an encoded 2025-11-25
+// initialize result, for the extensions served in legacy sessions (Legacy)
+// and offered now. 2025-11-25 has no such member, but its schema allows
+// it, and clients that backport extensions (the TypeScript SDK's skills
+// client) look for it there; older revisions get the result unchanged.
+func (s *Server) withLegacyExtensions(result []byte, version string) []byte {
+	if version != "2025-11-25" {
+		return result
+	}
+	exts := map[string]mcp.JSONObject{}
+	for _, e := range s.extensions.list {
+		if e.Legacy && s.extensionOffered(e) {
+			exts[e.ID] = e.settings
+		}
+	}
+	if len(exts) == 0 {
+		return result
+	}
+	var res map[string]json.RawMessage
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(result, &res) != nil || json.Unmarshal(res["capabilities"], &caps) != nil || caps == nil {
+		return result
+	}
+	var err error
+	if caps["extensions"], err = marshalRaw(exts); err != nil {
+		return result
+	}
+	if res["capabilities"], err = marshalRaw(caps); err != nil {
+		return result
+	}
+	out, err := marshalRaw(res)
+	if err != nil {
+		return result
+	}
+	return out
+}

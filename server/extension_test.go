@@ -211,7 +211,12 @@ func TestExtensionInLegacySession(t *testing.T) {
 		NewMethod(MethodInfo{Name: "modern/only"}, func(ctx context.Context, _ struct{}) (struct{}, error) { return struct{}{}, nil }),
 	}})
 	p := startLegacyStdio(t, s)
-	p.initialize("2025-11-25", fullCaps)
+	init := p.initialize("2025-11-25", fullCaps)
+	// 2025-11-25 sessions see the Legacy extensions in the initialize result.
+	exts, _ := init["capabilities"].(map[string]any)["extensions"].(map[string]any)
+	if echo, _ := exts["com.example/echo"].(map[string]any); echo["loud"] != true || exts["com.example/modern-only"] != nil {
+		t.Errorf("legacy initialize capabilities.extensions = %v", exts)
+	}
 	p.call("1", "echo/say", `{"text":"hi"}`)
 	m, _ := p.response("1")
 	res := resultOf(t, m)
@@ -223,5 +228,11 @@ func TestExtensionInLegacySession(t *testing.T) {
 	m, _ = p.response("2")
 	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(jsonrpc.CodeMethodNotFound) {
 		t.Errorf("legacy modern/only = %v, want -32601", m)
+	}
+
+	// Older revisions get no extensions member.
+	old := startLegacyStdio(t, s)
+	if caps := old.initialize("2025-06-18", fullCaps)["capabilities"].(map[string]any); caps["extensions"] != nil {
+		t.Errorf("2025-06-18 initialize declares extensions: %v", caps)
 	}
 }

@@ -265,7 +265,7 @@ func (l *LegacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Err
 	if err != nil {
 		return nil, toRPCError(err)
 	}
-	return b, nil
+	return l.s.withLegacyExtensions(b, version), nil
 }
 
 // legacyParamsError is the -32602 for params that do not decode.

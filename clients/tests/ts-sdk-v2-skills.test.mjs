@@ -3,6 +3,9 @@
 // example's skills, pinned to 2026-07-28, over stdio and Streamable HTTP:
 // it lists, gets, reads and verifies (size, SHA-256 digest, frontmatter)
 // every file, reads the skill's directories, and refuses a tampered entry.
+// The same again pinned to 2025-11-25: the legacy initialize session, where
+// the SDK's backport reads the extension from the initialize result and
+// the results carry no caching fields.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -22,13 +25,29 @@ const FILES = {
 const onDisk = (uri) => readFileSync(new URL(FILES[uri], skillsDir));
 const sha256 = (bytes) => 'sha256:' + createHash('sha256').update(bytes).digest('hex');
 
-function newClient() {
-  return new Client({ name: 'mcpgen-clients-ts-v2-skills', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+const VERSIONS = ['2026-07-28', '2025-11-25'];
+
+function newClient(version) {
+  // Pinning is for modern revisions; the legacy era is mode 'legacy' (initialize).
+  const mode = version === '2026-07-28' ? { pin: version } : 'legacy';
+  return new Client({ name: 'mcpgen-clients-ts-v2-skills', version: '0.0.0' }, { versionNegotiation: { mode } });
 }
 
-async function exerciseSkills(t, client) {
+// cached checks a result's caching fields: present at 2026-07-28, absent
+// (converted away) in a legacy session.
+function cached(result, version) {
+  if (version === '2026-07-28') {
+    assert.equal(typeof result.ttlMs, 'number');
+    assert.equal(result.cacheScope, 'public');
+  } else {
+    assert.equal(result.ttlMs, undefined);
+    assert.equal(result.cacheScope, undefined);
+  }
+}
+
+async function exerciseSkills(t, client, version) {
   const opts = { timeout: REQUEST_TIMEOUT_MS };
-  assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+  assert.equal(client.getNegotiatedProtocolVersion(), version);
   const skills = new SkillsClient(client);
   assert.equal(skills.supported, true, 'server declares io.modelcontextprotocol/skills (and resources)');
   assert.equal(skills.directoryRead, true, 'server declares directoryRead');
@@ -41,8 +60,7 @@ async function exerciseSkills(t, client) {
   assert.equal(entry.uri, SKILL_URI);
   assert.equal(entry.frontmatter.name, 'plan-day-out');
   assert.match(entry.frontmatter.description, /weather_current/);
-  assert.equal(typeof listing.ttlMs, 'number');
-  assert.equal(listing.cacheScope, 'public');
+  cached(listing, version);
   assert.deepEqual(entry.resources.map((r) => r.uri).sort(), Object.keys(FILES).sort());
   // The digests and sizes are those of the files in the repository.
   for (const r of entry.resources) {
@@ -54,8 +72,7 @@ async function exerciseSkills(t, client) {
   // get: the same entry, with caching fields.
   const got = await skills.get(SKILL_URI, opts);
   assert.deepEqual(got.skill, entry);
-  assert.equal(typeof got.ttlMs, 'number');
-  assert.equal(got.cacheScope, 'public');
+  cached(got, version);
   await assert.rejects(skills.get('skill://no-such-skill/SKILL.md', opts), (err) => err.code === -32602);
 
   // read: SKILL.md verified (size, digest, frontmatter equal to the entry's),
@@ -89,37 +106,39 @@ async function exerciseSkills(t, client) {
   t.diagnostic(`verified ${entry.resources.length} files of ${entry.uri}`);
 }
 
-test('ts-sdk-v2 skills stdio', { timeout: TEST_TIMEOUT_MS }, async (t) => {
-  const transport = new StdioClientTransport({ command: weatherBin(), args: [], stderr: 'pipe' });
-  let serverErr = '';
-  transport.stderr?.on('data', (d) => { serverErr += d; });
-  const client = newClient();
-  t.after(async () => {
-    const pid = transport.pid;
-    await client.close().catch(() => {});
-    reap(pid);
+for (const version of VERSIONS) {
+  test(`ts-sdk-v2 skills ${version} stdio`, { timeout: TEST_TIMEOUT_MS }, async (t) => {
+    const transport = new StdioClientTransport({ command: weatherBin(), args: [], stderr: 'pipe' });
+    let serverErr = '';
+    transport.stderr?.on('data', (d) => { serverErr += d; });
+    const client = newClient(version);
+    t.after(async () => {
+      const pid = transport.pid;
+      await client.close().catch(() => {});
+      reap(pid);
+    });
+    try {
+      await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
+      await exerciseSkills(t, client, version);
+    } catch (err) {
+      if (serverErr) t.diagnostic(`server stderr:\n${serverErr}`);
+      throw err;
+    }
   });
-  try {
-    await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
-    await exerciseSkills(t, client);
-  } catch (err) {
-    if (serverErr) t.diagnostic(`server stderr:\n${serverErr}`);
-    throw err;
-  }
-});
 
-test('ts-sdk-v2 skills streamable-http', { timeout: TEST_TIMEOUT_MS }, async (t) => {
-  const server = await startHTTP();
-  const client = newClient();
-  t.after(async () => {
-    await client.close().catch(() => {});
-    await server.stop();
+  test(`ts-sdk-v2 skills ${version} streamable-http`, { timeout: TEST_TIMEOUT_MS }, async (t) => {
+    const server = await startHTTP();
+    const client = newClient(version);
+    t.after(async () => {
+      await client.close().catch(() => {});
+      await server.stop();
+    });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)), { timeout: REQUEST_TIMEOUT_MS });
+      await exerciseSkills(t, client, version);
+    } catch (err) {
+      t.diagnostic(`server output:\n${server.output()}`);
+      throw err;
+    }
   });
-  try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)), { timeout: REQUEST_TIMEOUT_MS });
-    await exerciseSkills(t, client);
-  } catch (err) {
-    t.diagnostic(`server output:\n${server.output()}`);
-    throw err;
-  }
-});
+}
