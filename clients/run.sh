@@ -9,7 +9,9 @@
 #   clients/run.sh [SUITE...]
 #
 #   SUITE is one of v2, skills (the TS SDK v2 Skills extension client), v1,
-#   inspector (default: all). The env var
+#   inspector, oauth (the TS SDK v2 OAuth flow against a protected server
+#   and a real authorization server, oauth/internal/cmd/authdemo) (default:
+#   all). The env var
 #   MCPGEN_CLIENT_SUITES="v2,inspector" selects suites the same way when no
 #   argument is given.
 #   MCPGEN_WEATHER_BIN=<path> tests that binary instead of building
@@ -34,18 +36,19 @@ declare -A suite_file=(
 	[skills]=tests/ts-sdk-v2-skills.test.mjs
 	[v1]=tests/ts-sdk-v1.test.mjs
 	[inspector]=tests/inspector.test.mjs
+	[oauth]=tests/oauth.test.mjs
 )
 suites=("$@")
 if ((${#suites[@]} == 0)) && [[ -n "${MCPGEN_CLIENT_SUITES:-}" ]]; then
 	IFS=', ' read -r -a suites <<<"$MCPGEN_CLIENT_SUITES"
 fi
-((${#suites[@]})) || suites=(v2 skills v1 inspector)
+((${#suites[@]})) || suites=(v2 skills v1 inspector oauth)
 files=()
 for s in "${suites[@]}"; do
 	case "$s" in
-	-h | --help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	-h | --help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
-	[[ -n "${suite_file[$s]+x}" ]] || die "unknown suite \"$s\" (want v2, skills, v1 or inspector)"
+	[[ -n "${suite_file[$s]+x}" ]] || die "unknown suite \"$s\" (want v2, skills, v1, inspector or oauth)"
 	files+=("${suite_file[$s]}")
 done
 
@@ -82,6 +85,13 @@ if [[ -z "${MCPGEN_WEATHER_BIN:-}" ]]; then
 	export MCPGEN_WEATHER_BIN="$tmp/weather"
 fi
 [[ -x "$MCPGEN_WEATHER_BIN" ]] || die "MCPGEN_WEATHER_BIN=$MCPGEN_WEATHER_BIN is not an executable"
+
+# 2b. The oauth suite's authorization server and the mcpgen server it protects.
+if [[ " ${suites[*]} " == *" oauth "* && -z "${MCPGEN_AUTHDEMO_BIN:-}" ]]; then
+	echo "clients/run.sh: go build ./oauth/internal/cmd/authdemo" >&2
+	(cd "$repo/oauth" && go build -o "$tmp/authdemo" ./internal/cmd/authdemo) >&2 || die "building oauth/internal/cmd/authdemo failed"
+	export MCPGEN_AUTHDEMO_BIN="$tmp/authdemo"
+fi
 
 # 3. Run the tests with Node 22's test runner (TAP, so the totals read "# pass N").
 # Every test has its own timeout; the outer one only guards against a wedged runner.

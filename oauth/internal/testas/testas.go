@@ -53,8 +53,9 @@ type Options struct {
 	DefaultAudience string
 }
 
-// DemoUser is the user the login page signs in.
-const DemoUser = "test-user@localhost"
+// DemoUser is the subject of the user the login page signs in (the
+// example storage's user "test-user@<issuer host>").
+const DemoUser = "id1"
 
 // Server is a running authorization server.
 type Server struct {
@@ -188,7 +189,8 @@ func (s *Server) ClientCredentialsToken(ctx context.Context, id, secret, resourc
 // to the provider's callback, which redirects to the client with a code.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("authRequestID")
-	if err := s.store.CheckUsernamePassword(DemoUser, "verysecure", id); err != nil {
+	user := "test-user@" + strings.TrimPrefix(strings.Split(s.Issuer, ":")[1], "//")
+	if err := s.store.CheckUsernamePassword(user, "verysecure", id); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
