@@ -162,6 +162,9 @@ func (c *Client) call(ctx context.Context, method string, members map[string]jso
 					if c.renegotiate(rpcErr) {
 						continue
 					}
+					if c.fallBackToLegacy(ctx, rpcErr) == nil {
+						continue
+					}
 				}
 			case codeHeaderMismatch:
 				if method == mcp.MethodToolsCall && !headersRetried && c.tools.mirror {
@@ -236,6 +239,11 @@ func (c *Client) send(ctx context.Context, method string, members map[string]jso
 	if err != nil {
 		return nil, err
 	}
+	if legacy {
+		if result, err = upgradeLegacyResult(method, result); err != nil {
+			return nil, err
+		}
+	}
 	if method == mcp.MethodToolsList {
 		return c.tools.observe(result, c.opts.logger())
 	}
@@ -261,6 +269,29 @@ func (c *Client) renegotiate(e *jsonrpc.Error) bool {
 		}
 	}
 	return false
+}
+
+// fallBackToLegacy opens a legacy session when a -32022 lists only legacy
+// versions the client speaks (a server that answered the probe but serves
+// this request only in a session).
+func (c *Client) fallBackToLegacy(ctx context.Context, e *jsonrpc.Error) error {
+	var data struct {
+		Supported []string `json:"supported"`
+	}
+	if json.Unmarshal(e.Data, &data) != nil {
+		return e
+	}
+	for _, v := range legacyVersions {
+		if slices.Contains(data.Supported, v) {
+			c.eraMu.Lock()
+			defer c.eraMu.Unlock()
+			if c.legacy {
+				return e
+			}
+			return c.initializeLocked(ctx)
+		}
+	}
+	return e
 }
 
 func mrtrMethod(method string) bool {
