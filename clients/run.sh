@@ -10,8 +10,9 @@
 #
 #   SUITE is one of v2, skills (the TS SDK v2 Skills extension client), v1,
 #   inspector, oauth (the TS SDK v2 OAuth flow against a protected server
-#   and a real authorization server, oauth/internal/cmd/authdemo) (default:
-#   all). The env var
+#   and a real authorization server, oauth/internal/cmd/authdemo), go (the
+#   other direction: the mcpgen Go client, clients/go, its own module,
+#   against the go-sdk, mcp-go and TS SDK v2 servers) (default: all). The env var
 #   MCPGEN_CLIENT_SUITES="v2,inspector" selects suites the same way when no
 #   argument is given.
 #   MCPGEN_WEATHER_BIN=<path> tests that binary instead of building
@@ -42,13 +43,18 @@ suites=("$@")
 if ((${#suites[@]} == 0)) && [[ -n "${MCPGEN_CLIENT_SUITES:-}" ]]; then
 	IFS=', ' read -r -a suites <<<"$MCPGEN_CLIENT_SUITES"
 fi
-((${#suites[@]})) || suites=(v2 skills v1 inspector oauth)
+((${#suites[@]})) || suites=(v2 skills v1 inspector oauth go)
 files=()
+run_go=0
 for s in "${suites[@]}"; do
 	case "$s" in
-	-h | --help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	-h | --help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
-	[[ -n "${suite_file[$s]+x}" ]] || die "unknown suite \"$s\" (want v2, skills, v1, inspector or oauth)"
+	if [[ "$s" == go ]]; then
+		run_go=1
+		continue
+	fi
+	[[ -n "${suite_file[$s]+x}" ]] || die "unknown suite \"$s\" (want v2, skills, v1, inspector, oauth or go)"
 	files+=("${suite_file[$s]}")
 done
 
@@ -58,6 +64,7 @@ need=(
 	"$here/node_modules/@modelcontextprotocol/client/package.json"
 	"$here/node_modules/@modelcontextprotocol/sdk/package.json"
 	"$here/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"
+	"$here/node_modules/@modelcontextprotocol/server/package.json"
 )
 
 # 1. Install the pinned clients + Node 22, unless node_modules matches package-lock.json.
@@ -95,8 +102,19 @@ fi
 
 # 3. Run the tests with Node 22's test runner (TAP, so the totals read "# pass N").
 # Every test has its own timeout; the outer one only guards against a wedged runner.
-echo "clients/run.sh: node --test ${files[*]} (suites: ${suites[*]})" >&2
 status=0
-(cd "$here" && timeout --kill-after=10s 300s "$node22" --test --test-reporter=tap "${files[@]}") || status=$?
-echo "clients/run.sh: test runner exit status $status" >&2
+if ((${#files[@]})); then
+	echo "clients/run.sh: node --test ${files[*]} (suites: ${suites[*]})" >&2
+	(cd "$here" && timeout --kill-after=10s 300s "$node22" --test --test-reporter=tap "${files[@]}") || status=$?
+	echo "clients/run.sh: test runner exit status $status" >&2
+fi
+
+# 4. The Go client against real servers (its own module: go-sdk and mcp-go stay out of the main one).
+if ((run_go)); then
+	echo "clients/run.sh: go test ./... in clients/go" >&2
+	go_status=0
+	(cd "$here/go" && go test -count=1 ./...) || go_status=$?
+	echo "clients/run.sh: go test exit status $go_status" >&2
+	((status == 0)) && status=$go_status
+fi
 exit "$status"
