@@ -38,11 +38,16 @@ type faultArgs struct {
 
 func newFaultKit(t testing.TB) *faultKit {
 	t.Helper()
+	return newFaultKitLimits(t, Limits{})
+}
+
+func newFaultKitLimits(t testing.TB, lim Limits) *faultKit {
+	t.Helper()
 	k := &faultKit{started: make(chan string, 64), cancelled: make(chan string, 64), release: make(chan struct{})}
 	blockTool := func(name string, fn func(ctx context.Context, in faultArgs) (string, error)) Tool {
 		return NewTool(ToolInfo{Name: name}, fn)
 	}
-	s, err := New(Options{Name: "faults", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	s, err := New(Options{Name: "faults", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: lim,
 		Tools: []Tool{
 			weatherTool(),
 			blockTool("boom", func(ctx context.Context, in faultArgs) (string, error) { panic("kaboom") }),
@@ -307,8 +312,9 @@ func TestFaultSSEClientDisconnects(t *testing.T) {
 }
 
 // TestFaultStdinClosedInFlight: stdin ends while requests run; the ones
-// that finish within the drain time (2 s) are answered, one that only ends
-// on cancellation is cancelled and not answered, and ServeStdio returns nil.
+// that finish within the drain time (2 s) are answered with their result,
+// one that only ends on cancellation is cancelled and answered with the
+// shutdown error, and ServeStdio returns nil.
 func TestFaultStdinClosedInFlight(t *testing.T) {
 	k := newFaultKit(t)
 	before := resNow()
@@ -329,14 +335,19 @@ func TestFaultStdinClosedInFlight(t *testing.T) {
 		if json.Unmarshal([]byte(line), &m) != nil {
 			t.Fatalf("not JSON: %q", line)
 		}
+		id := fmt.Sprint(m["id"])
 		r, _ := m["result"].(map[string]any)
-		if r == nil {
+		if id == "4" {
+			if errorCode(m) != -32603 || !strings.Contains(line, `"reason":"shutdown"`) {
+				t.Fatalf("cancelled request not answered with the shutdown error: %q", line)
+			}
+		} else if r == nil {
 			t.Fatalf("in-flight request not answered with its result: %q", line)
 		}
-		ids[fmt.Sprint(m["id"])] = true
+		ids[id] = true
 	}
-	if len(ids) != 3 || !ids["1"] || !ids["2"] || !ids["3"] {
-		t.Fatalf("answered %v, want ids 1, 2, 3 (and not the cancelled 4): %q", ids, rest)
+	if len(ids) != 4 || !ids["1"] || !ids["2"] || !ids["3"] || !ids["4"] {
+		t.Fatalf("answered %v, want ids 1, 2, 3 and the cancelled 4: %q", ids, rest)
 	}
 	if took > stdioDrain+time.Second {
 		t.Errorf("ServeStdio took %v to return", took)
@@ -382,10 +393,10 @@ func TestFaultHandlerPanics(t *testing.T) {
 // TestFaultHandlerIgnoresCancellation documents the bound for a handler
 // that never returns on cancellation. Go cannot stop a goroutine, so:
 //   - stdio: ServeStdio returns at most stdioDrain (2 s) + 1 s after stdin
-//     ends, having cancelled the request; nothing is written for it, even
-//     when it returns later; what is left is the stuck handler's goroutine
-//     and ServeStdio's two drain waiters, and they exit as soon as the
-//     handler returns.
+//     ends, having answered the request with the shutdown error and
+//     cancelled it; nothing more is written for it, even when it returns
+//     later; what is left is the stuck handler's goroutine and ServeStdio's
+//     two drain waiters, and they exit as soon as the handler returns.
 //   - HTTP: the client may disconnect; http.Server.Shutdown returns when
 //     its context ends (Run gives it 5 s, then closes the listener and
 //     connections); again only the handler's goroutine remains until it
@@ -397,8 +408,8 @@ func TestFaultHandlerIgnoresCancellation(t *testing.T) {
 	f.send(faultCall("1", "stubborn", `{}`, defaultMeta))
 	k.waitFor(t, k.started, "stubborn")
 	err, took, rest := f.closeIn(stdioDrain + 3*time.Second)
-	if err != nil || len(rest) != 0 {
-		t.Fatalf("ServeStdio: %v, output %q", err, rest)
+	if err != nil || len(rest) != 1 || !strings.Contains(rest[0], `"id":1,"error":{"code":-32603`) || !strings.Contains(rest[0], `"reason":"shutdown"`) {
+		t.Fatalf("ServeStdio: %v, output %q, want the shutdown error for id 1", err, rest)
 	}
 	if took < stdioDrain || took > stdioDrain+time.Second+500*time.Millisecond {
 		t.Errorf("ServeStdio returned after %v, want between %v and %v", took, stdioDrain, stdioDrain+time.Second)
@@ -533,12 +544,19 @@ func TestFaultSlowSSEClient(t *testing.T) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	heapBefore := ms.HeapAlloc
-	// The slow client reads nothing for a while; others keep being served.
-	deadline := time.Now().Add(1500 * time.Millisecond)
+	// The slow client reads nothing for a while (at least 1.5 s, and until
+	// the flood has filled the socket: slower under -race); others keep
+	// being served.
+	start := time.Now()
 	calls := 0
-	for time.Now().Before(deadline) {
+	for last, stable := int64(-1), 0; time.Since(start) < 1500*time.Millisecond || (stable < 3 && time.Since(start) < 10*time.Second); calls++ {
 		checkWeatherHTTP(t, ts.URL)
-		calls++
+		if now := k.flooded.Load(); now == last {
+			stable++
+		} else {
+			last, stable = now, 0
+		}
+		time.Sleep(time.Millisecond)
 	}
 	sent1 := k.flooded.Load()
 	time.Sleep(300 * time.Millisecond)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"time"
@@ -46,7 +47,7 @@ type HTTPOptions struct {
 // longest stream; the handler clears the write deadline of SSE responses
 // where the server allows it.
 func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
-	return newHTTPHandler(s, opts)
+	return s.limitHTTP(newHTTPHandler(s, opts))
 }
 
 // defaultKeepAlive is the interval of SSE comment keep-alives on
@@ -203,7 +204,10 @@ func (h *httpHandler) checkHeaders(r *http.Request, pr *parsedRequest) (checked 
 func (h *httpHandler) serveRequest(w http.ResponseWriter, r *http.Request, pr *parsedRequest, checked bool) {
 	st := newHTTPStream(r.Context(), w, pr.msg.Method == methodListen, h.keepAlive)
 	st.invalid = !checked
-	resp := h.core.serveStateless(r.Context(), pr, st)
+	resp, ok := h.serveLimited(w, r, pr.msg, func(ctx context.Context) Response { return h.core.serveStateless(ctx, pr, st) })
+	if !ok {
+		return
+	}
 	if h.auth != nil && st.finishDenied(r, pr.msg.ID) {
 		return
 	}

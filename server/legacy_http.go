@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"sync"
@@ -42,6 +43,7 @@ type legacySessions struct {
 	mu        sync.Mutex
 	m         map[string]*legacyHTTPSession
 	lastSweep time.Time
+	max       int // Limits.MaxLegacySessions (0: no cap)
 }
 
 type legacyHTTPSession struct {
@@ -63,7 +65,9 @@ func (ls *legacySessions) get(id string) *legacyHTTPSession {
 	return hs
 }
 
-func (ls *legacySessions) add(hs *legacyHTTPSession) {
+// add registers hs; false when the sessions are at their cap and none is
+// idle enough to evict (legacy_limits.go).
+func (ls *legacySessions) add(hs *legacyHTTPSession) bool {
 	hs.touch()
 	now := time.Now()
 	ls.mu.Lock()
@@ -71,9 +75,12 @@ func (ls *legacySessions) add(hs *legacyHTTPSession) {
 	if ls.m == nil {
 		ls.m = map[string]*legacyHTTPSession{}
 	}
+	if !ls.makeRoomLocked() {
+		return false
+	}
 	ls.m[hs.id] = hs
 	if now.Sub(ls.lastSweep) < time.Minute {
-		return
+		return true
 	}
 	ls.lastSweep = now
 	for id, old := range ls.m {
@@ -82,6 +89,7 @@ func (ls *legacySessions) add(hs *legacyHTTPSession) {
 			delete(ls.m, id)
 		}
 	}
+	return true
 }
 
 func (ls *legacySessions) remove(id string) *legacyHTTPSession {
@@ -179,7 +187,10 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 		return true
 	}
 	st := newHTTPStream(r.Context(), w, false, h.keepAlive)
-	resp := hs.Handle(r.Context(), msg, st)
+	resp, ok := h.serveLimited(w, r, msg, func(ctx context.Context) Response { return hs.Handle(ctx, msg, st) })
+	if !ok {
+		return true
+	}
 	resp.Code = 0 // a JSON-RPC error is still HTTP 200 in a legacy session
 	if h.auth != nil && st.finishDenied(r, msg.ID) {
 		return true
@@ -200,7 +211,11 @@ func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s
 		}
 		return
 	}
-	s.sessions.add(hs)
+	if !s.sessions.add(hs) {
+		hs.Close()
+		writeRefusal(w, msg.ID, limitError(reasonBusy, "Internal error: too many sessions, all with an open stream; retry later"))
+		return
+	}
 	w.Header().Set(headerSessionID, hs.id)
 	writeJSON(w, http.StatusOK, resp.Body)
 }
@@ -242,6 +257,14 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 			Message: "Conflict: this session already has an open SSE stream"}).Write(w, nil)
 		return
 	}
+	if rerr := hs.s.lim.enter(true); rerr != nil {
+		hs.mu.Lock()
+		hs.stream = nil
+		hs.mu.Unlock()
+		writeRefusal(w, jsonrpc.ID{}, rerr)
+		return
+	}
+	defer hs.s.lim.leave(true)
 	hs.streams.Add(1)
 	hs.s.streams.Add(1)
 	defer func() {

@@ -60,6 +60,10 @@ type Options struct {
 	// it, so the application can apply it here through Server.Local()
 	// (which does not publish it again).
 	OnRemoteChange func(*Server, Change)
+	// Limits bound requests in flight, their duration, streams, sessions,
+	// tasks per client, the HTTP server of Run, and the drain on shutdown;
+	// the zero value has safe defaults (see Limits).
+	Limits Limits
 	// Logger receives the server's own diagnostics (never stdout); the
 	// default writes warnings and errors to stderr.
 	Logger *slog.Logger

@@ -7,17 +7,18 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"time"
 )
 
-// shutdownGrace bounds how long Run waits for streams and responses.
-const shutdownGrace = 5 * time.Second
-
 // Run serves stdio when httpAddr is empty, else Streamable HTTP at /mcp on
-// httpAddr (with Options.HTTP: allowed hosts and origins, limits) and the
-// /healthz and /readyz probes, until ctx is done; then it shuts down,
-// closing listen streams.
-// On stdio it also returns when standard input ends.
+// httpAddr (with Options.HTTP: allowed hosts and origins, body size) and
+// the /healthz and /readyz probes, until ctx is done; then it drains
+// (Shutdown) for at most Options.Limits.DrainGrace: it stops accepting
+// first (HTTP: the listener closes and requests on open connections get 503
+// with Retry-After), lets in-flight requests finish and writes their
+// responses, ends listen streams with their result, and answers whatever it
+// must cancel after the grace. On stdio it also returns when standard input
+// ends. The HTTP server applies Options.Limits (connections, timeouts,
+// header size).
 func (s *Server) Run(ctx context.Context, httpAddr string) error {
 	s.warnUnkeyed(httpAddr != "")
 	if httpAddr == "" {
@@ -27,7 +28,8 @@ func (s *Server) Run(ctx context.Context, httpAddr string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: s.runMux(), ReadHeaderTimeout: 10 * time.Second}
+	ln = s.limitListener(ln)
+	srv := s.newHTTPServer(s.runMux())
 	s.logger.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -36,12 +38,7 @@ func (s *Server) Run(ctx context.Context, httpAddr string) error {
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	s.Shutdown(sctx)
-	if err := srv.Shutdown(sctx); err != nil {
-		srv.Close()
-	}
+	s.drainHTTP(srv)
 	if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
@@ -61,25 +58,17 @@ func listenAddr(addr string) string {
 	return addr
 }
 
-// runStdio serves os.Stdin/os.Stdout; when ctx is done, listen streams get
-// their result before the connection closes.
+// runStdio serves os.Stdin/os.Stdout; when ctx is done it drains:
+// in-flight requests are answered, listen streams get their result, before
+// the connection closes.
 func (s *Server) runStdio(ctx context.Context) error {
-	sctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- s.ServeStdio(sctx, os.Stdin, os.Stdout) }()
+	go func() { done <- s.ServeStdio(context.Background(), os.Stdin, os.Stdout) }()
 	select {
 	case err := <-done:
 		return err
 	case <-ctx.Done():
 	}
-	gctx, gcancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer gcancel()
-	s.Shutdown(gctx) // listen streams end with their result, still written
-	cancel()
-	select {
-	case <-done:
-	case <-gctx.Done():
-	}
+	s.drainStdio(done)
 	return nil
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,6 +47,8 @@ type Server struct {
 	tasks      taskStore     // tasks extension (tasks*.go)
 	extensions extensionSet  // the tasks extension and Options.Extensions
 	cl         *clusterState // Options.Cluster membership; nil without one (cluster*.go)
+
+	lim limiter // Options.Limits at run time (limits.go, admit.go, drain.go)
 
 	closeOnce sync.Once
 	closing   chan struct{} // closed by Shutdown
@@ -104,6 +105,9 @@ func New(opts Options) (*Server, error) {
 	}
 	s.metaJSON = meta
 
+	s.lim.init(opts.Limits)
+	s.sessions.max = s.lim.cfg.MaxLegacySessions
+	s.tasks.perClient = s.lim.cfg.MaxTasksPerClient
 	s.tools.init(s)
 	s.prompts.init(s)
 	s.resources.init(s)
@@ -206,28 +210,6 @@ func (s *Server) toolParamHeaders(name string) []httpwire.ParamHeader {
 		return t.paramHeaders
 	}
 	return nil
-}
-
-// Shutdown ends every open listen stream with its result, cancels running
-// tasks (tasks extension) and stops new work: requests that arrive
-// afterwards get -32603. It waits until the streams' Handle calls and the
-// tasks' goroutines have returned or ctx is done.
-func (s *Server) Shutdown(ctx context.Context) error {
-	s.closeOnce.Do(func() { close(s.closing) })
-	s.tasks.close()
-	done := make(chan struct{})
-	go func() {
-		s.streams.Wait()
-		s.tasks.wait()
-		s.leaveCluster()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 func (s *Server) isClosing() bool {

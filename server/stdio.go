@@ -33,11 +33,19 @@ const stdioDrain = 2 * time.Second
 // result is written followed by notifications/cancelled for its id, as the
 // stdio binding requires.
 //
+// At most Limits.MaxInFlightPerConn requests (listen streams aside) are in
+// flight; at the cap the next line is not read until one is answered, and
+// an answer waits while the output is not being read, so a client that
+// never reads stdout stops being read instead of growing the server.
+//
 // At the end of in, open listen streams are cancelled at once, other
-// requests get up to 2 s to finish and be answered, then they are
-// cancelled too, and ServeStdio returns nil. When ctx is done it cancels
-// everything and returns ctx.Err() (call Shutdown first for graceful
-// listen-stream results, as Run does).
+// requests get up to 2 s to finish and be answered, then the ones left are
+// answered with -32603 {"reason":"shutdown"} and cancelled, and ServeStdio
+// returns nil. When the server drains (Shutdown), new requests are refused
+// with that error, in-flight ones finish and are answered, listen streams
+// end with their result, and ServeStdio returns nil once nothing is left
+// (or Shutdown's grace ended and the requests it cancelled were answered).
+// When ctx is done it cancels everything and returns ctx.Err().
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	return s.serveStdio(ctx, in, out, jsonrpc.DefaultMaxMessageSize)
 }
@@ -54,19 +62,31 @@ type stdioConn struct {
 	closed bool
 	jobs   chan func() // hands a request to a parked worker
 	idle   atomic.Int32
-	legacy *LegacySession // set by initialize (legacy_stdio.go); read loop only
+	slots  chan struct{} // one per request in flight (MaxInFlightPerConn)
+	// draining is set by the read loop once the server drains: requests are
+	// refused there, so c.wg gets no Add after the loop waits on it.
+	draining bool
+	client   string         // the connection's identity for per-client quotas
+	legacy   *LegacySession // set by initialize (legacy_stdio.go); read loop only
 }
 
 type stdioCall struct {
+	id        jsonrpc.ID
 	cancel    context.CancelFunc
 	listen    bool
 	cancelled atomic.Bool // the client sent notifications/cancelled for it
+	answered  atomic.Bool // its response is written (or must not be)
 }
 
 func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, maxLine int) error {
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
-	c := &stdioConn{s: s, out: make(chan []byte, 256), dead: make(chan struct{}), calls: map[string]*stdioCall{}, jobs: make(chan func())}
+	c := &stdioConn{s: s, out: make(chan []byte, stdioOutQueue), dead: make(chan struct{}), calls: map[string]*stdioCall{}, jobs: make(chan func()),
+		client: nextConnID("stdio")}
+	if n := s.lim.cfg.MaxInFlightPerConn; n > 0 {
+		c.slots = make(chan struct{}, n)
+	}
+	ctx = withClientID(ctx, c.client)
 	defer close(c.jobs) // parked workers exit
 	writerDone := make(chan struct{})
 	go c.writeLoop(out, writerDone)
@@ -97,11 +117,27 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 	}()
 
 	var result error
+	closing := s.closing        // the server drains
+	var drained <-chan struct{} // closed once the drain has nothing left
+	var stopped <-chan struct{} // the drain's grace ended
+	var sweep <-chan time.Time  // then: answer what is still unanswered
+	swept := false
 loop:
 	for {
 		select {
 		case line := <-lines:
 			c.dispatch(ctx, line)
+		case <-closing:
+			closing, c.draining = nil, true
+			drained, stopped = whenDone(&c.wg), s.lim.stopCtx.Done()
+		case <-drained:
+			break loop
+		case <-stopped:
+			stopped, sweep = nil, time.After(s.lim.stopAfter)
+		case <-sweep:
+			c.answerRemaining()
+			swept = true
+			break loop
 		case err := <-readErr:
 			if !errors.Is(err, io.EOF) {
 				s.logger.Warn("stdio: reading input", "err", err)
@@ -124,7 +160,8 @@ loop:
 		}
 	}
 	c.mu.Unlock()
-	if !waitTimeout(&c.wg, stdioDrain) {
+	if swept || !waitTimeout(&c.wg, stdioDrain) {
+		c.answerRemaining()
 		cancelAll()
 		waitTimeout(&c.wg, time.Second)
 	}
@@ -137,6 +174,35 @@ loop:
 		result = c.werr
 	}
 	return result
+}
+
+// stdioOutQueue is how many output lines may wait for the writer.
+const stdioOutQueue = 256
+
+// whenDone returns a channel closed once wg is done.
+func whenDone(wg *sync.WaitGroup) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	return done
+}
+
+// answerRemaining answers every request still in flight with the shutdown
+// error: the connection is about to close, and no request goes unanswered.
+func (c *stdioConn) answerRemaining() {
+	c.mu.Lock()
+	var left []*stdioCall
+	for _, call := range c.calls {
+		left = append(left, call)
+	}
+	c.mu.Unlock()
+	for _, call := range left {
+		if !call.cancelled.Load() && call.answered.CompareAndSwap(false, true) {
+			c.send(jsonrpc.AppendError(nil, call.id, shutdownCancelError()))
+		}
+	}
 }
 
 // waitTimeout waits for wg up to d; it reports whether wg finished.
@@ -222,31 +288,40 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 		c.legacyMessage(ctx, msg) // answers to a legacy session's requests; else ignored
 		return
 	}
+	if c.draining {
+		c.send(jsonrpc.AppendError(nil, msg.ID, shuttingDownError()))
+		return
+	}
+	listen := msg.Method == mcp.MethodSubscriptionsListen
+	if !listen && !c.acquire(ctx) {
+		return
+	}
 	key := msg.ID.String()
 	rctx, cancel := context.WithCancel(ctx)
 	c.mu.Lock()
 	if _, dup := c.calls[key]; dup {
 		c.mu.Unlock()
 		cancel()
+		c.release(listen)
 		c.send(jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}))
 		return
 	}
-	listen := msg.Method == mcp.MethodSubscriptionsListen
-	call := &stdioCall{cancel: cancel, listen: listen}
+	call := &stdioCall{id: msg.ID, cancel: cancel, listen: listen}
 	c.calls[key] = call
 	c.wg.Add(1)
 	c.mu.Unlock()
 	req := c.eraOf(ctx, msg)
 	c.spawn(func() {
 		defer c.wg.Done()
+		defer c.release(listen) // after the answer is queued: backpressure
 		defer cancel()
-		resp := c.handle(rctx, req)
+		resp, _ := c.s.serveLimited(rctx, msg, func(ctx context.Context) Response { return c.handle(ctx, req) })
 		c.mu.Lock()
 		delete(c.calls, key)
 		c.mu.Unlock()
 		// A request the client cancelled gets nothing more; one that ended
 		// while the connection shuts down is still answered.
-		if resp.Body == nil || call.cancelled.Load() {
+		if resp.Body == nil || call.cancelled.Load() || !call.answered.CompareAndSwap(false, true) {
 			return
 		}
 		if c.send(resp.Body) == nil && listen && resp.Code == 0 {
@@ -256,6 +331,30 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 			c.send(jsonrpc.AppendNotification(nil, mcp.MethodNotificationsCancelled, params))
 		}
 	})
+}
+
+// acquire takes an in-flight slot of the connection, waiting while all are
+// taken: the read loop stops reading (backpressure). false when the
+// connection ends first.
+func (c *stdioConn) acquire(ctx context.Context) bool {
+	if c.slots == nil {
+		return true
+	}
+	select {
+	case c.slots <- struct{}{}:
+		return true
+	case <-ctx.Done():
+	case <-c.dead:
+	}
+	return false
+}
+
+// release gives back the slot acquire took for a request (none for a
+// listen stream).
+func (c *stdioConn) release(listen bool) {
+	if c.slots != nil && !listen {
+		<-c.slots
+	}
 }
 
 // maxIdleWorkers bounds the request goroutines kept parked for reuse.

@@ -54,7 +54,7 @@ func (g *toolRegistry) callTask(ctx context.Context, r *request, p *requestParam
 		caps:            append([]byte(nil), r.meta.caps...),
 		clientInfo:      append([]byte(nil), r.meta.clientInfo...),
 	}
-	tk, tctx, rerr := g.s.tasks.add(t, append([]byte(nil), p.arguments...), meta)
+	tk, tctx, rerr := g.s.tasks.add(t, append([]byte(nil), p.arguments...), meta, g.s.clientID(ctx))
 	if rerr != nil {
 		return nil, true, rerr
 	}

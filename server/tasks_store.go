@@ -24,6 +24,7 @@ type task struct {
 	expires time.Time
 	ttl     time.Duration
 	cancel  context.CancelFunc
+	client  string        // who created it (Limits.MaxTasksPerClient)
 	wake    chan struct{} // signalled when the last pending input is answered
 
 	mu      sync.Mutex
@@ -96,21 +97,24 @@ func (t *task) wire(detailed bool, meta json.RawMessage) taskWire {
 // taskStore holds the tasks of one server, in memory and bounded. The zero
 // value is ready to use.
 type taskStore struct {
-	mu       sync.Mutex
-	tasks    map[string]*task
-	ttl      time.Duration // 0: defaultTaskTTL
-	max      int           // 0: defaultMaxTasks
-	shutdown bool
-	running  sync.WaitGroup // one per runner goroutine (runTask)
+	mu        sync.Mutex
+	tasks     map[string]*task
+	ttl       time.Duration // 0: defaultTaskTTL
+	max       int           // 0: defaultMaxTasks
+	perClient int           // unfinished tasks per client (0: no quota)
+	shutdown  bool
+	running   sync.WaitGroup // one per runner goroutine (runTask)
 }
 
 // errTooManyTasks answers a task creation when the store is full of running
 // tasks.
 var errTooManyTasks = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: too many running tasks; try again later"}
 
-// add registers a new working task for tool, after dropping expired tasks
-// and, when the store is full, the oldest finished one.
-func (st *taskStore) add(tool *toolImpl, args []byte, meta requestMeta) (*task, context.Context, *jsonrpc.Error) {
+// add registers a new working task for tool on behalf of client, after
+// dropping expired tasks and, when the store is full, the oldest finished
+// one; a client at its quota of unfinished tasks is refused
+// (tasks_quota.go).
+func (st *taskStore) add(tool *toolImpl, args []byte, meta requestMeta, client string) (*task, context.Context, *jsonrpc.Error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.shutdown {
@@ -124,6 +128,9 @@ func (st *taskStore) add(tool *toolImpl, args []byte, meta requestMeta) (*task, 
 	limit := st.max
 	if limit <= 0 {
 		limit = defaultMaxTasks
+	}
+	if st.atQuotaLocked(client) {
+		return nil, nil, errTaskQuota
 	}
 	if len(st.tasks) >= limit && !st.evictFinishedLocked() {
 		return nil, nil, errTooManyTasks
@@ -139,7 +146,7 @@ func (st *taskStore) add(tool *toolImpl, args []byte, meta requestMeta) (*task, 
 	ctx, cancel := context.WithDeadline(context.Background(), now.Add(ttl))
 	t := &task{
 		id: hex.EncodeToString(raw[:]), tool: tool, args: args, meta: meta,
-		created: now, expires: now.Add(ttl), ttl: ttl, cancel: cancel,
+		created: now, expires: now.Add(ttl), ttl: ttl, cancel: cancel, client: client,
 		wake:   make(chan struct{}, 1),
 		status: TaskWorking, updated: now,
 	}
@@ -193,13 +200,15 @@ func (st *taskStore) len() int {
 	return len(st.tasks)
 }
 
-// close cancels every task and refuses new ones (Shutdown); wait then
-// returns once every runner goroutine has ended.
-func (st *taskStore) close() {
+// close marks every unfinished task failed with reason, cancels it and
+// refuses new tasks: the end of Shutdown's grace. wait then returns once
+// every runner goroutine has ended.
+func (st *taskStore) close(reason string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.shutdown = true
 	for _, t := range st.tasks {
+		t.finish(TaskFailed, nil, shutdownCancelError(), reason)
 		t.cancel()
 	}
 }

@@ -119,7 +119,11 @@ func newTaskServer(t testing.TB) *Server {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+	})
 	return s
 }
 
@@ -438,25 +442,34 @@ func TestTasksNoGoroutineLeak(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	// Shutdown cancels whatever still runs and waits for it.
+	// Shutdown lets running tasks go on through its grace, then marks
+	// what is left failed with a reason and waits for it; a task that
+	// finishes within the grace keeps its result.
 	running := createTask(t, s, "sleeper", `{"ms":60000}`)
 	parked := createTask(t, s, "confirm_two", `{"file":"y"}`)
+	quick := createTask(t, s, "sleeper", `{"ms":20}`)
 	waitStatus(t, s, parked, TaskInputRequired)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond) // within the 300 ms ttl
 	defer cancel()
-	if err := s.Shutdown(ctx); err != nil {
-		t.Fatal(err)
+	if err := s.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Shutdown with tasks left at the end of the grace = %v, want DeadlineExceeded", err)
 	}
 	// Requests now get -32603, so look at the store.
 	for _, id := range []string{running, parked} {
 		tk := s.tasks.get(id)
 		tk.mu.Lock()
-		if tk.status != TaskCancelled {
-			t.Errorf("after Shutdown: task %s is %s", id, tk.status)
+		if tk.status != TaskFailed || tk.message == "" || tk.err == nil || !strings.Contains(string(tk.err.Data), reasonShutdown) {
+			t.Errorf("after Shutdown: task %s is %s (%q, %v), want failed with the shutdown reason", id, tk.status, tk.message, tk.err)
 		}
 		tk.mu.Unlock()
 	}
-	if _, _, err := s.tasks.add(nil, nil, requestMeta{}); err == nil {
+	tk := s.tasks.get(quick)
+	tk.mu.Lock()
+	if tk.status != TaskCompleted {
+		t.Errorf("a task that finished within the grace is %s", tk.status)
+	}
+	tk.mu.Unlock()
+	if _, _, err := s.tasks.add(nil, nil, requestMeta{}, ""); err == nil {
 		t.Errorf("the store accepts tasks after Shutdown")
 	}
 	for runtime.NumGoroutine() > before {

@@ -1,0 +1,153 @@
+package server
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// limiter enforces a server's Limits at run time: the in-flight and stream
+// caps, the per-request timeout, and the two stages of a drain (refusing
+// new requests, then cancelling the ones left). Every transport runs a
+// request's handler through (*Server).serveLimited.
+type limiter struct {
+	cfg Limits // resolved
+
+	mu        sync.Mutex
+	inflight  int           // admitted requests, streams excluded
+	streams   int           // open listen streams (and legacy GET streams)
+	closing   bool          // the drain began: new requests are refused
+	idle      chan struct{} // made when the drain begins; closed once inflight is 0
+	idleShut  bool          // idle is closed
+	stopCtx   context.Context
+	stopFn    context.CancelFunc // ends the grace: cancels the requests left
+	stopAfter time.Duration      // how long the end of the grace waits for their answers
+}
+
+// stopAnswerWait is how long Shutdown waits, after cancelling what was left
+// at the end of its grace, for those requests to be answered.
+const stopAnswerWait = time.Second
+
+func (l *limiter) init(cfg Limits) {
+	l.cfg = cfg.resolved()
+	l.stopCtx, l.stopFn = context.WithCancel(context.Background())
+	l.stopAfter = stopAnswerWait
+}
+
+// enter admits one request (stream: a listen stream) or returns the error
+// that refuses it.
+func (l *limiter) enter(stream bool) *jsonrpc.Error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closing:
+		return shuttingDownError()
+	case stream:
+		if l.cfg.MaxListenStreams > 0 && l.streams >= l.cfg.MaxListenStreams {
+			return limitError(reasonBusy, "Internal error: too many open subscription streams; retry later")
+		}
+		l.streams++
+	default:
+		if l.cfg.MaxInFlight > 0 && l.inflight >= l.cfg.MaxInFlight {
+			return busyError()
+		}
+		l.inflight++
+	}
+	return nil
+}
+
+// leave ends a request admitted by enter.
+func (l *limiter) leave(stream bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if stream {
+		l.streams--
+		return
+	}
+	l.inflight--
+	if l.closing && l.inflight == 0 && !l.idleShut {
+		l.idleShut = true
+		close(l.idle)
+	}
+}
+
+// beginDrain refuses new requests from now on; the channel it returns is
+// closed once no admitted request is left.
+func (l *limiter) beginDrain() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.closing {
+		l.closing = true
+		l.idle = make(chan struct{})
+		if l.inflight == 0 {
+			l.idleShut = true
+			close(l.idle)
+		}
+	}
+	return l.idle
+}
+
+// serveLimited runs fn, the handling of one request msg, under the server's
+// limits. A request a limit refuses is not run: refused is true and resp is
+// its error (busy, or shutdown once the drain began). Otherwise fn runs with
+// a context that Limits.RequestTimeout and the end of a drain's grace
+// cancel; a request they cut off is answered with its -32603 error instead
+// of the empty Response a cancelled handler gives. When the client itself
+// went away (ctx is done) resp stays empty: nothing is written for it.
+func (s *Server) serveLimited(ctx context.Context, msg jsonrpc.Message, fn func(context.Context) Response) (resp Response, refused bool) {
+	l := &s.lim
+	stream := msg.Method == methodListen
+	if rerr := l.enter(stream); rerr != nil {
+		return errorResponse(msg.ID, rerr), true
+	}
+	hctx, cancel := context.WithCancelCause(ctx)
+	unwatch := context.AfterFunc(l.stopCtx, func() { cancel(errShutdownCancel) })
+	end := func() {
+		unwatch()
+		cancel(nil)
+		l.leave(stream)
+	}
+	timeout := l.cfg.RequestTimeout
+	if stream || timeout <= 0 {
+		resp = fn(hctx)
+		end()
+		return limitOutcome(ctx, hctx, msg.ID, resp, timeout), false
+	}
+	// With a timeout the handler runs on its own goroutine so that the
+	// client is answered on time even when the handler ignores its context;
+	// the handler keeps its in-flight slot until it really returns.
+	tctx, tcancel := context.WithTimeoutCause(hctx, timeout, errRequestTimeout)
+	done := make(chan Response, 1)
+	go func() {
+		defer end()
+		defer tcancel()
+		done <- fn(tctx)
+	}()
+	select {
+	case resp = <-done:
+	case <-tctx.Done():
+		select {
+		case resp = <-done:
+		default:
+		}
+	}
+	return limitOutcome(ctx, tctx, msg.ID, resp, timeout), false
+}
+
+// limitOutcome is the response of a request whose handler context was
+// hctx: resp, or the timeout/shutdown error when a limit cancelled it
+// before it answered.
+func limitOutcome(ctx, hctx context.Context, id jsonrpc.ID, resp Response, timeout time.Duration) Response {
+	if resp.Body != nil || ctx.Err() != nil || hctx.Err() == nil {
+		return resp
+	}
+	switch context.Cause(hctx) {
+	case errRequestTimeout:
+		return errorResponse(id, timeoutError(timeout))
+	case errShutdownCancel:
+		return errorResponse(id, shutdownCancelError())
+	}
+	return resp
+}

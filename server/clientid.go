@@ -1,0 +1,44 @@
+package server
+
+import (
+	"context"
+	"strconv"
+	"sync/atomic"
+)
+
+// Client identity for per-client quotas (Limits.MaxTasksPerClient). The
+// transports put their own identity of the client in the request context:
+// the stdio connection, the HTTP connection. Limits.ClientID, when set,
+// takes precedence: that is where an authenticated principal plugs in.
+
+type clientIDKey struct{}
+
+// withClientID returns ctx carrying the transport's identity of the client.
+func withClientID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, clientIDKey{}, id)
+}
+
+// hasClientID reports whether ctx already carries a transport identity.
+func hasClientID(ctx context.Context) bool {
+	_, ok := ctx.Value(clientIDKey{}).(string)
+	return ok
+}
+
+// clientID names the client of the request ctx belongs to: Limits.ClientID
+// when set and not empty, else the transport's identity ("" when none).
+func (s *Server) clientID(ctx context.Context) string {
+	if f := s.lim.cfg.ClientID; f != nil {
+		if id := f(ctx); id != "" {
+			return id
+		}
+	}
+	id, _ := ctx.Value(clientIDKey{}).(string)
+	return id
+}
+
+var connSeq atomic.Uint64
+
+// nextConnID returns a process-unique identity for a new connection.
+func nextConnID(kind string) string {
+	return kind + ":" + strconv.FormatUint(connSeq.Add(1), 10)
+}

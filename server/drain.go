@@ -1,0 +1,97 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// Shutdown drains the server in the order that loses no answer:
+//
+//  1. it stops accepting: requests that arrive from now on are refused
+//     with -32603 and data {"reason":"shutdown"} (HTTP: 503 with
+//     Retry-After, which a load balancer retries elsewhere), and no task
+//     can be created;
+//  2. it ends every open subscriptions/listen stream with its result;
+//  3. it lets the requests in flight and the running tasks finish, and
+//     their responses be written, until ctx is done;
+//  4. then it cancels what is left: each cancelled request is answered
+//     with -32603 {"reason":"shutdown"}, each unfinished task is marked
+//     failed with that reason.
+//
+// It returns nil when everything finished within ctx, else ctx.Err() once
+// the cancelled requests have been answered (it waits at most one more
+// second for handlers that ignore their context; Limits.RequestTimeout
+// answers those at once). Run calls it with Limits.DrainGrace; a program
+// serving HTTPHandler itself calls it before http.Server.Shutdown, or
+// alongside it.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.closeOnce.Do(func() { close(s.closing) })
+	idle := s.lim.beginDrain()
+	s.tasks.refuseNew()
+	done := make(chan struct{})
+	go func() {
+		<-idle
+		s.streams.Wait()
+		s.tasks.wait()
+		s.leaveCluster()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+	}
+	s.lim.stopFn()
+	s.tasks.close("the server shut down before the task finished")
+	t := time.NewTimer(s.lim.stopAfter)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+	return ctx.Err()
+}
+
+// refuseNew makes the store refuse new tasks (the drain began); running
+// tasks go on until close.
+func (st *taskStore) refuseNew() {
+	st.mu.Lock()
+	st.shutdown = true
+	st.mu.Unlock()
+}
+
+// drainGrace is how long Run lets in-flight work finish on shutdown.
+func (s *Server) drainGrace() time.Duration { return s.lim.cfg.DrainGrace }
+
+// drainHTTP drains Run's HTTP server: srv.Shutdown closes the listener at
+// once (nothing new is accepted) and waits for the open requests, while
+// Shutdown ends listen streams, refuses requests still arriving on open
+// connections with 503 and, after the grace, cancels and answers the rest.
+func (s *Server) drainHTTP(srv *http.Server) {
+	grace := s.drainGrace()
+	sctx, cancel := context.WithTimeout(context.Background(), grace+s.lim.stopAfter+time.Second)
+	defer cancel()
+	httpDone := make(chan error, 1)
+	go func() { httpDone <- srv.Shutdown(sctx) }()
+	gctx, gcancel := context.WithTimeout(context.Background(), grace)
+	defer gcancel()
+	_ = s.Shutdown(gctx)
+	if err := <-httpDone; err != nil {
+		srv.Close()
+	}
+}
+
+// drainStdio drains the server while ServeStdio (done) still writes: it
+// returns once ServeStdio has answered what was in flight and returned.
+func (s *Server) drainStdio(done <-chan error) {
+	gctx, gcancel := context.WithTimeout(context.Background(), s.drainGrace())
+	defer gcancel()
+	_ = s.Shutdown(gctx)
+	t := time.NewTimer(s.lim.stopAfter + time.Second)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+}

@@ -1,0 +1,328 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// limitedHTTP serves s the way Run does (limited listener, Run's
+// http.Server, HTTPHandler at /mcp) on a loopback port.
+type limitedHTTP struct {
+	s    *Server
+	srv  *http.Server
+	addr string
+	url  string
+	done chan error
+}
+
+func startLimitedHTTP(t *testing.T, s *Server) *limitedHTTP {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", s.HTTPHandler(HTTPOptions{}))
+	h := &limitedHTTP{s: s, srv: s.newHTTPServer(mux), addr: ln.Addr().String(), url: "http://" + ln.Addr().String() + "/mcp", done: make(chan error, 1)}
+	go func() { h.done <- h.srv.Serve(s.limitListener(ln)) }()
+	t.Cleanup(func() { h.srv.Close() })
+	return h
+}
+
+// rawPost is the head of a tools/call POST with its Content-Length, for
+// clients that then misbehave on the wire.
+func rawPost(body string, extraHeaders string) string {
+	return "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+		"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n" +
+		"Mcp-Name: weather_current\r\n" + extraHeaders + fmt.Sprintf("Content-Length: %d\r\n\r\n", len(body))
+}
+
+// TestHTTPStalledBodiesAreClosed: clients that send headers and part of a
+// body, then stall, are cut off after ReadTimeout; their file descriptors
+// are released, and other clients are served meanwhile.
+func TestHTTPStalledBodiesAreClosed(t *testing.T) {
+	k := limitServer(t, Limits{ReadTimeout: 200 * time.Millisecond})
+	h := startLimitedHTTP(t, k.s)
+	before := resNow()
+	body := faultCall("1", "weather_current", `{"location":"Paris"}`, defaultMeta)
+	var conns []net.Conn
+	for range 50 {
+		c, err := net.Dial("tcp", h.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		if _, err := io.WriteString(c, rawPost(body, "")+body[:10]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkWeatherHTTP(t, h.url)
+	deadline := time.Now().Add(3 * time.Second)
+	for i, c := range conns {
+		_ = c.SetReadDeadline(deadline)
+		b, err := io.ReadAll(c)
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			t.Fatalf("stalled connection %d still open after %v (read %q)", i, 3*time.Second, b)
+		}
+		c.Close()
+	}
+	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	resNoLeak(t, before, 2)
+}
+
+// TestHTTPListenOutlivesTimeouts: a listen stream stays open past
+// ReadTimeout and WriteTimeout (they bound a body and each write, not the
+// stream), carries its notifications, and ends with its result on Shutdown.
+func TestHTTPListenOutlivesTimeouts(t *testing.T) {
+	k := limitServer(t, Limits{ReadTimeout: 100 * time.Millisecond, WriteTimeout: 100 * time.Millisecond})
+	h := startLimitedHTTP(t, k.s)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, resp := openListen(t, ctx, h.url, "7", `{"toolsListChanged":true}`)
+	defer resp.Body.Close()
+	time.Sleep(400 * time.Millisecond)
+	k.s.RemoveTools("boom")
+	if ev := nextWithin(t, r, 2*time.Second); ev.Method != "notifications/tools/list_changed" {
+		t.Fatalf("after the timeouts: %+v", ev)
+	}
+	go func() {
+		sctx, scancel := context.WithTimeout(context.Background(), time.Second)
+		defer scancel()
+		_ = k.s.Shutdown(sctx)
+	}()
+	if ev := nextWithin(t, r, 2*time.Second); ev.ID == nil || ev.Result == nil {
+		t.Fatalf("end of the stream: %+v, want the listen result", ev)
+	}
+}
+
+// TestHTTPMaxConnections: at MaxConnections the server stops accepting; a
+// waiting client is served once a connection closes.
+func TestHTTPMaxConnections(t *testing.T) {
+	k := limitServer(t, Limits{MaxConnections: 3})
+	h := startLimitedHTTP(t, k.s)
+	var conns []net.Conn
+	for range 3 {
+		c, err := net.Dial("tcp", h.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	time.Sleep(50 * time.Millisecond) // accepted
+	client := &http.Client{Timeout: 300 * time.Millisecond, Transport: &http.Transport{}}
+	req, _ := http.NewRequest(http.MethodPost, h.url, strings.NewReader(faultCall("1", "weather_current", `{"location":"Paris"}`, defaultMeta)))
+	setFaultHeaders(req)
+	if resp, err := client.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("a 4th connection was served (status %d) with MaxConnections 3", resp.StatusCode)
+	}
+	conns[0].Close()
+	time.Sleep(50 * time.Millisecond)
+	client.Timeout = 3 * time.Second
+	req, _ = http.NewRequest(http.MethodPost, h.url, strings.NewReader(faultCall("1", "weather_current", `{"location":"Paris"}`, defaultMeta)))
+	setFaultHeaders(req)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("after a connection closed: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("after a connection closed: status %d", resp.StatusCode)
+	}
+	for _, c := range conns[1:] {
+		c.Close()
+	}
+}
+
+func setFaultHeaders(req *http.Request) {
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "weather_current")
+}
+
+// TestHTTPMaxHeaderBytes: a header block over MaxHeaderBytes is 431.
+func TestHTTPMaxHeaderBytes(t *testing.T) {
+	k := limitServer(t, Limits{MaxHeaderBytes: 4 << 10})
+	h := startLimitedHTTP(t, k.s)
+	req, _ := http.NewRequest(http.MethodPost, h.url, strings.NewReader(faultCall("1", "weather_current", `{"location":"Paris"}`, defaultMeta)))
+	setFaultHeaders(req)
+	req.Header.Set("X-Padding", strings.Repeat("a", 16<<10))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Fatalf("status %d, want 431", resp.StatusCode)
+	}
+	checkWeatherHTTP(t, h.url)
+}
+
+// TestHTTPBusyIs503: over MaxInFlight an HTTP request gets 503 with
+// Retry-After and the -32603 busy error as body.
+func TestHTTPBusyIs503(t *testing.T) {
+	k := limitServer(t, Limits{MaxInFlight: 1})
+	h := startLimitedHTTP(t, k.s)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, h.url, strings.NewReader(faultCall("1", "until_cancel", `{}`, defaultMeta)))
+		setFaultHeaders(req)
+		req.Header.Set("Mcp-Name", "until_cancel")
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	k.waitFor(t, k.started, "until_cancel")
+	resp, err := faultPost(t, h.url, faultCall("2", "weather_current", `{"location":"Paris"}`, defaultMeta))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || errorCode(m) != -32603 || reasonOf(m) != reasonBusy || idOf(m) != "2" {
+		t.Fatalf("over MaxInFlight: %d Retry-After %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), b)
+	}
+	cancel()
+	k.waitFor(t, k.cancelled, "until_cancel")
+	waitInFlight(t, k.s, 0)
+	checkWeatherHTTP(t, h.url)
+}
+
+// waitInFlight waits until s has n requests in flight.
+func waitInFlight(t testing.TB, s *Server, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		s.lim.mu.Lock()
+		got := s.lim.inflight
+		s.lim.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests in flight, want %d", got, n)
+		}
+	}
+}
+
+// TestHTTPDrainLosesNothing: Run's drain on HTTP. In-flight requests are
+// answered with their result within the grace; a request arriving on an
+// open connection during the drain gets 503 with Retry-After (never 200
+// with an error, which a load balancer cannot retry); new connections are
+// refused; a request still running at the end of the grace is answered
+// with the shutdown error.
+func TestHTTPDrainLosesNothing(t *testing.T) {
+	k := limitServer(t, Limits{DrainGrace: 700 * time.Millisecond})
+	h := startLimitedHTTP(t, k.s)
+	// A request whose body is still arriving when the drain begins.
+	late, err := net.Dial("tcp", h.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer late.Close()
+	body := faultCall("9", "weather_current", `{"location":"Paris"}`, defaultMeta)
+	if _, err := io.WriteString(late, rawPost(body, "")+body[:10]); err != nil {
+		t.Fatal(err)
+	}
+
+	const n = 20
+	var wg sync.WaitGroup
+	results := make([]string, n+1)
+	for i := 0; i <= n; i++ {
+		tool, args := "wait_ms", `{"ms":300}`
+		if i == n {
+			tool, args = "until_cancel", `{}`
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest(http.MethodPost, h.url, strings.NewReader(faultCall(fmt.Sprint(i), tool, args, defaultMeta)))
+			setFaultHeaders(req)
+			req.Header.Set("Mcp-Name", tool)
+			resp, err := (&http.Client{Transport: &http.Transport{}}).Do(req)
+			if err != nil {
+				results[i] = "error: " + err.Error()
+				return
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			results[i] = fmt.Sprintf("%d %s", resp.StatusCode, b)
+		}()
+	}
+	k.waitAll(t, k.started, map[string]int{"wait_ms": n, "until_cancel": 1})
+	drained := make(chan struct{})
+	go func() {
+		k.s.drainHTTP(h.srv)
+		close(drained)
+	}()
+	time.Sleep(50 * time.Millisecond)
+	// During the drain: the late request gets 503, a new connection is
+	// refused.
+	if _, err := io.WriteString(late, body[10:]); err != nil {
+		t.Fatal(err)
+	}
+	_ = late.SetReadDeadline(time.Now().Add(5 * time.Second))
+	raw, _ := io.ReadAll(late)
+	if resp, err := http.ReadResponse(bufio.NewReader(strings.NewReader(string(raw))), nil); err != nil {
+		t.Errorf("request completed during the drain: %v (%q), want 503", err, raw)
+	} else {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(b), `"reason":"shutdown"`) {
+			t.Errorf("request completed during the drain: %d %q, want 503 with Retry-After", resp.StatusCode, b)
+		}
+	}
+	if c, err := net.DialTimeout("tcp", h.addr, 200*time.Millisecond); err == nil {
+		c.Close()
+		t.Errorf("a new connection was accepted during the drain")
+	}
+	wg.Wait()
+	<-drained
+	for i := 0; i < n; i++ {
+		if !strings.HasPrefix(results[i], "200 ") || !strings.Contains(results[i], `"result"`) {
+			t.Errorf("in-flight request %d: %s, want its result", i, results[i])
+		}
+	}
+	if r := results[n]; !strings.HasPrefix(r, "200 ") || !strings.Contains(r, `"reason":"shutdown"`) {
+		t.Errorf("request cancelled at the end of the grace: %s, want the shutdown error", r)
+	}
+}
+
+// TestLegacySessionsCapped: at MaxLegacySessions a new session evicts the
+// one idle the longest; the others go on.
+func TestLegacySessionsCapped(t *testing.T) {
+	k := limitServer(t, Limits{MaxLegacySessions: 2})
+	h := startLimitedHTTP(t, k.s)
+	a := openSession(t, h.url, `{}`)
+	time.Sleep(5 * time.Millisecond)
+	b := openSession(t, h.url, `{}`)
+	time.Sleep(5 * time.Millisecond)
+	if code, _, raw := a.rpc("2", "tools/list", ""); code != 200 { // a is now the most recent
+		t.Fatalf("session a: %d %s", code, raw)
+	}
+	c := openSession(t, h.url, `{}`)
+	if code, _, raw := b.rpc("3", "tools/list", ""); code != http.StatusNotFound {
+		t.Fatalf("the session idle the longest after the cap: %d %s, want 404", code, raw)
+	}
+	for name, s := range map[string]*lgHTTP{"a": a, "c": c} {
+		if code, _, raw := s.rpc("4", "tools/list", ""); code != 200 {
+			t.Fatalf("session %s after the eviction: %d %s", name, code, raw)
+		}
+	}
+	if n := len(k.s.sessions.m); n != 2 {
+		t.Fatalf("%d sessions, want 2", n)
+	}
+}
