@@ -269,4 +269,3 @@ func readResource(ctx context.Context, cl *client.Client, p *printer, uri string
 	p.resourceResult(&res)
 	return nil
 }
-
