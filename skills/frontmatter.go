@@ -52,10 +52,10 @@ func frontmatterJSON(content []byte) (json.RawMessage, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil {
-		return nil, fmt.Errorf("frontmatter: %v (YAML line numbers count from the line after the opening \"---\")", err)
+		return nil, yamlError(err, first)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, errors.New("frontmatter must be a YAML mapping (name: …, description: …)")
+		return nil, &lineError{line: first, msg: "frontmatter must be a YAML mapping (name: …, description: …)"}
 	}
 	w := &jsonWriter{first: first}
 	if err := w.node(doc.Content[0], 0); err != nil {
@@ -70,7 +70,29 @@ type jsonWriter struct {
 }
 
 func (w *jsonWriter) fail(n *yaml.Node, format string, args ...any) error {
-	return fmt.Errorf("frontmatter line %d: %s", w.first+n.Line-1, fmt.Sprintf(format, args...))
+	return &lineError{line: w.first + n.Line - 1, msg: "frontmatter: " + fmt.Sprintf(format, args...)}
+}
+
+// lineError is a problem at a line of SKILL.md (1-based, counting the
+// opening "---" as line 1); load reports it as path:line.
+type lineError struct {
+	line int
+	msg  string
+}
+
+func (e *lineError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// yamlError turns the parser's error, whose lines count from the YAML's
+// first line, into a lineError in SKILL.md's lines.
+func yamlError(err error, first int) error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return &lineError{line: first + n - 1, msg: "frontmatter is not valid YAML: " + msg[len(m[0]):]}
+	}
+	return &lineError{line: first, msg: "frontmatter is not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
 }
 
 func (w *jsonWriter) node(n *yaml.Node, depth int) error {

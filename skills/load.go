@@ -170,6 +170,9 @@ func loadSkill(sd string, filePaths []string, read func(string) ([]byte, error))
 		return nil, fail("%v", err)
 	}
 	fm, err := frontmatterJSON(md)
+	if le, ok := err.(*lineError); ok {
+		return nil, fmt.Errorf("skills: %s:%d: %s", mdPath, le.line, le.msg)
+	}
 	if err != nil {
 		return nil, fail("%v", err)
 	}

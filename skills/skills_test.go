@@ -358,8 +358,10 @@ func TestStartupChecks(t *testing.T) {
 	}{
 		{"no frontmatter", fstest.MapFS{"a/SKILL.md": {Data: []byte("# A\n")}}, "a/SKILL.md: SKILL.md must begin with YAML frontmatter"},
 		{"unclosed", fstest.MapFS{"a/SKILL.md": {Data: []byte("---\nname: a\n")}}, "no closing"},
-		{"bad YAML", fstest.MapFS{"a/SKILL.md": {Data: []byte("---\nname: a\ndescription: [x\n---\n")}}, "a/SKILL.md: frontmatter:"},
-		{"not a mapping", fstest.MapFS{"a/SKILL.md": {Data: []byte("---\n- a\n---\n")}}, "must be a YAML mapping"},
+		{"bad YAML", fstest.MapFS{"a/SKILL.md": {Data: []byte("---\nname: a\ndescription: [x\n---\n")}}, "skills: a/SKILL.md:4: frontmatter is not valid YAML: did not find expected ',' or ']'"},
+		{"bad YAML indentation", fstest.MapFS{"a/SKILL.md": {Data: []byte("---\nname: a\n  description: x\n---\n")}}, "skills: a/SKILL.md:3: frontmatter is not valid YAML"},
+		{"not a mapping", fstest.MapFS{"a/SKILL.md": {Data: []byte("---\n- a\n---\n")}}, "a/SKILL.md:2: frontmatter must be a YAML mapping"},
+		{"duplicate key", fstest.MapFS{"a/SKILL.md": {Data: []byte("---\nname: a\ndescription: x\nname: b\n---\n")}}, "a/SKILL.md:4: frontmatter: duplicate key \"name\""},
 		{"no name", fstest.MapFS{"a/SKILL.md": {Data: []byte("---\ndescription: x\n---\n")}}, "no name"},
 		{"no description", fstest.MapFS{"a/SKILL.md": {Data: []byte("---\nname: a\n---\n")}}, "no description"},
 		{"name not a string", fstest.MapFS{"a/SKILL.md": {Data: []byte("---\nname: [a]\ndescription: x\n---\n")}}, "name must be a string"},
@@ -369,7 +371,7 @@ func TestStartupChecks(t *testing.T) {
 		{"long name", fstest.MapFS{strings.Repeat("a", 65) + "/SKILL.md": {Data: []byte("---\nname: " + strings.Repeat("a", 65) + "\ndescription: x\n---\n")}}, "longer than 64"},
 		{"root SKILL.md", fstest.MapFS{"SKILL.md": {Data: []byte(ok)}}, "root of the FS"},
 		{"reserved metadata", fstest.MapFS{"good/SKILL.md": {Data: []byte("---\nname: good\ndescription: x\nmetadata:\n  io.modelcontextprotocol/x: 1\n---\n")}}, "reserved"},
-		{"infinity", fstest.MapFS{"good/SKILL.md": {Data: []byte("---\nname: good\ndescription: x\nlimit: .inf\n---\n")}}, "frontmatter line 4: .inf cannot be represented"},
+		{"infinity", fstest.MapFS{"good/SKILL.md": {Data: []byte("---\nname: good\ndescription: x\nlimit: .inf\n---\n")}}, "skills: good/SKILL.md:4: frontmatter: .inf cannot be represented"},
 		{"bad prefix segment", fstest.MapFS{"a b/good/SKILL.md": {Data: []byte(ok)}}, `directory "a b"`},
 		{"too big", fstest.MapFS{"good/SKILL.md": {Data: []byte(ok)}, "good/blob.bin": {Data: big}}, "at most 16777216"},
 		{"too many files", func() fstest.MapFS {
