@@ -230,6 +230,20 @@ func TestExtensionInLegacySession(t *testing.T) {
 		t.Errorf("legacy modern/only = %v, want -32601", m)
 	}
 
+	// The tasks extension is modern-only: -32601 in a legacy session even
+	// while a tool supports tasks.
+	ts, err := New(Options{Name: "tasks-legacy", Tools: taskTools()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := startLegacyStdio(t, ts)
+	tp.initialize("2025-11-25", fullCaps)
+	tp.call("3", "tasks/get", `{"taskId":"x"}`)
+	m, _ = tp.response("3")
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(jsonrpc.CodeMethodNotFound) {
+		t.Errorf("legacy tasks/get = %v, want -32601", m)
+	}
+
 	// Older revisions get no extensions member.
 	old := startLegacyStdio(t, s)
 	if caps := old.initialize("2025-06-18", fullCaps)["capabilities"].(map[string]any); caps["extensions"] != nil {
