@@ -35,7 +35,8 @@ type Client struct {
 	discover *mcp.DiscoverResult
 	initRes  json.RawMessage // legacy InitializeResult
 
-	tools toolCache
+	tools    toolCache
+	answered atomic.Bool // EraModern: the first request settled the era
 }
 
 // Connect returns a Client for the server t reaches. With EraAuto and
@@ -143,7 +144,47 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 	if err := c.ensureEra(ctx); err != nil {
 		return nil, err
 	}
-	return c.call(ctx, method, members, nil)
+	if c.opts.Era != EraModern || c.answered.Load() {
+		return c.call(ctx, method, members, nil)
+	}
+	result, err := c.call(ctx, method, members, nil)
+	if err != nil && !isModernAnswer(err) && ctx.Err() == nil {
+		fallbackErr := c.fallBack(ctx)
+		c.answered.Store(true) // the era is settled either way
+		if fallbackErr == nil {
+			return c.call(ctx, method, members, nil)
+		}
+		return nil, err
+	}
+	c.answered.Store(true)
+	return result, err
+}
+
+// isModernAnswer reports whether err is a recognized 2026-07-28 answer
+// (streamable-http.mdx "Backward Compatibility": unsupported version,
+// missing capability, header mismatch), or any JSON-RPC error of a server
+// that returned results before.
+func isModernAnswer(err error) bool {
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) {
+		return false
+	}
+	switch rpcErr.Code {
+	case codeUnsupportedVersion, codeMissingCapability, codeHeaderMismatch:
+		return true
+	}
+	return false
+}
+
+// fallBack opens a legacy session after a first EraModern request failed
+// without a modern error.
+func (c *Client) fallBack(ctx context.Context) error {
+	c.eraMu.Lock()
+	defer c.eraMu.Unlock()
+	if c.legacy {
+		return errors.New("client: already in a legacy session")
+	}
+	return c.initializeLocked(ctx)
 }
 
 // call sends one logical request: it retries on -32022 and on a stale
