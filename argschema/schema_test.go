@@ -28,6 +28,7 @@ type WeatherArgs struct {
 	Limit    *int         `json:"limit,omitempty" jsonschema:"nullable"`
 	Extra    *Coordinates `json:"extra,omitempty"`
 	Hidden   string       `json:"-"`
+	//lint:ignore U1000 an unexported field, which the schema must leave out
 	internal string
 }
 

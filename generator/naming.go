@@ -65,17 +65,6 @@ func camel(s string) string {
 	return out
 }
 
-// methodConst names the constant of a method: "tools/call" →
-// "MethodToolsCall", "notifications/tools/list_changed" →
-// "MethodNotificationsToolsListChanged".
-func methodConst(method string) string { return "Method" + camel(method) }
-
-// handlerName names the Go method that handles a request type:
-// CallToolRequest → CallTool.
-func handlerName(requestType string) string {
-	return strings.TrimSuffix(requestType, "Request")
-}
-
 // lowerFirst makes an unexported identifier from an exported one.
 func lowerFirst(s string) string {
 	if s == "" {

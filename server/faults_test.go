@@ -199,6 +199,7 @@ func (f *faultStdio) reply() map[string]any {
 
 // closeIn closes stdin and waits for ServeStdio, returning its error and
 // how long it took; the remaining output lines are returned too.
+//lint:ignore ST1008 the error first reads best at the many call sites
 func (f *faultStdio) closeIn(limit time.Duration) (error, time.Duration, []string) {
 	f.t.Helper()
 	start := time.Now()
@@ -482,10 +483,17 @@ func TestFaultOversizeMessage(t *testing.T) {
 	} {
 		f := startFaultStdio(t, k.s, tc.maxLine)
 		big := faultCall("1", "weather_current", `{"location":"`+strings.Repeat("x", tc.size)+`"}`, defaultMeta)
-		go f.send(big) // the server discards it while reading
+		written := make(chan error, 1)
+		go func() { // the server discards it while reading
+			_, err := io.WriteString(f.inW, big+"\n")
+			written <- err
+		}()
 		m := f.reply()
 		if errorCode(m) != -32600 || m["id"] != nil {
 			t.Fatalf("%s: oversize line answered %v", tc.name, m)
+		}
+		if err := <-written; err != nil {
+			t.Fatalf("%s: writing the oversize line: %v", tc.name, err)
 		}
 		f.send(faultCall("2", "weather_current", `{"location":"Paris"}`, defaultMeta))
 		if m := f.reply(); !isWeather(m) || fmt.Sprint(m["id"]) != "2" {

@@ -106,6 +106,12 @@ func TestURITemplates(t *testing.T) {
 		{"x://{a}/{b}", "x://1/2", map[string]string{"a": "1", "b": "2"}},
 		{"x://s{?q,lang}", "x://s?q=go&lang=en", map[string]string{"q": "go", "lang": "en"}},
 		{"x://{a}/{b}", "x://1", nil},
+		{"file://{/name}", "file:///readme.md", map[string]string{"name": "readme.md"}},
+		{"file://{/path*}", "file:///a/b/c.txt", map[string]string{"path": "a/b/c.txt"}},
+		{"file:///docs/{name}{.ext}", "file:///docs/readme.md", map[string]string{"name": "readme.md"}},
+		{"file:///docs/{name}.{ext}", "file:///docs/readme.md", map[string]string{"name": "readme", "ext": "md"}},
+		{"x://v{;id}", "x://v;id=7", map[string]string{"id": "7"}},
+		{"x://items/{id}/data", "x://items/a/b/data", nil},
 	}
 	for _, c := range cases {
 		m, err := compileURITemplate(c.tmpl)

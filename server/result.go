@@ -29,14 +29,6 @@ func (r *request) policy() CachePolicy {
 	return r.s.cache
 }
 
-// fillCache applies the cache policy unless the result set a cacheScope.
-func (r *request) fillCache(ttl *int64, scope *string) {
-	if *scope == "" {
-		p := r.policy()
-		*ttl, *scope = p.TTLMs, p.Scope
-	}
-}
-
 var errNoResult = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the handler returned no result"}
 
 // resultDefaults is what every result this request answers with carries

@@ -45,11 +45,17 @@ func startStdio(t *testing.T, s *Server, maxLine int) *stdioPeer {
 
 func (p *stdioPeer) send(line string) {
 	p.t.Helper()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+	if err := p.write(line); err != nil {
 		p.t.Fatalf("write: %v", err)
 	}
+}
+
+// write sends one line; unlike send it may be called from any goroutine.
+func (p *stdioPeer) write(line string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, err := io.WriteString(p.in, line+"\n")
+	return err
 }
 
 func (p *stdioPeer) request(id, method, params string) {
@@ -228,9 +234,19 @@ func TestStdioLinesNeverInterleave(t *testing.T) {
 	p := startStdio(t, f.s, 0)
 	const n = 60
 	meta := `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"t"}`
+	writes := make(chan error, n)
 	for i := 0; i < n; i++ {
-		go p.send(`{"jsonrpc":"2.0","id":` + itoa(i) + `,"method":"tools/call","params":` + withMeta(`{"name":"progress"}`, meta) + `}`)
+		go func() {
+			writes <- p.write(`{"jsonrpc":"2.0","id":` + itoa(i) + `,"method":"tools/call","params":` + withMeta(`{"name":"progress"}`, meta) + `}`)
+		}()
 	}
+	defer func() {
+		for i := 0; i < n; i++ {
+			if err := <-writes; err != nil {
+				t.Errorf("write: %v", err)
+			}
+		}
+	}()
 	answered := map[string]bool{}
 	progress := 0
 	for len(answered) < n {

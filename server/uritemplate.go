@@ -2,111 +2,48 @@ package server
 
 import (
 	"fmt"
-	"net/url"
-	"regexp"
 	"strings"
+
+	"github.com/yosida95/uritemplate/v3"
 )
 
-// uriMatcher matches URIs against an RFC 6570 template and extracts its
-// variables. It supports the expressions resource templates use: {var},
-// {+var}, {#var}, {/var}, {.var}, {;var}, {?a,b} and {&a,b} (modifiers :N
-// and * are accepted and ignored).
+// uriMatcher matches URIs against an RFC 6570 resource template and
+// extracts its variables. Matching is github.com/yosida95/uritemplate/v3's
+// (every level-4 expression: {var}, {+var}, {#var}, {/var}, {.var},
+// {;var}, {?a,b}, {&a,b}, prefixes and explode), replacing a hand-written
+// regexp translation that missed {/name} against "/readme.md" and never
+// matched {/path*} or {.ext}.
 type uriMatcher struct {
-	re   *regexp.Regexp
-	vars []string
+	t *uritemplate.Template
 }
 
 func compileURITemplate(tmpl string) (*uriMatcher, error) {
-	var b strings.Builder
-	m := &uriMatcher{}
-	b.WriteString("^")
-	rest := tmpl
-	for rest != "" {
-		i := strings.IndexByte(rest, '{')
-		if i < 0 {
-			if strings.IndexByte(rest, '}') >= 0 {
-				return nil, fmt.Errorf("URI template %q: unmatched '}'", tmpl)
-			}
-			b.WriteString(regexp.QuoteMeta(rest))
-			break
-		}
-		if strings.IndexByte(rest[:i], '}') >= 0 {
-			return nil, fmt.Errorf("URI template %q: unmatched '}'", tmpl)
-		}
-		b.WriteString(regexp.QuoteMeta(rest[:i]))
-		j := strings.IndexByte(rest[i:], '}')
-		if j < 0 {
-			return nil, fmt.Errorf("URI template %q: unclosed '{'", tmpl)
-		}
-		expr := rest[i+1 : i+j]
-		rest = rest[i+j+1:]
-		op := ""
-		if expr != "" && strings.ContainsRune("+#/.;?&", rune(expr[0])) {
-			op, expr = expr[:1], expr[1:]
-		}
-		if expr == "" {
-			return nil, fmt.Errorf("URI template %q: empty expression", tmpl)
-		}
-		names := strings.Split(expr, ",")
-		for k, name := range names {
-			name = strings.TrimSuffix(name, "*")
-			if c := strings.IndexByte(name, ':'); c >= 0 {
-				name = name[:c]
-			}
-			if name == "" {
-				return nil, fmt.Errorf("URI template %q: empty variable name", tmpl)
-			}
-			m.vars = append(m.vars, name)
-			switch op {
-			case "":
-				if k > 0 {
-					b.WriteString(",")
-				}
-				b.WriteString("([^/?#,]*)")
-			case "+":
-				if k > 0 {
-					b.WriteString(",")
-				}
-				b.WriteString("([^?#]*)")
-			case "#":
-				if k == 0 {
-					b.WriteString("#")
-				} else {
-					b.WriteString(",")
-				}
-				b.WriteString("(.*)")
-			case "/", ".":
-				b.WriteString(regexp.QuoteMeta(op) + "([^/?#.]*)")
-			case ";":
-				b.WriteString(";" + regexp.QuoteMeta(name) + "=?([^;/?#]*)")
-			case "?", "&":
-				sep := "[?&]"
-				b.WriteString("(?:" + sep + regexp.QuoteMeta(name) + "=([^&#]*))?")
-			}
-		}
-	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
+	t, err := uritemplate.New(tmpl)
 	if err != nil {
 		return nil, fmt.Errorf("URI template %q: %w", tmpl, err)
 	}
-	m.re = re
-	return m, nil
+	return &uriMatcher{t: t}, nil
 }
 
-// match returns the template variables of uri, or false.
+// match returns the template variables of uri (percent-decoded), or false.
+// An exploded list ({/path*}) is joined with "/", the separator it was
+// matched on for path segments; a variable the URI leaves out (an optional
+// {?q}) is absent from the map.
 func (m *uriMatcher) match(uri string) (map[string]string, bool) {
-	sub := m.re.FindStringSubmatch(uri)
-	if sub == nil {
+	if !m.t.Regexp().MatchString(uri) {
 		return nil, false
 	}
-	vars := make(map[string]string, len(m.vars))
-	for i, name := range m.vars {
-		v := sub[i+1]
-		if u, err := url.PathUnescape(v); err == nil {
-			v = u
+	values := m.t.Match(uri)
+	vars := make(map[string]string, len(values))
+	for name, v := range values {
+		switch v.T {
+		case uritemplate.ValueTypeString:
+			vars[name] = v.String()
+		case uritemplate.ValueTypeList:
+			vars[name] = strings.Join(v.List(), "/")
+		case uritemplate.ValueTypeKV:
+			vars[name] = strings.Join(v.KV(), ",")
 		}
-		vars[name] = v
 	}
 	return vars, true
 }

@@ -128,13 +128,7 @@ type listResult struct {
 func TestDiscoverDeclaresSkillsAndResources(t *testing.T) {
 	for _, dr := range []bool{false, true} {
 		s, _ := newServer(t, testFS(), skills.Options{DirectoryRead: dr})
-		var d struct {
-			Capabilities struct {
-				Resources  map[string]any            `json:"resources"`
-				Extensions map[string]map[string]any `json:"extensions"`
-			} `json:"capabilities"`
-		}
-		d = result[struct {
+		d := result[struct {
 			Capabilities struct {
 				Resources  map[string]any            `json:"resources"`
 				Extensions map[string]map[string]any `json:"extensions"`
@@ -232,13 +226,7 @@ func TestListPaginatesWholeEntries(t *testing.T) {
 
 func TestGet(t *testing.T) {
 	s, _ := newServer(t, testFS(), skills.Options{})
-	var got struct {
-		Skill      entry  `json:"skill"`
-		TTLMs      *int64 `json:"ttlMs"`
-		CacheScope string `json:"cacheScope"`
-		NextCursor *string
-	}
-	got = result[struct {
+	got := result[struct {
 		Skill      entry  `json:"skill"`
 		TTLMs      *int64 `json:"ttlMs"`
 		CacheScope string `json:"cacheScope"`

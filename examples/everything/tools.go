@@ -55,6 +55,8 @@ func (e *Everything) MultipleContentTypes(ctx context.Context) ([]mcp.ContentBlo
 }
 
 // errIntentional is the tool error test_error_handling reports.
+//
+//lint:ignore ST1005 the conformance fixture's text, verbatim
 var errIntentional = errors.New("This tool intentionally returns an error for testing")
 
 // ErrorHandling always fails: the error becomes a result with isError set.

@@ -57,19 +57,6 @@ func TestRejectionWrite(t *testing.T) {
 	}
 }
 
-func contains(b []byte, s string) bool {
-	return len(b) >= len(s) && string(b) != "" && indexOf(string(b), s) >= 0
-}
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
-}
-
 func TestStatusForCode(t *testing.T) {
 	tests := map[int64]int{
 		CodeHeaderMismatch: 400, CodeMissingClientCapability: 400, CodeUnsupportedProtocolVersion: 400, // schema descriptions: MUST 400

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -270,7 +269,6 @@ func (s *stream) none(t *testing.T, d time.Duration) {
 type killable struct {
 	server.Cluster
 	dead atomic.Bool
-	once sync.Once
 }
 
 var errKilled = errors.New("clustertest: replica killed")
