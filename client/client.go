@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/internal/version"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
@@ -265,9 +266,7 @@ func (c *Client) send(ctx context.Context, method string, members map[string]jso
 		delete(out, "requestState")
 	}
 	if len(out) > 0 || !legacy {
-		if req.Params, err = json.Marshal(out); err != nil {
-			return nil, fmt.Errorf("client: %s params: %w", method, err)
-		}
+		req.Params = joinObject(out)
 	}
 	req.Name = nameOf(method, members)
 	if c.tools.mirror && method == mcp.MethodToolsCall {
@@ -367,8 +366,9 @@ func paramMembers(params any) (map[string]json.RawMessage, error) {
 	if params == nil {
 		return members, nil
 	}
-	b, ok := params.(json.RawMessage)
-	if !ok {
+	b, raw := params.(json.RawMessage)
+	ok := !raw
+	if !raw {
 		var err error
 		if b, err = json.Marshal(params); err != nil {
 			return nil, err
@@ -377,8 +377,12 @@ func paramMembers(params any) (map[string]json.RawMessage, error) {
 	if string(b) == "null" || len(b) == 0 {
 		return members, nil
 	}
-	if err := json.Unmarshal(b, &members); err != nil {
-		return nil, errors.New("params must encode as a JSON object")
+	if !ok && !jsonscan.Valid(b) { // json.Marshal output is valid; a caller's RawMessage may not be
+		return nil, errors.New("params are not valid JSON")
+	}
+	members, err := splitObject(b)
+	if err != nil {
+		return nil, fmt.Errorf("params: %w", err)
 	}
 	return members, nil
 }

@@ -31,7 +31,8 @@ type builtMeta struct {
 func (c *Client) meta(members map[string]json.RawMessage, legacy bool, ver string, ctx context.Context) (builtMeta, error) {
 	meta := map[string]json.RawMessage{}
 	if m, ok := members["_meta"]; ok && string(m) != "null" {
-		if err := json.Unmarshal(m, &meta); err != nil {
+		var err error
+		if meta, err = splitObject(m); err != nil {
 			return builtMeta{}, fmt.Errorf("_meta: %w", err)
 		}
 	}
@@ -61,9 +62,8 @@ func (c *Client) meta(members map[string]json.RawMessage, legacy bool, ver strin
 	if len(meta) == 0 {
 		return out, nil
 	}
-	raw, err := json.Marshal(meta)
-	out.raw = raw
-	return out, err
+	out.raw = joinObject(meta)
+	return out, nil
 }
 
 var progressSeq atomic.Int64

@@ -7,19 +7,17 @@ import (
 	"sort"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
 // inputRequired reports whether a result is an InputRequiredResult (an
 // absent resultType means complete, basic/patterns/mrtr.mdx).
 func inputRequired(result json.RawMessage) (*mcp.InputRequiredResult, bool, error) {
-	var probe struct {
-		ResultType *string `json:"resultType"`
+	if jsonscan.Kind(result) != '{' {
+		return nil, false, fmt.Errorf("the result is not a JSON object")
 	}
-	if err := json.Unmarshal(result, &probe); err != nil {
-		return nil, false, fmt.Errorf("the result is not a JSON object: %w", err)
-	}
-	if probe.ResultType == nil || *probe.ResultType != "input_required" {
+	if rt, ok := jsonscan.String(memberValue(result, "resultType")); !ok || rt != "input_required" {
 		return nil, false, nil
 	}
 	var ir mcp.InputRequiredResult
