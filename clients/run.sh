@@ -38,6 +38,7 @@ declare -A suite_file=(
 	[v1]=tests/ts-sdk-v1.test.mjs
 	[inspector]=tests/inspector.test.mjs
 	[oauth]=tests/oauth.test.mjs
+	[v1-replicas]=tests/ts-sdk-v1-replicas.test.mjs # not in the default set: needs MCPGEN_REPLICAS_URL (.ci/replicas with)
 )
 suites=("$@")
 if ((${#suites[@]} == 0)) && [[ -n "${MCPGEN_CLIENT_SUITES:-}" ]]; then

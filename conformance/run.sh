@@ -137,7 +137,7 @@ trap 'exit 143' TERM
 # 2. Build the default server.
 if [[ -z "$server_cmd" ]]; then
 	echo "run.sh: go build ./examples/everything" >&2
-	(cd "$repo" && go build -o "$tmp/everything" ./examples/everything) >&2 ||
+	(cd "$repo/examples/everything" && GOFLAGS=-mod=mod go build -o "$tmp/everything" .) >&2 ||
 		die "building ./examples/everything failed"
 	server_cmd="$tmp/everything --http {addr}"
 fi

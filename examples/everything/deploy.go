@@ -8,10 +8,12 @@ import (
 
 // deployment is what a deployed replica sets beyond a local run: the Host
 // and Origin values it answers to besides loopback (behind a load balancer
-// or in a container) and the requestState key ring every replica shares
-// (MCPGEN_STATE_KEYS, comma-separated base64).
+// or in a container), the requestState key ring every replica shares
+// (MCPGEN_STATE_KEYS, comma-separated base64) and the cluster that
+// connects the replicas (MCPGEN_NATS_URL or MCPGEN_REDIS_URL).
 type deployment struct {
 	allowedHosts, allowedOrigins string // comma-separated flag values
+	cluster                      server.Cluster
 }
 
 // apply sets the deployment's options.

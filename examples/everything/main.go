@@ -12,9 +12,14 @@
 //
 // Run it on stdio (the default) or on Streamable HTTP at /mcp:
 //
-//	go run ./examples/everything
-//	go run ./examples/everything --http 127.0.0.1:8932
-//	MCPGEN_STATE_KEYS=$(openssl rand -base64 32) go run ./examples/everything \
+//	go -C examples/everything run .
+//	go -C examples/everything run . --http 127.0.0.1:8932
+//
+// As one replica of several behind a load balancer (README, "Running
+// several replicas"): a shared key ring, the names clients use, and NATS
+// (MCPGEN_NATS_URL) or Redis (MCPGEN_REDIS_URL) connecting the replicas:
+//
+//	MCPGEN_STATE_KEYS=… MCPGEN_NATS_URL=nats://127.0.0.1:4222 go -C examples/everything run . \
 //		--http 0.0.0.0:8932 --allowed-hosts '*'   # one replica of several
 //
 // Run the conformance suite against it (it builds this package and runs
@@ -82,6 +87,14 @@ func run(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
+	cluster, closeCluster, err := clusterFromEnv()
+	if err != nil {
+		return err
+	}
+	if closeCluster != nil {
+		defer closeCluster.Close()
+	}
+	d.cluster = cluster
 	srv, err := newServer(d)
 	if err != nil {
 		return err

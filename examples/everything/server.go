@@ -29,6 +29,9 @@ func newServer(d deployment) (*server.Server, error) {
 	if err := d.apply(&opts); err != nil {
 		return nil, err
 	}
+	if d.cluster != nil {
+		opts.Cluster, opts.OnRemoteChange = d.cluster, e.applyRemoteChange
+	}
 	e.MCPRegister(&opts)
 	opts.Tools = append(opts.Tools, e.taskTools()...) // tasks.go: a BeforeTask hook has no directive key
 	sk, err := registerSkills(&opts)                  // skills.go
