@@ -74,12 +74,68 @@ func TestInitEndToEnd(t *testing.T) {
 	}
 	t.Logf("go build -mod=readonly: %s", time.Since(t0).Round(time.Millisecond))
 
+	growScaffold(t, goCmd, dir)
+
 	binary := filepath.Join(dir, "hello")
 	if runtime.GOOS == "windows" {
 		binary += ".exe"
 	}
 	talkStdio(t, binary)
 	t.Logf("end-to-end total: %s", time.Since(start).Round(time.Millisecond))
+}
+
+// growScaffold checks that the scaffold's tests stay right as it grows:
+// a doc comment edited without go generate fails TestBindingsUpToDate even
+// though the previous run was cached (the check runs in-process, so the test
+// cache sees the sources), and a second tool added with go generate keeps
+// every test green (the sample tool is found by name, not by count).
+func growScaffold(t *testing.T, goCmd, dir string) {
+	t.Helper()
+	goTest := func() (string, error) {
+		cmd := exec.Command(goCmd, "test", "./...")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := goTest(); err != nil || !strings.Contains(out, "(cached)") {
+		t.Fatalf("second go test: %v (want a cached pass)\n%s", err, out)
+	}
+	tools := filepath.Join(dir, "tools.go")
+	src, err := os.ReadFile(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "// Greet ", "// Greet, edited, ", 1)
+	if edited == string(src) {
+		t.Fatal("tools.go has no \"// Greet \" doc comment to edit")
+	}
+	if err := os.WriteFile(tools, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := goTest(); err == nil || !strings.Contains(out, "mcp_gen.go is stale") {
+		t.Errorf("go test after editing a doc comment: %v, want TestBindingsUpToDate to fail\n%s", err, out)
+	}
+	extra := edited + `
+// EchoArgs are the arguments of echo.
+type EchoArgs struct {
+	Text string ` + "`json:\"text\" jsonschema:\"required,description=What to echo, as is\"`" + `
+}
+
+// Echo returns the text.
+//
+//mcp:tool readOnly
+func Echo(ctx context.Context, in EchoArgs) (string, error) { return in.Text, nil }
+`
+	if err := os.WriteFile(tools, []byte(extra), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"generate", "./..."}, {"test", "./..."}} {
+		cmd := exec.Command(goCmd, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s with a second tool: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
 }
 
 // talkStdio starts the scaffold's server and checks its answers to
