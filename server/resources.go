@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"reflect"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
@@ -70,6 +71,9 @@ type resourceWire struct {
 
 // NewResource binds a function that reads one resource. Out may be string
 // (text), []byte (blob), a struct (JSON text) or *mcp.ReadResourceResult.
+// An error from fn is answered as [readError] says: ResourceNotFound for
+// one that wraps fs.ErrNotExist, the error itself for a *jsonrpc.Error (and
+// Ask's input requests), else -32603 with its text.
 // The result carries the server's cache policy unless it sets its own
 // (or SetCachePolicy is called).
 func NewResource[Out any](info ResourceInfo, fn func(ctx context.Context) (Out, error)) Resource {
@@ -92,7 +96,7 @@ func NewResource[Out any](info ResourceInfo, fn func(ctx context.Context) (Out, 
 	r.read = func(ctx context.Context, uri string) (any, error) {
 		out, err := fn(ctx)
 		if err != nil {
-			return nil, err
+			return nil, readError(uri, err)
 		}
 		return resourceOutput(uri, info.MIMEType, out)
 	}
@@ -149,11 +153,24 @@ func NewResourceTemplate[Vars, Out any](info ResourceTemplateInfo, fn func(ctx c
 		}
 		out, err := fn(ctx, v)
 		if err != nil {
-			return nil, err
+			return nil, readError(uri, err)
 		}
 		return resourceOutput(uri, info.MIMEType, out)
 	}
 	return ResourceTemplate{t}
+}
+
+// readError maps a read function's error to the answer: an error that is
+// (or wraps) fs.ErrNotExist — os.Open's, or fmt.Errorf("…: %w",
+// fs.ErrNotExist) — is ResourceNotFound(uri), -32602 with data {"uri": …}
+// as server/resources.mdx specifies; JSON-RPC errors and input requests
+// pass as they are; any other plain error becomes -32603 Internal error
+// with its text (toRPCError).
+func readError(uri string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) && !isProtocolError(err) {
+		return ResourceNotFound(uri)
+	}
+	return err
 }
 
 // resourceOutput converts a read function's Out value.

@@ -62,6 +62,7 @@ func listenAddr(addr string) string {
 // in-flight requests are answered, listen streams get their result, before
 // the connection closes.
 func (s *Server) runStdio(ctx context.Context) error {
+	s.announceTerminal(os.Stdin, os.Stderr) // terminal.go
 	done := make(chan error, 1)
 	go func() { done <- s.ServeStdio(context.Background(), os.Stdin, os.Stdout) }()
 	select {

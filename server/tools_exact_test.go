@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/jsonrpc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -331,5 +335,28 @@ func TestStructuredContentChecked(t *testing.T) {
 	})
 	if _, err := good.t.run(context.Background(), nil); err != nil {
 		t.Errorf("a conforming structuredContent: %v", err)
+	}
+}
+
+// TestResourceReadErrors: a template handler's plain errors map to the
+// documented codes: fs.ErrNotExist → ResourceNotFound (-32602, data.uri),
+// anything else → -32603 with its text.
+func TestResourceReadErrors(t *testing.T) {
+	tpl := NewResourceTemplate(ResourceTemplateInfo{URITemplate: "w://{city}", Name: "w"}, func(_ context.Context, v exactCity) (string, error) {
+		switch v.City {
+		case "atlantis":
+			return "", fmt.Errorf("no city %q: %w", v.City, fs.ErrNotExist)
+		case "broken":
+			return "", errors.New("backend down")
+		}
+		return "ok", nil
+	})
+	_, err := tpl.t.read(context.Background(), "w://atlantis", map[string]string{"city": "atlantis"})
+	if rpc := toRPCError(err); rpc.Code != jsonrpc.CodeInvalidParams || rpc.Message != "Resource not found" {
+		t.Errorf("fs.ErrNotExist: %+v, want ResourceNotFound", rpc)
+	}
+	_, err = tpl.t.read(context.Background(), "w://broken", map[string]string{"city": "broken"})
+	if rpc := toRPCError(err); rpc.Code != jsonrpc.CodeInternalError || !strings.Contains(rpc.Message, "backend down") {
+		t.Errorf("plain error: %+v, want -32603 with its text", rpc)
 	}
 }

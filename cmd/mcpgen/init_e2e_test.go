@@ -9,11 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/bind"
 )
 
 // TestInitEndToEnd is the newcomer's path: init a project against this
@@ -80,6 +83,9 @@ func TestInitEndToEnd(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		binary += ".exe"
 	}
+	if out, err := exec.Command(binary, "--help").CombinedOutput(); err != nil || !strings.Contains(string(out), "-http") {
+		t.Errorf("%s --help: %v (want exit 0 and the flags)\n%s", binary, err, out)
+	}
 	talkStdio(t, binary)
 	t.Logf("end-to-end total: %s", time.Since(start).Round(time.Millisecond))
 }
@@ -129,13 +135,70 @@ func Echo(ctx context.Context, in EchoArgs) (string, error) { return in.Text, ni
 	if err := os.WriteFile(tools, []byte(extra), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"generate", "./..."}, {"test", "./..."}} {
+	readme := readmeExample(t)
+	if err := os.WriteFile(filepath.Join(dir, "readme_tool.go"), []byte("package main\n\nimport (\n\t\"context\"\n\t\"fmt\"\n)\n\n"+readme.code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"generate", "./..."}, {"vet", "./..."}, {"test", "./..."}} {
 		cmd := exec.Command(goCmd, args...)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s with a second tool: %v\n%s", strings.Join(args, " "), err, out)
+			t.Fatalf("go %s with a second tool and the README's: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
+	pkg, err := bind.Load(dir, bind.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range pkg.Tools {
+		if tool.Name != "weather_current" {
+			continue
+		}
+		var got, want any
+		if err := json.Unmarshal([]byte(tool.InputSchema.JSON), &got); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(readme.schema), &want); err != nil {
+			t.Fatalf("the README's schema block is not JSON: %v", err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("README example: derived inputSchema\n%s\nbut the README documents\n%s", tool.InputSchema.JSON, readme.schema)
+		}
+		var out struct{ Required []string }
+		if err := json.Unmarshal([]byte(tool.OutputSchema.JSON), &out); err != nil || strings.Join(out.Required, ",") != "location,temperature,units" {
+			t.Errorf("README example: outputSchema required %v (%v), want location, temperature, units", out.Required, err)
+		}
+		return
+	}
+	t.Error("the README example's weather_current tool was not bound")
+}
+
+// readmeExample is the quickstart's tool code and the inputSchema the
+// README documents for it, taken from the README itself.
+func readmeExample(t *testing.T) (ex struct{ code, schema string }) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	block := func(start string) string {
+		i := strings.Index(text, start)
+		if i < 0 {
+			t.Fatalf("README has no block starting %q", start)
+		}
+		body := text[i+len(start):]
+		return body[:strings.Index(body, "```")]
+	}
+	ex.code = block("```go\n// WeatherArgs are the arguments of weather_current.")
+	ex.code = "// WeatherArgs are the arguments of weather_current." + ex.code
+	i := strings.Index(text, "`weather_current` (the")
+	if i < 0 {
+		t.Fatal("README does not document the inputSchema of weather_current")
+	}
+	text = text[i:]
+	ex.schema = block("```json\n")
+	return ex
 }
 
 // talkStdio starts the scaffold's server and checks its answers to

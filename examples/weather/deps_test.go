@@ -22,3 +22,14 @@ func TestNoReflectionLibrary(t *testing.T) {
 		t.Errorf("the weather binary does not link the validator")
 	}
 }
+
+// TestHelpExitsZero: --help prints the usage and is a success.
+func TestHelpExitsZero(t *testing.T) {
+	var stderr strings.Builder
+	if err := run([]string{"--help"}, &stderr); err != nil {
+		t.Errorf("run --help: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "-http") {
+		t.Errorf("--help printed %q, want the flags", stderr.String())
+	}
+}

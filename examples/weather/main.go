@@ -57,6 +57,9 @@ func run(args []string, stderr io.Writer) error {
 	hosts := fs.String("allowed-hosts", "", "comma-separated Host `names` accepted besides loopback (\"*\": any), e.g. behind a load balancer")
 	origins := fs.String("allowed-origins", "", "comma-separated `origins` accepted besides loopback (browser clients)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // --help printed the usage: success
+		}
 		return err
 	}
 	if fs.NArg() > 0 {
