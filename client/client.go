@@ -80,7 +80,9 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 		return nil, fmt.Errorf("client: encoding clientInfo: %w", err)
 	}
 	c.Client = mcp.NewClient(c)
-	_, c.tools.mirror = t.(*HTTPTransport)
+	if m, ok := t.(HeaderMirror); ok {
+		c.tools.mirror = m.MirrorsHeaders()
+	}
 	if b, ok := t.(PeerBinder); ok {
 		b.BindPeer(c)
 	}

@@ -100,6 +100,10 @@ func (c *Client) probeLocked(ctx context.Context) (modern bool, err error) {
 		if errors.As(err, &rpcErr) && (rpcErr.Code == codeHeaderMismatch || rpcErr.Code == codeMissingCapability) {
 			return false, fmt.Errorf("client: server/discover: %w", err)
 		}
+		var statusErr *StatusError
+		if errors.As(err, &statusErr) && (statusErr.StatusCode == 401 || statusErr.StatusCode == 403) {
+			return false, fmt.Errorf("client: server/discover: %w", err) // authentication, not an era question
+		}
 		return false, nil // not a modern answer: legacy
 	}
 	return false, nil

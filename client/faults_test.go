@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -215,3 +216,53 @@ func TestCallToolAsRejectsResultsThatFailTheSchema(t *testing.T) {
 	}
 	wantErr(t, err, "does not match its outputSchema", "/sum")
 }
+
+// The OAuth seam: a 401 goes to OnUnauthorized, which may ask for one retry
+// (after fixing the credentials its http.Client's RoundTripper adds).
+func TestHTTPOnUnauthorized(t *testing.T) {
+	token := ""
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer good" {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="x"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		var req wireRequest
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, discoverResult)
+	}))
+	defer hs.Close()
+	calls := 0
+	tr := client.HTTP(hs.URL)
+	tr.Client = &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		r.Header.Set("Authorization", "Bearer "+token)
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	tr.OnUnauthorized = func(ctx context.Context, resp *http.Response) (bool, error) {
+		calls++
+		if !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
+			return false, fmt.Errorf("no challenge")
+		}
+		token = "good"
+		return true, nil
+	}
+	c := connect(t, tr, nil)
+	if calls != 1 || c.ServerInfo() == nil {
+		t.Fatalf("OnUnauthorized called %d times; discover %v", calls, c.ServerInfo())
+	}
+
+	_, err := client.Connect(context.Background(), client.HTTP(hs.URL), nil)
+	if err == nil {
+		t.Fatal("Connect without credentials succeeded")
+	}
+	wantErr(t, err, "HTTP 401")
+	var se *client.StatusError
+	if !errors.As(err, &se) || se.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("error %v is not a *StatusError 401", err)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -60,6 +60,9 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("client: HTTP %d %s: %s", e.StatusCode, http.StatusText(e.StatusCode), e.Body)
 }
 
+// MirrorsHeaders implements HeaderMirror.
+func (t *HTTPTransport) MirrorsHeaders() bool { return true }
+
 // BindPeer implements PeerBinder.
 func (t *HTTPTransport) BindPeer(p Peer) {
 	t.mu.Lock()

@@ -63,6 +63,14 @@ type PeerBinder interface {
 	BindPeer(Peer)
 }
 
+// HeaderMirror is implemented by transports that carry a tool's
+// x-mcp-header arguments as Mcp-Param-* headers (HTTPTransport). For them
+// the Client fills Request.Header and drops tools whose annotations are
+// invalid from tools/list results.
+type HeaderMirror interface {
+	MirrorsHeaders() bool
+}
+
 // legacySessioner is implemented by transports that keep legacy session
 // state (HTTP: Mcp-Session-Id); the Client calls it when it falls back.
 type legacySessioner interface {
