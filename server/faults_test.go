@@ -199,6 +199,7 @@ func (f *faultStdio) reply() map[string]any {
 
 // closeIn closes stdin and waits for ServeStdio, returning its error and
 // how long it took; the remaining output lines are returned too.
+//
 //lint:ignore ST1008 the error first reads best at the many call sites
 func (f *faultStdio) closeIn(limit time.Duration) (error, time.Duration, []string) {
 	f.t.Helper()
