@@ -1,11 +1,16 @@
 // Command load soaks one benchmark server process: n fully pipelined
 // tools/call over stdio, then closed-loop HTTP clients for a while; every
-// reply is checked, and the server's peak RSS (VmHWM) is reported. It exits
-// non-zero if any request failed.
+// reply is checked, and the server's peak RSS (VmHWM) is reported. Then,
+// for mcpgen, the hostile soak (internal/hostile) drives servers/hostile
+// (server.Run with the default Limits) as hostile clients would: a stdio
+// client that never reads, 300 stalled HTTP bodies, abrupt disconnects with
+// normal clients mixed in, and SIGTERM with requests in flight on stdio and
+// HTTP. It exits non-zero if any request failed or a bound did not hold.
 //
-//	go run ./cmd/load                   # issue-7 load: 100 000 stdio calls, 64 HTTP clients for 30 s
-//	go run ./cmd/load -short            # CI: 10 000 calls, 64 clients for 3 s
-//	go run ./cmd/load -server go-sdk    # any column of cmd/compare
+//	go run ./cmd/load                   # issue-7 load: 100 000 stdio calls, 64 HTTP clients for 30 s; hostile soak with 10 000 disconnects
+//	go run ./cmd/load -short            # CI: 10 000 calls, 64 clients for 3 s; 2 000 disconnects
+//	go run ./cmd/load -server go-sdk    # any column of cmd/compare (no hostile soak)
+//	go run ./cmd/load -hostile-only     # only the hostile soak
 package main
 
 import (
@@ -18,6 +23,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/bench/internal/driver"
+	"github.com/mcpgen/mcpgen/bench/internal/hostile"
 	"github.com/mcpgen/mcpgen/bench/internal/weather"
 )
 
@@ -32,14 +38,44 @@ func main() {
 	d := flag.Duration("duration", 30*time.Second, "HTTP soak duration")
 	short := flag.Bool("short", false, "CI variant: -n 10000 -duration 3s")
 	dir := flag.String("dir", ".", "bench module directory")
+	hostileOnly := flag.Bool("hostile-only", false, "run only the hostile soak (mcpgen)")
 	flag.Parse()
+	sizes := hostile.Full
 	if *short {
 		*n, *d = 10000, 3*time.Second
+		sizes = hostile.Short
 	}
-	if err := run(*name, *dir, *n, *clients, *d); err != nil {
-		fmt.Fprintln(os.Stderr, "load:", err)
-		os.Exit(1)
+	if !*hostileOnly {
+		if err := run(*name, *dir, *n, *clients, *d); err != nil {
+			fmt.Fprintln(os.Stderr, "load:", err)
+			os.Exit(1)
+		}
 	}
+	if *name == "mcpgen" {
+		if err := runHostile(*dir, sizes); err != nil {
+			fmt.Fprintln(os.Stderr, "load: hostile soak:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// runHostile builds servers/hostile and runs the hostile soak against it.
+func runHostile(dir string, sizes hostile.Sizes) error {
+	tmp, err := os.MkdirTemp("", "mcphostile-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	srv := []driver.Server{{Name: "hostile", Package: "./servers/hostile", Protocol: driver.Modern}}
+	if err := driver.Build(context.Background(), dir, tmp, srv); err != nil {
+		return err
+	}
+	bin, _ := filepath.Abs(srv[0].Binary)
+	f, err := hostile.Run(bin, sizes, func(format string, args ...any) { fmt.Printf("mcpgen hostile: "+format+"\n", args...) })
+	if err != nil {
+		return err
+	}
+	return f.Check(sizes)
 }
 
 func run(name, dir string, n, clients int, d time.Duration) error {
