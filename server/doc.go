@@ -67,8 +67,9 @@
 // multi round-trip request), and tasks/cancel stops it. Without the
 // extension, optional tools answer inline, required ones and the tasks
 // methods are -32021. ToolInfo.BeforeTask gathers input inline before the
-// task exists. Tasks are kept in memory for their ttlMs, bounded in number,
-// and cancelled by Shutdown.
+// task exists. Tasks are kept in memory for their ttlMs, bounded in number
+// and per client (Limits.MaxTasksPerClient); Shutdown lets running tasks
+// finish within its grace and marks the rest failed with a reason.
 //
 // # Subscriptions
 //

@@ -40,12 +40,15 @@ type HTTPOptions struct {
 // for an unsupported version). Mcp-Session-Id is minted only for legacy
 // (initialize-era) sessions; see LegacySession.
 //
-// Served by an http.Server, the handler works with graceful shutdown: call
-// (*Server).Shutdown first, which ends open subscriptions/listen streams
-// with their result, then http.Server.Shutdown, which waits for those
-// responses to finish. Do not set http.Server.WriteTimeout shorter than the
-// longest stream; the handler clears the write deadline of SSE responses
-// where the server allows it.
+// Served by an http.Server, the handler applies Options.Limits per request:
+// the body read deadline (ReadTimeout, lifted once the body is read), a
+// deadline on every write (WriteTimeout, renewed as a stream goes on), the
+// in-flight and stream caps (503 with Retry-After). Leave the http.Server's
+// own ReadTimeout and WriteTimeout unset: they would end long listen
+// streams. For a graceful stop, call http.Server.Shutdown (it closes the
+// listener at once and waits for open requests) and (*Server).Shutdown
+// together, as Run does (drain.go): listen streams end with their result,
+// in-flight requests finish within the grace, the rest are answered.
 func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 	return s.limitHTTP(newHTTPHandler(s, opts))
 }
