@@ -161,3 +161,24 @@ func TestListen(t *testing.T) {
 		})
 	}
 }
+
+func TestLegacyVersions(t *testing.T) {
+	srv := testServer(t)
+	for _, v := range []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"} {
+		for name, mk := range transports(t, srv) {
+			if name == "inmemory" {
+				continue
+			}
+			t.Run(v+"/"+name, func(t *testing.T) {
+				c := connect(t, mk(), &client.Options{ProtocolVersion: v})
+				if !c.Legacy() || c.ProtocolVersion() != v {
+					t.Fatalf("legacy=%v version=%s, want a %s session", c.Legacy(), c.ProtocolVersion(), v)
+				}
+				got, _, err := client.CallToolAs[sum](context.Background(), c, "add", addArgs{A: 5, B: 6})
+				if err != nil || got.Sum != 11 {
+					t.Fatalf("add = %+v, %v", got, err)
+				}
+			})
+		}
+	}
+}

@@ -29,9 +29,11 @@ func (e *ToolError) Error() string {
 // CallToolAs calls tool name with args (any value that encodes as a JSON
 // object, or nil), validates its structuredContent against the tool's
 // outputSchema (from tools/list, listed on first use) and decodes it into
-// a T. It also returns the whole result. A result with isError is a
-// *ToolError; a result without structuredContent, or one that fails the
-// schema, is an error naming the problem.
+// a T. It also returns the whole result. A result without
+// structuredContent (servers before 2025-06-18) is read from its single text
+// block when that is a JSON object. A result with isError is a *ToolError;
+// a result without either, or one that fails the schema, is an error naming
+// the problem.
 func CallToolAs[T any](ctx context.Context, c *Client, name string, args any) (T, *mcp.CallToolResult, error) {
 	var zero T
 	raw, err := json.Marshal(args)
@@ -62,7 +64,12 @@ func CallToolAs[T any](ctx context.Context, c *Client, name string, args any) (T
 	_ = json.Unmarshal(result, &rawSC)
 	sc := rawSC.StructuredContent
 	if len(sc) == 0 || string(sc) == "null" {
-		return zero, res, fmt.Errorf("client: tool %s returned no structuredContent", name)
+		// Before 2025-06-18 there was no structuredContent; tools that have
+		// a result object send it serialized in a text block (server/tools.mdx:
+		// "SHOULD also return the serialized JSON in a TextContent block").
+		if sc = textJSON(res); sc == nil {
+			return zero, res, fmt.Errorf("client: tool %s returned no structuredContent (and no JSON object as its text)", name)
+		}
 	}
 	e := c.tools.entry(name)
 	if e == nil {
@@ -92,4 +99,21 @@ func CallToolAs[T any](ctx context.Context, c *Client, name string, args any) (T
 		return zero, res, fmt.Errorf("client: tool %s structuredContent does not decode into %T: %w", name, v, err)
 	}
 	return v, res, nil
+}
+
+// textJSON returns the text of a result's only text block when it is a
+// JSON object, else nil.
+func textJSON(res *mcp.CallToolResult) json.RawMessage {
+	if len(res.Content) != 1 {
+		return nil
+	}
+	t, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(t.Text), &obj) != nil {
+		return nil
+	}
+	return json.RawMessage(t.Text)
 }
