@@ -18,7 +18,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/client"
@@ -41,7 +43,7 @@ func main() {
 }
 
 func run(ctx context.Context, url, scenario, scenarioContext string) error {
-	c, err := client.Connect(ctx, client.HTTP(url), &client.Options{
+	c, err := client.Connect(ctx, transport(url, scenario, scenarioContext), &client.Options{
 		ClientInfo: mcp.Implementation{Name: "mcpgen-conformance-client", Version: "1.0.0"},
 		Elicit:     acceptElicitation,
 		Sample:     sample,
@@ -53,6 +55,9 @@ func run(ctx context.Context, url, scenario, scenarioContext string) error {
 	}
 	defer c.Close()
 	fmt.Printf("connected: protocol %s (legacy session: %v)\n", c.ProtocolVersion(), c.Legacy())
+	if strings.HasPrefix(scenario, "auth/") {
+		return authWalk(ctx, c)
+	}
 	switch scenario {
 	case "http-custom-headers":
 		return customHeaders(ctx, c, scenarioContext)
@@ -60,6 +65,60 @@ func run(ctx context.Context, url, scenario, scenarioContext string) error {
 		return echoSchema(ctx, c)
 	}
 	return walk(ctx, c)
+}
+
+// redirectURL is the fixture's OAuth redirect URI. Nothing listens there:
+// the scenarios' authorization servers redirect at once, and
+// client.FollowRedirects stops at this prefix.
+const redirectURL = "http://localhost:3030/callback"
+
+// transport is plain Streamable HTTP, or for the auth/* scenarios the
+// client's OAuth login, with the scenario's pre-registered credentials
+// when its context has them.
+func transport(url, scenario, scenarioContext string) *client.HTTPTransport {
+	if !strings.HasPrefix(scenario, "auth/") {
+		return client.HTTP(url)
+	}
+	var sc struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+		Issuer       string `json:"issuer"`
+	}
+	_ = json.Unmarshal([]byte(scenarioContext), &sc)
+	return client.OAuthHTTP(url, &client.OAuth{
+		RedirectURL:       redirectURL,
+		Authorize:         client.FollowRedirects(http.DefaultClient, redirectURL),
+		ClientID:          sc.ClientID,
+		ClientSecret:      sc.ClientSecret,
+		ClientIssuer:      sc.Issuer,
+		ClientMetadataURL: "https://conformance-test.local/client-metadata.json",
+		ClientName:        "mcpgen-conformance-client",
+	})
+}
+
+// authWalk is what the auth/* scenarios need once logged in: authorized
+// requests, tools/list and a call of each tool (a call may need more
+// scopes: step-up). Results are read raw: the point is the login.
+func authWalk(ctx context.Context, c *client.Client) error {
+	raw, err := c.Call(ctx, "tools/list", map[string]any{})
+	if err != nil {
+		return fmt.Errorf("tools/list: %w", err)
+	}
+	var list struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return fmt.Errorf("tools/list: %w", err)
+	}
+	for _, t := range list.Tools {
+		if _, err := c.Call(ctx, "tools/call", map[string]any{"name": t.Name, "arguments": map[string]any{}}); err != nil {
+			return fmt.Errorf("tools/call %s: %w", t.Name, err)
+		}
+		fmt.Printf("tools/call %s: ok\n", t.Name)
+	}
+	return nil
 }
 
 // walk lists and uses everything the server offers.

@@ -1,0 +1,298 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// OAuth logs the client in to a protected MCP server (basic/authorization/,
+// the client's side of OAuth 2.1): on a 401 it discovers the server's
+// authorization server through its Protected Resource Metadata (RFC 9728)
+// and that server's metadata (RFC 8414 or OpenID discovery, in the spec's
+// order, issuer checked), registers (pre-registered credentials, a Client
+// ID Metadata Document, or dynamic registration, in that order), runs the
+// authorization code flow with PKCE S256 and the RFC 8707 resource, checks
+// the authorization response's iss (RFC 9207), gets the token and retries
+// the request with it. A 403 insufficient_scope re-authorizes with the
+// union of the scopes asked so far and the challenged ones (step-up); a
+// 401 with a refresh token refreshes first.
+//
+// Use it through OAuthHTTP. The zero value needs only Authorize (and
+// RedirectURL); everything else is optional.
+type OAuth struct {
+	// RedirectURL is the redirect URI (a loopback http URL or https).
+	RedirectURL string
+	// Authorize sends the user to authorizationURL (a browser) and returns
+	// the URL the authorization server redirected back to, with its code,
+	// state and iss. FollowRedirects is one for servers that approve
+	// without a user interface (tests, conformance).
+	Authorize func(ctx context.Context, authorizationURL string) (*url.URL, error)
+	// ClientID and ClientSecret are pre-registered credentials for
+	// ClientIssuer (all authorization servers when ClientIssuer is empty);
+	// they are used before anything else.
+	ClientID, ClientSecret, ClientIssuer string
+	// ClientMetadataURL is the HTTPS URL of this client's Client ID Metadata
+	// Document, used as client_id where the authorization server supports
+	// such documents.
+	ClientMetadataURL string
+	// ClientName is the client_name of dynamic registrations.
+	ClientName string
+	// Scopes are asked for when neither the challenge nor the resource's
+	// metadata names any.
+	Scopes []string
+	// Store keeps registrations and tokens, per authorization server
+	// (default: in memory).
+	Store TokenStore
+	// HTTPClient talks to the authorization server and fetches metadata
+	// (default: a client with a 30 second timeout that follows no
+	// redirects to other origins).
+	HTTPClient *http.Client
+
+	loginMu   sync.Mutex // one login at a time
+	mu        sync.Mutex
+	requested []string       // the scopes of the last authorization (step-up union)
+	issuer    string         // the authorization server in use
+	stepUps   map[string]int // re-authorizations per scope set
+}
+
+// TokenStore keeps what OAuth learns, keyed by the authorization server's
+// issuer: client registrations and tokens.
+type TokenStore interface {
+	Registration(issuer string) *Registration
+	SaveRegistration(issuer string, r *Registration)
+	Token(issuer string) *Token
+	SaveToken(issuer string, t *Token)
+}
+
+// Registration is a client's registration at one authorization server.
+type Registration struct {
+	ClientID, ClientSecret string
+	// AuthMethod is the token endpoint authentication method: "none",
+	// "client_secret_basic" or "client_secret_post".
+	AuthMethod string
+}
+
+// Token is an access token and what came with it.
+type Token struct {
+	AccessToken, TokenType, RefreshToken string
+	Scope                                string
+	Expiry                               time.Time // zero: unknown
+}
+
+// MemoryStore is a TokenStore in memory.
+type MemoryStore struct {
+	mu     sync.Mutex
+	regs   map[string]*Registration
+	tokens map[string]*Token
+}
+
+func (m *MemoryStore) Registration(issuer string) *Registration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.regs[issuer]
+}
+
+func (m *MemoryStore) SaveRegistration(issuer string, r *Registration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.regs == nil {
+		m.regs = map[string]*Registration{}
+	}
+	m.regs[issuer] = r
+}
+
+func (m *MemoryStore) Token(issuer string) *Token {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tokens[issuer]
+}
+
+func (m *MemoryStore) SaveToken(issuer string, t *Token) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tokens == nil {
+		m.tokens = map[string]*Token{}
+	}
+	m.tokens[issuer] = t
+}
+
+// OAuthHTTP returns a Streamable HTTP transport for url that logs in with
+// o: requests carry its bearer token, and 401 and 403 insufficient_scope
+// responses run the flow and retry once.
+func OAuthHTTP(url string, o *OAuth) *HTTPTransport {
+	if o.Store == nil {
+		o.Store = &MemoryStore{}
+	}
+	t := HTTP(url)
+	t.Client = &http.Client{Transport: &bearer{o: o, base: http.DefaultTransport}}
+	t.OnUnauthorized = func(ctx context.Context, resp *http.Response) (bool, error) {
+		return o.challenged(ctx, url, resp)
+	}
+	return t
+}
+
+// bearer adds the current access token to MCP requests.
+type bearer struct {
+	o    *OAuth
+	base http.RoundTripper
+}
+
+func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	if tok := b.o.current(); tok != nil {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	}
+	return b.base.RoundTrip(r)
+}
+
+func (o *OAuth) current() *Token {
+	o.mu.Lock()
+	issuer := o.issuer
+	o.mu.Unlock()
+	if issuer == "" {
+		return nil
+	}
+	return o.Store.Token(issuer)
+}
+
+func (o *OAuth) httpClient() *http.Client {
+	if o.HTTPClient != nil {
+		return o.HTTPClient
+	}
+	return &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		if len(via) > 0 && req.URL.Host != via[0].URL.Host {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}}
+}
+
+// ErrInsufficientScope is returned (wrapped) when a step-up cannot help:
+// the server still refuses after re-authorization.
+var ErrInsufficientScope = errors.New("client: the server needs scopes the authorization server did not grant")
+
+// challenged handles a 401 or 403 of the MCP server and reports whether
+// the request should be sent again.
+func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Response) (bool, error) {
+	ch := parseChallenge(resp.Header.Values("WWW-Authenticate"))
+	o.loginMu.Lock()
+	defer o.loginMu.Unlock()
+	if sent := resp.Request.Header.Get("Authorization"); resp.StatusCode == http.StatusUnauthorized && sent != "" {
+		if tok := o.current(); tok != nil && "Bearer "+tok.AccessToken != sent {
+			return true, nil // another request logged in meanwhile
+		}
+	}
+	switch {
+	case resp.StatusCode == http.StatusForbidden && ch.params["error"] == "insufficient_scope":
+		o.mu.Lock()
+		scopes := unionScopes(o.requested, strings.Fields(ch.params["scope"]))
+		o.mu.Unlock()
+		if err := o.login(ctx, serverURL, ch, scopes, false); err != nil {
+			return false, err
+		}
+		return true, nil
+	case resp.StatusCode == http.StatusUnauthorized:
+		if err := o.login(ctx, serverURL, ch, nil, true); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+func unionScopes(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// challenge is a parsed Bearer WWW-Authenticate challenge.
+type challenge struct {
+	params map[string]string
+}
+
+// parseChallenge reads the parameters of the Bearer challenge (RFC 6750
+// §3): auth-param = token "=" ( token / quoted-string ).
+func parseChallenge(values []string) challenge {
+	ch := challenge{params: map[string]string{}}
+	for _, v := range values {
+		scheme, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
+		if !strings.EqualFold(scheme, "Bearer") {
+			continue
+		}
+		for rest = strings.TrimSpace(rest); rest != ""; {
+			name, after, ok := strings.Cut(rest, "=")
+			if !ok {
+				break
+			}
+			name = strings.ToLower(strings.TrimSpace(strings.TrimLeft(name, ", ")))
+			after = strings.TrimLeft(after, " ")
+			var value string
+			if strings.HasPrefix(after, `"`) {
+				var b strings.Builder
+				i := 1
+				for ; i < len(after) && after[i] != '"'; i++ {
+					if after[i] == '\\' && i+1 < len(after) {
+						i++
+					}
+					b.WriteByte(after[i])
+				}
+				value, rest = b.String(), strings.TrimLeft(after[min(i+1, len(after)):], " ,")
+			} else {
+				value, rest, _ = strings.Cut(after, ",")
+				value = strings.TrimSpace(value)
+				rest = strings.TrimLeft(rest, " ")
+			}
+			ch.params[name] = value
+		}
+		break
+	}
+	return ch
+}
+
+// FollowRedirects returns an OAuth.Authorize for authorization servers
+// that approve without a user interface: it follows the authorization
+// URL's redirects with hc until one leads to redirectURL and returns that.
+func FollowRedirects(hc *http.Client, redirectURL string) func(ctx context.Context, authorizationURL string) (*url.URL, error) {
+	return func(ctx context.Context, authorizationURL string) (*url.URL, error) {
+		c := *hc
+		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		next, err := url.Parse(authorizationURL)
+		if err != nil {
+			return nil, err
+		}
+		for hop := 0; hop < 10; hop++ {
+			if strings.HasPrefix(next.String(), redirectURL) {
+				return next, nil
+			}
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, next.String(), nil)
+			if err != nil {
+				return nil, err
+			}
+			resp, err := c.Do(req)
+			if err != nil {
+				return nil, fmt.Errorf("client: authorization: %w", err)
+			}
+			_ = resp.Body.Close()
+			loc := resp.Header.Get("Location")
+			if loc == "" {
+				return nil, fmt.Errorf("client: authorization stopped at %s with HTTP %d", next.Redacted(), resp.StatusCode)
+			}
+			if next, err = next.Parse(loc); err != nil {
+				return nil, err
+			}
+		}
+		return nil, errors.New("client: authorization: too many redirects")
+	}
+}

@@ -1,0 +1,453 @@
+package client
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// resourceMetadata is the part of an RFC 9728 document the flow uses.
+type resourceMetadata struct {
+	Resource             string   `json:"resource"`
+	AuthorizationServers []string `json:"authorization_servers"`
+	ScopesSupported      []string `json:"scopes_supported"`
+}
+
+// serverMetadata is the part of RFC 8414 / OpenID metadata the flow uses.
+type serverMetadata struct {
+	Issuer                     string   `json:"issuer"`
+	AuthorizationEndpoint      string   `json:"authorization_endpoint"`
+	TokenEndpoint              string   `json:"token_endpoint"`
+	RegistrationEndpoint       string   `json:"registration_endpoint"`
+	ScopesSupported            []string `json:"scopes_supported"`
+	CodeChallengeMethods       []string `json:"code_challenge_methods_supported"`
+	TokenEndpointAuthMethods   []string `json:"token_endpoint_auth_methods_supported"`
+	ISSParameterSupported      bool     `json:"authorization_response_iss_parameter_supported"`
+	ClientIDMetadataDocSupport bool     `json:"client_id_metadata_document_supported"`
+}
+
+// maxStepUps bounds re-authorizations for one scope set.
+const maxStepUps = 2
+
+// login runs discovery, registration and authorization (or, when refresh
+// is set and a refresh token exists, a refresh) and stores the new token.
+// scopes nil means: choose them (challenge, resource metadata, Scopes).
+func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scopes []string, refresh bool) error {
+	prm, err := o.resourceMetadata(ctx, serverURL, ch.params["resource_metadata"])
+	if err != nil {
+		return err
+	}
+	as, err := o.serverMetadata(ctx, prm.AuthorizationServers[0])
+	if err != nil {
+		return err
+	}
+	issuer := as.Issuer
+	if refresh {
+		if tok := o.Store.Token(issuer); tok != nil && tok.RefreshToken != "" {
+			if reg := o.Store.Registration(issuer); reg != nil {
+				if nt, err := o.refresh(ctx, as, reg, prm.Resource, tok); err == nil {
+					o.Store.SaveToken(issuer, nt)
+					o.setIssuer(issuer)
+					return nil
+				}
+			}
+		}
+	}
+	if scopes == nil {
+		switch {
+		case ch.params["scope"] != "":
+			scopes = strings.Fields(ch.params["scope"])
+		case len(prm.ScopesSupported) > 0:
+			scopes = slices.Clone(prm.ScopesSupported)
+		default:
+			scopes = slices.Clone(o.Scopes)
+		}
+	} else if !o.stepUpAllowed(scopes) {
+		return fmt.Errorf("%w (asked for %q %d times)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
+	}
+	if slices.Contains(as.ScopesSupported, "offline_access") && len(scopes) > 0 && !slices.Contains(scopes, "offline_access") {
+		scopes = append(scopes, "offline_access")
+	}
+	reg, err := o.register(ctx, as)
+	if err != nil {
+		return err
+	}
+	tok, err := o.authorizeCode(ctx, as, reg, prm.Resource, scopes)
+	if err != nil {
+		return err
+	}
+	o.Store.SaveToken(issuer, tok)
+	o.mu.Lock()
+	o.issuer, o.requested = issuer, scopes
+	o.mu.Unlock()
+	return nil
+}
+
+func (o *OAuth) setIssuer(issuer string) {
+	o.mu.Lock()
+	o.issuer = issuer
+	o.mu.Unlock()
+}
+
+// stepUpAllowed counts re-authorizations per scope set.
+func (o *OAuth) stepUpAllowed(scopes []string) bool {
+	key := strings.Join(slices.Sorted(slices.Values(scopes)), " ")
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.stepUps == nil {
+		o.stepUps = map[string]int{}
+	}
+	o.stepUps[key]++
+	return o.stepUps[key] <= maxStepUps
+}
+
+// getJSON fetches a JSON document; ok is false for a non-200 answer.
+func (o *OAuth) getJSON(ctx context.Context, u string, v any) (ok bool, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return false, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := o.httpClient().Do(req)
+	if err != nil {
+		return false, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		return false, nil
+	}
+	body, err := readLimited(resp.Body, 1<<20)
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return false, fmt.Errorf("client: %s is not JSON metadata: %w", u, err)
+	}
+	return true, nil
+}
+
+// resourceMetadata fetches the Protected Resource Metadata: from the
+// challenge's resource_metadata, else the path-inserted well-known URI,
+// else the root one (authorization-server-discovery.mdx). Its resource
+// must be the server (same origin, the server's path within it).
+func (o *OAuth) resourceMetadata(ctx context.Context, serverURL, hinted string) (*resourceMetadata, error) {
+	su, err := url.Parse(serverURL)
+	if err != nil {
+		return nil, err
+	}
+	var urls []string
+	if hinted != "" {
+		urls = []string{hinted}
+	} else {
+		origin := su.Scheme + "://" + su.Host
+		if p := strings.TrimSuffix(su.EscapedPath(), "/"); p != "" {
+			urls = append(urls, origin+"/.well-known/oauth-protected-resource"+p)
+		}
+		urls = append(urls, origin+"/.well-known/oauth-protected-resource")
+	}
+	var errs []error
+	for _, u := range urls {
+		var doc resourceMetadata
+		ok, err := o.getJSON(ctx, u, &doc)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if len(doc.AuthorizationServers) == 0 {
+			return nil, fmt.Errorf("client: the protected resource metadata at %s names no authorization server", u)
+		}
+		if !coversResource(doc.Resource, su) {
+			return nil, fmt.Errorf("client: the protected resource metadata at %s is for %q, not %s", u, doc.Resource, serverURL)
+		}
+		return &doc, nil
+	}
+	return nil, fmt.Errorf("client: no protected resource metadata for %s: %w", serverURL, errors.Join(append(errs, errors.New("tried "+strings.Join(urls, ", ")))...))
+}
+
+// coversResource reports whether the metadata's resource identifies the
+// server at su: same scheme and host (case-insensitive), and su's path
+// equal to or below the resource's.
+func coversResource(resource string, su *url.URL) bool {
+	r, err := url.Parse(resource)
+	if err != nil || !r.IsAbs() || r.Fragment != "" {
+		return false
+	}
+	if !strings.EqualFold(r.Scheme, su.Scheme) || !strings.EqualFold(r.Host, su.Host) {
+		return false
+	}
+	rp, sp := strings.TrimSuffix(r.EscapedPath(), "/"), strings.TrimSuffix(su.EscapedPath(), "/")
+	return sp == rp || strings.HasPrefix(sp, rp+"/")
+}
+
+// serverMetadata fetches the authorization server's metadata from the
+// well-known URLs in the spec's order and keeps the first whose issuer is
+// identical to issuer; PKCE S256 must be supported.
+func (o *OAuth) serverMetadata(ctx context.Context, issuer string) (*serverMetadata, error) {
+	u, err := url.Parse(issuer)
+	if err != nil || !u.IsAbs() {
+		return nil, fmt.Errorf("client: authorization server %q is not an absolute URL", issuer)
+	}
+	origin := u.Scheme + "://" + u.Host
+	var urls []string
+	if p := strings.TrimSuffix(u.EscapedPath(), "/"); p != "" {
+		urls = []string{origin + "/.well-known/oauth-authorization-server" + p, origin + "/.well-known/openid-configuration" + p, origin + p + "/.well-known/openid-configuration"}
+	} else {
+		urls = []string{origin + "/.well-known/oauth-authorization-server", origin + "/.well-known/openid-configuration"}
+	}
+	var errs []error
+	for _, mu := range urls {
+		var doc serverMetadata
+		ok, err := o.getJSON(ctx, mu, &doc)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if doc.Issuer != issuer {
+			errs = append(errs, fmt.Errorf("client: the metadata at %s is for issuer %q, not %q (not used)", mu, doc.Issuer, issuer))
+			continue
+		}
+		if !slices.Contains(doc.CodeChallengeMethods, "S256") {
+			return nil, fmt.Errorf("client: the authorization server %s does not support PKCE S256 (code_challenge_methods_supported %v); refusing to authorize", issuer, doc.CodeChallengeMethods)
+		}
+		if doc.AuthorizationEndpoint == "" || doc.TokenEndpoint == "" {
+			return nil, fmt.Errorf("client: the metadata of %s lacks authorization_endpoint or token_endpoint", issuer)
+		}
+		return &doc, nil
+	}
+	return nil, fmt.Errorf("client: no usable metadata for authorization server %s: %w", issuer, errors.Join(append(errs, errors.New("tried "+strings.Join(urls, ", ")))...))
+}
+
+// register returns this client's registration at the authorization
+// server: stored, pre-registered, a Client ID Metadata Document, or a new
+// dynamic registration (client-registration.mdx's priority order).
+func (o *OAuth) register(ctx context.Context, as *serverMetadata) (*Registration, error) {
+	if reg := o.Store.Registration(as.Issuer); reg != nil {
+		return reg, nil
+	}
+	var reg *Registration
+	switch {
+	case o.ClientID != "" && (o.ClientIssuer == "" || o.ClientIssuer == as.Issuer):
+		reg = &Registration{ClientID: o.ClientID, ClientSecret: o.ClientSecret, AuthMethod: authMethod(as, o.ClientSecret != "")}
+	case o.ClientMetadataURL != "" && as.ClientIDMetadataDocSupport:
+		reg = &Registration{ClientID: o.ClientMetadataURL, AuthMethod: "none"}
+	case as.RegistrationEndpoint != "":
+		var err error
+		if reg, err = o.dynamicRegistration(ctx, as); err != nil {
+			return nil, err
+		}
+	case o.ClientID != "":
+		return nil, fmt.Errorf("client: the pre-registered client is for %s, not %s, and %s offers no registration", o.ClientIssuer, as.Issuer, as.Issuer)
+	default:
+		return nil, fmt.Errorf("client: %s supports neither client ID metadata documents nor dynamic registration; configure OAuth.ClientID", as.Issuer)
+	}
+	o.Store.SaveRegistration(as.Issuer, reg)
+	return reg, nil
+}
+
+// authMethod picks the token endpoint authentication method: "none" for
+// a client without a secret; otherwise the first of basic and post the
+// server supports (basic when it says nothing, RFC 8414's default).
+func authMethod(as *serverMetadata, secret bool) string {
+	if !secret {
+		return "none"
+	}
+	if len(as.TokenEndpointAuthMethods) == 0 || slices.Contains(as.TokenEndpointAuthMethods, "client_secret_basic") {
+		return "client_secret_basic"
+	}
+	if slices.Contains(as.TokenEndpointAuthMethods, "client_secret_post") {
+		return "client_secret_post"
+	}
+	return "client_secret_basic"
+}
+
+// dynamicRegistration registers with RFC 7591.
+func (o *OAuth) dynamicRegistration(ctx context.Context, as *serverMetadata) (*Registration, error) {
+	method := "none"
+	if ms := as.TokenEndpointAuthMethods; len(ms) > 0 && !slices.Contains(ms, "none") {
+		method = ms[0]
+		if slices.Contains(ms, "client_secret_basic") {
+			method = "client_secret_basic"
+		}
+	}
+	appType := "web"
+	if u, err := url.Parse(o.RedirectURL); err == nil && isLoopback(u.Hostname()) {
+		appType = "native"
+	}
+	name := o.ClientName
+	if name == "" {
+		name = "mcpgen client"
+	}
+	body, _ := json.Marshal(map[string]any{
+		"client_name": name, "redirect_uris": []string{o.RedirectURL},
+		"grant_types": []string{"authorization_code", "refresh_token"}, "response_types": []string{"code"},
+		"token_endpoint_auth_method": method, "application_type": appType,
+	})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, as.RegistrationEndpoint, strings.NewReader(string(body)))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := o.httpClient().Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("client: dynamic registration: %w", err)
+	}
+	defer resp.Body.Close()
+	raw, _ := readLimited(resp.Body, 1<<20)
+	if resp.StatusCode/100 != 2 {
+		return nil, fmt.Errorf("client: dynamic registration at %s: HTTP %d: %s", as.RegistrationEndpoint, resp.StatusCode, clipBytes(raw, 300))
+	}
+	var out struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+		AuthMethod   string `json:"token_endpoint_auth_method"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil || out.ClientID == "" {
+		return nil, fmt.Errorf("client: dynamic registration at %s: no client_id in %s", as.RegistrationEndpoint, clipBytes(raw, 300))
+	}
+	if out.AuthMethod == "" {
+		out.AuthMethod = method
+	}
+	if out.ClientSecret == "" {
+		out.AuthMethod = "none"
+	}
+	return &Registration{ClientID: out.ClientID, ClientSecret: out.ClientSecret, AuthMethod: out.AuthMethod}, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func randomString() string {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("client: no randomness: " + err.Error())
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// authorizeCode runs the authorization code flow with PKCE.
+func (o *OAuth) authorizeCode(ctx context.Context, as *serverMetadata, reg *Registration, resource string, scopes []string) (*Token, error) {
+	if o.Authorize == nil || o.RedirectURL == "" {
+		return nil, errors.New("client: the server needs OAuth authorization; set OAuth.Authorize and OAuth.RedirectURL")
+	}
+	verifier, state := randomString(), randomString()
+	sum := sha256.Sum256([]byte(verifier))
+	q := url.Values{
+		"response_type": {"code"}, "client_id": {reg.ClientID}, "redirect_uri": {o.RedirectURL},
+		"code_challenge": {base64.RawURLEncoding.EncodeToString(sum[:])}, "code_challenge_method": {"S256"},
+		"state": {state}, "resource": {resource},
+	}
+	if len(scopes) > 0 {
+		q.Set("scope", strings.Join(scopes, " "))
+	}
+	sep := "?"
+	if strings.Contains(as.AuthorizationEndpoint, "?") {
+		sep = "&"
+	}
+	cb, err := o.Authorize(ctx, as.AuthorizationEndpoint+sep+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	params := cb.Query()
+	// RFC 9207 §2.4, before anything in the response is acted on.
+	if iss, present := params["iss"]; present {
+		if len(iss) != 1 || iss[0] != as.Issuer {
+			return nil, fmt.Errorf("client: the authorization response comes from issuer %q, not %q (mix-up?); discarded", params.Get("iss"), as.Issuer)
+		}
+	} else if as.ISSParameterSupported {
+		return nil, fmt.Errorf("client: %s promises the iss parameter but its authorization response has none; discarded", as.Issuer)
+	}
+	if params.Get("state") != state {
+		return nil, errors.New("client: the authorization response's state does not match; discarded")
+	}
+	if e := params.Get("error"); e != "" {
+		return nil, fmt.Errorf("client: authorization refused: %s: %s", e, params.Get("error_description"))
+	}
+	code := params.Get("code")
+	if code == "" {
+		return nil, errors.New("client: the authorization response has no code")
+	}
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {o.RedirectURL},
+		"code_verifier": {verifier}, "resource": {resource}}
+	return o.token(ctx, as, reg, form, nil)
+}
+
+// refresh exchanges a refresh token (the old one is kept unless rotated).
+func (o *OAuth) refresh(ctx context.Context, as *serverMetadata, reg *Registration, resource string, old *Token) (*Token, error) {
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {old.RefreshToken}, "resource": {resource}}
+	return o.token(ctx, as, reg, form, old)
+}
+
+// token calls the token endpoint with the registration's client
+// authentication.
+func (o *OAuth) token(ctx context.Context, as *serverMetadata, reg *Registration, form url.Values, old *Token) (*Token, error) {
+	var basic bool
+	switch reg.AuthMethod {
+	case "client_secret_basic":
+		basic = true
+	case "client_secret_post":
+		form.Set("client_id", reg.ClientID)
+		form.Set("client_secret", reg.ClientSecret)
+	default:
+		form.Set("client_id", reg.ClientID)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, as.TokenEndpoint, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	if basic {
+		req.SetBasicAuth(url.QueryEscape(reg.ClientID), url.QueryEscape(reg.ClientSecret))
+	}
+	resp, err := o.httpClient().Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("client: token request: %w", err)
+	}
+	defer resp.Body.Close()
+	raw, _ := readLimited(resp.Body, 1<<20)
+	var out struct {
+		AccessToken  string  `json:"access_token"`
+		TokenType    string  `json:"token_type"`
+		ExpiresIn    float64 `json:"expires_in"`
+		RefreshToken string  `json:"refresh_token"`
+		Scope        string  `json:"scope"`
+		Error        string  `json:"error"`
+		Description  string  `json:"error_description"`
+	}
+	_ = json.Unmarshal(raw, &out)
+	if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
+		return nil, fmt.Errorf("client: token request at %s: HTTP %d %s: %s", as.TokenEndpoint, resp.StatusCode, out.Error, out.Description)
+	}
+	tok := &Token{AccessToken: out.AccessToken, TokenType: out.TokenType, RefreshToken: out.RefreshToken, Scope: out.Scope}
+	if out.ExpiresIn > 0 {
+		tok.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
+	}
+	if tok.RefreshToken == "" && old != nil {
+		tok.RefreshToken = old.RefreshToken
+	}
+	return tok, nil
+}
