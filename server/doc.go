@@ -1,8 +1,8 @@
 // Package server is the mcpgen runtime: it serves the Model Context
 // Protocol, revision 2026-07-28, statelessly, over stdio (ServeStdio), over
-// Streamable HTTP (HTTPHandler) and in memory (Caller); stdio and HTTP also
-// serve initialize-era clients (2025-11-25, 2025-06-18, 2025-03-26,
-// 2024-11-05) in legacy sessions.
+// Streamable HTTP (HTTPHandler) and in memory (Caller); every transport
+// also serves initialize-era clients (2025-11-25, 2025-06-18, 2025-03-26,
+// 2024-11-05), in legacy sessions.
 //
 // # Building a server
 //
@@ -20,9 +20,10 @@
 // Handle is the transport-independent core. Every request must carry
 // _meta with io.modelcontextprotocol/protocolVersion and
 // io.modelcontextprotocol/clientCapabilities (-32602 otherwise); an
-// unsupported version is -32022 with data {supported, requested}; unknown
-// and removed methods (initialize, ping, logging/setLevel,
-// resources/subscribe|unsubscribe) are -32601. server/discover is always
+// unsupported version is -32022 with data {supported, requested}, supported
+// being SupportedVersions; unknown methods, and removed ones (ping,
+// logging/setLevel, resources/subscribe|unsubscribe, initialize) sent with
+// a modern _meta, are -32601. server/discover is always
 // answered, with the capabilities the registries and handlers imply. Every
 // result carries resultType and _meta.io.modelcontextprotocol/serverInfo;
 // discover, the list results and resources/read carry ttlMs and cacheScope
@@ -81,12 +82,15 @@
 //
 // # Legacy clients (dual era)
 //
-// The era is chosen by how the client opens (basic/versioning.mdx,
-// "Backward Compatibility"): a request carrying the modern _meta is served
-// statelessly as above; an initialize request without it opens a
-// LegacySession — for the rest of the stdio connection, or for the
-// Mcp-Session-Id the HTTP response mints (GET opens the session's SSE
-// stream, DELETE ends it, an unknown id is 404). The session negotiates the
+// The era is chosen in one place for every transport, from the one parse
+// of the message (basic/versioning.mdx, "Backward Compatibility"): a
+// request carrying a usable modern _meta is served statelessly as above
+// (when it names an initialize-era version, by a session made from that
+// _meta, for that request); an initialize request without it opens a
+// LegacySession — for that call with Handle, for the rest of the stdio
+// connection, or for the Mcp-Session-Id the HTTP response mints (GET
+// opens the session's SSE stream, DELETE ends it, an unknown id is 404).
+// The session negotiates the
 // client's version when it is a legacy one (else 2025-11-25), answers ping,
 // logging/setLevel and resources/subscribe|unsubscribe itself, and serves
 // tools, prompts, resources and completion with the same handlers,
