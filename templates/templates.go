@@ -57,10 +57,22 @@ type Data struct {
 	// auth.go wires the oauth module's verifiers from flags and the
 	// environment, and go.mod requires OAuthModulePath too.
 	Auth bool
+	// Cluster scaffolds a server that runs as one replica of several
+	// (mcpgen init --cluster): cluster.go connects it to the others through
+	// NATS (MCPGEN_NATS_URL) or Redis (MCPGEN_REDIS_URL), and go.mod
+	// requires NATSModulePath and RedisModulePath too.
+	Cluster bool
 }
 
 // OAuthModulePath is the module of the token verifiers (--auth scaffolds).
 const OAuthModulePath = ModulePath + "/oauth"
+
+// NATSModulePath and RedisModulePath are the cluster backends (--cluster
+// scaffolds).
+const (
+	NATSModulePath  = ModulePath + "/cluster/natscluster"
+	RedisModulePath = ModulePath + "/cluster/rediscluster"
+)
 
 // File is one file of the scaffold: a slash-separated path relative to the
 // project folder and its content.
@@ -79,6 +91,10 @@ type view struct {
 	ModPath, ReplacePath, OAuthReplacePath string
 	// MCPGen is the module path of mcpgen; OAuth that of its verifiers.
 	MCPGen, OAuth string
+	// NATS and Redis are the cluster backends' module paths; their
+	// ReplacePaths the folders in Replace.
+	NATS, Redis                       string
+	NATSReplacePath, RedisReplacePath string
 }
 
 // Scaffold renders every file of a new server project, sorted by name. Go
@@ -98,6 +114,10 @@ func Scaffold(d Data) ([]File, error) {
 		OAuthReplacePath: modfile.AutoQuote(filepath.Join(d.Replace, "oauth")),
 		MCPGen:           ModulePath,
 		OAuth:            OAuthModulePath,
+		NATS:             NATSModulePath,
+		Redis:            RedisModulePath,
+		NATSReplacePath:  modfile.AutoQuote(filepath.Join(d.Replace, "cluster", "natscluster")),
+		RedisReplacePath: modfile.AutoQuote(filepath.Join(d.Replace, "cluster", "rediscluster")),
 	}
 	names, err := fs.Glob(scaffoldFS, "scaffold/*.tmpl")
 	if err != nil {

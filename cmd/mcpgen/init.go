@@ -38,6 +38,11 @@ authorization spec): auth.go wires the token verifiers of
 MCP_AUTH_SCOPES), auth_test.go checks the 401 challenge and the metadata,
 and the README gains an Authorization section.
 
+With --cluster the server runs as one replica of several behind a load
+balancer: cluster.go connects it to the others through NATS
+(MCPGEN_NATS_URL, ` + templates.NATSModulePath + `) or Redis
+(MCPGEN_REDIS_URL, ` + templates.RedisModulePath + `).
+
 then resolves the dependencies into go.mod and go.sum and writes the bindings
 (mcp_gen.go, as 'mcpgen tools' does), so that 'go generate ./... &&
 go vet ./... && go test ./... && go build ./...' pass right away.
@@ -56,6 +61,7 @@ Examples:
   mcpgen init ./weather --module example.com/weather --name "Weather"
   mcpgen init ./srv --replace ~/src/mcpgen     # build against a local checkout, offline
   mcpgen init ./srv --auth                     # OAuth-protected HTTP server
+  mcpgen init ./srv --cluster                  # replicas sharing NATS or Redis
 `,
 		run: runInit,
 	}
@@ -65,7 +71,7 @@ Examples:
 type initFlags struct {
 	dir, module, name, replace string
 	force, verbose, filesOnly  bool
-	auth                       bool
+	auth, cluster              bool
 }
 
 func runInit(e *env, c *command, args []string) int {
@@ -75,6 +81,7 @@ func runInit(e *env, c *command, args []string) int {
 	fs.StringVar(&f.name, "name", "", "MCP server `name` (default: the last element of the module path)")
 	fs.StringVar(&f.replace, "replace", "", "`path` of a local mcpgen checkout to build against (adds a replace directive; offline)")
 	fs.BoolVar(&f.auth, "auth", false, "make the HTTP server an OAuth 2.1 resource server (auth.go; flags --auth-issuer, --auth-resource, --auth-scopes)")
+	fs.BoolVar(&f.cluster, "cluster", false, "run as one replica of several: cluster.go connects to NATS (MCPGEN_NATS_URL) or Redis (MCPGEN_REDIS_URL)")
 	fs.BoolVar(&f.force, "force", false, "write into a folder that is not empty (existing files are still never overwritten)")
 	fs.BoolVar(&f.filesOnly, "files-only", false, "write the files only: do not resolve dependencies or write the bindings")
 	fs.BoolVar(&f.verbose, "v", false, "print each step with timings")
@@ -116,7 +123,7 @@ func (e *env) initProject(c *command, f initFlags) int {
 	}
 
 	var sum summary
-	seed, err := goSumSeed(data.Replace, data.Auth)
+	seed, err := goSumSeed(data.Replace, data.Auth, data.Cluster)
 	if err != nil {
 		e.errorf("init: %v", err)
 		return exitFail
@@ -155,7 +162,7 @@ func (e *env) initData(c *command, f initFlags) (templates.Data, int, bool) {
 		e.errorf("init: %v", err)
 		return templates.Data{}, exitFail, false
 	}
-	d := templates.Data{Module: f.module, Name: f.name, Version: builtVersion(), Auth: f.auth}
+	d := templates.Data{Module: f.module, Name: f.name, Version: builtVersion(), Auth: f.auth, Cluster: f.cluster}
 	if d.Module == "" {
 		d.Module = filepath.Base(abs)
 		if err := checkModulePath(d.Module); err != nil {

@@ -348,3 +348,60 @@ func TestInitAuthEndToEnd(t *testing.T) {
 		t.Errorf("serving HTTP without an issuer: %v\n%s", err, out)
 	}
 }
+
+// TestInitClusterEndToEnd: a --cluster scaffold builds against this
+// checkout's cluster modules, and a replica that cannot reach its cluster
+// says which variable named it.
+func TestInitClusterEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds a new project (tens of seconds); skipped with -short")
+	}
+	root := repoRoot(t)
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal("the go command is not on PATH")
+	}
+	// The backends' dependencies come from the module proxy once (a clean
+	// CI machine has not built those modules yet); the rest is offline.
+	for _, mod := range []string{"natscluster", "rediscluster"} {
+		dl := exec.Command(goCmd, "mod", "download")
+		dl.Dir = filepath.Join(root, "cluster", mod)
+		dl.Env = append(os.Environ(), "GOWORK=off")
+		if out, err := dl.CombinedOutput(); err != nil {
+			t.Fatalf("go mod download in cluster/%s: %v\n%s", mod, err, out)
+		}
+	}
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+
+	dir := filepath.Join(t.TempDir(), "replicated")
+	code, stdout, stderr := cli(t, "init", dir, "--cluster", "--replace", root)
+	if code != exitOK {
+		t.Fatalf("init --cluster: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, args := range [][]string{{"vet", "./..."}, {"test", "./..."}, {"build", "-mod=readonly", "."}} {
+		cmd := exec.Command(goCmd, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	binary := filepath.Join(dir, "replicated")
+	if runtime.GOOS == "windows" {
+		binary += ".exe"
+	}
+	for env, want := range map[string]string{
+		"MCPGEN_NATS_URL=nats://127.0.0.1:1":   "MCPGEN_NATS_URL: natscluster: connecting",
+		"MCPGEN_REDIS_URL=redis://127.0.0.1:1": "MCPGEN_REDIS_URL: rediscluster: connecting",
+	} {
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+		cmd := exec.CommandContext(ctx, binary, "--http", "127.0.0.1:0")
+		cmd.Env = append(os.Environ(), env)
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err == nil || !strings.Contains(string(out), want) {
+			t.Errorf("%s: %v\n%s (want %q)", env, err, out, want)
+		}
+	}
+}

@@ -75,13 +75,17 @@ func checkReplace(path string) (string, error) {
 // checksums of mcpgen's dependencies without asking the checksum database:
 // they are the sums the checkout itself was verified with. Lines the
 // scaffold does not need stay until its first `go mod tidy`.
-func goSumSeed(replace string, auth bool) ([]byte, error) {
+func goSumSeed(replace string, auth, cluster bool) ([]byte, error) {
 	if replace == "" {
 		return nil, nil
 	}
 	sums := []string{filepath.Join(replace, "go.sum")}
 	if auth {
 		sums = append(sums, filepath.Join(replace, "oauth", "go.sum"))
+	}
+	if cluster {
+		sums = append(sums, filepath.Join(replace, "cluster", "natscluster", "go.sum"),
+			filepath.Join(replace, "cluster", "rediscluster", "go.sum"))
 	}
 	var out []byte
 	for _, name := range sums {
