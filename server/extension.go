@@ -25,7 +25,8 @@ import (
 type Extension struct {
 	// ID identifies the extension ("io.modelcontextprotocol/skills"): the
 	// key of its settings in capabilities.extensions and in a client's
-	// clientCapabilities.extensions.
+	// clientCapabilities.extensions. It is a vendor prefix and a name
+	// separated by "/".
 	ID string
 	// Settings is the settings object declared under
 	// capabilities.extensions[ID]; nil declares {}. It must encode to a

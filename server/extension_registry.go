@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"strconv"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/jsonrpc"
@@ -50,6 +51,10 @@ func (x *extensionSet) add(exts []Extension) error {
 		}
 		if e.ID == "" {
 			fail("an extension needs an ID")
+			continue
+		}
+		if prefix, name, ok := strings.Cut(e.ID, "/"); !ok || prefix == "" || name == "" || strings.ContainsAny(e.ID, " \t\r\n") {
+			fail("the ID must be a vendor prefix and a name, like \"com.example/notes\" (SEP-2133)")
 			continue
 		}
 		if x.byID(e.ID) != nil {

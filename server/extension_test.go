@@ -186,6 +186,8 @@ func TestExtensionConfigurationErrors(t *testing.T) {
 	}{
 		{"no ID", []Extension{{Methods: []ExtensionMethod{good}}}, "needs an ID"},
 		{"duplicate ID", []Extension{{ID: "a/b"}, {ID: "a/b"}}, "duplicate extension ID"},
+		{"ID without a prefix", []Extension{{ID: "notes"}}, "vendor prefix"},
+		{"ID with a space", []Extension{{ID: "com.example/my notes"}}, "vendor prefix"},
 		{"tasks ID", []Extension{{ID: TasksExtension}}, "duplicate extension ID"},
 		{"settings not an object", []Extension{{ID: "a/b", Settings: []int{1}}}, "JSON object"},
 		{"core method", []Extension{{ID: "a/b", Methods: []ExtensionMethod{NewMethod(MethodInfo{Name: "tools/list"}, func(ctx context.Context, _ struct{}) (struct{}, error) { return struct{}{}, nil })}}}, "core method"},
