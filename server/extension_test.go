@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -52,7 +54,8 @@ func echoExtension(mods ...func(*Extension)) Extension {
 
 func newExtServer(t *testing.T, exts ...Extension) *Server {
 	t.Helper()
-	s, err := New(Options{Name: "ext-test", Extensions: exts, Cache: CachePolicy{TTLMs: 1234, Scope: "private"}})
+	s, err := New(Options{Name: "ext-test", Extensions: exts, Cache: CachePolicy{TTLMs: 1234, Scope: "private"},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}) // the panic case logs its stack
 	if err != nil {
 		t.Fatal(err)
 	}
