@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/internal/reqmeta"
 	"github.com/mcpgen/mcpgen/internal/version"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
@@ -268,7 +268,7 @@ func (c *Client) send(ctx context.Context, method string, members map[string]jso
 		delete(out, "requestState")
 	}
 	if len(out) > 0 || !legacy {
-		req.Params = joinObject(out)
+		req.Params = reqmeta.Join(out)
 	}
 	req.Name = nameOf(method, members)
 	if c.tools.mirror && method == mcp.MethodToolsCall {
@@ -363,31 +363,7 @@ func nameOf(method string, members map[string]json.RawMessage) string {
 }
 
 // paramMembers encodes params and splits the JSON object into members.
-func paramMembers(params any) (map[string]json.RawMessage, error) {
-	members := map[string]json.RawMessage{}
-	if params == nil {
-		return members, nil
-	}
-	b, raw := params.(json.RawMessage)
-	ok := !raw
-	if !raw {
-		var err error
-		if b, err = json.Marshal(params); err != nil {
-			return nil, err
-		}
-	}
-	if string(b) == "null" || len(b) == 0 {
-		return members, nil
-	}
-	if !ok && !jsonscan.Valid(b) { // json.Marshal output is valid; a caller's RawMessage may not be
-		return nil, errors.New("params are not valid JSON")
-	}
-	members, err := splitObject(b)
-	if err != nil {
-		return nil, fmt.Errorf("params: %w", err)
-	}
-	return members, nil
-}
+func paramMembers(params any) (map[string]json.RawMessage, error) { return reqmeta.Params(params) }
 
 // Error codes of 2026-07-28 the client acts on.
 const (

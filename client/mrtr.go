@@ -100,3 +100,14 @@ func noHandler(method, option string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
 		Message: fmt.Sprintf("the server asked for %s but the client has no Options.%s handler", method, option)}
 }
+
+// memberValue returns the raw value of one member of a JSON object, or nil.
+func memberValue(data []byte, name string) []byte {
+	var out []byte
+	jsonscan.EachMember(data, func(k, v []byte) {
+		if out == nil && jsonscan.KeyEquals(k, name) {
+			out = v
+		}
+	})
+	return out
+}

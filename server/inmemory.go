@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/reqmeta"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
@@ -77,65 +79,37 @@ func (c *caller) Call(ctx context.Context, method string, params any) (json.RawM
 	return out.Result, nil
 }
 
-// params encodes params and fills in the request _meta.
+// params encodes params and fills in the request _meta (internal/reqmeta,
+// shared with the client package).
 func (c *caller) params(params any) ([]byte, error) {
-	members := map[string]json.RawMessage{}
-	if params != nil {
-		b, err := json.Marshal(params)
-		if err != nil {
-			return nil, err
-		}
-		if string(b) != "null" {
-			if err := json.Unmarshal(b, &members); err != nil {
-				return nil, errors.New("server: params must encode as a JSON object")
-			}
-		}
+	members, err := reqmeta.Params(params)
+	if err != nil {
+		return nil, errors.New("server: params must encode as a JSON object")
 	}
 	meta := map[string]json.RawMessage{}
 	if m, ok := members["_meta"]; ok && string(m) != "null" {
-		if err := json.Unmarshal(m, &meta); err != nil {
-			return nil, err
+		if meta, err = reqmeta.Split(m); err != nil {
+			return nil, fmt.Errorf("server: params _meta: %w", err)
 		}
 	}
-	set := func(key string, v any, keep func(json.RawMessage) bool) error {
-		if old, ok := meta[key]; ok && keep(old) {
-			return nil
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		meta[key] = b
-		return nil
-	}
-	nonEmpty := func(s string) func(json.RawMessage) bool {
-		return func(old json.RawMessage) bool { return string(old) != s && string(old) != "null" }
-	}
-	if err := set(keyProtocolVersion, c.opts.ProtocolVersion, nonEmpty(`""`)); err != nil {
+	d := reqmeta.Defaults{}
+	if d.ProtocolVersion, err = json.Marshal(c.opts.ProtocolVersion); err != nil {
 		return nil, err
 	}
-	if err := set(keyClientCapabilities, c.opts.ClientCapabilities, nonEmpty(`{}`)); err != nil {
+	if d.ClientCapabilities, err = json.Marshal(c.opts.ClientCapabilities); err != nil {
 		return nil, err
 	}
 	if c.opts.ClientInfo.Name != "" {
-		if err := set(keyClientInfo, c.opts.ClientInfo, nonEmpty(`{}`)); err != nil {
+		if d.ClientInfo, err = json.Marshal(c.opts.ClientInfo); err != nil {
 			return nil, err
 		}
 	}
 	if c.opts.LogLevel != "" {
-		if err := set(keyLogLevel, c.opts.LogLevel, nonEmpty(`""`)); err != nil {
+		if d.LogLevel, err = json.Marshal(c.opts.LogLevel); err != nil {
 			return nil, err
 		}
 	}
-	for k, v := range meta { // drop empty optional members the encoder emitted
-		if (k == keyLogLevel && string(v) == `""`) || string(v) == "null" {
-			delete(meta, k)
-		}
-	}
-	b, err := json.Marshal(meta)
-	if err != nil {
-		return nil, err
-	}
-	members["_meta"] = b
-	return json.Marshal(members)
+	reqmeta.Fill(meta, d)
+	members["_meta"] = reqmeta.Join(meta)
+	return reqmeta.Join(members), nil
 }
