@@ -71,12 +71,8 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 			// basic/index: an absent resultType MUST be treated as "complete".
 			body = append(body, jen.If(jen.Add(raw.Clone()).Op("==").Nil()).Block(jen.Id("x").Dot(gf.Go).Op("=").Lit(gf.Tag)))
 		}
-		if len(gf.Enum) > 0 && gf.Type.Prim == schema.String && gf.Type.Named == nil {
-			args := []jen.Code{jen.Op("&").Id("fs"), jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name)}
-			for _, e := range gf.Enum {
-				args = append(args, jen.Lit(e))
-			}
-			body = append(body, jen.Id("oneOf").Call(args...))
+		if check := g.valueCheck(gf); check != nil {
+			body = append(body, jen.Id("fs").Dot("check").Call(check))
 		}
 	}
 	if extra != "" {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/schema"
@@ -22,13 +24,36 @@ func compactJSON(raw json.RawMessage) []byte {
 // required arrays and maps that must not encode as null.
 func (g *gen) emitEncoders(f *jen.File) {
 	for _, t := range g.m.Types {
-		if t.Kind == schema.KindStruct {
+		switch t.Kind {
+		case schema.KindStruct:
 			g.emitStructEncoder(f, t)
+		case schema.KindEnum:
+			g.emitEnumEncoder(f, t)
 		}
 	}
 }
 
-// emitStructEncoder writes MarshalJSON for one struct.
+// emitEnumEncoder writes MarshalJSON for an enum: a value the schema does
+// not list is refused on the way out as on the way in.
+func (g *gen) emitEnumEncoder(f *jen.File, t *schema.Type) {
+	values := make([]jen.Code, len(t.Enum))
+	for i, v := range t.Enum {
+		values[i] = jen.Lit(v)
+	}
+	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses values the schema does not list.", article(g.name(t))))
+	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.If(jen.Op("!").Id("v").Dot("Valid").Call()).Block(
+			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(g.name(t)+": %q is not one of %q"), jen.String().Call(jen.Id("v")), jen.Index().String().Values(values...))),
+		),
+		jen.Return(jen.Qual(encodingJSON, "Marshal").Call(jen.String().Call(jen.Id("v")))),
+	)
+}
+
+// emitStructEncoder writes MarshalJSON for one struct: it fills what an
+// unset field must go out as, refuses what the decoder would refuse (an
+// enum value or a number out of bounds, raw JSON of the wrong kind), adds
+// the constant members, and the members whose names a struct tag cannot
+// spell ("", "a,b"), then the kept extra members.
 //
 //	func (x TextContent) MarshalJSON() ([]byte, error) {
 //		type wire TextContent
@@ -39,12 +64,21 @@ func (g *gen) emitEncoders(f *jen.File) {
 //	}
 func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 	fields, extra := structFields(t)
-	var fixed []goField
+	var fixed, named []goField
 	var fill []jen.Code
+	fail := func(check jen.Code) jen.Code {
+		return jen.If(jen.Err().Op(":=").Add(check), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+	}
 	for _, gf := range fields {
+		if !validTagName(gf.Name) {
+			named = append(named, gf)
+		}
 		switch {
 		case gf.Fixed:
-			fixed = append(fixed, gf)
+			if validTagName(gf.Name) {
+				fixed = append(fixed, gf)
+			}
+			continue
 		case gf.Required && !gf.Type.Nullable && isCollection(gf.Type):
 			fill = append(fill, jen.If(jen.Id("x").Dot(gf.Go).Op("==").Nil()).Block(
 				jen.Id("x").Dot(gf.Go).Op("=").Add(g.emptyValue(gf.Type)),
@@ -59,12 +93,13 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 			if gf.Type.RawKind == "object" {
 				kind = 'o'
 			}
-			fill = append(fill, jen.If(jen.Err().Op(":=").Id("checkRaw").Call(jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name), jen.LitByte(kind), jen.Lit(gf.Required && !gf.Type.Nullable)), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Err()),
-			))
+			fill = append(fill, fail(jen.Id("checkRaw").Call(jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name), jen.LitByte(kind), jen.Lit(gf.Required && !gf.Type.Nullable))))
+		}
+		if check := g.valueCheck(gf); check != nil {
+			fill = append(fill, fail(check))
 		}
 	}
-	if len(fixed) == 0 && len(fill) == 0 && extra == "" {
+	if len(fixed) == 0 && len(fill) == 0 && len(named) == 0 && extra == "" {
 		return
 	}
 	body := append([]jen.Code{jen.Type().Id("wire").Id(g.name(t))}, fill...)
@@ -79,15 +114,49 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 		values = append(values, jen.Id("wire").Call(jen.Id("x")))
 		value = jen.Struct(members...).Values(values...)
 	}
-	if extra == "" {
+	if extra == "" && len(named) == 0 {
 		body = append(body, jen.Return(jen.Qual(encodingJSON, "Marshal").Call(value)))
 	} else {
 		body = append(body,
 			jen.List(jen.Id("data"), jen.Err()).Op(":=").Qual(encodingJSON, "Marshal").Call(value),
-			jen.If(jen.Err().Op("!=").Nil().Op("||").Len(jen.Id("x").Dot(extra)).Op("==").Lit(0)).Block(jen.Return(jen.Id("data"), jen.Err())),
-			jen.Return(jen.Id("appendExtra").Call(jen.Id("data"), jen.Id("x").Dot(extra), jen.Id(g.membersVar(t)).Op("..."))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		)
+		if len(named) > 0 {
+			// Members a struct tag cannot name are added by hand.
+			body = append(body, jen.Id("named").Op(":=").Map(jen.String()).Qual(encodingJSON, "RawMessage").Values())
+			for _, gf := range named {
+				var v jen.Code = jen.Id("x").Dot(gf.Go)
+				optional := !gf.Required
+				if gf.Fixed {
+					v, optional = jen.Qual(encodingJSON, "RawMessage").Call(jen.Lit(string(compactJSON(gf.Const)))), false
+				}
+				body = append(body, fail(jen.Id("addMember").Call(jen.Id("named"), jen.Lit(gf.Name), v, jen.Lit(optional))))
+			}
+			body = append(body, jen.If(jen.List(jen.Id("data"), jen.Err()).Op("=").Id("appendExtra").Call(jen.Id("data"), jen.Id("named")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+		}
+		if extra == "" {
+			body = append(body, jen.Return(jen.Id("data"), jen.Nil()))
+		} else {
+			body = append(body, jen.Return(jen.Id("appendExtra").Call(jen.Id("data"), jen.Id("x").Dot(extra), jen.Id(g.membersVar(t)).Op("..."))))
+		}
 	}
-	f.Comment(fmt.Sprintf("MarshalJSON encodes a %s with its constant members and kept extra members.", g.name(t)))
+	f.Comment(fmt.Sprintf("MarshalJSON encodes %s, refusing values its decoder would refuse.", article(g.name(t))))
 	f.Func().Params(jen.Id("x").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
+}
+
+// validTagName reports whether encoding/json can take a member name from a
+// struct tag (its isValidTag): not empty, and only letters, digits and
+// the punctuation it allows.
+func validTagName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
 }

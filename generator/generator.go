@@ -34,7 +34,10 @@ type File struct {
 var supportSource string
 
 // Generate emits the Go package for a model. The output is gofmt'ed and the
-// same model always gives byte-identical files.
+// same model always gives byte-identical files. Before returning, Generate
+// type-checks the package in memory: code that would not compile is an
+// *Error (a generator bug) naming the schema definition it came from, and
+// no files are returned.
 func Generate(m *schema.Model, opts Options) ([]File, error) {
 	if opts.Package == "" {
 		opts.Package = "mcp"
@@ -75,6 +78,9 @@ func Generate(m *schema.Model, opts Options) ([]File, error) {
 	}
 	files = append(files, File{Name: "support.go", Content: src})
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	if err := g.typeCheck(files); err != nil {
+		return nil, err
+	}
 	return files, nil
 }
 

@@ -28,6 +28,7 @@ type idents struct {
 	handler map[*schema.Method]string // CallTool
 	code    map[int64]string          // CodeMethodNotFound
 	group   map[string]string         // "tools" → "Tools"
+	owner   map[string]string         // Go name → JSON pointer of the schema it comes from
 }
 
 // fixedNames are the package-level names the emitters declare whatever the
@@ -78,6 +79,7 @@ func newIdents(m *schema.Model) *idents {
 		handler: map[*schema.Method]string{},
 		code:    map[int64]string{},
 		group:   map[string]string{},
+		owner:   map[string]string{},
 	}
 	for _, n := range append(supportNames(), fixedNames...) {
 		id.taken[n] = true
@@ -88,6 +90,7 @@ func newIdents(m *schema.Model) *idents {
 	all := append(append([]*schema.Method{}, m.Requests...), m.Notifications...)
 	for _, md := range all {
 		id.method[md] = id.claim("Method"+camel(md.Name), "")
+		id.owner[id.method[md]] = md.Type.Pointer
 	}
 	for _, ec := range m.ErrorCodes {
 		id.code[ec.Code] = id.claim("Code"+camel(ec.Name), "")
@@ -145,6 +148,7 @@ func (id *idents) nameType(t *schema.Type) {
 		}
 		for _, n := range derived {
 			id.taken[n] = true
+			id.owner[n] = t.Pointer
 		}
 		id.typ[t] = name
 		if t.Kind == schema.KindEnum {
@@ -152,6 +156,7 @@ func (id *idents) nameType(t *schema.Type) {
 		}
 		id.members[t] = id.claim(lowerFirst(name)+"Members", "")
 		id.shapes[t] = id.claim(lowerFirst(name)+"Shapes", "")
+		id.owner[id.members[t]], id.owner[id.shapes[t]] = t.Pointer, t.Pointer
 		return
 	}
 }

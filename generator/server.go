@@ -137,7 +137,7 @@ handlers implements; a later handler takes over the methods of an earlier one.`)
 			jen.Id("routes"): jen.Map(jen.String()).Id("Route").Values(),
 			jen.Id("groups"): jen.Map(jen.String()).Bool().Values(),
 		}),
-		jen.For(jen.List(jen.Id("_"), jen.Id("handler")).Op(":=").Range().Id("handlers")).Block(registers...),
+		loopOverHandlers(registers),
 		jen.Return(jen.Id("d")),
 	)
 	f.Comment("Handles reports whether a handler answers method.")
@@ -156,6 +156,15 @@ with "params".`)).Func().Params(jen.Id("d").Op("*").Id("Dispatcher")).Id("Dispat
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Op("&").Id("NotImplementedError").Values(jen.Dict{jen.Id("Method"): jen.Id("method")}))),
 		jen.Return(jen.Id("route").Call(jen.Id("ctx"), jen.Id("d"), jen.Id("params"))),
 	)
+}
+
+// loopOverHandlers registers each handler; a revision without requests
+// has nothing to register.
+func loopOverHandlers(registers []jen.Code) jen.Code {
+	if len(registers) == 0 {
+		return jen.Id("_").Op("=").Id("handlers")
+	}
+	return jen.For(jen.List(jen.Id("_"), jen.Id("handler")).Op(":=").Range().Id("handlers")).Block(registers...)
 }
 
 // routeBody decodes the params of one request and calls its handler.

@@ -65,6 +65,9 @@ func (g *gen) emitStruct(f *jen.File, t *schema.Type) {
 		if !gf.Required {
 			tag += ",omitzero"
 		}
+		if !validTagName(gf.Name) {
+			tag = "-" // MarshalJSON adds it by name
+		}
 		members = append(members, jen.Add(comment(g.fieldDoc(gf))).Id(gf.Go).Add(g.fieldType(gf.Field)).Tag(map[string]string{"json": tag}))
 	}
 	if extra != "" {

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -19,14 +21,22 @@ type builder struct {
 	inline map[string]*Type // inline schemas by canonical text, for sharing
 	done   map[*Type]bool
 	errs   ErrorList
+
+	overridden map[*Type]bool // inline types named by Overrides.Names
+
+	canon map[*node]string   // canonical keys, computed once per node
+	kinds map[*node][]string // JSON kinds of union members, once per node
 }
 
 func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *builder {
 	return &builder{
 		file: file, prefix: prefix, defs: defs, ov: ov,
-		types:  map[string]*Type{},
-		inline: map[string]*Type{},
-		done:   map[*Type]bool{},
+		types:      map[string]*Type{},
+		inline:     map[string]*Type{},
+		done:       map[*Type]bool{},
+		canon:      map[*node]string{},
+		overridden: map[*Type]bool{},
+		kinds:      map[*node][]string{},
 	}
 }
 
@@ -40,10 +50,14 @@ func (b *builder) build() *Model {
 		b.types[name] = &Type{Name: name, Pointer: b.prefix + name}
 	}
 	for _, name := range names {
-		b.checkKeywords(b.defs[name], b.prefix+name)
+		b.checkKeywords(b.defs[name], b.prefix+name, 0)
+	}
+	before := len(b.errs)
+	if b.checkAliasCycles(names); len(b.errs) > before {
+		return &Model{byName: b.types} // every later pass follows aliases
 	}
 	for _, name := range names {
-		if key := canonical(b.defs[name]); b.inline[key] == nil {
+		if key := b.canonical(b.defs[name]); b.inline[key] == nil {
 			b.inline[key] = b.types[name]
 		}
 	}
@@ -62,9 +76,19 @@ func (b *builder) build() *Model {
 	return m
 }
 
-// checkKeywords reports keywords the loader does not understand.
-func (b *builder) checkKeywords(n *node, ptr string) {
+// MaxDepth is how deeply schemas may nest (properties within properties,
+// items, unions…). Deeper nesting is an error, which bounds the recursion
+// of every later pass.
+const MaxDepth = 128
+
+// checkKeywords reports keywords the loader does not understand, and
+// nesting deeper than MaxDepth.
+func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 	if n == nil {
+		return
+	}
+	if depth > MaxDepth {
+		b.errorf(ptr, "schema nested more than %d levels deep", MaxDepth)
 		return
 	}
 	for _, k := range n.keywords {
@@ -73,15 +97,49 @@ func (b *builder) checkKeywords(n *node, ptr string) {
 		}
 	}
 	for _, k := range sortedKeys(n.Properties) {
-		b.checkKeywords(n.Properties[k], ptr+"/properties/"+escapePointer(k))
+		b.checkKeywords(n.Properties[k], ptr+"/properties/"+escapePointer(k), depth+1)
 	}
-	b.checkKeywords(n.Items, ptr+"/items")
+	b.checkKeywords(n.Items, ptr+"/items", depth+1)
 	if n.AdditionalProperties != nil {
-		b.checkKeywords(n.AdditionalProperties.Schema, ptr+"/additionalProperties")
+		b.checkKeywords(n.AdditionalProperties.Schema, ptr+"/additionalProperties", depth+1)
 	}
-	for kw, list := range map[string][]*node{"anyOf": n.AnyOf, "oneOf": n.OneOf, "allOf": n.AllOf} {
+	for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
+		list := map[string][]*node{"anyOf": n.AnyOf, "oneOf": n.OneOf, "allOf": n.AllOf}[kw]
 		for i, c := range list {
-			b.checkKeywords(c, fmt.Sprintf("%s/%s/%d", ptr, kw, i))
+			b.checkKeywords(c, fmt.Sprintf("%s/%s/%d", ptr, kw, i), depth+1)
+		}
+	}
+}
+
+// checkAliasCycles reports definitions that are only a $ref to another
+// and come back to themselves (A = B, B = A): no type is behind them.
+func (b *builder) checkAliasCycles(names []string) {
+	reported := map[string]bool{}
+	for _, name := range names {
+		seen := map[string]int{}
+		var path []string
+		for cur := name; ; {
+			n := b.defs[cur]
+			if n == nil || n.Ref == "" || len(n.Properties) > 0 {
+				break
+			}
+			if _, ok := seen[cur]; ok {
+				cycle := append(path[seen[cur]:], cur)
+				if !reported[cycle[0]] {
+					for _, c := range cycle {
+						reported[c] = true
+					}
+					b.errorf(b.prefix+name+"/$ref", "alias cycle: %s (each is only a $ref to the next)", strings.Join(cycle, " → "))
+				}
+				break
+			}
+			seen[cur] = len(path)
+			path = append(path, cur)
+			target, ok := strings.CutPrefix(n.Ref, b.prefix)
+			if !ok {
+				break
+			}
+			cur = unescapePointer(target)
 		}
 	}
 }
@@ -110,7 +168,11 @@ func (b *builder) define(t *Type, n *node) {
 	t.Deprecated = deprecation(n)
 	ptr := t.Pointer
 	switch {
-	case n.Ref != "" && len(n.Properties) == 0:
+	case n.Ref != "" && hasObjectKeywords(n):
+		// $ref beside object keywords: both apply, as in an allOf.
+		b.defineStruct(t, b.mergeAllOf(n, ptr))
+	case n.Ref != "":
+		b.checkRefSiblings(n, ptr)
 		t.Kind = KindAlias
 		if target := b.target(n.Ref, ptr+"/$ref"); target != nil {
 			t.Elem = &Ref{Named: target}
@@ -201,6 +263,8 @@ func (b *builder) defineStruct(t *Type, n *node) {
 			Const:      p.Const,
 			Default:    p.Default,
 			Format:     p.Format,
+			Minimum:    p.Minimum,
+			Maximum:    p.Maximum,
 		}
 		if hasType(p, "string") && len(p.Enum) > 0 {
 			f.Enum = b.stringEnum(p.Enum, ptr+"/enum")
@@ -236,9 +300,13 @@ func (b *builder) defineStruct(t *Type, n *node) {
 	}
 }
 
-// mergeAllOf folds an allOf of object schemas into one object schema.
+// mergeAllOf folds an allOf of object schemas, and the keywords beside it
+// (properties, required, additionalProperties: they apply too), into one
+// object schema. A definition reached again through its own allOf is an
+// error: it would have to contain itself.
 func (b *builder) mergeAllOf(n *node, ptr string) *node {
 	out := &node{Type: typeList{"object"}, Properties: map[string]*node{}, Description: n.Description}
+	active := map[*node]bool{}
 	var visit func(part *node, at string)
 	visit = func(part *node, at string) {
 		if part.Ref != "" {
@@ -246,10 +314,21 @@ func (b *builder) mergeAllOf(n *node, ptr string) *node {
 			if t == nil {
 				return
 			}
+			sibling := *part
+			sibling.Ref = ""
 			part = b.defs[t.Name]
+			if hasObjectKeywords(&sibling) {
+				defer visit(&sibling, at) // $ref with sibling keywords: both apply
+			}
 		}
-		for _, sub := range part.AllOf {
-			visit(sub, at+"/allOf")
+		if active[part] {
+			b.errorf(at, "allOf cycle: the schema includes itself")
+			return
+		}
+		active[part] = true
+		defer delete(active, part)
+		for i, sub := range part.AllOf {
+			visit(sub, fmt.Sprintf("%s/allOf/%d", at, i))
 		}
 		if len(part.AnyOf) > 0 || len(part.OneOf) > 0 || (len(part.Type) > 0 && !hasType(part, "object")) {
 			b.errorf(at, "unsupported allOf member: only object schemas can be combined")
@@ -270,10 +349,31 @@ func (b *builder) mergeAllOf(n *node, ptr string) *node {
 			out.AdditionalProperties = part.AdditionalProperties
 		}
 	}
-	for i, part := range n.AllOf {
-		visit(part, fmt.Sprintf("%s/allOf/%d", ptr, i))
-	}
+	visit(n, ptr)
 	return out
+}
+
+// refAnnotations are the keywords that may stand beside a $ref without
+// changing what it admits.
+var refAnnotations = map[string]bool{
+	"$ref": true, "description": true, "title": true, "$comment": true,
+	"deprecated": true, "default": true, "examples": true,
+}
+
+// checkRefSiblings reports keywords beside a $ref that would narrow it in a
+// way the model cannot keep (a $ref beside object keywords is merged as an
+// allOf instead).
+func (b *builder) checkRefSiblings(n *node, ptr string) {
+	for _, k := range n.keywords {
+		if !refAnnotations[k] {
+			b.errorf(ptr, "unsupported keyword %q beside $ref: only object keywords (properties, required, additionalProperties, allOf) and annotations may stand beside a $ref", k)
+		}
+	}
+}
+
+// hasObjectKeywords reports whether a schema constrains an object.
+func hasObjectKeywords(n *node) bool {
+	return n.Properties != nil || len(n.Required) > 0 || n.AdditionalProperties != nil || len(n.AllOf) > 0
 }
 
 // mergeProperty combines two declarations of one property in an allOf: the
@@ -317,7 +417,10 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 		return r
 	}
 	switch {
-	case n.Ref != "" && len(n.Properties) == 0:
+	case n.Ref != "" && hasObjectKeywords(n):
+		return &Ref{Named: b.inlineType(n, ptr, hint)}
+	case n.Ref != "":
+		b.checkRefSiblings(n, ptr)
 		if t := b.target(n.Ref, ptr+"/$ref"); t != nil {
 			return &Ref{Named: t}
 		}
@@ -355,21 +458,19 @@ func constPrim(v json.RawMessage) Prim {
 	return Integer
 }
 
-// inlineType names an inline object or union schema. Identical inline
-// schemas (ignoring descriptions) share one type.
+// inlineType names an inline object or union schema after its place. An
+// inline schema identical to a definition (ignoring descriptions) is that
+// definition. Two identical inline objects in different places stay two
+// types, each named for its place; identical inline unions share one type,
+// named by an override of any of its places, else for the place with the
+// smallest JSON pointer: the name does not depend on the order in which
+// definitions are visited.
 func (b *builder) inlineType(n *node, ptr, hint string) *Type {
-	key := canonical(n)
+	key := b.canonical(n)
 	override, renamed := b.ov.Names[ptr]
-	if t := b.inline[key]; t != nil && t.Inline && isObjectSchema(n) {
-		// Two inline objects of the same shape in different places (the
-		// prompts and tools capabilities) stay two types, each named for
-		// its place; identical inline unions share one.
-		t = nil
-	} else if t != nil {
-		if renamed && t.Inline && t.Name != override && b.types[override] == nil {
-			delete(b.types, t.Name)
-			t.Name = override
-			b.types[override] = t
+	if t := b.inline[key]; t != nil && (!t.Inline || !isObjectSchema(n)) {
+		if t.Inline {
+			b.renameShared(t, ptr, hint, override, renamed)
 		}
 		return t
 	}
@@ -382,9 +483,32 @@ func (b *builder) inlineType(n *node, ptr, hint string) *Type {
 	}
 	t := &Type{Name: name, Pointer: ptr, Inline: true}
 	b.types[name] = t
-	b.inline[key] = t
+	if renamed {
+		b.overridden[t] = true
+	}
+	if !isObjectSchema(n) {
+		b.inline[key] = t
+	}
 	b.define(t, n)
 	return t
+}
+
+// renameShared names a shared inline union for one more of its places.
+func (b *builder) renameShared(t *Type, ptr, hint, override string, renamed bool) {
+	name := hint
+	switch {
+	case renamed && !b.overridden[t]:
+		name = override
+		b.overridden[t] = true
+	case b.overridden[t] || ptr >= t.Pointer:
+		return
+	}
+	if t.Name == name || b.types[name] != nil {
+		return
+	}
+	delete(b.types, t.Name)
+	t.Name, t.Pointer = name, ptr
+	b.types[name] = t
 }
 
 // isObjectSchema reports whether a schema is an object with properties.
@@ -392,9 +516,23 @@ func isObjectSchema(n *node) bool {
 	return n.Properties != nil && len(n.AnyOf)+len(n.OneOf)+len(n.AllOf) == 0
 }
 
-// canonical is a node's schema text without descriptions, used to share
-// identical inline schemas.
-func canonical(n *node) string {
+// canonical is a key for a node's schema without descriptions, used to
+// share identical inline schemas: a hash of its own keywords and of its
+// children's keys. Each node is hashed once and a key has a fixed size, so
+// keying a whole schema is linear in its size whatever its depth.
+func (b *builder) canonical(n *node) string {
+	if n == nil {
+		return ""
+	}
+	if key, ok := b.canon[n]; ok {
+		return key
+	}
+	key := b.canonicalText(n)
+	b.canon[n] = key
+	return key
+}
+
+func (b *builder) canonicalText(n *node) string {
 	type view struct {
 		Ref        string            `json:"r,omitempty"`
 		Type       typeList          `json:"t,omitempty"`
@@ -416,25 +554,26 @@ func canonical(n *node) string {
 	list := func(ns []*node) []string {
 		var out []string
 		for _, c := range ns {
-			out = append(out, canonical(c))
+			out = append(out, b.canonical(c))
 		}
 		return out
 	}
-	v := view{Ref: n.Ref, Type: n.Type, Required: n.Required, Items: canonical(n.Items),
+	v := view{Ref: n.Ref, Type: n.Type, Required: n.Required, Items: b.canonical(n.Items),
 		AnyOf: list(n.AnyOf), OneOf: list(n.OneOf), AllOf: list(n.AllOf),
 		Const: n.Const, Enum: n.Enum, Format: n.Format}
 	if n.Properties != nil {
 		v.HasProps = true
 		v.Properties = map[string]string{}
 		for k, p := range n.Properties {
-			v.Properties[k] = canonical(p)
+			v.Properties[k] = b.canonical(p)
 		}
 	}
 	if a := n.AdditionalProperties; a != nil {
-		v.Additional = fmt.Sprintf("%v:%s", a.Allowed, canonical(a.Schema))
+		v.Additional = fmt.Sprintf("%v:%s", a.Allowed, b.canonical(a.Schema))
 	}
 	data, _ := json.Marshal(v)
-	return string(data)
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:16])
 }
 
 func sortedKeys[V any](m map[string]V) []string {

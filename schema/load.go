@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -56,9 +57,20 @@ func (l ErrorList) Error() string {
 	return strings.Join(msgs, "\n")
 }
 
+// MaxSchemaBytes bounds the size of a schema file. With MaxDepth it bounds
+// what a schema costs: every pass of Load and of the generator is linear in
+// the schema's size, so a schema within the bound loads in bounded time and
+// memory (the 2026-07-28 schema is about 200 KB).
+const MaxSchemaBytes = 32 << 20
+
 // Load reads a schema.json file into a model.
 func Load(path string, opts Options) (*Model, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSchemaBytes+1))
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +98,9 @@ var tsVersion = regexp.MustCompile(`LATEST_PROTOCOL_VERSION\s*=\s*"([^"]+)"`)
 
 // LoadBytes reads schema JSON named file into a model.
 func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
+	if len(data) > MaxSchemaBytes {
+		return nil, ErrorList{{File: file, Msg: fmt.Sprintf("schema larger than %d MB", MaxSchemaBytes>>20)}}
+	}
 	var root struct {
 		Defs        map[string]*node `json:"$defs"`
 		Definitions map[string]*node `json:"definitions"`

@@ -129,6 +129,8 @@ type Field struct {
 	Enum    []string
 	Default json.RawMessage
 	Format  string
+	// Minimum and Maximum bound a number, when the schema does.
+	Minimum, Maximum *float64
 }
 
 // Ref is a type expression: a named type, a primitive, an array or a map of

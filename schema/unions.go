@@ -73,13 +73,17 @@ func (b *builder) defineUnion(t *Type, n *node) {
 // member resolves one union alternative to a named type and its schema.
 func (b *builder) member(u *Type, m *node, ptr string, index int) (*Type, *node) {
 	switch {
+	case m.Ref != "" && hasObjectKeywords(m):
+		mt := b.inlineType(m, ptr, fmt.Sprintf("%sMember%d", u.Name, index+1))
+		return mt, b.mergeAllOf(m, ptr)
 	case m.Ref != "":
+		b.checkRefSiblings(m, ptr)
 		t := b.target(m.Ref, ptr+"/$ref")
 		if t == nil {
 			return nil, nil
 		}
 		n := b.defs[t.Name]
-		for n.Ref != "" && len(n.Properties) == 0 { // follow aliases
+		for n.Ref != "" && len(n.Properties) == 0 { // follow aliases (checkAliasCycles ruled out cycles)
 			if t = b.target(n.Ref, t.Pointer+"/$ref"); t == nil {
 				return nil, nil
 			}
@@ -95,7 +99,7 @@ func (b *builder) member(u *Type, m *node, ptr string, index int) (*Type, *node)
 		}
 		return t, n
 	case hasType(m, "array"):
-		if t := b.inline[canonical(m)]; t != nil {
+		if t := b.inline[b.canonical(m)]; t != nil && !t.Inline {
 			return t, m
 		}
 		name := fmt.Sprintf("%sList%d", u.Name, index+1)
@@ -104,8 +108,8 @@ func (b *builder) member(u *Type, m *node, ptr string, index int) (*Type, *node)
 				name = it.Name + "s"
 			}
 		}
-		if t := b.types[name]; t != nil && t.Kind == KindArray {
-			return t, m
+		if t := b.types[name]; t != nil && t.Kind == KindArray && b.inline[b.canonical(m)] == t {
+			return t, m // the same list in another union
 		}
 		for b.types[name] != nil {
 			name += "Inline"
@@ -113,7 +117,7 @@ func (b *builder) member(u *Type, m *node, ptr string, index int) (*Type, *node)
 		t := &Type{Name: name, Pointer: ptr, Inline: true, Kind: KindArray, Doc: m.Description}
 		b.types[name] = t
 		b.done[t] = true
-		b.inline[canonical(m)] = t
+		b.inline[b.canonical(m)] = t
 		t.Elem = b.ref(m.Items, ptr+"/items", name+"Item")
 		return t, m
 	case hasType(m, "object") || m.Properties != nil:
@@ -123,11 +127,22 @@ func (b *builder) member(u *Type, m *node, ptr string, index int) (*Type, *node)
 	return nil, nil
 }
 
-// jsonKinds lists the JSON kinds a schema admits.
+// jsonKinds lists the JSON kinds a schema admits. Each node is looked at
+// once (a cycle of unions admits nothing more than its other members).
 func (b *builder) jsonKinds(n *node, ptr string, depth int) []string {
-	if n == nil || depth > 32 {
+	if n == nil {
 		return nil
 	}
+	if k, ok := b.kinds[n]; ok {
+		return k
+	}
+	b.kinds[n] = nil // in progress
+	k := b.jsonKindsOf(n, ptr, depth)
+	b.kinds[n] = k
+	return k
+}
+
+func (b *builder) jsonKindsOf(n *node, ptr string, depth int) []string {
 	if n.Ref != "" && len(n.Properties) == 0 {
 		name, _ := strings.CutPrefix(n.Ref, b.prefix)
 		if d := b.defs[unescapePointer(name)]; d != nil {
@@ -159,7 +174,7 @@ func (b *builder) shape(n *node) *Shape {
 	s := &Shape{JSON: "object", Required: slices.Clone(n.Required), Consts: map[string][]json.RawMessage{}}
 	if hasType(n, "array") {
 		s.JSON = "array"
-		s.Elem = canonical(n.Items)
+		s.Elem = b.canonical(n.Items)
 		return s
 	}
 	slices.Sort(s.Required)
@@ -285,7 +300,7 @@ func (b *builder) checkShapes(t *Type, nodes []*node) {
 	ms := t.Union.Members
 	for i := range ms {
 		for j := i + 1; j < len(ms); j++ {
-			if sameShape(ms[i].Shape, ms[j].Shape) && canonical(nodes[i]) != canonical(nodes[j]) {
+			if sameShape(ms[i].Shape, ms[j].Shape) && b.canonical(nodes[i]) != b.canonical(nodes[j]) {
 				b.errorf(t.Pointer, "union %s: members %s and %s cannot be told apart (no discriminator, same shape)", t.Name, ms[i].Type.Name, ms[j].Type.Name)
 			}
 		}

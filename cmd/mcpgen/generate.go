@@ -98,8 +98,11 @@ func runGenerate(e *env, c *command, args []string) int {
 	t := time.Now()
 	files, err := generator.Generate(m, generator.Options{Package: *pkg})
 	if err != nil {
-		e.errorf("%v", err)
-		return exitFail
+		// A generator bug (output that would not compile) or a rendering
+		// failure: the schema provoked it, nothing is written.
+		fmt.Fprintln(e.stderr, err)
+		e.errorf("%s: nothing written", path)
+		return exitUsage
 	}
 	out2 := toWriteout(files)
 	logf("generated package %s: %d files, %s (%s)", *pkg, len(files), size(out2), since(t))

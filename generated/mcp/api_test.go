@@ -84,7 +84,7 @@ func TestOneMetaShape(t *testing.T) {
 	if v, ok := c.GetMeta().Get("com.example/k"); !ok || string(v) != "1" {
 		t.Fatalf("content _meta key: %s %v", v, ok)
 	}
-	var r mcp.ListToolsResult
+	r := mcp.ListToolsResult{CacheScope: "public"}
 	if err := r.GetMeta().Set("com.example/k", true); err != nil {
 		t.Fatal(err)
 	}
@@ -125,3 +125,37 @@ func TestCompletedFillsDefaults(t *testing.T) {
 		t.Fatalf("listen result _meta %+v", lr.Meta)
 	}
 }
+
+// TestEncodeChecksLikeDecode: what a peer must refuse cannot go out.
+func TestEncodeChecksLikeDecode(t *testing.T) {
+	bad := map[string]any{
+		"role not in the enum":     &mcp.PromptMessage{Role: "robot", Content: &mcp.TextContent{Text: "x"}},
+		"priority above 1":         &mcp.Annotations{Priority: ptr(1.5)},
+		"priority below 0":         &mcp.Annotations{Priority: ptr(-0.1)},
+		"cacheScope not allowed":   &mcp.ListToolsResult{CacheScope: "everyone"},
+		"negative ttlMs":           &mcp.ListToolsResult{CacheScope: "public", TTLMs: -1},
+		"required role left unset": &mcp.SamplingMessage{Content: &mcp.TextContent{Text: "x"}},
+	}
+	for name, v := range bad {
+		if out, err := json.Marshal(v); err == nil {
+			t.Errorf("%s: encoded as %s", name, out)
+		}
+	}
+	for name, in := range map[string]string{
+		"role not in the enum": `{"role":"robot","content":{"type":"text","text":"x"}}`,
+	} {
+		var m mcp.PromptMessage
+		if err := json.Unmarshal([]byte(in), &m); err == nil {
+			t.Errorf("%s: decoded", name)
+		}
+	}
+	var a mcp.Annotations
+	if err := json.Unmarshal([]byte(`{"priority":2}`), &a); err == nil || !strings.Contains(err.Error(), "maximum") {
+		t.Errorf("priority 2 decoded (%v)", err)
+	}
+	if out, err := json.Marshal(&mcp.Annotations{Priority: ptr(0.5)}); err != nil || string(out) != `{"priority":0.5}` {
+		t.Errorf("priority 0.5: %s %v", out, err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -22,6 +22,12 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Audience, "audience", plain[[]Role])
 	optional(&fs, raw[1], &x.LastModified, "lastModified", str)
 	optional(&fs, raw[2], &x.Priority, "priority", plain[*float64])
+	fs.check(checkBoundsOptional(x.Priority, "priority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -119,12 +125,16 @@ func (x *CacheableResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
-	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
+	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
 	optional(&fs, raw[2], &x.ResultType, "resultType", str)
 	if raw[2] == nil {
 		x.ResultType = "complete"
 	}
 	required(&fs, raw[3], &x.TTLMs, "ttlMs", plain[int64])
+	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -509,7 +519,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	*x = CreateMessageRequestParams{}
 	var fs fields
 	optional(&fs, raw[0], &x.IncludeContext, "includeContext", str)
-	oneOf(&fs, x.IncludeContext, "includeContext", "allServers", "none", "thisServer")
+	fs.check(checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"))
 	required(&fs, raw[1], &x.MaxTokens, "maxTokens", plain[int64])
 	required(&fs, raw[2], &x.Messages, "messages", plain[[]SamplingMessage])
 	optional(&fs, raw[3], &x.Metadata, "metadata", plain[JSONObject])
@@ -578,7 +588,7 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
-	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
+	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
 	required(&fs, raw[2], &x.Capabilities, "capabilities", via[ServerCapabilities])
 	optional(&fs, raw[3], &x.Instructions, "instructions", str)
 	optional(&fs, raw[4], &x.ResultType, "resultType", str)
@@ -587,6 +597,10 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	}
 	required(&fs, raw[5], &x.SupportedVersions, "supportedVersions", plain[[]string])
 	required(&fs, raw[6], &x.TTLMs, "ttlMs", plain[int64])
+	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -700,7 +714,7 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	*x = ElicitResult{}
 	var fs fields
 	required(&fs, raw[0], &x.Action, "action", str)
-	oneOf(&fs, x.Action, "action", "accept", "cancel", "decline")
+	fs.check(checkOneOf(x.Action, "action", true, "accept", "cancel", "decline"))
 	optional(&fs, raw[1], &x.Content, "content", plain[map[string]ElicitResultContentValue])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -882,7 +896,7 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[1], &x.Sizes, "sizes", plain[[]string])
 	required(&fs, raw[2], &x.Src, "src", str)
 	optional(&fs, raw[3], &x.Theme, "theme", str)
-	oneOf(&fs, x.Theme, "theme", "dark", "light")
+	fs.check(checkOneOf(x.Theme, "theme", false, "dark", "light"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1193,7 +1207,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
-	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
+	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
 	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.Prompts, "prompts", plain[[]Prompt])
 	optional(&fs, raw[4], &x.ResultType, "resultType", str)
@@ -1201,6 +1215,10 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 		x.ResultType = "complete"
 	}
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
+	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1258,7 +1276,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
-	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
+	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
 	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.ResourceTemplates, "resourceTemplates", plain[[]ResourceTemplate])
 	optional(&fs, raw[4], &x.ResultType, "resultType", str)
@@ -1266,6 +1284,10 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 		x.ResultType = "complete"
 	}
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
+	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1323,7 +1345,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
-	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
+	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
 	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.Resources, "resources", plain[[]Resource])
 	optional(&fs, raw[4], &x.ResultType, "resultType", str)
@@ -1331,6 +1353,10 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 		x.ResultType = "complete"
 	}
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
+	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1440,7 +1466,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
-	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
+	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
 	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	optional(&fs, raw[3], &x.ResultType, "resultType", str)
 	if raw[3] == nil {
@@ -1448,6 +1474,10 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	}
 	required(&fs, raw[4], &x.Tools, "tools", plain[[]Tool])
 	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
+	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1643,9 +1673,27 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	*x = ModelPreferences{}
 	var fs fields
 	optional(&fs, raw[0], &x.CostPriority, "costPriority", plain[*float64])
+	fs.check(checkBoundsOptional(x.CostPriority, "costPriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}))
 	optional(&fs, raw[1], &x.Hints, "hints", plain[[]ModelHint])
 	optional(&fs, raw[2], &x.IntelligencePriority, "intelligencePriority", plain[*float64])
+	fs.check(checkBoundsOptional(x.IntelligencePriority, "intelligencePriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}))
 	optional(&fs, raw[3], &x.SpeedPriority, "speedPriority", plain[*float64])
+	fs.check(checkBoundsOptional(x.SpeedPriority, "speedPriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1720,7 +1768,7 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[3], &x.Minimum, "minimum", plain[*float64])
 	optional(&fs, raw[4], &x.Title, "title", str)
 	required(&fs, raw[5], &x.Type, "type", str)
-	oneOf(&fs, x.Type, "type", "integer", "number")
+	fs.check(checkOneOf(x.Type, "type", true, "integer", "number"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1996,13 +2044,17 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	optional(&fs, raw[1], &x.CacheScope, "cacheScope", str)
-	oneOf(&fs, x.CacheScope, "cacheScope", "private", "public")
+	fs.check(checkOneOf(x.CacheScope, "cacheScope", false, "private", "public"))
 	required(&fs, raw[2], &x.Contents, "contents", sliceOf(DecodeResourceContentsUnion))
 	optional(&fs, raw[3], &x.ResultType, "resultType", str)
 	if raw[3] == nil {
 		x.ResultType = "complete"
 	}
 	optional(&fs, raw[4], &x.TTLMs, "ttlMs", plain[*int64])
+	fs.check(checkBoundsOptional(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2454,7 +2506,7 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
 	optional(&fs, raw[2], &x.Format, "format", str)
-	oneOf(&fs, x.Format, "format", "date", "date-time", "email", "uri")
+	fs.check(checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"))
 	optional(&fs, raw[3], &x.MaxLength, "maxLength", plain[*int64])
 	optional(&fs, raw[4], &x.MinLength, "minLength", plain[*int64])
 	optional(&fs, raw[5], &x.Title, "title", str)
@@ -2811,7 +2863,7 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	*x = ToolChoice{}
 	var fs fields
 	optional(&fs, raw[0], &x.Mode, "mode", str)
-	oneOf(&fs, x.Mode, "mode", "auto", "none", "required")
+	fs.check(checkOneOf(x.Mode, "mode", false, "auto", "none", "required"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

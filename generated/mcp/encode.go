@@ -2,19 +2,30 @@
 
 package mcp
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
-// MarshalJSON encodes a Annotations with its constant members and kept extra members.
+// MarshalJSON encodes an Annotations, refusing values its decoder would refuse.
 func (x Annotations) MarshalJSON() ([]byte, error) {
 	type wire Annotations
+	if err := checkBoundsOptional(x.Priority, "priority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, annotationsMembers...)
 }
 
-// MarshalJSON encodes a AudioContent with its constant members and kept extra members.
+// MarshalJSON encodes an AudioContent, refusing values its decoder would refuse.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
 	type wire AudioContent
 	if x.Data == nil {
@@ -24,62 +35,71 @@ func (x AudioContent) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"audio\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, audioContentMembers...)
 }
 
-// MarshalJSON encodes a BaseMetadata with its constant members and kept extra members.
+// MarshalJSON encodes a BaseMetadata, refusing values its decoder would refuse.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
 	type wire BaseMetadata
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, baseMetadataMembers...)
 }
 
-// MarshalJSON encodes a BlobResourceContents with its constant members and kept extra members.
+// MarshalJSON encodes a BlobResourceContents, refusing values its decoder would refuse.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	type wire BlobResourceContents
 	if x.Blob == nil {
 		x.Blob = []byte{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, blobResourceContentsMembers...)
 }
 
-// MarshalJSON encodes a BooleanSchema with its constant members and kept extra members.
+// MarshalJSON encodes a BooleanSchema, refusing values its decoder would refuse.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
 	type wire BooleanSchema
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"boolean\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, booleanSchemaMembers...)
 }
 
-// MarshalJSON encodes a CacheableResult with its constant members and kept extra members.
+// MarshalJSON encodes a CacheableResult, refusing values its decoder would refuse.
 func (x CacheableResult) MarshalJSON() ([]byte, error) {
 	type wire CacheableResult
+	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
+		return nil, err
+	}
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
+	if err := checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, cacheableResultMembers...)
 }
 
-// MarshalJSON encodes a CallToolRequest with its constant members and kept extra members.
+// MarshalJSON encodes a CallToolRequest, refusing values its decoder would refuse.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 	type wire CallToolRequest
 	data, err := json.Marshal(struct {
@@ -87,26 +107,26 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/call\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, callToolRequestMembers...)
 }
 
-// MarshalJSON encodes a CallToolRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a CallToolRequestParams, refusing values its decoder would refuse.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CallToolRequestParams
 	if err := checkRaw(x.Arguments, "arguments", byte(0x6f), false); err != nil {
 		return nil, err
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, callToolRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a CallToolResult with its constant members and kept extra members.
+// MarshalJSON encodes a CallToolResult, refusing values its decoder would refuse.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
 	type wire CallToolResult
 	if x.Content == nil {
@@ -116,26 +136,26 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 		x.ResultType = "complete"
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, callToolResultMembers...)
 }
 
-// MarshalJSON encodes a CallToolResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a CallToolResultResponse, refusing values its decoder would refuse.
 func (x CallToolResultResponse) MarshalJSON() ([]byte, error) {
 	type wire CallToolResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, callToolResultResponseMembers...)
 }
 
-// MarshalJSON encodes a CancelledNotification with its constant members and kept extra members.
+// MarshalJSON encodes a CancelledNotification, refusing values its decoder would refuse.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
 	type wire CancelledNotification
 	data, err := json.Marshal(struct {
@@ -143,63 +163,63 @@ func (x CancelledNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/cancelled\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, cancelledNotificationMembers...)
 }
 
-// MarshalJSON encodes a CancelledNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a CancelledNotificationParams, refusing values its decoder would refuse.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire CancelledNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, cancelledNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilities with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilities, refusing values its decoder would refuse.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilities
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesElicitation with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesElicitation, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesElicitation
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesElicitationMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesRoots with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesRoots, refusing values its decoder would refuse.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesRoots
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesRootsMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesSampling with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesSampling, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesSampling
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesSamplingMembers...)
 }
 
-// MarshalJSON encodes a ClientNotification with its constant members and kept extra members.
+// MarshalJSON encodes a ClientNotification, refusing values its decoder would refuse.
 func (x ClientNotification) MarshalJSON() ([]byte, error) {
 	type wire ClientNotification
 	data, err := json.Marshal(struct {
@@ -207,13 +227,13 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/cancelled\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientNotificationMembers...)
 }
 
-// MarshalJSON encodes a CompleteRequest with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteRequest, refusing values its decoder would refuse.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequest
 	data, err := json.Marshal(struct {
@@ -221,118 +241,121 @@ func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"completion/complete\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeRequestMembers...)
 }
 
-// MarshalJSON encodes a CompleteRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteRequestParams, refusing values its decoder would refuse.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a CompleteRequestParamsArgument with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteRequestParamsArgument, refusing values its decoder would refuse.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequestParamsArgument
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeRequestParamsArgumentMembers...)
 }
 
-// MarshalJSON encodes a CompleteRequestParamsContext with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteRequestParamsContext, refusing values its decoder would refuse.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequestParamsContext
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeRequestParamsContextMembers...)
 }
 
-// MarshalJSON encodes a CompleteResult with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteResult, refusing values its decoder would refuse.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
 	type wire CompleteResult
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeResultMembers...)
 }
 
-// MarshalJSON encodes a CompleteResultCompletion with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteResultCompletion, refusing values its decoder would refuse.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 	type wire CompleteResultCompletion
 	if x.Values == nil {
 		x.Values = []string{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeResultCompletionMembers...)
 }
 
-// MarshalJSON encodes a CompleteResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteResultResponse, refusing values its decoder would refuse.
 func (x CompleteResultResponse) MarshalJSON() ([]byte, error) {
 	type wire CompleteResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeResultResponseMembers...)
 }
 
-// MarshalJSON encodes a CreateMessageRequest with its constant members and kept extra members.
+// MarshalJSON encodes a CreateMessageRequest, refusing values its decoder would refuse.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageRequest
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"sampling/createMessage\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, createMessageRequestMembers...)
 }
 
-// MarshalJSON encodes a CreateMessageRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a CreateMessageRequestParams, refusing values its decoder would refuse.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageRequestParams
+	if err := checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"); err != nil {
+		return nil, err
+	}
 	if x.Messages == nil {
 		x.Messages = []SamplingMessage{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, createMessageRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a CreateMessageResult with its constant members and kept extra members.
+// MarshalJSON encodes a CreateMessageResult, refusing values its decoder would refuse.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageResult
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, createMessageResultMembers...)
 }
 
-// MarshalJSON encodes a DiscoverRequest with its constant members and kept extra members.
+// MarshalJSON encodes a DiscoverRequest, refusing values its decoder would refuse.
 func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
 	type wire DiscoverRequest
 	data, err := json.Marshal(struct {
@@ -340,65 +363,74 @@ func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"server/discover\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, discoverRequestMembers...)
 }
 
-// MarshalJSON encodes a DiscoverResult with its constant members and kept extra members.
+// MarshalJSON encodes a DiscoverResult, refusing values its decoder would refuse.
 func (x DiscoverResult) MarshalJSON() ([]byte, error) {
 	type wire DiscoverResult
+	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
+		return nil, err
+	}
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
 	if x.SupportedVersions == nil {
 		x.SupportedVersions = []string{}
 	}
+	if err := checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, discoverResultMembers...)
 }
 
-// MarshalJSON encodes a DiscoverResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a DiscoverResultResponse, refusing values its decoder would refuse.
 func (x DiscoverResultResponse) MarshalJSON() ([]byte, error) {
 	type wire DiscoverResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, discoverResultResponseMembers...)
 }
 
-// MarshalJSON encodes a ElicitRequest with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitRequest, refusing values its decoder would refuse.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequest
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"elicitation/create\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitRequestMembers...)
 }
 
-// MarshalJSON encodes a ElicitRequestFormParams with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitRequestFormParams, refusing values its decoder would refuse.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestFormParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitRequestFormParamsMembers...)
 }
 
-// MarshalJSON encodes a ElicitRequestFormParamsRequestedSchema with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitRequestFormParamsRequestedSchema, refusing values its decoder would refuse.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestFormParamsRequestedSchema
 	if x.Properties == nil {
@@ -408,59 +440,62 @@ func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"object\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitRequestFormParamsRequestedSchemaMembers...)
 }
 
-// MarshalJSON encodes a ElicitRequestURLParams with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitRequestURLParams, refusing values its decoder would refuse.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestURLParams
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"mode"`
 		wire
 	}{json.RawMessage("\"url\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitRequestURLParamsMembers...)
 }
 
-// MarshalJSON encodes a ElicitResult with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitResult, refusing values its decoder would refuse.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
 	type wire ElicitResult
+	if err := checkOneOf(x.Action, "action", true, "accept", "cancel", "decline"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitResultMembers...)
 }
 
-// MarshalJSON encodes a EmbeddedResource with its constant members and kept extra members.
+// MarshalJSON encodes an EmbeddedResource, refusing values its decoder would refuse.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	type wire EmbeddedResource
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"resource\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, embeddedResourceMembers...)
 }
 
-// MarshalJSON encodes a Error with its constant members and kept extra members.
+// MarshalJSON encodes an Error, refusing values its decoder would refuse.
 func (x Error) MarshalJSON() ([]byte, error) {
 	type wire Error
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, errorMembers...)
 }
 
-// MarshalJSON encodes a GetPromptRequest with its constant members and kept extra members.
+// MarshalJSON encodes a GetPromptRequest, refusing values its decoder would refuse.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
 	type wire GetPromptRequest
 	data, err := json.Marshal(struct {
@@ -468,23 +503,23 @@ func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/get\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getPromptRequestMembers...)
 }
 
-// MarshalJSON encodes a GetPromptRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a GetPromptRequestParams, refusing values its decoder would refuse.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 	type wire GetPromptRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getPromptRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a GetPromptResult with its constant members and kept extra members.
+// MarshalJSON encodes a GetPromptResult, refusing values its decoder would refuse.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 	type wire GetPromptResult
 	if x.Messages == nil {
@@ -494,72 +529,75 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 		x.ResultType = "complete"
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getPromptResultMembers...)
 }
 
-// MarshalJSON encodes a GetPromptResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a GetPromptResultResponse, refusing values its decoder would refuse.
 func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
 	type wire GetPromptResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getPromptResultResponseMembers...)
 }
 
-// MarshalJSON encodes a HeaderMismatchError with its constant members and kept extra members.
+// MarshalJSON encodes a HeaderMismatchError, refusing values its decoder would refuse.
 func (x HeaderMismatchError) MarshalJSON() ([]byte, error) {
 	type wire HeaderMismatchError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, headerMismatchErrorMembers...)
 }
 
-// MarshalJSON encodes a HeaderMismatchErrorError with its constant members and kept extra members.
+// MarshalJSON encodes a HeaderMismatchErrorError, refusing values its decoder would refuse.
 func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
 	type wire HeaderMismatchErrorError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32020"), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, headerMismatchErrorErrorMembers...)
 }
 
-// MarshalJSON encodes a Icon with its constant members and kept extra members.
+// MarshalJSON encodes an Icon, refusing values its decoder would refuse.
 func (x Icon) MarshalJSON() ([]byte, error) {
 	type wire Icon
+	if err := checkOneOf(x.Theme, "theme", false, "dark", "light"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, iconMembers...)
 }
 
-// MarshalJSON encodes a Icons with its constant members and kept extra members.
+// MarshalJSON encodes an Icons, refusing values its decoder would refuse.
 func (x Icons) MarshalJSON() ([]byte, error) {
 	type wire Icons
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, iconsMembers...)
 }
 
-// MarshalJSON encodes a ImageContent with its constant members and kept extra members.
+// MarshalJSON encodes an ImageContent, refusing values its decoder would refuse.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
 	type wire ImageContent
 	if x.Data == nil {
@@ -569,137 +607,137 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"image\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, imageContentMembers...)
 }
 
-// MarshalJSON encodes a Implementation with its constant members and kept extra members.
+// MarshalJSON encodes an Implementation, refusing values its decoder would refuse.
 func (x Implementation) MarshalJSON() ([]byte, error) {
 	type wire Implementation
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, implementationMembers...)
 }
 
-// MarshalJSON encodes a InputRequiredResult with its constant members and kept extra members.
+// MarshalJSON encodes an InputRequiredResult, refusing values its decoder would refuse.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 	type wire InputRequiredResult
 	if x.ResultType == "" {
 		x.ResultType = "input_required"
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, inputRequiredResultMembers...)
 }
 
-// MarshalJSON encodes a InputResponseRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes an InputResponseRequestParams, refusing values its decoder would refuse.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 	type wire InputResponseRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, inputResponseRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a InternalError with its constant members and kept extra members.
+// MarshalJSON encodes an InternalError, refusing values its decoder would refuse.
 func (x InternalError) MarshalJSON() ([]byte, error) {
 	type wire InternalError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32603"), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, internalErrorMembers...)
 }
 
-// MarshalJSON encodes a InvalidParamsError with its constant members and kept extra members.
+// MarshalJSON encodes an InvalidParamsError, refusing values its decoder would refuse.
 func (x InvalidParamsError) MarshalJSON() ([]byte, error) {
 	type wire InvalidParamsError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32602"), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, invalidParamsErrorMembers...)
 }
 
-// MarshalJSON encodes a InvalidRequestError with its constant members and kept extra members.
+// MarshalJSON encodes an InvalidRequestError, refusing values its decoder would refuse.
 func (x InvalidRequestError) MarshalJSON() ([]byte, error) {
 	type wire InvalidRequestError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32600"), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, invalidRequestErrorMembers...)
 }
 
-// MarshalJSON encodes a JSONRPCErrorResponse with its constant members and kept extra members.
+// MarshalJSON encodes a JSONRPCErrorResponse, refusing values its decoder would refuse.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCErrorResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, jsonrpcErrorResponseMembers...)
 }
 
-// MarshalJSON encodes a JSONRPCNotification with its constant members and kept extra members.
+// MarshalJSON encodes a JSONRPCNotification, refusing values its decoder would refuse.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCNotification
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, jsonrpcNotificationMembers...)
 }
 
-// MarshalJSON encodes a JSONRPCRequest with its constant members and kept extra members.
+// MarshalJSON encodes a JSONRPCRequest, refusing values its decoder would refuse.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCRequest
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, jsonrpcRequestMembers...)
 }
 
-// MarshalJSON encodes a JSONRPCResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a JSONRPCResultResponse, refusing values its decoder would refuse.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, jsonrpcResultResponseMembers...)
 }
 
-// MarshalJSON encodes a LegacyTitledEnumSchema with its constant members and kept extra members.
+// MarshalJSON encodes a LegacyTitledEnumSchema, refusing values its decoder would refuse.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
 	type wire LegacyTitledEnumSchema
 	if x.Enum == nil {
@@ -709,13 +747,13 @@ func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, legacyTitledEnumSchemaMembers...)
 }
 
-// MarshalJSON encodes a ListPromptsRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ListPromptsRequest, refusing values its decoder would refuse.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
 	type wire ListPromptsRequest
 	data, err := json.Marshal(struct {
@@ -723,42 +761,51 @@ func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/list\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listPromptsRequestMembers...)
 }
 
-// MarshalJSON encodes a ListPromptsResult with its constant members and kept extra members.
+// MarshalJSON encodes a ListPromptsResult, refusing values its decoder would refuse.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	type wire ListPromptsResult
+	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
+		return nil, err
+	}
 	if x.Prompts == nil {
 		x.Prompts = []Prompt{}
 	}
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
+	if err := checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listPromptsResultMembers...)
 }
 
-// MarshalJSON encodes a ListPromptsResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a ListPromptsResultResponse, refusing values its decoder would refuse.
 func (x ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
 	type wire ListPromptsResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listPromptsResultResponseMembers...)
 }
 
-// MarshalJSON encodes a ListResourceTemplatesRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ListResourceTemplatesRequest, refusing values its decoder would refuse.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 	type wire ListResourceTemplatesRequest
 	data, err := json.Marshal(struct {
@@ -766,42 +813,51 @@ func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/templates/list\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listResourceTemplatesRequestMembers...)
 }
 
-// MarshalJSON encodes a ListResourceTemplatesResult with its constant members and kept extra members.
+// MarshalJSON encodes a ListResourceTemplatesResult, refusing values its decoder would refuse.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	type wire ListResourceTemplatesResult
+	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
+		return nil, err
+	}
 	if x.ResourceTemplates == nil {
 		x.ResourceTemplates = []ResourceTemplate{}
 	}
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
+	if err := checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listResourceTemplatesResultMembers...)
 }
 
-// MarshalJSON encodes a ListResourceTemplatesResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a ListResourceTemplatesResultResponse, refusing values its decoder would refuse.
 func (x ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
 	type wire ListResourceTemplatesResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listResourceTemplatesResultResponseMembers...)
 }
 
-// MarshalJSON encodes a ListResourcesRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ListResourcesRequest, refusing values its decoder would refuse.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
 	type wire ListResourcesRequest
 	data, err := json.Marshal(struct {
@@ -809,78 +865,87 @@ func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/list\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listResourcesRequestMembers...)
 }
 
-// MarshalJSON encodes a ListResourcesResult with its constant members and kept extra members.
+// MarshalJSON encodes a ListResourcesResult, refusing values its decoder would refuse.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	type wire ListResourcesResult
+	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
+		return nil, err
+	}
 	if x.Resources == nil {
 		x.Resources = []Resource{}
 	}
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
+	if err := checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listResourcesResultMembers...)
 }
 
-// MarshalJSON encodes a ListResourcesResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a ListResourcesResultResponse, refusing values its decoder would refuse.
 func (x ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
 	type wire ListResourcesResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listResourcesResultResponseMembers...)
 }
 
-// MarshalJSON encodes a ListRootsRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ListRootsRequest, refusing values its decoder would refuse.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	type wire ListRootsRequest
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"roots/list\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listRootsRequestMembers...)
 }
 
-// MarshalJSON encodes a ListRootsRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a ListRootsRequestParams, refusing values its decoder would refuse.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	type wire ListRootsRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listRootsRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a ListRootsResult with its constant members and kept extra members.
+// MarshalJSON encodes a ListRootsResult, refusing values its decoder would refuse.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	type wire ListRootsResult
 	if x.Roots == nil {
 		x.Roots = []Root{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listRootsResultMembers...)
 }
 
-// MarshalJSON encodes a ListToolsRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ListToolsRequest, refusing values its decoder would refuse.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
 	type wire ListToolsRequest
 	data, err := json.Marshal(struct {
@@ -888,42 +953,59 @@ func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/list\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listToolsRequestMembers...)
 }
 
-// MarshalJSON encodes a ListToolsResult with its constant members and kept extra members.
+// MarshalJSON encodes a ListToolsResult, refusing values its decoder would refuse.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	type wire ListToolsResult
+	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
+		return nil, err
+	}
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
 	if x.Tools == nil {
 		x.Tools = []Tool{}
 	}
+	if err := checkBounds(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listToolsResultMembers...)
 }
 
-// MarshalJSON encodes a ListToolsResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a ListToolsResultResponse, refusing values its decoder would refuse.
 func (x ListToolsResultResponse) MarshalJSON() ([]byte, error) {
 	type wire ListToolsResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listToolsResultResponseMembers...)
 }
 
-// MarshalJSON encodes a LoggingMessageNotification with its constant members and kept extra members.
+// MarshalJSON encodes a LoggingLevel and refuses values the schema does not list.
+func (v LoggingLevel) MarshalJSON() ([]byte, error) {
+	if !v.Valid() {
+		return nil, fmt.Errorf("LoggingLevel: %q is not one of %q", string(v), []string{"alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"})
+	}
+	return json.Marshal(string(v))
+}
+
+// MarshalJSON encodes a LoggingMessageNotification, refusing values its decoder would refuse.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 	type wire LoggingMessageNotification
 	data, err := json.Marshal(struct {
@@ -931,191 +1013,218 @@ func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/message\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, loggingMessageNotificationMembers...)
 }
 
-// MarshalJSON encodes a LoggingMessageNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a LoggingMessageNotificationParams, refusing values its decoder would refuse.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire LoggingMessageNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, loggingMessageNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a MetaObject with its constant members and kept extra members.
+// MarshalJSON encodes a MetaObject, refusing values its decoder would refuse.
 func (x MetaObject) MarshalJSON() ([]byte, error) {
 	type wire MetaObject
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, metaObjectMembers...)
 }
 
-// MarshalJSON encodes a MethodNotFoundError with its constant members and kept extra members.
+// MarshalJSON encodes a MethodNotFoundError, refusing values its decoder would refuse.
 func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
 	type wire MethodNotFoundError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32601"), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, methodNotFoundErrorMembers...)
 }
 
-// MarshalJSON encodes a MissingRequiredClientCapabilityError with its constant members and kept extra members.
+// MarshalJSON encodes a MissingRequiredClientCapabilityError, refusing values its decoder would refuse.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 	type wire MissingRequiredClientCapabilityError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, missingRequiredClientCapabilityErrorMembers...)
 }
 
-// MarshalJSON encodes a MissingRequiredClientCapabilityErrorError with its constant members and kept extra members.
+// MarshalJSON encodes a MissingRequiredClientCapabilityErrorError, refusing values its decoder would refuse.
 func (x MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
 	type wire MissingRequiredClientCapabilityErrorError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32021"), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, missingRequiredClientCapabilityErrorErrorMembers...)
 }
 
-// MarshalJSON encodes a MissingRequiredClientCapabilityErrorErrorData with its constant members and kept extra members.
+// MarshalJSON encodes a MissingRequiredClientCapabilityErrorErrorData, refusing values its decoder would refuse.
 func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
 	type wire MissingRequiredClientCapabilityErrorErrorData
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, missingRequiredClientCapabilityErrorErrorDataMembers...)
 }
 
-// MarshalJSON encodes a ModelHint with its constant members and kept extra members.
+// MarshalJSON encodes a ModelHint, refusing values its decoder would refuse.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
 	type wire ModelHint
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, modelHintMembers...)
 }
 
-// MarshalJSON encodes a ModelPreferences with its constant members and kept extra members.
+// MarshalJSON encodes a ModelPreferences, refusing values its decoder would refuse.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
 	type wire ModelPreferences
+	if err := checkBoundsOptional(x.CostPriority, "costPriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
+	if err := checkBoundsOptional(x.IntelligencePriority, "intelligencePriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
+	if err := checkBoundsOptional(x.SpeedPriority, "speedPriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, modelPreferencesMembers...)
 }
 
-// MarshalJSON encodes a Notification with its constant members and kept extra members.
+// MarshalJSON encodes a Notification, refusing values its decoder would refuse.
 func (x Notification) MarshalJSON() ([]byte, error) {
 	type wire Notification
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, notificationMembers...)
 }
 
-// MarshalJSON encodes a NotificationMetaObject with its constant members and kept extra members.
+// MarshalJSON encodes a NotificationMetaObject, refusing values its decoder would refuse.
 func (x NotificationMetaObject) MarshalJSON() ([]byte, error) {
 	type wire NotificationMetaObject
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, notificationMetaObjectMembers...)
 }
 
-// MarshalJSON encodes a NotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a NotificationParams, refusing values its decoder would refuse.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
 	type wire NotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, notificationParamsMembers...)
 }
 
-// MarshalJSON encodes a NumberSchema with its constant members and kept extra members.
+// MarshalJSON encodes a NumberSchema, refusing values its decoder would refuse.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
 	type wire NumberSchema
+	if err := checkOneOf(x.Type, "type", true, "integer", "number"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, numberSchemaMembers...)
 }
 
-// MarshalJSON encodes a PaginatedRequest with its constant members and kept extra members.
+// MarshalJSON encodes a PaginatedRequest, refusing values its decoder would refuse.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
 	type wire PaginatedRequest
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, paginatedRequestMembers...)
 }
 
-// MarshalJSON encodes a PaginatedRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a PaginatedRequestParams, refusing values its decoder would refuse.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 	type wire PaginatedRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, paginatedRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a PaginatedResult with its constant members and kept extra members.
+// MarshalJSON encodes a PaginatedResult, refusing values its decoder would refuse.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	type wire PaginatedResult
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, paginatedResultMembers...)
 }
 
-// MarshalJSON encodes a ParseError with its constant members and kept extra members.
+// MarshalJSON encodes a ParseError, refusing values its decoder would refuse.
 func (x ParseError) MarshalJSON() ([]byte, error) {
 	type wire ParseError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32700"), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, parseErrorMembers...)
 }
 
-// MarshalJSON encodes a ProgressNotification with its constant members and kept extra members.
+// MarshalJSON encodes a ProgressNotification, refusing values its decoder would refuse.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 	type wire ProgressNotification
 	data, err := json.Marshal(struct {
@@ -1123,43 +1232,43 @@ func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/progress\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, progressNotificationMembers...)
 }
 
-// MarshalJSON encodes a ProgressNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a ProgressNotificationParams, refusing values its decoder would refuse.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire ProgressNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, progressNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a Prompt with its constant members and kept extra members.
+// MarshalJSON encodes a Prompt, refusing values its decoder would refuse.
 func (x Prompt) MarshalJSON() ([]byte, error) {
 	type wire Prompt
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, promptMembers...)
 }
 
-// MarshalJSON encodes a PromptArgument with its constant members and kept extra members.
+// MarshalJSON encodes a PromptArgument, refusing values its decoder would refuse.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
 	type wire PromptArgument
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, promptArgumentMembers...)
 }
 
-// MarshalJSON encodes a PromptListChangedNotification with its constant members and kept extra members.
+// MarshalJSON encodes a PromptListChangedNotification, refusing values its decoder would refuse.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire PromptListChangedNotification
 	data, err := json.Marshal(struct {
@@ -1167,36 +1276,36 @@ func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/prompts/list_changed\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, promptListChangedNotificationMembers...)
 }
 
-// MarshalJSON encodes a PromptMessage with its constant members and kept extra members.
+// MarshalJSON encodes a PromptMessage, refusing values its decoder would refuse.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
 	type wire PromptMessage
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, promptMessageMembers...)
 }
 
-// MarshalJSON encodes a PromptReference with its constant members and kept extra members.
+// MarshalJSON encodes a PromptReference, refusing values its decoder would refuse.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
 	type wire PromptReference
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"ref/prompt\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, promptReferenceMembers...)
 }
 
-// MarshalJSON encodes a ReadResourceRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ReadResourceRequest, refusing values its decoder would refuse.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceRequest
 	data, err := json.Marshal(struct {
@@ -1204,115 +1313,124 @@ func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/read\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, readResourceRequestMembers...)
 }
 
-// MarshalJSON encodes a ReadResourceRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a ReadResourceRequestParams, refusing values its decoder would refuse.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, readResourceRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a ReadResourceResult with its constant members and kept extra members.
+// MarshalJSON encodes a ReadResourceResult, refusing values its decoder would refuse.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceResult
+	if err := checkOneOf(x.CacheScope, "cacheScope", false, "private", "public"); err != nil {
+		return nil, err
+	}
 	if x.Contents == nil {
 		x.Contents = []ResourceContentsUnion{}
 	}
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
+	if err := checkBoundsOptional(x.TTLMs, "ttlMs", bounds{
+		hasMin: true,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, readResourceResultMembers...)
 }
 
-// MarshalJSON encodes a ReadResourceResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a ReadResourceResultResponse, refusing values its decoder would refuse.
 func (x ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, readResourceResultResponseMembers...)
 }
 
-// MarshalJSON encodes a Request with its constant members and kept extra members.
+// MarshalJSON encodes a Request, refusing values its decoder would refuse.
 func (x Request) MarshalJSON() ([]byte, error) {
 	type wire Request
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, requestMembers...)
 }
 
-// MarshalJSON encodes a RequestMetaObject with its constant members and kept extra members.
+// MarshalJSON encodes a RequestMetaObject, refusing values its decoder would refuse.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
 	type wire RequestMetaObject
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, requestMetaObjectMembers...)
 }
 
-// MarshalJSON encodes a RequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a RequestParams, refusing values its decoder would refuse.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
 	type wire RequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, requestParamsMembers...)
 }
 
-// MarshalJSON encodes a Resource with its constant members and kept extra members.
+// MarshalJSON encodes a Resource, refusing values its decoder would refuse.
 func (x Resource) MarshalJSON() ([]byte, error) {
 	type wire Resource
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceMembers...)
 }
 
-// MarshalJSON encodes a ResourceContents with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceContents, refusing values its decoder would refuse.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
 	type wire ResourceContents
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceContentsMembers...)
 }
 
-// MarshalJSON encodes a ResourceLink with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceLink, refusing values its decoder would refuse.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	type wire ResourceLink
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"resource_link\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceLinkMembers...)
 }
 
-// MarshalJSON encodes a ResourceListChangedNotification with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceListChangedNotification, refusing values its decoder would refuse.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire ResourceListChangedNotification
 	data, err := json.Marshal(struct {
@@ -1320,46 +1438,46 @@ func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/list_changed\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceListChangedNotificationMembers...)
 }
 
-// MarshalJSON encodes a ResourceRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceRequestParams, refusing values its decoder would refuse.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
 	type wire ResourceRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a ResourceTemplate with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceTemplate, refusing values its decoder would refuse.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
 	type wire ResourceTemplate
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceTemplateMembers...)
 }
 
-// MarshalJSON encodes a ResourceTemplateReference with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceTemplateReference, refusing values its decoder would refuse.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 	type wire ResourceTemplateReference
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"ref/resource\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceTemplateReferenceMembers...)
 }
 
-// MarshalJSON encodes a ResourceUpdatedNotification with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceUpdatedNotification, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 	type wire ResourceUpdatedNotification
 	data, err := json.Marshal(struct {
@@ -1367,129 +1485,140 @@ func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/updated\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceUpdatedNotificationMembers...)
 }
 
-// MarshalJSON encodes a ResourceUpdatedNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceUpdatedNotificationParams, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire ResourceUpdatedNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceUpdatedNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a Result with its constant members and kept extra members.
+// MarshalJSON encodes a Result, refusing values its decoder would refuse.
 func (x Result) MarshalJSON() ([]byte, error) {
 	type wire Result
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resultMembers...)
 }
 
-// MarshalJSON encodes a ResultMetaObject with its constant members and kept extra members.
+// MarshalJSON encodes a ResultMetaObject, refusing values its decoder would refuse.
 func (x ResultMetaObject) MarshalJSON() ([]byte, error) {
 	type wire ResultMetaObject
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resultMetaObjectMembers...)
 }
 
-// MarshalJSON encodes a Root with its constant members and kept extra members.
+// MarshalJSON encodes a Role and refuses values the schema does not list.
+func (v Role) MarshalJSON() ([]byte, error) {
+	if !v.Valid() {
+		return nil, fmt.Errorf("Role: %q is not one of %q", string(v), []string{"assistant", "user"})
+	}
+	return json.Marshal(string(v))
+}
+
+// MarshalJSON encodes a Root, refusing values its decoder would refuse.
 func (x Root) MarshalJSON() ([]byte, error) {
 	type wire Root
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, rootMembers...)
 }
 
-// MarshalJSON encodes a SamplingMessage with its constant members and kept extra members.
+// MarshalJSON encodes a SamplingMessage, refusing values its decoder would refuse.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
 	type wire SamplingMessage
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, samplingMessageMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilities with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilities, refusing values its decoder would refuse.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilities
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesPrompts with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesPrompts, refusing values its decoder would refuse.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesPrompts
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesPromptsMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesResources with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesResources, refusing values its decoder would refuse.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesResources
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesResourcesMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesTools with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesTools, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesTools
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesToolsMembers...)
 }
 
-// MarshalJSON encodes a StringSchema with its constant members and kept extra members.
+// MarshalJSON encodes a StringSchema, refusing values its decoder would refuse.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
 	type wire StringSchema
+	if err := checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, stringSchemaMembers...)
 }
 
-// MarshalJSON encodes a SubscriptionFilter with its constant members and kept extra members.
+// MarshalJSON encodes a SubscriptionFilter, refusing values its decoder would refuse.
 func (x SubscriptionFilter) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionFilter
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, subscriptionFilterMembers...)
 }
 
-// MarshalJSON encodes a SubscriptionsAcknowledgedNotification with its constant members and kept extra members.
+// MarshalJSON encodes a SubscriptionsAcknowledgedNotification, refusing values its decoder would refuse.
 func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionsAcknowledgedNotification
 	data, err := json.Marshal(struct {
@@ -1497,23 +1626,23 @@ func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/subscriptions/acknowledged\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, subscriptionsAcknowledgedNotificationMembers...)
 }
 
-// MarshalJSON encodes a SubscriptionsAcknowledgedNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a SubscriptionsAcknowledgedNotificationParams, refusing values its decoder would refuse.
 func (x SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionsAcknowledgedNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, subscriptionsAcknowledgedNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a SubscriptionsListenRequest with its constant members and kept extra members.
+// MarshalJSON encodes a SubscriptionsListenRequest, refusing values its decoder would refuse.
 func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionsListenRequest
 	data, err := json.Marshal(struct {
@@ -1521,118 +1650,118 @@ func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"subscriptions/listen\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, subscriptionsListenRequestMembers...)
 }
 
-// MarshalJSON encodes a SubscriptionsListenRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a SubscriptionsListenRequestParams, refusing values its decoder would refuse.
 func (x SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionsListenRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, subscriptionsListenRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a SubscriptionsListenResult with its constant members and kept extra members.
+// MarshalJSON encodes a SubscriptionsListenResult, refusing values its decoder would refuse.
 func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionsListenResult
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, subscriptionsListenResultMembers...)
 }
 
-// MarshalJSON encodes a SubscriptionsListenResultMetaObject with its constant members and kept extra members.
+// MarshalJSON encodes a SubscriptionsListenResultMetaObject, refusing values its decoder would refuse.
 func (x SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionsListenResultMetaObject
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, subscriptionsListenResultMetaObjectMembers...)
 }
 
-// MarshalJSON encodes a SubscriptionsListenResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a SubscriptionsListenResultResponse, refusing values its decoder would refuse.
 func (x SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
 	type wire SubscriptionsListenResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, subscriptionsListenResultResponseMembers...)
 }
 
-// MarshalJSON encodes a TextContent with its constant members and kept extra members.
+// MarshalJSON encodes a TextContent, refusing values its decoder would refuse.
 func (x TextContent) MarshalJSON() ([]byte, error) {
 	type wire TextContent
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"text\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, textContentMembers...)
 }
 
-// MarshalJSON encodes a TextResourceContents with its constant members and kept extra members.
+// MarshalJSON encodes a TextResourceContents, refusing values its decoder would refuse.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	type wire TextResourceContents
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, textResourceContentsMembers...)
 }
 
-// MarshalJSON encodes a TitledMultiSelectEnumSchema with its constant members and kept extra members.
+// MarshalJSON encodes a TitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	type wire TitledMultiSelectEnumSchema
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"array\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaMembers...)
 }
 
-// MarshalJSON encodes a TitledMultiSelectEnumSchemaItems with its constant members and kept extra members.
+// MarshalJSON encodes a TitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItems
 	if x.AnyOf == nil {
 		x.AnyOf = []TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsMembers...)
 }
 
-// MarshalJSON encodes a TitledMultiSelectEnumSchemaItemsAnyOfItem with its constant members and kept extra members.
+// MarshalJSON encodes a TitledMultiSelectEnumSchemaItemsAnyOfItem, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItemsAnyOfItem
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsAnyOfItemMembers...)
 }
 
-// MarshalJSON encodes a TitledSingleSelectEnumSchema with its constant members and kept extra members.
+// MarshalJSON encodes a TitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	type wire TitledSingleSelectEnumSchema
 	if x.OneOf == nil {
@@ -1642,23 +1771,23 @@ func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaMembers...)
 }
 
-// MarshalJSON encodes a TitledSingleSelectEnumSchemaOneOfItem with its constant members and kept extra members.
+// MarshalJSON encodes a TitledSingleSelectEnumSchemaOneOfItem, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 	type wire TitledSingleSelectEnumSchemaOneOfItem
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaOneOfItemMembers...)
 }
 
-// MarshalJSON encodes a Tool with its constant members and kept extra members.
+// MarshalJSON encodes a Tool, refusing values its decoder would refuse.
 func (x Tool) MarshalJSON() ([]byte, error) {
 	type wire Tool
 	if err := checkRaw(x.InputSchema, "inputSchema", byte(0x6f), true); err != nil {
@@ -1668,33 +1797,36 @@ func (x Tool) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolMembers...)
 }
 
-// MarshalJSON encodes a ToolAnnotations with its constant members and kept extra members.
+// MarshalJSON encodes a ToolAnnotations, refusing values its decoder would refuse.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
 	type wire ToolAnnotations
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolAnnotationsMembers...)
 }
 
-// MarshalJSON encodes a ToolChoice with its constant members and kept extra members.
+// MarshalJSON encodes a ToolChoice, refusing values its decoder would refuse.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
 	type wire ToolChoice
+	if err := checkOneOf(x.Mode, "mode", false, "auto", "none", "required"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolChoiceMembers...)
 }
 
-// MarshalJSON encodes a ToolListChangedNotification with its constant members and kept extra members.
+// MarshalJSON encodes a ToolListChangedNotification, refusing values its decoder would refuse.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire ToolListChangedNotification
 	data, err := json.Marshal(struct {
@@ -1702,13 +1834,13 @@ func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/tools/list_changed\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolListChangedNotificationMembers...)
 }
 
-// MarshalJSON encodes a ToolResultContent with its constant members and kept extra members.
+// MarshalJSON encodes a ToolResultContent, refusing values its decoder would refuse.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
 	type wire ToolResultContent
 	if x.Content == nil {
@@ -1718,13 +1850,13 @@ func (x ToolResultContent) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"tool_result\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolResultContentMembers...)
 }
 
-// MarshalJSON encodes a ToolUseContent with its constant members and kept extra members.
+// MarshalJSON encodes a ToolUseContent, refusing values its decoder would refuse.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	type wire ToolUseContent
 	if x.Input == nil {
@@ -1734,65 +1866,65 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"tool_use\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolUseContentMembers...)
 }
 
-// MarshalJSON encodes a UnsupportedProtocolVersionError with its constant members and kept extra members.
+// MarshalJSON encodes an UnsupportedProtocolVersionError, refusing values its decoder would refuse.
 func (x UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
 	type wire UnsupportedProtocolVersionError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, unsupportedProtocolVersionErrorMembers...)
 }
 
-// MarshalJSON encodes a UnsupportedProtocolVersionErrorError with its constant members and kept extra members.
+// MarshalJSON encodes an UnsupportedProtocolVersionErrorError, refusing values its decoder would refuse.
 func (x UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
 	type wire UnsupportedProtocolVersionErrorError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32022"), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, unsupportedProtocolVersionErrorErrorMembers...)
 }
 
-// MarshalJSON encodes a UnsupportedProtocolVersionErrorErrorData with its constant members and kept extra members.
+// MarshalJSON encodes an UnsupportedProtocolVersionErrorErrorData, refusing values its decoder would refuse.
 func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
 	type wire UnsupportedProtocolVersionErrorErrorData
 	if x.Supported == nil {
 		x.Supported = []string{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, unsupportedProtocolVersionErrorErrorDataMembers...)
 }
 
-// MarshalJSON encodes a UntitledMultiSelectEnumSchema with its constant members and kept extra members.
+// MarshalJSON encodes an UntitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchema
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"array\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaMembers...)
 }
 
-// MarshalJSON encodes a UntitledMultiSelectEnumSchemaItems with its constant members and kept extra members.
+// MarshalJSON encodes an UntitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchemaItems
 	if x.Enum == nil {
@@ -1802,13 +1934,13 @@ func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaItemsMembers...)
 }
 
-// MarshalJSON encodes a UntitledSingleSelectEnumSchema with its constant members and kept extra members.
+// MarshalJSON encodes an UntitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	type wire UntitledSingleSelectEnumSchema
 	if x.Enum == nil {
@@ -1818,8 +1950,8 @@ func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, untitledSingleSelectEnumSchemaMembers...)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -176,14 +177,6 @@ func constant(fs *fields, raw json.RawMessage, want string, name string, isRequi
 	if !sameJSON(raw, want) {
 		fs.err = &DecodeError{Path: name, Msg: "must be " + want + ", got " + truncate(raw)}
 	}
-}
-
-// oneOf checks that a string member holds one of the allowed values.
-func oneOf(fs *fields, value, name string, allowed ...string) {
-	if fs.err != nil || value == "" || slices.Contains(allowed, value) {
-		return
-	}
-	fs.err = &DecodeError{Path: name, Msg: fmt.Sprintf("%q is not one of %q", value, allowed)}
 }
 
 func sameJSON(raw json.RawMessage, literal string) bool {
@@ -906,5 +899,61 @@ func checkRaw(raw json.RawMessage, name string, kind byte, isRequired bool) erro
 	case kind != 0 && jsonKind(raw) != kind:
 		return &DecodeError{Path: name, Msg: "expected an object, got " + truncate(raw)}
 	}
+	return nil
+}
+
+// checkOneOf refuses a string outside an enum: an empty one is absent
+// unless the member is required.
+func checkOneOf[S ~string](value S, name string, isRequired bool, allowed ...string) error {
+	if (value == "" && !isRequired) || slices.Contains(allowed, string(value)) {
+		return nil
+	}
+	return &DecodeError{Path: name, Msg: fmt.Sprintf("%q is not one of %q", string(value), allowed)}
+}
+
+// bounds are a number's minimum and maximum, when its schema gives them.
+type bounds struct {
+	min, max       float64
+	hasMin, hasMax bool
+}
+
+// checkBounds refuses a number outside its bounds.
+func checkBounds[N ~int64 | ~float64](value N, name string, b bounds) error {
+	v := float64(value)
+	switch {
+	case b.hasMin && v < b.min:
+		return &DecodeError{Path: name, Msg: fmt.Sprintf("%v is below the minimum %v", v, b.min)}
+	case b.hasMax && v > b.max:
+		return &DecodeError{Path: name, Msg: fmt.Sprintf("%v is above the maximum %v", v, b.max)}
+	}
+	return nil
+}
+
+// checkBoundsOptional is checkBounds for an optional number.
+func checkBoundsOptional[N ~int64 | ~float64](value *N, name string, b bounds) error {
+	if value == nil {
+		return nil
+	}
+	return checkBounds(*value, name, b)
+}
+
+// check records the error of a value check while an object is decoded.
+func (fs *fields) check(err error) {
+	if fs.err == nil && err != nil {
+		fs.err = err
+	}
+}
+
+// addMember encodes value under name into members, unless the member is
+// optional and value is its zero value.
+func addMember(members map[string]json.RawMessage, name string, value any, optional bool) error {
+	if optional && reflect.ValueOf(value).IsZero() {
+		return nil
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	members[name] = raw
 	return nil
 }

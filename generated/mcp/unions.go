@@ -765,7 +765,7 @@ func DecodeResourceContentsUnion(data []byte) (ResourceContentsUnion, error) {
 	return nil, &DecodeError{Msg: "matches no member of ResourceContentsUnion (TextResourceContents, BlobResourceContents)"}
 }
 
-// SamplingContent is declared inline by the schema at #/$defs/CreateMessageResult/properties/content.
+// SamplingContent is declared inline by the schema at #/$defs/SamplingMessage/properties/content.
 //
 // It is sealed: its values are *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentBlocks. The "type" member tells them apart.
 type SamplingContent interface {

@@ -22,6 +22,12 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Audience, "audience", plain[[]Role])
 	optional(&fs, raw[1], &x.LastModified, "lastModified", str)
 	optional(&fs, raw[2], &x.Priority, "priority", plain[*float64])
+	fs.check(checkBoundsOptional(x.Priority, "priority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -716,7 +722,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[CreateMessageRequestParamsMeta])
 	optional(&fs, raw[1], &x.IncludeContext, "includeContext", str)
-	oneOf(&fs, x.IncludeContext, "includeContext", "allServers", "none", "thisServer")
+	fs.check(checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"))
 	required(&fs, raw[2], &x.MaxTokens, "maxTokens", plain[int64])
 	required(&fs, raw[3], &x.Messages, "messages", plain[[]SamplingMessage])
 	optional(&fs, raw[4], &x.Metadata, "metadata", viaPointer[CreateMessageRequestParamsMetadata])
@@ -935,7 +941,7 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Action, "action", str)
-	oneOf(&fs, x.Action, "action", "accept", "cancel", "decline")
+	fs.check(checkOneOf(x.Action, "action", true, "accept", "cancel", "decline"))
 	optional(&fs, raw[2], &x.Content, "content", plain[map[string]ElicitResultContentValue])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1188,7 +1194,7 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[1], &x.Sizes, "sizes", plain[[]string])
 	required(&fs, raw[2], &x.Src, "src", str)
 	optional(&fs, raw[3], &x.Theme, "theme", str)
-	oneOf(&fs, x.Theme, "theme", "dark", "light")
+	fs.check(checkOneOf(x.Theme, "theme", false, "dark", "light"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1764,9 +1770,27 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	*x = ModelPreferences{}
 	var fs fields
 	optional(&fs, raw[0], &x.CostPriority, "costPriority", plain[*float64])
+	fs.check(checkBoundsOptional(x.CostPriority, "costPriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}))
 	optional(&fs, raw[1], &x.Hints, "hints", plain[[]ModelHint])
 	optional(&fs, raw[2], &x.IntelligencePriority, "intelligencePriority", plain[*float64])
+	fs.check(checkBoundsOptional(x.IntelligencePriority, "intelligencePriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}))
 	optional(&fs, raw[3], &x.SpeedPriority, "speedPriority", plain[*float64])
+	fs.check(checkBoundsOptional(x.SpeedPriority, "speedPriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1824,7 +1848,7 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[3], &x.Minimum, "minimum", plain[*float64])
 	optional(&fs, raw[4], &x.Title, "title", str)
 	required(&fs, raw[5], &x.Type, "type", str)
-	oneOf(&fs, x.Type, "type", "integer", "number")
+	fs.check(checkOneOf(x.Type, "type", true, "integer", "number"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2793,7 +2817,7 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
 	optional(&fs, raw[2], &x.Format, "format", str)
-	oneOf(&fs, x.Format, "format", "date", "date-time", "email", "uri")
+	fs.check(checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"))
 	optional(&fs, raw[3], &x.MaxLength, "maxLength", plain[*int64])
 	optional(&fs, raw[4], &x.MinLength, "minLength", plain[*int64])
 	optional(&fs, raw[5], &x.Title, "title", str)
@@ -3184,7 +3208,7 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	*x = ToolChoice{}
 	var fs fields
 	optional(&fs, raw[0], &x.Mode, "mode", str)
-	oneOf(&fs, x.Mode, "mode", "auto", "none", "required")
+	fs.check(checkOneOf(x.Mode, "mode", false, "auto", "none", "required"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3202,7 +3226,7 @@ func (x *ToolExecution) UnmarshalJSON(data []byte) error {
 	*x = ToolExecution{}
 	var fs fields
 	optional(&fs, raw[0], &x.TaskSupport, "taskSupport", str)
-	oneOf(&fs, x.TaskSupport, "taskSupport", "forbidden", "optional", "required")
+	fs.check(checkOneOf(x.TaskSupport, "taskSupport", false, "forbidden", "optional", "required"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -2,19 +2,30 @@
 
 package mcp20251125
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
-// MarshalJSON encodes a Annotations with its constant members and kept extra members.
+// MarshalJSON encodes an Annotations, refusing values its decoder would refuse.
 func (x Annotations) MarshalJSON() ([]byte, error) {
 	type wire Annotations
+	if err := checkBoundsOptional(x.Priority, "priority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, annotationsMembers...)
 }
 
-// MarshalJSON encodes a AudioContent with its constant members and kept extra members.
+// MarshalJSON encodes an AudioContent, refusing values its decoder would refuse.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
 	type wire AudioContent
 	if x.Data == nil {
@@ -24,49 +35,49 @@ func (x AudioContent) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"audio\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, audioContentMembers...)
 }
 
-// MarshalJSON encodes a BaseMetadata with its constant members and kept extra members.
+// MarshalJSON encodes a BaseMetadata, refusing values its decoder would refuse.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
 	type wire BaseMetadata
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, baseMetadataMembers...)
 }
 
-// MarshalJSON encodes a BlobResourceContents with its constant members and kept extra members.
+// MarshalJSON encodes a BlobResourceContents, refusing values its decoder would refuse.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	type wire BlobResourceContents
 	if x.Blob == nil {
 		x.Blob = []byte{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, blobResourceContentsMembers...)
 }
 
-// MarshalJSON encodes a BooleanSchema with its constant members and kept extra members.
+// MarshalJSON encodes a BooleanSchema, refusing values its decoder would refuse.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
 	type wire BooleanSchema
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"boolean\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, booleanSchemaMembers...)
 }
 
-// MarshalJSON encodes a CallToolRequest with its constant members and kept extra members.
+// MarshalJSON encodes a CallToolRequest, refusing values its decoder would refuse.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 	type wire CallToolRequest
 	data, err := json.Marshal(struct {
@@ -74,49 +85,49 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/call\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, callToolRequestMembers...)
 }
 
-// MarshalJSON encodes a CallToolRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a CallToolRequestParams, refusing values its decoder would refuse.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CallToolRequestParams
 	if err := checkRaw(x.Arguments, "arguments", byte(0x6f), false); err != nil {
 		return nil, err
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, callToolRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a CallToolRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes a CallToolRequestParamsMeta, refusing values its decoder would refuse.
 func (x CallToolRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire CallToolRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, callToolRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a CallToolResult with its constant members and kept extra members.
+// MarshalJSON encodes a CallToolResult, refusing values its decoder would refuse.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
 	type wire CallToolResult
 	if x.Content == nil {
 		x.Content = []ContentBlock{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, callToolResultMembers...)
 }
 
-// MarshalJSON encodes a CancelTaskRequest with its constant members and kept extra members.
+// MarshalJSON encodes a CancelTaskRequest, refusing values its decoder would refuse.
 func (x CancelTaskRequest) MarshalJSON() ([]byte, error) {
 	type wire CancelTaskRequest
 	data, err := json.Marshal(struct {
@@ -124,23 +135,23 @@ func (x CancelTaskRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/cancel\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, cancelTaskRequestMembers...)
 }
 
-// MarshalJSON encodes a CancelTaskResult with its constant members and kept extra members.
+// MarshalJSON encodes a CancelTaskResult, refusing values its decoder would refuse.
 func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
 	type wire CancelTaskResult
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, cancelTaskResultMembers...)
 }
 
-// MarshalJSON encodes a CancelledNotification with its constant members and kept extra members.
+// MarshalJSON encodes a CancelledNotification, refusing values its decoder would refuse.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
 	type wire CancelledNotification
 	data, err := json.Marshal(struct {
@@ -148,193 +159,193 @@ func (x CancelledNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/cancelled\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, cancelledNotificationMembers...)
 }
 
-// MarshalJSON encodes a CancelledNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a CancelledNotificationParams, refusing values its decoder would refuse.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire CancelledNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, cancelledNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilities with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilities, refusing values its decoder would refuse.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilities
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesElicitation with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesElicitation, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesElicitation
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesElicitationMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesElicitationForm with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesElicitationForm, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesElicitationForm
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesElicitationFormMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesElicitationURL with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesElicitationURL, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesElicitationURL
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesElicitationURLMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesExperimentalValue with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesExperimentalValue, refusing values its decoder would refuse.
 func (x ClientCapabilitiesExperimentalValue) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesExperimentalValue
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesExperimentalValueMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesRoots with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesRoots, refusing values its decoder would refuse.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesRoots
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesRootsMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesSampling with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesSampling, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesSampling
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesSamplingMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesSamplingContext with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesSamplingContext, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesSamplingContext
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesSamplingContextMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesSamplingTools with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesSamplingTools, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesSamplingTools
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesSamplingToolsMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesTasks with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesTasks, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasks
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesTasksCancel with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesTasksCancel, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasksCancel
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksCancelMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesTasksList with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesTasksList, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasksList
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksListMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesTasksRequests with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesTasksRequests, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequests
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesTasksRequestsElicitation with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesTasksRequestsElicitation, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsElicitation
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsElicitationMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesTasksRequestsElicitationCreate with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesTasksRequestsElicitationCreate, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsElicitationCreate) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsElicitationCreate
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsElicitationCreateMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesTasksRequestsSampling with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesTasksRequestsSampling, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsSampling
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsSamplingMembers...)
 }
 
-// MarshalJSON encodes a ClientCapabilitiesTasksRequestsSamplingCreateMessage with its constant members and kept extra members.
+// MarshalJSON encodes a ClientCapabilitiesTasksRequestsSamplingCreateMessage, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsSamplingCreateMessage) MarshalJSON() ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsSamplingCreateMessage
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsSamplingCreateMessageMembers...)
 }
 
-// MarshalJSON encodes a CompleteRequest with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteRequest, refusing values its decoder would refuse.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequest
 	data, err := json.Marshal(struct {
@@ -342,76 +353,76 @@ func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"completion/complete\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeRequestMembers...)
 }
 
-// MarshalJSON encodes a CompleteRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteRequestParams, refusing values its decoder would refuse.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a CompleteRequestParamsArgument with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteRequestParamsArgument, refusing values its decoder would refuse.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequestParamsArgument
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeRequestParamsArgumentMembers...)
 }
 
-// MarshalJSON encodes a CompleteRequestParamsContext with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteRequestParamsContext, refusing values its decoder would refuse.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequestParamsContext
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeRequestParamsContextMembers...)
 }
 
-// MarshalJSON encodes a CompleteRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteRequestParamsMeta, refusing values its decoder would refuse.
 func (x CompleteRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire CompleteRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a CompleteResult with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteResult, refusing values its decoder would refuse.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
 	type wire CompleteResult
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeResultMembers...)
 }
 
-// MarshalJSON encodes a CompleteResultCompletion with its constant members and kept extra members.
+// MarshalJSON encodes a CompleteResultCompletion, refusing values its decoder would refuse.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 	type wire CompleteResultCompletion
 	if x.Values == nil {
 		x.Values = []string{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, completeResultCompletionMembers...)
 }
 
-// MarshalJSON encodes a CreateMessageRequest with its constant members and kept extra members.
+// MarshalJSON encodes a CreateMessageRequest, refusing values its decoder would refuse.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageRequest
 	data, err := json.Marshal(struct {
@@ -419,66 +430,69 @@ func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"sampling/createMessage\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, createMessageRequestMembers...)
 }
 
-// MarshalJSON encodes a CreateMessageRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a CreateMessageRequestParams, refusing values its decoder would refuse.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageRequestParams
+	if err := checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"); err != nil {
+		return nil, err
+	}
 	if x.Messages == nil {
 		x.Messages = []SamplingMessage{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, createMessageRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a CreateMessageRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes a CreateMessageRequestParamsMeta, refusing values its decoder would refuse.
 func (x CreateMessageRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, createMessageRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a CreateMessageRequestParamsMetadata with its constant members and kept extra members.
+// MarshalJSON encodes a CreateMessageRequestParamsMetadata, refusing values its decoder would refuse.
 func (x CreateMessageRequestParamsMetadata) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageRequestParamsMetadata
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, createMessageRequestParamsMetadataMembers...)
 }
 
-// MarshalJSON encodes a CreateMessageResult with its constant members and kept extra members.
+// MarshalJSON encodes a CreateMessageResult, refusing values its decoder would refuse.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	type wire CreateMessageResult
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, createMessageResultMembers...)
 }
 
-// MarshalJSON encodes a CreateTaskResult with its constant members and kept extra members.
+// MarshalJSON encodes a CreateTaskResult, refusing values its decoder would refuse.
 func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
 	type wire CreateTaskResult
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, createTaskResultMembers...)
 }
 
-// MarshalJSON encodes a ElicitRequest with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitRequest, refusing values its decoder would refuse.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequest
 	data, err := json.Marshal(struct {
@@ -486,33 +500,33 @@ func (x ElicitRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"elicitation/create\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitRequestMembers...)
 }
 
-// MarshalJSON encodes a ElicitRequestFormParams with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitRequestFormParams, refusing values its decoder would refuse.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestFormParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitRequestFormParamsMembers...)
 }
 
-// MarshalJSON encodes a ElicitRequestFormParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitRequestFormParamsMeta, refusing values its decoder would refuse.
 func (x ElicitRequestFormParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestFormParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitRequestFormParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a ElicitRequestFormParamsRequestedSchema with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitRequestFormParamsRequestedSchema, refusing values its decoder would refuse.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestFormParamsRequestedSchema
 	if x.Properties == nil {
@@ -522,46 +536,49 @@ func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"object\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitRequestFormParamsRequestedSchemaMembers...)
 }
 
-// MarshalJSON encodes a ElicitRequestURLParams with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitRequestURLParams, refusing values its decoder would refuse.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestURLParams
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"mode"`
 		wire
 	}{json.RawMessage("\"url\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitRequestURLParamsMembers...)
 }
 
-// MarshalJSON encodes a ElicitRequestURLParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitRequestURLParamsMeta, refusing values its decoder would refuse.
 func (x ElicitRequestURLParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire ElicitRequestURLParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitRequestURLParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a ElicitResult with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitResult, refusing values its decoder would refuse.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
 	type wire ElicitResult
+	if err := checkOneOf(x.Action, "action", true, "accept", "cancel", "decline"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitResultMembers...)
 }
 
-// MarshalJSON encodes a ElicitationCompleteNotification with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitationCompleteNotification, refusing values its decoder would refuse.
 func (x ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
 	type wire ElicitationCompleteNotification
 	data, err := json.Marshal(struct {
@@ -569,46 +586,46 @@ func (x ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/elicitation/complete\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitationCompleteNotificationMembers...)
 }
 
-// MarshalJSON encodes a ElicitationCompleteNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes an ElicitationCompleteNotificationParams, refusing values its decoder would refuse.
 func (x ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire ElicitationCompleteNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, elicitationCompleteNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a EmbeddedResource with its constant members and kept extra members.
+// MarshalJSON encodes an EmbeddedResource, refusing values its decoder would refuse.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	type wire EmbeddedResource
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"resource\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, embeddedResourceMembers...)
 }
 
-// MarshalJSON encodes a Error with its constant members and kept extra members.
+// MarshalJSON encodes an Error, refusing values its decoder would refuse.
 func (x Error) MarshalJSON() ([]byte, error) {
 	type wire Error
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, errorMembers...)
 }
 
-// MarshalJSON encodes a GetPromptRequest with its constant members and kept extra members.
+// MarshalJSON encodes a GetPromptRequest, refusing values its decoder would refuse.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
 	type wire GetPromptRequest
 	data, err := json.Marshal(struct {
@@ -616,46 +633,46 @@ func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/get\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getPromptRequestMembers...)
 }
 
-// MarshalJSON encodes a GetPromptRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a GetPromptRequestParams, refusing values its decoder would refuse.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 	type wire GetPromptRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getPromptRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a GetPromptRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes a GetPromptRequestParamsMeta, refusing values its decoder would refuse.
 func (x GetPromptRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire GetPromptRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getPromptRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a GetPromptResult with its constant members and kept extra members.
+// MarshalJSON encodes a GetPromptResult, refusing values its decoder would refuse.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 	type wire GetPromptResult
 	if x.Messages == nil {
 		x.Messages = []PromptMessage{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getPromptResultMembers...)
 }
 
-// MarshalJSON encodes a GetTaskPayloadRequest with its constant members and kept extra members.
+// MarshalJSON encodes a GetTaskPayloadRequest, refusing values its decoder would refuse.
 func (x GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
 	type wire GetTaskPayloadRequest
 	data, err := json.Marshal(struct {
@@ -663,23 +680,23 @@ func (x GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/result\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getTaskPayloadRequestMembers...)
 }
 
-// MarshalJSON encodes a GetTaskPayloadResult with its constant members and kept extra members.
+// MarshalJSON encodes a GetTaskPayloadResult, refusing values its decoder would refuse.
 func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 	type wire GetTaskPayloadResult
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getTaskPayloadResultMembers...)
 }
 
-// MarshalJSON encodes a GetTaskRequest with its constant members and kept extra members.
+// MarshalJSON encodes a GetTaskRequest, refusing values its decoder would refuse.
 func (x GetTaskRequest) MarshalJSON() ([]byte, error) {
 	type wire GetTaskRequest
 	data, err := json.Marshal(struct {
@@ -687,43 +704,46 @@ func (x GetTaskRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/get\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getTaskRequestMembers...)
 }
 
-// MarshalJSON encodes a GetTaskResult with its constant members and kept extra members.
+// MarshalJSON encodes a GetTaskResult, refusing values its decoder would refuse.
 func (x GetTaskResult) MarshalJSON() ([]byte, error) {
 	type wire GetTaskResult
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getTaskResultMembers...)
 }
 
-// MarshalJSON encodes a Icon with its constant members and kept extra members.
+// MarshalJSON encodes an Icon, refusing values its decoder would refuse.
 func (x Icon) MarshalJSON() ([]byte, error) {
 	type wire Icon
+	if err := checkOneOf(x.Theme, "theme", false, "dark", "light"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, iconMembers...)
 }
 
-// MarshalJSON encodes a Icons with its constant members and kept extra members.
+// MarshalJSON encodes an Icons, refusing values its decoder would refuse.
 func (x Icons) MarshalJSON() ([]byte, error) {
 	type wire Icons
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, iconsMembers...)
 }
 
-// MarshalJSON encodes a ImageContent with its constant members and kept extra members.
+// MarshalJSON encodes an ImageContent, refusing values its decoder would refuse.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
 	type wire ImageContent
 	if x.Data == nil {
@@ -733,23 +753,23 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"image\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, imageContentMembers...)
 }
 
-// MarshalJSON encodes a Implementation with its constant members and kept extra members.
+// MarshalJSON encodes an Implementation, refusing values its decoder would refuse.
 func (x Implementation) MarshalJSON() ([]byte, error) {
 	type wire Implementation
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, implementationMembers...)
 }
 
-// MarshalJSON encodes a InitializeRequest with its constant members and kept extra members.
+// MarshalJSON encodes an InitializeRequest, refusing values its decoder would refuse.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 	type wire InitializeRequest
 	data, err := json.Marshal(struct {
@@ -757,43 +777,43 @@ func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"initialize\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, initializeRequestMembers...)
 }
 
-// MarshalJSON encodes a InitializeRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes an InitializeRequestParams, refusing values its decoder would refuse.
 func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
 	type wire InitializeRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, initializeRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a InitializeRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes an InitializeRequestParamsMeta, refusing values its decoder would refuse.
 func (x InitializeRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire InitializeRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, initializeRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a InitializeResult with its constant members and kept extra members.
+// MarshalJSON encodes an InitializeResult, refusing values its decoder would refuse.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	type wire InitializeResult
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, initializeResultMembers...)
 }
 
-// MarshalJSON encodes a InitializedNotification with its constant members and kept extra members.
+// MarshalJSON encodes an InitializedNotification, refusing values its decoder would refuse.
 func (x InitializedNotification) MarshalJSON() ([]byte, error) {
 	type wire InitializedNotification
 	data, err := json.Marshal(struct {
@@ -801,65 +821,65 @@ func (x InitializedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/initialized\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, initializedNotificationMembers...)
 }
 
-// MarshalJSON encodes a JSONRPCErrorResponse with its constant members and kept extra members.
+// MarshalJSON encodes a JSONRPCErrorResponse, refusing values its decoder would refuse.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCErrorResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, jsonrpcErrorResponseMembers...)
 }
 
-// MarshalJSON encodes a JSONRPCNotification with its constant members and kept extra members.
+// MarshalJSON encodes a JSONRPCNotification, refusing values its decoder would refuse.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCNotification
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, jsonrpcNotificationMembers...)
 }
 
-// MarshalJSON encodes a JSONRPCRequest with its constant members and kept extra members.
+// MarshalJSON encodes a JSONRPCRequest, refusing values its decoder would refuse.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCRequest
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, jsonrpcRequestMembers...)
 }
 
-// MarshalJSON encodes a JSONRPCResultResponse with its constant members and kept extra members.
+// MarshalJSON encodes a JSONRPCResultResponse, refusing values its decoder would refuse.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCResultResponse
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, jsonrpcResultResponseMembers...)
 }
 
-// MarshalJSON encodes a LegacyTitledEnumSchema with its constant members and kept extra members.
+// MarshalJSON encodes a LegacyTitledEnumSchema, refusing values its decoder would refuse.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
 	type wire LegacyTitledEnumSchema
 	if x.Enum == nil {
@@ -869,13 +889,13 @@ func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, legacyTitledEnumSchemaMembers...)
 }
 
-// MarshalJSON encodes a ListPromptsRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ListPromptsRequest, refusing values its decoder would refuse.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
 	type wire ListPromptsRequest
 	data, err := json.Marshal(struct {
@@ -883,26 +903,26 @@ func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/list\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listPromptsRequestMembers...)
 }
 
-// MarshalJSON encodes a ListPromptsResult with its constant members and kept extra members.
+// MarshalJSON encodes a ListPromptsResult, refusing values its decoder would refuse.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	type wire ListPromptsResult
 	if x.Prompts == nil {
 		x.Prompts = []Prompt{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listPromptsResultMembers...)
 }
 
-// MarshalJSON encodes a ListResourceTemplatesRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ListResourceTemplatesRequest, refusing values its decoder would refuse.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 	type wire ListResourceTemplatesRequest
 	data, err := json.Marshal(struct {
@@ -910,26 +930,26 @@ func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/templates/list\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listResourceTemplatesRequestMembers...)
 }
 
-// MarshalJSON encodes a ListResourceTemplatesResult with its constant members and kept extra members.
+// MarshalJSON encodes a ListResourceTemplatesResult, refusing values its decoder would refuse.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	type wire ListResourceTemplatesResult
 	if x.ResourceTemplates == nil {
 		x.ResourceTemplates = []ResourceTemplate{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listResourceTemplatesResultMembers...)
 }
 
-// MarshalJSON encodes a ListResourcesRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ListResourcesRequest, refusing values its decoder would refuse.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
 	type wire ListResourcesRequest
 	data, err := json.Marshal(struct {
@@ -937,26 +957,26 @@ func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/list\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listResourcesRequestMembers...)
 }
 
-// MarshalJSON encodes a ListResourcesResult with its constant members and kept extra members.
+// MarshalJSON encodes a ListResourcesResult, refusing values its decoder would refuse.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	type wire ListResourcesResult
 	if x.Resources == nil {
 		x.Resources = []Resource{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listResourcesResultMembers...)
 }
 
-// MarshalJSON encodes a ListRootsRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ListRootsRequest, refusing values its decoder would refuse.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	type wire ListRootsRequest
 	data, err := json.Marshal(struct {
@@ -964,26 +984,26 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"roots/list\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listRootsRequestMembers...)
 }
 
-// MarshalJSON encodes a ListRootsResult with its constant members and kept extra members.
+// MarshalJSON encodes a ListRootsResult, refusing values its decoder would refuse.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	type wire ListRootsResult
 	if x.Roots == nil {
 		x.Roots = []Root{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listRootsResultMembers...)
 }
 
-// MarshalJSON encodes a ListTasksRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ListTasksRequest, refusing values its decoder would refuse.
 func (x ListTasksRequest) MarshalJSON() ([]byte, error) {
 	type wire ListTasksRequest
 	data, err := json.Marshal(struct {
@@ -991,26 +1011,26 @@ func (x ListTasksRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/list\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listTasksRequestMembers...)
 }
 
-// MarshalJSON encodes a ListTasksResult with its constant members and kept extra members.
+// MarshalJSON encodes a ListTasksResult, refusing values its decoder would refuse.
 func (x ListTasksResult) MarshalJSON() ([]byte, error) {
 	type wire ListTasksResult
 	if x.Tasks == nil {
 		x.Tasks = []Task{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listTasksResultMembers...)
 }
 
-// MarshalJSON encodes a ListToolsRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ListToolsRequest, refusing values its decoder would refuse.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
 	type wire ListToolsRequest
 	data, err := json.Marshal(struct {
@@ -1018,26 +1038,34 @@ func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/list\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listToolsRequestMembers...)
 }
 
-// MarshalJSON encodes a ListToolsResult with its constant members and kept extra members.
+// MarshalJSON encodes a ListToolsResult, refusing values its decoder would refuse.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	type wire ListToolsResult
 	if x.Tools == nil {
 		x.Tools = []Tool{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, listToolsResultMembers...)
 }
 
-// MarshalJSON encodes a LoggingMessageNotification with its constant members and kept extra members.
+// MarshalJSON encodes a LoggingLevel and refuses values the schema does not list.
+func (v LoggingLevel) MarshalJSON() ([]byte, error) {
+	if !v.Valid() {
+		return nil, fmt.Errorf("LoggingLevel: %q is not one of %q", string(v), []string{"alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"})
+	}
+	return json.Marshal(string(v))
+}
+
+// MarshalJSON encodes a LoggingMessageNotification, refusing values its decoder would refuse.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 	type wire LoggingMessageNotification
 	data, err := json.Marshal(struct {
@@ -1045,116 +1073,143 @@ func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/message\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, loggingMessageNotificationMembers...)
 }
 
-// MarshalJSON encodes a LoggingMessageNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a LoggingMessageNotificationParams, refusing values its decoder would refuse.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire LoggingMessageNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, loggingMessageNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a ModelHint with its constant members and kept extra members.
+// MarshalJSON encodes a ModelHint, refusing values its decoder would refuse.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
 	type wire ModelHint
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, modelHintMembers...)
 }
 
-// MarshalJSON encodes a ModelPreferences with its constant members and kept extra members.
+// MarshalJSON encodes a ModelPreferences, refusing values its decoder would refuse.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
 	type wire ModelPreferences
+	if err := checkBoundsOptional(x.CostPriority, "costPriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
+	if err := checkBoundsOptional(x.IntelligencePriority, "intelligencePriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
+	if err := checkBoundsOptional(x.SpeedPriority, "speedPriority", bounds{
+		hasMax: true,
+		hasMin: true,
+		max:    1.0,
+		min:    0.0,
+	}); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, modelPreferencesMembers...)
 }
 
-// MarshalJSON encodes a Notification with its constant members and kept extra members.
+// MarshalJSON encodes a Notification, refusing values its decoder would refuse.
 func (x Notification) MarshalJSON() ([]byte, error) {
 	type wire Notification
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, notificationMembers...)
 }
 
-// MarshalJSON encodes a NotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a NotificationParams, refusing values its decoder would refuse.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
 	type wire NotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, notificationParamsMembers...)
 }
 
-// MarshalJSON encodes a NumberSchema with its constant members and kept extra members.
+// MarshalJSON encodes a NumberSchema, refusing values its decoder would refuse.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
 	type wire NumberSchema
+	if err := checkOneOf(x.Type, "type", true, "integer", "number"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, numberSchemaMembers...)
 }
 
-// MarshalJSON encodes a PaginatedRequest with its constant members and kept extra members.
+// MarshalJSON encodes a PaginatedRequest, refusing values its decoder would refuse.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
 	type wire PaginatedRequest
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, paginatedRequestMembers...)
 }
 
-// MarshalJSON encodes a PaginatedRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a PaginatedRequestParams, refusing values its decoder would refuse.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 	type wire PaginatedRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, paginatedRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a PaginatedRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes a PaginatedRequestParamsMeta, refusing values its decoder would refuse.
 func (x PaginatedRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire PaginatedRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, paginatedRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a PaginatedResult with its constant members and kept extra members.
+// MarshalJSON encodes a PaginatedResult, refusing values its decoder would refuse.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	type wire PaginatedResult
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, paginatedResultMembers...)
 }
 
-// MarshalJSON encodes a PingRequest with its constant members and kept extra members.
+// MarshalJSON encodes a PingRequest, refusing values its decoder would refuse.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
 	type wire PingRequest
 	data, err := json.Marshal(struct {
@@ -1162,13 +1217,13 @@ func (x PingRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"ping\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, pingRequestMembers...)
 }
 
-// MarshalJSON encodes a ProgressNotification with its constant members and kept extra members.
+// MarshalJSON encodes a ProgressNotification, refusing values its decoder would refuse.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 	type wire ProgressNotification
 	data, err := json.Marshal(struct {
@@ -1176,43 +1231,43 @@ func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/progress\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, progressNotificationMembers...)
 }
 
-// MarshalJSON encodes a ProgressNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a ProgressNotificationParams, refusing values its decoder would refuse.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire ProgressNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, progressNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a Prompt with its constant members and kept extra members.
+// MarshalJSON encodes a Prompt, refusing values its decoder would refuse.
 func (x Prompt) MarshalJSON() ([]byte, error) {
 	type wire Prompt
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, promptMembers...)
 }
 
-// MarshalJSON encodes a PromptArgument with its constant members and kept extra members.
+// MarshalJSON encodes a PromptArgument, refusing values its decoder would refuse.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
 	type wire PromptArgument
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, promptArgumentMembers...)
 }
 
-// MarshalJSON encodes a PromptListChangedNotification with its constant members and kept extra members.
+// MarshalJSON encodes a PromptListChangedNotification, refusing values its decoder would refuse.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire PromptListChangedNotification
 	data, err := json.Marshal(struct {
@@ -1220,36 +1275,36 @@ func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/prompts/list_changed\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, promptListChangedNotificationMembers...)
 }
 
-// MarshalJSON encodes a PromptMessage with its constant members and kept extra members.
+// MarshalJSON encodes a PromptMessage, refusing values its decoder would refuse.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
 	type wire PromptMessage
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, promptMessageMembers...)
 }
 
-// MarshalJSON encodes a PromptReference with its constant members and kept extra members.
+// MarshalJSON encodes a PromptReference, refusing values its decoder would refuse.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
 	type wire PromptReference
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"ref/prompt\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, promptReferenceMembers...)
 }
 
-// MarshalJSON encodes a ReadResourceRequest with its constant members and kept extra members.
+// MarshalJSON encodes a ReadResourceRequest, refusing values its decoder would refuse.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceRequest
 	data, err := json.Marshal(struct {
@@ -1257,119 +1312,119 @@ func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/read\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, readResourceRequestMembers...)
 }
 
-// MarshalJSON encodes a ReadResourceRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a ReadResourceRequestParams, refusing values its decoder would refuse.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, readResourceRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a ReadResourceRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes a ReadResourceRequestParamsMeta, refusing values its decoder would refuse.
 func (x ReadResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, readResourceRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a ReadResourceResult with its constant members and kept extra members.
+// MarshalJSON encodes a ReadResourceResult, refusing values its decoder would refuse.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	type wire ReadResourceResult
 	if x.Contents == nil {
 		x.Contents = []ResourceContentsUnion{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, readResourceResultMembers...)
 }
 
-// MarshalJSON encodes a RelatedTaskMetadata with its constant members and kept extra members.
+// MarshalJSON encodes a RelatedTaskMetadata, refusing values its decoder would refuse.
 func (x RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
 	type wire RelatedTaskMetadata
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, relatedTaskMetadataMembers...)
 }
 
-// MarshalJSON encodes a Request with its constant members and kept extra members.
+// MarshalJSON encodes a Request, refusing values its decoder would refuse.
 func (x Request) MarshalJSON() ([]byte, error) {
 	type wire Request
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, requestMembers...)
 }
 
-// MarshalJSON encodes a RequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a RequestParams, refusing values its decoder would refuse.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
 	type wire RequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, requestParamsMembers...)
 }
 
-// MarshalJSON encodes a RequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes a RequestParamsMeta, refusing values its decoder would refuse.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire RequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, requestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a Resource with its constant members and kept extra members.
+// MarshalJSON encodes a Resource, refusing values its decoder would refuse.
 func (x Resource) MarshalJSON() ([]byte, error) {
 	type wire Resource
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceMembers...)
 }
 
-// MarshalJSON encodes a ResourceContents with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceContents, refusing values its decoder would refuse.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
 	type wire ResourceContents
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceContentsMembers...)
 }
 
-// MarshalJSON encodes a ResourceLink with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceLink, refusing values its decoder would refuse.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	type wire ResourceLink
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"resource_link\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceLinkMembers...)
 }
 
-// MarshalJSON encodes a ResourceListChangedNotification with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceListChangedNotification, refusing values its decoder would refuse.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire ResourceListChangedNotification
 	data, err := json.Marshal(struct {
@@ -1377,56 +1432,56 @@ func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/list_changed\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceListChangedNotificationMembers...)
 }
 
-// MarshalJSON encodes a ResourceRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceRequestParams, refusing values its decoder would refuse.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
 	type wire ResourceRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a ResourceRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceRequestParamsMeta, refusing values its decoder would refuse.
 func (x ResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire ResourceRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a ResourceTemplate with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceTemplate, refusing values its decoder would refuse.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
 	type wire ResourceTemplate
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceTemplateMembers...)
 }
 
-// MarshalJSON encodes a ResourceTemplateReference with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceTemplateReference, refusing values its decoder would refuse.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 	type wire ResourceTemplateReference
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"ref/resource\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceTemplateReferenceMembers...)
 }
 
-// MarshalJSON encodes a ResourceUpdatedNotification with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceUpdatedNotification, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 	type wire ResourceUpdatedNotification
 	data, err := json.Marshal(struct {
@@ -1434,43 +1489,51 @@ func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/updated\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceUpdatedNotificationMembers...)
 }
 
-// MarshalJSON encodes a ResourceUpdatedNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a ResourceUpdatedNotificationParams, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire ResourceUpdatedNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resourceUpdatedNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a Result with its constant members and kept extra members.
+// MarshalJSON encodes a Result, refusing values its decoder would refuse.
 func (x Result) MarshalJSON() ([]byte, error) {
 	type wire Result
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, resultMembers...)
 }
 
-// MarshalJSON encodes a Root with its constant members and kept extra members.
+// MarshalJSON encodes a Role and refuses values the schema does not list.
+func (v Role) MarshalJSON() ([]byte, error) {
+	if !v.Valid() {
+		return nil, fmt.Errorf("Role: %q is not one of %q", string(v), []string{"assistant", "user"})
+	}
+	return json.Marshal(string(v))
+}
+
+// MarshalJSON encodes a Root, refusing values its decoder would refuse.
 func (x Root) MarshalJSON() ([]byte, error) {
 	type wire Root
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, rootMembers...)
 }
 
-// MarshalJSON encodes a RootsListChangedNotification with its constant members and kept extra members.
+// MarshalJSON encodes a RootsListChangedNotification, refusing values its decoder would refuse.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire RootsListChangedNotification
 	data, err := json.Marshal(struct {
@@ -1478,153 +1541,153 @@ func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/roots/list_changed\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, rootsListChangedNotificationMembers...)
 }
 
-// MarshalJSON encodes a SamplingMessage with its constant members and kept extra members.
+// MarshalJSON encodes a SamplingMessage, refusing values its decoder would refuse.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
 	type wire SamplingMessage
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, samplingMessageMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilities with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilities, refusing values its decoder would refuse.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilities
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesCompletions with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesCompletions, refusing values its decoder would refuse.
 func (x ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesCompletions
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesCompletionsMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesExperimentalValue with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesExperimentalValue, refusing values its decoder would refuse.
 func (x ServerCapabilitiesExperimentalValue) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesExperimentalValue
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesExperimentalValueMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesLogging with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesLogging, refusing values its decoder would refuse.
 func (x ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesLogging
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesLoggingMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesPrompts with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesPrompts, refusing values its decoder would refuse.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesPrompts
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesPromptsMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesResources with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesResources, refusing values its decoder would refuse.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesResources
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesResourcesMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesTasks with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesTasks, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesTasks
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesTasksMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesTasksCancel with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesTasksCancel, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesTasksCancel
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesTasksCancelMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesTasksList with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesTasksList, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesTasksList
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesTasksListMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesTasksRequests with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesTasksRequests, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequests
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesTasksRequestsMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesTasksRequestsTools with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesTasksRequestsTools, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequestsTools
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesTasksRequestsToolsMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesTasksRequestsToolsCall with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesTasksRequestsToolsCall, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksRequestsToolsCall) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequestsToolsCall
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesTasksRequestsToolsCallMembers...)
 }
 
-// MarshalJSON encodes a ServerCapabilitiesTools with its constant members and kept extra members.
+// MarshalJSON encodes a ServerCapabilitiesTools, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 	type wire ServerCapabilitiesTools
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, serverCapabilitiesToolsMembers...)
 }
 
-// MarshalJSON encodes a SetLevelRequest with its constant members and kept extra members.
+// MarshalJSON encodes a SetLevelRequest, refusing values its decoder would refuse.
 func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
 	type wire SetLevelRequest
 	data, err := json.Marshal(struct {
@@ -1632,46 +1695,49 @@ func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"logging/setLevel\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, setLevelRequestMembers...)
 }
 
-// MarshalJSON encodes a SetLevelRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a SetLevelRequestParams, refusing values its decoder would refuse.
 func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
 	type wire SetLevelRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, setLevelRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a SetLevelRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes a SetLevelRequestParamsMeta, refusing values its decoder would refuse.
 func (x SetLevelRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire SetLevelRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, setLevelRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a StringSchema with its constant members and kept extra members.
+// MarshalJSON encodes a StringSchema, refusing values its decoder would refuse.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
 	type wire StringSchema
+	if err := checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, stringSchemaMembers...)
 }
 
-// MarshalJSON encodes a SubscribeRequest with its constant members and kept extra members.
+// MarshalJSON encodes a SubscribeRequest, refusing values its decoder would refuse.
 func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
 	type wire SubscribeRequest
 	data, err := json.Marshal(struct {
@@ -1679,73 +1745,81 @@ func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/subscribe\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, subscribeRequestMembers...)
 }
 
-// MarshalJSON encodes a SubscribeRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a SubscribeRequestParams, refusing values its decoder would refuse.
 func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
 	type wire SubscribeRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, subscribeRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a SubscribeRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes a SubscribeRequestParamsMeta, refusing values its decoder would refuse.
 func (x SubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire SubscribeRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, subscribeRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a Task with its constant members and kept extra members.
+// MarshalJSON encodes a Task, refusing values its decoder would refuse.
 func (x Task) MarshalJSON() ([]byte, error) {
 	type wire Task
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, taskMembers...)
 }
 
-// MarshalJSON encodes a TaskAugmentedRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a TaskAugmentedRequestParams, refusing values its decoder would refuse.
 func (x TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
 	type wire TaskAugmentedRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, taskAugmentedRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a TaskAugmentedRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes a TaskAugmentedRequestParamsMeta, refusing values its decoder would refuse.
 func (x TaskAugmentedRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire TaskAugmentedRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, taskAugmentedRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a TaskMetadata with its constant members and kept extra members.
+// MarshalJSON encodes a TaskMetadata, refusing values its decoder would refuse.
 func (x TaskMetadata) MarshalJSON() ([]byte, error) {
 	type wire TaskMetadata
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, taskMetadataMembers...)
 }
 
-// MarshalJSON encodes a TaskStatusNotification with its constant members and kept extra members.
+// MarshalJSON encodes a TaskStatus and refuses values the schema does not list.
+func (v TaskStatus) MarshalJSON() ([]byte, error) {
+	if !v.Valid() {
+		return nil, fmt.Errorf("TaskStatus: %q is not one of %q", string(v), []string{"cancelled", "completed", "failed", "input_required", "working"})
+	}
+	return json.Marshal(string(v))
+}
+
+// MarshalJSON encodes a TaskStatusNotification, refusing values its decoder would refuse.
 func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
 	type wire TaskStatusNotification
 	data, err := json.Marshal(struct {
@@ -1753,82 +1827,82 @@ func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/tasks/status\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, taskStatusNotificationMembers...)
 }
 
-// MarshalJSON encodes a TaskStatusNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a TaskStatusNotificationParams, refusing values its decoder would refuse.
 func (x TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire TaskStatusNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, taskStatusNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a TextContent with its constant members and kept extra members.
+// MarshalJSON encodes a TextContent, refusing values its decoder would refuse.
 func (x TextContent) MarshalJSON() ([]byte, error) {
 	type wire TextContent
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"text\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, textContentMembers...)
 }
 
-// MarshalJSON encodes a TextResourceContents with its constant members and kept extra members.
+// MarshalJSON encodes a TextResourceContents, refusing values its decoder would refuse.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	type wire TextResourceContents
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, textResourceContentsMembers...)
 }
 
-// MarshalJSON encodes a TitledMultiSelectEnumSchema with its constant members and kept extra members.
+// MarshalJSON encodes a TitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	type wire TitledMultiSelectEnumSchema
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"array\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaMembers...)
 }
 
-// MarshalJSON encodes a TitledMultiSelectEnumSchemaItems with its constant members and kept extra members.
+// MarshalJSON encodes a TitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItems
 	if x.AnyOf == nil {
 		x.AnyOf = []TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsMembers...)
 }
 
-// MarshalJSON encodes a TitledMultiSelectEnumSchemaItemsAnyOfItem with its constant members and kept extra members.
+// MarshalJSON encodes a TitledMultiSelectEnumSchemaItemsAnyOfItem, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItemsAnyOfItem
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsAnyOfItemMembers...)
 }
 
-// MarshalJSON encodes a TitledSingleSelectEnumSchema with its constant members and kept extra members.
+// MarshalJSON encodes a TitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	type wire TitledSingleSelectEnumSchema
 	if x.OneOf == nil {
@@ -1838,23 +1912,23 @@ func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaMembers...)
 }
 
-// MarshalJSON encodes a TitledSingleSelectEnumSchemaOneOfItem with its constant members and kept extra members.
+// MarshalJSON encodes a TitledSingleSelectEnumSchemaOneOfItem, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 	type wire TitledSingleSelectEnumSchemaOneOfItem
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaOneOfItemMembers...)
 }
 
-// MarshalJSON encodes a Tool with its constant members and kept extra members.
+// MarshalJSON encodes a Tool, refusing values its decoder would refuse.
 func (x Tool) MarshalJSON() ([]byte, error) {
 	type wire Tool
 	if err := checkRaw(x.InputSchema, "inputSchema", byte(0x6f), true); err != nil {
@@ -1864,43 +1938,49 @@ func (x Tool) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolMembers...)
 }
 
-// MarshalJSON encodes a ToolAnnotations with its constant members and kept extra members.
+// MarshalJSON encodes a ToolAnnotations, refusing values its decoder would refuse.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
 	type wire ToolAnnotations
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolAnnotationsMembers...)
 }
 
-// MarshalJSON encodes a ToolChoice with its constant members and kept extra members.
+// MarshalJSON encodes a ToolChoice, refusing values its decoder would refuse.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
 	type wire ToolChoice
+	if err := checkOneOf(x.Mode, "mode", false, "auto", "none", "required"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolChoiceMembers...)
 }
 
-// MarshalJSON encodes a ToolExecution with its constant members and kept extra members.
+// MarshalJSON encodes a ToolExecution, refusing values its decoder would refuse.
 func (x ToolExecution) MarshalJSON() ([]byte, error) {
 	type wire ToolExecution
+	if err := checkOneOf(x.TaskSupport, "taskSupport", false, "forbidden", "optional", "required"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolExecutionMembers...)
 }
 
-// MarshalJSON encodes a ToolListChangedNotification with its constant members and kept extra members.
+// MarshalJSON encodes a ToolListChangedNotification, refusing values its decoder would refuse.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire ToolListChangedNotification
 	data, err := json.Marshal(struct {
@@ -1908,13 +1988,13 @@ func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/tools/list_changed\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolListChangedNotificationMembers...)
 }
 
-// MarshalJSON encodes a ToolResultContent with its constant members and kept extra members.
+// MarshalJSON encodes a ToolResultContent, refusing values its decoder would refuse.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
 	type wire ToolResultContent
 	if x.Content == nil {
@@ -1924,13 +2004,13 @@ func (x ToolResultContent) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"tool_result\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolResultContentMembers...)
 }
 
-// MarshalJSON encodes a ToolUseContent with its constant members and kept extra members.
+// MarshalJSON encodes a ToolUseContent, refusing values its decoder would refuse.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	type wire ToolUseContent
 	if x.Input == nil {
@@ -1940,52 +2020,52 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"tool_use\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, toolUseContentMembers...)
 }
 
-// MarshalJSON encodes a URLElicitationRequiredError with its constant members and kept extra members.
+// MarshalJSON encodes a URLElicitationRequiredError, refusing values its decoder would refuse.
 func (x URLElicitationRequiredError) MarshalJSON() ([]byte, error) {
 	type wire URLElicitationRequiredError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, urlElicitationRequiredErrorMembers...)
 }
 
-// MarshalJSON encodes a URLElicitationRequiredErrorError with its constant members and kept extra members.
+// MarshalJSON encodes a URLElicitationRequiredErrorError, refusing values its decoder would refuse.
 func (x URLElicitationRequiredErrorError) MarshalJSON() ([]byte, error) {
 	type wire URLElicitationRequiredErrorError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32042"), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, urlElicitationRequiredErrorErrorMembers...)
 }
 
-// MarshalJSON encodes a URLElicitationRequiredErrorErrorData with its constant members and kept extra members.
+// MarshalJSON encodes a URLElicitationRequiredErrorErrorData, refusing values its decoder would refuse.
 func (x URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
 	type wire URLElicitationRequiredErrorErrorData
 	if x.Elicitations == nil {
 		x.Elicitations = []ElicitRequestURLParams{}
 	}
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, urlElicitationRequiredErrorErrorDataMembers...)
 }
 
-// MarshalJSON encodes a UnsubscribeRequest with its constant members and kept extra members.
+// MarshalJSON encodes an UnsubscribeRequest, refusing values its decoder would refuse.
 func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
 	type wire UnsubscribeRequest
 	data, err := json.Marshal(struct {
@@ -1993,46 +2073,46 @@ func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/unsubscribe\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, unsubscribeRequestMembers...)
 }
 
-// MarshalJSON encodes a UnsubscribeRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes an UnsubscribeRequestParams, refusing values its decoder would refuse.
 func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
 	type wire UnsubscribeRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, unsubscribeRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a UnsubscribeRequestParamsMeta with its constant members and kept extra members.
+// MarshalJSON encodes an UnsubscribeRequestParamsMeta, refusing values its decoder would refuse.
 func (x UnsubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	type wire UnsubscribeRequestParamsMeta
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, unsubscribeRequestParamsMetaMembers...)
 }
 
-// MarshalJSON encodes a UntitledMultiSelectEnumSchema with its constant members and kept extra members.
+// MarshalJSON encodes an UntitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchema
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"array\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaMembers...)
 }
 
-// MarshalJSON encodes a UntitledMultiSelectEnumSchemaItems with its constant members and kept extra members.
+// MarshalJSON encodes an UntitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchemaItems
 	if x.Enum == nil {
@@ -2042,13 +2122,13 @@ func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaItemsMembers...)
 }
 
-// MarshalJSON encodes a UntitledSingleSelectEnumSchema with its constant members and kept extra members.
+// MarshalJSON encodes an UntitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	type wire UntitledSingleSelectEnumSchema
 	if x.Enum == nil {
@@ -2058,8 +2138,8 @@ func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, untitledSingleSelectEnumSchemaMembers...)
 }

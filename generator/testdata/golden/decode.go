@@ -339,7 +339,7 @@ func (x *Widget) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[5], &x.Labels, "labels", plain[map[string]int64])
 	optional(&fs, raw[6], &x.Legacy, "legacy", str)
 	optional(&fs, raw[7], &x.Mode, "mode", str)
-	oneOf(&fs, x.Mode, "mode", "fast", "slow")
+	fs.check(checkOneOf(x.Mode, "mode", false, "fast", "slow"))
 	required(&fs, raw[8], &x.Name, "name", str)
 	optional(&fs, raw[9], &x.Nested, "nested", viaPointer[WidgetNested])
 	optional(&fs, raw[10], &x.Nullable, "nullable", plain[*string])

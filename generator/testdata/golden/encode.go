@@ -2,59 +2,62 @@
 
 package fixture
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
-// MarshalJSON encodes a Base with its constant members and kept extra members.
+// MarshalJSON encodes a Base, refusing values its decoder would refuse.
 func (x Base) MarshalJSON() ([]byte, error) {
 	type wire Base
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, baseMembers...)
 }
 
-// MarshalJSON encodes a ByPath with its constant members and kept extra members.
+// MarshalJSON encodes a ByPath, refusing values its decoder would refuse.
 func (x ByPath) MarshalJSON() ([]byte, error) {
 	type wire ByPath
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, byPathMembers...)
 }
 
-// MarshalJSON encodes a ByURL with its constant members and kept extra members.
+// MarshalJSON encodes a ByURL, refusing values its decoder would refuse.
 func (x ByURL) MarshalJSON() ([]byte, error) {
 	type wire ByURL
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, byURLMembers...)
 }
 
-// MarshalJSON encodes a Derived with its constant members and kept extra members.
+// MarshalJSON encodes a Derived, refusing values its decoder would refuse.
 func (x Derived) MarshalJSON() ([]byte, error) {
 	type wire Derived
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, derivedMembers...)
 }
 
-// MarshalJSON encodes a EmptyResult with its constant members and kept extra members.
+// MarshalJSON encodes an EmptyResult, refusing values its decoder would refuse.
 func (x EmptyResult) MarshalJSON() ([]byte, error) {
 	type wire EmptyResult
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, emptyResultMembers...)
 }
 
-// MarshalJSON encodes a GetWidgetRequest with its constant members and kept extra members.
+// MarshalJSON encodes a GetWidgetRequest, refusing values its decoder would refuse.
 func (x GetWidgetRequest) MarshalJSON() ([]byte, error) {
 	type wire GetWidgetRequest
 	data, err := json.Marshal(struct {
@@ -62,33 +65,33 @@ func (x GetWidgetRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"widgets/get\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getWidgetRequestMembers...)
 }
 
-// MarshalJSON encodes a GetWidgetRequestParams with its constant members and kept extra members.
+// MarshalJSON encodes a GetWidgetRequestParams, refusing values its decoder would refuse.
 func (x GetWidgetRequestParams) MarshalJSON() ([]byte, error) {
 	type wire GetWidgetRequestParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getWidgetRequestParamsMembers...)
 }
 
-// MarshalJSON encodes a GetWidgetResult with its constant members and kept extra members.
+// MarshalJSON encodes a GetWidgetResult, refusing values its decoder would refuse.
 func (x GetWidgetResult) MarshalJSON() ([]byte, error) {
 	type wire GetWidgetResult
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, getWidgetResultMembers...)
 }
 
-// MarshalJSON encodes a ImageBlock with its constant members and kept extra members.
+// MarshalJSON encodes an ImageBlock, refusing values its decoder would refuse.
 func (x ImageBlock) MarshalJSON() ([]byte, error) {
 	type wire ImageBlock
 	if x.Data == nil {
@@ -98,56 +101,64 @@ func (x ImageBlock) MarshalJSON() ([]byte, error) {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"image\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, imageBlockMembers...)
 }
 
-// MarshalJSON encodes a JSONRPCRequest with its constant members and kept extra members.
+// MarshalJSON encodes a JSONRPCRequest, refusing values its decoder would refuse.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
 	type wire JSONRPCRequest
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, jsonrpcRequestMembers...)
 }
 
-// MarshalJSON encodes a KeywordThing with its constant members and kept extra members.
+// MarshalJSON encodes a KeywordThing, refusing values its decoder would refuse.
 func (x KeywordThing) MarshalJSON() ([]byte, error) {
 	type wire KeywordThing
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, keywordThingMembers...)
 }
 
-// MarshalJSON encodes a OldThing with its constant members and kept extra members.
+// MarshalJSON encodes a Level and refuses values the schema does not list.
+func (v Level) MarshalJSON() ([]byte, error) {
+	if !v.Valid() {
+		return nil, fmt.Errorf("Level: %q is not one of %q", string(v), []string{"debug", "info", "error"})
+	}
+	return json.Marshal(string(v))
+}
+
+// MarshalJSON encodes an OldThing, refusing values its decoder would refuse.
 func (x OldThing) MarshalJSON() ([]byte, error) {
 	type wire OldThing
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, oldThingMembers...)
 }
 
-// MarshalJSON encodes a Open with its constant members and kept extra members.
+// MarshalJSON encodes an Open, refusing values its decoder would refuse.
 func (x Open) MarshalJSON() ([]byte, error) {
 	type wire Open
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, openMembers...)
 }
 
-// MarshalJSON encodes a PingRequest with its constant members and kept extra members.
+// MarshalJSON encodes a PingRequest, refusing values its decoder would refuse.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
 	type wire PingRequest
 	data, err := json.Marshal(struct {
@@ -155,49 +166,52 @@ func (x PingRequest) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"ping\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, pingRequestMembers...)
 }
 
-// MarshalJSON encodes a TSThing with its constant members and kept extra members.
+// MarshalJSON encodes a TSThing, refusing values its decoder would refuse.
 func (x TSThing) MarshalJSON() ([]byte, error) {
 	type wire TSThing
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, tsThingMembers...)
 }
 
-// MarshalJSON encodes a TextBlock with its constant members and kept extra members.
+// MarshalJSON encodes a TextBlock, refusing values its decoder would refuse.
 func (x TextBlock) MarshalJSON() ([]byte, error) {
 	type wire TextBlock
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"text\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, textBlockMembers...)
 }
 
-// MarshalJSON encodes a Widget with its constant members and kept extra members.
+// MarshalJSON encodes a Widget, refusing values its decoder would refuse.
 func (x Widget) MarshalJSON() ([]byte, error) {
 	type wire Widget
+	if err := checkOneOf(x.Mode, "mode", false, "fast", "slow"); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"kind"`
 		wire
 	}{json.RawMessage("\"widget\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, widgetMembers...)
 }
 
-// MarshalJSON encodes a WidgetChangedNotification with its constant members and kept extra members.
+// MarshalJSON encodes a WidgetChangedNotification, refusing values its decoder would refuse.
 func (x WidgetChangedNotification) MarshalJSON() ([]byte, error) {
 	type wire WidgetChangedNotification
 	data, err := json.Marshal(struct {
@@ -205,41 +219,41 @@ func (x WidgetChangedNotification) MarshalJSON() ([]byte, error) {
 		C1 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/widgets/changed\""), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, widgetChangedNotificationMembers...)
 }
 
-// MarshalJSON encodes a WidgetChangedNotificationParams with its constant members and kept extra members.
+// MarshalJSON encodes a WidgetChangedNotificationParams, refusing values its decoder would refuse.
 func (x WidgetChangedNotificationParams) MarshalJSON() ([]byte, error) {
 	type wire WidgetChangedNotificationParams
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, widgetChangedNotificationParamsMembers...)
 }
 
-// MarshalJSON encodes a WidgetNested with its constant members and kept extra members.
+// MarshalJSON encodes a WidgetNested, refusing values its decoder would refuse.
 func (x WidgetNested) MarshalJSON() ([]byte, error) {
 	type wire WidgetNested
 	data, err := json.Marshal(wire(x))
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, widgetNestedMembers...)
 }
 
-// MarshalJSON encodes a WidgetNotFoundError with its constant members and kept extra members.
+// MarshalJSON encodes a WidgetNotFoundError, refusing values its decoder would refuse.
 func (x WidgetNotFoundError) MarshalJSON() ([]byte, error) {
 	type wire WidgetNotFoundError
 	data, err := json.Marshal(struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32050"), wire(x)})
-	if err != nil || len(x.Extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
 	return appendExtra(data, x.Extra, widgetNotFoundErrorMembers...)
 }
