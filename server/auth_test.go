@@ -472,3 +472,53 @@ func TestAuthStdioUnaffected(t *testing.T) {
 		t.Fatal("unreachable")
 	}
 }
+
+// TestAuthTaskQuotaPerPrincipal: the per-client task quota counts an
+// authenticated caller's tasks across connections, and only theirs.
+func TestAuthTaskQuotaPerPrincipal(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	s, err := New(Options{Name: "quota", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Limits: Limits{MaxTasksPerClient: 1},
+		Tools: []Tool{NewTool(ToolInfo{Name: "wait", TaskSupport: TaskSupportRequired}, func(ctx context.Context, _ struct{}) (string, error) {
+			select {
+			case <-block:
+			case <-ctx.Done():
+			}
+			return "done", nil
+		})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	a, err := NewAuth(AuthOptions{Verifier: authTokens, Resource: srv.URL + "/mcp", AuthorizationServers: []string{"https://as.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.Handle("/mcp", s.HTTPHandler(HTTPOptions{Auth: a}))
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait","arguments":{},"_meta":` + tasksMeta + `}}`
+	start := func(tok string) map[string]any {
+		// A new connection each time: the quota must follow the principal.
+		c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+		resp, err := c.Do(newPost(t, srv.URL+"/mcp", call, stdHeaders("tools/call", "wait", bearer(tok)...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		return out
+	}
+	if r := start("alice-read"); r["result"] == nil {
+		t.Fatalf("alice's first task: %v", r)
+	}
+	if r := start("alice-write"); r["error"] == nil {
+		t.Errorf("alice's second task (another token, another connection) passed the quota of 1: %v", r)
+	}
+	if r := start("bob-write"); r["result"] == nil {
+		t.Errorf("bob's task was refused: %v", r)
+	}
+}

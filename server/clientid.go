@@ -25,12 +25,17 @@ func hasClientID(ctx context.Context) bool {
 }
 
 // clientID names the client of the request ctx belongs to: Limits.ClientID
-// when set and not empty, else the transport's identity ("" when none).
+// when set and not empty, else the authenticated principal (HTTPOptions.Auth:
+// one quota across all of a caller's connections), else the transport's
+// identity ("" when none).
 func (s *Server) clientID(ctx context.Context) string {
 	if f := s.lim.cfg.ClientID; f != nil {
 		if id := f(ctx); id != "" {
 			return id
 		}
+	}
+	if k := principalKey(ctx); k != "" {
+		return "principal\x00" + k
 	}
 	id, _ := ctx.Value(clientIDKey{}).(string)
 	return id

@@ -50,10 +50,10 @@ type Limits struct {
 	// cannot take every slot. The client is ClientID(ctx).
 	MaxTasksPerClient int
 	// ClientID names the client of a request for the per-client quotas.
-	// The default is the transport's own identity: the stdio connection or
-	// the HTTP connection (its remote address). An authenticating server
-	// returns its principal here; an empty result falls back to the
-	// default.
+	// The default is the authenticated principal (issuer and subject of
+	// the access token, with HTTPOptions.Auth), else the transport's own
+	// identity: the stdio connection or the HTTP connection (its remote
+	// address). An empty result falls back to the default.
 	ClientID func(ctx context.Context) string
 	// DrainGrace is how long Run lets in-flight requests and running tasks
 	// finish on shutdown before it cancels them (default 5 s). See
