@@ -71,6 +71,9 @@ func (e *emitter) tool(recvVar string, t Tool) jen.Code {
 	}
 	if !t.OutputSchema.IsZero() {
 		info = append(info, field{"OutputSchema", schemaCode(t.OutputSchema)})
+		if t.OutputSchema.FromType {
+			info = append(info, field{"OutputSchemaFromType", jen.True()})
+		}
 	}
 	switch t.TaskSupport {
 	case "optional":

@@ -41,7 +41,7 @@ func (b *binder) tool(d *directive, fn Func, sig *types.Signature, desc string) 
 		okSchemas = b.schemaConst(it) && okSchemas
 	} else if kind == ResultStruct {
 		var okOut bool
-		outSchema.JSON, okOut = b.deriveSchema(res.Type, true, fn.Pos)
+		outSchema.JSON, outSchema.FromType, okOut = b.deriveSchemaFrom(res.Type, true, fn.Pos)
 		okSchemas = okSchemas && okOut
 	}
 	taskSupport := ""

@@ -33,21 +33,30 @@ type deriver struct {
 	defs     map[string]*jsonschema.Schema
 	defName  map[*types.Named]string
 	failed   bool
+	marshals bool // a type met marshals itself (MarshalJSON, MarshalText): its schema says nothing about its encoding
 }
 
 // deriveSchema returns the schema of the named struct t as indented JSON,
 // or false after reporting what is wrong.
 func (b *binder) deriveSchema(t types.Type, output bool, at token.Position) (string, bool) {
+	s, _, ok := b.deriveSchemaFrom(t, output, at)
+	return s, ok
+}
+
+// deriveSchemaFrom is deriveSchema that also reports whether every value
+// of t encodes to the shape the schema describes (no type met marshals
+// itself).
+func (b *binder) deriveSchemaFrom(t types.Type, output bool, at token.Position) (string, bool, bool) {
 	named, _, ok := namedStruct(t)
 	if !ok {
 		b.errs.add(at, "cannot derive a schema for %s: not a named struct", types.TypeString(t, qualifier(b.pkg)))
-		return "", false
+		return "", false, false
 	}
 	d := &deriver{b: b, output: output, root: named, building: map[*types.Named]bool{}, refd: map[*types.Named]bool{},
 		defs: map[string]*jsonschema.Schema{}, defName: map[*types.Named]string{}}
 	s := d.named(named, at, named.Obj().Name())
 	if d.failed {
-		return "", false
+		return "", false, false
 	}
 	s.Version = SchemaVersion
 	if len(d.defs) > 0 {
@@ -59,9 +68,9 @@ func (b *binder) deriveSchema(t types.Type, output bool, at token.Position) (str
 	out, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		b.errs.add(at, "encoding the schema of %s: %v", named.Obj().Name(), err)
-		return "", false
+		return "", false, false
 	}
-	return string(out), true
+	return string(out), true, !d.marshals
 }
 
 func (d *deriver) fail(pos token.Position, format string, args ...any) {
@@ -143,10 +152,14 @@ func (d *deriver) named(n *types.Named, pos token.Position, path string) *jsonsc
 	switch {
 	case isNamed(n, "time", "Time"):
 		return &jsonschema.Schema{Type: "string", Format: "date-time"}
-	case isNamed(n, "net/url", "URL"):
-		return &jsonschema.Schema{Type: "string", Format: "uri"}
 	case isNamed(n, "encoding/json", "RawMessage"):
+		d.marshals = true
 		return &jsonschema.Schema{}
+	}
+	for _, m := range []string{"MarshalJSON", "MarshalText"} {
+		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), true, n.Obj().Pkg(), m); obj != nil {
+			d.marshals = true
+		}
 	}
 	for _, m := range []string{"JSONSchema", "JSONSchemaExtend"} {
 		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), true, n.Obj().Pkg(), m); obj != nil {

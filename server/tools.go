@@ -30,8 +30,16 @@ type ToolInfo struct {
 	InputSchema json.RawMessage
 	// OutputSchema is the tool's outputSchema, written by `mcpgen tools`
 	// for a struct Out (derived as InputSchema is when nil). Every
-	// structuredContent is validated against it before it is sent.
+	// structuredContent is validated against it before it is sent, unless
+	// conformance holds by construction (OutputSchemaFromType).
 	OutputSchema json.RawMessage
+	// OutputSchemaFromType says OutputSchema was derived from Out itself
+	// (`mcpgen tools` sets it when no type in Out marshals itself), so
+	// every Out value has its types and required fields. Then only a
+	// schema with value constraints (enum, bounds, lengths, pattern,
+	// formats other than date-time, …) is checked on each call; one without
+	// them is never violated and costs nothing.
+	OutputSchemaFromType bool
 	// Meta is the tool definition's _meta.
 	Meta map[string]any
 	// TaskSupport makes the tool run as a task of the tasks extension
@@ -152,11 +160,12 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 		return fail(err)
 	}
 	kind := outKindOf(reflect.TypeFor[Out]())
-	outSchema := info.OutputSchema
+	outSchema, fromType := info.OutputSchema, info.OutputSchemaFromType
 	if outSchema == nil && kind == outStructured {
 		if outSchema, err = deriveSchema(reflect.TypeFor[Out]()); err != nil {
 			return fail(fmt.Errorf("output type: %w", err))
 		}
+		fromType = !marshalsItself(reflect.TypeFor[Out]())
 	}
 	var outCheck *argcheck.Validator
 	if outSchema != nil {
@@ -165,6 +174,9 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 		}
 		if outCheck, err = argcheck.Compile(outSchema); err != nil {
 			return fail(fmt.Errorf("outputSchema: %w", err))
+		}
+		if fromType && !argcheck.HasValueConstraints(outSchema) {
+			outCheck = nil // every Out value conforms by construction
 		}
 	}
 	if t.def, err = json.Marshal(toolWire{
@@ -226,6 +238,13 @@ func deriveSchema(t reflect.Type) (json.RawMessage, error) {
 		return nil, fmt.Errorf("no schema for %s: run `mcpgen tools` (go generate), which writes it into ToolInfo at build time, or import _ \"github.com/mcpgen/mcpgen/argschema\" to derive schemas from Go types at start-up", t)
 	}
 	return derive.Schema(t)
+}
+
+// marshalsItself reports whether t, or a type it contains, encodes itself
+// (json.Marshaler, encoding.TextMarshaler; time.Time aside): a schema
+// derived from its fields says nothing about its encoding then.
+func marshalsItself(t reflect.Type) bool {
+	return argcheck.MarshalsItself(t)
 }
 
 // compactSchema checks that a declared schema is JSON and drops its

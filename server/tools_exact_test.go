@@ -360,3 +360,22 @@ func TestResourceReadErrors(t *testing.T) {
 		t.Errorf("plain error: %+v, want -32603 with its text", rpc)
 	}
 }
+
+type plainReport struct {
+	Units string `json:"units"`
+}
+
+// TestStructuredContentHandWrittenSchema: a hand-written outputSchema is
+// always checked; one derived from the type without value constraints is
+// satisfied by construction.
+func TestStructuredContentHandWrittenSchema(t *testing.T) {
+	tool := NewTool(ToolInfo{Name: "hand", OutputSchema: json.RawMessage(`{"type":"object","required":["temperature"]}`)},
+		func(_ context.Context, _ struct{}) (plainReport, error) { return plainReport{Units: "metric"}, nil })
+	if _, err := tool.t.run(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "/temperature") {
+		t.Errorf("hand-written outputSchema not enforced: %v", err)
+	}
+	derived := NewTool(ToolInfo{Name: "derived"}, func(_ context.Context, _ struct{}) (plainReport, error) { return plainReport{}, nil })
+	if _, err := derived.t.run(context.Background(), nil); err != nil {
+		t.Errorf("derived outputSchema: %v", err)
+	}
+}

@@ -121,6 +121,7 @@ func (f *Forecaster) MCPTools() []server.Tool {
     "days"
   ]
 }`),
+			OutputSchemaFromType: true,
 		}, f.Forecast),
 	}
 }
@@ -223,6 +224,7 @@ func (t *Tools) MCPTools() []server.Tool {
     "source"
   ]
 }`),
+			OutputSchemaFromType: true,
 		}, t.CurrentWeather),
 		server.NewTool(server.ToolInfo{
 			Name:        "calculator_arithmetic",
@@ -264,6 +266,7 @@ func (t *Tools) MCPTools() []server.Tool {
     "result"
   ]
 }`),
+			OutputSchemaFromType: true,
 		}, func(_ context.Context, in CalcArgs) (CalcResult, error) {
 			return t.Calculate(in)
 		}),

@@ -62,6 +62,7 @@ func (t *Tools) MCPTools() []server.Tool {
     "temperature"
   ]
 }`),
+			OutputSchemaFromType: true,
 		}, t.Current),
 	}
 }
