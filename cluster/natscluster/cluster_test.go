@@ -10,7 +10,7 @@ import (
 )
 
 // startNATS runs a real nats-server with JetStream in this process.
-func startNATS(t *testing.T) string {
+func startNATS(t testing.TB) string {
 	t.Helper()
 	ns, err := natsserver.NewServer(&natsserver.Options{
 		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
@@ -26,7 +26,7 @@ func startNATS(t *testing.T) string {
 	return ns.ClientURL()
 }
 
-func connect(t *testing.T, url string) *Cluster {
+func connect(t testing.TB, url string) *Cluster {
 	t.Helper()
 	c, err := Connect(url, Options{Name: "test"})
 	if err != nil {
@@ -43,11 +43,18 @@ func TestBackend(t *testing.T) {
 
 func TestReplicas(t *testing.T) {
 	url := startNATS(t)
-	clustertest.Replicas(t, func(t *testing.T) server.Cluster { return connect(t, url) })
+	clustertest.Replicas(t, func(t testing.TB) server.Cluster { return connect(t, url) })
 }
 
 func TestConnectFails(t *testing.T) {
 	if _, err := Connect("nats://127.0.0.1:1", Options{}); err == nil {
 		t.Fatal("Connect to a closed port succeeded")
 	}
+}
+
+// BenchmarkCluster: fan-out latency and the cost per call, against the
+// embedded default in the same run (clustertest.Bench).
+func BenchmarkCluster(b *testing.B) {
+	url := startNATS(b)
+	clustertest.Bench(b, func(t testing.TB) server.Cluster { return connect(t, url) })
 }

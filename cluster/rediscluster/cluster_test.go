@@ -13,7 +13,7 @@ import (
 
 // startRedis runs Debian's redis-server on a unix socket of the test
 // (apt-get install redis-server; .ci/run installs it).
-func startRedis(t *testing.T) string {
+func startRedis(t testing.TB) string {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -36,7 +36,7 @@ func startRedis(t *testing.T) string {
 	return ""
 }
 
-func connect(t *testing.T, url string) *Cluster {
+func connect(t testing.TB, url string) *Cluster {
 	t.Helper()
 	c, err := Connect(url, Options{Name: "test"})
 	if err != nil {
@@ -53,7 +53,7 @@ func TestBackend(t *testing.T) {
 
 func TestReplicas(t *testing.T) {
 	url := startRedis(t)
-	clustertest.Replicas(t, func(t *testing.T) server.Cluster { return connect(t, url) })
+	clustertest.Replicas(t, func(t testing.TB) server.Cluster { return connect(t, url) })
 }
 
 func TestConnectFails(t *testing.T) {
@@ -63,4 +63,11 @@ func TestConnectFails(t *testing.T) {
 	if _, err := Connect("http://nope", Options{}); err == nil {
 		t.Fatal("Connect accepted a non-Redis URL")
 	}
+}
+
+// BenchmarkCluster: fan-out latency and the cost per call, against the
+// embedded default in the same run (clustertest.Bench).
+func BenchmarkCluster(b *testing.B) {
+	url := startRedis(b)
+	clustertest.Bench(b, func(t testing.TB) server.Cluster { return connect(t, url) })
 }

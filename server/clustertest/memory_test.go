@@ -13,10 +13,15 @@ func TestMemoryBackend(t *testing.T) {
 
 func TestMemoryReplicas(t *testing.T) {
 	var m *Memory
-	Replicas(t, func(t *testing.T) server.Cluster {
+	Replicas(t, func(testing.TB) server.Cluster {
 		if m == nil {
 			m = NewMemory()
 		}
 		return m
 	})
+}
+
+func BenchmarkMemory(b *testing.B) {
+	m := NewMemory()
+	Bench(b, func(testing.TB) server.Cluster { return m })
 }

@@ -18,7 +18,7 @@ import (
 
 // Replicas runs three servers, each with its own connection from connect
 // to one backend, and checks what a client behind a balancer sees.
-func Replicas(t *testing.T, connect func(t *testing.T) server.Cluster) {
+func Replicas(t *testing.T, connect func(testing.TB) server.Cluster) {
 	t.Run("ListenHearsChangeOnAnotherReplica", func(t *testing.T) {
 		r := newReplicas(t, connect, 3)
 		listen := r.listen(t, 0, `{"toolsListChanged":true,"resourceSubscriptions":["test://watched"]}`)
@@ -91,10 +91,15 @@ type replicas struct {
 
 const meta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
 
-func newReplicas(t *testing.T, connect func(t *testing.T) server.Cluster, n int) *replicas {
+func newReplicas(t testing.TB, connect func(testing.TB) server.Cluster, n int) *replicas {
 	r := &replicas{cancelled: make(chan struct{}, n)}
 	for range n {
-		link := &killable{Cluster: connect(t)}
+		var link *killable
+		var cluster server.Cluster // nil: the embedded default (connect is nil)
+		if connect != nil {
+			link = &killable{Cluster: connect(t)}
+			cluster = link
+		}
 		var srv *server.Server
 		tools := []server.Tool{
 			server.NewTool(server.ToolInfo{Name: "trigger_tool_change"}, func(ctx context.Context, _ struct{}) (string, error) {
@@ -112,6 +117,12 @@ func newReplicas(t *testing.T, connect func(t *testing.T) server.Cluster, n int)
 				}
 				return fmt.Sprintf("Hello, %v!", resp.(*mcp.ElicitResult).Content["name"]), nil
 			}),
+			server.NewTool(server.ToolInfo{Name: "echo"}, func(ctx context.Context, _ struct{}) (string, error) {
+				return "hi", nil
+			}),
+			server.NewTool(server.ToolInfo{Name: "quick_task", TaskSupport: server.TaskSupportRequired}, func(ctx context.Context, _ struct{}) (string, error) {
+				return "done", nil
+			}),
 			server.NewTool(server.ToolInfo{Name: "wait_for_cancel", TaskSupport: server.TaskSupportRequired}, func(ctx context.Context, _ struct{}) (string, error) {
 				<-ctx.Done()
 				r.cancelled <- struct{}{}
@@ -124,7 +135,7 @@ func newReplicas(t *testing.T, connect func(t *testing.T) server.Cluster, n int)
 			Resources: []server.Resource{server.NewResource(server.ResourceInfo{URI: "test://watched", Name: "watched"},
 				func(context.Context) (string, error) { return "x", nil })},
 			StateKeys: [][]byte{[]byte("clustertest-shared-state-key-000")},
-			Cluster:   link,
+			Cluster:   cluster,
 			OnRemoteChange: func(s *server.Server, c server.Change) {
 				if c.Kind == server.ChangeTools {
 					_ = s.Local().AddTools(transient())
@@ -157,7 +168,7 @@ func transient() server.Tool {
 func (r *replicas) kill(i int) { r.links[i].dead.Store(true) }
 
 // call sends one request to replica i and returns its result.
-func (r *replicas) call(t *testing.T, i int, method, params string) json.RawMessage {
+func (r *replicas) call(t testing.TB, i int, method, params string) json.RawMessage {
 	t.Helper()
 	rest := strings.TrimPrefix(params, "{")
 	if rest != "}" {
@@ -181,7 +192,7 @@ func (r *replicas) call(t *testing.T, i int, method, params string) json.RawMess
 	return out.Result
 }
 
-func (r *replicas) createTask(t *testing.T, i int, tool string) string {
+func (r *replicas) createTask(t testing.TB, i int, tool string) string {
 	t.Helper()
 	var m struct {
 		ResultType, TaskID string
@@ -193,7 +204,7 @@ func (r *replicas) createTask(t *testing.T, i int, tool string) string {
 }
 
 // waitStatus polls tasks/get on replica i until the task has status.
-func (r *replicas) waitStatus(t *testing.T, i int, id, status string) map[string]any {
+func (r *replicas) waitStatus(t testing.TB, i int, id, status string) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -228,7 +239,7 @@ func (s *stream) Notify(method string, params any) error {
 	return nil
 }
 
-func (r *replicas) listen(t *testing.T, i int, filter string) *stream {
+func (r *replicas) listen(t testing.TB, i int, filter string) *stream {
 	t.Helper()
 	st := &stream{notes: make(chan note, 64)}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -245,7 +256,7 @@ func (r *replicas) listen(t *testing.T, i int, filter string) *stream {
 	return st
 }
 
-func (s *stream) next(t *testing.T) note {
+func (s *stream) next(t testing.TB) note {
 	t.Helper()
 	select {
 	case n := <-s.notes:
@@ -256,7 +267,7 @@ func (s *stream) next(t *testing.T) note {
 	}
 }
 
-func (s *stream) none(t *testing.T, d time.Duration) {
+func (s *stream) none(t testing.TB, d time.Duration) {
 	t.Helper()
 	select {
 	case n := <-s.notes:
