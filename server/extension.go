@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"reflect"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 )
@@ -79,9 +78,10 @@ type methodImpl struct {
 
 // NewMethod binds fn as an extension method. Params decodes the request's
 // params (without _meta, which the runtime has checked): a struct whose
-// json field names must match exactly (a member that differs from a field
-// name only in case, or a duplicate member, is -32602), a type with its own
-// UnmarshalJSON (generated types), or json.RawMessage for the raw params.
+// json field names must match exactly, at any depth (a member that differs
+// from a field name only in case, or a duplicate member anywhere, is
+// -32602), a type with its own UnmarshalJSON (generated types), or
+// json.RawMessage for the raw params.
 // Absent or null params decode as the zero Params. Result must encode to a
 // JSON object; the runtime adds resultType "complete" (unless the result
 // sets its own), _meta.io.modelcontextprotocol/serverInfo and, for
@@ -97,14 +97,14 @@ func NewMethod[Params, Result any](info MethodInfo, fn func(ctx context.Context,
 		m.err = fmt.Errorf("method %q: nil function", info.Name)
 		return ExtensionMethod{m}
 	}
-	check := exactKeysOf(reflect.TypeFor[Params]())
+	pt := reflect.TypeFor[Params]()
 	m.call = func(ctx context.Context, raw json.RawMessage) (any, error) {
 		var p Params
 		if !jsonscan.IsNullOrAbsent(raw) {
 			if jsonscan.Kind(raw) != '{' {
 				return nil, invalidParams("params must be an object")
 			}
-			if err := check(raw); err != nil {
+			if err := checkMembers(raw, pt, "params", 0); err != nil {
 				return nil, err
 			}
 			if err := json.Unmarshal(raw, &p); err != nil {
@@ -134,51 +134,3 @@ func extensionParamsError(err error) error {
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
-
-// exactKeysOf returns the member check for params decoded into t: no
-// duplicate members, and for a plain struct no member that matches a field
-// only case-insensitively (encoding/json would accept it; the protocol's
-// names are exact).
-func exactKeysOf(t reflect.Type) func(raw []byte) error {
-	var fields map[string]string // folded name -> exact name
-	if t.Kind() == reflect.Struct && t != rawMessageType && !reflect.PointerTo(t).Implements(unmarshalerType) {
-		fields = map[string]string{}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "-" {
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			fields[strings.ToLower(name)] = name
-		}
-	}
-	return func(raw []byte) error {
-		seen := map[string]bool{}
-		var bad error
-		jsonscan.EachMember(raw, func(key, _ []byte) {
-			if bad != nil {
-				return
-			}
-			name, ok := jsonscan.String(append(append([]byte{'"'}, key...), '"'))
-			if !ok {
-				bad = invalidParams("params: a member name is not a valid string")
-				return
-			}
-			if seen[name] {
-				bad = invalidParams(fmt.Sprintf("params: duplicate member %q", name))
-				return
-			}
-			seen[name] = true
-			if exact, ok := fields[strings.ToLower(name)]; ok && exact != name {
-				bad = invalidParams(fmt.Sprintf("params.%s: unknown member (the field is %q; names are case-sensitive)", name, exact))
-			}
-		})
-		return bad
-	}
-}

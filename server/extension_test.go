@@ -21,6 +21,12 @@ type echoResult struct {
 	Meta map[string]any `json:"_meta,omitempty"`
 }
 
+type deepParams struct {
+	echoParams              // promoted: text, times
+	Inner      echoParams   `json:"inner"`
+	List       []echoParams `json:"list"`
+}
+
 type echoSettings struct {
 	Loud bool `json:"loud"`
 }
@@ -40,6 +46,9 @@ func echoExtension(mods ...func(*Extension)) Extension {
 			}),
 			NewMethod(MethodInfo{Name: "echo/meta"}, func(ctx context.Context, _ json.RawMessage) (echoResult, error) {
 				return echoResult{Echo: "m", Meta: map[string]any{"com.example/x": 1}}, nil
+			}),
+			NewMethod(MethodInfo{Name: "echo/deep"}, func(ctx context.Context, p deepParams) (*echoResult, error) {
+				return &echoResult{Echo: p.Inner.Text}, nil
 			}),
 			NewMethod(MethodInfo{Name: "echo/panic"}, func(ctx context.Context, _ struct{}) (*echoResult, error) {
 				panic("extension panic")
@@ -95,6 +104,13 @@ func TestExtensionDeclaredAndDispatched(t *testing.T) {
 		t.Errorf("echo/say result lacks serverInfo: %s", r.Result)
 	}
 
+	// Nested and promoted members with their exact names decode.
+	r = rpc(t, s, "echo/deep", `{"text":"t","times":1,"inner":{"text":"x"},"list":[{"text":"y"}],"unknown":{"Text":1}}`)
+	wantResult(t, r)
+	if !strings.Contains(string(r.Result), `"echo":"x"`) {
+		t.Errorf("echo/deep = %s", r.Result)
+	}
+
 	// A non-cacheable method gets no cache fields; its own _meta is kept
 	// beside serverInfo.
 	r = rpc(t, s, "echo/meta", `{}`)
@@ -122,6 +138,10 @@ func TestExtensionErrorsAreCoreErrors(t *testing.T) {
 		{"wrong type", `{"jsonrpc":"2.0","id":1,"method":"echo/say","params":{"_meta":` + defaultMeta + `,"text":5}}`, jsonrpc.CodeInvalidParams, "params.text"},
 		{"case-folded name", `{"jsonrpc":"2.0","id":1,"method":"echo/say","params":{"_meta":` + defaultMeta + `,"Text":"a"}}`, jsonrpc.CodeInvalidParams, "case-sensitive"},
 		{"duplicate member", `{"jsonrpc":"2.0","id":1,"method":"echo/say","params":{"_meta":` + defaultMeta + `,"text":"a","text":"b"}}`, jsonrpc.CodeInvalidParams, "duplicate"},
+		{"nested duplicate", `{"jsonrpc":"2.0","id":1,"method":"echo/deep","params":{"_meta":` + defaultMeta + `,"inner":{"text":"a","text":"b"}}}`, jsonrpc.CodeInvalidParams, `params.inner: duplicate member "text"`},
+		{"nested case-folded name", `{"jsonrpc":"2.0","id":1,"method":"echo/deep","params":{"_meta":` + defaultMeta + `,"list":[{"text":"a"},{"TEXT":"b"}]}}`, jsonrpc.CodeInvalidParams, "params.list[1].TEXT"},
+		{"duplicate inside an unknown member", `{"jsonrpc":"2.0","id":1,"method":"echo/deep","params":{"_meta":` + defaultMeta + `,"extra":{"a":1,"a":2}}}`, jsonrpc.CodeInvalidParams, `params.extra: duplicate member "a"`},
+		{"embedded field case-folded", `{"jsonrpc":"2.0","id":1,"method":"echo/deep","params":{"_meta":` + defaultMeta + `,"Times":2}}`, jsonrpc.CodeInvalidParams, "params.Times"},
 		{"handler's own error", `{"jsonrpc":"2.0","id":1,"method":"echo/say","params":{"_meta":` + defaultMeta + `}}`, jsonrpc.CodeInvalidParams, "must not be empty"},
 		{"panic", `{"jsonrpc":"2.0","id":1,"method":"echo/panic","params":{"_meta":` + defaultMeta + `}}`, jsonrpc.CodeInternalError, "panicked"},
 		{"unknown method", `{"jsonrpc":"2.0","id":1,"method":"echo/nope","params":{"_meta":` + defaultMeta + `}}`, jsonrpc.CodeMethodNotFound, "echo/nope"},

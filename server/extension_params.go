@@ -1,0 +1,141 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+)
+
+// Extension params are decoded with encoding/json, which matches struct
+// fields case-insensitively and keeps the last of duplicate members. So that
+// the handler reads the message as every peer does (one message, one
+// reading), checkMembers first rejects, at any depth, a duplicate member and
+// a member that names a struct field only case-insensitively.
+
+// maxParamsDepth bounds the recursion of checkMembers (encoding/json's own
+// limit is far deeper; params this deep are hostile).
+const maxParamsDepth = 256
+
+// checkMembers checks raw against type t (nil: any JSON) and returns the
+// -32602 naming the member at fault, under path ("params").
+func checkMembers(raw []byte, t reflect.Type, path string, depth int) error {
+	if depth > maxParamsDepth {
+		return invalidParams(path + ": nested too deeply")
+	}
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t != nil && (t == rawMessageType || reflect.PointerTo(t).Implements(unmarshalerType)) {
+		t = nil // the type reads its own JSON; duplicates are still checked
+	}
+	switch jsonscan.Kind(raw) {
+	case '{':
+		var fields map[string]structField
+		var elem reflect.Type
+		if t != nil {
+			switch t.Kind() {
+			case reflect.Struct:
+				fields = fieldsOf(t)
+			case reflect.Map:
+				elem = t.Elem()
+			}
+		}
+		var bad error
+		dup, _ := jsonscan.Members(raw, func(key, value []byte) {
+			if bad != nil {
+				return
+			}
+			name := string(key)
+			at := path + "." + name
+			next := elem
+			if fields != nil {
+				f, ok := fields[name]
+				if !ok {
+					if f, folded := fields[strings.ToLower(name)]; folded && f.name != name {
+						bad = invalidParams(fmt.Sprintf("%s: unknown member (the field is %q; names are case-sensitive)", at, f.name))
+						return
+					}
+				}
+				next = f.typ // nil for an unknown member: ignored, but still checked
+			}
+			bad = checkMembers(value, next, at, depth+1)
+		})
+		if dup != "" {
+			return invalidParams(fmt.Sprintf("%s: duplicate member %q", path, dup))
+		}
+		return bad
+	case '[':
+		var elem reflect.Type
+		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			elem = t.Elem()
+		}
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return nil // the decoder reports it
+		}
+		for i, item := range items {
+			if err := checkMembers(item, elem, fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type structField struct {
+	name string
+	typ  reflect.Type
+}
+
+var fieldCache sync.Map // reflect.Type -> map[string]structField
+
+// fieldsOf maps the JSON names of a struct's fields (promoted fields of
+// embedded structs included) to the field, both by exact name and by
+// lower-cased name.
+func fieldsOf(t reflect.Type) map[string]structField {
+	if m, ok := fieldCache.Load(t); ok {
+		return m.(map[string]structField)
+	}
+	m := map[string]structField{}
+	var add func(t reflect.Type, depth int)
+	add = func(t reflect.Type, depth int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if tag == "-" {
+				continue
+			}
+			ft := f.Type
+			if f.Anonymous && tag == "" {
+				for ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct && depth < 8 {
+					add(ft, depth+1)
+					continue
+				}
+			}
+			if !f.IsExported() {
+				continue
+			}
+			name := tag
+			if name == "" {
+				name = f.Name
+			}
+			sf := structField{name: name, typ: f.Type}
+			if _, ok := m[name]; !ok {
+				m[name] = sf
+			}
+			if _, ok := m[strings.ToLower(name)]; !ok {
+				m[strings.ToLower(name)] = sf
+			}
+		}
+	}
+	add(t, 0)
+	fieldCache.Store(t, m)
+	return m
+}
