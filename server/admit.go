@@ -97,23 +97,35 @@ func (l *limiter) beginDrain() <-chan struct{} {
 // of the empty Response a cancelled handler gives. When the client itself
 // went away (ctx is done) resp stays empty: nothing is written for it.
 func (s *Server) serveLimited(ctx context.Context, msg jsonrpc.Message, fn func(context.Context) Response) (resp Response, refused bool) {
+	return s.serveLimitedIn(ctx, false, msg, fn)
+}
+
+// serveLimitedIn is serveLimited; stopAware says ctx is already cancelled
+// with errShutdownCancel at the end of a drain's grace (stdio derives every
+// request from such a context, which saves two allocations per request).
+func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc.Message, fn func(context.Context) Response) (resp Response, refused bool) {
 	l := &s.lim
 	stream := msg.Method == methodListen
 	if rerr := l.enter(stream); rerr != nil {
 		return errorResponse(msg.ID, rerr), true
 	}
-	hctx, cancel := context.WithCancelCause(ctx)
-	unwatch := context.AfterFunc(l.stopCtx, func() { cancel(errShutdownCancel) })
-	end := func() {
-		unwatch()
-		cancel(nil)
-		l.leave(stream)
+	hctx := ctx
+	end := func() { l.leave(stream) }
+	if !stopAware {
+		var cancel context.CancelCauseFunc
+		hctx, cancel = context.WithCancelCause(ctx)
+		unwatch := context.AfterFunc(l.stopCtx, func() { cancel(errShutdownCancel) })
+		end = func() {
+			unwatch()
+			cancel(nil)
+			l.leave(stream)
+		}
 	}
 	timeout := l.cfg.RequestTimeout
 	if stream || timeout <= 0 {
 		resp = fn(hctx)
 		end()
-		return limitOutcome(ctx, hctx, msg.ID, resp, timeout), false
+		return limitOutcome(hctx, msg.ID, resp, timeout), false
 	}
 	// With a timeout the handler runs on its own goroutine so that the
 	// client is answered on time even when the handler ignores its context;
@@ -133,14 +145,15 @@ func (s *Server) serveLimited(ctx context.Context, msg jsonrpc.Message, fn func(
 		default:
 		}
 	}
-	return limitOutcome(ctx, tctx, msg.ID, resp, timeout), false
+	return limitOutcome(tctx, msg.ID, resp, timeout), false
 }
 
 // limitOutcome is the response of a request whose handler context was
 // hctx: resp, or the timeout/shutdown error when a limit cancelled it
-// before it answered.
-func limitOutcome(ctx, hctx context.Context, id jsonrpc.ID, resp Response, timeout time.Duration) Response {
-	if resp.Body != nil || ctx.Err() != nil || hctx.Err() == nil {
+// before it answered. A context cancelled for another cause (the client
+// went away or cancelled the request) leaves resp empty: nothing is sent.
+func limitOutcome(hctx context.Context, id jsonrpc.ID, resp Response, timeout time.Duration) Response {
+	if resp.Body != nil || hctx.Err() == nil {
 		return resp
 	}
 	switch context.Cause(hctx) {

@@ -87,6 +87,12 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 		c.slots = make(chan struct{}, n)
 	}
 	ctx = withClientID(ctx, c.client)
+	// Requests derive from reqs, which the end of a drain's grace cancels
+	// with errShutdownCancel (they are then answered, see serveLimited);
+	// the read loop watches ctx only.
+	reqs, cancelReqs := context.WithCancelCause(ctx)
+	defer cancelReqs(nil)
+	defer context.AfterFunc(s.lim.stopCtx, func() { cancelReqs(errShutdownCancel) })()
 	defer close(c.jobs) // parked workers exit
 	writerDone := make(chan struct{})
 	go c.writeLoop(out, writerDone)
@@ -126,7 +132,7 @@ loop:
 	for {
 		select {
 		case line := <-lines:
-			c.dispatch(ctx, line)
+			c.dispatch(ctx, reqs, line)
 		case <-closing:
 			closing, c.draining = nil, true
 			drained, stopped = whenDone(&c.wg), s.lim.stopCtx.Done()
@@ -264,7 +270,8 @@ func (c *stdioConn) send(b []byte) error {
 }
 
 // dispatch handles one input line (nil: a line over the size limit).
-func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
+// Requests run in contexts derived from reqs.
+func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte) {
 	if line == nil {
 		c.send(jsonrpc.AppendError(nil, jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: message exceeds the maximum size"}))
 		return
@@ -297,7 +304,7 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 		return
 	}
 	key := msg.ID.String()
-	rctx, cancel := context.WithCancel(ctx)
+	rctx, cancel := context.WithCancel(reqs)
 	c.mu.Lock()
 	if _, dup := c.calls[key]; dup {
 		c.mu.Unlock()
@@ -315,7 +322,7 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 		defer c.wg.Done()
 		defer c.release(listen) // after the answer is queued: backpressure
 		defer cancel()
-		resp, _ := c.s.serveLimited(rctx, msg, func(ctx context.Context) Response { return c.handle(ctx, req) })
+		resp, _ := c.s.serveLimitedIn(rctx, true, msg, func(ctx context.Context) Response { return c.handle(ctx, req) })
 		c.mu.Lock()
 		delete(c.calls, key)
 		c.mu.Unlock()
