@@ -122,30 +122,40 @@ func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc
 		}
 	}
 	timeout := l.cfg.RequestTimeout
-	if stream || timeout <= 0 {
+	if stream {
+		timeout = 0
+	}
+	if stopAware && timeout <= 0 {
+		// stdio without a timeout: inline; a handler still running at the
+		// end of a drain's grace is answered by the connection itself
+		// (stdioConn.answerRemaining).
 		resp = fn(hctx)
 		end()
 		return limitOutcome(hctx, msg.ID, resp, timeout), false
 	}
-	// With a timeout the handler runs on its own goroutine so that the
-	// client is answered on time even when the handler ignores its context;
-	// the handler keeps its in-flight slot until it really returns.
-	tctx, tcancel := context.WithTimeoutCause(hctx, timeout, errRequestTimeout)
+	// Otherwise the handler runs on its own goroutine, so that the client
+	// is answered when a limit ends the request (its timeout, the end of a
+	// drain's grace) even if the handler ignores its context; the handler
+	// keeps its in-flight slot until it really returns.
+	rctx, tcancel := hctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		rctx, tcancel = context.WithTimeoutCause(hctx, timeout, errRequestTimeout)
+	}
 	done := make(chan Response, 1)
 	go func() {
 		defer end()
 		defer tcancel()
-		done <- fn(tctx)
+		done <- fn(rctx)
 	}()
 	select {
 	case resp = <-done:
-	case <-tctx.Done():
+	case <-rctx.Done():
 		select {
 		case resp = <-done:
 		default:
 		}
 	}
-	return limitOutcome(tctx, msg.ID, resp, timeout), false
+	return limitOutcome(rctx, msg.ID, resp, timeout), false
 }
 
 // limitOutcome is the response of a request whose handler context was

@@ -326,3 +326,60 @@ func TestLegacySessionsCapped(t *testing.T) {
 		t.Fatalf("%d sessions, want 2", n)
 	}
 }
+
+// TestHTTPDrainAnswersStuckHandler: a handler that ignores its context is
+// still answered with the shutdown error at the end of the drain's grace:
+// it runs on its own goroutine, and the response does not wait for it.
+func TestHTTPDrainAnswersStuckHandler(t *testing.T) {
+	k := limitServer(t, Limits{DrainGrace: 300 * time.Millisecond})
+	h := startLimitedHTTP(t, k.s)
+	got := make(chan string, 1)
+	go func() {
+		resp, err := faultPost(t, h.url, faultCall("1", "stubborn", `{}`, defaultMeta))
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		got <- fmt.Sprintf("%d %s", resp.StatusCode, b)
+	}()
+	k.waitFor(t, k.started, "stubborn")
+	start := time.Now()
+	k.s.drainHTTP(h.srv)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the drain took %v with grace 300 ms", d)
+	}
+	if r := <-got; !strings.HasPrefix(r, "200 ") || !strings.Contains(r, `"reason":"shutdown"`) {
+		t.Errorf("stuck handler at the end of the grace: %s, want the shutdown error", r)
+	}
+	close(k.release)
+}
+
+// TestHTTPWriteTimeoutCutsStalledReader: a client that stops reading an SSE
+// response is cut off after WriteTimeout, and its handler's context ends.
+func TestHTTPWriteTimeoutCutsStalledReader(t *testing.T) {
+	k := limitServer(t, Limits{WriteTimeout: 300 * time.Millisecond})
+	h := startLimitedHTTP(t, k.s)
+	conn, err := net.Dial("tcp", h.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.(*net.TCPConn).SetReadBuffer(4 << 10)
+	body := faultCall("1", "flood", `{}`, progressMeta)
+	head := strings.Replace(rawPost(body, ""), "Mcp-Name: weather_current", "Mcp-Name: flood", 1)
+	if _, err := io.WriteString(conn, head+body); err != nil {
+		t.Fatal(err)
+	}
+	k.waitFor(t, k.started, "flood")
+	select { // never reads: the server's writes block, then time out
+	case name := <-k.cancelled:
+		if name != "flood" {
+			t.Fatalf("cancelled %s", name)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("a client that stopped reading was not cut off (%d notifications sent)", k.flooded.Load())
+	}
+	checkWeatherHTTP(t, h.url)
+}
