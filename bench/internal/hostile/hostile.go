@@ -344,8 +344,12 @@ func httpPhases(bin string, sz Sizes, f *Figures, logf func(string, ...any)) err
 			return err
 		}
 	}
-	time.Sleep(300 * time.Millisecond)
-	f.FDsStalled = p.fds()
+	for deadline := time.Now().Add(ReadTimeout / 2); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		f.FDsStalled = max(f.FDsStalled, p.fds()) // until every stalled client is accepted
+		if f.FDsStalled >= f.FDsBefore+sz.StalledBodies {
+			break
+		}
+	}
 	var okHeld, failedHeld atomic.Int64
 	stop := make(chan struct{})
 	wg := normalLoad(c, stop, &okHeld, &failedHeld)
