@@ -19,7 +19,8 @@ type clusterState struct {
 	onChange func(*Server, Change)
 	outbox   chan []byte
 	stop     context.CancelFunc
-	done     sync.WaitGroup
+	sent     chan struct{} // closed when publishLoop has sent the outbox
+	beaten   chan struct{} // closed when heartbeat has returned
 	leave    sync.Once
 }
 
@@ -40,7 +41,7 @@ func (s *Server) joinCluster(c Cluster, onChange func(*Server, Change)) error {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	cl := &clusterState{c: c, replica: hex.EncodeToString(raw[:]), onChange: onChange,
-		outbox: make(chan []byte, 1024), stop: stop}
+		outbox: make(chan []byte, 1024), stop: stop, sent: make(chan struct{}), beaten: make(chan struct{})}
 	s.cl = cl
 	jctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 	defer cancel()
@@ -52,7 +53,6 @@ func (s *Server) joinCluster(c Cluster, onChange func(*Server, Change)) error {
 		stop()
 		return fmt.Errorf("server: cluster: subscribe: %w", err)
 	}
-	cl.done.Add(2)
 	go s.heartbeat(ctx)
 	go s.publishLoop(ctx)
 	return nil
@@ -66,28 +66,29 @@ func (s *Server) ReplicaID() string {
 	return s.cl.replica
 }
 
-// leaveCluster stops publishing (after sending what is queued) and the
-// heartbeat. Shutdown calls it once tasks have ended.
+// leaveCluster sends what is queued, then stops the subscription and the
+// heartbeat. Shutdown calls it once tasks have ended: while it drains, the
+// replica still beats, so the others do not take its running tasks for
+// orphans.
 func (s *Server) leaveCluster() {
 	if s.cl == nil {
 		return
 	}
 	s.cl.leave.Do(func() {
 		close(s.cl.outbox)
-		s.cl.done.Wait()
+		<-s.cl.sent
 		s.cl.stop()
+		<-s.cl.beaten
 	})
 }
 
 func (s *Server) heartbeat(ctx context.Context) {
-	defer s.cl.done.Done()
+	defer close(s.cl.beaten)
 	tick := time.NewTicker(heartbeatEvery)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return
-		case <-s.closing:
 			return
 		case <-tick.C:
 			hctx, cancel := context.WithTimeout(ctx, clusterTimeout)
@@ -101,7 +102,7 @@ func (s *Server) heartbeat(ctx context.Context) {
 
 // publishLoop sends queued changes in order until the outbox is closed.
 func (s *Server) publishLoop(ctx context.Context) {
-	defer s.cl.done.Done()
+	defer close(s.cl.sent)
 	for msg := range s.cl.outbox {
 		pctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 		if err := s.cl.c.Publish(pctx, msg); err != nil {

@@ -67,6 +67,27 @@ func Replicas(t *testing.T, connect func(testing.TB) server.Cluster) {
 			t.Fatal("the tool on the owning replica was not cancelled")
 		}
 	})
+	t.Run("DrainingReplicaKeepsItsTasks", func(t *testing.T) {
+		// A replica that drains (Shutdown with a grace) still beats: the
+		// others do not take its running task for an orphan, and see it
+		// complete.
+		r := newReplicas(t, connect, 2)
+		id := r.createTask(t, 0, "slow_task")
+		r.waitStatus(t, 1, id, server.TaskWorking)
+		drained := make(chan error, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*heartbeatTTL)
+			defer cancel()
+			drained <- r.servers[0].Shutdown(ctx)
+		}()
+		m := r.waitStatus(t, 1, id, server.TaskCompleted, server.TaskFailed)
+		if m["status"] != server.TaskCompleted {
+			t.Fatalf("task of a draining replica: %v", m)
+		}
+		if err := <-drained; err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+	})
 	t.Run("TaskOfADeadReplicaFails", func(t *testing.T) {
 		r := newReplicas(t, connect, 2)
 		id := r.createTask(t, 0, "wait_for_cancel")
@@ -88,6 +109,9 @@ type replicas struct {
 	links     []*killable
 	cancelled chan struct{}
 }
+
+// heartbeatTTL is the server's: a replica silent this long is dead.
+const heartbeatTTL = 4 * time.Second
 
 const meta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
 
@@ -119,6 +143,14 @@ func newReplicas(t testing.TB, connect func(testing.TB) server.Cluster, n int) *
 			}),
 			server.NewTool(server.ToolInfo{Name: "echo"}, func(ctx context.Context, _ struct{}) (string, error) {
 				return "hi", nil
+			}),
+			server.NewTool(server.ToolInfo{Name: "slow_task", TaskSupport: server.TaskSupportRequired}, func(ctx context.Context, _ struct{}) (string, error) {
+				select {
+				case <-time.After(heartbeatTTL + time.Second):
+					return "slow done", nil
+				case <-ctx.Done():
+					return "", ctx.Err()
+				}
 			}),
 			server.NewTool(server.ToolInfo{Name: "quick_task", TaskSupport: server.TaskSupportRequired}, func(ctx context.Context, _ struct{}) (string, error) {
 				return "done", nil
@@ -203,18 +235,21 @@ func (r *replicas) createTask(t testing.TB, i int, tool string) string {
 	return m.TaskID
 }
 
-// waitStatus polls tasks/get on replica i until the task has status.
-func (r *replicas) waitStatus(t testing.TB, i int, id, status string) map[string]any {
+// waitStatus polls tasks/get on replica i until the task has one of
+// statuses.
+func (r *replicas) waitStatus(t testing.TB, i int, id string, statuses ...string) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var m map[string]any
 		_ = json.Unmarshal(r.call(t, i, "tasks/get", `{"taskId":"`+id+`"}`), &m)
-		if m["status"] == status {
-			return m
+		for _, st := range statuses {
+			if m["status"] == st {
+				return m
+			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("task %s on replica %d: status %v, want %s (%v)", id, i, m["status"], status, m)
+			t.Fatalf("task %s on replica %d: status %v, want %v (%v)", id, i, m["status"], statuses, m)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
