@@ -379,3 +379,32 @@ func TestStructuredContentHandWrittenSchema(t *testing.T) {
 		t.Errorf("derived outputSchema: %v", err)
 	}
 }
+
+type cityStore struct{ cities []string }
+
+func (s *cityStore) complete(_ context.Context, argument, value string, _ map[string]string) ([]string, error) {
+	var out []string
+	for _, c := range s.cities {
+		if strings.HasPrefix(c, value) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// TestPromptCompleteReachesState: PromptInfo.Complete (the directive's
+// complete= method) runs on the server value, so it sees its state; the
+// Args type's zero value could not.
+func TestPromptCompleteReachesState(t *testing.T) {
+	store := &cityStore{cities: []string{"Paris", "Perth", "Oslo"}}
+	p := NewPrompt(PromptInfo{Name: "trip", Complete: store.complete}, func(_ context.Context, in exactCity) (string, error) { return in.City, nil })
+	srv, err := New(Options{Name: "t", Version: "1", Prompts: []Prompt{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.cities = append(store.cities, "Porto") // state changed after registration
+	resp := srv.HandleBytes(t.Context(), []byte(`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"ref":{"type":"ref/prompt","name":"trip"},"argument":{"name":"city","value":"P"}}}`), nil)
+	if !strings.Contains(string(resp.Body), `"values":["Paris","Perth","Porto"]`) {
+		t.Errorf("completion/complete: %s", resp.Body)
+	}
+}

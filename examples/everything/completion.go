@@ -13,10 +13,11 @@ var argumentValues = map[string][]string{
 	"arg2": {"test", "testValue2", "testing", "value2"},
 }
 
-// Complete makes PromptArgs a server.Completer: completion/complete for an
-// argument of test_prompt_with_arguments returns the candidates that start
-// with the typed value, at most 100 of them.
-func (PromptArgs) Complete(ctx context.Context, argument, value string, _ map[string]string) ([]string, error) {
+// CompletePromptArgs completes the arguments of test_prompt_with_arguments
+// (its directive's complete=): the candidates that start with the typed
+// value, at most 100 of them. As a method of the server type it could as
+// well consult the server's state.
+func (e *Everything) CompletePromptArgs(ctx context.Context, argument, value string, _ map[string]string) ([]string, error) {
 	var out []string
 	for _, v := range argumentValues[argument] {
 		if strings.HasPrefix(v, value) {

@@ -46,8 +46,8 @@
 // a literal JSON Schema 2020-12 inputSchema through the inputSchema= directive key
 // (tools_schema.go), an x-mcp-header argument through jsonschema_extras,
 // multi round-trip input with server.Ask and a sealed requestState
-// (mrtr.go), argument completion through a Complete method on the prompt's
-// argument struct (completion.go), and tools and prompts added at run time
+// (mrtr.go), argument completion through a method of the server type named
+// by the prompt directive's complete= (completion.go), and tools and prompts added at run time
 // (the trigger tools in tools_runtime.go).
 package main
 

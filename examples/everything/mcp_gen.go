@@ -382,6 +382,7 @@ func (e *Everything) MCPPrompts() []server.Prompt {
 				{Name: "arg1", Description: "First test argument", Required: true},
 				{Name: "arg2", Description: "Second test argument", Required: true},
 			},
+			Complete: e.CompletePromptArgs,
 		}, e.PromptWithArguments),
 		server.NewPrompt(server.PromptInfo{
 			Name:        "test_prompt_with_embedded_resource",

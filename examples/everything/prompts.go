@@ -15,7 +15,7 @@ func (e *Everything) SimplePrompt(ctx context.Context) (string, error) {
 }
 
 // PromptArgs are the two arguments of test_prompt_with_arguments; their
-// values complete from a fixed list (see Complete in completion.go).
+// values complete from a fixed list (see CompletePromptArgs in completion.go).
 type PromptArgs struct {
 	Arg1 string `json:"arg1" jsonschema:"required,description=First test argument"`
 	Arg2 string `json:"arg2" jsonschema:"required,description=Second test argument"`
@@ -23,7 +23,7 @@ type PromptArgs struct {
 
 // PromptWithArguments is a prompt with two required arguments.
 //
-//mcp:prompt name=test_prompt_with_arguments title="Prompt With Arguments"
+//mcp:prompt name=test_prompt_with_arguments title="Prompt With Arguments" complete=CompletePromptArgs
 func (e *Everything) PromptWithArguments(ctx context.Context, in PromptArgs) (string, error) {
 	return fmt.Sprintf("Prompt with arguments: arg1='%s', arg2='%s'", in.Arg1, in.Arg2), nil
 }
