@@ -21,6 +21,15 @@ func (g *gen) valueCheck(gf goField) jen.Code {
 			args = append(args, jen.Lit(e))
 		}
 		return jen.Id("checkOneOf").Call(args...)
+	case len(gf.Literals) > 0:
+		args := []jen.Code{v, jen.Lit(gf.Name)}
+		for _, l := range gf.Literals {
+			args = append(args, jen.Lit(l))
+		}
+		if ptr {
+			return jen.Id("checkLiteralOptional").Call(args...)
+		}
+		return jen.Id("checkLiteral").Call(args...)
 	case (gf.Minimum != nil || gf.Maximum != nil) && numeric(gf.Type):
 		b := jen.Dict{}
 		if gf.Minimum != nil {

@@ -18,6 +18,10 @@ func (g *gen) emitDecoders(f *jen.File) {
 			g.emitStructDecoder(f, t)
 		case schema.KindEnum:
 			g.emitEnumDecoder(f, t)
+		case schema.KindScalar:
+			if len(t.Literals) > 0 {
+				g.emitLiteralDecoder(f, t)
+			}
 		case schema.KindArray, schema.KindMap:
 			if needsDecoder(t.Elem) {
 				g.emitCollectionDecoder(f, t)
@@ -75,9 +79,13 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 			body = append(body, jen.Id("fs").Dot("check").Call(check))
 		}
 	}
-	if extra != "" {
+	switch {
+	case extra != "" && t.Extra != nil:
+		// additionalProperties has a schema: each undeclared member must fit it.
+		body = append(body, jen.Id("x").Dot(extra).Op("=").Id("keepChecked").Call(jen.Op("&").Id("fs"), jen.Id("rest"), g.decoderFor(t.Extra, false)))
+	case extra != "":
 		body = append(body, jen.Id("x").Dot(extra).Op("=").Id("keep").Call(jen.Op("&").Id("fs"), jen.Id("rest")))
-	} else {
+	default:
 		body = append(body, jen.Id("refuse").Call(jen.Op("&").Id("fs"), jen.Id("rest")))
 	}
 	body = append(body, jen.Return(jen.Id("fs").Dot("err")))
@@ -104,6 +112,23 @@ func (g *gen) emitEnumDecoder(f *jen.File, t *schema.Type) {
 			})),
 		),
 		jen.Op("*").Id("v").Op("=").Id(g.name(t)).Call(jen.Id("s")),
+		jen.Return(jen.Nil()),
+	)
+}
+
+// emitLiteralDecoder writes UnmarshalJSON for an integer, number or
+// boolean enum, refusing other values.
+func (g *gen) emitLiteralDecoder(f *jen.File, t *schema.Type) {
+	lits := []jen.Code{jen.Id("x"), jen.Lit("")}
+	for _, l := range t.Literals {
+		lits = append(lits, jen.Lit(l))
+	}
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses values the schema does not list.", article(g.name(t))))
+	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Var().Id("x").Add(primType(t.Elem.Prim)),
+		jen.If(jen.Err().Op(":=").Qual(encodingJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.If(jen.Err().Op(":=").Id("checkLiteral").Call(lits...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Op("*").Id("v").Op("=").Id(g.name(t)).Call(jen.Id("x")),
 		jen.Return(jen.Nil()),
 	)
 }

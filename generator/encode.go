@@ -29,8 +29,27 @@ func (g *gen) emitEncoders(f *jen.File) {
 			g.emitStructEncoder(f, t)
 		case schema.KindEnum:
 			g.emitEnumEncoder(f, t)
+		case schema.KindScalar:
+			if len(t.Literals) > 0 {
+				g.emitLiteralEncoder(f, t)
+			}
 		}
 	}
+}
+
+// emitLiteralEncoder writes MarshalJSON for an integer, number or boolean
+// enum.
+func (g *gen) emitLiteralEncoder(f *jen.File, t *schema.Type) {
+	value := primType(t.Elem.Prim).Call(jen.Id("v"))
+	lits := []jen.Code{value, jen.Lit("")}
+	for _, l := range t.Literals {
+		lits = append(lits, jen.Lit(l))
+	}
+	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses values the schema does not list.", article(g.name(t))))
+	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.If(jen.Err().Op(":=").Id("checkLiteral").Call(lits...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Qual(encodingJSON, "Marshal").Call(primType(t.Elem.Prim).Call(jen.Id("v")))),
+	)
 }
 
 // emitEnumEncoder writes MarshalJSON for an enum: a value the schema does

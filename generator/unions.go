@@ -196,12 +196,17 @@ func strList(values []string) jen.Code {
 //	type RequestId struct{ Value any }
 func (g *gen) emitScalarUnion(f *jen.File, t *schema.Type) {
 	var goTypes, kinds []string
+	absent := "nil when absent"
 	for _, p := range t.Prims {
-		goTypes = append(goTypes, primType(p).GoString())
 		kinds = append(kinds, string(p))
+		if p == schema.Null {
+			absent = "nil when absent or null"
+			continue
+		}
+		goTypes = append(goTypes, article(primType(p).GoString()))
 	}
 	f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Struct(
-		jen.Comment("Value is a " + strings.Join(goTypes, ", a ") + ", or nil when absent.").Line().Id("Value").Any(),
+		jen.Comment("Value is " + strings.Join(goTypes, ", ") + ", or " + absent + ".").Line().Id("Value").Any(),
 	)
 	allowed := jen.Index().String().Values(func() []jen.Code {
 		out := make([]jen.Code, len(kinds))

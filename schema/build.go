@@ -91,6 +91,10 @@ func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 		b.errorf(ptr, "schema nested more than %d levels deep", MaxDepth)
 		return
 	}
+	if n.False {
+		b.errorf(ptr, "unsupported boolean schema false (it admits no value): leave the member out, or use additionalProperties: false")
+		return
+	}
 	for _, k := range n.keywords {
 		if !knownKeywords[k] {
 			b.errorf(ptr, "unsupported JSON Schema keyword %q", k)
@@ -182,7 +186,7 @@ func (b *builder) define(t *Type, n *node) {
 	case len(n.AllOf) > 0:
 		b.defineStruct(t, b.mergeAllOf(n, ptr))
 	case len(n.Type) > 1:
-		b.defineScalarUnion(t, slices.DeleteFunc(slices.Clone(n.Type), func(s string) bool { return s == "null" }), ptr)
+		b.defineScalarUnion(t, n.Type, ptr) // "null" stays allowed: it decodes as nil and encodes again
 	case hasType(n, "object") || n.Properties != nil:
 		if n.Properties == nil && n.AdditionalProperties != nil && n.AdditionalProperties.Allowed {
 			t.Kind = KindMap
@@ -199,6 +203,12 @@ func (b *builder) define(t *Type, n *node) {
 	case hasType(n, "string") && len(n.Enum) > 0:
 		t.Kind = KindEnum
 		t.Enum = b.stringEnum(n.Enum, ptr+"/enum")
+	case len(n.Type) == 1 && len(n.Enum) > 0:
+		// An integer, number or boolean enum: a scalar whose value must be
+		// one of the literals.
+		t.Kind = KindScalar
+		t.Elem = &Ref{Prim: b.prim(n.Type[0], ptr+"/type")}
+		t.Literals = literals(n.Enum)
 	case len(n.Type) == 1:
 		t.Kind = KindScalar
 		t.Elem = &Ref{Prim: b.prim(n.Type[0], ptr+"/type")}
@@ -234,9 +244,22 @@ func (b *builder) stringEnum(values []json.RawMessage, ptr string) []string {
 	return out
 }
 
+// literals are enum values as compact JSON text.
+func literals(values []json.RawMessage) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(compact(v))
+	}
+	return out
+}
+
 func (b *builder) defineScalarUnion(t *Type, types typeList, ptr string) {
 	t.Kind = KindScalarUnion
 	for _, name := range types {
+		if name == "null" {
+			t.Prims = append(t.Prims, Null)
+			continue
+		}
 		t.Prims = append(t.Prims, b.prim(name, ptr+"/type"))
 	}
 }
@@ -266,8 +289,13 @@ func (b *builder) defineStruct(t *Type, n *node) {
 			Minimum:    p.Minimum,
 			Maximum:    p.Maximum,
 		}
-		if hasType(p, "string") && len(p.Enum) > 0 {
+		switch {
+		case hasType(p, "string") && len(p.Enum) > 0:
 			f.Enum = b.stringEnum(p.Enum, ptr+"/enum")
+		case len(p.Enum) > 0 && len(p.Type) == 1:
+			f.Literals = literals(p.Enum)
+		case len(p.Enum) > 0:
+			b.errorf(ptr+"/enum", "unsupported enum without a single type: give it \"type\"")
 		}
 		f.Presence = b.ov.Presence[name] && !f.Required
 		if rule := b.tagRule(name); rule != nil && hasType(p, "string") && p.Const == nil {
@@ -416,6 +444,12 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 		r.Nullable = true
 		return r
 	}
+	if other, ok := orNull(n); ok {
+		// anyOf/oneOf [X, {type: null}]: X, or null.
+		r := b.ref(other, ptr, hint)
+		r.Nullable = true
+		return r
+	}
 	switch {
 	case n.Ref != "" && hasObjectKeywords(n):
 		return &Ref{Named: b.inlineType(n, ptr, hint)}
@@ -444,6 +478,26 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 	}
 	b.errorf(ptr, "unsupported schema: no type, $ref or union")
 	return &Ref{Any: true}
+}
+
+// orNull recognises a union of one schema and {"type": "null"}, and
+// returns the schema.
+func orNull(n *node) (*node, bool) {
+	list := n.AnyOf
+	if len(list) == 0 {
+		list = n.OneOf
+	}
+	if len(list) != 2 || len(n.AnyOf) > 0 && len(n.OneOf) > 0 || len(n.AllOf) > 0 {
+		return nil, false
+	}
+	isNull := func(m *node) bool { return len(m.Type) == 1 && m.Type[0] == "null" && len(m.keywords) <= 2 }
+	switch {
+	case isNull(list[1]) && !isNull(list[0]):
+		return list[0], true
+	case isNull(list[0]) && !isNull(list[1]):
+		return list[1], true
+	}
+	return nil, false
 }
 
 func constPrim(v json.RawMessage) Prim {

@@ -63,6 +63,8 @@ const (
 	Integer Prim = "integer"
 	Number  Prim = "number"
 	Boolean Prim = "boolean"
+	// Null appears only among the Prims of a scalar union.
+	Null Prim = "null"
 )
 
 // Type is a named type of the model.
@@ -99,6 +101,9 @@ type Type struct {
 	Prims []Prim
 	// Enum are the values of an enum.
 	Enum []string
+	// Literals are the allowed values of a scalar that is an integer,
+	// number or boolean enum, as JSON text.
+	Literals []string
 	// Union describes the members of a union.
 	Union *Union
 	// Format is the string format of a scalar ("uri", "byte", …).
@@ -126,9 +131,12 @@ type Field struct {
 	// Const is the JSON literal the property must have, if any.
 	Const json.RawMessage
 	// Enum lists the allowed string values of an inline enum.
-	Enum    []string
-	Default json.RawMessage
-	Format  string
+	Enum []string
+	// Literals lists the allowed values of an inline non-string enum, as
+	// JSON text.
+	Literals []string
+	Default  json.RawMessage
+	Format   string
 	// Minimum and Maximum bound a number, when the schema does.
 	Minimum, Maximum *float64
 }

@@ -33,6 +33,9 @@ type node struct {
 	MaxLength            *int              `json:"maxLength"`
 
 	keywords []string // every keyword present, for checkKeywords
+	// False is set for the boolean schema false, which admits nothing; the
+	// boolean schema true is an empty node (any value).
+	False bool
 }
 
 // knownKeywords lists the JSON Schema keywords mcpgen models or may safely
@@ -47,6 +50,14 @@ var knownKeywords = map[string]bool{
 }
 
 func (n *node) UnmarshalJSON(data []byte) error {
+	switch string(bytes.TrimSpace(data)) {
+	case "true":
+		*n = node{}
+		return nil
+	case "false":
+		*n = node{False: true, keywords: []string{"false"}}
+		return nil
+	}
 	type plain node
 	if err := json.Unmarshal(data, (*plain)(n)); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // DecodeError reports a message that does not match the schema. Path names
@@ -190,15 +191,69 @@ func sameJSON(raw json.RawMessage, literal string) bool {
 	if buf.String() == literal {
 		return true
 	}
+	// Equal JSON values written differently (1.0 and 1, escapes): compare
+	// decoded values, types included, so "1" is not 1 and "true" not true.
 	var a, b any
-	return json.Unmarshal(raw, &a) == nil && json.Unmarshal([]byte(literal), &b) == nil && fmt.Sprint(a) == fmt.Sprint(b)
+	return json.Unmarshal(raw, &a) == nil && json.Unmarshal([]byte(literal), &b) == nil && reflect.DeepEqual(a, b)
 }
 
+// truncate shortens a JSON text for a message, never inside a character.
 func truncate(raw json.RawMessage) string {
-	if len(raw) > 40 {
-		return string(raw[:40]) + "…"
+	if len(raw) <= 40 {
+		return string(raw)
 	}
-	return string(raw)
+	cut := 40
+	for cut > 0 && !utf8.RuneStart(raw[cut]) {
+		cut--
+	}
+	return string(raw[:cut]) + "…"
+}
+
+// checkLiteral refuses a value that is not one of the JSON literals of a
+// non-string enum.
+func checkLiteral(value any, name string, literals ...string) error {
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	for _, lit := range literals {
+		if sameJSON(raw, lit) {
+			return nil
+		}
+	}
+	return &DecodeError{Path: name, Msg: fmt.Sprintf("%s is not one of %s", truncate(raw), strings.Join(literals, ", "))}
+}
+
+// checkLiteralOptional is checkLiteral for an optional member.
+func checkLiteralOptional[T any](value *T, name string, literals ...string) error {
+	if value == nil {
+		return nil
+	}
+	return checkLiteral(*value, name, literals...)
+}
+
+// keepChecked keeps the members the schema does not declare, each checked
+// against the schema of additionalProperties.
+func keepChecked[T any](fs *fields, rest map[string]json.RawMessage, dec decoder[T]) map[string]json.RawMessage {
+	if fs.err != nil {
+		return nil
+	}
+	for _, k := range sortedKeys(rest) {
+		if _, err := dec(rest[k]); err != nil {
+			fs.err = within(k, err)
+			return nil
+		}
+	}
+	return keep(fs, rest)
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // appendExtra adds extra members to an encoded object, skipping any that
@@ -437,6 +492,10 @@ func unmarshalScalar(data []byte, allowed []string) (any, error) {
 		var b bool
 		err := json.Unmarshal(data, &b)
 		return b, err
+	case 'z':
+		if slices.Contains(allowed, "null") {
+			return nil, nil
+		}
 	case 'n':
 		text := strings.TrimSpace(string(data))
 		if n, err := strconv.ParseInt(text, 10, 64); err == nil && (slices.Contains(allowed, "integer") || slices.Contains(allowed, "number")) {

@@ -1539,7 +1539,7 @@ type ProgressNotificationParams struct {
 
 // ProgressToken is a progress token, used to associate progress notifications with the original request.
 type ProgressToken struct {
-	// Value is a string, a int64, or nil when absent.
+	// Value is a string, an int64, or nil when absent.
 	Value any
 }
 
@@ -1735,7 +1735,7 @@ type Request struct {
 
 // RequestID is a uniquely identifying ID for a request in JSON-RPC.
 type RequestID struct {
-	// Value is a string, a int64, or nil when absent.
+	// Value is a string, an int64, or nil when absent.
 	Value any
 }
 

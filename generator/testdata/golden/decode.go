@@ -260,7 +260,7 @@ func (x *Open) UnmarshalJSON(data []byte) error {
 	*x = Open{}
 	var fs fields
 	optional(&fs, raw[0], &x.A, "a", str)
-	x.Extra = keep(&fs, rest)
+	x.Extra = keepChecked(&fs, rest, plain[int64])
 	return fs.err
 }
 

@@ -84,7 +84,7 @@ type GetWidgetResult struct {
 
 // ID is a string or a number.
 type ID struct {
-	// Value is a string, a int64, or nil when absent.
+	// Value is a string, an int64, or nil when absent.
 	Value any
 }
 
