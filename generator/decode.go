@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/schema"
@@ -67,7 +68,11 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 			body = append(body, jen.Id("constant").Call(jen.Op("&").Id("fs"), raw, jen.Lit(string(compactJSON(gf.Const))), jen.Lit(gf.Name), jen.False()))
 		}
 		fn := "optional"
-		if gf.Required && !gf.Type.Nullable && gf.Tag == "" {
+		switch {
+		case !gf.Required || gf.Tag != "":
+		case gf.Type.Nullable || admitsNull(gf.Type):
+			fn = "requiredOrNull" // present, but null is a value
+		default:
 			fn = "required"
 		}
 		body = append(body, jen.Id(fn).Call(jen.Op("&").Id("fs"), raw, jen.Op("&").Id("x").Dot(gf.Go), jen.Lit(gf.Name), g.decoderFor(gf.Type, pointerField(gf.Field))))
@@ -91,6 +96,16 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 	body = append(body, jen.Return(jen.Id("fs").Dot("err")))
 	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s, reporting a missing required member or a wrong constant by its path.", g.name(t)))
 	f.Func().Params(jen.Id("x").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+}
+
+// admitsNull reports whether a named type takes JSON null as a value (a
+// scalar union with "null").
+func admitsNull(r *schema.Ref) bool {
+	if r.Named == nil {
+		return false
+	}
+	t := resolve(r.Named)
+	return t.Kind == schema.KindScalarUnion && slices.Contains(t.Prims, schema.Null)
 }
 
 // membersVar names the list of a struct's declared members.

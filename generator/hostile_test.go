@@ -38,6 +38,12 @@ var hostileSchemas = []struct {
 	{"required cycle", `{"A":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"required":["a"]}}`, "cycle through required fields"},
 	{"union of itself", `{"U":{"anyOf":[{"$ref":"#/$defs/U"},{"type":"object","properties":{"a":{"type":"string"}}}]}}`, "#/$defs/U/anyOf/0"},
 	{"too deep", deepDefs(schema.MaxDepth + 2), "nested more than"},
+	{"patternProperties", `{"A":{"type":"object","patternProperties":{"^x":{"type":"string"}}}}`, `#/$defs/A: unsupported JSON Schema keyword "patternProperties"`},
+	{"prefixItems", `{"A":{"type":"array","prefixItems":[{"type":"string"}]}}`, `#/$defs/A: unsupported JSON Schema keyword "prefixItems"`},
+	{"string or object union", `{"A":{"anyOf":[{"type":"string"},{"type":"object","properties":{"a":{"type":"string"}}}]}}`, "#/$defs/A/anyOf/0: union A: unsupported member"},
+	{"boolean schema false", `{"A":{"type":"object","properties":{"never":false}}}`, "#/$defs/A/properties/never: unsupported boolean schema false"},
+	{"enum without a type", `{"A":{"type":"object","properties":{"e":{"enum":[1,"a"]}}}}`, "#/$defs/A/properties/e"},
+	{"keyword beside $ref", `{"B":{"type":"string"},"A":{"$ref":"#/$defs/B","minLength":2}}`, `#/$defs/A: unsupported keyword "minLength" beside $ref`},
 }
 
 // roundTrips are, per hostile schema, a definition and a message that the

@@ -153,6 +153,18 @@ func required[T any](fs *fields, raw json.RawMessage, dst *T, name string, dec d
 	*dst = v
 }
 
+// requiredOrNull decodes a member that must be present and may be null.
+func requiredOrNull[T any](fs *fields, raw json.RawMessage, dst *T, name string, dec decoder[T]) {
+	if fs.err != nil {
+		return
+	}
+	if raw == nil {
+		fs.err = &DecodeError{Path: name, Msg: "missing required member"}
+		return
+	}
+	optional(fs, raw, dst, name, dec)
+}
+
 // optional decodes a member that may be absent.
 func optional[T any](fs *fields, raw json.RawMessage, dst *T, name string, dec decoder[T]) {
 	if fs.err != nil || raw == nil {

@@ -227,7 +227,7 @@ func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
 	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[6], &x.TaskID, "taskId", str)
-	optional(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
+	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1173,7 +1173,7 @@ func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
 	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[6], &x.TaskID, "taskId", str)
-	optional(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
+	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2899,7 +2899,7 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[3], &x.Status, "status", plain[TaskStatus])
 	optional(&fs, raw[4], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[5], &x.TaskID, "taskId", str)
-	optional(&fs, raw[6], &x.TTL, "ttl", plain[*int64])
+	requiredOrNull(&fs, raw[6], &x.TTL, "ttl", plain[*int64])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3007,7 +3007,7 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
 	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[6], &x.TaskID, "taskId", str)
-	optional(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
+	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
