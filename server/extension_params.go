@@ -45,7 +45,11 @@ func checkMembers(raw []byte, t reflect.Type, path string, depth int) error {
 			}
 		}
 		var bad error
+		empty := 0 // Members reports a duplicate "" as no duplicate ("")
 		dup, _ := jsonscan.Members(raw, func(key, value []byte) {
+			if len(key) == 0 {
+				empty++
+			}
 			if bad != nil {
 				return
 			}
@@ -64,7 +68,7 @@ func checkMembers(raw []byte, t reflect.Type, path string, depth int) error {
 			}
 			bad = checkMembers(value, next, at, depth+1)
 		})
-		if dup != "" {
+		if dup != "" || empty > 1 {
 			return invalidParams(fmt.Sprintf("%s: duplicate member %q", path, dup))
 		}
 		return bad
