@@ -38,6 +38,10 @@ type OAuth struct {
 	// ClientIssuer (all authorization servers when ClientIssuer is empty);
 	// they are used before anything else.
 	ClientID, ClientSecret, ClientIssuer string
+	// ClientCredentials makes the client act on its own behalf: tokens come
+	// from the client_credentials grant with ClientID and ClientSecret (the
+	// OAuth client credentials extension), with no user and no Authorize.
+	ClientCredentials bool
 	// ClientMetadataURL is the HTTPS URL of this client's Client ID Metadata
 	// Document, used as client_id where the authorization server supports
 	// such documents.

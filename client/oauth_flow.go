@@ -76,14 +76,19 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	} else if !o.stepUpAllowed(scopes) {
 		return fmt.Errorf("%w (asked for %q %d times)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
 	}
-	if slices.Contains(as.ScopesSupported, "offline_access") && len(scopes) > 0 && !slices.Contains(scopes, "offline_access") {
+	if !o.ClientCredentials && slices.Contains(as.ScopesSupported, "offline_access") && len(scopes) > 0 && !slices.Contains(scopes, "offline_access") {
 		scopes = append(scopes, "offline_access")
 	}
 	reg, err := o.register(ctx, as)
 	if err != nil {
 		return err
 	}
-	tok, err := o.authorizeCode(ctx, as, reg, prm.Resource, scopes)
+	var tok *Token
+	if o.ClientCredentials {
+		tok, err = o.clientCredentials(ctx, as, reg, prm.Resource, scopes)
+	} else {
+		tok, err = o.authorizeCode(ctx, as, reg, prm.Resource, scopes)
+	}
 	if err != nil {
 		return err
 	}
@@ -392,6 +397,18 @@ func (o *OAuth) authorizeCode(ctx context.Context, as *serverMetadata, reg *Regi
 	}
 	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {o.RedirectURL},
 		"code_verifier": {verifier}, "resource": {resource}}
+	return o.token(ctx, as, reg, form, nil)
+}
+
+// clientCredentials gets a token for the client itself (RFC 6749 §4.4).
+func (o *OAuth) clientCredentials(ctx context.Context, as *serverMetadata, reg *Registration, resource string, scopes []string) (*Token, error) {
+	if reg.ClientSecret == "" {
+		return nil, errors.New("client: the client_credentials grant needs OAuth.ClientID and OAuth.ClientSecret")
+	}
+	form := url.Values{"grant_type": {"client_credentials"}, "resource": {resource}}
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
 	return o.token(ctx, as, reg, form, nil)
 }
 

@@ -92,6 +92,7 @@ func transport(url, scenario, scenarioContext string) *client.HTTPTransport {
 		ClientSecret:      sc.ClientSecret,
 		ClientIssuer:      sc.Issuer,
 		ClientMetadataURL: "https://conformance-test.local/client-metadata.json",
+		ClientCredentials: scenario == "auth/client-credentials-basic",
 		ClientName:        "mcpgen-conformance-client",
 	})
 }
