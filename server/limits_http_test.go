@@ -383,3 +383,99 @@ func TestHTTPWriteTimeoutCutsStalledReader(t *testing.T) {
 	}
 	checkWeatherHTTP(t, h.url)
 }
+
+// TestHTTPAbruptDisconnectsLeakNothing: clients that vanish at every stage
+// (before the headers end, in the body, before the answer, after a listen
+// acknowledgement) leave no goroutine and no file descriptor behind, and
+// other clients are served meanwhile.
+func TestHTTPAbruptDisconnectsLeakNothing(t *testing.T) {
+	k := limitServer(t, Limits{})
+	h := startLimitedHTTP(t, k.s)
+	checkWeatherHTTP(t, h.url)
+	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	before := resNow()
+	slow := faultCall("1", "wait_ms", `{"ms":100}`, defaultMeta)
+	slowHead := strings.Replace(rawPost(slow, ""), "Mcp-Name: weather_current", "Mcp-Name: wait_ms", 1)
+	listenBody := `{"jsonrpc":"2.0","id":"s","method":"subscriptions/listen","params":` + withMeta(`{"notifications":{"toolsListChanged":true}}`, defaultMeta) + `}`
+	listenHead := strings.Replace(strings.Replace(rawPost(listenBody, ""), "Mcp-Method: tools/call", "Mcp-Method: subscriptions/listen", 1), "Mcp-Name: weather_current\r\n", "", 1)
+	stopDrain := make(chan struct{})
+	drained := make(chan struct{})
+	go func() { // the fault tools signal on buffered channels: keep them flowing
+		defer close(drained)
+		for {
+			select {
+			case <-k.started:
+			case <-k.cancelled:
+			case <-stopDrain:
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for i := range 300 {
+		wg.Go(func() {
+			c, err := net.Dial("tcp", h.addr)
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			switch i % 4 {
+			case 0:
+				io.WriteString(c, slowHead[:30])
+			case 1:
+				io.WriteString(c, slowHead+slow[:len(slow)/2])
+			case 2:
+				io.WriteString(c, slowHead+slow)
+				time.Sleep(10 * time.Millisecond)
+			case 3:
+				io.WriteString(c, listenHead+listenBody)
+				br := bufio.NewReader(c)
+				c.SetReadDeadline(time.Now().Add(2 * time.Second))
+				for {
+					line, err := br.ReadString('\n')
+					if err != nil || strings.Contains(line, "acknowledged") {
+						break
+					}
+				}
+			}
+			if i%2 == 0 {
+				c.(*net.TCPConn).SetLinger(0)
+			}
+		})
+	}
+	checkWeatherHTTP(t, h.url)
+	wg.Wait()
+	waitInFlight(t, k.s, 0) // wait_ms handlers see their context end
+	close(stopDrain)
+	<-drained
+	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	resNoLeak(t, before, 2)
+}
+
+// TestLegacySessionsFullOfStreams: when every session has an open GET
+// stream, a new initialize is refused with 503 and Retry-After.
+func TestLegacySessionsFullOfStreams(t *testing.T) {
+	k := limitServer(t, Limits{MaxLegacySessions: 1})
+	h := startLimitedHTTP(t, k.s)
+	a := openSession(t, h.url, `{}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, h.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", a.sid)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET stream: %v %v", resp, err)
+	}
+	defer resp.Body.Close()
+	b := &lgHTTP{t: t, url: h.url}
+	r := b.post(lgBody("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}`), "MCP-Protocol-Version", "2025-11-25")
+	body, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	if r.StatusCode != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" || r.Header.Get("Mcp-Session-Id") != "" {
+		t.Fatalf("initialize with every session streaming: %d %s, want 503 with Retry-After and no session", r.StatusCode, body)
+	}
+	if code, _, raw := a.rpc("2", "tools/list", ""); code != 200 {
+		t.Fatalf("the streaming session after the refusal: %d %s", code, raw)
+	}
+}
