@@ -179,8 +179,17 @@ func (t *HTTPTransport) Notify(ctx context.Context, req *Request) error {
 	return nil
 }
 
-// RoundTrip implements Transport.
+// RoundTrip implements Transport. In a legacy session a request the
+// caller cancels is also cancelled on the server (cancel_legacy.go).
 func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request) (json.RawMessage, error) {
+	result, err := t.roundTrip(ctx, req)
+	if err != nil && ctx.Err() != nil {
+		t.cancelInSession(ctx, req)
+	}
+	return result, err
+}
+
+func (t *HTTPTransport) roundTrip(ctx context.Context, req *Request) (json.RawMessage, error) {
 	resp, err := t.post(ctx, req, jsonrpc.AppendRequest(nil, req.ID, req.Method, req.Params))
 	if err != nil {
 		return nil, err

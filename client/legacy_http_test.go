@@ -1,0 +1,124 @@
+package client_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/client"
+	"github.com/mcpgen/mcpgen/server"
+)
+
+// wireLog records the messages a client POSTs, with their session id.
+type wireLog struct {
+	mu   sync.Mutex
+	msgs []loggedMessage
+}
+
+type loggedMessage struct {
+	wireRequest
+	SessionID string
+	Header    http.Header
+}
+
+func (l *wireLog) find(method string) []loggedMessage {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []loggedMessage
+	for _, m := range l.msgs {
+		if m.Method == method {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// loggingHandler records every POST body before h serves it.
+func loggingHandler(h http.Handler, log *wireLog) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var m loggedMessage
+			_ = json.Unmarshal(body, &m.wireRequest)
+			m.SessionID = r.Header.Get("Mcp-Session-Id")
+			m.Header = r.Header.Clone()
+			log.mu.Lock()
+			log.msgs = append(log.msgs, m)
+			log.mu.Unlock()
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func TestLegacyHTTPCancellationReachesTheServer(t *testing.T) {
+	started := make(chan struct{}, 1)
+	cancelled := make(chan error, 1)
+	srv, err := server.New(server.Options{Name: "cancel-test", Version: "1.0.0",
+		Tools: []server.Tool{server.NewTool(server.ToolInfo{Name: "block"}, func(ctx context.Context, in struct{}) (string, error) {
+			started <- struct{}{}
+			select {
+			case <-ctx.Done():
+				cancelled <- ctx.Err()
+				return "", ctx.Err()
+			case <-time.After(20 * time.Second):
+				cancelled <- errors.New("the handler was never cancelled")
+				return "late", nil
+			}
+		})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &wireLog{}
+	hs := httptest.NewServer(loggingHandler(srv.HTTPHandler(server.HTTPOptions{}), log))
+	t.Cleanup(hs.Close)
+	c := connect(t, client.HTTP(hs.URL), &client.Options{Era: client.EraLegacy})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Call(ctx, "tools/call", map[string]any{"name": "block", "arguments": map[string]any{}})
+		done <- err
+	}()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tool never started")
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Call after cancel = %v, want context.Canceled", err)
+	}
+	select {
+	case err := <-cancelled:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("handler: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler's context was not cancelled")
+	}
+	calls, notes := log.find("tools/call"), log.find("notifications/cancelled")
+	if len(calls) != 1 || len(notes) != 1 {
+		t.Fatalf("posted %d tools/call and %d notifications/cancelled, want 1 and 1", len(calls), len(notes))
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+		Reason    string          `json:"reason"`
+	}
+	if err := json.Unmarshal(notes[0].Params, &p); err != nil {
+		t.Fatal(err)
+	}
+	if string(p.RequestID) != string(calls[0].ID) || p.Reason == "" {
+		t.Fatalf("notifications/cancelled params %s, want requestId %s and a reason", notes[0].Params, calls[0].ID)
+	}
+	if notes[0].SessionID == "" || notes[0].SessionID != calls[0].SessionID {
+		t.Fatalf("notifications/cancelled sent with session %q, the call with %q", notes[0].SessionID, calls[0].SessionID)
+	}
+}
