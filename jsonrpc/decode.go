@@ -101,11 +101,7 @@ func Decode(data []byte) (Message, *Error) {
 			if params[0] != '{' && params[0] != '[' {
 				return fail(CodeInvalidParams, `"params" must be an object or an array`)
 			}
-			if params[0] == '{' {
-				if dup, _ := jsonscan.Members(params, func(_, _ []byte) {}); dup != "" {
-					return fail(CodeInvalidParams, "duplicate member "+strconv.Quote(dup)+` in "params"`)
-				}
-			}
+
 			msg.Params = params
 		}
 		msg.Method = m

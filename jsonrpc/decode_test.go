@@ -76,8 +76,6 @@ func TestDecodeClassification(t *testing.T) {
 		{name: "duplicate id", in: `{"jsonrpc":"2.0","id":1,"id":2,"method":"a"}`, code: CodeInvalidRequest},
 		{name: "duplicate unknown member", in: `{"jsonrpc":"2.0","id":1,"method":"a","x":1,"x":2}`, code: CodeInvalidRequest, id: `1`},
 		{name: "duplicate id after another duplicate", in: `{"jsonrpc":"2.0","x":1,"x":2,"id":1,"id":2,"method":"a"}`, code: CodeInvalidRequest},
-		{name: "duplicate params member", in: `{"jsonrpc":"2.0","id":1,"method":"a","params":{"name":"a","name":"b"}}`, code: CodeInvalidParams, id: `1`},
-		{name: "duplicate params member via escape", in: `{"jsonrpc":"2.0","id":1,"method":"a","params":{"_meta":{},"\u005fmeta":{}}}`, code: CodeInvalidParams, id: `1`},
 		{name: "duplicate via escape", in: `{"jsonrpc":"2.0","id":1,"method":"a","\u006dethod":"b"}`, code: CodeInvalidRequest, id: `1`},
 		{name: "request with result", in: `{"jsonrpc":"2.0","id":1,"method":"m","result":{}}`, code: CodeInvalidRequest, id: `1`},
 		{name: "neither method nor result", in: `{"jsonrpc":"2.0","id":1}`, code: CodeInvalidRequest, id: `1`},

@@ -14,11 +14,13 @@
 //   - Valid JSON that is not an object is an Invalid Request (-32600).
 //     Batches (arrays) are rejected this way: MCP does not support them.
 //   - A member name that appears twice in the message object, known or
-//     not, is an Invalid Request (-32600); one that appears twice in a
-//     "params" object is Invalid params (-32602). encoding/json would
-//     silently keep the last one; rejecting means no two readers of one
-//     message can disagree about it. (The server runtime applies the same
-//     -32602 rule to params._meta.) Unknown members are otherwise ignored.
+//     not, is an Invalid Request (-32600). encoding/json would silently
+//     keep the last one; rejecting means no two readers of one message can
+//     disagree about it. Unknown members are otherwise ignored. Decode does
+//     not read inside "params" (that is one more pass over most of the
+//     message); its reader must apply the same rule there and answer a
+//     repeated member of params, or of params._meta, with Invalid params
+//     (-32602), as the server runtime does in its one scan of params.
 //   - Member names are matched exactly and case-sensitively ("Method" and
 //     "METHOD" are unknown members, not "method"), after unescaping
 //     ("\u006dethod" is "method").

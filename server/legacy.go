@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -176,6 +177,11 @@ func (l *LegacySession) Handle(ctx context.Context, msg jsonrpc.Message, w Messa
 
 // serve answers one request of the session.
 func (l *LegacySession) serve(ctx context.Context, msg jsonrpc.Message, w MessageWriter) ([]byte, *jsonrpc.Error) {
+	if dup, _ := jsonscan.Members(msg.Params, func(_, _ []byte) {}); dup != "" {
+		// jsonrpc.Decode leaves params to its reader: the session's
+		// decoders would keep the last value, the core the first.
+		return nil, invalidParams("params: duplicate member " + strconv.Quote(dup))
+	}
 	switch msg.Method {
 	case legacy.MethodInitialize:
 		return l.initialize(msg.Params)

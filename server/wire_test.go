@@ -81,3 +81,22 @@ func TestHandlersMustImplementAnInterface(t *testing.T) {
 		t.Fatalf("New with a value implementing no handler interface: %v", err)
 	}
 }
+
+// TestDuplicateParamsMembers: a member repeated in params or params._meta
+// is -32602 in both eras, so no reader keeps the first value and another
+// the last.
+func TestDuplicateParamsMembers(t *testing.T) {
+	f := newFixture(t)
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","name":"fail","arguments":{"text":"a"},"_meta":` + goodMeta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","\u006eame":"fail","arguments":{"text":"a"},"_meta":` + goodMeta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+	} {
+		r, _ := rawRPC(t, f.s, msg, nil)
+		wantError(t, r, -32602)
+		if !strings.Contains(r.Error.Message, "duplicate") {
+			t.Errorf("%s: message %q", msg, r.Error.Message)
+		}
+	}
+}

@@ -160,8 +160,8 @@ func EachMember(data []byte, fn func(key, value []byte)) bool {
 }
 
 // smallObject is the member count up to which Members finds duplicates by
-// comparing keys pairwise (no allocation); larger objects use a map.
-const smallObject = 16
+// comparing names pairwise (no allocation); larger objects use a map.
+const smallObject = 8
 
 // Members calls fn for every member of the JSON object data, in order, with
 // the member's unescaped name (`\u006dethod` is "method"; key aliases data
@@ -171,35 +171,49 @@ const smallObject = 16
 // name that appears more than once ("" when none): encoding/json would
 // silently keep the last value, so a caller that rejects dup never reads a
 // message differently from a peer that keeps either value. ok is false when
-// data is not an object, is malformed or a name does not unescape.
+// data is not an object, is malformed or a name does not unescape; fn has
+// then seen the members before the fault. It never panics on any input.
 func Members(data []byte, fn func(key, value []byte)) (dup string, ok bool) {
 	var small [smallObject][]byte
 	n := 0
 	var large map[string]struct{}
-	bad := false
-	ok = EachMember(data, func(raw, value []byte) {
-		if bad {
-			return
+	i := SkipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return "", false
+	}
+	i = SkipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return "", true
+	}
+	for i < len(data) {
+		if data[i] != '"' {
+			return dup, false
 		}
-		key := raw
-		if bytes.IndexByte(raw, '\\') >= 0 {
-			s, ok := Unquote(raw)
+		end := skipString(data, i)
+		if end < 0 {
+			return dup, false
+		}
+		key := data[i+1 : end-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			s, ok := Unquote(key)
 			if !ok {
-				bad = true
-				return
+				return dup, false
 			}
 			key = []byte(s)
 		}
+		i = SkipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return dup, false
+		}
+		i = SkipSpace(data, i+1)
+		vend := skipValue(data, i)
+		if vend < 0 {
+			return dup, false
+		}
 		if dup == "" {
-			switch {
-			case large != nil:
-				if _, seen := large[string(key)]; seen {
-					dup = string(key)
-				}
-				large[string(key)] = struct{}{}
-			default:
+			if large == nil {
 				for _, k := range small[:n] {
-					if bytes.Equal(k, key) {
+					if string(k) == string(key) {
 						dup = string(key)
 						break
 					}
@@ -208,17 +222,34 @@ func Members(data []byte, fn func(key, value []byte)) (dup string, ok bool) {
 					small[n] = key
 					n++
 				} else {
-					large = make(map[string]struct{}, 2*smallObject)
+					large = make(map[string]struct{}, 4*smallObject)
 					for _, k := range small {
 						large[string(k)] = struct{}{}
 					}
-					large[string(key)] = struct{}{}
 				}
 			}
+			if large != nil {
+				if _, seen := large[string(key)]; seen && dup == "" {
+					dup = string(key)
+				}
+				large[string(key)] = struct{}{}
+			}
 		}
-		fn(key, value)
-	})
-	return dup, ok && !bad
+		fn(key, data[i:vend])
+		i = SkipSpace(data, vend)
+		if i >= len(data) {
+			return dup, false
+		}
+		switch data[i] {
+		case ',':
+			i = SkipSpace(data, i+1)
+		case '}':
+			return dup, true
+		default:
+			return dup, false
+		}
+	}
+	return dup, false
 }
 
 // KeyEquals reports whether the raw key text (between the quotes, as
