@@ -225,7 +225,7 @@ func waitInFlight(t testing.TB, s *Server, n int) {
 // refused; a request still running at the end of the grace is answered
 // with the shutdown error.
 func TestHTTPDrainLosesNothing(t *testing.T) {
-	k := limitServer(t, Limits{DrainGrace: 700 * time.Millisecond})
+	k := limitServer(t, Limits{DrainGrace: 1500 * time.Millisecond}) // generous: -race on a loaded machine
 	h := startLimitedHTTP(t, k.s)
 	// A request whose body is still arriving when the drain begins.
 	late, err := net.Dial("tcp", h.addr)
@@ -242,7 +242,7 @@ func TestHTTPDrainLosesNothing(t *testing.T) {
 	var wg sync.WaitGroup
 	results := make([]string, n+1)
 	for i := 0; i <= n; i++ {
-		tool, args := "wait_ms", `{"ms":300}`
+		tool, args := "wait_ms", `{"ms":200}`
 		if i == n {
 			tool, args = "until_cancel", `{}`
 		}
