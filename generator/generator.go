@@ -1,6 +1,3 @@
-// Package generator turns a schema.Model into a Go package: types, sealed
-// unions, constants, _meta helpers, server handler interfaces with a
-// dispatcher, and a typed client. Each emitted concern has its own file.
 package generator
 
 import (

@@ -22,7 +22,8 @@ type builder struct {
 	done   map[*Type]bool
 	errs   ErrorList
 
-	overridden map[*Type]bool // inline types named by Overrides.Names
+	overridden map[*Type]bool  // inline types named by Overrides.Names
+	used       map[string]bool // the Overrides entries that matched, as "Table key"
 
 	canon map[*node]string   // canonical keys, computed once per node
 	kinds map[*node][]string // JSON kinds of union members, once per node
@@ -36,6 +37,7 @@ func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *build
 		done:       map[*Type]bool{},
 		canon:      map[*node]string{},
 		overridden: map[*Type]bool{},
+		used:       map[string]bool{},
 		kinds:      map[*node][]string{},
 	}
 }
@@ -80,6 +82,43 @@ func (b *builder) build() *Model {
 // items, unions…). Deeper nesting is an error, which bounds the recursion
 // of every later pass.
 const MaxDepth = 128
+
+// checkOverrides reports the entries of the overrides table that matched
+// nothing, on the revision the table is written for.
+func (b *builder) checkOverrides(version string) {
+	if b.ov.Revision != "" && b.ov.Revision != version {
+		return
+	}
+	var keys []string
+	for k := range b.ov.Names {
+		keys = append(keys, "Names "+k)
+	}
+	for k := range b.ov.Raw {
+		keys = append(keys, "Raw "+k)
+	}
+	for k := range b.ov.Relaxed {
+		keys = append(keys, "Relaxed "+k)
+	}
+	for k := range b.ov.Presence {
+		keys = append(keys, "Presence "+k)
+	}
+	for k := range b.ov.Directions {
+		keys = append(keys, "Directions "+k)
+	}
+	for _, r := range b.ov.Tags {
+		keys = append(keys, "Tags "+r.Property)
+		for typ := range r.Values {
+			keys = append(keys, "Tags "+r.Property+" "+typ)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !b.used[k] {
+			table, key, _ := strings.Cut(k, " ")
+			b.errs = append(b.errs, &Error{File: b.file, Msg: fmt.Sprintf("override %s[%q] matches nothing in this schema: update the overrides table", table, key)})
+		}
+	}
+}
 
 // checkKeywords reports keywords the loader does not understand, and
 // nesting deeper than MaxDepth.
@@ -298,16 +337,25 @@ func (b *builder) defineStruct(t *Type, n *node) {
 			b.errorf(ptr+"/enum", "unsupported enum without a single type: give it \"type\"")
 		}
 		f.Presence = b.ov.Presence[name] && !f.Required
+		if b.ov.Presence[name] {
+			b.used["Presence "+name] = true
+		}
 		if rule := b.tagRule(name); rule != nil && hasType(p, "string") && p.Const == nil {
+			b.used["Tags "+name] = true
 			f.Tag = rule.Otherwise
 			if v, ok := rule.Values[t.Name]; ok {
+				b.used["Tags "+name+" "+t.Name] = true
 				f.Tag = v
 			}
+		}
+		if _, ok := b.ov.Relaxed[ptr]; ok {
+			b.used["Relaxed "+ptr] = true
 		}
 		if why, ok := b.ov.Relaxed[ptr]; ok && f.Required {
 			f.Required, f.Relaxed = false, why
 		}
 		if b.ov.Raw[ptr] {
+			b.used["Raw "+ptr] = true
 			f.Type = &Ref{Raw: true}
 			if len(p.Type) == 1 {
 				f.Type.RawKind = p.Type[0]
@@ -522,6 +570,9 @@ func constPrim(v json.RawMessage) Prim {
 func (b *builder) inlineType(n *node, ptr, hint string) *Type {
 	key := b.canonical(n)
 	override, renamed := b.ov.Names[ptr]
+	if renamed {
+		b.used["Names "+ptr] = true
+	}
 	if t := b.inline[key]; t != nil && (!t.Inline || !isObjectSchema(n)) {
 		if t.Inline {
 			b.renameShared(t, ptr, hint, override, renamed)

@@ -129,6 +129,9 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	}
 	b := newBuilder(file, prefix, defs, ov)
 	m := b.build()
+	if len(b.errs) == 0 {
+		b.checkOverrides(opts.Version)
+	}
 	if len(b.errs) > 0 {
 		sort.SliceStable(b.errs, func(i, j int) bool { return b.errs[i].Pointer < b.errs[j].Pointer })
 		return nil, b.errs

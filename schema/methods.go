@@ -29,7 +29,15 @@ func (b *builder) methods(m *Model) {
 	senders := b.senders(m)
 	for _, name := range sortedKeys(byMethod) {
 		t := byMethod[name]
-		md := &Method{Name: name, Type: t, Notification: strings.HasSuffix(t.Name, "Notification")}
+		// A message is a notification when a direction union of
+		// notifications lists it; one no direction lists is a notification
+		// when it has no id to answer to.
+		notification := senders[t][Notifications]
+		if !senders[t][FromClient] && !senders[t][FromServer] {
+			id := field(t, "id")
+			notification = id == nil || !id.Required
+		}
+		md := &Method{Name: name, Type: t, Notification: notification}
 		if p := field(t, "params"); p != nil && p.Type.Named != nil {
 			md.Params, md.ParamsRequired = p.Type.Named, p.Required
 		}
@@ -68,22 +76,36 @@ func (b *builder) senders(m *Model) map[*Type]map[Direction]bool {
 		}
 		out[t][d] = true
 	}
-	for _, name := range sortedKeys(b.ov.Directions) {
-		d, t := b.ov.Directions[name], m.Type(name)
+	directions := map[string]Direction{}
+	for k, v := range b.ov.OlderDirections {
+		directions[k] = v
+	}
+	for k, v := range b.ov.Directions {
+		directions[k] = v
+	}
+	for _, name := range sortedKeys(directions) {
+		d, t := directions[name], m.Type(name)
 		if t == nil {
 			continue
 		}
+		b.used["Directions "+name] = true
 		switch t.Kind {
 		case KindUnion:
 			for _, mem := range t.Union.Members {
-				mark(mem.Type, d)
+				mark(mem.Type, d&(FromClient|FromServer))
+				if d&Notifications != 0 {
+					mark(mem.Type, Notifications)
+				}
 			}
 		case KindStruct: // a direction with a single message, inlined
 			if method, ok := constString(field(t, "method")); ok {
 				for _, other := range m.Types {
 					if other != t && !other.Inline {
 						if om, ok := constString(field(other, "method")); ok && om == method {
-							mark(other, d)
+							mark(other, d&(FromClient|FromServer))
+							if d&Notifications != 0 {
+								mark(other, Notifications)
+							}
 						}
 					}
 				}

@@ -3,7 +3,15 @@ package schema
 // Overrides is the one declared table of per-revision knowledge that the
 // schema files do not state in a machine-readable way. Everything else in
 // the loader is derived from the schema itself.
+//
+// Every entry must match something: on the revision the table is written
+// for (Revision; every revision when Revision is empty), an entry that
+// matches no definition or member is an error, so that an override never
+// stops applying silently when the schema changes. Older revisions loaded
+// with a newer table skip the entries they have nothing for.
 type Overrides struct {
+	// Revision is the protocol revision the table is written for.
+	Revision string
 	// Tags gives discriminator values that the schema states only in prose.
 	Tags []TagRule
 	// Names renames inline schemas, keyed by JSON pointer.
@@ -11,6 +19,9 @@ type Overrides struct {
 	// Directions names the union definitions that list the messages each
 	// side sends.
 	Directions map[string]Direction
+	// OlderDirections are direction unions of revisions before Revision
+	// only; they are used when present and never reported as unmatched.
+	OlderDirections map[string]Direction
 	// Raw keeps properties as raw JSON text, keyed by JSON pointer: values a
 	// server passes on unread (tool arguments are validated against the
 	// tool's own inputSchema before they are decoded).
@@ -36,17 +47,21 @@ type TagRule struct {
 	Otherwise string
 }
 
-// Direction is who sends the messages of a direction union.
+// Direction is who sends the messages of a direction union, and whether
+// they are notifications (no answer) or requests.
 type Direction int
 
-// The two senders.
+// The senders, and the kind of message.
 const (
-	FromClient Direction = iota + 1
+	FromClient Direction = 1 << iota
 	FromServer
+	// Notifications marks a union of notifications.
+	Notifications
 )
 
 // DefaultOverrides is the table used unless the caller passes its own.
 var DefaultOverrides = Overrides{
+	Revision: "2026-07-28",
 	Tags: []TagRule{{
 		// 2026-07-28 basic/index: "resultType" is "complete" or
 		// "input_required"; an absent resultType MUST be treated as "complete".
@@ -75,9 +90,11 @@ var DefaultOverrides = Overrides{
 	},
 	Directions: map[string]Direction{
 		"ClientRequest":      FromClient,
-		"ClientNotification": FromClient,
-		"ServerRequest":      FromServer,
-		"ServerNotification": FromServer,
+		"ClientNotification": FromClient | Notifications,
+		"ServerNotification": FromServer | Notifications,
 		"InputRequest":       FromServer,
+	},
+	OlderDirections: map[string]Direction{
+		"ServerRequest": FromServer, // 2026-07-28 sends server requests inside results (InputRequest)
 	},
 }

@@ -1,0 +1,57 @@
+// Package generator turns a schema.Model into a Go package: types, sealed
+// unions, constants, _meta helpers, result completion, server handler
+// interfaces with a dispatcher, and a typed client. Each emitted concern has
+// its own file; support.go (static/support.go.txt) is the same for every
+// package, so the generated package needs only the standard library.
+//
+// # What it guarantees
+//
+// Generate never returns code that does not compile: it type-checks the
+// package in memory first, and a failure is an *Error naming the schema
+// definition at fault. Every schema name becomes a valid, unique Go
+// identifier (see idents.go), the same one on every run. Loading and
+// generating are linear in the schema's size; schema.MaxSchemaBytes and
+// schema.MaxDepth bound what one schema may cost.
+//
+// # JSON Schema constructs
+//
+// Each construct is supported as listed or refused with a JSON pointer
+// error; nothing is dropped silently. testdata/constructs holds a golden,
+// compiled and tested package per supported construct.
+//
+//   - type object with properties: a struct; required members are checked
+//     on decoding, members the schema does not declare are kept in Extra
+//     (refused under additionalProperties: false).
+//   - additionalProperties with a schema: on a struct, each undeclared
+//     member is checked against it; without properties, a map.
+//   - allOf of objects, with sibling properties/required: one merged
+//     struct. allOf of a non-object, and a definition reaching itself
+//     through allOf, are errors.
+//   - $ref: the named type; $ref beside object keywords merges like allOf;
+//     beside other keywords (minLength…) it is an error. Alias cycles
+//     (A = B, B = A) are errors.
+//   - anyOf/oneOf of objects: a sealed interface, decoded by a
+//     discriminating const member (or an Overrides.Tags rule) or else by
+//     shape; members that cannot be told apart are an error. A union of
+//     primitives is a scalar union; one of every JSON kind is any value.
+//     A union mixing strings and objects is an error.
+//   - type [T, "null"] and anyOf [X, {type: null}]: null is kept (a nil
+//     pointer, or a nil Value) and encoded again.
+//   - enum: string enums are a named string type with constants and
+//     Valid; integer, number and boolean enums check their literals. Both
+//     are checked on decoding and on encoding.
+//   - const: a member that must hold the literal, of its JSON type ("1" is
+//     not 1); a required const is not a Go field, it is written for you.
+//   - minimum/maximum on a number: checked on decoding and encoding.
+//   - format byte: []byte (base64 on the wire).
+//   - Overrides.Raw members: json.RawMessage, checked to be of the kind
+//     the schema requires.
+//   - the boolean schema true: any value. false: an error.
+//   - recursion through fields, arrays, maps and unions: recursive Go
+//     types; a struct that contains itself through required members only
+//     is an error.
+//   - patternProperties, prefixItems, not, if/then/else, unevaluated*,
+//     $defs inside definitions, and every other keyword not listed in
+//     schema/node.go: errors. minLength, maxLength, minItems and maxItems
+//     are read but not enforced.
+package generator
