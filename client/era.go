@@ -153,6 +153,9 @@ func (c *Client) initializeLocked(ctx context.Context) error {
 	if err := c.t.Notify(ctx, &Request{Method: "notifications/initialized", ProtocolVersion: c.version}); err != nil {
 		return fmt.Errorf("client: sending notifications/initialized: %w", err)
 	}
+	if ls, ok := c.t.(legacySessioner); ok {
+		ls.sessionReady()
+	}
 	if c.opts.LogLevel != "" {
 		var caps struct {
 			Capabilities struct {

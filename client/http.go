@@ -42,6 +42,8 @@ type HTTPTransport struct {
 	legacy        bool
 	legacyVersion string
 	peer          Peer
+	streamStop    context.CancelFunc // the legacy session's GET stream (session_stream.go)
+	streamDone    chan struct{}
 }
 
 // HTTP returns a transport for the Streamable HTTP endpoint url.
@@ -299,8 +301,10 @@ func (t *HTTPTransport) answer(msg jsonrpc.Message) {
 	}
 }
 
-// Close implements Transport: a legacy session is deleted.
+// Close implements Transport: a legacy session's GET stream is closed and
+// the session deleted.
 func (t *HTTPTransport) Close() error {
+	t.stopSessionStream()
 	t.mu.Lock()
 	id := t.sessionID
 	t.sessionID = ""

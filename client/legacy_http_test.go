@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -120,5 +121,58 @@ func TestLegacyHTTPCancellationReachesTheServer(t *testing.T) {
 	}
 	if notes[0].SessionID == "" || notes[0].SessionID != calls[0].SessionID {
 		t.Fatalf("notifications/cancelled sent with session %q, the call with %q", notes[0].SessionID, calls[0].SessionID)
+	}
+}
+
+func TestLegacyHTTPSessionStreamCarriesListChanged(t *testing.T) {
+	srv := testServer(t)
+	var getsOpen, getsTotal atomic.Int32
+	inner := srv.HTTPHandler(server.HTTPOptions{})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			getsOpen.Add(1)
+			getsTotal.Add(1)
+			defer getsOpen.Add(-1)
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hs.Close)
+	got := make(chan string, 16)
+	c, err := client.Connect(context.Background(), client.HTTP(hs.URL), &client.Options{Era: client.EraLegacy,
+		OnNotification: func(method string, params json.RawMessage) { got <- method }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the GET stream to open", func() bool { return getsOpen.Load() == 1 })
+	if err := srv.AddTools(server.NewTool(server.ToolInfo{Name: "late"}, func(ctx context.Context, in struct{}) (string, error) {
+		return "", nil
+	})); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-got:
+		if m != "notifications/tools/list_changed" {
+			t.Fatalf("notification %q, want notifications/tools/list_changed", m)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no list_changed arrived outside any request")
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "Close to end the GET stream", func() bool { return getsOpen.Load() == 0 })
+	if n := getsTotal.Load(); n != 1 {
+		t.Fatalf("%d GET streams opened, want 1", n)
+	}
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

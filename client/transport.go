@@ -75,4 +75,6 @@ type HeaderMirror interface {
 // state (HTTP: Mcp-Session-Id); the Client calls it when it falls back.
 type legacySessioner interface {
 	startLegacy(version string)
+	// sessionReady is called once notifications/initialized is sent.
+	sessionReady()
 }

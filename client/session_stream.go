@@ -1,0 +1,126 @@
+package client
+
+import (
+	"context"
+	"mime"
+	"net/http"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/httpwire"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// The standalone GET stream of a legacy HTTP session (2025-03-26 …
+// 2025-11-25 streamable HTTP, "Listening for Messages from the Server"):
+// opened once the session is initialized, it carries what the server sends
+// outside any POST — list_changed and resources/updated notifications (to
+// the Peer) and server-to-client requests (answered by POST). A 405 means
+// the server offers none; any other refusal also ends it. A stream that
+// ends is reopened with backoff until Close.
+
+const (
+	streamRetryMin   = 100 * time.Millisecond
+	streamRetryMax   = 5 * time.Second
+	streamMaxFailing = 5 // consecutive failed opens before giving up
+)
+
+// sessionReady implements legacySessioner: the session is initialized.
+func (t *HTTPTransport) sessionReady() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.legacy || t.sessionID == "" || t.streamStop != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.streamStop, t.streamDone = cancel, done
+	go func() {
+		defer close(done)
+		t.followSessionStream(ctx)
+	}()
+}
+
+// stopSessionStream closes the GET stream and waits for its reader.
+func (t *HTTPTransport) stopSessionStream() {
+	t.mu.Lock()
+	stop, done := t.streamStop, t.streamDone
+	t.streamStop, t.streamDone = nil, nil
+	t.mu.Unlock()
+	if stop != nil {
+		stop()
+		<-done
+	}
+}
+
+func (t *HTTPTransport) followSessionStream(ctx context.Context) {
+	wait, failing := streamRetryMin, 0
+	for ctx.Err() == nil {
+		opened, again := t.readSessionStream(ctx)
+		if !again || ctx.Err() != nil {
+			return
+		}
+		if opened {
+			wait, failing = streamRetryMin, 0
+		} else if failing++; failing >= streamMaxFailing {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, streamRetryMax)
+	}
+}
+
+// readSessionStream opens the GET stream once and reads it to its end. It
+// reports whether the stream opened and whether to try again.
+func (t *HTTPTransport) readSessionStream(ctx context.Context) (opened, again bool) {
+	hr, err := http.NewRequestWithContext(ctx, http.MethodGet, t.URL, nil)
+	if err != nil {
+		return false, false
+	}
+	for k, vs := range t.Header {
+		hr.Header[k] = append([]string(nil), vs...)
+	}
+	hr.Header.Set("Accept", "text/event-stream")
+	t.mu.Lock()
+	sid, version, peer := t.sessionID, t.legacyVersion, t.peer
+	t.mu.Unlock()
+	if sid == "" {
+		return false, false
+	}
+	hr.Header.Set("Mcp-Session-Id", sid)
+	if version != "" {
+		hr.Header.Set(httpwire.HeaderProtocolVersion, version)
+	}
+	resp, err := t.client().Do(hr)
+	if err != nil {
+		return false, true // a network error: try again
+	}
+	defer resp.Body.Close()
+	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode/100 != 2 || mediaType != "text/event-stream" {
+		drain(resp)
+		return false, false // 405: no stream offered; 404: the session ended; 409: one is open already
+	}
+	sr := httpwire.NewSSEReader(resp.Body, t.max())
+	for {
+		data, err := sr.Next()
+		if err != nil {
+			return true, true
+		}
+		msg, derr := jsonrpc.Decode(data)
+		if derr != nil {
+			continue // a malformed event concerns no request of the caller
+		}
+		switch msg.Kind {
+		case jsonrpc.KindNotification:
+			if peer != nil {
+				peer.HandleNotification(msg.Method, msg.Params)
+			}
+		case jsonrpc.KindRequest:
+			go t.answer(msg)
+		}
+	}
+}
