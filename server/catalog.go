@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // entry is what every registered tool, prompt, resource and resource

@@ -6,13 +6,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"strconv"
 	"sync"
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	legacy "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 

@@ -1,10 +1,10 @@
 package server
 
 import (
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"reflect"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/derive"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // PromptInfo is what a prompt declares besides its function.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"reflect"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/argcheck"
 	"github.com/mcpgen/mcpgen/internal/derive"
 	"github.com/mcpgen/mcpgen/internal/httpwire"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
