@@ -390,7 +390,7 @@ func (d *deriver) applyTags(s *jsonschema.Schema, items []tagItem, pos token.Pos
 			hasEnum = true
 			target.Enum = nil // tags replace the enum a named type's constants declare
 		}
-		if msg := setKeyword(target, it.key, it.value, hasEnum); msg != "" {
+		if msg := setKeyword(target, it.key, it.value); msg != "" {
 			d.fail(pos, "%s: %s", where, msg)
 		}
 	}
@@ -449,13 +449,13 @@ func unknownTagKey(key string, s *jsonschema.Schema) string {
 	if sug := suggest(key, append(slices.Clone(allTagKeys), "nullable")); sug != "" {
 		msg += " (did you mean " + sug + "?)"
 	} else {
-		msg += " (known: " + strings.Join(allTagKeys[:len(allTagKeys)-0], ", ") + ")"
+		msg += " (known: " + strings.Join(allTagKeys, ", ") + ")"
 	}
 	return msg + `; a comma inside a value is written \, (or put the text in jsonschema_description)`
 }
 
 // setKeyword sets one typed keyword from its tag value.
-func setKeyword(s *jsonschema.Schema, key, value string, _ bool) string {
+func setKeyword(s *jsonschema.Schema, key, value string) string {
 	switch key {
 	case "minLength", "maxLength", "minItems", "maxItems":
 		n, err := strconv.ParseUint(value, 10, 64)
