@@ -36,8 +36,9 @@ type Client struct {
 	discover *mcp.DiscoverResult
 	initRes  json.RawMessage // legacy InitializeResult
 
-	tools    toolCache
-	answered atomic.Bool // EraModern: the first request settled the era
+	tools     toolCache
+	listeners legacyListeners // Listen in a legacy session (listen_legacy.go)
+	answered  atomic.Bool     // EraModern: the first request settled the era
 }
 
 // Connect returns a Client for the server t reaches. With EraAuto and

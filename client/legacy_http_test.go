@@ -8,12 +8,15 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/client"
+	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/server"
 )
 
@@ -174,5 +177,68 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestListenInALegacySession(t *testing.T) {
+	srv := testServer(t)
+	doc := func(uri string) server.Resource {
+		return server.NewResource(server.ResourceInfo{URI: uri, Name: uri}, func(ctx context.Context) (string, error) { return "x", nil })
+	}
+	if err := srv.AddResources(doc("file:///watched"), doc("file:///other")); err != nil {
+		t.Fatal(err)
+	}
+	log := &wireLog{}
+	hs := httptest.NewServer(loggingHandler(srv.HTTPHandler(server.HTTPOptions{}), log))
+	t.Cleanup(hs.Close)
+	for name, tr := range map[string]client.Transport{"http": client.HTTP(hs.URL), "stdio": transports(t, srv)["stdio"]()} {
+		t.Run(name, func(t *testing.T) {
+			c := connect(t, tr, &client.Options{Era: client.EraLegacy})
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			yes := true
+			var got []string
+			for n, err := range c.Listen(ctx, mcp.SubscriptionFilter{ToolsListChanged: &yes, ResourceSubscriptions: []string{"file:///watched"}}) {
+				if err != nil {
+					t.Fatalf("Listen: %v", err)
+				}
+				switch len(got) {
+				case 0:
+					var ack mcp.SubscriptionsAcknowledgedNotificationParams
+					if n.Method != mcp.MethodNotificationsSubscriptionsAcknowledged || json.Unmarshal(n.Params, &ack) != nil ||
+						ack.Notifications.ToolsListChanged == nil || !slices.Equal(ack.Notifications.ResourceSubscriptions, []string{"file:///watched"}) ||
+						ack.Notifications.PromptsListChanged != nil {
+						t.Fatalf("first notification %s %s, want the acknowledgement of the honored filter", n.Method, n.Params)
+					}
+					// Not asked for: a prompts change and another resource's update.
+					if err := srv.AddPrompts(server.NewPrompt(server.PromptInfo{Name: "p-" + name}, func(ctx context.Context, in struct{}) (string, error) { return "", nil })); err != nil {
+						t.Fatal(err)
+					}
+					srv.ResourceUpdated("file:///other")
+					srv.ResourceUpdated("file:///watched")
+				case 1:
+					if n.Method != mcp.MethodNotificationsResourcesUpdated || !strings.Contains(string(n.Params), "file:///watched") {
+						t.Fatalf("second notification %s %s, want resources/updated of file:///watched only", n.Method, n.Params)
+					}
+					if err := srv.AddTools(server.NewTool(server.ToolInfo{Name: "t-" + name}, func(ctx context.Context, in struct{}) (string, error) { return "", nil })); err != nil {
+						t.Fatal(err)
+					}
+				case 2:
+					if n.Method != mcp.MethodNotificationsToolsListChanged {
+						t.Fatalf("third notification %s, want tools/list_changed", n.Method)
+					}
+				}
+				got = append(got, n.Method)
+				if len(got) == 3 {
+					break
+				}
+			}
+			if len(got) != 3 {
+				t.Fatalf("Listen yielded %v", got)
+			}
+		})
+	}
+	if subs, unsubs := log.find("resources/subscribe"), log.find("resources/unsubscribe"); len(subs) != 1 || len(unsubs) != 1 {
+		t.Fatalf("HTTP: %d resources/subscribe, %d resources/unsubscribe, want 1 each", len(subs), len(unsubs))
 	}
 }

@@ -18,11 +18,16 @@ type Notification struct {
 // Listen opens a subscriptions/listen stream with filter and yields its
 // notifications (notifications/subscriptions/acknowledged first) until ctx
 // ends, the loop stops, or the stream ends; a stream that ends or fails
-// yields one last error. Listen needs a modern server.
+// yields one last error. In a legacy session, which has no
+// subscriptions/listen, Listen emulates it (listen_legacy.go): the
+// acknowledgement lists the part of filter the server's capabilities
+// offer, the requested URIs are subscribed with resources/subscribe, and
+// the session's list_changed and resources/updated notifications are
+// yielded as filter asks.
 func (c *Client) Listen(ctx context.Context, filter mcp.SubscriptionFilter) iter.Seq2[Notification, error] {
 	return func(yield func(Notification, error) bool) {
 		if c.Legacy() {
-			yield(Notification{}, errors.New("client: subscriptions/listen needs a 2026-07-28 server; this one speaks a legacy version"))
+			c.listenLegacy(ctx, filter, yield)
 			return
 		}
 		ctx, cancel := context.WithCancel(ctx)

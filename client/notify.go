@@ -45,8 +45,10 @@ func (c *Client) notifier(ctx context.Context, token string, stream func(string,
 }
 
 // HandleNotification implements Peer: progress to Options.OnProgress, log
-// messages to Options.OnLog, the rest to Options.OnNotification.
+// messages to Options.OnLog, the rest to Options.OnNotification (and, in a
+// legacy session, to the Listen iterators whose filter asks for them).
 func (c *Client) HandleNotification(method string, params json.RawMessage) {
+	c.listeners.deliver(method, params)
 	switch method {
 	case mcp.MethodNotificationsProgress:
 		if c.opts.OnProgress == nil {
