@@ -21,7 +21,8 @@ import (
 const (
 	streamRetryMin   = 100 * time.Millisecond
 	streamRetryMax   = 5 * time.Second
-	streamMaxFailing = 5 // consecutive failed opens before giving up
+	streamMaxFailing = 5               // consecutive failed opens before giving up
+	streamOpenWait   = 5 * time.Second // sessionReady's wait for the first GET's answer
 )
 
 // sessionReady implements legacySessioner: the session is initialized.
@@ -32,12 +33,21 @@ func (t *HTTPTransport) sessionReady() {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
+	done, first := make(chan struct{}), make(chan struct{})
 	t.streamStop, t.streamDone = cancel, done
 	go func() {
 		defer close(done)
-		t.followSessionStream(ctx)
+		t.followSessionStream(ctx, first)
 	}()
+	// Wait (bounded) for the server to answer the first GET, so what it
+	// sends once Connect has returned is not lost.
+	t.mu.Unlock()
+	select {
+	case <-first:
+	case <-done:
+	case <-time.After(streamOpenWait):
+	}
+	t.mu.Lock()
 }
 
 // stopSessionStream closes the GET stream and waits for its reader.
@@ -52,10 +62,11 @@ func (t *HTTPTransport) stopSessionStream() {
 	}
 }
 
-func (t *HTTPTransport) followSessionStream(ctx context.Context) {
+func (t *HTTPTransport) followSessionStream(ctx context.Context, first chan struct{}) {
 	wait, failing := streamRetryMin, 0
 	for ctx.Err() == nil {
-		opened, again := t.readSessionStream(ctx)
+		opened, again := t.readSessionStream(ctx, first)
+		first = nil
 		if !again || ctx.Err() != nil {
 			return
 		}
@@ -75,7 +86,15 @@ func (t *HTTPTransport) followSessionStream(ctx context.Context) {
 
 // readSessionStream opens the GET stream once and reads it to its end. It
 // reports whether the stream opened and whether to try again.
-func (t *HTTPTransport) readSessionStream(ctx context.Context) (opened, again bool) {
+// first, when not nil, is closed once the server has answered the GET.
+func (t *HTTPTransport) readSessionStream(ctx context.Context, first chan struct{}) (opened, again bool) {
+	if first != nil {
+		defer func() {
+			if first != nil {
+				close(first)
+			}
+		}()
+	}
 	hr, err := http.NewRequestWithContext(ctx, http.MethodGet, t.URL, nil)
 	if err != nil {
 		return false, false
@@ -99,6 +118,10 @@ func (t *HTTPTransport) readSessionStream(ctx context.Context) (opened, again bo
 		return false, true // a network error: try again
 	}
 	defer resp.Body.Close()
+	if first != nil {
+		close(first)
+		first = nil
+	}
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode/100 != 2 || mediaType != "text/event-stream" {
 		drain(resp)
