@@ -94,7 +94,7 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 		body = append(body, jen.Id("refuse").Call(jen.Op("&").Id("fs"), jen.Id("rest")))
 	}
 	body = append(body, jen.Return(jen.Id("fs").Dot("err")))
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s, reporting a missing required member or a wrong constant by its path.", g.name(t)))
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s, reporting a missing required member or a wrong constant by its path.", article(g.name(t))))
 	f.Func().Params(jen.Id("x").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }
 
@@ -117,7 +117,7 @@ func (g *gen) emitEnumDecoder(f *jen.File, t *schema.Type) {
 	for i, v := range t.Enum {
 		values[i] = jen.Lit(v)
 	}
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s and refuses values the schema does not list.", g.name(t)))
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses values the schema does not list.", article(g.name(t))))
 	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Var().Id("s").String(),
 		jen.If(jen.Err().Op(":=").Qual(encodingJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("s")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -155,7 +155,7 @@ func (g *gen) emitCollectionDecoder(f *jen.File, t *schema.Type) {
 	if t.Kind == schema.KindMap {
 		ref = &schema.Ref{Map: t.Elem}
 	}
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s element by element.", g.name(t)))
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s element by element.", article(g.name(t))))
 	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(g.decoderFor(ref, false)).Call(jen.Id("data")),
 		jen.Op("*").Id("v").Op("=").Id("out"),

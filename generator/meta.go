@@ -39,7 +39,7 @@ func (g *gen) emitMeta(f *jen.File) {
 				ret = jen.Id("x").Dot(gf.Go)
 			}
 			//	func (x *CallToolRequestParams) GetMeta() *RequestMetaObject
-			f.Comment(fmt.Sprintf("GetMeta returns the _meta of a %s (nil when x is nil or carries none).", g.name(t)))
+			f.Comment(fmt.Sprintf("GetMeta returns the _meta of %s; it is nil only when x is nil.", article(g.name(t))))
 			f.Func().Params(jen.Id("x").Op("*").Id(g.name(t))).Id("GetMeta").Params().Op("*").Id(mt).Block(
 				jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Nil())),
 				jen.Return(ret),
@@ -79,7 +79,7 @@ typed fields.`, g.name(t)))).Func().Params(jen.Id("m").Op("*").Id(g.name(t))).Id
 		jen.Id("m").Dot(extra).Index(jen.Id("key")).Op("=").Id("raw"),
 		jen.Return(jen.Nil()),
 	)
-	f.Comment(fmt.Sprintf("Validate checks every undeclared key of a %s against the _meta key rules.", g.name(t)))
+	f.Comment(fmt.Sprintf("Validate checks every undeclared key of %s against the _meta key rules.", article(g.name(t))))
 	f.Func().Params(jen.Id("m").Op("*").Id(g.name(t))).Id("Validate").Params().Error().Block(
 		jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Nil())),
 		jen.For(jen.Id("key").Op(":=").Range().Id("m").Dot(extra)).Block(

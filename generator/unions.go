@@ -110,9 +110,9 @@ func (g *gen) emitTagDecoder(f *jen.File, t *schema.Type) {
 			jen.Id("Msg"):  jen.Qual("fmt", "Sprintf").Call(jen.Lit("unknown value %q (want one of %q)"), jen.Id("tag"), jen.Index().String().Values(tags...)),
 		})),
 	)
-	doc := fmt.Sprintf("Decode%s decodes a %s by its %q member.", g.name(t), g.name(t), u.Discriminator)
+	doc := fmt.Sprintf("Decode%s decodes %s by its %q member.", g.name(t), article(g.name(t)), u.Discriminator)
 	if u.Default != nil {
-		doc += fmt.Sprintf(" Without it, the value is a %s.", g.memberGo(u.Default.Type))
+		doc += fmt.Sprintf(" Without it, the value is %s.", article(g.memberGo(u.Default.Type)))
 	}
 	f.Comment(doc)
 	f.Func().Id("Decode"+g.name(t)).Params(jen.Id("data").Index().Byte()).Params(jen.Id(g.name(t)), jen.Error()).Block(body...)
@@ -135,7 +135,7 @@ func (g *gen) emitShapeDecoder(f *jen.File, t *schema.Type) {
 		names = append(names, g.name(m.Type))
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.List(jen.Id("v"), jen.Err()).Op("=").Add(g.decodeMember(t, m.Type))))
 	}
-	f.Comment(fmt.Sprintf("Decode%s decodes a %s by its shape.", g.name(t), g.name(t)))
+	f.Comment(fmt.Sprintf("Decode%s decodes %s by its shape.", g.name(t), article(g.name(t))))
 	f.Func().Id("Decode"+g.name(t)).Params(jen.Id("data").Index().Byte()).Params(jen.Id(g.name(t)), jen.Error()).Block(
 		jen.Var().Id("first").Error(),
 		jen.For(jen.List(jen.Id("_"), jen.Id("i")).Op(":=").Range().Id("candidates").Call(jen.Id("data"), jen.Id(shapes))).Block(
@@ -223,7 +223,7 @@ func (g *gen) emitScalarUnion(f *jen.File, t *schema.Type) {
 	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("marshalScalar").Call(jen.Id("v").Dot("Value"), jen.Lit(g.name(t)), allowed)),
 	)
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes a %s and refuses JSON types the schema does not allow.", g.name(t)))
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses JSON types the schema does not allow.", article(g.name(t))))
 	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.List(jen.Id("value"), jen.Err()).Op(":=").Id("unmarshalScalar").Call(jen.Id("data"), allowed),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),

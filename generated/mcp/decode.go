@@ -10,7 +10,7 @@ import (
 // annotationsMembers are the members the schema declares for Annotations.
 var annotationsMembers = []string{"audience", "lastModified", "priority"}
 
-// UnmarshalJSON decodes a Annotations, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Annotations, reporting a missing required member or a wrong constant by its path.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, annotationsMembers, raw[:])
@@ -35,7 +35,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 // audioContentMembers are the members the schema declares for AudioContent.
 var audioContentMembers = []string{"_meta", "annotations", "data", "mimeType", "type"}
 
-// UnmarshalJSON decodes a AudioContent, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an AudioContent, reporting a missing required member or a wrong constant by its path.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	var raw [5]json.RawMessage
 	rest, err := split(data, audioContentMembers, raw[:])
@@ -627,7 +627,7 @@ func (x *DiscoverResultResponse) UnmarshalJSON(data []byte) error {
 // elicitRequestMembers are the members the schema declares for ElicitRequest.
 var elicitRequestMembers = []string{"method", "params"}
 
-// UnmarshalJSON decodes a ElicitRequest, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitRequest, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	var raw [2]json.RawMessage
 	rest, err := split(data, elicitRequestMembers, raw[:])
@@ -645,7 +645,7 @@ func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 // elicitRequestFormParamsMembers are the members the schema declares for ElicitRequestFormParams.
 var elicitRequestFormParamsMembers = []string{"message", "mode", "requestedSchema"}
 
-// UnmarshalJSON decodes a ElicitRequestFormParams, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitRequestFormParams, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, elicitRequestFormParamsMembers, raw[:])
@@ -665,7 +665,7 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 // elicitRequestFormParamsRequestedSchemaMembers are the members the schema declares for ElicitRequestFormParamsRequestedSchema.
 var elicitRequestFormParamsRequestedSchemaMembers = []string{"$schema", "properties", "required", "type"}
 
-// UnmarshalJSON decodes a ElicitRequestFormParamsRequestedSchema, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitRequestFormParamsRequestedSchema, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) error {
 	var raw [4]json.RawMessage
 	rest, err := split(data, elicitRequestFormParamsRequestedSchemaMembers, raw[:])
@@ -685,7 +685,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 // elicitRequestURLParamsMembers are the members the schema declares for ElicitRequestURLParams.
 var elicitRequestURLParamsMembers = []string{"message", "mode", "url"}
 
-// UnmarshalJSON decodes a ElicitRequestURLParams, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitRequestURLParams, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, elicitRequestURLParamsMembers, raw[:])
@@ -704,7 +704,7 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 // elicitResultMembers are the members the schema declares for ElicitResult.
 var elicitResultMembers = []string{"action", "content"}
 
-// UnmarshalJSON decodes a ElicitResult, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitResult, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	var raw [2]json.RawMessage
 	rest, err := split(data, elicitResultMembers, raw[:])
@@ -723,7 +723,7 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 // embeddedResourceMembers are the members the schema declares for EmbeddedResource.
 var embeddedResourceMembers = []string{"_meta", "annotations", "resource", "type"}
 
-// UnmarshalJSON decodes a EmbeddedResource, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an EmbeddedResource, reporting a missing required member or a wrong constant by its path.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	var raw [4]json.RawMessage
 	rest, err := split(data, embeddedResourceMembers, raw[:])
@@ -743,7 +743,7 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 // errorMembers are the members the schema declares for Error.
 var errorMembers = []string{"code", "data", "message"}
 
-// UnmarshalJSON decodes a Error, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Error, reporting a missing required member or a wrong constant by its path.
 func (x *Error) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, errorMembers, raw[:])
@@ -883,7 +883,7 @@ func (x *HeaderMismatchErrorError) UnmarshalJSON(data []byte) error {
 // iconMembers are the members the schema declares for Icon.
 var iconMembers = []string{"mimeType", "sizes", "src", "theme"}
 
-// UnmarshalJSON decodes a Icon, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Icon, reporting a missing required member or a wrong constant by its path.
 func (x *Icon) UnmarshalJSON(data []byte) error {
 	var raw [4]json.RawMessage
 	rest, err := split(data, iconMembers, raw[:])
@@ -904,7 +904,7 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 // iconsMembers are the members the schema declares for Icons.
 var iconsMembers = []string{"icons"}
 
-// UnmarshalJSON decodes a Icons, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Icons, reporting a missing required member or a wrong constant by its path.
 func (x *Icons) UnmarshalJSON(data []byte) error {
 	var raw [1]json.RawMessage
 	rest, err := split(data, iconsMembers, raw[:])
@@ -921,7 +921,7 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 // imageContentMembers are the members the schema declares for ImageContent.
 var imageContentMembers = []string{"_meta", "annotations", "data", "mimeType", "type"}
 
-// UnmarshalJSON decodes a ImageContent, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ImageContent, reporting a missing required member or a wrong constant by its path.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	var raw [5]json.RawMessage
 	rest, err := split(data, imageContentMembers, raw[:])
@@ -942,7 +942,7 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 // implementationMembers are the members the schema declares for Implementation.
 var implementationMembers = []string{"description", "icons", "name", "title", "version", "websiteUrl"}
 
-// UnmarshalJSON decodes a Implementation, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Implementation, reporting a missing required member or a wrong constant by its path.
 func (x *Implementation) UnmarshalJSON(data []byte) error {
 	var raw [6]json.RawMessage
 	rest, err := split(data, implementationMembers, raw[:])
@@ -961,7 +961,7 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	return fs.err
 }
 
-// UnmarshalJSON decodes a InputRequests element by element.
+// UnmarshalJSON decodes an InputRequests element by element.
 func (v *InputRequests) UnmarshalJSON(data []byte) error {
 	out, err := mapOf(DecodeInputRequest)(data)
 	*v = out
@@ -971,7 +971,7 @@ func (v *InputRequests) UnmarshalJSON(data []byte) error {
 // inputRequiredResultMembers are the members the schema declares for InputRequiredResult.
 var inputRequiredResultMembers = []string{"_meta", "inputRequests", "requestState", "resultType"}
 
-// UnmarshalJSON decodes a InputRequiredResult, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an InputRequiredResult, reporting a missing required member or a wrong constant by its path.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	var raw [4]json.RawMessage
 	rest, err := split(data, inputRequiredResultMembers, raw[:])
@@ -994,7 +994,7 @@ func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 // inputResponseRequestParamsMembers are the members the schema declares for InputResponseRequestParams.
 var inputResponseRequestParamsMembers = []string{"_meta", "inputResponses", "requestState"}
 
-// UnmarshalJSON decodes a InputResponseRequestParams, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an InputResponseRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, inputResponseRequestParamsMembers, raw[:])
@@ -1010,7 +1010,7 @@ func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	return fs.err
 }
 
-// UnmarshalJSON decodes a InputResponses element by element.
+// UnmarshalJSON decodes an InputResponses element by element.
 func (v *InputResponses) UnmarshalJSON(data []byte) error {
 	out, err := mapOf(DecodeInputResponse)(data)
 	*v = out
@@ -1020,7 +1020,7 @@ func (v *InputResponses) UnmarshalJSON(data []byte) error {
 // internalErrorMembers are the members the schema declares for InternalError.
 var internalErrorMembers = []string{"code", "data", "message"}
 
-// UnmarshalJSON decodes a InternalError, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an InternalError, reporting a missing required member or a wrong constant by its path.
 func (x *InternalError) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, internalErrorMembers, raw[:])
@@ -1039,7 +1039,7 @@ func (x *InternalError) UnmarshalJSON(data []byte) error {
 // invalidParamsErrorMembers are the members the schema declares for InvalidParamsError.
 var invalidParamsErrorMembers = []string{"code", "data", "message"}
 
-// UnmarshalJSON decodes a InvalidParamsError, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an InvalidParamsError, reporting a missing required member or a wrong constant by its path.
 func (x *InvalidParamsError) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, invalidParamsErrorMembers, raw[:])
@@ -1058,7 +1058,7 @@ func (x *InvalidParamsError) UnmarshalJSON(data []byte) error {
 // invalidRequestErrorMembers are the members the schema declares for InvalidRequestError.
 var invalidRequestErrorMembers = []string{"code", "data", "message"}
 
-// UnmarshalJSON decodes a InvalidRequestError, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an InvalidRequestError, reporting a missing required member or a wrong constant by its path.
 func (x *InvalidRequestError) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, invalidRequestErrorMembers, raw[:])
@@ -2933,7 +2933,7 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 // unsupportedProtocolVersionErrorMembers are the members the schema declares for UnsupportedProtocolVersionError.
 var unsupportedProtocolVersionErrorMembers = []string{"error", "id", "jsonrpc"}
 
-// UnmarshalJSON decodes a UnsupportedProtocolVersionError, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UnsupportedProtocolVersionError, reporting a missing required member or a wrong constant by its path.
 func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, unsupportedProtocolVersionErrorMembers, raw[:])
@@ -2952,7 +2952,7 @@ func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
 // unsupportedProtocolVersionErrorErrorMembers are the members the schema declares for UnsupportedProtocolVersionErrorError.
 var unsupportedProtocolVersionErrorErrorMembers = []string{"code", "data", "message"}
 
-// UnmarshalJSON decodes a UnsupportedProtocolVersionErrorError, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UnsupportedProtocolVersionErrorError, reporting a missing required member or a wrong constant by its path.
 func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, unsupportedProtocolVersionErrorErrorMembers, raw[:])
@@ -2971,7 +2971,7 @@ func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error 
 // unsupportedProtocolVersionErrorErrorDataMembers are the members the schema declares for UnsupportedProtocolVersionErrorErrorData.
 var unsupportedProtocolVersionErrorErrorDataMembers = []string{"requested", "supported"}
 
-// UnmarshalJSON decodes a UnsupportedProtocolVersionErrorErrorData, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UnsupportedProtocolVersionErrorErrorData, reporting a missing required member or a wrong constant by its path.
 func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) error {
 	var raw [2]json.RawMessage
 	rest, err := split(data, unsupportedProtocolVersionErrorErrorDataMembers, raw[:])
@@ -2989,7 +2989,7 @@ func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) er
 // untitledMultiSelectEnumSchemaMembers are the members the schema declares for UntitledMultiSelectEnumSchema.
 var untitledMultiSelectEnumSchemaMembers = []string{"default", "description", "items", "maxItems", "minItems", "title", "type"}
 
-// UnmarshalJSON decodes a UntitledMultiSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UntitledMultiSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
 func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	var raw [7]json.RawMessage
 	rest, err := split(data, untitledMultiSelectEnumSchemaMembers, raw[:])
@@ -3012,7 +3012,7 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 // untitledMultiSelectEnumSchemaItemsMembers are the members the schema declares for UntitledMultiSelectEnumSchemaItems.
 var untitledMultiSelectEnumSchemaItemsMembers = []string{"enum", "type"}
 
-// UnmarshalJSON decodes a UntitledMultiSelectEnumSchemaItems, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UntitledMultiSelectEnumSchemaItems, reporting a missing required member or a wrong constant by its path.
 func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	var raw [2]json.RawMessage
 	rest, err := split(data, untitledMultiSelectEnumSchemaItemsMembers, raw[:])
@@ -3030,7 +3030,7 @@ func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 // untitledSingleSelectEnumSchemaMembers are the members the schema declares for UntitledSingleSelectEnumSchema.
 var untitledSingleSelectEnumSchemaMembers = []string{"default", "description", "enum", "title", "type"}
 
-// UnmarshalJSON decodes a UntitledSingleSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UntitledSingleSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
 func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	var raw [5]json.RawMessage
 	rest, err := split(data, untitledSingleSelectEnumSchemaMembers, raw[:])

@@ -243,7 +243,7 @@ func (m *SubscriptionsListenResultMetaObject) Validate() error {
 	return nil
 }
 
-// GetMeta returns the _meta of a AudioContent (nil when x is nil or carries none).
+// GetMeta returns the _meta of an AudioContent; it is nil only when x is nil.
 func (x *AudioContent) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -251,7 +251,7 @@ func (x *AudioContent) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a BlobResourceContents (nil when x is nil or carries none).
+// GetMeta returns the _meta of a BlobResourceContents; it is nil only when x is nil.
 func (x *BlobResourceContents) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -259,7 +259,7 @@ func (x *BlobResourceContents) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a CacheableResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a CacheableResult; it is nil only when x is nil.
 func (x *CacheableResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -267,7 +267,7 @@ func (x *CacheableResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a CallToolRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a CallToolRequestParams; it is nil only when x is nil.
 func (x *CallToolRequestParams) GetMeta() *RequestMetaObject {
 	if x == nil {
 		return nil
@@ -275,7 +275,7 @@ func (x *CallToolRequestParams) GetMeta() *RequestMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a CallToolResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a CallToolResult; it is nil only when x is nil.
 func (x *CallToolResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -283,7 +283,7 @@ func (x *CallToolResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a CancelledNotificationParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a CancelledNotificationParams; it is nil only when x is nil.
 func (x *CancelledNotificationParams) GetMeta() *NotificationMetaObject {
 	if x == nil {
 		return nil
@@ -291,7 +291,7 @@ func (x *CancelledNotificationParams) GetMeta() *NotificationMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a CompleteRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a CompleteRequestParams; it is nil only when x is nil.
 func (x *CompleteRequestParams) GetMeta() *RequestMetaObject {
 	if x == nil {
 		return nil
@@ -299,7 +299,7 @@ func (x *CompleteRequestParams) GetMeta() *RequestMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a CompleteResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a CompleteResult; it is nil only when x is nil.
 func (x *CompleteResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -307,7 +307,7 @@ func (x *CompleteResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a CreateMessageResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a CreateMessageResult; it is nil only when x is nil.
 func (x *CreateMessageResult) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -315,7 +315,7 @@ func (x *CreateMessageResult) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a DiscoverResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a DiscoverResult; it is nil only when x is nil.
 func (x *DiscoverResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -323,7 +323,7 @@ func (x *DiscoverResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a EmbeddedResource (nil when x is nil or carries none).
+// GetMeta returns the _meta of an EmbeddedResource; it is nil only when x is nil.
 func (x *EmbeddedResource) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -331,7 +331,7 @@ func (x *EmbeddedResource) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a GetPromptRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a GetPromptRequestParams; it is nil only when x is nil.
 func (x *GetPromptRequestParams) GetMeta() *RequestMetaObject {
 	if x == nil {
 		return nil
@@ -339,7 +339,7 @@ func (x *GetPromptRequestParams) GetMeta() *RequestMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a GetPromptResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a GetPromptResult; it is nil only when x is nil.
 func (x *GetPromptResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -347,7 +347,7 @@ func (x *GetPromptResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ImageContent (nil when x is nil or carries none).
+// GetMeta returns the _meta of an ImageContent; it is nil only when x is nil.
 func (x *ImageContent) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -355,7 +355,7 @@ func (x *ImageContent) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a InputRequiredResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of an InputRequiredResult; it is nil only when x is nil.
 func (x *InputRequiredResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -363,7 +363,7 @@ func (x *InputRequiredResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a InputResponseRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of an InputResponseRequestParams; it is nil only when x is nil.
 func (x *InputResponseRequestParams) GetMeta() *RequestMetaObject {
 	if x == nil {
 		return nil
@@ -371,7 +371,7 @@ func (x *InputResponseRequestParams) GetMeta() *RequestMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ListPromptsResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ListPromptsResult; it is nil only when x is nil.
 func (x *ListPromptsResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -379,7 +379,7 @@ func (x *ListPromptsResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ListResourceTemplatesResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ListResourceTemplatesResult; it is nil only when x is nil.
 func (x *ListResourceTemplatesResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -387,7 +387,7 @@ func (x *ListResourceTemplatesResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ListResourcesResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ListResourcesResult; it is nil only when x is nil.
 func (x *ListResourcesResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -395,7 +395,7 @@ func (x *ListResourcesResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ListRootsRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ListRootsRequestParams; it is nil only when x is nil.
 func (x *ListRootsRequestParams) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -403,7 +403,7 @@ func (x *ListRootsRequestParams) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ListToolsResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ListToolsResult; it is nil only when x is nil.
 func (x *ListToolsResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -411,7 +411,7 @@ func (x *ListToolsResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a LoggingMessageNotificationParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a LoggingMessageNotificationParams; it is nil only when x is nil.
 func (x *LoggingMessageNotificationParams) GetMeta() *NotificationMetaObject {
 	if x == nil {
 		return nil
@@ -419,7 +419,7 @@ func (x *LoggingMessageNotificationParams) GetMeta() *NotificationMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a NotificationParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a NotificationParams; it is nil only when x is nil.
 func (x *NotificationParams) GetMeta() *NotificationMetaObject {
 	if x == nil {
 		return nil
@@ -427,7 +427,7 @@ func (x *NotificationParams) GetMeta() *NotificationMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a PaginatedRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a PaginatedRequestParams; it is nil only when x is nil.
 func (x *PaginatedRequestParams) GetMeta() *RequestMetaObject {
 	if x == nil {
 		return nil
@@ -435,7 +435,7 @@ func (x *PaginatedRequestParams) GetMeta() *RequestMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a PaginatedResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a PaginatedResult; it is nil only when x is nil.
 func (x *PaginatedResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -443,7 +443,7 @@ func (x *PaginatedResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ProgressNotificationParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ProgressNotificationParams; it is nil only when x is nil.
 func (x *ProgressNotificationParams) GetMeta() *NotificationMetaObject {
 	if x == nil {
 		return nil
@@ -451,7 +451,7 @@ func (x *ProgressNotificationParams) GetMeta() *NotificationMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a Prompt (nil when x is nil or carries none).
+// GetMeta returns the _meta of a Prompt; it is nil only when x is nil.
 func (x *Prompt) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -459,7 +459,7 @@ func (x *Prompt) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ReadResourceRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ReadResourceRequestParams; it is nil only when x is nil.
 func (x *ReadResourceRequestParams) GetMeta() *RequestMetaObject {
 	if x == nil {
 		return nil
@@ -467,7 +467,7 @@ func (x *ReadResourceRequestParams) GetMeta() *RequestMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ReadResourceResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ReadResourceResult; it is nil only when x is nil.
 func (x *ReadResourceResult) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -475,7 +475,7 @@ func (x *ReadResourceResult) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a RequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a RequestParams; it is nil only when x is nil.
 func (x *RequestParams) GetMeta() *RequestMetaObject {
 	if x == nil {
 		return nil
@@ -483,7 +483,7 @@ func (x *RequestParams) GetMeta() *RequestMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a Resource (nil when x is nil or carries none).
+// GetMeta returns the _meta of a Resource; it is nil only when x is nil.
 func (x *Resource) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -491,7 +491,7 @@ func (x *Resource) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ResourceContents (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ResourceContents; it is nil only when x is nil.
 func (x *ResourceContents) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -499,7 +499,7 @@ func (x *ResourceContents) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ResourceLink (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ResourceLink; it is nil only when x is nil.
 func (x *ResourceLink) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -507,7 +507,7 @@ func (x *ResourceLink) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ResourceRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ResourceRequestParams; it is nil only when x is nil.
 func (x *ResourceRequestParams) GetMeta() *RequestMetaObject {
 	if x == nil {
 		return nil
@@ -515,7 +515,7 @@ func (x *ResourceRequestParams) GetMeta() *RequestMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ResourceTemplate (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ResourceTemplate; it is nil only when x is nil.
 func (x *ResourceTemplate) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -523,7 +523,7 @@ func (x *ResourceTemplate) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ResourceUpdatedNotificationParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ResourceUpdatedNotificationParams; it is nil only when x is nil.
 func (x *ResourceUpdatedNotificationParams) GetMeta() *NotificationMetaObject {
 	if x == nil {
 		return nil
@@ -531,7 +531,7 @@ func (x *ResourceUpdatedNotificationParams) GetMeta() *NotificationMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a Result (nil when x is nil or carries none).
+// GetMeta returns the _meta of a Result; it is nil only when x is nil.
 func (x *Result) GetMeta() *ResultMetaObject {
 	if x == nil {
 		return nil
@@ -539,7 +539,7 @@ func (x *Result) GetMeta() *ResultMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a Root (nil when x is nil or carries none).
+// GetMeta returns the _meta of a Root; it is nil only when x is nil.
 func (x *Root) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -547,7 +547,7 @@ func (x *Root) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a SamplingMessage (nil when x is nil or carries none).
+// GetMeta returns the _meta of a SamplingMessage; it is nil only when x is nil.
 func (x *SamplingMessage) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -555,7 +555,7 @@ func (x *SamplingMessage) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a SubscriptionsAcknowledgedNotificationParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a SubscriptionsAcknowledgedNotificationParams; it is nil only when x is nil.
 func (x *SubscriptionsAcknowledgedNotificationParams) GetMeta() *NotificationMetaObject {
 	if x == nil {
 		return nil
@@ -563,7 +563,7 @@ func (x *SubscriptionsAcknowledgedNotificationParams) GetMeta() *NotificationMet
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a SubscriptionsListenRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a SubscriptionsListenRequestParams; it is nil only when x is nil.
 func (x *SubscriptionsListenRequestParams) GetMeta() *RequestMetaObject {
 	if x == nil {
 		return nil
@@ -571,7 +571,7 @@ func (x *SubscriptionsListenRequestParams) GetMeta() *RequestMetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a SubscriptionsListenResult (nil when x is nil or carries none).
+// GetMeta returns the _meta of a SubscriptionsListenResult; it is nil only when x is nil.
 func (x *SubscriptionsListenResult) GetMeta() *SubscriptionsListenResultMetaObject {
 	if x == nil {
 		return nil
@@ -579,7 +579,7 @@ func (x *SubscriptionsListenResult) GetMeta() *SubscriptionsListenResultMetaObje
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a TextContent (nil when x is nil or carries none).
+// GetMeta returns the _meta of a TextContent; it is nil only when x is nil.
 func (x *TextContent) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -587,7 +587,7 @@ func (x *TextContent) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a TextResourceContents (nil when x is nil or carries none).
+// GetMeta returns the _meta of a TextResourceContents; it is nil only when x is nil.
 func (x *TextResourceContents) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -595,7 +595,7 @@ func (x *TextResourceContents) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a Tool (nil when x is nil or carries none).
+// GetMeta returns the _meta of a Tool; it is nil only when x is nil.
 func (x *Tool) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -603,7 +603,7 @@ func (x *Tool) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ToolResultContent (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ToolResultContent; it is nil only when x is nil.
 func (x *ToolResultContent) GetMeta() *MetaObject {
 	if x == nil {
 		return nil
@@ -611,7 +611,7 @@ func (x *ToolResultContent) GetMeta() *MetaObject {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ToolUseContent (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ToolUseContent; it is nil only when x is nil.
 func (x *ToolUseContent) GetMeta() *MetaObject {
 	if x == nil {
 		return nil

@@ -180,7 +180,7 @@ type ElicitRequestParams interface {
 func (*ElicitRequestFormParams) isElicitRequestParams() {}
 func (*ElicitRequestURLParams) isElicitRequestParams()  {}
 
-// DecodeElicitRequestParams decodes a ElicitRequestParams by its "mode" member. Without it, the value is a *ElicitRequestFormParams.
+// DecodeElicitRequestParams decodes an ElicitRequestParams by its "mode" member. Without it, the value is a *ElicitRequestFormParams.
 func DecodeElicitRequestParams(data []byte) (ElicitRequestParams, error) {
 	tag, present, err := tagOf(data, "mode")
 	if err != nil {
@@ -253,7 +253,7 @@ var enumSchemaShapes = []shape{{
 	required: []string{"enum", "type"},
 }}
 
-// DecodeEnumSchema decodes a EnumSchema by its shape.
+// DecodeEnumSchema decodes an EnumSchema by its shape.
 func DecodeEnumSchema(data []byte) (EnumSchema, error) {
 	var first error
 	for _, i := range candidates(data, enumSchemaShapes) {
@@ -326,7 +326,7 @@ func (*CreateMessageRequest) isInputRequest() {}
 func (*ListRootsRequest) isInputRequest()     {}
 func (*ElicitRequest) isInputRequest()        {}
 
-// DecodeInputRequest decodes a InputRequest by its "method" member.
+// DecodeInputRequest decodes an InputRequest by its "method" member.
 func DecodeInputRequest(data []byte) (InputRequest, error) {
 	tag, present, err := tagOf(data, "method")
 	if err != nil {
@@ -379,7 +379,7 @@ var inputResponseShapes = []shape{{
 	required: []string{"action"},
 }}
 
-// DecodeInputResponse decodes a InputResponse by its shape.
+// DecodeInputResponse decodes an InputResponse by its shape.
 func DecodeInputResponse(data []byte) (InputResponse, error) {
 	var first error
 	for _, i := range candidates(data, inputResponseShapes) {

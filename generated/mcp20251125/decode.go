@@ -10,7 +10,7 @@ import (
 // annotationsMembers are the members the schema declares for Annotations.
 var annotationsMembers = []string{"audience", "lastModified", "priority"}
 
-// UnmarshalJSON decodes a Annotations, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Annotations, reporting a missing required member or a wrong constant by its path.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, annotationsMembers, raw[:])
@@ -35,7 +35,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 // audioContentMembers are the members the schema declares for AudioContent.
 var audioContentMembers = []string{"_meta", "annotations", "data", "mimeType", "type"}
 
-// UnmarshalJSON decodes a AudioContent, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an AudioContent, reporting a missing required member or a wrong constant by its path.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	var raw [5]json.RawMessage
 	rest, err := split(data, audioContentMembers, raw[:])
@@ -812,7 +812,7 @@ func (x *CreateTaskResult) UnmarshalJSON(data []byte) error {
 // elicitRequestMembers are the members the schema declares for ElicitRequest.
 var elicitRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
-// UnmarshalJSON decodes a ElicitRequest, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitRequest, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	var raw [4]json.RawMessage
 	rest, err := split(data, elicitRequestMembers, raw[:])
@@ -832,7 +832,7 @@ func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 // elicitRequestFormParamsMembers are the members the schema declares for ElicitRequestFormParams.
 var elicitRequestFormParamsMembers = []string{"_meta", "message", "mode", "requestedSchema", "task"}
 
-// UnmarshalJSON decodes a ElicitRequestFormParams, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitRequestFormParams, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	var raw [5]json.RawMessage
 	rest, err := split(data, elicitRequestFormParamsMembers, raw[:])
@@ -854,7 +854,7 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 // elicitRequestFormParamsMetaMembers are the members the schema declares for ElicitRequestFormParamsMeta.
 var elicitRequestFormParamsMetaMembers = []string{"progressToken"}
 
-// UnmarshalJSON decodes a ElicitRequestFormParamsMeta, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitRequestFormParamsMeta, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequestFormParamsMeta) UnmarshalJSON(data []byte) error {
 	var raw [1]json.RawMessage
 	rest, err := split(data, elicitRequestFormParamsMetaMembers, raw[:])
@@ -871,7 +871,7 @@ func (x *ElicitRequestFormParamsMeta) UnmarshalJSON(data []byte) error {
 // elicitRequestFormParamsRequestedSchemaMembers are the members the schema declares for ElicitRequestFormParamsRequestedSchema.
 var elicitRequestFormParamsRequestedSchemaMembers = []string{"$schema", "properties", "required", "type"}
 
-// UnmarshalJSON decodes a ElicitRequestFormParamsRequestedSchema, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitRequestFormParamsRequestedSchema, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) error {
 	var raw [4]json.RawMessage
 	rest, err := split(data, elicitRequestFormParamsRequestedSchemaMembers, raw[:])
@@ -891,7 +891,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 // elicitRequestURLParamsMembers are the members the schema declares for ElicitRequestURLParams.
 var elicitRequestURLParamsMembers = []string{"_meta", "elicitationId", "message", "mode", "task", "url"}
 
-// UnmarshalJSON decodes a ElicitRequestURLParams, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitRequestURLParams, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	var raw [6]json.RawMessage
 	rest, err := split(data, elicitRequestURLParamsMembers, raw[:])
@@ -913,7 +913,7 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 // elicitRequestURLParamsMetaMembers are the members the schema declares for ElicitRequestURLParamsMeta.
 var elicitRequestURLParamsMetaMembers = []string{"progressToken"}
 
-// UnmarshalJSON decodes a ElicitRequestURLParamsMeta, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitRequestURLParamsMeta, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitRequestURLParamsMeta) UnmarshalJSON(data []byte) error {
 	var raw [1]json.RawMessage
 	rest, err := split(data, elicitRequestURLParamsMetaMembers, raw[:])
@@ -930,7 +930,7 @@ func (x *ElicitRequestURLParamsMeta) UnmarshalJSON(data []byte) error {
 // elicitResultMembers are the members the schema declares for ElicitResult.
 var elicitResultMembers = []string{"_meta", "action", "content"}
 
-// UnmarshalJSON decodes a ElicitResult, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitResult, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, elicitResultMembers, raw[:])
@@ -950,7 +950,7 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 // elicitationCompleteNotificationMembers are the members the schema declares for ElicitationCompleteNotification.
 var elicitationCompleteNotificationMembers = []string{"jsonrpc", "method", "params"}
 
-// UnmarshalJSON decodes a ElicitationCompleteNotification, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitationCompleteNotification, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitationCompleteNotification) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, elicitationCompleteNotificationMembers, raw[:])
@@ -969,7 +969,7 @@ func (x *ElicitationCompleteNotification) UnmarshalJSON(data []byte) error {
 // elicitationCompleteNotificationParamsMembers are the members the schema declares for ElicitationCompleteNotificationParams.
 var elicitationCompleteNotificationParamsMembers = []string{"elicitationId"}
 
-// UnmarshalJSON decodes a ElicitationCompleteNotificationParams, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ElicitationCompleteNotificationParams, reporting a missing required member or a wrong constant by its path.
 func (x *ElicitationCompleteNotificationParams) UnmarshalJSON(data []byte) error {
 	var raw [1]json.RawMessage
 	rest, err := split(data, elicitationCompleteNotificationParamsMembers, raw[:])
@@ -986,7 +986,7 @@ func (x *ElicitationCompleteNotificationParams) UnmarshalJSON(data []byte) error
 // embeddedResourceMembers are the members the schema declares for EmbeddedResource.
 var embeddedResourceMembers = []string{"_meta", "annotations", "resource", "type"}
 
-// UnmarshalJSON decodes a EmbeddedResource, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an EmbeddedResource, reporting a missing required member or a wrong constant by its path.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	var raw [4]json.RawMessage
 	rest, err := split(data, embeddedResourceMembers, raw[:])
@@ -1006,7 +1006,7 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 // errorMembers are the members the schema declares for Error.
 var errorMembers = []string{"code", "data", "message"}
 
-// UnmarshalJSON decodes a Error, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Error, reporting a missing required member or a wrong constant by its path.
 func (x *Error) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, errorMembers, raw[:])
@@ -1181,7 +1181,7 @@ func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
 // iconMembers are the members the schema declares for Icon.
 var iconMembers = []string{"mimeType", "sizes", "src", "theme"}
 
-// UnmarshalJSON decodes a Icon, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Icon, reporting a missing required member or a wrong constant by its path.
 func (x *Icon) UnmarshalJSON(data []byte) error {
 	var raw [4]json.RawMessage
 	rest, err := split(data, iconMembers, raw[:])
@@ -1202,7 +1202,7 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 // iconsMembers are the members the schema declares for Icons.
 var iconsMembers = []string{"icons"}
 
-// UnmarshalJSON decodes a Icons, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Icons, reporting a missing required member or a wrong constant by its path.
 func (x *Icons) UnmarshalJSON(data []byte) error {
 	var raw [1]json.RawMessage
 	rest, err := split(data, iconsMembers, raw[:])
@@ -1219,7 +1219,7 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 // imageContentMembers are the members the schema declares for ImageContent.
 var imageContentMembers = []string{"_meta", "annotations", "data", "mimeType", "type"}
 
-// UnmarshalJSON decodes a ImageContent, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ImageContent, reporting a missing required member or a wrong constant by its path.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	var raw [5]json.RawMessage
 	rest, err := split(data, imageContentMembers, raw[:])
@@ -1240,7 +1240,7 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 // implementationMembers are the members the schema declares for Implementation.
 var implementationMembers = []string{"description", "icons", "name", "title", "version", "websiteUrl"}
 
-// UnmarshalJSON decodes a Implementation, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Implementation, reporting a missing required member or a wrong constant by its path.
 func (x *Implementation) UnmarshalJSON(data []byte) error {
 	var raw [6]json.RawMessage
 	rest, err := split(data, implementationMembers, raw[:])
@@ -1262,7 +1262,7 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 // initializeRequestMembers are the members the schema declares for InitializeRequest.
 var initializeRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
-// UnmarshalJSON decodes a InitializeRequest, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an InitializeRequest, reporting a missing required member or a wrong constant by its path.
 func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 	var raw [4]json.RawMessage
 	rest, err := split(data, initializeRequestMembers, raw[:])
@@ -1282,7 +1282,7 @@ func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 // initializeRequestParamsMembers are the members the schema declares for InitializeRequestParams.
 var initializeRequestParamsMembers = []string{"_meta", "capabilities", "clientInfo", "protocolVersion"}
 
-// UnmarshalJSON decodes a InitializeRequestParams, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an InitializeRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	var raw [4]json.RawMessage
 	rest, err := split(data, initializeRequestParamsMembers, raw[:])
@@ -1302,7 +1302,7 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 // initializeRequestParamsMetaMembers are the members the schema declares for InitializeRequestParamsMeta.
 var initializeRequestParamsMetaMembers = []string{"progressToken"}
 
-// UnmarshalJSON decodes a InitializeRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an InitializeRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
 func (x *InitializeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var raw [1]json.RawMessage
 	rest, err := split(data, initializeRequestParamsMetaMembers, raw[:])
@@ -1319,7 +1319,7 @@ func (x *InitializeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 // initializeResultMembers are the members the schema declares for InitializeResult.
 var initializeResultMembers = []string{"_meta", "capabilities", "instructions", "protocolVersion", "serverInfo"}
 
-// UnmarshalJSON decodes a InitializeResult, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an InitializeResult, reporting a missing required member or a wrong constant by its path.
 func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 	var raw [5]json.RawMessage
 	rest, err := split(data, initializeResultMembers, raw[:])
@@ -1340,7 +1340,7 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 // initializedNotificationMembers are the members the schema declares for InitializedNotification.
 var initializedNotificationMembers = []string{"jsonrpc", "method", "params"}
 
-// UnmarshalJSON decodes a InitializedNotification, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an InitializedNotification, reporting a missing required member or a wrong constant by its path.
 func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
 	var raw [3]json.RawMessage
 	rest, err := split(data, initializedNotificationMembers, raw[:])
@@ -3351,7 +3351,7 @@ func (x *URLElicitationRequiredErrorErrorData) UnmarshalJSON(data []byte) error 
 // unsubscribeRequestMembers are the members the schema declares for UnsubscribeRequest.
 var unsubscribeRequestMembers = []string{"id", "jsonrpc", "method", "params"}
 
-// UnmarshalJSON decodes a UnsubscribeRequest, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UnsubscribeRequest, reporting a missing required member or a wrong constant by its path.
 func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
 	var raw [4]json.RawMessage
 	rest, err := split(data, unsubscribeRequestMembers, raw[:])
@@ -3371,7 +3371,7 @@ func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
 // unsubscribeRequestParamsMembers are the members the schema declares for UnsubscribeRequestParams.
 var unsubscribeRequestParamsMembers = []string{"_meta", "uri"}
 
-// UnmarshalJSON decodes a UnsubscribeRequestParams, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UnsubscribeRequestParams, reporting a missing required member or a wrong constant by its path.
 func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	var raw [2]json.RawMessage
 	rest, err := split(data, unsubscribeRequestParamsMembers, raw[:])
@@ -3389,7 +3389,7 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 // unsubscribeRequestParamsMetaMembers are the members the schema declares for UnsubscribeRequestParamsMeta.
 var unsubscribeRequestParamsMetaMembers = []string{"progressToken"}
 
-// UnmarshalJSON decodes a UnsubscribeRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UnsubscribeRequestParamsMeta, reporting a missing required member or a wrong constant by its path.
 func (x *UnsubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var raw [1]json.RawMessage
 	rest, err := split(data, unsubscribeRequestParamsMetaMembers, raw[:])
@@ -3406,7 +3406,7 @@ func (x *UnsubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 // untitledMultiSelectEnumSchemaMembers are the members the schema declares for UntitledMultiSelectEnumSchema.
 var untitledMultiSelectEnumSchemaMembers = []string{"default", "description", "items", "maxItems", "minItems", "title", "type"}
 
-// UnmarshalJSON decodes a UntitledMultiSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UntitledMultiSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
 func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	var raw [7]json.RawMessage
 	rest, err := split(data, untitledMultiSelectEnumSchemaMembers, raw[:])
@@ -3429,7 +3429,7 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 // untitledMultiSelectEnumSchemaItemsMembers are the members the schema declares for UntitledMultiSelectEnumSchemaItems.
 var untitledMultiSelectEnumSchemaItemsMembers = []string{"enum", "type"}
 
-// UnmarshalJSON decodes a UntitledMultiSelectEnumSchemaItems, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UntitledMultiSelectEnumSchemaItems, reporting a missing required member or a wrong constant by its path.
 func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	var raw [2]json.RawMessage
 	rest, err := split(data, untitledMultiSelectEnumSchemaItemsMembers, raw[:])
@@ -3447,7 +3447,7 @@ func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 // untitledSingleSelectEnumSchemaMembers are the members the schema declares for UntitledSingleSelectEnumSchema.
 var untitledSingleSelectEnumSchemaMembers = []string{"default", "description", "enum", "title", "type"}
 
-// UnmarshalJSON decodes a UntitledSingleSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an UntitledSingleSelectEnumSchema, reporting a missing required member or a wrong constant by its path.
 func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	var raw [5]json.RawMessage
 	rest, err := split(data, untitledSingleSelectEnumSchemaMembers, raw[:])

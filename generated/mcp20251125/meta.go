@@ -183,7 +183,7 @@ func (m *ElicitRequestFormParamsMeta) Set(key string, value any) error {
 	return nil
 }
 
-// Validate checks every undeclared key of a ElicitRequestFormParamsMeta against the _meta key rules.
+// Validate checks every undeclared key of an ElicitRequestFormParamsMeta against the _meta key rules.
 func (m *ElicitRequestFormParamsMeta) Validate() error {
 	if m == nil {
 		return nil
@@ -230,7 +230,7 @@ func (m *ElicitRequestURLParamsMeta) Set(key string, value any) error {
 	return nil
 }
 
-// Validate checks every undeclared key of a ElicitRequestURLParamsMeta against the _meta key rules.
+// Validate checks every undeclared key of an ElicitRequestURLParamsMeta against the _meta key rules.
 func (m *ElicitRequestURLParamsMeta) Validate() error {
 	if m == nil {
 		return nil
@@ -324,7 +324,7 @@ func (m *InitializeRequestParamsMeta) Set(key string, value any) error {
 	return nil
 }
 
-// Validate checks every undeclared key of a InitializeRequestParamsMeta against the _meta key rules.
+// Validate checks every undeclared key of an InitializeRequestParamsMeta against the _meta key rules.
 func (m *InitializeRequestParamsMeta) Validate() error {
 	if m == nil {
 		return nil
@@ -700,7 +700,7 @@ func (m *UnsubscribeRequestParamsMeta) Set(key string, value any) error {
 	return nil
 }
 
-// Validate checks every undeclared key of a UnsubscribeRequestParamsMeta against the _meta key rules.
+// Validate checks every undeclared key of an UnsubscribeRequestParamsMeta against the _meta key rules.
 func (m *UnsubscribeRequestParamsMeta) Validate() error {
 	if m == nil {
 		return nil
@@ -713,7 +713,7 @@ func (m *UnsubscribeRequestParamsMeta) Validate() error {
 	return nil
 }
 
-// GetMeta returns the _meta of a CallToolRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a CallToolRequestParams; it is nil only when x is nil.
 func (x *CallToolRequestParams) GetMeta() *CallToolRequestParamsMeta {
 	if x == nil {
 		return nil
@@ -721,7 +721,7 @@ func (x *CallToolRequestParams) GetMeta() *CallToolRequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a CompleteRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a CompleteRequestParams; it is nil only when x is nil.
 func (x *CompleteRequestParams) GetMeta() *CompleteRequestParamsMeta {
 	if x == nil {
 		return nil
@@ -729,7 +729,7 @@ func (x *CompleteRequestParams) GetMeta() *CompleteRequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a CreateMessageRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a CreateMessageRequestParams; it is nil only when x is nil.
 func (x *CreateMessageRequestParams) GetMeta() *CreateMessageRequestParamsMeta {
 	if x == nil {
 		return nil
@@ -737,7 +737,7 @@ func (x *CreateMessageRequestParams) GetMeta() *CreateMessageRequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ElicitRequestFormParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of an ElicitRequestFormParams; it is nil only when x is nil.
 func (x *ElicitRequestFormParams) GetMeta() *ElicitRequestFormParamsMeta {
 	if x == nil {
 		return nil
@@ -745,7 +745,7 @@ func (x *ElicitRequestFormParams) GetMeta() *ElicitRequestFormParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ElicitRequestURLParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of an ElicitRequestURLParams; it is nil only when x is nil.
 func (x *ElicitRequestURLParams) GetMeta() *ElicitRequestURLParamsMeta {
 	if x == nil {
 		return nil
@@ -753,7 +753,7 @@ func (x *ElicitRequestURLParams) GetMeta() *ElicitRequestURLParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a GetPromptRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a GetPromptRequestParams; it is nil only when x is nil.
 func (x *GetPromptRequestParams) GetMeta() *GetPromptRequestParamsMeta {
 	if x == nil {
 		return nil
@@ -761,7 +761,7 @@ func (x *GetPromptRequestParams) GetMeta() *GetPromptRequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a InitializeRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of an InitializeRequestParams; it is nil only when x is nil.
 func (x *InitializeRequestParams) GetMeta() *InitializeRequestParamsMeta {
 	if x == nil {
 		return nil
@@ -769,7 +769,7 @@ func (x *InitializeRequestParams) GetMeta() *InitializeRequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a PaginatedRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a PaginatedRequestParams; it is nil only when x is nil.
 func (x *PaginatedRequestParams) GetMeta() *PaginatedRequestParamsMeta {
 	if x == nil {
 		return nil
@@ -777,7 +777,7 @@ func (x *PaginatedRequestParams) GetMeta() *PaginatedRequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ReadResourceRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ReadResourceRequestParams; it is nil only when x is nil.
 func (x *ReadResourceRequestParams) GetMeta() *ReadResourceRequestParamsMeta {
 	if x == nil {
 		return nil
@@ -785,7 +785,7 @@ func (x *ReadResourceRequestParams) GetMeta() *ReadResourceRequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a RequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a RequestParams; it is nil only when x is nil.
 func (x *RequestParams) GetMeta() *RequestParamsMeta {
 	if x == nil {
 		return nil
@@ -793,7 +793,7 @@ func (x *RequestParams) GetMeta() *RequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a ResourceRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a ResourceRequestParams; it is nil only when x is nil.
 func (x *ResourceRequestParams) GetMeta() *ResourceRequestParamsMeta {
 	if x == nil {
 		return nil
@@ -801,7 +801,7 @@ func (x *ResourceRequestParams) GetMeta() *ResourceRequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a SetLevelRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a SetLevelRequestParams; it is nil only when x is nil.
 func (x *SetLevelRequestParams) GetMeta() *SetLevelRequestParamsMeta {
 	if x == nil {
 		return nil
@@ -809,7 +809,7 @@ func (x *SetLevelRequestParams) GetMeta() *SetLevelRequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a SubscribeRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a SubscribeRequestParams; it is nil only when x is nil.
 func (x *SubscribeRequestParams) GetMeta() *SubscribeRequestParamsMeta {
 	if x == nil {
 		return nil
@@ -817,7 +817,7 @@ func (x *SubscribeRequestParams) GetMeta() *SubscribeRequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a TaskAugmentedRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of a TaskAugmentedRequestParams; it is nil only when x is nil.
 func (x *TaskAugmentedRequestParams) GetMeta() *TaskAugmentedRequestParamsMeta {
 	if x == nil {
 		return nil
@@ -825,7 +825,7 @@ func (x *TaskAugmentedRequestParams) GetMeta() *TaskAugmentedRequestParamsMeta {
 	return &x.Meta
 }
 
-// GetMeta returns the _meta of a UnsubscribeRequestParams (nil when x is nil or carries none).
+// GetMeta returns the _meta of an UnsubscribeRequestParams; it is nil only when x is nil.
 func (x *UnsubscribeRequestParams) GetMeta() *UnsubscribeRequestParamsMeta {
 	if x == nil {
 		return nil

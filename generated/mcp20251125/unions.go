@@ -300,7 +300,7 @@ type ElicitRequestParams interface {
 func (*ElicitRequestURLParams) isElicitRequestParams()  {}
 func (*ElicitRequestFormParams) isElicitRequestParams() {}
 
-// DecodeElicitRequestParams decodes a ElicitRequestParams by its "mode" member. Without it, the value is a *ElicitRequestFormParams.
+// DecodeElicitRequestParams decodes an ElicitRequestParams by its "mode" member. Without it, the value is a *ElicitRequestFormParams.
 func DecodeElicitRequestParams(data []byte) (ElicitRequestParams, error) {
 	tag, present, err := tagOf(data, "mode")
 	if err != nil {
@@ -373,7 +373,7 @@ var enumSchemaShapes = []shape{{
 	required: []string{"enum", "type"},
 }}
 
-// DecodeEnumSchema decodes a EnumSchema by its shape.
+// DecodeEnumSchema decodes an EnumSchema by its shape.
 func DecodeEnumSchema(data []byte) (EnumSchema, error) {
 	var first error
 	for _, i := range candidates(data, enumSchemaShapes) {

@@ -96,7 +96,7 @@ func (x *Derived) UnmarshalJSON(data []byte) error {
 // emptyResultMembers are the members the schema declares for EmptyResult.
 var emptyResultMembers = []string{}
 
-// UnmarshalJSON decodes a EmptyResult, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an EmptyResult, reporting a missing required member or a wrong constant by its path.
 func (x *EmptyResult) UnmarshalJSON(data []byte) error {
 	var raw [0]json.RawMessage
 	rest, err := split(data, emptyResultMembers, raw[:])
@@ -166,7 +166,7 @@ func (x *GetWidgetResult) UnmarshalJSON(data []byte) error {
 // imageBlockMembers are the members the schema declares for ImageBlock.
 var imageBlockMembers = []string{"data", "type"}
 
-// UnmarshalJSON decodes a ImageBlock, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an ImageBlock, reporting a missing required member or a wrong constant by its path.
 func (x *ImageBlock) UnmarshalJSON(data []byte) error {
 	var raw [2]json.RawMessage
 	rest, err := split(data, imageBlockMembers, raw[:])
@@ -233,7 +233,7 @@ func (v *Level) UnmarshalJSON(data []byte) error {
 // oldThingMembers are the members the schema declares for OldThing.
 var oldThingMembers = []string{"x"}
 
-// UnmarshalJSON decodes a OldThing, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an OldThing, reporting a missing required member or a wrong constant by its path.
 func (x *OldThing) UnmarshalJSON(data []byte) error {
 	var raw [1]json.RawMessage
 	rest, err := split(data, oldThingMembers, raw[:])
@@ -250,7 +250,7 @@ func (x *OldThing) UnmarshalJSON(data []byte) error {
 // openMembers are the members the schema declares for Open.
 var openMembers = []string{"a"}
 
-// UnmarshalJSON decodes a Open, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Open, reporting a missing required member or a wrong constant by its path.
 func (x *Open) UnmarshalJSON(data []byte) error {
 	var raw [1]json.RawMessage
 	rest, err := split(data, openMembers, raw[:])

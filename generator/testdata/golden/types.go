@@ -103,7 +103,7 @@ func (v ID) MarshalJSON() ([]byte, error) {
 	return marshalScalar(v.Value, "ID", []string{"string", "integer"})
 }
 
-// UnmarshalJSON decodes a ID and refuses JSON types the schema does not allow.
+// UnmarshalJSON decodes an ID and refuses JSON types the schema does not allow.
 func (v *ID) UnmarshalJSON(data []byte) error {
 	value, err := unmarshalScalar(data, []string{"string", "integer"})
 	if err != nil {

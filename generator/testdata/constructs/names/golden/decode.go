@@ -29,7 +29,7 @@ func (x *ClientType) UnmarshalJSON(data []byte) error {
 	return fs.err
 }
 
-// UnmarshalJSON decodes a E and refuses values the schema does not list.
+// UnmarshalJSON decodes an E and refuses values the schema does not list.
 func (v *E) UnmarshalJSON(data []byte) error {
 	var s string
 	if err := json.Unmarshal(data, &s); err != nil {

@@ -26,7 +26,7 @@ func (x *Holder) UnmarshalJSON(data []byte) error {
 // itemMembers are the members the schema declares for Item.
 var itemMembers = []string{"n"}
 
-// UnmarshalJSON decodes a Item, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Item, reporting a missing required member or a wrong constant by its path.
 func (x *Item) UnmarshalJSON(data []byte) error {
 	var raw [1]json.RawMessage
 	rest, err := split(data, itemMembers, raw[:])

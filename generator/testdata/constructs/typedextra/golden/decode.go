@@ -7,7 +7,7 @@ import "encoding/json"
 // anyMembers are the members the schema declares for Any.
 var anyMembers = []string{"p"}
 
-// UnmarshalJSON decodes a Any, reporting a missing required member or a wrong constant by its path.
+// UnmarshalJSON decodes an Any, reporting a missing required member or a wrong constant by its path.
 func (x *Any) UnmarshalJSON(data []byte) error {
 	var raw [1]json.RawMessage
 	rest, err := split(data, anyMembers, raw[:])
