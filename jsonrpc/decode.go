@@ -44,7 +44,7 @@ func Decode(data []byte) (Message, *Error) {
 		return msg, invalid(CodeParseError, "message is not valid UTF-8")
 	}
 	var vals [len(envelopeMembers)][]byte
-	seen, repeated, dup, ok := readMembers(data, envelopeMembers[:], vals[:])
+	seen, repeated, dup, hasDup, ok := readMembers(data, envelopeMembers[:], vals[:])
 	if !ok {
 		if jsonscan.Kind(data) == '[' {
 			return msg, invalid(CodeInvalidRequest, "batch requests are not supported")
@@ -70,7 +70,7 @@ func Decode(data []byte) (Message, *Error) {
 		return Message{ID: msg.ID}, invalid(code, detail)
 	}
 
-	if dup != "" {
+	if hasDup {
 		return fail(CodeInvalidRequest, "duplicate member "+strconv.Quote(dup))
 	}
 	if seen&memJSONRPC == 0 {
@@ -139,11 +139,11 @@ func Decode(data []byte) (Message, *Error) {
 // nil and a description.
 func decodeErrorObject(raw []byte) (*Error, string) {
 	var vals [len(errorMembers)][]byte
-	_, _, dup, ok := readMembers(raw, errorMembers[:], vals[:])
+	_, _, _, hasDup, ok := readMembers(raw, errorMembers[:], vals[:])
 	if !ok {
 		return nil, `"error" must be an object`
 	}
-	if dup != "" {
+	if hasDup {
 		return nil, `duplicate member in "error"`
 	}
 	code, message, data := vals[0], vals[1], vals[2]
@@ -167,11 +167,12 @@ func decodeErrorObject(raw []byte) (*Error, string) {
 
 // readMembers reads the object obj, storing the value of the member named
 // names[i] in vals[i]; other members are ignored. seen has bit i set when
-// names[i] was present and repeated when it was present more than once; dup
-// is the first member name (known or not) that appears more than once (""
-// when none), and ok is false when obj is not an object.
-func readMembers(obj []byte, names []string, vals [][]byte) (seen, repeated int, dup string, ok bool) {
-	dup, ok = jsonscan.Members(obj, func(key, value []byte) {
+// names[i] was present and repeated when it was present more than once;
+// hasDup reports that some member name (known or not, the empty name
+// included) appears more than once and dup is the first such name, and ok
+// is false when obj is not an object.
+func readMembers(obj []byte, names []string, vals [][]byte) (seen, repeated int, dup string, hasDup, ok bool) {
+	dup, hasDup, ok = jsonscan.Members(obj, func(key, value []byte) {
 		for i, name := range names {
 			if string(key) == name {
 				repeated |= seen & (1 << i)
@@ -181,5 +182,5 @@ func readMembers(obj []byte, names []string, vals [][]byte) (seen, repeated int,
 			}
 		}
 	})
-	return seen, repeated, dup, ok
+	return seen, repeated, dup, hasDup, ok
 }

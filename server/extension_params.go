@@ -45,11 +45,7 @@ func checkMembers(raw []byte, t reflect.Type, path string, depth int) error {
 			}
 		}
 		var bad error
-		empty := 0 // Members reports a duplicate "" as no duplicate ("")
-		dup, _ := jsonscan.Members(raw, func(key, value []byte) {
-			if len(key) == 0 {
-				empty++
-			}
+		dup, repeated, _ := jsonscan.Members(raw, func(key, value []byte) {
 			if bad != nil {
 				return
 			}
@@ -68,7 +64,7 @@ func checkMembers(raw []byte, t reflect.Type, path string, depth int) error {
 			}
 			bad = checkMembers(value, next, at, depth+1)
 		})
-		if dup != "" || empty > 1 {
+		if repeated {
 			return invalidParams(fmt.Sprintf("%s: duplicate member %q", path, dup))
 		}
 		return bad

@@ -177,7 +177,7 @@ func (l *LegacySession) Handle(ctx context.Context, msg jsonrpc.Message, w Messa
 
 // serve answers one request of the session.
 func (l *LegacySession) serve(ctx context.Context, msg jsonrpc.Message, w MessageWriter) ([]byte, *jsonrpc.Error) {
-	if dup, _ := jsonscan.Members(msg.Params, func(_, _ []byte) {}); dup != "" {
+	if dup, repeated, _ := jsonscan.Members(msg.Params, func(_, _ []byte) {}); repeated {
 		// jsonrpc.Decode leaves params to its reader: the session's
 		// decoders would keep the last value, the core the first.
 		return nil, invalidParams("params: duplicate member " + strconv.Quote(dup))

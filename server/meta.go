@@ -69,7 +69,7 @@ func scanParams(params []byte) (requestParams, *jsonrpc.Error) {
 	if jsonscan.IsNullOrAbsent(params) {
 		return p, metaError("missing params._meta: every request must carry _meta with " + keyProtocolVersion + " and " + keyClientCapabilities)
 	}
-	dup, ok := jsonscan.Members(params, func(key, value []byte) {
+	dup, repeated, ok := jsonscan.Members(params, func(key, value []byte) {
 		switch string(key) {
 		case "_meta":
 			p.meta = value
@@ -94,7 +94,7 @@ func scanParams(params []byte) (requestParams, *jsonrpc.Error) {
 	if !ok {
 		return p, invalidParams("params must be an object")
 	}
-	if dup != "" {
+	if repeated {
 		return p, invalidParams("params: duplicate member " + strconv.Quote(dup))
 	}
 	return p, nil
@@ -110,7 +110,7 @@ func parseMeta(raw []byte) (requestMeta, *jsonrpc.Error) {
 	}
 	var bad *jsonrpc.Error
 	var hasVersion bool
-	dup, _ := jsonscan.Members(raw, func(key, value []byte) {
+	dup, repeated, _ := jsonscan.Members(raw, func(key, value []byte) {
 		if bad != nil {
 			return
 		}
@@ -143,7 +143,7 @@ func parseMeta(raw []byte) (requestMeta, *jsonrpc.Error) {
 			m.progressToken = value
 		}
 	})
-	if dup != "" {
+	if repeated {
 		return m, metaError("params._meta: duplicate member " + strconv.Quote(dup))
 	}
 	if bad != nil {

@@ -91,6 +91,9 @@ func TestDuplicateParamsMembers(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","name":"fail","arguments":{"text":"a"},"_meta":` + goodMeta + `}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","\u006eame":"fail","arguments":{"text":"a"},"_meta":` + goodMeta + `}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		// the empty name is a name: repeated, it is a duplicate too
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + goodMeta + `,"":1,"":2}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"":1,"":2,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
 	} {
 		r, _ := rawRPC(t, f.s, msg, nil)

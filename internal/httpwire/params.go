@@ -36,12 +36,12 @@ func argValue(args []byte, path []string) (raw []byte, dup bool) {
 	cur := args
 	for _, key := range path {
 		var next []byte
-		d, ok := jsonscan.Members(cur, func(k, v []byte) {
+		_, repeated, ok := jsonscan.Members(cur, func(k, v []byte) {
 			if string(k) == key {
 				next = v
 			}
 		})
-		if d != "" {
+		if repeated {
 			return nil, true
 		}
 		if !ok || next == nil {

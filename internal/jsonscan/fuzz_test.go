@@ -10,7 +10,7 @@ import (
 
 var memberSeeds = []string{
 	`{}`, `{"a":1}`, `{"a":1,"a":2}`, `{"a":1,"\u0061":2}`, `{"method":1,"METHOD":2,"Method":3}`,
-	`{"s":1,"ſ":2}`, `{"\ud800":1,"\udc00":2}`, `{"a":{"a":1,"a":2}}`, ` { "x" : [1,{"y":2}] , "z":"w\"" } `,
+	`{"s":1,"ſ":2}`, `{"":1,"":2}`, `{"":1,"\u0000":2}`, `{"\ud800":1,"\udc00":2}`, `{"a":{"a":1,"a":2}}`, ` { "x" : [1,{"y":2}] , "z":"w\"" } `,
 	`[1]`, `"a"`, `{"a"}`, `{"a":1,}`, `{"a":1`, `{"` + "\xff" + `":1}`,
 	`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k3":17}`,
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"t","NAME":"u","arguments":{}}}`,
@@ -65,7 +65,7 @@ func FuzzMembers(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var got []decodedMember
-		dup, ok := Members(data, func(key, value []byte) {
+		dup, repeated, ok := Members(data, func(key, value []byte) {
 			got = append(got, decodedMember{string(key), append(json.RawMessage(nil), value...)})
 		})
 		if !json.Valid(data) || !utf8.Valid(data) {
@@ -82,7 +82,7 @@ func FuzzMembers(f *testing.F) {
 			t.Fatalf("Members(%q) gave %d members, encoding/json %d", data, len(got), len(want))
 		}
 		seen := map[string]bool{}
-		wantDup := ""
+		wantDup, wantRepeated := "", false
 		for i := range want {
 			if got[i].key != want[i].key {
 				t.Fatalf("member %d of %q: name %q, encoding/json %q", i, data, got[i].key, want[i].key)
@@ -90,13 +90,13 @@ func FuzzMembers(f *testing.F) {
 			if !sameJSON(got[i].value, want[i].value) {
 				t.Fatalf("member %d of %q: value %q, encoding/json %q", i, data, got[i].value, want[i].value)
 			}
-			if seen[want[i].key] && wantDup == "" {
-				wantDup = want[i].key
+			if seen[want[i].key] && !wantRepeated {
+				wantDup, wantRepeated = want[i].key, true
 			}
 			seen[want[i].key] = true
 		}
-		if dup != wantDup {
-			t.Fatalf("Members(%q) dup = %q, want %q", data, dup, wantDup)
+		if dup != wantDup || repeated != wantRepeated {
+			t.Fatalf("Members(%q) dup = %q, %v, want %q, %v", data, dup, repeated, wantDup, wantRepeated)
 		}
 		// What a map decode keeps is the last of each name: a caller
 		// that rejects dup never depends on which one.

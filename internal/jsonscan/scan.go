@@ -167,54 +167,55 @@ const smallObject = 8
 // the member's unescaped name (`\u006dethod` is "method"; key aliases data
 // when the name has no escapes) and its raw value. Names are exact:
 // "Method", "METHOD" and "ſ" are other names than "method" and "s", unlike
-// encoding/json's case-insensitive struct field matching. dup is the first
-// name that appears more than once ("" when none): encoding/json would
-// silently keep the last value, so a caller that rejects dup never reads a
-// message differently from a peer that keeps either value. ok is false when
+// encoding/json's case-insensitive struct field matching. repeated reports
+// that some name appears more than once, and dup is the first such name
+// (which may be the empty name ""): encoding/json would silently keep the
+// last value, so a caller that rejects repeated never reads a message
+// differently from a peer that keeps either value. ok is false when
 // data is not an object, is malformed or a name does not unescape; fn has
 // then seen the members before the fault. It never panics on any input.
-func Members(data []byte, fn func(key, value []byte)) (dup string, ok bool) {
+func Members(data []byte, fn func(key, value []byte)) (dup string, repeated, ok bool) {
 	var small [smallObject][]byte
 	n := 0
 	var large map[string]struct{}
 	i := SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
-		return "", false
+		return "", false, false
 	}
 	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return "", true
+		return "", false, true
 	}
 	for i < len(data) {
 		if data[i] != '"' {
-			return dup, false
+			return dup, repeated, false
 		}
 		end := skipString(data, i)
 		if end < 0 {
-			return dup, false
+			return dup, repeated, false
 		}
 		key := data[i+1 : end-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
 			s, ok := Unquote(key)
 			if !ok {
-				return dup, false
+				return dup, repeated, false
 			}
 			key = []byte(s)
 		}
 		i = SkipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {
-			return dup, false
+			return dup, repeated, false
 		}
 		i = SkipSpace(data, i+1)
 		vend := skipValue(data, i)
 		if vend < 0 {
-			return dup, false
+			return dup, repeated, false
 		}
-		if dup == "" {
+		if !repeated {
 			if large == nil {
 				for _, k := range small[:n] {
 					if string(k) == string(key) {
-						dup = string(key)
+						dup, repeated = string(key), true
 						break
 					}
 				}
@@ -229,8 +230,8 @@ func Members(data []byte, fn func(key, value []byte)) (dup string, ok bool) {
 				}
 			}
 			if large != nil {
-				if _, seen := large[string(key)]; seen && dup == "" {
-					dup = string(key)
+				if _, seen := large[string(key)]; seen && !repeated {
+					dup, repeated = string(key), true
 				}
 				large[string(key)] = struct{}{}
 			}
@@ -238,18 +239,18 @@ func Members(data []byte, fn func(key, value []byte)) (dup string, ok bool) {
 		fn(key, data[i:vend])
 		i = SkipSpace(data, vend)
 		if i >= len(data) {
-			return dup, false
+			return dup, repeated, false
 		}
 		switch data[i] {
 		case ',':
 			i = SkipSpace(data, i+1)
 		case '}':
-			return dup, true
+			return dup, repeated, true
 		default:
-			return dup, false
+			return dup, repeated, false
 		}
 	}
-	return dup, false
+	return dup, repeated, false
 }
 
 // KeyEquals reports whether the raw key text (between the quotes, as

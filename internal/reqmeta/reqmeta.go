@@ -73,11 +73,11 @@ func isEmpty(v json.RawMessage) bool {
 // Split splits a JSON object into its members (values alias data).
 func Split(data []byte) (map[string]json.RawMessage, error) {
 	members := map[string]json.RawMessage{}
-	dup, ok := jsonscan.Members(data, func(k, v []byte) { members[string(k)] = v })
+	dup, repeated, ok := jsonscan.Members(data, func(k, v []byte) { members[string(k)] = v })
 	switch {
 	case !ok:
 		return nil, errors.New("not a JSON object")
-	case dup != "":
+	case repeated:
 		return nil, fmt.Errorf("member %q appears twice", dup)
 	}
 	return members, nil
