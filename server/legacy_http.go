@@ -116,13 +116,8 @@ func (h *httpHandler) serveLegacyStream(w http.ResponseWriter, r *http.Request) 
 		_ = rej.Write(w, nil)
 		return true
 	}
-	hs := s.sessions.get(sid)
+	hs := s.callerSession(w, r, sid)
 	if hs == nil {
-		sessionNotFound(w)
-		return true
-	}
-	if !hs.ownedBy(r.Context()) {
-		sessionForbidden(w)
 		return true
 	}
 	if r.Method == http.MethodDelete {
@@ -167,13 +162,8 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 	} else if sid == "" {
 		return false
 	}
-	hs := s.sessions.get(sid)
+	hs := s.callerSession(w, r, sid)
 	if hs == nil {
-		sessionNotFound(w)
-		return true
-	}
-	if !hs.ownedBy(r.Context()) {
-		sessionForbidden(w)
 		return true
 	}
 	if v := r.Header.Get(httpwire.HeaderProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) {
@@ -218,6 +208,22 @@ func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s
 	}
 	w.Header().Set(headerSessionID, hs.id)
 	writeJSON(w, http.StatusOK, resp.Body)
+}
+
+// callerSession returns the session sid when it exists and belongs to the
+// caller; otherwise it answers 404 (unknown or ended) or 403 (another
+// principal's) and returns nil.
+func (s *Server) callerSession(w http.ResponseWriter, r *http.Request, sid string) *legacyHTTPSession {
+	hs := s.sessions.get(sid)
+	switch {
+	case hs == nil:
+		sessionNotFound(w)
+		return nil
+	case !hs.ownedBy(r.Context()):
+		sessionForbidden(w)
+		return nil
+	}
+	return hs
 }
 
 func sessionNotFound(w http.ResponseWriter) {
