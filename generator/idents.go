@@ -34,7 +34,7 @@ type idents struct {
 // fixedNames are the package-level names the emitters declare whatever the
 // schema says (support.go adds its own, read from its source).
 var fixedNames = []string{
-	"ProtocolVersion", "JSONRPCVersion", "MethodInfo", "Methods", "Route",
+	"ProtocolVersion", "JSONRPCVersion", "MethodInfo", "LookupMethod", "methodTable", "Route",
 	"Dispatcher", "NewDispatcher", "Caller", "Client", "NewClient", "DecodeNamed",
 	resultDefaultsName, resultCompleterName,
 }

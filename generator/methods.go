@@ -5,10 +5,12 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-// emitMethodTable writes Methods, the table from each method to its
-// message, params and result types.
+// emitMethodTable writes the table from each method to its message, params
+// and result types, unexported so no importer can change it, and
+// LookupMethod, the one way to read it.
 //
-//	var Methods = map[string]MethodInfo{MethodToolsCall: {…}, …}
+//	var methodTable = map[string]MethodInfo{MethodToolsCall: {…}, …}
+//	func LookupMethod(name string) (MethodInfo, bool)
 func (g *gen) emitMethodTable(f *jen.File) {
 	f.Comment("MethodInfo describes a request or notification of the protocol.")
 	f.Type().Id("MethodInfo").Struct(
@@ -37,6 +39,13 @@ func (g *gen) emitMethodTable(f *jen.File) {
 			jen.Id("Result"):       typeOf(md.Result),
 		})
 	}
-	f.Comment("Methods describes every request and notification, by method name.")
-	f.Var().Id("Methods").Op("=").Map(jen.String()).Id("MethodInfo").Values(entries)
+	f.Comment("methodTable describes every request and notification, by method name.")
+	f.Var().Id("methodTable").Op("=").Map(jen.String()).Id("MethodInfo").Values(entries)
+	f.Line()
+	f.Comment("LookupMethod describes the request or notification called name, and")
+	f.Comment("reports whether this revision of the protocol has it.")
+	f.Func().Id("LookupMethod").Params(jen.Id("name").String()).Params(jen.Id("MethodInfo"), jen.Bool()).Block(
+		jen.List(jen.Id("m"), jen.Id("ok")).Op(":=").Id("methodTable").Index(jen.Id("name")),
+		jen.Return(jen.Id("m"), jen.Id("ok")),
+	)
 }

@@ -30,13 +30,12 @@ type extensionMethod struct {
 	m   *methodImpl
 }
 
-// coreMethods are the method names an extension may not take.
-var coreMethods = map[string]bool{
-	mcp.MethodServerDiscover: true, mcp.MethodSubscriptionsListen: true,
-	mcp.MethodToolsCall: true, mcp.MethodToolsList: true,
-	mcp.MethodPromptsGet: true, mcp.MethodPromptsList: true,
-	mcp.MethodResourcesRead: true, mcp.MethodResourcesList: true, mcp.MethodResourcesTemplatesList: true,
-	mcp.MethodCompletionComplete: true,
+// coreMethod reports whether name is a method of the protocol itself
+// (any request or notification of the revision's schema, or one it
+// removed), which an extension may not take.
+func coreMethod(name string) bool {
+	_, ok := mcp.LookupMethod(name)
+	return ok || removedMethods[name]
 }
 
 // add registers extensions, reporting every mistake.
@@ -86,7 +85,7 @@ func (x *extensionSet) add(exts []Extension) error {
 				fail("method %d is the zero ExtensionMethod (use NewMethod)", j)
 			case em.m.err != nil:
 				fail("%v", em.m.err)
-			case coreMethods[em.m.info.Name] || removedMethods[em.m.info.Name]:
+			case coreMethod(em.m.info.Name):
 				fail("method %q is a core method", em.m.info.Name)
 			case x.methods[em.m.info.Name] != nil:
 				fail("method %q is already served by extension %q", em.m.info.Name, x.methods[em.m.info.Name].ext.ID)

@@ -214,6 +214,8 @@ func TestExtensionConfigurationErrors(t *testing.T) {
 		{"tasks ID", []Extension{{ID: TasksExtension}}, "duplicate extension ID"},
 		{"settings not an object", []Extension{{ID: "a/b", Settings: []int{1}}}, "JSON object"},
 		{"core method", []Extension{{ID: "a/b", Methods: []ExtensionMethod{NewMethod(MethodInfo{Name: "tools/list"}, func(ctx context.Context, _ struct{}) (struct{}, error) { return struct{}{}, nil })}}}, "core method"},
+		{"client-side method", []Extension{{ID: "a/b", Methods: []ExtensionMethod{NewMethod(MethodInfo{Name: "sampling/createMessage"}, func(ctx context.Context, _ struct{}) (struct{}, error) { return struct{}{}, nil })}}}, "core method"},
+		{"removed method", []Extension{{ID: "a/b", Methods: []ExtensionMethod{NewMethod(MethodInfo{Name: "ping"}, func(ctx context.Context, _ struct{}) (struct{}, error) { return struct{}{}, nil })}}}, "core method"},
 		{"tasks method", []Extension{{ID: "a/b", Methods: []ExtensionMethod{NewMethod(MethodInfo{Name: "tasks/get"}, func(ctx context.Context, _ struct{}) (struct{}, error) { return struct{}{}, nil })}}}, "already served"},
 		{"zero method", []Extension{{ID: "a/b", Methods: []ExtensionMethod{{}}}}, "zero ExtensionMethod"},
 		{"unnamed method", []Extension{{ID: "a/b", Methods: []ExtensionMethod{NewMethod(MethodInfo{}, func(ctx context.Context, _ struct{}) (struct{}, error) { return struct{}{}, nil })}}}, "needs a name"},

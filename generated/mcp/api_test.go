@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -159,3 +160,25 @@ func TestEncodeChecksLikeDecode(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The method table is read through LookupMethod only: what it returns is a
+// copy, so no importer can change what the runtime sees.
+func TestLookupMethod(t *testing.T) {
+	info, ok := mcp.LookupMethod(mcp.MethodToolsCall)
+	if !ok || info.Name != mcp.MethodToolsCall || info.Notification || !info.FromClient ||
+		info.Params != reflect.TypeFor[mcp.CallToolRequestParams]() || info.Result == nil {
+		t.Fatalf("LookupMethod(tools/call) = %+v, %v", info, ok)
+	}
+	info.Name = "changed"
+	if again, _ := mcp.LookupMethod(mcp.MethodToolsCall); again.Name != mcp.MethodToolsCall {
+		t.Fatalf("a caller changed the table: %q", again.Name)
+	}
+	if n, ok := mcp.LookupMethod(mcp.MethodNotificationsProgress); !ok || !n.Notification || n.Result != nil {
+		t.Fatalf("LookupMethod(notifications/progress) = %+v, %v", n, ok)
+	}
+	for _, gone := range []string{"initialize", "ping", "Tools/Call", ""} {
+		if _, ok := mcp.LookupMethod(gone); ok {
+			t.Errorf("LookupMethod(%q) found a method 2026-07-28 does not have", gone)
+		}
+	}
+}

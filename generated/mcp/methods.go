@@ -20,8 +20,8 @@ type MethodInfo struct {
 	Result reflect.Type
 }
 
-// Methods describes every request and notification, by method name.
-var Methods = map[string]MethodInfo{
+// methodTable describes every request and notification, by method name.
+var methodTable = map[string]MethodInfo{
 	MethodCompletionComplete: {
 		FromClient:   true,
 		FromServer:   false,
@@ -211,4 +211,11 @@ var Methods = map[string]MethodInfo{
 		Params:       reflect.TypeFor[PaginatedRequestParams](),
 		Result:       reflect.TypeFor[ListToolsResult](),
 	},
+}
+
+// LookupMethod describes the request or notification called name, and
+// reports whether this revision of the protocol has it.
+func LookupMethod(name string) (MethodInfo, bool) {
+	m, ok := methodTable[name]
+	return m, ok
 }

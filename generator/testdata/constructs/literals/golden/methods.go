@@ -20,5 +20,12 @@ type MethodInfo struct {
 	Result reflect.Type
 }
 
-// Methods describes every request and notification, by method name.
-var Methods = map[string]MethodInfo{}
+// methodTable describes every request and notification, by method name.
+var methodTable = map[string]MethodInfo{}
+
+// LookupMethod describes the request or notification called name, and
+// reports whether this revision of the protocol has it.
+func LookupMethod(name string) (MethodInfo, bool) {
+	m, ok := methodTable[name]
+	return m, ok
+}
