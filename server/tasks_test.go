@@ -444,12 +444,15 @@ func TestTasksNoGoroutineLeak(t *testing.T) {
 	}
 	// Shutdown lets running tasks go on through its grace, then marks
 	// what is left failed with a reason and waits for it; a task that
-	// finishes within the grace keeps its result.
+	// finishes within the grace keeps its result. These tasks get a TTL
+	// far longer than the grace, so a slow machine cannot reap them
+	// before they are looked at.
+	s.tasks.ttl = time.Minute
 	running := createTask(t, s, "sleeper", `{"ms":60000}`)
 	parked := createTask(t, s, "confirm_two", `{"file":"y"}`)
 	quick := createTask(t, s, "sleeper", `{"ms":20}`)
 	waitStatus(t, s, parked, TaskInputRequired)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond) // within the 300 ms ttl
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	if err := s.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Shutdown with tasks left at the end of the grace = %v, want DeadlineExceeded", err)
@@ -457,6 +460,9 @@ func TestTasksNoGoroutineLeak(t *testing.T) {
 	// Requests now get -32603, so look at the store.
 	for _, id := range []string{running, parked} {
 		tk := s.tasks.get(id)
+		if tk == nil {
+			t.Fatalf("after Shutdown: task %s is gone from the store", id)
+		}
 		tk.mu.Lock()
 		if tk.status != TaskFailed || tk.message == "" || tk.err == nil || !strings.Contains(string(tk.err.Data), reasonShutdown) {
 			t.Errorf("after Shutdown: task %s is %s (%q, %v), want failed with the shutdown reason", id, tk.status, tk.message, tk.err)
@@ -464,6 +470,9 @@ func TestTasksNoGoroutineLeak(t *testing.T) {
 		tk.mu.Unlock()
 	}
 	tk := s.tasks.get(quick)
+	if tk == nil {
+		t.Fatalf("after Shutdown: task %s is gone from the store", quick)
+	}
 	tk.mu.Lock()
 	if tk.status != TaskCompleted {
 		t.Errorf("a task that finished within the grace is %s", tk.status)
