@@ -411,6 +411,14 @@ func (l *LegacySession) deliver(msg jsonrpc.Message) {
 	ch <- msg // buffered, one response per request
 }
 
+// clientWaiter is a MessageWriter whose transport must know while its
+// request waits for the client's answer to a server-to-client request
+// (stdio gives the request's in-flight slot back meanwhile). done is called
+// once the wait is over.
+type clientWaiter interface {
+	waitingForClient() (done func(), err error)
+}
+
 // rawSender is a MessageWriter that can also carry a server-to-client
 // request on the response stream of the client request being handled
 // (stdio: the connection; HTTP: the POST's SSE stream).
@@ -440,6 +448,13 @@ func (l *LegacySession) request(ctx context.Context, method string, params json.
 	}
 	if send == nil {
 		return nil, errors.New("server: this legacy session cannot carry server-to-client requests")
+	}
+	if cw, ok := w.(clientWaiter); ok {
+		done, err := cw.waitingForClient()
+		if err != nil {
+			return nil, err
+		}
+		defer done()
 	}
 	if err := send(jsonrpc.AppendRequest(nil, id, method, params)); err != nil {
 		return nil, err

@@ -19,8 +19,9 @@ import (
 // read loop when its era may depend on the connection's session, else in
 // the worker (the modern hot path keeps the read loop free of scanning).
 type stdioRequest struct {
-	pr  parsedRequest
-	era era // nil: choose in the worker
+	pr   parsedRequest
+	era  era        // nil: choose in the worker
+	slot *stdioSlot // its in-flight slot, given back while it waits on the client
 }
 
 // eraOf parses msg and chooses its era when that must happen in message
@@ -55,7 +56,7 @@ func (c *stdioConn) legacyMessage(ctx context.Context, msg jsonrpc.Message) {
 
 // handle answers one request in its era.
 func (c *stdioConn) handle(ctx context.Context, req *stdioRequest) Response {
-	w := &stdioWriter{c: c, ctx: ctx}
+	w := &stdioWriter{c: c, ctx: ctx, slot: req.slot}
 	if req.era == nil {
 		req.pr = parseRequest(req.pr.msg)
 		req.era = c.s.eraFor(&req.pr, nil, nil) // no session when it was read

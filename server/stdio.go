@@ -36,7 +36,12 @@ const stdioDrain = 2 * time.Second
 // At most Limits.MaxInFlightPerConn requests (listen streams aside) are in
 // flight; at the cap the next line is not read until one is answered, and
 // an answer waits while the output is not being read, so a client that
-// never reads stdout stops being read instead of growing the server.
+// never reads stdout stops being read instead of growing the server. A
+// request of a legacy session that waits for the client's answer to a
+// server-to-client request (elicitation, sampling, roots) gives its slot
+// back while it waits, so the answers are still read; at most
+// 4×MaxInFlightPerConn requests wait so, past that an Ask fails with
+// -32603 {"reason":"busy"}.
 //
 // At the end of in, open listen streams are cancelled at once, other
 // requests get up to 2 s to finish and be answered, then the ones left are
@@ -63,6 +68,10 @@ type stdioConn struct {
 	jobs   chan func() // hands a request to a parked worker
 	idle   atomic.Int32
 	slots  chan struct{} // one per request in flight (MaxInFlightPerConn)
+	// waiting holds one token per request of a legacy session that waits
+	// for the client's answer to a server request; such a request gives its
+	// slot back meanwhile (see waitingForClient).
+	waiting chan struct{}
 	// draining is set by the read loop once the server drains: requests are
 	// refused there, so c.wg gets no Add after the loop waits on it.
 	draining bool
@@ -85,6 +94,7 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 		client: nextConnID("stdio")}
 	if n := s.lim.cfg.MaxInFlightPerConn; n > 0 {
 		c.slots = make(chan struct{}, n)
+		c.waiting = make(chan struct{}, n*waitingPerSlot)
 	}
 	ctx = withClientID(ctx, c.client)
 	// Requests derive from reqs, which the end of a drain's grace cancels
@@ -303,13 +313,14 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte) {
 	if !listen && !c.acquire(ctx) {
 		return
 	}
+	slot := &stdioSlot{held: !listen && c.slots != nil}
 	key := msg.ID.String()
 	rctx, cancel := context.WithCancel(reqs)
 	c.mu.Lock()
 	if _, dup := c.calls[key]; dup {
 		c.mu.Unlock()
 		cancel()
-		c.release(listen)
+		c.release(slot)
 		c.send(jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}))
 		return
 	}
@@ -318,9 +329,10 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte) {
 	c.wg.Add(1)
 	c.mu.Unlock()
 	req := c.eraOf(ctx, msg)
+	req.slot = slot
 	c.spawn(func() {
 		defer c.wg.Done()
-		defer c.release(listen) // after the answer is queued: backpressure
+		defer c.release(slot) // after the answer is queued: backpressure
 		defer cancel()
 		resp, _ := c.s.serveLimitedIn(rctx, true, msg, func(ctx context.Context) Response { return c.handle(ctx, req) })
 		c.mu.Lock()
@@ -356,12 +368,53 @@ func (c *stdioConn) acquire(ctx context.Context) bool {
 	return false
 }
 
-// release gives back the slot acquire took for a request (none for a
-// listen stream).
-func (c *stdioConn) release(listen bool) {
-	if c.slots != nil && !listen {
+// stdioSlot says whether a request holds an in-flight slot of its
+// connection (listen streams hold none). Only the request's own goroutine
+// changes it once the request runs.
+type stdioSlot struct{ held bool }
+
+// release gives back the slot acquire took for a request, if it still
+// holds it.
+func (c *stdioConn) release(slot *stdioSlot) {
+	if slot.held {
+		slot.held = false
 		<-c.slots
 	}
+}
+
+// waitingPerSlot bounds the requests of a connection that wait for the
+// client's answers: MaxInFlightPerConn times this.
+const waitingPerSlot = 4
+
+// waitingForClient is called by a legacy session's request before it
+// waits for the client's answer to a server-to-client request (an Ask).
+// The request gives its in-flight slot back while it waits: the read loop
+// must go on reading to see the answer, and a client that sends more
+// requests before answering (a pipelining client) would otherwise leave
+// the read loop stuck at the cap, and every request waiting, for good. The
+// waiting requests are bounded too (waitingPerSlot per slot): past that
+// the Ask fails with the busy error. done takes a slot again (waiting for
+// one) before the request goes on.
+func (w *stdioWriter) waitingForClient() (done func(), err error) {
+	c, slot := w.c, w.slot
+	if slot == nil || !slot.held {
+		return func() {}, nil
+	}
+	select {
+	case c.waiting <- struct{}{}:
+	default:
+		return nil, limitError(reasonBusy, "Internal error: too many requests of this connection wait for the client's answers; answer them, then retry")
+	}
+	c.release(slot)
+	return func() {
+		<-c.waiting
+		select {
+		case c.slots <- struct{}{}:
+			slot.held = true
+		case <-w.ctx.Done():
+		case <-c.dead:
+		}
+	}, nil
 }
 
 // maxIdleWorkers bounds the request goroutines kept parked for reuse.
@@ -420,8 +473,9 @@ func (c *stdioConn) cancelled(params []byte) {
 
 // stdioWriter sends a request's notifications on the connection.
 type stdioWriter struct {
-	c   *stdioConn
-	ctx context.Context
+	c    *stdioConn
+	ctx  context.Context
+	slot *stdioSlot // the request's in-flight slot
 }
 
 func (w *stdioWriter) Notify(method string, params any) error {
