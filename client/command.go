@@ -135,7 +135,7 @@ func (t *CommandTransport) Notify(ctx context.Context, req *Request) error {
 	if err := t.start(); err != nil {
 		return err
 	}
-	return t.conn.notify(req)
+	return t.conn.notify(ctx, req)
 }
 
 // Close stops the server: it closes its stdin, and signals it if it does
@@ -211,7 +211,9 @@ func (t *StreamTransport) RoundTrip(ctx context.Context, req *Request) (json.Raw
 }
 
 // Notify implements Transport.
-func (t *StreamTransport) Notify(ctx context.Context, req *Request) error { return t.conn.notify(req) }
+func (t *StreamTransport) Notify(ctx context.Context, req *Request) error {
+	return t.conn.notify(ctx, req)
+}
 
 // Close implements Transport.
 func (t *StreamTransport) Close() error { return t.closer.Close() }

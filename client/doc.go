@@ -4,8 +4,11 @@
 //
 // Connect opens a Client over a Transport — Command (a stdio server it
 // spawns), HTTP (Streamable HTTP) or InMemory (a *server.Server in the same
-// process). The Client is an mcp.Caller and embeds the generated *mcp.Client,
-// so every request has its typed method:
+// process). HTTP also reaches servers of the deprecated HTTP+SSE transport
+// (2024-11-05): a URL whose initialize POST is answered with an HTTP 4xx is
+// opened with GET and the session runs over its event stream. The Client
+// is an mcp.Caller and embeds the generated *mcp.Client, so every request
+// has its typed method:
 //
 //	c, err := client.Connect(ctx, client.Command("./weather"), &client.Options{
 //		ClientInfo: mcp.Implementation{Name: "my-host", Version: "1.0.0"},

@@ -19,7 +19,9 @@ import (
 // (basic/transports/streamable-http.mdx): one POST per message, the answer
 // a JSON body or an SSE stream carrying the request's notifications before
 // its response. It sends MCP-Protocol-Version, Mcp-Method and Mcp-Name on
-// every request and the Request's Mcp-Param-* headers.
+// every request and the Request's Mcp-Param-* headers. A server whose URL
+// answers the legacy initialize POST with an HTTP 4xx (401 and 403 aside)
+// is tried as a deprecated HTTP+SSE server of 2024-11-05 (sse_legacy.go).
 type HTTPTransport struct {
 	// URL is the MCP endpoint.
 	URL string
@@ -44,6 +46,7 @@ type HTTPTransport struct {
 	peer          Peer
 	streamStop    context.CancelFunc // the legacy session's GET stream (session_stream.go)
 	streamDone    chan struct{}
+	sse           *sseSession // the HTTP+SSE transport (2024-11-05) once fallen back to (sse_legacy.go)
 }
 
 // HTTP returns a transport for the Streamable HTTP endpoint url.
@@ -170,6 +173,9 @@ func drain(resp *http.Response) {
 
 // Notify implements Transport: the server answers 202 Accepted.
 func (t *HTTPTransport) Notify(ctx context.Context, req *Request) error {
+	if conn := t.sseConn(); conn != nil {
+		return conn.notify(ctx, req)
+	}
 	resp, err := t.post(ctx, req, jsonrpc.AppendNotification(nil, req.Method, req.Params))
 	if err != nil {
 		return err
@@ -184,6 +190,9 @@ func (t *HTTPTransport) Notify(ctx context.Context, req *Request) error {
 // RoundTrip implements Transport. In a legacy session a request the
 // caller cancels is also cancelled on the server (cancel_legacy.go).
 func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request) (json.RawMessage, error) {
+	if conn := t.sseConn(); conn != nil {
+		return conn.roundTrip(ctx, req)
+	}
 	result, err := t.roundTrip(ctx, req)
 	if err != nil && ctx.Err() != nil {
 		t.cancelInSession(ctx, req)
@@ -199,7 +208,11 @@ func (t *HTTPTransport) roundTrip(ctx context.Context, req *Request) (json.RawMe
 	defer resp.Body.Close()
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode/100 != 2 {
-		return nil, t.statusError(resp, req)
+		err := t.statusError(resp, req)
+		if req.Method == "initialize" && sseFallbackStatus(resp.StatusCode) {
+			return t.fallBackToSSE(ctx, req, resp.StatusCode, err)
+		}
+		return nil, err
 	}
 	switch mediaType {
 	case "application/json":
@@ -302,13 +315,16 @@ func (t *HTTPTransport) answer(msg jsonrpc.Message) {
 }
 
 // Close implements Transport: a legacy session's GET stream is closed and
-// the session deleted.
+// the session deleted; an HTTP+SSE session's stream is closed.
 func (t *HTTPTransport) Close() error {
 	t.stopSessionStream()
 	t.mu.Lock()
-	id := t.sessionID
-	t.sessionID = ""
+	id, sse := t.sessionID, t.sse
+	t.sessionID, t.sse = "", nil
 	t.mu.Unlock()
+	if sse != nil {
+		sse.close()
+	}
 	if id == "" {
 		return nil
 	}

@@ -16,15 +16,16 @@ import (
 // (a stdio line, an HTTP body, an SSE event) when no limit is set.
 const DefaultMaxMessageBytes = 16 << 20
 
-// streamConn is the newline-delimited JSON-RPC connection of the stdio
-// transport: one writer, one reader goroutine that routes responses to
-// waiting requests by id and notifications by progress token or
-// subscription id.
+// streamConn is a JSON-RPC message connection: one sender, one reader
+// goroutine that routes responses to waiting requests by id and
+// notifications by progress token or subscription id. The stdio transport
+// runs it over newline-delimited JSON; the HTTP+SSE transport (2024-11-05,
+// sse_legacy.go) over an event stream and POSTs.
 type streamConn struct {
-	w       io.Writer
-	wmu     sync.Mutex
+	send    func(ctx context.Context, msg []byte) error
 	max     int
 	onClose func() error // cause of a closed stream (stderr tail, exit status)
+	ended   string       // what a closed stream is called in errors
 
 	mu        sync.Mutex
 	pending   map[string]*pendingCall
@@ -44,13 +45,46 @@ type callResult struct {
 	err    error
 }
 
+// messageSource yields the server's messages one by one. errSkipMessage
+// reports a message to drop while reading goes on; any other error ends the
+// stream.
+type messageSource func() ([]byte, error)
+
+var errSkipMessage = errors.New("client: message skipped")
+
+// newStreamConn runs a connection over newline-delimited JSON.
 func newStreamConn(r io.Reader, w io.Writer, max int, cause func() error) *streamConn {
 	if max <= 0 {
 		max = DefaultMaxMessageBytes
 	}
-	c := &streamConn{w: w, max: max, onClose: cause, pending: map[string]*pendingCall{},
+	var wmu sync.Mutex
+	send := func(_ context.Context, b []byte) error {
+		wmu.Lock()
+		defer wmu.Unlock()
+		_, err := w.Write(append(b, '\n'))
+		return err
+	}
+	lr := jsonrpc.NewLineReader(r, max)
+	var failTooLarge func()
+	next := func() ([]byte, error) {
+		line, err := lr.Next()
+		if errors.Is(err, jsonrpc.ErrMessageTooLarge) {
+			failTooLarge()
+			return nil, errSkipMessage
+		}
+		return line, err
+	}
+	c := newMessageConn(next, send, max, cause, "the server closed its output")
+	failTooLarge = func() { c.failAll(fmt.Errorf("client: the server sent a message larger than %d bytes", c.max)) }
+	return c
+}
+
+// newMessageConn runs a connection that reads from next and writes with
+// send; ended names the end of the stream in errors.
+func newMessageConn(next messageSource, send func(context.Context, []byte) error, max int, cause func() error, ended string) *streamConn {
+	c := &streamConn{send: send, max: max, onClose: cause, ended: ended, pending: map[string]*pendingCall{},
 		abandoned: map[string]bool{}, done: make(chan struct{})}
-	go c.readLoop(r)
+	go c.readLoop(next)
 	return c
 }
 
@@ -60,12 +94,12 @@ func (c *streamConn) bindPeer(p Peer) {
 	c.mu.Unlock()
 }
 
-func (c *streamConn) write(b []byte) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	b = append(b, '\n')
-	_, err := c.w.Write(b)
-	return err
+func (c *streamConn) write(ctx context.Context, b []byte) error { return c.send(ctx, b) }
+
+// detached is a context for a message sent on behalf of a request that
+// has ended (its cancellation, an answer to the server).
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), cancelTimeout)
 }
 
 func (c *streamConn) roundTrip(ctx context.Context, req *Request) (json.RawMessage, error) {
@@ -83,7 +117,7 @@ func (c *streamConn) roundTrip(ctx context.Context, req *Request) (json.RawMessa
 	}
 	c.pending[key] = p
 	c.mu.Unlock()
-	if err := c.write(jsonrpc.AppendRequest(nil, req.ID, req.Method, req.Params)); err != nil {
+	if err := c.write(ctx, jsonrpc.AppendRequest(nil, req.ID, req.Method, req.Params)); err != nil {
 		c.forget(key, false)
 		return nil, fmt.Errorf("client: writing %s to the server: %w", req.Method, err)
 	}
@@ -94,7 +128,9 @@ func (c *streamConn) roundTrip(ctx context.Context, req *Request) (json.RawMessa
 		c.forget(key, true)
 		// stdio cancellation: tell the server (basic/patterns/cancellation.mdx).
 		params, _ := json.Marshal(map[string]any{"requestId": req.ID, "reason": context.Cause(ctx).Error()})
-		_ = c.write(jsonrpc.AppendNotification(nil, "notifications/cancelled", params))
+		wctx, cancel := detached(ctx)
+		_ = c.write(wctx, jsonrpc.AppendNotification(nil, "notifications/cancelled", params))
+		cancel()
 		return nil, fmt.Errorf("client: %s: %w", req.Method, context.Cause(ctx))
 	}
 }
@@ -111,8 +147,14 @@ func (c *streamConn) forget(key string, abandon bool) {
 	c.mu.Unlock()
 }
 
-func (c *streamConn) notify(req *Request) error {
-	return c.write(jsonrpc.AppendNotification(nil, req.Method, req.Params))
+func (c *streamConn) notify(ctx context.Context, req *Request) error {
+	c.mu.Lock()
+	err := c.err
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return c.write(ctx, jsonrpc.AppendNotification(nil, req.Method, req.Params))
 }
 
 // failAll ends every waiting request with err.
@@ -125,18 +167,16 @@ func (c *streamConn) failAll(err error) {
 	c.mu.Unlock()
 }
 
-func (c *streamConn) readLoop(r io.Reader) {
-	lr := jsonrpc.NewLineReader(r, c.max)
+func (c *streamConn) readLoop(next messageSource) {
 	for {
-		line, err := lr.Next()
-		if errors.Is(err, jsonrpc.ErrMessageTooLarge) {
-			c.failAll(fmt.Errorf("client: the server sent a message larger than %d bytes", c.max))
+		line, err := next()
+		if errors.Is(err, errSkipMessage) {
 			continue
 		}
 		if err != nil {
-			cause := "the server closed its output"
+			cause := c.ended
 			if !errors.Is(err, io.EOF) {
-				cause = fmt.Sprintf("reading the server's output: %v", err)
+				cause = fmt.Sprintf("%s: %v", c.ended, err)
 			}
 			if c.onClose != nil {
 				if more := c.onClose(); more != nil {
@@ -252,7 +292,9 @@ func (c *streamConn) serve(peer Peer, msg jsonrpc.Message) {
 			out = jsonrpc.AppendResult(nil, msg.ID, res)
 		}
 	}
-	_ = c.write(out)
+	ctx, cancel := detached(context.Background())
+	defer cancel()
+	_ = c.write(ctx, out)
 }
 
 // notificationKeys returns the JSON text of a notification's progress token

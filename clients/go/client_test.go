@@ -3,10 +3,12 @@ package goclient
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,6 +33,9 @@ func TestMain(m *testing.M) {
 type peer struct {
 	name      string
 	transport func(t *testing.T) client.Transport
+	// legacyOnly: the server speaks only initialize sessions, so every era
+	// option ends in one.
+	legacyOnly bool
 }
 
 // selfCommand starts this test binary as the stdio peer name.
@@ -44,17 +49,40 @@ func selfCommand(name string) func(t *testing.T) client.Transport {
 
 func peers() []peer {
 	ps := []peer{
-		{"go-sdk/stdio", selfCommand("gosdk")},
-		{"go-sdk/http", func(t *testing.T) client.Transport {
+		{name: "go-sdk/stdio", transport: selfCommand("gosdk")},
+		{name: "go-sdk/http", transport: func(t *testing.T) client.Transport {
 			hs := httptest.NewServer(goSDKHandler(true))
 			t.Cleanup(hs.Close)
 			return client.HTTP(hs.URL)
 		}},
-		{"mcp-go/stdio", selfCommand("mcpgo")},
-		{"mcp-go/http", func(t *testing.T) client.Transport {
+		{name: "mcp-go/stdio", transport: selfCommand("mcpgo")},
+		{name: "mcp-go/http", transport: func(t *testing.T) client.Transport {
 			hs := httptest.NewServer(mcpgoserver.NewStreamableHTTPServer(mcpGoServer()))
 			t.Cleanup(hs.Close)
 			return client.HTTP(hs.URL + "/mcp")
+		}},
+		// mcp-go's SSEServer speaks only the deprecated HTTP+SSE transport
+		// of 2024-11-05: POST /sse is 405, so the client GETs it, reads the
+		// endpoint event and posts to /message.
+		{name: "mcp-go/http+sse", legacyOnly: true, transport: func(t *testing.T) client.Transport {
+			sse := mcpgoserver.NewSSEServer(mcpGoServer())
+			var streams, posts atomic.Int32
+			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case r.Method == http.MethodGet && r.URL.Path == "/sse":
+					streams.Add(1)
+				case r.Method == http.MethodPost && r.URL.Path == "/message":
+					posts.Add(1)
+				}
+				sse.ServeHTTP(w, r)
+			}))
+			t.Cleanup(func() {
+				if streams.Load() != 1 || posts.Load() < 4 { // initialize, initialized, tools/list, tools/call
+					t.Errorf("the HTTP+SSE server saw %d GET streams and %d message POSTs, want 1 and at least 4", streams.Load(), posts.Load())
+				}
+			})
+			t.Cleanup(hs.Close)
+			return client.HTTP(hs.URL + "/sse")
 		}},
 	}
 	return append(ps, tsPeers()...)
@@ -67,6 +95,9 @@ func TestRealServers(t *testing.T) {
 			era    client.Era
 			legacy bool
 		}{{"modern", client.EraAuto, false}, {"legacy", client.EraLegacy, true}} {
+			if p.legacyOnly {
+				era.legacy = true
+			}
 			t.Run(p.name+"/"+era.name, func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()

@@ -17,11 +17,11 @@ import (
 // npm install they fail and say how to get it.
 func tsPeers() []peer {
 	return []peer{
-		{"ts-sdk-v2/stdio", func(t *testing.T) client.Transport {
+		{name: "ts-sdk-v2/stdio", transport: func(t *testing.T) client.Transport {
 			node, script := tsServer(t)
 			return &client.CommandTransport{Cmd: exec.Command(node, script)}
 		}},
-		{"ts-sdk-v2/http", func(t *testing.T) client.Transport {
+		{name: "ts-sdk-v2/http", transport: func(t *testing.T) client.Transport {
 			node, script := tsServer(t)
 			cmd := exec.Command(node, script, "--http")
 			out, err := cmd.StdoutPipe()

@@ -31,6 +31,29 @@ func NewSSEReader(r io.Reader, max int) *SSEReader {
 // the stream it returns io.EOF (an unterminated last event is dropped, as
 // the format requires); a read error or an oversized event is returned as is.
 func (s *SSEReader) Next() ([]byte, error) {
+	for {
+		event, data, err := s.NextEvent()
+		if err != nil {
+			return nil, err
+		}
+		if event == "message" {
+			return data, nil
+		}
+	}
+}
+
+// NextEvent returns the type ("message" when the event names none) and
+// data of the next event that has data, whatever its type: the legacy
+// HTTP+SSE transport's first event is "endpoint". Errors are as for Next.
+func (s *SSEReader) NextEvent() (event string, data []byte, err error) {
+	event, data, err = s.event()
+	if err == nil && event == "" {
+		event = "message"
+	}
+	return event, data, err
+}
+
+func (s *SSEReader) event() (string, []byte, error) {
 	var data []byte
 	hasData := false
 	event := ""
@@ -38,18 +61,18 @@ func (s *SSEReader) Next() ([]byte, error) {
 		line, err := s.line()
 		if err != nil {
 			if err == io.EOF && len(line) == 0 {
-				return nil, io.EOF
+				return "", nil, io.EOF
 			}
 			if err != io.EOF {
-				return nil, err
+				return "", nil, err
 			}
 		}
 		if len(line) == 0 {
 			if err == io.EOF {
-				return nil, io.EOF
+				return "", nil, io.EOF
 			}
-			if hasData && (event == "" || event == "message") {
-				return data, nil
+			if hasData {
+				return event, data, nil
 			}
 			data, hasData, event = data[:0], false, ""
 			continue
@@ -70,7 +93,7 @@ func (s *SSEReader) Next() ([]byte, error) {
 				data = append(data, '\n')
 			}
 			if len(data)+len(value) > s.max {
-				return nil, fmt.Errorf("%w (%d bytes)", ErrEventTooLarge, s.max)
+				return "", nil, fmt.Errorf("%w (%d bytes)", ErrEventTooLarge, s.max)
 			}
 			data = append(data, value...)
 			hasData = true
@@ -78,7 +101,7 @@ func (s *SSEReader) Next() ([]byte, error) {
 			event = string(value)
 		}
 		if err == io.EOF {
-			return nil, io.EOF
+			return "", nil, io.EOF
 		}
 	}
 }
