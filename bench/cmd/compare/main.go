@@ -37,7 +37,10 @@ func servers() []driver.Server {
 		{Name: "mcpgen", Package: "./servers/mcpgen", Protocol: driver.Modern, InProcess: mcpgenpeer.InProcess{}},
 		{Name: "go-sdk", Package: "./servers/gosdk", Protocol: driver.Modern, InProcess: gosdkpeer.InProcess{}},
 		{Name: "mcp-go", Package: "./servers/mcpgo", Protocol: driver.Modern, InProcess: mcpgopeer.InProcess{}},
-		{Name: "floor", Package: "./servers/floor", Protocol: driver.Modern, InProcess: floorpeer.InProcess{}},
+		{Name: "floor-raw", Package: "./servers/floor", Args: []string{"-mode", "raw"}, Protocol: driver.Modern,
+			InProcess: floorpeer.InProcess{}, Floor: true},
+		{Name: "floor-conc", Package: "./servers/floor", Args: []string{"-mode", "concurrent"}, Protocol: driver.Modern,
+			Floor: true, NoHTTP: true},
 	}
 }
 
@@ -65,12 +68,12 @@ func parseFlags() options {
 	flag.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "load before each measuring window (results dropped)")
 	flag.DurationVar(&o.duration, "duration", 2*time.Second, "measuring window of each stdio/HTTP run")
 	flag.DurationVar(&o.benchTime, "benchtime", time.Second, "testing.Benchmark time per in-process run")
-	flag.StringVar(&o.only, "only", "", "comma-separated rows (inproc, stdio-1, stdio-16, http-1, http-32, or a kind: stdio, http) and/or servers (mcpgen, go-sdk, mcp-go, floor)")
+	flag.StringVar(&o.only, "only", "", "comma-separated rows (inproc, stdio-16, http-256, …, or a kind: inproc, stdio, http, startup, coldstart, listen) and/or servers (mcpgen, go-sdk, mcp-go, floor-raw, floor-conc)")
 	flag.StringVar(&o.jsonOut, "json", "", "also write the report as JSON to `FILE`")
 	flag.StringVar(&o.profile, "profile", "", "servers write CPU profiles into `DIR` (<server>-<row>-r<round>.pprof)")
 	flag.StringVar(&o.dir, "dir", ".", "bench module directory (holds go.mod and ./servers)")
 	flag.StringVar(&o.baseline, "baseline", "go-sdk", "server the ratios are relative to")
-	flag.StringVar(&o.floor, "floor", "floor", "server whose throughput is the 100% mark")
+	flag.StringVar(&o.floor, "floor", "floor-raw", "server whose throughput is the 100% mark")
 	flag.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
 	flag.Func("with", "add a column `NAME=BINARY`: a prebuilt 2026-07-28 server binary (stdio; -http ADDR), e.g. the mcpgen server built before a change, for A/B runs (repeatable)", func(v string) error {
 		name, bin, ok := strings.Cut(v, "=")

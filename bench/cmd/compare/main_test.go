@@ -23,11 +23,11 @@ func TestSelectOnly(t *testing.T) {
 		servers, rows int
 		first         string
 	}{
-		{"", 4, 5, "mcpgen"},
-		{"stdio", 4, 2, "mcpgen"},
-		{"http-32,floor", 1, 1, "floor"},
+		{"", 5, 11, "mcpgen"},
+		{"stdio", 5, 5, "mcpgen"},
+		{"http-16,floor-raw", 1, 1, "floor-raw"},
 		{" mcp-go , go-sdk ,inproc", 2, 1, "mcp-go"},
-		{"go-sdk,go-sdk", 1, 5, "go-sdk"},
+		{"go-sdk,go-sdk", 1, 11, "go-sdk"},
 	} {
 		s, r, err := selectOnly(tc.only, all, rows)
 		if err != nil {

@@ -33,6 +33,7 @@ func RunHTTP(s Server, c Call, opt LoadOptions) (LoadResult, error) {
 		return LoadResult{}, fmt.Errorf("%s http: %w", s.Name, proc.describe(err))
 	}
 	h := &httpTarget{
+		pid:     proc.cmd.Process.Pid,
 		url:     "http://" + addr + s.httpPath(),
 		enc:     enc,
 		proto:   s.Protocol,
@@ -86,6 +87,7 @@ func waitListening(p *process, addr string, timeout time.Duration) error {
 
 // httpTarget sends tools/call requests to one server URL.
 type httpTarget struct {
+	pid     int // the server process
 	url     string
 	enc     encoder
 	proto   Protocol
@@ -178,6 +180,7 @@ func (h *httpTarget) run(c Call, opt LoadOptions) (LoadResult, error) {
 	defer cancel(nil)
 	base := time.Now()
 	to := opt.Warmup + opt.Duration
+	cpu := newCPUWindow(h.pid, base, opt.Warmup, to)
 	per := make([][]sample, n)
 	var wg sync.WaitGroup
 	for w := range n {
@@ -196,7 +199,7 @@ func (h *httpTarget) run(c Call, opt LoadOptions) (LoadResult, error) {
 	for _, p := range per {
 		all = append(all, p...)
 	}
-	return summarize(all, opt.Warmup, to), nil
+	return summarize(all, opt.Warmup, to).withServer(cpu.wait(), peakRSS(h.pid)), nil
 }
 
 // client1 is one closed-loop client; ids are spread so clients never collide.

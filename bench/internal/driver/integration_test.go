@@ -52,7 +52,7 @@ func server(t *testing.T, name string, p Protocol) Server {
 	return s
 }
 
-var shortLoad = LoadOptions{Concurrency: 4, Warmup: 20 * time.Millisecond, Duration: 100 * time.Millisecond, Timeout: 5 * time.Second}
+var shortLoad = LoadOptions{Concurrency: 4, Warmup: 20 * time.Millisecond, Duration: 200 * time.Millisecond, Timeout: 5 * time.Second}
 
 func checkLoad(t *testing.T, r LoadResult, err error) {
 	t.Helper()

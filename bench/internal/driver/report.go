@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,12 +22,17 @@ type Report struct {
 	Rows     []Row    `json:"rows"`
 }
 
-// Machine is where the run happened.
+// Machine is where the run happened and how busy it was.
 type Machine struct {
 	GOOS      string `json:"goos"`
 	GOARCH    string `json:"goarch"`
 	CPUs      int    `json:"cpus"`
+	CPUModel  string `json:"cpuModel,omitzero"`
 	GoVersion string `json:"goVersion"`
+	// LoadBefore and LoadAfter are /proc/loadavg's 1, 5 and 15 minute
+	// load averages at the start and the end of the run.
+	LoadBefore string `json:"loadBefore,omitzero"`
+	LoadAfter  string `json:"loadAfter,omitzero"`
 }
 
 // Settings are the run parameters.
@@ -51,7 +57,9 @@ type Cell struct {
 }
 
 // Figures are the numbers of one run (or the per-field medians of several).
-// Load rows use RPS/P50Ns/P99Ns, in-process rows NsPerOp/BytesPerOp/AllocsPerOp.
+// Load rows use RPS/P50Ns/P99Ns (and CPUNsPerReq, PeakRSSKiB), in-process
+// and start-up rows NsPerOp/BytesPerOp/AllocsPerOp, cold start P50Ns,
+// listen rows P50Ns/P99Ns (fan-out) and IdleCPUNsPerSec.
 type Figures struct {
 	RPS         float64 `json:"rps,omitzero"`
 	P50Ns       int64   `json:"p50Ns,omitzero"`
@@ -59,15 +67,30 @@ type Figures struct {
 	NsPerOp     float64 `json:"nsPerOp,omitzero"`
 	BytesPerOp  int64   `json:"bytesPerOp,omitzero"`
 	AllocsPerOp int64   `json:"allocsPerOp,omitzero"`
+	// CPUNsPerReq is the server process's CPU time (user+system) in the
+	// measuring window divided by the requests answered in it.
+	CPUNsPerReq float64 `json:"cpuNsPerReq,omitzero"`
+	// PeakRSSKiB is the server process's VmHWM at the end of the run.
+	PeakRSSKiB int64 `json:"peakRSSKiB,omitzero"`
+	// IdleCPUNsPerSec is the server's CPU time per second of wall time
+	// while it only holds open streams.
+	IdleCPUNsPerSec float64 `json:"idleCPUNsPerSec,omitzero"`
 	// Requests counted (load) or b.N (in-process).
 	Requests int `json:"requests,omitzero"`
 }
 
-func (f Figures) summary(k Kind) string {
-	if k == KindInProc {
+func (f Figures) summary(m Measurement) string {
+	switch m.Kind {
+	case KindInProc, KindStartup:
 		return fmt.Sprintf("%s/op %d B/op %d allocs/op", fmtDuration(f.NsPerOp), f.BytesPerOp, f.AllocsPerOp)
+	case KindColdStart:
+		return "first reply after " + fmtDuration(float64(f.P50Ns))
+	case KindListen:
+		return fmt.Sprintf("fan-out p50 %s p99 %s, idle %s CPU/s, %s", fmtDuration(float64(f.P50Ns)), fmtDuration(float64(f.P99Ns)),
+			fmtDuration(f.IdleCPUNsPerSec), fmtRSS(f.PeakRSSKiB))
 	}
-	return fmt.Sprintf("%s p50 %s p99 %s", fmtRate(f.RPS), fmtDuration(float64(f.P50Ns)), fmtDuration(float64(f.P99Ns)))
+	return fmt.Sprintf("%s p50 %s p99 %s cpu %s/req %s", fmtRate(f.RPS), fmtDuration(float64(f.P50Ns)), fmtDuration(float64(f.P99Ns)),
+		fmtDuration(f.CPUNsPerReq), fmtRSS(f.PeakRSSKiB))
 }
 
 // medianFigures takes the median of every field independently.
@@ -82,14 +105,20 @@ func medianFigures(fs []Figures) Figures {
 		}
 		return median(xs)
 	}
+	i64 := func(get func(Figures) int64) int64 {
+		return int64(math.Round(col(func(f Figures) float64 { return float64(get(f)) })))
+	}
 	return Figures{
-		RPS:         col(func(f Figures) float64 { return f.RPS }),
-		P50Ns:       int64(math.Round(col(func(f Figures) float64 { return float64(f.P50Ns) }))),
-		P99Ns:       int64(math.Round(col(func(f Figures) float64 { return float64(f.P99Ns) }))),
-		NsPerOp:     col(func(f Figures) float64 { return f.NsPerOp }),
-		BytesPerOp:  int64(math.Round(col(func(f Figures) float64 { return float64(f.BytesPerOp) }))),
-		AllocsPerOp: int64(math.Round(col(func(f Figures) float64 { return float64(f.AllocsPerOp) }))),
-		Requests:    int(math.Round(col(func(f Figures) float64 { return float64(f.Requests) }))),
+		RPS:             col(func(f Figures) float64 { return f.RPS }),
+		P50Ns:           i64(func(f Figures) int64 { return f.P50Ns }),
+		P99Ns:           i64(func(f Figures) int64 { return f.P99Ns }),
+		NsPerOp:         col(func(f Figures) float64 { return f.NsPerOp }),
+		BytesPerOp:      i64(func(f Figures) int64 { return f.BytesPerOp }),
+		AllocsPerOp:     i64(func(f Figures) int64 { return f.AllocsPerOp }),
+		CPUNsPerReq:     col(func(f Figures) float64 { return f.CPUNsPerReq }),
+		PeakRSSKiB:      i64(func(f Figures) int64 { return f.PeakRSSKiB }),
+		IdleCPUNsPerSec: col(func(f Figures) float64 { return f.IdleCPUNsPerSec }),
+		Requests:        int(math.Round(col(func(f Figures) float64 { return float64(f.Requests) }))),
 	}
 }
 
@@ -108,36 +137,63 @@ type line struct {
 	floor bool // show the share of the floor server
 }
 
+func durLine(label string, get func(Figures) float64) line {
+	return line{label: label, value: get, cell: func(f Figures) string { return fmtDuration(get(f)) }}
+}
+
 func linesFor(m Measurement) []line {
-	if m.Kind == KindInProc {
+	p50 := func(f Figures) float64 { return float64(f.P50Ns) }
+	rss := line{label: m.Name + " peak RSS", value: func(f Figures) float64 { return float64(f.PeakRSSKiB) },
+		cell: func(f Figures) string { return fmtRSS(f.PeakRSSKiB) }}
+	switch m.Kind {
+	case KindInProc, KindStartup:
 		return []line{
-			{label: m.Name + " time/op", value: func(f Figures) float64 { return f.NsPerOp },
-				cell: func(f Figures) string { return fmtDuration(f.NsPerOp) }},
+			durLine(m.Name+" time/op", func(f Figures) float64 { return f.NsPerOp }),
 			{label: m.Name + " B/op", value: func(f Figures) float64 { return float64(f.BytesPerOp) },
-				cell: func(f Figures) string { return fmt.Sprintf("%d B", f.BytesPerOp) }},
+				cell: func(f Figures) string { return fmtBytes(f.BytesPerOp) }},
 			{label: m.Name + " allocs/op", value: func(f Figures) float64 { return float64(f.AllocsPerOp) },
 				cell: func(f Figures) string { return fmt.Sprint(f.AllocsPerOp) }},
 		}
+	case KindColdStart:
+		return []line{durLine(m.Name+" first reply", p50)}
+	case KindListen:
+		return []line{
+			{label: m.Name + " fan-out p50 / p99", value: p50, cell: func(f Figures) string {
+				return fmtDuration(float64(f.P50Ns)) + " / " + fmtDuration(float64(f.P99Ns))
+			}},
+			durLine(m.Name+" idle CPU/s", func(f Figures) float64 { return f.IdleCPUNsPerSec }),
+			rss,
+		}
 	}
-	return []line{
+	lines := []line{
 		{label: m.Name + " req/s", value: func(f Figures) float64 { return f.RPS },
 			cell: func(f Figures) string { return fmtRate(f.RPS) }, floor: true},
-		{label: m.Name + " p50 / p99", value: func(f Figures) float64 { return float64(f.P50Ns) },
+		{label: m.Name + " p50 / p99", value: p50,
 			cell: func(f Figures) string {
 				return fmtDuration(float64(f.P50Ns)) + " / " + fmtDuration(float64(f.P99Ns))
 			}},
+		durLine(m.Name+" CPU/req", func(f Figures) float64 { return f.CPUNsPerReq }),
 	}
+	if m.Workload != "" {
+		lines = append(lines, rss)
+	}
+	return lines
 }
 
 // WriteTable prints the comparison: rows = measurements, columns = servers.
-// Every figure carries its ratio to the baseline server; throughput figures
-// also carry their share of the floor server.
+// Every figure carries its ratio to the baseline server's (of the medians)
+// and the spread of that ratio (lowest–highest over the rounds, each
+// round's figure against the baseline's in the same round); throughput
+// figures also carry their share of the floor server's.
 func (r *Report) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "MCP server comparison, %s, %s/%s, %d CPUs, %s\n", r.Date, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs, r.Machine.GoVersion)
+	fmt.Fprintf(w, "MCP server comparison, %s, %s/%s, %d CPUs (%s), %s\n", r.Date, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs, r.Machine.CPUModel, r.Machine.GoVersion)
+	if r.Machine.LoadBefore != "" {
+		fmt.Fprintf(w, "load average (1/5/15 min) %s at the start, %s at the end\n", r.Machine.LoadBefore, r.Machine.LoadAfter)
+	}
 	fmt.Fprintf(w, "median of %d interleaved rounds; load runs: %v warm-up + %v window; driver and servers share the CPUs\n",
 		r.Settings.Rounds, time.Duration(r.Settings.WarmupNs), time.Duration(r.Settings.DurationNs))
 	if r.Baseline != "" {
-		fmt.Fprintf(w, "(N×) = figure / %s's figure (higher is better for req/s, lower for times, bytes, allocs; p50 ratio on latency rows)\n", r.Baseline)
+		fmt.Fprintf(w, "(N×, lo–hi) = figure / %s's figure: the ratio of the medians, then the lowest and highest ratio of one round's figures (higher is better for req/s, lower for times, bytes, allocs, RSS; p50 ratio on latency rows)\n", r.Baseline)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
@@ -170,6 +226,9 @@ func (r *Report) cellText(row Row, server string, l line) string {
 	parts := []string{l.cell(c.Median)}
 	if b := row.Cells[r.Baseline]; b != nil && len(b.Rounds) > 0 {
 		if rt, ok := ratio(v, l.value(b.Median)); ok {
+			if lo, hi, ok := spread(c.Rounds, b.Rounds, l.value); ok && server != r.Baseline {
+				rt += ", " + trimX(lo) + "–" + trimX(hi)
+			}
 			parts = append(parts, "("+rt+")")
 		}
 	}
@@ -180,6 +239,25 @@ func (r *Report) cellText(row Row, server string, l line) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// spread returns the lowest and highest per-round ratio of a cell's rounds
+// to the baseline's rounds of the same index (the same interleaved round).
+func spread(rounds, base []Figures, value func(Figures) float64) (lo, hi string, ok bool) {
+	var xs []float64
+	for i := range min(len(rounds), len(base)) {
+		if b := value(base[i]); b > 0 {
+			xs = append(xs, value(rounds[i])/b)
+		}
+	}
+	if len(xs) < 2 {
+		return "", "", false
+	}
+	lo, _ = ratio(slices.Min(xs), 1)
+	hi, _ = ratio(slices.Max(xs), 1)
+	return lo, hi, true
+}
+
+func trimX(s string) string { return strings.TrimSuffix(s, "×") }
 
 // ratio formats v/base as "3.60×"; ok is false when base is not positive.
 func ratio(v, base float64) (string, bool) {
@@ -203,8 +281,29 @@ func fmtRate(v float64) string {
 		return fmt.Sprintf("%.2fM/s", v/1e6)
 	case v >= 1e3:
 		return fmt.Sprintf("%.1fk/s", v/1e3)
+	case v >= 10:
+		return fmt.Sprintf("%.0f/s", v)
 	}
-	return fmt.Sprintf("%.0f/s", v)
+	return fmt.Sprintf("%.2f/s", v)
+}
+
+// fmtBytes formats a byte count: 640 B, 12.3 kB, 4.56 MB.
+func fmtBytes(n int64) string {
+	switch v := float64(n); {
+	case v >= 1e6:
+		return fmt.Sprintf("%.3g MB", v/1e6)
+	case v >= 1e4:
+		return fmt.Sprintf("%.3g kB", v/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// fmtRSS formats a VmHWM in KiB as MiB.
+func fmtRSS(kib int64) string {
+	if kib <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(kib)/1024)
 }
 
 // fmtDuration formats nanoseconds with three significant digits: 850ns, 12.3µs, 4.56ms, 1.20s.

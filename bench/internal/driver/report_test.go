@@ -27,6 +27,7 @@ func testReport() *Report {
 				"go-sdk": cell(Figures{RPS: 3000, P50Ns: 4e6, P99Ns: 9e6}, Figures{RPS: 3500, P50Ns: 3e6, P99Ns: 8e6}, Figures{RPS: 100, P50Ns: 5e6, P99Ns: 20e6}),
 				"mcp-go": cell(Figures{RPS: 12300, P50Ns: 1e6, P99Ns: 5e6}),
 				"floor":  cell(Figures{RPS: 41000, P50Ns: 150e3, P99Ns: 400e3}),
+				"mcpgen": cell(Figures{RPS: 6000, P50Ns: 2e6, P99Ns: 9e6}, Figures{RPS: 14000, P50Ns: 1e6, P99Ns: 8e6}, Figures{RPS: 300, P50Ns: 5e6, P99Ns: 20e6}),
 			}},
 		},
 	}
@@ -58,6 +59,9 @@ func TestWriteTable(t *testing.T) {
 		{"stdio-16 req/s", "-"},
 		{"stdio-16 p50", "4.00ms / 9.00ms (1.00×)"},
 		{"stdio-16 p50", "150µs / 400µs (0.04×)"},
+		// mcpgen's median 6000 against 3000; per round 2, 4 and 3.
+		{"stdio-16 req/s", "6.0k/s (2.00×, 2.00–4.00) 15% of floor"},
+		{"stdio-16 CPU/req", "-"},
 	} {
 		if !strings.Contains(lines[tc.line], tc.want) {
 			t.Errorf("line %q lacks %q:\n%s", tc.line, tc.want, out)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"time"
 )
 
@@ -17,6 +16,16 @@ const (
 	KindInProc Kind = "inproc"
 	KindStdio  Kind = "stdio"
 	KindHTTP   Kind = "http"
+	// KindStartup builds a server with Tools tools in process
+	// (testing.Benchmark of the server's Startup).
+	KindStartup Kind = "startup"
+	// KindColdStart starts the stdio binary with -tools N and times the
+	// first reply.
+	KindColdStart Kind = "coldstart"
+	// KindListen opens Streams subscriptions/listen streams over HTTP,
+	// measures the server's idle CPU, then the fan-out of a tools
+	// list_changed to every stream.
+	KindListen Kind = "listen"
 )
 
 // Measurement is one row of the table.
@@ -24,17 +33,28 @@ type Measurement struct {
 	Name        string `json:"name"`
 	Kind        Kind   `json:"kind"`
 	Concurrency int    `json:"concurrency,omitzero"`
+	// Workload names the request (a key of Config.Workloads); "" is
+	// Config.Call, the weather_current call every server and floor answers.
+	Workload string `json:"workload,omitzero"`
+	// Tools is the server's tool count (start-up and cold start rows).
+	Tools int `json:"tools,omitzero"`
+	// Streams is the number of listen streams (listen rows).
+	Streams int `json:"streams,omitzero"`
 }
 
-// DefaultMeasurements are the rows: inproc, stdio-1, stdio-16, http-1, http-32.
+// Sweep is the concurrency sweep of the stdio and HTTP rows.
+var Sweep = []int{1, 4, 16, 64, 256}
+
+// DefaultMeasurements are the weather rows: inproc, then stdio-N and
+// http-N for every N of Sweep.
 func DefaultMeasurements() []Measurement {
-	return []Measurement{
-		{Name: "inproc", Kind: KindInProc},
-		{Name: "stdio-1", Kind: KindStdio, Concurrency: 1},
-		{Name: "stdio-16", Kind: KindStdio, Concurrency: 16},
-		{Name: "http-1", Kind: KindHTTP, Concurrency: 1},
-		{Name: "http-32", Kind: KindHTTP, Concurrency: 32},
+	rows := []Measurement{{Name: "inproc", Kind: KindInProc}}
+	for _, k := range []Kind{KindStdio, KindHTTP} {
+		for _, n := range Sweep {
+			rows = append(rows, Measurement{Name: fmt.Sprintf("%s-%d", k, n), Kind: k, Concurrency: n})
+		}
 	}
+	return rows
 }
 
 // Config is a whole comparison run.
@@ -48,6 +68,8 @@ type Config struct {
 	// BenchTime is testing.Benchmark's target time per in-process run.
 	BenchTime time.Duration
 	Call      Call
+	// Workloads are the other requests rows may name (Measurement.Workload).
+	Workloads map[string]Call
 	// Baseline and Floor name the servers used for ratios and floor shares.
 	Baseline, Floor string
 	// ProfileDir, if set, makes every started server write a CPU profile
@@ -73,7 +95,7 @@ func Run(cfg Config) (*Report, error) {
 	}
 	rep := &Report{
 		Date:     time.Now().Format(time.DateOnly),
-		Machine:  Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), GoVersion: runtime.Version()},
+		Machine:  thisMachine(),
 		Settings: Settings{Rounds: rounds, WarmupNs: cfg.Warmup.Nanoseconds(), DurationNs: cfg.Duration.Nanoseconds(), BenchTimeNs: cfg.BenchTime.Nanoseconds()},
 		Baseline: cfg.Baseline,
 		Floor:    cfg.Floor,
@@ -102,7 +124,7 @@ func Run(cfg Config) (*Report, error) {
 					continue
 				}
 				cell.Rounds = append(cell.Rounds, f)
-				fmt.Fprintf(cfg.Progress, "round %d/%d  %-9s %-10s %s  (%.1fs)\n", r, rounds, m.Name, s.Name, f.summary(m.Kind), time.Since(start).Seconds())
+				fmt.Fprintf(cfg.Progress, "round %d/%d  %-14s %-10s %s  (%.1fs)\n", r, rounds, m.Name, s.Name, f.summary(m), time.Since(start).Seconds())
 			}
 		}
 	}
@@ -111,17 +133,29 @@ func Run(cfg Config) (*Report, error) {
 			c.Median = medianFigures(c.Rounds)
 		}
 	}
+	rep.Machine.LoadAfter = loadAverage()
 	return rep, nil
 }
 
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 func measure(cfg Config, s Server, m Measurement, round int) (Figures, string, error) {
+	if why := s.skips(m); why != "" {
+		return Figures{}, why, nil
+	}
+	call := cfg.Call
+	if m.Workload != "" {
+		c, ok := cfg.Workloads[m.Workload]
+		if !ok {
+			return Figures{}, "", fmt.Errorf("row %s: no workload %q", m.Name, m.Workload)
+		}
+		call = c
+	}
 	if m.Kind == KindInProc {
 		if s.InProcess == nil {
 			return Figures{}, "no in-process path", nil
 		}
-		r, err := RunInProcess(s.InProcess, cfg.Call)
+		r, err := RunInProcess(s.InProcess, call)
 		if err != nil {
 			return Figures{}, "", err
 		}
@@ -141,14 +175,15 @@ func measure(cfg Config, s Server, m Measurement, round int) (Figures, string, e
 	)
 	switch m.Kind {
 	case KindStdio:
-		r, err = RunStdio(s, cfg.Call, opt)
+		r, err = RunStdio(s, call, opt)
 	case KindHTTP:
-		r, err = RunHTTP(s, cfg.Call, opt)
+		r, err = RunHTTP(s, call, opt)
 	default:
 		return Figures{}, "", fmt.Errorf("unknown measurement kind %q", m.Kind)
 	}
 	if err != nil {
 		return Figures{}, "", err
 	}
-	return Figures{RPS: r.RPS, P50Ns: r.P50.Nanoseconds(), P99Ns: r.P99.Nanoseconds(), Requests: r.Requests}, "", nil
+	return Figures{RPS: r.RPS, P50Ns: r.P50.Nanoseconds(), P99Ns: r.P99.Nanoseconds(), Requests: r.Requests,
+		CPUNsPerReq: float64(r.CPUPerReq.Nanoseconds()), PeakRSSKiB: int64(r.PeakRSSKiB)}, "", nil
 }

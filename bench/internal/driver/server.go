@@ -30,6 +30,22 @@ type Server struct {
 	HTTPPath string
 	// InProcess, if set, is the server's in-memory dispatch path (row "inproc").
 	InProcess InProcess
+	// Floor marks a floor server: it answers only the weather call
+	// (Measurement.Workload ""), in process, on stdio and on HTTP.
+	Floor bool
+	// NoHTTP skips the HTTP rows (a floor whose HTTP side is another's).
+	NoHTTP bool
+}
+
+// skips says why s does not run m ("" if it does).
+func (s Server) skips(m Measurement) string {
+	switch {
+	case s.Floor && (m.Workload != "" || m.Kind != KindInProc && m.Kind != KindStdio && m.Kind != KindHTTP):
+		return "a floor answers only the weather call"
+	case s.NoHTTP && m.Kind == KindHTTP:
+		return "no HTTP side"
+	}
+	return ""
 }
 
 func (s Server) httpPath() string {
@@ -53,12 +69,15 @@ func Build(ctx context.Context, moduleDir, outDir string, servers []Server) erro
 			continue
 		}
 		base := path.Base(s.Package)
-		if other, dup := seen[base]; dup && other != s.Package {
+		other, dup := seen[base]
+		if dup && other != s.Package {
 			return fmt.Errorf("servers %q and %q build to the same binary name %q", other, s.Package, base)
 		}
-		seen[base] = s.Package
 		s.Binary = filepath.Join(outDir, base)
-		args = append(args, s.Package)
+		if !dup { // two columns may share a binary (e.g. the floors, told apart by Args)
+			seen[base] = s.Package
+			args = append(args, s.Package)
+		}
 	}
 	if len(seen) == 0 {
 		return nil

@@ -19,6 +19,21 @@ type LoadResult struct {
 	RPS float64
 	// P50 and P99 are per-request latency percentiles (nearest rank).
 	P50, P99 time.Duration
+	// CPUPerReq is the server process's CPU time in the window divided by
+	// Requests (0 where /proc is not available).
+	CPUPerReq time.Duration
+	// PeakRSSKiB is the server process's VmHWM after the window (-1 if unknown).
+	PeakRSSKiB int
+}
+
+// withServer adds the server-side figures: cpu used in the window and the
+// peak RSS.
+func (r LoadResult) withServer(cpu time.Duration, rssKiB int) LoadResult {
+	if r.Requests > 0 && cpu > 0 {
+		r.CPUPerReq = cpu / time.Duration(r.Requests)
+	}
+	r.PeakRSSKiB = rssKiB
+	return r
 }
 
 // summarize keeps the samples that completed inside [from, to) and computes

@@ -145,6 +145,8 @@ func (c *stdioConn) load(enc encoder, opt LoadOptions) (LoadResult, error) {
 		from     = opt.Warmup
 		to       = opt.Warmup + opt.Duration
 		done     = make(chan struct{})
+		pid      = c.proc.cmd.Process.Pid
+		cpu      = newCPUWindow(pid, base, from, to)
 	)
 	fail := func(err error) {
 		failOnce.Do(func() { failErr = err; close(failed) })
@@ -236,6 +238,7 @@ send:
 	if isFailed() {
 		return LoadResult{}, failErr
 	}
+	used, rss := cpu.wait(), peakRSS(pid)
 	c.stdin.Close()
 	select {
 	case <-done:
@@ -249,5 +252,5 @@ send:
 	if len(samples) == 0 {
 		return LoadResult{}, errors.New("no request completed")
 	}
-	return summarize(samples, from, to), nil
+	return summarize(samples, from, to).withServer(used, rss), nil
 }

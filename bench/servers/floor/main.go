@@ -1,10 +1,15 @@
-// Command floor is the do-nothing reference server: it decodes each request
-// and writes a fixed reply, marking the physical limit of the transport.
-// stdio by default; -http ADDR serves the same at /mcp.
+// Command floor is the do-nothing reference server: it finds each request's
+// id by a byte scan and writes a canned reply, marking what the transport
+// costs with no MCP and no JSON work. -mode raw (default) answers on one
+// goroutine; -mode concurrent has mcpgen's stdio goroutine shape (a
+// goroutine per request, one writer). stdio by default; -http ADDR serves
+// the raw floor at /mcp (net/http is already concurrent).
 package main
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"net/http"
 	"os"
 
@@ -12,9 +17,19 @@ import (
 	"github.com/mcpgen/mcpgen/bench/internal/servermain"
 )
 
+var mode = flag.String("mode", "raw", "raw (one goroutine) or concurrent (a goroutine per request, one writer)")
+
 func main() {
 	servermain.Main(servermain.Server{
-		Stdio: func(context.Context) error { return floorpeer.ServeStdio(os.Stdin, os.Stdout) },
-		HTTP:  func() (http.Handler, error) { return floorpeer.Handler(), nil },
+		Stdio: func(context.Context) error {
+			switch *mode {
+			case "raw":
+				return floorpeer.ServeStdio(os.Stdin, os.Stdout)
+			case "concurrent":
+				return floorpeer.ServeStdioConcurrent(os.Stdin, os.Stdout)
+			}
+			return fmt.Errorf("floor: -mode %q: want raw or concurrent", *mode)
+		},
+		HTTP: func() (http.Handler, error) { return floorpeer.Handler(), nil },
 	})
 }

@@ -3,13 +3,21 @@ package floorpeer
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
 
 func TestServeStdio(t *testing.T) {
+	for name, serve := range map[string]func(io.Reader, io.Writer) error{"raw": ServeStdio, "concurrent": ServeStdioConcurrent} {
+		t.Run(name, func(t *testing.T) { testServe(t, serve) })
+	}
+}
+
+func testServe(t *testing.T, serve func(io.Reader, io.Writer) error) {
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -17,14 +25,15 @@ func TestServeStdio(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"weather_current"}}`,
 	}, "\n") // last line has no newline: must still be answered
 	var out bytes.Buffer
-	if err := ServeStdio(strings.NewReader(in), &out); err != nil {
+	if err := serve(strings.NewReader(in), &out); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	slices.Sort(lines) // the concurrent floor answers in any order
 	if len(lines) != 2 {
 		t.Fatalf("got %d reply lines, want 2: %q", len(lines), out.String())
 	}
-	for i, wantID := range []string{`7`, `"x"`} {
+	for i, wantID := range []string{`"x"`, `7`} {
 		var msg struct {
 			ID     json.RawMessage `json:"id"`
 			Result struct {
@@ -47,7 +56,7 @@ func TestServeStdioLongLineAndGarbage(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := strings.Count(out.String(), "\n"); got != 1 {
-		t.Fatalf("got %d replies, want 1 (garbage skipped, long line answered)", got)
+		t.Fatalf("got %d replies, want 1 (a line without an id skipped, long line answered)", got)
 	}
 }
 
@@ -59,13 +68,26 @@ func TestHandler(t *testing.T) {
 		t.Errorf("POST: %d %s", rec.Code, rec.Body)
 	}
 	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{`)))
-	if rec.Code != http.StatusBadRequest {
-		t.Errorf("bad JSON: got %d, want 400", rec.Code)
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)))
+	if rec.Code != http.StatusAccepted {
+		t.Errorf("notification: got %d, want 202", rec.Code)
 	}
 	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/mcp", nil))
 	if rec.Code != http.StatusMethodNotAllowed {
 		t.Errorf("GET: got %d, want 405", rec.Code)
+	}
+}
+
+func TestScanID(t *testing.T) {
+	for line, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":42,"method":"x"}`:     "42",
+		`{"jsonrpc":"2.0","id": "a-1" }`:             `"a-1"`,
+		`{"jsonrpc":"2.0","method":"notifications"}`: "",
+	} {
+		id, ok := ScanID([]byte(line))
+		if string(id) != want || ok != (want != "") {
+			t.Errorf("ScanID(%s) = %q, %v; want %q", line, id, ok, want)
+		}
 	}
 }
