@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -69,9 +70,9 @@ func (v *Validator) check(args json.RawMessage) (any, json.RawMessage, bool, err
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		doc, trimmed = map[string]any{}, emptyObject
 	} else {
-		var perr *parseError
+		var perr *jsonscan.SyntaxError
 		if doc, perr = parse(trimmed); perr != nil {
-			return nil, nil, false, &ValidationError{Problems: []Problem{{Keyword: "json", Message: "arguments are not valid JSON: " + perr.msg}}}
+			return nil, nil, false, &ValidationError{Problems: []Problem{{Keyword: "json", Message: "arguments are not valid JSON: " + perr.Error()}}}
 		}
 	}
 	changed := v.shape.apply(doc)

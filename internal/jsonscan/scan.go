@@ -1,9 +1,6 @@
 package jsonscan
 
-import (
-	"bytes"
-	"encoding/json"
-)
+import "bytes"
 
 // IsSpace reports whether c is JSON insignificant whitespace.
 func IsSpace(c byte) bool {
@@ -266,39 +263,22 @@ func KeyEquals(raw []byte, name string) bool {
 	return ok && s == name
 }
 
-// Unquote unescapes raw string contents (without the quotes).
+// Unquote unescapes raw string contents (without the quotes), as
+// encoding/json decodes a string.
 func Unquote(raw []byte) (string, bool) {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw), true
-	}
-	q := make([]byte, 0, len(raw)+2)
-	q = append(q, '"')
-	q = append(q, raw...)
-	q = append(q, '"')
-	var s string
-	if err := json.Unmarshal(q, &s); err != nil {
-		return "", false
-	}
-	return s, true
+	s, _, fault := readString(raw, 0, false)
+	return s, fault == ""
 }
 
 // String returns the unescaped value of a raw JSON string value (including
-// its quotes). ok is false if raw is not a valid JSON string.
+// its quotes), as encoding/json decodes it. ok is false if raw is not a
+// valid JSON string.
 func String(raw []byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
-	inner := raw[1 : len(raw)-1]
-	for _, c := range inner {
-		if c == '\\' || c < 0x20 || c == '"' {
-			var s string
-			if json.Unmarshal(raw, &s) != nil {
-				return "", false
-			}
-			return s, true
-		}
-	}
-	return string(inner), true
+	s, end, fault := readString(raw, 1, true)
+	return s, fault == "" && end == len(raw)-1
 }
 
 // IsInteger reports whether raw is a JSON number without fraction or

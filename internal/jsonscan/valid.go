@@ -143,40 +143,11 @@ func (v *validator) string() bool {
 	return false
 }
 
-// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// number reads a number (numberEnd).
 func (v *validator) number() bool {
-	d, i := v.data, v.i
-	if d[i] == '-' {
-		i++
+	end, ok := numberEnd(v.data, v.i)
+	if ok {
+		v.i = end
 	}
-	digits := func() bool {
-		n := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		return i > n
-	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case !digits():
-		return false
-	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if !digits() {
-			return false
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if !digits() {
-			return false
-		}
-	}
-	v.i = i
-	return true
+	return ok
 }
