@@ -41,13 +41,13 @@ func AppendError(dst []byte, id ID, e *Error) []byte {
 	dst = append(dst, header...)
 	dst = appendID(dst, id)
 	dst = append(dst, `,"error":`...)
-	dst = AppendErrorObject(dst, e)
+	dst = appendErrorObject(dst, e)
 	return append(dst, '}')
 }
 
-// AppendErrorObject appends just the error object
+// appendErrorObject appends just the error object
 // {"code":c,"message":m[,"data":d]}. A nil e is written as an Internal error.
-func AppendErrorObject(dst []byte, e *Error) []byte {
+func appendErrorObject(dst []byte, e *Error) []byte {
 	if e == nil {
 		e = &Error{Code: CodeInternalError, Message: "Internal error"}
 	}

@@ -19,7 +19,7 @@ import (
 // MCP-Protocol-Version check) are the same list: SupportedVersions.
 
 // era serves the messages of one protocol era. *Server is the stateless
-// modern core; *LegacySession is one initialize-era client.
+// modern core; *legacySession is one initialize-era client.
 type era interface {
 	// handleRequest answers one parsed request.
 	handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response
@@ -27,7 +27,7 @@ type era interface {
 
 var (
 	_ era = (*Server)(nil)
-	_ era = (*LegacySession)(nil)
+	_ era = (*legacySession)(nil)
 )
 
 // eraChoice is what chooseEra decides for a request.
@@ -79,7 +79,7 @@ func (s *Server) chooseEra(pr *parsedRequest, hasSession bool) eraChoice {
 // answers (HTTP: an initialize sent with a modern MCP-Protocol-Version).
 // Opening happens here, synchronously, so a transport that calls eraFor
 // in message order sees the session from the next message on.
-func (s *Server) eraFor(pr *parsedRequest, sess *LegacySession, open func() *LegacySession) era {
+func (s *Server) eraFor(pr *parsedRequest, sess *legacySession, open func() *legacySession) era {
 	switch s.chooseEra(pr, sess != nil) {
 	case eraLegacyRequest:
 		return oneRequest{s.requestSession(pr.meta)}
@@ -87,7 +87,7 @@ func (s *Server) eraFor(pr *parsedRequest, sess *LegacySession, open func() *Leg
 		return sess
 	case eraOpenSession:
 		if open == nil {
-			return oneRequest{s.NewLegacySession(nil)}
+			return oneRequest{s.newLegacySession(nil)}
 		}
 		if l := open(); l != nil {
 			return l
@@ -98,7 +98,7 @@ func (s *Server) eraFor(pr *parsedRequest, sess *LegacySession, open func() *Leg
 
 // noSession is the open function of a transport scope that opens no
 // legacy session for this message.
-func noSession() *LegacySession { return nil }
+func noSession() *legacySession { return nil }
 
 // serveStateless answers a request that no session of the transport's
 // scope serves (httpCore): HTTP has already served the session traffic and
@@ -108,18 +108,18 @@ func (s *Server) serveStateless(ctx context.Context, pr *parsedRequest, w Messag
 }
 
 // oneRequest is a legacy session that serves one request and ends.
-type oneRequest struct{ *LegacySession }
+type oneRequest struct{ *legacySession }
 
 func (o oneRequest) handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response {
 	defer o.Close()
-	return o.LegacySession.handleRequest(ctx, pr, w)
+	return o.legacySession.handleRequest(ctx, pr, w)
 }
 
 // requestSession returns a legacy session for one request whose _meta names
 // an initialize-era version: initialized from that _meta (version, client
 // capabilities and info, log level) as if the client had sent initialize.
-func (s *Server) requestSession(meta requestMeta) *LegacySession {
-	l := s.NewLegacySession(nil)
+func (s *Server) requestSession(meta requestMeta) *legacySession {
+	l := s.newLegacySession(nil)
 	l.initialized, l.version = true, meta.protocolVersion
 	l.caps, l.clientInfo, l.level = meta.caps, meta.clientInfo, meta.logLevel
 	l.readyOnce.Do(func() { close(l.ready) })
@@ -127,7 +127,7 @@ func (s *Server) requestSession(meta requestMeta) *LegacySession {
 }
 
 // handleRequest serves one request of the session (era).
-func (l *LegacySession) handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response {
+func (l *legacySession) handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response {
 	return l.Handle(ctx, pr.msg, w)
 }
 

@@ -38,7 +38,7 @@ type HTTPOptions struct {
 // (415), Accept (406), body size (413), JSON-RPC envelope (400 -32700/-32600)
 // and the request metadata headers against the body (400 -32020, or -32022
 // for an unsupported version). Mcp-Session-Id is minted only for legacy
-// (initialize-era) sessions; see LegacySession.
+// (initialize-era) sessions; see the package doc, "Legacy clients".
 //
 // Served by an http.Server, the handler applies Options.Limits per request:
 // the body read deadline (ReadTimeout, lifted once the body is read), a

@@ -18,13 +18,13 @@ import (
 
 // Dual-era serving (basic/versioning.mdx, "Backward Compatibility"). A
 // request that carries the modern _meta is served statelessly by Handle;
-// an initialize request opens a LegacySession, scoped to the stdio
+// an initialize request opens a legacySession, scoped to the stdio
 // connection or to the HTTP Mcp-Session-Id, which serves the client at the
 // negotiated initialize-era revision with the same registries and handlers:
 // requests are forwarded to the core with modern _meta filled in from the
 // session, and results are converted back (legacy_convert.go).
 
-// legacyVersions are the initialize-era protocol versions a LegacySession
+// legacyVersions are the initialize-era protocol versions a legacySession
 // negotiates, newest first. A client asking for another version gets the
 // newest.
 var legacyVersions = []string{legacy.ProtocolVersion, "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -44,12 +44,11 @@ func negotiateLegacy(requested string) string {
 // resolves through server-to-client requests for one request.
 const maxLegacyRounds = 16
 
-// LegacySession serves one initialize-era client: a stdio connection whose
+// legacySession serves one initialize-era client: a stdio connection whose
 // client sent initialize, or one HTTP session. ServeStdio and HTTPHandler
-// create sessions themselves (chooseEra decides when, era.go); Handle
-// answers an initialize with a session that lasts for that call; other
-// transports create one with NewLegacySession and pass it every message of
-// the client.
+// create sessions with newLegacySession (chooseEra decides when, era.go) and
+// pass each one every message of its client; Handle answers an initialize
+// with a session that lasts for that call.
 //
 // The session answers initialize (negotiating the version), ping,
 // logging/setLevel, resources/subscribe|unsubscribe and
@@ -61,7 +60,7 @@ const maxLegacyRounds = 16
 // list_changed notifications (for the lists the initialize result declared
 // listChanged) and notifications/resources/updated (for subscribed URIs) are
 // sent unsolicited.
-type LegacySession struct {
+type legacySession struct {
 	s   *Server
 	id  string
 	out func(msg []byte) error // unsolicited messages (nil: none)
@@ -84,13 +83,13 @@ type LegacySession struct {
 	stream      chan []byte                     // HTTP: the open GET stream, nil when none
 }
 
-// NewLegacySession returns a session for one initialize-era client. out
+// newLegacySession returns a session for one initialize-era client. out
 // sends the messages the server originates outside any request (list_changed
 // and resources/updated notifications, and server-to-client requests of a
 // request whose MessageWriter cannot carry them); it may be nil. Call Close
 // when the client goes away.
-func (s *Server) NewLegacySession(out func(msg []byte) error) *LegacySession {
-	return &LegacySession{
+func (s *Server) newLegacySession(out func(msg []byte) error) *legacySession {
+	return &legacySession{
 		s: s, id: newSessionID(), out: out,
 		ready: make(chan struct{}), done: make(chan struct{}),
 		pending: map[string]chan jsonrpc.Message{}, inflight: map[string]context.CancelFunc{},
@@ -108,10 +107,10 @@ func newSessionID() string {
 }
 
 // ID returns the session id (the HTTP Mcp-Session-Id).
-func (l *LegacySession) ID() string { return l.id }
+func (l *legacySession) ID() string { return l.id }
 
 // ProtocolVersion returns the negotiated version, "" before initialize.
-func (l *LegacySession) ProtocolVersion() string {
+func (l *legacySession) ProtocolVersion() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.version
@@ -119,11 +118,11 @@ func (l *LegacySession) ProtocolVersion() string {
 
 // Close ends the session: unsolicited notifications stop and pending
 // server-to-client requests fail. It is idempotent.
-func (l *LegacySession) Close() {
+func (l *legacySession) Close() {
 	l.closeOnce.Do(func() { close(l.done) })
 }
 
-func (l *LegacySession) closed() bool {
+func (l *legacySession) closed() bool {
 	select {
 	case <-l.done:
 		return true
@@ -132,7 +131,7 @@ func (l *LegacySession) closed() bool {
 	}
 }
 
-func (l *LegacySession) logLevel() mcp.LoggingLevel {
+func (l *legacySession) logLevel() mcp.LoggingLevel {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.level
@@ -142,7 +141,7 @@ func (l *LegacySession) logLevel() mcp.LoggingLevel {
 // (blocking while the handler runs), notifications and responses to the
 // server's own requests give an empty Response. ctx cancellation cancels
 // the handler and suppresses the response.
-func (l *LegacySession) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWriter) Response {
+func (l *legacySession) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWriter) Response {
 	switch msg.Kind {
 	case jsonrpc.KindRequest:
 	case jsonrpc.KindNotification:
@@ -176,7 +175,7 @@ func (l *LegacySession) Handle(ctx context.Context, msg jsonrpc.Message, w Messa
 }
 
 // serve answers one request of the session.
-func (l *LegacySession) serve(ctx context.Context, msg jsonrpc.Message, w MessageWriter) ([]byte, *jsonrpc.Error) {
+func (l *legacySession) serve(ctx context.Context, msg jsonrpc.Message, w MessageWriter) ([]byte, *jsonrpc.Error) {
 	if dup, repeated, _ := jsonscan.Members(msg.Params, func(_, _ []byte) {}); repeated {
 		// jsonrpc.Decode leaves params to its reader: the session's
 		// decoders would keep the last value, the core the first.
@@ -221,7 +220,7 @@ func (l *LegacySession) serve(ctx context.Context, msg jsonrpc.Message, w Messag
 }
 
 // initialize negotiates the version and records the client's capabilities.
-func (l *LegacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Error) {
+func (l *legacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Error) {
 	defer l.readyOnce.Do(func() { close(l.ready) })
 	if jsonscan.IsNullOrAbsent(params) {
 		return nil, invalidParams("params: missing required member (protocolVersion, capabilities, clientInfo)")
@@ -284,7 +283,7 @@ func legacyParamsError(err error) *jsonrpc.Error {
 }
 
 // setLevel answers logging/setLevel with exactly {}.
-func (l *LegacySession) setLevel(params json.RawMessage) ([]byte, *jsonrpc.Error) {
+func (l *legacySession) setLevel(params json.RawMessage) ([]byte, *jsonrpc.Error) {
 	var p legacy.SetLevelRequestParams
 	if jsonscan.IsNullOrAbsent(params) {
 		return nil, invalidParams("params.level: missing required member")
@@ -303,7 +302,7 @@ func (l *LegacySession) setLevel(params json.RawMessage) ([]byte, *jsonrpc.Error
 }
 
 // subscribe answers resources/subscribe and resources/unsubscribe with {}.
-func (l *LegacySession) subscribe(on bool, params json.RawMessage) ([]byte, *jsonrpc.Error) {
+func (l *legacySession) subscribe(on bool, params json.RawMessage) ([]byte, *jsonrpc.Error) {
 	if !l.s.offers("resources") {
 		return nil, methodNotFound(map[bool]string{true: legacy.MethodResourcesSubscribe, false: legacy.MethodResourcesUnsubscribe}[on])
 	}
@@ -336,7 +335,7 @@ func (l *LegacySession) subscribe(on bool, params json.RawMessage) ([]byte, *jso
 // result declared (list_changed) and to resources/updated for the URIs it
 // subscribes to, and sends them through out until the session or the
 // server ends.
-func (l *LegacySession) startNotifications(sc legacy.ServerCapabilities) {
+func (l *legacySession) startNotifications(sc legacy.ServerCapabilities) {
 	sub := &subscriber{uris: map[string]bool{}, ch: make(chan event, 64)}
 	sub.tools = sc.Tools != nil && sc.Tools.ListChanged != nil && *sc.Tools.ListChanged
 	sub.prompts = sc.Prompts != nil && sc.Prompts.ListChanged != nil && *sc.Prompts.ListChanged
@@ -377,7 +376,7 @@ func (l *LegacySession) startNotifications(sc legacy.ServerCapabilities) {
 }
 
 // notification handles a client notification.
-func (l *LegacySession) notification(msg jsonrpc.Message) {
+func (l *legacySession) notification(msg jsonrpc.Message) {
 	if msg.Method != legacy.MethodNotificationsCancelled {
 		return // notifications/initialized, roots/list_changed, progress: nothing to do
 	}
@@ -397,7 +396,7 @@ func (l *LegacySession) notification(msg jsonrpc.Message) {
 
 // deliver hands a client's response to the server request waiting for it;
 // responses nobody waits for are dropped.
-func (l *LegacySession) deliver(msg jsonrpc.Message) {
+func (l *legacySession) deliver(msg jsonrpc.Message) {
 	l.mu.Lock()
 	ch := l.pending[msg.ID.String()]
 	delete(l.pending, msg.ID.String())
@@ -431,7 +430,7 @@ var errSessionClosed = errors.New("server: the legacy session has ended")
 // request sends a server-to-client request and waits for the client's
 // answer: its result, or its error as a *jsonrpc.Error. When ctx ends first
 // the client is told with notifications/cancelled.
-func (l *LegacySession) request(ctx context.Context, method string, params json.RawMessage, w MessageWriter) (json.RawMessage, error) {
+func (l *legacySession) request(ctx context.Context, method string, params json.RawMessage, w MessageWriter) (json.RawMessage, error) {
 	id := jsonrpc.IntID(l.nextID.Add(1))
 	ch := make(chan jsonrpc.Message, 1)
 	l.mu.Lock()
@@ -480,7 +479,7 @@ func (l *LegacySession) request(ctx context.Context, method string, params json.
 // legacyCall is the per-request state of a request served in a legacy
 // session, reachable from the handler's context.
 type legacyCall struct {
-	sess    *LegacySession
+	sess    *legacySession
 	mu      sync.Mutex
 	answers map[string]mcp.InputResponse
 }
@@ -532,7 +531,7 @@ func (c *legacyCall) ask(ctx context.Context, key string, req mcp.InputRequest, 
 // modern _meta, converts the result to the session's revision, and resolves
 // an InputRequiredResult (a handler that returned InputRequiredError itself)
 // by asking the client and running the request again.
-func (l *LegacySession) forward(ctx context.Context, msg jsonrpc.Message, w MessageWriter) ([]byte, *jsonrpc.Error) {
+func (l *legacySession) forward(ctx context.Context, msg jsonrpc.Message, w MessageWriter) ([]byte, *jsonrpc.Error) {
 	call := &legacyCall{sess: l, answers: map[string]mcp.InputResponse{}}
 	ctx = context.WithValue(ctx, legacyKey{}, call)
 	params, rerr := l.modernParams(msg.Params, nil, "")

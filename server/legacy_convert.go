@@ -37,7 +37,7 @@ import (
 
 // modernParams returns params with the modern _meta the core requires, and
 // with the multi round-trip fields the session resolved (nil: none).
-func (l *LegacySession) modernParams(params json.RawMessage, responses mcp.InputResponses, state string) (json.RawMessage, *jsonrpc.Error) {
+func (l *legacySession) modernParams(params json.RawMessage, responses mcp.InputResponses, state string) (json.RawMessage, *jsonrpc.Error) {
 	obj := map[string]json.RawMessage{}
 	if !jsonscan.IsNullOrAbsent(params) {
 		if jsonscan.Kind(params) != '{' || json.Unmarshal(params, &obj) != nil {
@@ -94,7 +94,7 @@ func marshalRaw(v any) (json.RawMessage, error) {
 }
 
 // convertResult turns a modern result of method into the session's revision.
-func (l *LegacySession) convertResult(method string, b []byte) ([]byte, *jsonrpc.Error) {
+func (l *legacySession) convertResult(method string, b []byte) ([]byte, *jsonrpc.Error) {
 	obj := map[string]json.RawMessage{}
 	if jsonscan.Kind(b) != '{' || json.Unmarshal(b, &obj) != nil {
 		return b, nil
@@ -205,7 +205,7 @@ func convertBlock(raw json.RawMessage, version string) json.RawMessage {
 // serverCapabilities are the server's capabilities in the legacy shape:
 // listChanged where the registries notify, resources.subscribe whenever
 // resources are offered, logging always, completions from 2025-03-26.
-func (l *LegacySession) serverCapabilities(version string) legacy.ServerCapabilities {
+func (l *legacySession) serverCapabilities(version string) legacy.ServerCapabilities {
 	c := l.s.capabilities()
 	yes := true
 	var out legacy.ServerCapabilities

@@ -47,7 +47,7 @@ type legacySessions struct {
 }
 
 type legacyHTTPSession struct {
-	*LegacySession
+	*legacySession
 	owner    string       // principalKey of the creator ("" unauthenticated)
 	lastUsed atomic.Int64 // unix nanoseconds
 	streams  atomic.Int32 // open GET streams
@@ -191,7 +191,7 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 
 // legacyInitialize opens a session with an initialize request.
 func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s *Server, msg jsonrpc.Message) {
-	hs := &legacyHTTPSession{LegacySession: s.NewLegacySession(nil), owner: principalKey(r.Context())}
+	hs := &legacyHTTPSession{legacySession: s.newLegacySession(nil), owner: principalKey(r.Context())}
 	hs.out = hs.sendStream
 	resp := hs.Handle(r.Context(), msg, discardWriter{})
 	if resp.Body == nil || resp.Code != 0 {
@@ -233,7 +233,7 @@ func sessionNotFound(w http.ResponseWriter) {
 
 // sendStream queues a message for the session's GET stream; without an
 // open stream the message is dropped (the client did not ask for one).
-func (l *LegacySession) sendStream(msg []byte) error {
+func (l *legacySession) sendStream(msg []byte) error {
 	l.mu.Lock()
 	ch := l.stream
 	l.mu.Unlock()

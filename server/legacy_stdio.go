@@ -9,7 +9,7 @@ import (
 
 // Legacy sessions on stdio: the connection's era is chosen by how the
 // client opens (chooseEra, era.go). An initialize request without a usable
-// modern _meta opens the connection's LegacySession (one per connection,
+// modern _meta opens the connection's legacySession (one per connection,
 // for the life of the connection); afterwards every message without one
 // belongs to it, including the client's responses to the server's own
 // requests. Requests that carry a usable modern _meta are served by their
@@ -34,8 +34,8 @@ func (c *stdioConn) eraOf(ctx context.Context, msg jsonrpc.Message) *stdioReques
 		return req
 	}
 	req.pr = parseRequest(msg)
-	req.era = c.s.eraFor(&req.pr, c.legacy, func() *LegacySession {
-		sess := c.s.NewLegacySession(c.send)
+	req.era = c.s.eraFor(&req.pr, c.legacy, func() *legacySession {
+		sess := c.s.newLegacySession(c.send)
 		c.legacy = sess
 		go func() {
 			<-ctx.Done() // serveStdio cancels ctx when it returns

@@ -76,7 +76,7 @@ type stdioConn struct {
 	// refused there, so c.wg gets no Add after the loop waits on it.
 	draining bool
 	client   string         // the connection's identity for per-client quotas
-	legacy   *LegacySession // set by initialize (legacy_stdio.go); read loop only
+	legacy   *legacySession // set by initialize (legacy_stdio.go); read loop only
 }
 
 type stdioCall struct {

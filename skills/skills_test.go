@@ -1,12 +1,14 @@
 package skills_test
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -393,19 +395,51 @@ func TestStartupChecks(t *testing.T) {
 // the new set.
 func TestReloadAnnouncesTheChange(t *testing.T) {
 	s, sk := newServer(t, testFS(), skills.Options{})
-	notes := make(chan string, 16)
-	l := s.NewLegacySession(func(msg []byte) error { notes <- string(msg); return nil })
-	defer l.Close()
-	init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-	msg, _ := jsonrpc.Decode([]byte(init))
-	if resp := l.Handle(context.Background(), msg, nil); resp.Code != 0 {
-		t.Fatalf("initialize: %s", resp.Body)
+	// A legacy stdio client: initialize, then skills/list.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- s.ServeStdio(ctx, serverIn, serverOut) }()
+	defer func() { clientOut.Close(); cancel(); <-served }()
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(clientIn)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	recv := func(what string) string {
+		t.Helper()
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("%s: the server closed stdout", what)
+			}
+			return l
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: no message from the server", what)
+		}
+		return ""
 	}
+	send := func(msg string) {
+		t.Helper()
+		if _, err := io.WriteString(clientOut, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if r := recv("initialize"); !strings.Contains(r, `"protocolVersion":"2025-11-25"`) {
+		t.Fatalf("initialize: %s", r)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	// Legacy sessions are served skills/list too, converted.
-	msg, _ = jsonrpc.Decode([]byte(`{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{}}`))
-	resp := l.Handle(context.Background(), msg, nil)
-	if !strings.Contains(string(resp.Body), `"skills":[`) || strings.Contains(string(resp.Body), "ttlMs") {
-		t.Errorf("legacy skills/list: %s", resp.Body)
+	send(`{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{}}`)
+	if r := recv("skills/list"); !strings.Contains(r, `"skills":[`) || strings.Contains(r, "ttlMs") {
+		t.Errorf("legacy skills/list: %s", r)
 	}
 
 	next := testFS()
@@ -414,13 +448,8 @@ func TestReloadAnnouncesTheChange(t *testing.T) {
 	if err := sk.Reload(next); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case n := <-notes:
-		if !strings.Contains(n, "notifications/resources/list_changed") {
-			t.Errorf("notification %s", n)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no list_changed after Reload")
+	if n := recv("Reload"); !strings.Contains(n, "notifications/resources/list_changed") {
+		t.Errorf("notification after Reload: %s", n)
 	}
 	res := result[listResult](t, call(t, s, skills.MethodList, ""))
 	if len(res.Skills) != 4 || len(res.Skills[0].Resources) != 2 {

@@ -10,19 +10,19 @@ import (
 // DefaultMaxBodyBytes is a sensible request body limit: 4 MiB.
 const DefaultMaxBodyBytes int64 = 4 << 20
 
-// LimitBody replaces r.Body with an http.MaxBytesReader of limit bytes, so
+// limitBody replaces r.Body with an http.MaxBytesReader of limit bytes, so
 // reading past the limit fails with *http.MaxBytesError and the server
-// closes the connection after the response. Use TooLarge to turn that
+// closes the connection after the response. Use tooLarge to turn that
 // error into a rejection, or call ReadBody, which does both.
-func LimitBody(w http.ResponseWriter, r *http.Request, limit int64) {
+func limitBody(w http.ResponseWriter, r *http.Request, limit int64) {
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
 	}
 }
 
-// TooLarge returns the 413 rejection for a read error caused by the body
+// tooLarge returns the 413 rejection for a read error caused by the body
 // limit, or nil for any other error.
-func TooLarge(err error) *Rejection {
+func tooLarge(err error) *Rejection {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
 		return bodyTooLarge(mbe.Limit)
@@ -45,10 +45,10 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *Rej
 	if r.Body == nil {
 		return nil, nil
 	}
-	LimitBody(w, r, limit)
+	limitBody(w, r, limit)
 	b, err := io.ReadAll(r.Body)
 	if err != nil {
-		if rej := TooLarge(err); rej != nil {
+		if rej := tooLarge(err); rej != nil {
 			return nil, rej
 		}
 		return nil, &Rejection{Status: http.StatusBadRequest, Code: CodeParseError,

@@ -50,7 +50,7 @@ func TestReadBodyReadError(t *testing.T) {
 	if rej == nil || rej.Status != http.StatusBadRequest || rej.Code != CodeParseError {
 		t.Fatalf("got %v", rej)
 	}
-	if TooLarge(errors.New("other")) != nil {
-		t.Error("TooLarge matched an unrelated error")
+	if tooLarge(errors.New("other")) != nil {
+		t.Error("tooLarge matched an unrelated error")
 	}
 }

@@ -34,12 +34,12 @@ func isSentinel(s string) bool {
 		strings.HasPrefix(s, sentinelPrefix) && strings.HasSuffix(s, sentinelSuffix)
 }
 
-// IsPlainHeaderValue reports whether s may be sent as a plain header value:
+// isPlainHeaderValue reports whether s may be sent as a plain header value:
 // only 0x20-0x7E, no leading or trailing space, and not itself of the
 // sentinel form ("Value Encoding": values with non-ASCII or control
 // characters, leading/trailing whitespace, or matching the sentinel pattern
 // MUST be Base64-encoded).
-func IsPlainHeaderValue(s string) bool {
+func isPlainHeaderValue(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c > 0x7e {
 			return false
@@ -52,11 +52,11 @@ func IsPlainHeaderValue(s string) bool {
 }
 
 // EncodeHeaderValue returns s as an Mcp-Name or Mcp-Param-{Name} header
-// value: s itself when IsPlainHeaderValue(s), else the sentinel form
+// value: s itself when isPlainHeaderValue(s), else the sentinel form
 // "=?base64?" + base64(s) + "?=". Invalid UTF-8 bytes in s are encoded as
 // they are.
 func EncodeHeaderValue(s string) string {
-	if IsPlainHeaderValue(s) {
+	if isPlainHeaderValue(s) {
 		return s
 	}
 	return sentinelPrefix + base64.StdEncoding.EncodeToString([]byte(s)) + sentinelSuffix

@@ -48,7 +48,7 @@ func FuzzCheckHeaders(f *testing.F) {
 				t.Fatalf("body %s, %v", b, err)
 			}
 		}
-		if v, err := DecodeHeaderValue(param); err == nil && EncodeHeaderValue(v) != param && IsPlainHeaderValue(param) {
+		if v, err := DecodeHeaderValue(param); err == nil && EncodeHeaderValue(v) != param && isPlainHeaderValue(param) {
 			t.Fatalf("plain value %q re-encoded as %q", param, EncodeHeaderValue(v))
 		}
 	})

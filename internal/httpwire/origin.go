@@ -45,20 +45,6 @@ func LoopbackPolicy() OriginPolicy {
 	return OriginPolicy{AllowedOrigins: append([]string(nil), loopbackNames...), AllowedHosts: append([]string(nil), loopbackNames...)}
 }
 
-// PolicyForAddr returns LoopbackPolicy for a listen address on a loopback
-// interface ("127.0.0.1:8080", "[::1]:0", "localhost:3000") and the zero
-// policy for any other address, including wildcard ones like ":8080".
-func PolicyForAddr(addr string) OriginPolicy {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = addr
-	}
-	if isLoopbackHost(host) {
-		return LoopbackPolicy()
-	}
-	return OriginPolicy{}
-}
-
 // Check validates the Host and Origin headers of r and returns nil to
 // accept or a 403 Forbidden rejection whose JSON-RPC error (-32600) must be
 // written without an id (the body MAY be such an error).

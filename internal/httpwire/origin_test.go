@@ -70,15 +70,3 @@ func TestOriginPolicyRepeatedOrigin(t *testing.T) {
 		t.Fatal("two Origin headers accepted")
 	}
 }
-
-func TestPolicyForAddr(t *testing.T) {
-	for addr, loopback := range map[string]bool{
-		"127.0.0.1:8080": true, "[::1]:0": true, "localhost:3000": true, "127.0.0.1": true,
-		":8080": false, "0.0.0.0:80": false, "[::]:80": false, "10.0.0.1:80": false, "example.com:443": false,
-	} {
-		got := PolicyForAddr(addr)
-		if (len(got.AllowedHosts) > 0) != loopback {
-			t.Errorf("PolicyForAddr(%q) = %+v, loopback want %v", addr, got, loopback)
-		}
-	}
-}
