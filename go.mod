@@ -21,4 +21,5 @@ require (
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/time v0.16.0 // indirect
 )

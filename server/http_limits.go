@@ -128,12 +128,17 @@ func (w *deadlineWriter) SetWriteDeadline(time.Time) error { return nil }
 func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // serveLimited runs one HTTP request through the server's limits; ok is
-// false when a limit refused it, in which case the 503 is already written.
-// A core that is not a *Server (tests) has no limits.
+// false when a limit refused it, in which case the 429 (rate, see
+// RateLimit) or 503 is already written. A core that is not a *Server
+// (tests) has no limits.
 func (h *httpHandler) serveLimited(w http.ResponseWriter, r *http.Request, msg jsonrpc.Message, fn func(context.Context) Response) (Response, bool) {
 	s, isServer := h.core.(*Server)
 	if !isServer {
 		return fn(r.Context()), true
+	}
+	if rr := s.admitRate(r.Context()); rr != nil {
+		writeRateRefusal(w, msg.ID, rr)
+		return Response{}, false
 	}
 	resp, refused := s.serveLimited(r.Context(), msg, fn)
 	if refused {

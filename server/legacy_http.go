@@ -251,6 +251,10 @@ func (l *legacySession) sendStream(msg []byte) error {
 // serveSessionStream holds the session's standalone SSE stream open until
 // the client goes away, the session ends or the server shuts down.
 func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request, hs *legacyHTTPSession) {
+	if rr := hs.s.admitRate(r.Context()); rr != nil { // ratelimit.go
+		writeRateRefusal(w, jsonrpc.ID{}, rr)
+		return
+	}
 	ch := make(chan []byte, 64)
 	hs.mu.Lock()
 	busy := hs.stream != nil

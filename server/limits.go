@@ -18,7 +18,9 @@ import (
 // A request refused by a limit is answered at once and never queued: on
 // stdio with -32603 and data {"reason":"busy"} (or "shutdown" while the
 // server drains), on HTTP with 503 Service Unavailable, Retry-After and the
-// same JSON-RPC error as body.
+// same JSON-RPC error as body. A request over its client's rate (Rate) is
+// answered the same way but with data {"reason":"rate_limited",
+// "retryAfter":N} and, on HTTP, 429 Too Many Requests (see RateLimit).
 type Limits struct {
 	// MaxInFlight caps the request handlers running at once in the whole
 	// server, every transport together (default 4096). subscriptions/listen
@@ -84,6 +86,10 @@ type Limits struct {
 	// MaxHeaderBytes caps a request's header size (default 64 KiB; over it
 	// the client gets 431). The body size is Options.HTTP.MaxBodyBytes.
 	MaxHeaderBytes int
+
+	// Rate throttles each client's requests (token buckets, on every
+	// transport); the zero value is off. See RateLimit.
+	Rate RateLimit
 }
 
 // Defaults of Limits.

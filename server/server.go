@@ -48,7 +48,8 @@ type Server struct {
 	extensions extensionSet  // the tasks extension and Options.Extensions
 	cl         *clusterState // Options.Cluster membership; nil without one (cluster*.go)
 
-	lim limiter // Options.Limits at run time (limits.go, admit.go, drain.go)
+	lim  limiter    // Options.Limits at run time (limits.go, admit.go, drain.go)
+	rate *rateTable // Limits.Rate (ratelimit*.go); nil: off
 
 	closeOnce sync.Once
 	closing   chan struct{} // closed by Shutdown
@@ -106,6 +107,7 @@ func New(opts Options) (*Server, error) {
 	s.metaJSON = meta
 
 	s.lim.init(opts.Limits)
+	s.rate = newRateTable(s.lim.cfg.Rate)
 	s.sessions.max = s.lim.cfg.MaxLegacySessions
 	s.tasks.perClient = s.lim.cfg.MaxTasksPerClient
 	s.tools.init(s)

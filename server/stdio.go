@@ -309,6 +309,10 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte) {
 		c.send(jsonrpc.AppendError(nil, msg.ID, shuttingDownError()))
 		return
 	}
+	if rr := c.s.admitRate(ctx); rr != nil { // ratelimit.go
+		c.send(jsonrpc.AppendError(nil, msg.ID, rr.err()))
+		return
+	}
 	listen := msg.Method == mcp.MethodSubscriptionsListen
 	if !listen && !c.acquire(ctx) {
 		return
