@@ -32,11 +32,11 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s: generator bug: the Go it would write does not compile: %s:%s", e.Schema, where, e.File, e.Msg)
 }
 
-// stdImporter imports the standard library for type-checking: export data
-// (the go command's build cache) when it is available, else the sources in
-// GOROOT. The generated package imports nothing else. Importers are not safe
-// for concurrent use and cache what they load, hence one per process behind
-// a mutex.
+// stdImporter imports the real standard library for type-checking, when
+// the stubs (stdstub.go) do not suffice: export data (the go command's build
+// cache) when it is available, else the sources in GOROOT. The generated
+// package imports nothing else. Importers are not safe for concurrent use
+// and cache what they load, hence one per process behind a mutex.
 var stdImporter = struct {
 	sync.Mutex
 	gc, src types.Importer
@@ -63,10 +63,18 @@ func (lockedImporter) Import(path string) (*types.Package, error) {
 	return nil, fmt.Errorf("importing %s to type-check the output: %w", path, err)
 }
 
-// typeCheck parses and type-checks the files of the package in memory. The
-// first errors (at most five) are reported, each blamed on the schema
-// definition that owns the declaration it is in.
+// typeCheck parses and type-checks the files of the package in memory,
+// against the standard library stubs and, when that fails, against the real
+// standard library. The first errors (at most five) are reported, each
+// blamed on the schema definition that owns the declaration it is in.
 func (g *gen) typeCheck(files []File) error {
+	if g.check(files, stubImporter()) == nil {
+		return nil
+	}
+	return g.check(files, lockedImporter{})
+}
+
+func (g *gen) check(files []File, imp types.Importer) error {
 	fset := token.NewFileSet()
 	var parsed []*ast.File
 	var errs []error
@@ -87,7 +95,7 @@ func (g *gen) typeCheck(files []File) error {
 		parsed = append(parsed, af)
 	}
 	conf := types.Config{
-		Importer: lockedImporter{},
+		Importer: imp,
 		Error: func(err error) {
 			if len(errs) < 5 {
 				errs = append(errs, err)
