@@ -1,8 +1,9 @@
 // Package generator turns a schema.Model into a Go package: types, sealed
 // unions, constants, _meta helpers, result completion, server handler
 // interfaces with a dispatcher, and a typed client. Each emitted concern has
-// its own file; support.go (static/support.go.txt) is the same for every
-// package, so the generated package needs only the standard library.
+// its own file; support.go is the same for every package, a copy of
+// internal/support (a real package, compiled and tested here), so the
+// generated package needs only the standard library.
 //
 // # What it guarantees
 //

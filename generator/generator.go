@@ -27,7 +27,10 @@ type File struct {
 	Content []byte
 }
 
-//go:embed static/support.go.txt
+// supportSource is internal/support/support.go, a real package compiled and
+// tested with the generator; every generated package gets a copy, renamed.
+//
+//go:embed internal/support/support.go
 var supportSource string
 
 // Generate emits the Go package for a model. The output is gofmt'ed and the
@@ -68,7 +71,7 @@ func Generate(m *schema.Model, opts Options) ([]File, error) {
 		}
 		files = append(files, File{Name: e.name, Content: buf.Bytes()})
 	}
-	support := strings.Replace(supportSource, "package mcp", "package "+opts.Package, 1)
+	support := "// " + Header + "\n\n" + strings.Replace(supportSource, "package support", "package "+opts.Package, 1)
 	src, err := format.Source([]byte(support))
 	if err != nil {
 		return nil, fmt.Errorf("generator: formatting support.go: %w", err)

@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from the curren
 var fixtureSchema = filepath.Join("testdata", "fixture", "2030-01-01", "schema.json")
 
 // goldenSkip are files not kept as golden: support.go is the embedded
-// static/support.go.txt with only the package name changed.
+// internal/support/support.go with only the package name changed.
 var goldenSkip = map[string]bool{"support.go": true}
 
 func generateFile(t testing.TB, path, pkg string) []generator.File {
