@@ -116,7 +116,7 @@ func FuzzValidate(f *testing.F) {
 			t.Fatalf("parse accepted %q, UnmarshalJSON: %v", args, err)
 		case perr == nil && !reflect.DeepEqual(fast, slow):
 			t.Fatalf("parse(%q) = %#v, UnmarshalJSON = %#v", args, fast, slow)
-		case perr != nil && err == nil && perr.Duplicate == "" && !strings.Contains(perr.Error(), "nested deeper"):
+		case perr != nil && err == nil && !perr.Repeated && !strings.Contains(perr.Error(), "nested deeper"):
 			t.Fatalf("parse rejected %q (%s), UnmarshalJSON accepts it", args, perr)
 		}
 		v := validators[int(which)%len(validators)]

@@ -267,7 +267,10 @@ func KeyEquals(raw []byte, name string) bool {
 // encoding/json decodes a string.
 func Unquote(raw []byte) (string, bool) {
 	s, _, fault := readString(raw, 0, false)
-	return s, fault == ""
+	if fault != "" {
+		return "", false
+	}
+	return s, true
 }
 
 // String returns the unescaped value of a raw JSON string value (including
@@ -278,7 +281,10 @@ func String(raw []byte) (string, bool) {
 		return "", false
 	}
 	s, end, fault := readString(raw, 1, true)
-	return s, fault == "" && end == len(raw)-1
+	if fault != "" || end != len(raw)-1 {
+		return "", false
+	}
+	return s, true
 }
 
 // IsInteger reports whether raw is a JSON number without fraction or

@@ -11,8 +11,9 @@ import (
 type SyntaxError struct {
 	// Offset is the byte offset of the fault.
 	Offset int
-	// Duplicate is the member name repeated in one object, when that is
-	// the fault.
+	// Repeated reports that the fault is a member name repeated in one
+	// object; Duplicate is that name (which may be "").
+	Repeated  bool
 	Duplicate string
 	msg       string
 }
@@ -155,7 +156,8 @@ func (p *treeParser) object(depth int) any {
 		}
 		if _, dup := m[k]; dup {
 			p.i = keyAt
-			p.fail("duplicate member name " + strconv.Quote(k)).Duplicate = k
+			e := p.fail("duplicate member name " + strconv.Quote(k))
+			e.Repeated, e.Duplicate = true, k
 			return nil
 		}
 		if p.i = SkipSpace(p.data, p.i); p.i >= len(p.data) || p.data[p.i] != ':' {

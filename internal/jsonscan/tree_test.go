@@ -84,7 +84,7 @@ func checkTree(t *testing.T, data []byte) {
 		t.Fatalf("Tree(%q) accepted nesting %d over its limit %d", data, depthOf(got), treeDepth)
 	case err != nil && jerr == nil:
 		switch {
-		case err.Duplicate != "" || strings.Contains(err.Error(), "duplicate"):
+		case err.Repeated:
 			if !repeatsName(data, err.Duplicate) {
 				t.Fatalf("Tree(%q): %v, but encoding/json sees no object repeating %q", data, err, err.Duplicate)
 			}
