@@ -101,7 +101,8 @@ func (c *Client) probeLocked(ctx context.Context) (modern bool, err error) {
 			return false, fmt.Errorf("client: server/discover: %w", err)
 		}
 		var statusErr *StatusError
-		if errors.As(err, &statusErr) && (statusErr.StatusCode == 401 || statusErr.StatusCode == 403) {
+		var loginErr *loginError
+		if errors.As(err, &loginErr) || errors.As(err, &statusErr) && (statusErr.StatusCode == 401 || statusErr.StatusCode == 403) {
 			return false, fmt.Errorf("client: server/discover: %w", err) // authentication, not an era question
 		}
 		return false, nil // not a modern answer: legacy

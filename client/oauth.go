@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"crypto"
 	"errors"
 	"fmt"
 	"net/http"
@@ -38,10 +39,39 @@ type OAuth struct {
 	// ClientIssuer (all authorization servers when ClientIssuer is empty);
 	// they are used before anything else.
 	ClientID, ClientSecret, ClientIssuer string
+	// ClientKey, with ClientID, authenticates the client at the token
+	// endpoint with a signed JWT instead of a secret (private_key_jwt,
+	// RFC 7523 §2.2): iss and sub are ClientID, aud the authorization
+	// server's issuer. The algorithm follows the key (ES256/384/512 by
+	// curve, RS256 or PS256, EdDSA); ClientKeyID is its "kid", if any.
+	ClientKey   crypto.Signer
+	ClientKeyID string
 	// ClientCredentials makes the client act on its own behalf: tokens come
-	// from the client_credentials grant with ClientID and ClientSecret (the
-	// OAuth client credentials extension), with no user and no Authorize.
+	// from the client_credentials grant with ClientID and ClientSecret or
+	// ClientKey (the OAuth client credentials extension), with no user and
+	// no Authorize.
 	ClientCredentials bool
+	// Assertion, when set, makes tokens come from the JWT bearer grant
+	// (RFC 7523 §2.1), with no user and no Authorize: it returns the JWT
+	// to present for target — a workload identity token (workload
+	// identity federation), or an identity assertion grant from the
+	// enterprise's identity provider (EnterpriseIdP.Assertion). The
+	// client authenticates as its registration says (ClientID with
+	// ClientSecret or ClientKey; ClientID alone; or not at all). A
+	// refused assertion is an error: it is not retried, and no other
+	// grant is tried.
+	Assertion func(ctx context.Context, target AssertionTarget) (string, error)
+	// DPoP asks for sender-constrained tokens (RFC 9449) from
+	// authorization servers that offer them (dpop_signing_alg_values_
+	// supported): token requests and every request carrying a DPoP
+	// token get a fresh proof signed with DPoPKey, and use_dpop_nonce
+	// challenges (of the authorization server and of the MCP server) are
+	// answered with the nonce given.
+	DPoP bool
+	// DPoPKey is the proof key (default: a P-256 key made when first
+	// needed, for the life of this OAuth). A Store that keeps DPoP tokens
+	// across processes needs the same key given here.
+	DPoPKey crypto.Signer
 	// ClientMetadataURL is the HTTPS URL of this client's Client ID Metadata
 	// Document, used as client_id where the authorization server supports
 	// such documents.
@@ -64,6 +94,7 @@ type OAuth struct {
 	requested []string       // the scopes of the last authorization (step-up union)
 	issuer    string         // the authorization server in use
 	stepUps   map[string]int // re-authorizations per scope set
+	dpop      dpopState
 }
 
 // TokenStore keeps what OAuth learns, keyed by the authorization server's
@@ -88,6 +119,18 @@ type Token struct {
 	AccessToken, TokenType, RefreshToken string
 	Scope                                string
 	Expiry                               time.Time // zero: unknown
+}
+
+// dpopBound reports whether the token is a DPoP token (RFC 9449 §5:
+// token_type "DPoP", compared case-insensitively).
+func (t *Token) dpopBound() bool { return strings.EqualFold(t.TokenType, "DPoP") }
+
+// authorization is the Authorization header value that presents t.
+func (t *Token) authorization() string {
+	if t.dpopBound() {
+		return "DPoP " + t.AccessToken
+	}
+	return "Bearer " + t.AccessToken
 }
 
 // MemoryStore is a TokenStore in memory.
@@ -142,18 +185,24 @@ func OAuthHTTP(url string, o *OAuth) *HTTPTransport {
 	return t
 }
 
-// bearer adds the current access token to MCP requests.
+// bearer adds the current access token to MCP requests: as a bearer
+// token, or as a DPoP token with a fresh proof (oauth_dpop.go).
 type bearer struct {
 	o    *OAuth
 	base http.RoundTripper
 }
 
 func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	if tok := b.o.current(); tok != nil {
+	tok := b.o.current()
+	if tok == nil {
+		return b.base.RoundTrip(r)
+	}
+	if !tok.dpopBound() {
 		r = r.Clone(r.Context())
 		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		return b.base.RoundTrip(r)
 	}
-	return b.base.RoundTrip(r)
+	return b.o.dpopRoundTrip(b.base, r, tok)
 }
 
 func (o *OAuth) current() *Token {
@@ -189,7 +238,7 @@ func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Res
 	o.loginMu.Lock()
 	defer o.loginMu.Unlock()
 	if sent := resp.Request.Header.Get("Authorization"); resp.StatusCode == http.StatusUnauthorized && sent != "" {
-		if tok := o.current(); tok != nil && "Bearer "+tok.AccessToken != sent {
+		if tok := o.current(); tok != nil && tok.authorization() != sent {
 			return true, nil // another request logged in meanwhile
 		}
 	}
@@ -199,17 +248,25 @@ func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Res
 		scopes := unionScopes(o.requested, strings.Fields(ch.params["scope"]))
 		o.mu.Unlock()
 		if err := o.login(ctx, serverURL, ch, scopes, false); err != nil {
-			return false, err
+			return false, &loginError{err}
 		}
 		return true, nil
 	case resp.StatusCode == http.StatusUnauthorized:
 		if err := o.login(ctx, serverURL, ch, nil, true); err != nil {
-			return false, err
+			return false, &loginError{err}
 		}
 		return true, nil
 	}
 	return false, nil
 }
+
+// loginError is a failed login after a 401 or 403: an answer about
+// authorization, so the era probe does not take it for a legacy server
+// (and log in, and fail, once more).
+type loginError struct{ err error }
+
+func (e *loginError) Error() string { return e.err.Error() }
+func (e *loginError) Unwrap() error { return e.err }
 
 func unionScopes(a, b []string) []string {
 	out := slices.Clone(a)
@@ -221,20 +278,28 @@ func unionScopes(a, b []string) []string {
 	return out
 }
 
-// challenge is a parsed Bearer WWW-Authenticate challenge.
+// challenge is a parsed Bearer or DPoP WWW-Authenticate challenge.
 type challenge struct {
+	scheme string // as sent
 	params map[string]string
 }
 
-// parseChallenge reads the parameters of the Bearer challenge (RFC 6750
-// §3): auth-param = token "=" ( token / quoted-string ).
+// parseChallenge reads the parameters of the first Bearer (RFC 6750 §3)
+// or DPoP (RFC 9449 §7.1) challenge: auth-param = token "=" ( token /
+// quoted-string ).
 func parseChallenge(values []string) challenge {
+	return parseChallengeOf(values, "Bearer", "DPoP")
+}
+
+// parseChallengeOf reads the first challenge of one of schemes.
+func parseChallengeOf(values []string, schemes ...string) challenge {
 	ch := challenge{params: map[string]string{}}
 	for _, v := range values {
 		scheme, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
-		if !strings.EqualFold(scheme, "Bearer") {
+		if !slices.ContainsFunc(schemes, func(s string) bool { return strings.EqualFold(s, scheme) }) {
 			continue
 		}
+		ch.scheme = scheme
 		for rest = strings.TrimSpace(rest); rest != ""; {
 			name, after, ok := strings.Cut(rest, "=")
 			if !ok {

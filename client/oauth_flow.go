@@ -26,16 +26,22 @@ type resourceMetadata struct {
 
 // serverMetadata is the part of RFC 8414 / OpenID metadata the flow uses.
 type serverMetadata struct {
-	Issuer                     string   `json:"issuer"`
-	AuthorizationEndpoint      string   `json:"authorization_endpoint"`
-	TokenEndpoint              string   `json:"token_endpoint"`
-	RegistrationEndpoint       string   `json:"registration_endpoint"`
-	ScopesSupported            []string `json:"scopes_supported"`
-	CodeChallengeMethods       []string `json:"code_challenge_methods_supported"`
-	TokenEndpointAuthMethods   []string `json:"token_endpoint_auth_methods_supported"`
-	ISSParameterSupported      bool     `json:"authorization_response_iss_parameter_supported"`
-	ClientIDMetadataDocSupport bool     `json:"client_id_metadata_document_supported"`
+	Issuer                       string   `json:"issuer"`
+	AuthorizationEndpoint        string   `json:"authorization_endpoint"`
+	TokenEndpoint                string   `json:"token_endpoint"`
+	RegistrationEndpoint         string   `json:"registration_endpoint"`
+	ScopesSupported              []string `json:"scopes_supported"`
+	CodeChallengeMethods         []string `json:"code_challenge_methods_supported"`
+	TokenEndpointAuthMethods     []string `json:"token_endpoint_auth_methods_supported"`
+	ISSParameterSupported        bool     `json:"authorization_response_iss_parameter_supported"`
+	ClientIDMetadataDocSupport   bool     `json:"client_id_metadata_document_supported"`
+	TokenEndpointAuthSigningAlgs []string `json:"token_endpoint_auth_signing_alg_values_supported"`
+	DPoPSigningAlgs              []string `json:"dpop_signing_alg_values_supported"`
 }
+
+// userless reports whether tokens come from a grant with no user (client
+// credentials, JWT bearer) rather than the authorization code flow.
+func (o *OAuth) userless() bool { return o.ClientCredentials || o.Assertion != nil }
 
 // maxStepUps bounds re-authorizations for one scope set.
 const maxStepUps = 2
@@ -76,7 +82,7 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	} else if !o.stepUpAllowed(scopes) {
 		return fmt.Errorf("%w (asked for %q %d times)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
 	}
-	if !o.ClientCredentials && slices.Contains(as.ScopesSupported, "offline_access") && len(scopes) > 0 && !slices.Contains(scopes, "offline_access") {
+	if !o.userless() && slices.Contains(as.ScopesSupported, "offline_access") && len(scopes) > 0 && !slices.Contains(scopes, "offline_access") {
 		scopes = append(scopes, "offline_access")
 	}
 	reg, err := o.register(ctx, as)
@@ -84,9 +90,14 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 		return err
 	}
 	var tok *Token
-	if o.ClientCredentials {
+	switch {
+	case o.ClientCredentials && o.Assertion != nil:
+		return errors.New("client: OAuth.ClientCredentials and OAuth.Assertion are two grants; set one")
+	case o.ClientCredentials:
 		tok, err = o.clientCredentials(ctx, as, reg, prm.Resource, scopes)
-	} else {
+	case o.Assertion != nil:
+		tok, err = o.jwtBearer(ctx, as, reg, prm.Resource, scopes)
+	default:
 		tok, err = o.authorizeCode(ctx, as, reg, prm.Resource, scopes)
 	}
 	if err != nil {
@@ -229,11 +240,17 @@ func (o *OAuth) serverMetadata(ctx context.Context, issuer string) (*serverMetad
 			errs = append(errs, fmt.Errorf("client: the metadata at %s is for issuer %q, not %q (not used)", mu, doc.Issuer, issuer))
 			continue
 		}
+		if doc.TokenEndpoint == "" {
+			return nil, fmt.Errorf("client: the metadata of %s lacks token_endpoint", issuer)
+		}
+		if o.userless() {
+			return &doc, nil // no authorization endpoint, no PKCE
+		}
 		if !slices.Contains(doc.CodeChallengeMethods, "S256") {
 			return nil, fmt.Errorf("client: the authorization server %s does not support PKCE S256 (code_challenge_methods_supported %v); refusing to authorize", issuer, doc.CodeChallengeMethods)
 		}
-		if doc.AuthorizationEndpoint == "" || doc.TokenEndpoint == "" {
-			return nil, fmt.Errorf("client: the metadata of %s lacks authorization_endpoint or token_endpoint", issuer)
+		if doc.AuthorizationEndpoint == "" {
+			return nil, fmt.Errorf("client: the metadata of %s lacks authorization_endpoint", issuer)
 		}
 		return &doc, nil
 	}
@@ -251,6 +268,13 @@ func (o *OAuth) register(ctx context.Context, as *serverMetadata) (*Registration
 	switch {
 	case o.ClientID != "" && (o.ClientIssuer == "" || o.ClientIssuer == as.Issuer):
 		reg = &Registration{ClientID: o.ClientID, ClientSecret: o.ClientSecret, AuthMethod: authMethod(as, o.ClientSecret != "")}
+		if o.ClientKey != nil {
+			reg.AuthMethod = "private_key_jwt"
+		}
+	case o.Assertion != nil && o.ClientID == "":
+		// The JWT bearer grant needs no client authentication (RFC 7523
+		// §3.1): the assertion is the credential.
+		return &Registration{AuthMethod: "none"}, nil
 	case o.ClientMetadataURL != "" && as.ClientIDMetadataDocSupport:
 		reg = &Registration{ClientID: o.ClientMetadataURL, AuthMethod: "none"}
 	case as.RegistrationEndpoint != "":
@@ -402,8 +426,8 @@ func (o *OAuth) authorizeCode(ctx context.Context, as *serverMetadata, reg *Regi
 
 // clientCredentials gets a token for the client itself (RFC 6749 §4.4).
 func (o *OAuth) clientCredentials(ctx context.Context, as *serverMetadata, reg *Registration, resource string, scopes []string) (*Token, error) {
-	if reg.ClientSecret == "" {
-		return nil, errors.New("client: the client_credentials grant needs OAuth.ClientID and OAuth.ClientSecret")
+	if reg.ClientSecret == "" && reg.AuthMethod != "private_key_jwt" {
+		return nil, errors.New("client: the client_credentials grant needs OAuth.ClientID and OAuth.ClientSecret or OAuth.ClientKey")
 	}
 	form := url.Values{"grant_type": {"client_credentials"}, "resource": {resource}}
 	if len(scopes) > 0 {
@@ -419,7 +443,8 @@ func (o *OAuth) refresh(ctx context.Context, as *serverMetadata, reg *Registrati
 }
 
 // token calls the token endpoint with the registration's client
-// authentication.
+// authentication, and a DPoP proof where the server offers DPoP (once
+// more, with the server's nonce, on use_dpop_nonce: RFC 9449 §8).
 func (o *OAuth) token(ctx context.Context, as *serverMetadata, reg *Registration, form url.Values, old *Token) (*Token, error) {
 	var basic bool
 	switch reg.AuthMethod {
@@ -428,24 +453,62 @@ func (o *OAuth) token(ctx context.Context, as *serverMetadata, reg *Registration
 	case "client_secret_post":
 		form.Set("client_id", reg.ClientID)
 		form.Set("client_secret", reg.ClientSecret)
-	default:
+	case "private_key_jwt":
 		form.Set("client_id", reg.ClientID)
+		form.Set("client_assertion_type", assertionTypeJWT)
+	default:
+		if reg.ClientID != "" {
+			form.Set("client_id", reg.ClientID)
+		}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, as.TokenEndpoint, strings.NewReader(form.Encode()))
+	dpop := o.dpopOffered(as)
+	endpoint, err := url.Parse(as.TokenEndpoint)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("client: token endpoint: %w", err)
 	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	if basic {
-		req.SetBasicAuth(url.QueryEscape(reg.ClientID), url.QueryEscape(reg.ClientSecret))
+	for attempt := 0; ; attempt++ {
+		if reg.AuthMethod == "private_key_jwt" {
+			assertion, err := o.clientAssertion(as, reg.ClientID)
+			if err != nil {
+				return nil, err
+			}
+			form.Set("client_assertion", assertion)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, as.TokenEndpoint, strings.NewReader(form.Encode()))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept", "application/json")
+		if basic {
+			req.SetBasicAuth(url.QueryEscape(reg.ClientID), url.QueryEscape(reg.ClientSecret))
+		}
+		var nonce string
+		if dpop {
+			var proof string
+			if proof, nonce, err = o.dpopProof(http.MethodPost, endpoint, "", as.DPoPSigningAlgs); err != nil {
+				return nil, err
+			}
+			req.Header.Set("DPoP", proof)
+		}
+		tok, retry, err := o.tokenResponse(req, as, dpop, nonce, old)
+		if retry && attempt == 0 {
+			continue
+		}
+		return tok, err
 	}
+}
+
+// tokenResponse sends a token request and reads the answer; retry is
+// set for a use_dpop_nonce error that brought a new nonce.
+func (o *OAuth) tokenResponse(req *http.Request, as *serverMetadata, dpop bool, sentNonce string, old *Token) (tok *Token, retry bool, err error) {
 	resp, err := o.httpClient().Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("client: token request: %w", err)
+		return nil, false, fmt.Errorf("client: token request: %w", err)
 	}
 	defer resp.Body.Close()
 	raw, _ := readLimited(resp.Body, 1<<20)
+	fresh := dpop && o.noteNonce(req.URL, resp, sentNonce)
 	var out struct {
 		AccessToken  string  `json:"access_token"`
 		TokenType    string  `json:"token_type"`
@@ -456,15 +519,21 @@ func (o *OAuth) token(ctx context.Context, as *serverMetadata, reg *Registration
 		Description  string  `json:"error_description"`
 	}
 	_ = json.Unmarshal(raw, &out)
-	if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
-		return nil, fmt.Errorf("client: token request at %s: HTTP %d %s: %s", as.TokenEndpoint, resp.StatusCode, out.Error, out.Description)
+	if fresh && resp.StatusCode == http.StatusBadRequest && out.Error == "use_dpop_nonce" {
+		return nil, true, fmt.Errorf("client: token request at %s: the server wants a DPoP nonce again", as.TokenEndpoint)
 	}
-	tok := &Token{AccessToken: out.AccessToken, TokenType: out.TokenType, RefreshToken: out.RefreshToken, Scope: out.Scope}
+	if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
+		return nil, false, fmt.Errorf("client: token request at %s: HTTP %d %s: %s", as.TokenEndpoint, resp.StatusCode, out.Error, out.Description)
+	}
+	if strings.EqualFold(out.TokenType, "DPoP") && !dpop {
+		return nil, false, fmt.Errorf("client: the token endpoint at %s issued a DPoP token to a request without a proof", as.TokenEndpoint)
+	}
+	tok = &Token{AccessToken: out.AccessToken, TokenType: out.TokenType, RefreshToken: out.RefreshToken, Scope: out.Scope}
 	if out.ExpiresIn > 0 {
 		tok.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
 	}
 	if tok.RefreshToken == "" && old != nil {
 		tok.RefreshToken = old.RefreshToken
 	}
-	return tok, nil
+	return tok, false, nil
 }

@@ -7,13 +7,16 @@
 #   conformance/run.sh [--requirements 2026-07-28|2025-11-25 | --scenario NAME ...]
 #                      [--server-cmd "<cmd>"] [--url-path /mcp] [--keep-results DIR]
 #                      [--verbose] [-- <extra suite args>]
-#   conformance/run.sh --client [--keep-results DIR] [-- <extra suite args>]
+#   conformance/run.sh --client [--scenario NAME ...] [--keep-results DIR]
+#                      [-- <extra suite args>]
 #
 #   --client        run "conformance client --requirements 2026-07-28" with the Go
 #                   client fixture (conformance/client, built here): the suite's
 #                   scenario servers run it with their URL appended. The auth/*
 #                   scenarios are baselined in conformance/client-baseline.yml (a
 #                   baselined scenario that passes fails the run: remove it then).
+#                   With --scenario, only those client scenarios run, and each
+#                   must pass every one of its checks.
 #   --requirements  requirement set to run (default 2026-07-28).
 #   --scenario      run this scenario instead (repeatable; e.g. the extension scenarios
 #                   sep-2640-skills-directory, which no requirement set includes); each
@@ -95,6 +98,26 @@ if [[ ! -x "$node22" || ! -f "$suite" || ! -f "$stamp" || "$(cat "$stamp")" != "
 	echo "$want_stamp" >"$stamp"
 fi
 
+# all_checks_pass DIR NAME: every checks.json under DIR records only
+# SUCCESS checks (and at least one) besides INFO ones (the client scenarios'
+# request log): a scenario run by name must pass every check; a SKIPPED or
+# WARNING check is not a pass.
+all_checks_pass() {
+	"$node22" -e '
+const fs = require("fs"), path = require("path");
+const files = [];
+const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).forEach((e) =>
+  e.isDirectory() ? walk(path.join(d, e.name)) : e.name === "checks.json" && files.push(path.join(d, e.name)));
+walk(process.argv[1]);
+const checks = files.flatMap((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+const scored = checks.filter((c) => c.status !== "INFO");
+const bad = scored.filter((c) => c.status !== "SUCCESS");
+for (const c of bad) console.error(`run.sh: ${process.argv[2]}: ${c.id} ${c.status}: ${c.errorMessage ?? ""}`);
+if (scored.length === 0) console.error(`run.sh: ${process.argv[2]}: no checks recorded`);
+process.exit(bad.length === 0 && scored.length > 0 ? 0 : 1);
+' "$1" "$2"
+}
+
 if ((client_mode)); then
 	tmp="$(mktemp -d "${TMPDIR:-/tmp}/mcpgen-conformance.XXXXXX")"
 	trap 'rm -rf "$tmp"' EXIT
@@ -107,10 +130,19 @@ if ((client_mode)); then
 	else
 		results="$tmp/results"
 	fi
-	echo "run.sh: conformance client --requirements 2026-07-28 --command $tmp/conformance-client" >&2
 	status=0
-	"$node22" "$suite" client --command "$tmp/conformance-client" --requirements 2026-07-28 \
-		--expected-failures "$here/client-baseline.yml" -o "$results" ${extra[@]+"${extra[@]}"} || status=$?
+	if ((${#scenarios[@]})); then
+		for scenario in "${scenarios[@]}"; do
+			echo "run.sh: conformance client --command $tmp/conformance-client --scenario $scenario" >&2
+			"$node22" "$suite" client --command "$tmp/conformance-client" --scenario "$scenario" \
+				-o "$results/$scenario" ${extra[@]+"${extra[@]}"} || status=$?
+			all_checks_pass "$results/$scenario" "$scenario" || status=1
+		done
+	else
+		echo "run.sh: conformance client --requirements 2026-07-28 --command $tmp/conformance-client" >&2
+		"$node22" "$suite" client --command "$tmp/conformance-client" --requirements 2026-07-28 \
+			--expected-failures "$here/client-baseline.yml" -o "$results" ${extra[@]+"${extra[@]}"} || status=$?
+	fi
 	[[ -n "$keep_results" ]] && echo "run.sh: results kept in $results" >&2
 	echo "run.sh: suite exit status $status" >&2
 	exit "$status"
@@ -197,18 +229,7 @@ if ((${#scenarios[@]})); then
 			-o "$results/$scenario" ${extra[@]+"${extra[@]}"} || status=$?
 		# A scenario run by name must pass every check: a SKIPPED check (the
 		# server stopped declaring the extension, say) is not a pass.
-		"$node22" -e '
-const fs = require("fs"), path = require("path");
-const files = [];
-const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).forEach((e) =>
-  e.isDirectory() ? walk(path.join(d, e.name)) : e.name === "checks.json" && files.push(path.join(d, e.name)));
-walk(process.argv[1]);
-const checks = files.flatMap((f) => JSON.parse(fs.readFileSync(f, "utf8")));
-const bad = checks.filter((c) => c.status !== "SUCCESS");
-for (const c of bad) console.error(`run.sh: ${process.argv[2]}: ${c.id} ${c.status}: ${c.errorMessage ?? ""}`);
-if (checks.length === 0) console.error(`run.sh: ${process.argv[2]}: no checks recorded`);
-process.exit(bad.length === 0 && checks.length > 0 ? 0 : 1);
-' "$results/$scenario" "$scenario" || status=1
+		all_checks_pass "$results/$scenario" "$scenario" || status=1
 	done
 else
 	echo "run.sh: conformance server --url $url --requirements $requirements" >&2

@@ -14,7 +14,10 @@ package main
 
 import (
 	"context"
+	"crypto"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -43,7 +46,11 @@ func main() {
 }
 
 func run(ctx context.Context, url, scenario, scenarioContext string) error {
-	c, err := client.Connect(ctx, transport(url, scenario, scenarioContext), &client.Options{
+	t, err := transport(url, scenario, scenarioContext)
+	if err != nil {
+		return err
+	}
+	c, err := client.Connect(ctx, t, &client.Options{
 		ClientInfo: mcp.Implementation{Name: "mcpgen-conformance-client", Version: "1.0.0"},
 		Elicit:     acceptElicitation,
 		Sample:     sample,
@@ -73,28 +80,78 @@ func run(ctx context.Context, url, scenario, scenarioContext string) error {
 const redirectURL = "http://localhost:3030/callback"
 
 // transport is plain Streamable HTTP, or for the auth/* scenarios the
-// client's OAuth login, with the scenario's pre-registered credentials
-// when its context has them.
-func transport(url, scenario, scenarioContext string) *client.HTTPTransport {
+// client's OAuth login, with what the scenario's context gives: pre-
+// registered credentials, a private key for private_key_jwt, a workload
+// JWT (wif-jwt-bearer), the enterprise IdP and the user's ID token
+// (enterprise-managed-authorization). DPoP is asked for everywhere; only
+// the dpop scenarios' authorization servers offer it.
+func transport(url, scenario, scenarioContext string) (*client.HTTPTransport, error) {
 	if !strings.HasPrefix(scenario, "auth/") {
-		return client.HTTP(url)
+		return client.HTTP(url), nil
 	}
 	var sc struct {
-		ClientID     string `json:"client_id"`
-		ClientSecret string `json:"client_secret"`
-		Issuer       string `json:"issuer"`
+		ClientID         string `json:"client_id"`
+		ClientSecret     string `json:"client_secret"`
+		Issuer           string `json:"issuer"`
+		PrivateKeyPEM    string `json:"private_key_pem"`
+		IdPClientID      string `json:"idp_client_id"`
+		IdPIDToken       string `json:"idp_id_token"`
+		IdPTokenEndpoint string `json:"idp_token_endpoint"`
+		WorkloadJWT      string `json:"valid_jwt"`
 	}
-	_ = json.Unmarshal([]byte(scenarioContext), &sc)
-	return client.OAuthHTTP(url, &client.OAuth{
+	if scenarioContext != "" {
+		if err := json.Unmarshal([]byte(scenarioContext), &sc); err != nil {
+			return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
+		}
+	}
+	o := &client.OAuth{
 		RedirectURL:       redirectURL,
 		Authorize:         client.FollowRedirects(http.DefaultClient, redirectURL),
 		ClientID:          sc.ClientID,
 		ClientSecret:      sc.ClientSecret,
 		ClientIssuer:      sc.Issuer,
 		ClientMetadataURL: "https://conformance-test.local/client-metadata.json",
-		ClientCredentials: scenario == "auth/client-credentials-basic",
+		ClientCredentials: strings.HasPrefix(scenario, "auth/client-credentials-"),
 		ClientName:        "mcpgen-conformance-client",
-	})
+		DPoP:              true,
+	}
+	if sc.PrivateKeyPEM != "" {
+		key, err := parsePrivateKey(sc.PrivateKeyPEM)
+		if err != nil {
+			return nil, err
+		}
+		o.ClientKey = key
+	}
+	switch {
+	case sc.IdPTokenEndpoint != "":
+		idToken := sc.IdPIDToken
+		o.Assertion = (&client.EnterpriseIdP{
+			TokenEndpoint: sc.IdPTokenEndpoint,
+			ClientID:      sc.IdPClientID,
+			IDToken:       func(context.Context) (string, error) { return idToken, nil },
+		}).Assertion
+	case sc.WorkloadJWT != "":
+		jwt := sc.WorkloadJWT
+		o.Assertion = func(context.Context, client.AssertionTarget) (string, error) { return jwt, nil }
+	}
+	return client.OAuthHTTP(url, o), nil
+}
+
+// parsePrivateKey reads a PKCS #8 PEM private key.
+func parsePrivateKey(pemText string) (crypto.Signer, error) {
+	block, _ := pem.Decode([]byte(pemText))
+	if block == nil {
+		return nil, errors.New("private_key_pem: no PEM block")
+	}
+	key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	if err != nil {
+		return nil, fmt.Errorf("private_key_pem: %w", err)
+	}
+	signer, ok := key.(crypto.Signer)
+	if !ok {
+		return nil, fmt.Errorf("private_key_pem: a %T cannot sign", key)
+	}
+	return signer, nil
 }
 
 // authWalk is what the auth/* scenarios need once logged in: authorized
