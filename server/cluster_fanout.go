@@ -147,6 +147,7 @@ func (s *Server) deliverRemote(raw []byte) {
 		if s.cl.onChange != nil {
 			s.cl.onChange(s, Change{Kind: m.Kind, TaskID: m.TaskID, Replica: m.Replica})
 		}
+		s.taskStatusChanged(m.TaskID) // streams of this replica watching it (listen_tasks.go)
 		return
 	}
 	var local change

@@ -289,6 +289,7 @@ func (s *Server) tasksGetAny(ctx context.Context, p taskParams) (any, error) {
 			if rec, err = s.orphaned(ctx, *p.TaskID); err != nil {
 				return nil, s.recordError(*p.TaskID, err)
 			}
+			s.announceTask(*p.TaskID)
 		}
 	}
 	return rec.wire(*p.TaskID, s.metaJSON), nil
@@ -374,7 +375,7 @@ func (s *Server) tasksUpdateAny(ctx context.Context, p taskParams) (any, error) 
 	if err != nil {
 		return nil, s.recordError(*p.TaskID, err)
 	}
-	s.broadcast(ChangeTask, "", *p.TaskID)
+	s.announceTask(*p.TaskID)
 	return ackResult{ResultType: "complete", Meta: s.metaJSON}, nil
 }
 
@@ -400,7 +401,7 @@ func (s *Server) tasksCancelAny(ctx context.Context, p taskParams) (any, error) 
 	if err != nil {
 		return nil, s.recordError(*p.TaskID, err)
 	}
-	s.broadcast(ChangeTask, "", *p.TaskID)
+	s.announceTask(*p.TaskID)
 	return ackResult{ResultType: "complete", Meta: s.metaJSON}, nil
 }
 

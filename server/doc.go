@@ -70,7 +70,11 @@
 // methods are -32021. ToolInfo.BeforeTask gathers input inline before the
 // task exists. Tasks are kept in memory for their ttlMs, bounded in number
 // and per client (Limits.MaxTasksPerClient); Shutdown lets running tasks
-// finish within its grace and marks the rest failed with a reason.
+// finish within its grace and marks the rest failed with a reason. A
+// subscriptions/listen whose filter lists taskIds (the caller's own tasks;
+// the extension declared, else -32021) gets notifications/tasks, the
+// DetailedTask tasks/get would answer, once at the start and on every
+// status change — from every replica of a cluster.
 //
 // # Subscriptions
 //

@@ -25,23 +25,25 @@ const (
 	changePrompts
 	changeResources
 	changeResourceUpdated
+	changeTask // a task's status (listen_tasks.go)
 )
 
 type event struct {
 	kind change
-	uri  string
+	uri  string // changeResourceUpdated: the resource; changeTask: the task id
 }
 
 // subscriptions is the set of open listen streams.
 type subscriptions struct {
 	mu  sync.Mutex
 	set map[*subscriber]struct{}
-	seq [changeResourceUpdated + 1]uint64 // events published, by kind (under mu)
+	seq [changeTask + 1]uint64 // events published, by kind (under mu)
 }
 
 type subscriber struct {
 	tools, prompts, resources bool
 	uris                      map[string]bool
+	tasks                     map[string]bool // task ids (notifications/tasks); fixed once added
 	ch                        chan event
 }
 
@@ -55,6 +57,8 @@ func (sub *subscriber) wants(ev event) bool {
 		return sub.resources
 	case changeResourceUpdated:
 		return sub.uris[ev.uri]
+	case changeTask:
+		return sub.tasks[ev.uri]
 	}
 	return false
 }
@@ -128,6 +132,18 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 			sub.uris[u] = true
 		}
 	}
+	taskIDs, err := s.listenTasks(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if len(taskIDs) > 0 {
+		ids, _ := json.Marshal(taskIDs)
+		granted.Extra = map[string]json.RawMessage{filterTaskIDs: ids}
+		sub.tasks = make(map[string]bool, len(taskIDs))
+		for _, id := range taskIDs {
+			sub.tasks[id] = true
+		}
+	}
 	s.subs.add(sub)
 	defer s.subs.remove(sub)
 
@@ -141,13 +157,29 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 		return nil, err
 	}
 	plain := append(append([]byte(`{"_meta":`), tag...), '}')
+	tasks := newTaskWatch(taskIDs)
+	for _, id := range taskIDs { // the state now: a change before the ack is not missed
+		if err := s.sendTaskStatus(ctx, r, tag, tasks, id); err != nil {
+			return nil, err
+		}
+	}
+	orphans, stopOrphans := s.orphanCheck(taskIDs)
+	defer stopOrphans()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-s.closing:
 			return s.listenResult(r), nil
+		case <-orphans:
+			s.checkOrphans(ctx, tasks)
 		case ev := <-sub.ch:
+			if ev.kind == changeTask {
+				if err := s.sendTaskStatus(ctx, r, tag, tasks, ev.uri); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			method, body := "", plain
 			switch ev.kind {
 			case changeTools:

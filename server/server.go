@@ -110,6 +110,7 @@ func New(opts Options) (*Server, error) {
 	s.rate = newRateTable(s.lim.cfg.Rate)
 	s.sessions.max = s.lim.cfg.MaxLegacySessions
 	s.tasks.perClient = s.lim.cfg.MaxTasksPerClient
+	s.tasks.changed = s.taskStatusChanged
 	s.tools.init(s)
 	s.prompts.init(s)
 	s.resources.init(s)

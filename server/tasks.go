@@ -82,7 +82,7 @@ const (
 // inlined result or error once terminal). It never carries requestState,
 // the legacy ttl/pollInterval names or a nested task object.
 type taskWire struct {
-	ResultType     string            `json:"resultType"`
+	ResultType     string            `json:"resultType,omitzero"` // "" in notifications/tasks
 	TaskID         string            `json:"taskId"`
 	Status         string            `json:"status"`
 	StatusMessage  string            `json:"statusMessage,omitzero"`

@@ -24,8 +24,9 @@ type task struct {
 	expires time.Time
 	ttl     time.Duration
 	cancel  context.CancelFunc
-	client  string        // who created it (Limits.MaxTasksPerClient)
-	wake    chan struct{} // signalled when the last pending input is answered
+	client  string          // who created it (Limits.MaxTasksPerClient)
+	wake    chan struct{}   // signalled when the last pending input is answered
+	changed func(id string) // called (under mu) when the status changes; see listen_tasks.go
 
 	mu      sync.Mutex
 	status  string
@@ -45,7 +46,11 @@ func (t *task) terminal() bool {
 
 // setStatus records a status change. Callers hold t.mu.
 func (t *task) setStatus(status, message string) {
+	old := t.status
 	t.status, t.message, t.updated = status, message, time.Now()
+	if status != old && t.changed != nil {
+		t.changed(t.id)
+	}
 }
 
 // finish makes the task terminal unless it already is (a cancel that won the
@@ -104,6 +109,9 @@ type taskStore struct {
 	perClient int           // unfinished tasks per client (0: no quota)
 	shutdown  bool
 	running   sync.WaitGroup // one per runner goroutine (runTask)
+	// changed is given to every task: it tells the listen streams of a
+	// status change (nil: nobody listens).
+	changed func(id string)
 }
 
 // errTooManyTasks answers a task creation when the store is full of running
@@ -147,7 +155,7 @@ func (st *taskStore) add(tool *toolImpl, args []byte, meta requestMeta, client s
 	t := &task{
 		id: hex.EncodeToString(raw[:]), tool: tool, args: args, meta: meta,
 		created: now, expires: now.Add(ttl), ttl: ttl, cancel: cancel, client: client,
-		wake:   make(chan struct{}, 1),
+		wake: make(chan struct{}, 1), changed: st.changed,
 		status: TaskWorking, updated: now,
 	}
 	st.tasks[t.id] = t

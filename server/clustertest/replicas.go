@@ -88,11 +88,54 @@ func Replicas(t *testing.T, connect func(testing.TB) server.Cluster) {
 			t.Errorf("Shutdown: %v", err)
 		}
 	})
+	t.Run("TaskStatusReachesListenersOnEveryReplica", func(t *testing.T) {
+		r := newReplicas(t, connect, 3)
+		id := r.createTask(t, 0, "ask_name")
+		var streams []*stream
+		for i := range 3 {
+			st, ack := r.listenAck(t, i, `{"taskIds":["`+id+`"]}`)
+			if !strings.Contains(string(ack.params), `"taskIds":["`+id+`"]`) {
+				t.Fatalf("ack on replica %d: %s", i, ack.params)
+			}
+			streams = append(streams, st)
+		}
+		for i, st := range streams {
+			m := st.nextStatus(t, id, server.TaskInputRequired, 5*time.Second)
+			if reqs, _ := m["inputRequests"].(map[string]any); reqs["name"] == nil {
+				t.Fatalf("replica %d: input_required without the request: %v", i, m)
+			}
+		}
+		r.call(t, 2, "tasks/update", `{"taskId":"`+id+`","inputResponses":{"name":{"action":"accept","content":{"name":"Ada"}}}}`)
+		for i, st := range streams {
+			m := st.nextStatus(t, id, server.TaskCompleted, 5*time.Second)
+			if !strings.Contains(fmt.Sprint(m["result"]), "Hello, Ada") {
+				t.Errorf("replica %d: completed without the result: %v", i, m)
+			}
+		}
+	})
+	t.Run("TaskCancelledElsewhereReachesListeners", func(t *testing.T) {
+		r := newReplicas(t, connect, 3)
+		id := r.createTask(t, 0, "wait_for_cancel")
+		owner, _ := r.listenAck(t, 0, `{"taskIds":["`+id+`"]}`)
+		other, _ := r.listenAck(t, 1, `{"taskIds":["`+id+`"]}`)
+		owner.nextStatus(t, id, server.TaskWorking, 5*time.Second)
+		other.nextStatus(t, id, server.TaskWorking, 5*time.Second)
+		r.call(t, 2, "tasks/cancel", `{"taskId":"`+id+`"}`)
+		owner.nextStatus(t, id, server.TaskCancelled, 5*time.Second)
+		other.nextStatus(t, id, server.TaskCancelled, 5*time.Second)
+	})
 	t.Run("TaskOfADeadReplicaFails", func(t *testing.T) {
 		r := newReplicas(t, connect, 2)
 		id := r.createTask(t, 0, "wait_for_cancel")
 		r.waitStatus(t, 1, id, server.TaskWorking)
+		listen, _ := r.listenAck(t, 1, `{"taskIds":["`+id+`"]}`)
+		listen.nextStatus(t, id, server.TaskWorking, 5*time.Second)
 		r.kill(0)
+		// The listener hears it without anyone polling.
+		heard := listen.nextStatus(t, id, server.TaskFailed, 3*heartbeatTTL)
+		if msg, _ := heard["statusMessage"].(string); !strings.Contains(msg, "stopped before it finished") {
+			t.Errorf("notifications/tasks statusMessage %q", msg)
+		}
 		m := r.waitStatus(t, 1, id, server.TaskFailed)
 		if msg, _ := m["statusMessage"].(string); !strings.Contains(msg, "stopped before it finished") {
 			t.Errorf("statusMessage %q", msg)
@@ -276,6 +319,14 @@ func (s *stream) Notify(method string, params any) error {
 
 func (r *replicas) listen(t testing.TB, i int, filter string) *stream {
 	t.Helper()
+	st, _ := r.listenAck(t, i, filter)
+	return st
+}
+
+// listenAck opens a listen on replica i and returns it with its
+// acknowledgement.
+func (r *replicas) listenAck(t testing.TB, i int, filter string) (*stream, note) {
+	t.Helper()
 	st := &stream{notes: make(chan note, 64)}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -285,10 +336,39 @@ func (r *replicas) listen(t testing.TB, i int, filter string) *stream {
 		r.servers[i].HandleBytes(ctx, []byte(msg), st)
 	}()
 	t.Cleanup(func() { cancel(); <-done })
-	if n := st.next(t); n.method != "notifications/subscriptions/acknowledged" {
-		t.Fatalf("listen: first notification %s", n.method)
+	ack := st.next(t)
+	if ack.method != "notifications/subscriptions/acknowledged" {
+		t.Fatalf("listen: first notification %s", ack.method)
 	}
-	return st
+	return st, ack
+}
+
+// nextStatus reads notifications/tasks of task id until one has status,
+// within d; earlier statuses may come first.
+func (s *stream) nextStatus(t testing.TB, id, status string, d time.Duration) map[string]any {
+	t.Helper()
+	deadline := time.After(d)
+	for {
+		select {
+		case n := <-s.notes:
+			if n.method != "notifications/tasks" {
+				t.Fatalf("notification %s %s, want notifications/tasks", n.method, n.params)
+			}
+			var m map[string]any
+			if err := json.Unmarshal(n.params, &m); err != nil {
+				t.Fatal(err)
+			}
+			if m["taskId"] != id {
+				t.Fatalf("notifications/tasks for %v, want %s", m["taskId"], id)
+			}
+			if m["status"] == status {
+				return m
+			}
+		case <-deadline:
+			t.Fatalf("no notifications/tasks with status %s for %s within %v", status, id, d)
+			return nil
+		}
+	}
 }
 
 func (s *stream) next(t testing.TB) note {

@@ -1,0 +1,199 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+)
+
+// Task status notifications of the tasks extension (ext-tasks
+// specification/2026-07-28/tasks.md, "Task Status Notifications"): a
+// subscriptions/listen whose notifications filter lists taskIds is sent
+// notifications/tasks, each a complete DetailedTask (what tasks/get would
+// answer at that moment, without resultType), whenever one of those tasks
+// changes status. The acknowledgement lists the ids granted: the tasks that
+// exist and belong to the caller (another principal's task is unknown, as
+// for tasks/get). A listen that asks for taskIds without declaring the
+// extension is -32021.
+//
+// Each granted task's state is sent once right after the acknowledgement,
+// so a change between the CreateTaskResult and the listen is not missed;
+// then on each status change: task.setStatus tells the streams of this
+// replica (taskStatusChanged), and in a cluster every replica hears the
+// ChangeTask the writer of the record publishes (deliverRemote). A task
+// that reached a terminal status is sent once and then no more. In a
+// cluster a stream also checks, every heartbeatTTL, that the replica
+// running each watched task is alive: a task whose owner died is marked
+// failed with the reason (as tasks/get would) and sent.
+
+const (
+	filterTaskIDs            = "taskIds"
+	methodNotificationsTasks = "notifications/tasks"
+	// maxListenTaskIDs bounds the taskIds of one listen request.
+	maxListenTaskIDs = 256
+)
+
+// taskStatusChanged tells this replica's listen streams that task id
+// changed status.
+func (s *Server) taskStatusChanged(id string) { s.subs.publish(changeTask, id) }
+
+// announceTask tells every replica's streams (this one's included) that a
+// task record this replica changed has a new status.
+func (s *Server) announceTask(id string) {
+	s.broadcast(ChangeTask, "", id)
+	s.taskStatusChanged(id)
+}
+
+// listenTasks returns the task ids of a listen filter the server agrees to
+// report on.
+func (s *Server) listenTasks(ctx context.Context, f mcp.SubscriptionFilter) ([]string, error) {
+	raw, ok := f.Extra[filterTaskIDs]
+	if !ok {
+		return nil, nil
+	}
+	var ids []string
+	if err := json.Unmarshal(raw, &ids); err != nil {
+		return nil, invalidParams("params.notifications.taskIds: must be an array of task id strings")
+	}
+	if len(ids) > maxListenTaskIDs {
+		return nil, invalidParams(fmt.Sprintf("params.notifications.taskIds: %d ids, at most %d per listen", len(ids), maxListenTaskIDs))
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	if err := RequireCapabilities(ctx, tasksCapability()); err != nil {
+		return nil, err
+	}
+	if !s.tools.offersTasks() {
+		return nil, nil
+	}
+	granted := make([]string, 0, len(ids))
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if s.taskVisible(ctx, id) {
+			granted = append(granted, id)
+		}
+	}
+	return granted, nil
+}
+
+// taskVisible reports whether task id exists (here or in the cluster's
+// store) and belongs to the caller.
+func (s *Server) taskVisible(ctx context.Context, id string) bool {
+	if t := s.tasks.get(id); t != nil {
+		return t.ownedBy(ctx)
+	}
+	if s.cl == nil {
+		return false
+	}
+	_, _, err := s.loadOwnRecord(ctx, id)
+	return err == nil
+}
+
+// taskWatch is what one stream has sent of each watched task.
+type taskWatch struct {
+	last  map[string]string // task id → status and lastUpdatedAt last sent
+	final map[string]bool   // sent terminal, or gone
+}
+
+func newTaskWatch(ids []string) *taskWatch {
+	return &taskWatch{last: make(map[string]string, len(ids)), final: map[string]bool{}}
+}
+
+// open returns the watched tasks not yet final.
+func (w *taskWatch) open() []string {
+	var ids []string
+	for id := range w.last {
+		if !w.final[id] {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// sendTaskStatus sends task id's current state on the stream unless it is
+// what was sent last.
+func (s *Server) sendTaskStatus(ctx context.Context, r *request, tag []byte, w *taskWatch, id string) error {
+	if w.final[id] {
+		return nil
+	}
+	snap, ok := s.taskSnapshot(ctx, id, tag)
+	if !ok {
+		w.final[id] = true // expired or gone: nothing more will come
+		return nil
+	}
+	key := snap.Status + "|" + snap.LastUpdatedAt
+	if prev, sent := w.last[id]; sent && prev == key {
+		return nil
+	}
+	w.last[id] = key
+	if isTerminal(snap.Status) {
+		w.final[id] = true
+	}
+	body, err := json.Marshal(&snap)
+	if err != nil {
+		return err
+	}
+	return r.w.Notify(methodNotificationsTasks, json.RawMessage(body))
+}
+
+// taskSnapshot is the DetailedTask of id as notifications/tasks carries it
+// (meta is its _meta), from the task this replica runs or the cluster's
+// record.
+func (s *Server) taskSnapshot(ctx context.Context, id string, meta json.RawMessage) (taskWire, bool) {
+	var w taskWire
+	if t := s.tasks.get(id); t != nil {
+		w = t.wire(true, meta)
+	} else if s.cl != nil {
+		rec, _, err := s.loadRecord(ctx, id)
+		if err != nil {
+			return taskWire{}, false
+		}
+		w = rec.wire(id, meta)
+	} else {
+		return taskWire{}, false
+	}
+	w.ResultType = ""
+	return w, true
+}
+
+// orphanCheck returns the channel that paces a stream's check of the
+// replicas running its watched tasks (nil, which never fires, without a
+// cluster or tasks) and its stop function.
+func (s *Server) orphanCheck(ids []string) (<-chan time.Time, func()) {
+	if s.cl == nil || len(ids) == 0 {
+		return nil, func() {}
+	}
+	tick := time.NewTicker(heartbeatTTL)
+	return tick.C, tick.Stop
+}
+
+// checkOrphans marks failed every watched task of another replica that is
+// no longer alive, and announces it.
+func (s *Server) checkOrphans(ctx context.Context, w *taskWatch) {
+	for _, id := range w.open() {
+		if s.tasks.get(id) != nil {
+			continue // this replica runs it
+		}
+		rec, _, err := s.loadRecord(ctx, id)
+		if err != nil || isTerminal(rec.Status) || rec.Replica == s.cl.replica {
+			continue
+		}
+		actx, cancel := context.WithTimeout(ctx, clusterTimeout)
+		alive, err := s.cl.c.Alive(actx, rec.Replica)
+		cancel()
+		if err != nil || alive {
+			continue
+		}
+		if _, err := s.orphaned(ctx, id); err == nil {
+			s.announceTask(id)
+		}
+	}
+}
