@@ -20,6 +20,9 @@ type HTTPOptions struct {
 	// every request needs a valid bearer token (auth_http.go). Serve its
 	// Protected Resource Metadata too (Auth.Mount).
 	Auth *Auth
+	// CORS lets web pages of the listed origins call the endpoint from a
+	// browser (preflights, exposed headers); off by default (cors.go).
+	CORS CORSOptions
 }
 
 // HTTPHandler serves Streamable HTTP; mount it at /mcp in any mux.
@@ -30,7 +33,9 @@ type HTTPOptions struct {
 // as soon as its handler sends a notification (progress, log messages, the
 // acknowledgement of subscriptions/listen) before the response; a
 // notification is answered 202 Accepted. The client closing the connection
-// cancels the request's context. With opts.Auth, every request first needs
+// cancels the request's context. With opts.CORS, a browser's preflight from
+// an allowed origin is answered first (204, before authentication) and its
+// requests get the CORS headers (cors.go). With opts.Auth, every request first needs
 // a valid bearer token (auth_http.go: Host/Origin, then 400/401/403 with a
 // WWW-Authenticate challenge). Requests are checked before they reach
 // the core, in this order: Host/Origin (403; loopback names plus
@@ -43,14 +48,15 @@ type HTTPOptions struct {
 // Served by an http.Server, the handler applies Options.Limits per request:
 // the body read deadline (ReadTimeout, lifted once the body is read), a
 // deadline on every write (WriteTimeout, renewed as a stream goes on), the
-// in-flight and stream caps (503 with Retry-After). Leave the http.Server's
+// in-flight and stream caps (503 with Retry-After), the client's rate
+// (Limits.Rate: 429 with Retry-After). Leave the http.Server's
 // own ReadTimeout and WriteTimeout unset: they would end long listen
 // streams. For a graceful stop, call http.Server.Shutdown (it closes the
 // listener at once and waits for open requests) and (*Server).Shutdown
 // together, as Run does (drain.go): listen streams end with their result,
 // in-flight requests finish within the grace, the rest are answered.
 func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
-	return s.limitHTTP(newHTTPHandler(s, opts))
+	return s.limitHTTP(newHTTPHandler(s, opts).withCORS(newCORSPolicy(opts.CORS)))
 }
 
 // defaultKeepAlive is the interval of SSE comment keep-alives on
@@ -77,6 +83,7 @@ type httpHandler struct {
 func newHTTPHandler(core httpCore, opts HTTPOptions) *httpHandler {
 	policy := httpwire.LoopbackPolicy()
 	policy.AllowedOrigins = append(policy.AllowedOrigins, opts.AllowedOrigins...)
+	policy.AllowedOrigins = append(policy.AllowedOrigins, opts.CORS.AllowedOrigins...)
 	policy.AllowedHosts = append(policy.AllowedHosts, opts.AllowedHosts...)
 	h := &httpHandler{core: core, policy: policy, maxBody: opts.MaxBodyBytes, keepAlive: defaultKeepAlive, auth: opts.Auth}
 	if h.maxBody <= 0 {
