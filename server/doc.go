@@ -90,8 +90,9 @@
 // of the message (basic/versioning.mdx, "Backward Compatibility"): a
 // request carrying a usable modern _meta is served statelessly as above
 // (when it names an initialize-era version, by a session made from that
-// _meta, for that request); an initialize request without it opens a
-// legacy session — for that call with Handle, for the rest of the stdio
+// _meta, for that request); an initialize request without it (or with one
+// naming an initialize-era version) opens a legacy session — for that call
+// with Handle and the in-memory Caller, for the rest of the stdio
 // connection, or for the Mcp-Session-Id the HTTP response mints (GET
 // opens the session's SSE stream, DELETE ends it, an unknown id is 404).
 // The session negotiates the

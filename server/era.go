@@ -46,8 +46,10 @@ const (
 	// without a usable modern _meta on a connection or HTTP session that
 	// was opened with initialize).
 	eraSession
-	// eraOpenSession: an initialize request without a usable modern _meta
-	// opens a legacy session in the transport's scope.
+	// eraOpenSession: an initialize request (without a usable _meta, or
+	// with one naming an initialize-era version) opens a legacy session in
+	// the transport's scope; with no scope (Handle, the in-memory Caller) a
+	// session that lives for that request answers it.
 	eraOpenSession
 )
 
@@ -59,6 +61,9 @@ func (s *Server) chooseEra(pr *parsedRequest, hasSession bool) eraChoice {
 	switch {
 	case pr.metaUsable():
 		if !s.supports(pr.meta.protocolVersion) && slices.Contains(legacyVersions, pr.meta.protocolVersion) {
+			if pr.msg.Method == legacy.MethodInitialize && !hasSession {
+				return eraOpenSession // negotiated like any initialize, not "already initialized"
+			}
 			return eraLegacyRequest
 		}
 		return eraModern

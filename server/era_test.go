@@ -29,6 +29,9 @@ func eraTransports(t *testing.T, s *Server) []eraTransport {
 			resp := s.HandleBytes(context.Background(), []byte(line), nil)
 			return decodeLine(t, resp.Body)
 		}},
+		{"Caller", func(t *testing.T, line string) map[string]any {
+			return callerSend(t, s, line)
+		}},
 		{"stdio", func(t *testing.T, line string) map[string]any {
 			peer.send(line)
 			return peer.next()
@@ -51,6 +54,40 @@ func eraTransports(t *testing.T, s *Server) []eraTransport {
 			return decodeLine(t, body)
 		}},
 	}
+}
+
+// callerSend sends line's request through an in-memory Caller and returns
+// the response as the wire would carry it. The Caller fills in a modern
+// _meta for the newest version unless the params name one; an initialize
+// is sent by a Caller for the version it asks for, as a Go host speaking
+// that revision in memory would.
+func callerSend(t *testing.T, s *Server, line string) map[string]any {
+	t.Helper()
+	msg, derr := jsonrpc.Decode([]byte(line))
+	if derr != nil {
+		t.Fatalf("%s: %v", line, derr)
+	}
+	var opts CallerOptions
+	if msg.Method == "initialize" {
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if err := json.Unmarshal(msg.Params, &p); err != nil {
+			t.Fatal(err)
+		}
+		opts.ProtocolVersion = p.ProtocolVersion
+	}
+	raw, err := s.Caller(opts).Call(context.Background(), msg.Method, json.RawMessage(msg.Params))
+	var out []byte
+	switch e := err.(type) {
+	case nil:
+		out = jsonrpc.AppendResult(nil, msg.ID, raw)
+	case *jsonrpc.Error:
+		out = jsonrpc.AppendError(nil, msg.ID, e)
+	default:
+		t.Fatalf("%s: %v", line, err)
+	}
+	return decodeLine(t, out)
 }
 
 func decodeLine(t *testing.T, b []byte) map[string]any {
@@ -112,6 +149,37 @@ func TestEraInitializeOnEveryTransport(t *testing.T) {
 				t.Fatalf("modern tools/list after initialize: %v", m)
 			}
 		})
+	}
+}
+
+// Handle keeps no session between calls: an initialize is answered by a
+// session that lives for that call (negotiated, not -32601), and so is an
+// initialize a Caller sends for an initialize-era version; a modern
+// client's initialize (a 2026-07-28 _meta) is -32601 naming the versions.
+func TestEraOneShotInitialize(t *testing.T) {
+	f := newFixture(t)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}`
+	for i := 0; i < 2; i++ { // twice: nothing is kept from the first call
+		r := decodeLine(t, f.s.HandleBytes(context.Background(), []byte(init), nil).Body)
+		if res, _ := r["result"].(map[string]any); res["protocolVersion"] != "2025-06-18" {
+			t.Fatalf("Handle initialize #%d: %v", i+1, r)
+		}
+	}
+	for _, v := range legacyVersions {
+		raw, err := f.s.Caller(CallerOptions{ProtocolVersion: v}).Call(context.Background(), "initialize",
+			json.RawMessage(`{"protocolVersion":"`+v+`","capabilities":{},"clientInfo":{"name":"old","version":"1"}}`))
+		if err != nil || !strings.Contains(string(raw), `"protocolVersion":"`+v+`"`) {
+			t.Fatalf("Caller(%s) initialize: %s, %v", v, raw, err)
+		}
+	}
+	_, err := f.s.Caller(CallerOptions{}).Call(context.Background(), "initialize", json.RawMessage(`{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"new","version":"1"}}`))
+	re, ok := err.(*jsonrpc.Error)
+	if !ok || re.Code != jsonrpc.CodeMethodNotFound {
+		t.Fatalf("modern initialize: %v", err)
+	}
+	var data struct{ Supported []string }
+	if b, _ := json.Marshal(re.Data); json.Unmarshal(b, &data) != nil || !slices.Equal(data.Supported, f.s.SupportedVersions()) {
+		t.Fatalf("modern initialize lists %v, want %v", re.Data, f.s.SupportedVersions())
 	}
 }
 

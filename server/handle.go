@@ -33,9 +33,14 @@ type Response struct {
 // transport uses. The era is chosen from the message (era.go): a request
 // with a modern _meta is served by the stateless core (by a session made
 // from its _meta when that names an initialize-era version), and an
-// initialize request without one is answered as an initialize-era session
-// would (Handle keeps no session between calls; ServeStdio and
-// HTTPHandler keep one per connection and per Mcp-Session-Id). It blocks while the handler runs (and, for
+// initialize request (without a _meta, or with one naming an
+// initialize-era version) is answered as the initialize of a new
+// initialize-era session, the version negotiated. Handle is one-shot: it
+// keeps no session between calls, so that session ends with the call; an
+// initialize-era client that needs one across messages (notifications,
+// logging/setLevel, subscriptions) is served by ServeStdio or HTTPHandler,
+// which keep one per connection and per Mcp-Session-Id, or sends every
+// request with a _meta naming its version. It blocks while the handler runs (and, for
 // subscriptions/listen, until the stream ends); ctx cancellation cancels the
 // handler and suppresses the response. Notifications and responses from the
 // client get an empty Response (cancellation is the transport's business:

@@ -26,6 +26,10 @@ type CallerOptions struct {
 
 // Caller returns an in-memory mcp.Caller for mcp.NewClient: each call goes
 // through Handle with the modern _meta filled in, as tests and Go hosts use it.
+// With an initialize-era ProtocolVersion each call is served in that era
+// (results converted to that revision; an initialize is negotiated), as
+// Handle serves it; an unsupported one gets -32022, whose data.supported
+// lists the versions a new Caller may use.
 // Values the params' own _meta sets (a progressToken, a logLevel, non-empty
 // clientCapabilities) win over the options. A JSON-RPC error comes back as a
 // *jsonrpc.Error.
