@@ -58,12 +58,16 @@ type options struct {
 	only, jsonOut, profile, dir string
 	baseline, floor             string
 	quiet                       bool
+	minRequests, maxSize        int
+	smoke                       bool
 	with                        []driver.Server
 }
 
 func parseFlags() options {
 	var o options
-	flag.BoolVar(&o.quick, "quick", false, "short run (3 rounds, 100ms warm-up, 300ms windows, 200ms benchtime): under a minute on 2 cores")
+	flag.BoolVar(&o.quick, "quick", false, "short run: 3 rounds, 100ms warm-up, 300ms windows, 200ms benchtime, 1 request per payload row, payloads up to 1 MB")
+	flag.BoolVar(&o.smoke, "smoke", false, "CI smoke run: every kind of row once, tiny windows, payloads of 1 KB; proves the harness, measures nothing")
+	flag.IntVar(&o.maxSize, "max-size", 0, "leave out payload rows above `BYTES` (0: all; -quick: 1 MiB, -smoke: 1 KiB)")
 	flag.IntVar(&o.rounds, "rounds", 5, "interleaved rounds; the table shows medians")
 	flag.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "load before each measuring window (results dropped)")
 	flag.DurationVar(&o.duration, "duration", 2*time.Second, "measuring window of each stdio/HTTP run")
@@ -75,6 +79,7 @@ func parseFlags() options {
 	flag.StringVar(&o.baseline, "baseline", "go-sdk", "server the ratios are relative to")
 	flag.StringVar(&o.floor, "floor", "floor-raw", "server whose throughput is the 100% mark")
 	flag.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
+	flag.IntVar(&o.minRequests, "min-requests", 3, "least requests a large-payload row measures (one at a time) however long they take")
 	flag.Func("with", "add a column `NAME=BINARY`: a prebuilt 2026-07-28 server binary (stdio; -http ADDR), e.g. the mcpgen server built before a change, for A/B runs (repeatable)", func(v string) error {
 		name, bin, ok := strings.Cut(v, "=")
 		if !ok || name == "" || bin == "" {
@@ -88,14 +93,31 @@ func parseFlags() options {
 		return nil
 	})
 	flag.Parse()
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if o.smoke {
+		smoke := map[string]func(){
+			"rounds":       func() { o.rounds = 1 },
+			"warmup":       func() { o.warmup = 10 * time.Millisecond },
+			"duration":     func() { o.duration = 40 * time.Millisecond },
+			"benchtime":    func() { o.benchTime = 20 * time.Millisecond },
+			"min-requests": func() { o.minRequests = 1 },
+			"max-size":     func() { o.maxSize = 1 << 10 },
+		}
+		for name, apply := range smoke {
+			if !set[name] {
+				apply()
+			}
+		}
+	}
 	if o.quick {
-		set := map[string]bool{}
-		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		quick := map[string]func(){
-			"rounds":    func() { o.rounds = 3 },
-			"warmup":    func() { o.warmup = 100 * time.Millisecond },
-			"duration":  func() { o.duration = 300 * time.Millisecond },
-			"benchtime": func() { o.benchTime = 200 * time.Millisecond },
+			"rounds":       func() { o.rounds = 3 },
+			"warmup":       func() { o.warmup = 100 * time.Millisecond },
+			"duration":     func() { o.duration = 300 * time.Millisecond },
+			"benchtime":    func() { o.benchTime = 200 * time.Millisecond },
+			"min-requests": func() { o.minRequests = 1 },
+			"max-size":     func() { o.maxSize = 1 << 20 },
 		}
 		for name, apply := range quick {
 			if !set[name] {
@@ -117,7 +139,7 @@ func run() error {
 	if _, err := os.Stat(filepath.Join(o.dir, "go.mod")); err != nil {
 		return fmt.Errorf("-dir %q is not the bench module (run from bench/ or pass -dir): %w", o.dir, err)
 	}
-	srvs, rows, err := selectOnly(o.only, append(servers(), o.with...), driver.DefaultMeasurements())
+	srvs, rows, err := selectOnly(o.only, append(servers(), o.with...), allRows(o.maxSize))
 	if err != nil {
 		return err
 	}
@@ -153,6 +175,7 @@ func run() error {
 			Arguments: json.RawMessage(`{"location":"Paris","units":"metric"}`),
 			Expected:  weather.Text("Paris", "metric"),
 		},
+		Workloads: workloads(), MinRequests: o.minRequests, Timeout: time.Minute,
 		Baseline: o.baseline, Floor: o.floor, ProfileDir: o.profile,
 	}
 	if progress != nil {
@@ -203,7 +226,7 @@ func selectOnly(only string, srvs []driver.Server, rows []driver.Measurement) ([
 			found = found || s.Name == tok
 		}
 		for _, m := range rows {
-			if m.Name == tok || string(m.Kind) == tok {
+			if m.Name == tok || string(m.Kind) == tok || strings.HasPrefix(m.Name, tok+"-") {
 				found = true
 				if !slices.Contains(keepM, m) {
 					keepM = append(keepM, m)

@@ -37,7 +37,8 @@ func RunHTTP(s Server, c Call, opt LoadOptions) (LoadResult, error) {
 		url:     "http://" + addr + s.httpPath(),
 		enc:     enc,
 		proto:   s.Protocol,
-		tool:    c.Tool,
+		method:  c.method(),
+		name:    c.headerName(),
 		timeout: opt.timeout(),
 		client:  newHTTPClient(opt.Concurrency, opt.timeout()),
 	}
@@ -91,7 +92,8 @@ type httpTarget struct {
 	url     string
 	enc     encoder
 	proto   Protocol
-	tool    string
+	method  string // the call's method and its Mcp-Name header value
+	name    string
 	timeout time.Duration
 	client  *http.Client
 }
@@ -130,8 +132,8 @@ func (h *httpTarget) post(s *session, msg []byte, method string) (*http.Response
 	req.Header.Set("MCP-Protocol-Version", h.proto.version())
 	if h.proto == Modern {
 		req.Header.Set("Mcp-Method", method)
-		if method == "tools/call" {
-			req.Header.Set("Mcp-Name", h.tool)
+		if method == h.method && h.name != "" {
+			req.Header.Set("Mcp-Name", h.name)
 		}
 	}
 	if s.id != "" {
@@ -159,7 +161,7 @@ func (h *httpTarget) post(s *session, msg []byte, method string) (*http.Response
 // call sends one tools/call. The body is fresh each time: the transport may
 // still hold it after Do returns.
 func (h *httpTarget) call(s *session, id int64) ([]byte, error) {
-	_, reply, err := h.post(s, h.enc.appendRequest(make([]byte, 0, 320), id), "tools/call")
+	_, reply, err := h.post(s, h.enc.appendRequest(make([]byte, 0, h.enc.size()), id), h.method)
 	return reply, err
 }
 
@@ -170,10 +172,13 @@ func (h *httpTarget) run(c Call, opt LoadOptions) (LoadResult, error) {
 	}
 	reply, err := h.call(s, verifyID)
 	if err == nil {
-		err = verifyResponse(reply, verifyID, c.Expected)
+		err = c.verify(reply, verifyID)
 	}
 	if err != nil {
 		return LoadResult{}, fmt.Errorf("verify call: %w", err)
+	}
+	if opt.Sequential {
+		return sequence(h.pid, opt, func(id int64) ([]byte, error) { return h.call(s, id) })
 	}
 	n := max(opt.Concurrency, 1)
 	ctx, cancel := context.WithCancelCause(context.Background())

@@ -58,7 +58,7 @@ func RunInProcess(ip InProcess, c Call) (InProcResult, error) {
 	}
 	reply, err := call(enc.appendRequest(nil, verifyID))
 	if err == nil {
-		err = verifyResponse(reply, verifyID, c.Expected)
+		err = c.verify(reply, verifyID)
 	}
 	if err != nil {
 		return InProcResult{}, fmt.Errorf("%s: verify call: %w", ip.Name(), err)

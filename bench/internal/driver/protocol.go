@@ -42,12 +42,49 @@ func (p Protocol) version() string {
 	return ModernVersion
 }
 
-// Call is the one request the benchmark repeats.
+// Call is the one request a row repeats: a tools/call (Tool, Arguments)
+// or a resources/read (Method "resources/read", URI).
 type Call struct {
+	// Method is "tools/call" when empty, or "resources/read".
+	Method    string
 	Tool      string
 	Arguments json.RawMessage
+	URI       string
 	// Expected is the exact text of the first content block of the result.
 	Expected string
+	// Check, when set, replaces Expected: it checks the whole reply (whose
+	// id and absence of an error are already checked).
+	Check func(reply []byte) error
+}
+
+func (c Call) method() string {
+	if c.Method == "" {
+		return "tools/call"
+	}
+	return c.Method
+}
+
+// headerName is the Mcp-Name header value: the tool name or the URI.
+func (c Call) headerName() string {
+	if c.method() == "resources/read" {
+		return c.URI
+	}
+	return c.Tool
+}
+
+// verify checks that reply answers id as c expects.
+func (c Call) verify(reply []byte, id int64) error {
+	if c.Check == nil {
+		return verifyResponse(reply, id, c.Expected)
+	}
+	got, failed, ok := parseResponse(reply)
+	switch {
+	case !ok || got != id:
+		return fmt.Errorf("reply does not answer request %d: %.300s", id, reply)
+	case failed:
+		return fmt.Errorf("error reply: %.300s", reply)
+	}
+	return c.Check(reply)
 }
 
 const clientInfo = `{"name":"mcpgen-bench","version":"0.1.0"}`
@@ -56,11 +93,20 @@ const clientInfo = `{"name":"mcpgen-bench","version":"0.1.0"}`
 type encoder struct{ prefix, suffix []byte }
 
 func newEncoder(p Protocol, c Call) (encoder, error) {
-	if !json.Valid(c.Arguments) {
-		return encoder{}, fmt.Errorf("call arguments are not valid JSON: %s", c.Arguments)
+	var suffix string
+	switch c.method() {
+	case "tools/call":
+		if !json.Valid(c.Arguments) {
+			return encoder{}, fmt.Errorf("call arguments are not valid JSON: %.200s", c.Arguments)
+		}
+		name, _ := json.Marshal(c.Tool)
+		suffix = `,"method":"tools/call","params":{"name":` + string(name) + `,"arguments":` + string(c.Arguments)
+	case "resources/read":
+		uri, _ := json.Marshal(c.URI)
+		suffix = `,"method":"resources/read","params":{"uri":` + string(uri)
+	default:
+		return encoder{}, fmt.Errorf("unsupported method %q", c.Method)
 	}
-	name, _ := json.Marshal(c.Tool)
-	suffix := `,"method":"tools/call","params":{"name":` + string(name) + `,"arguments":` + string(c.Arguments)
 	if p == Modern {
 		suffix += `,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + ModernVersion +
 			`","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":` + clientInfo + `}`
@@ -68,6 +114,9 @@ func newEncoder(p Protocol, c Call) (encoder, error) {
 	suffix += "}}"
 	return encoder{prefix: []byte(`{"jsonrpc":"2.0","id":`), suffix: []byte(suffix)}, nil
 }
+
+// size is the length of a request with an id of up to 20 digits.
+func (e encoder) size() int { return len(e.prefix) + 20 + len(e.suffix) }
 
 // appendRequest appends the request with the given id (no newline).
 func (e encoder) appendRequest(dst []byte, id int64) []byte {
@@ -86,21 +135,19 @@ var initializedNotification = []byte(`{"jsonrpc":"2.0","method":"notifications/i
 
 // parseResponse extracts the numeric id of a JSON-RPC response and whether it
 // failed (error member or isError result). ok is false for anything that is
-// not a response with a numeric id (notifications, server requests).
+// not a response with a numeric id (notifications, server requests) or not
+// a JSON object. It reads only the top-level members (topMembers), so a
+// 10 MB reply costs the driver a memchr over its strings, not a decode.
 func parseResponse(msg []byte) (id int64, failed, ok bool) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(msg, &m) != nil || m.Method != "" || len(m.ID) == 0 {
+	m, good := topMembers(msg)
+	if !good || m.method != nil || m.id == nil {
 		return 0, false, false
 	}
-	id, err := strconv.ParseInt(string(m.ID), 10, 64)
+	id, err := strconv.ParseInt(string(m.id), 10, 64)
 	if err != nil {
 		return 0, false, false
 	}
-	failed = len(m.Error) > 0 && string(m.Error) != "null" || bytes.Contains(msg, []byte(`"isError":true`))
+	failed = m.err != nil && string(m.err) != "null" || bytes.Contains(msg, []byte(`"isError":true`))
 	return id, failed, true
 }
 
@@ -145,7 +192,7 @@ func verifyResponse(msg []byte, id int64, want string) error {
 func responseFromSSE(body []byte) ([]byte, error) {
 	var data []byte
 	sc := bufio.NewScanner(bytes.NewReader(body))
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	sc.Buffer(make([]byte, 0, 64<<10), 256<<20)
 	flush := func() []byte {
 		msg := data
 		data = nil

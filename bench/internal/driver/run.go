@@ -67,7 +67,12 @@ type Config struct {
 	Warmup, Duration time.Duration
 	// BenchTime is testing.Benchmark's target time per in-process run.
 	BenchTime time.Duration
-	Call      Call
+	// MinRequests is the least number of requests a large-payload row
+	// measures (LoadOptions.MinRequests); Timeout bounds every wait for a
+	// reply (0: 10 s; the 10 MB rows need more on a busy machine).
+	MinRequests int
+	Timeout     time.Duration
+	Call        Call
 	// Workloads are the other requests rows may name (Measurement.Workload).
 	Workloads map[string]Call
 	// Baseline and Floor name the servers used for ratios and floor shares.
@@ -161,7 +166,8 @@ func measure(cfg Config, s Server, m Measurement, round int) (Figures, string, e
 		}
 		return Figures{NsPerOp: r.NsPerOp, BytesPerOp: r.BytesPerOp, AllocsPerOp: r.AllocsPerOp, Requests: r.N}, "", nil
 	}
-	opt := LoadOptions{Concurrency: m.Concurrency, Warmup: cfg.Warmup, Duration: cfg.Duration}
+	opt := LoadOptions{Concurrency: m.Concurrency, Warmup: cfg.Warmup, Duration: cfg.Duration,
+		Sequential: m.Workload != "", MinRequests: cfg.MinRequests, Timeout: cfg.Timeout}
 	if cfg.ProfileDir != "" {
 		name := unsafeFileChars.ReplaceAllString(fmt.Sprintf("%s-%s-r%d", s.Name, m.Name, round), "_")
 		opt.ExtraArgs = []string{

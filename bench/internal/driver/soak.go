@@ -79,7 +79,7 @@ func SoakStdio(s Server, c Call, n int, timeout time.Duration) (SoakResult, erro
 		}
 		res.Requests++
 		i := id - firstID
-		if i < 0 || i >= int64(n) || seen[i] || verifyResponse(bytes.TrimSpace(line), id, c.Expected) != nil {
+		if i < 0 || i >= int64(n) || seen[i] || c.verify(bytes.TrimSpace(line), id) != nil {
 			res.Failed++
 			continue
 		}
@@ -112,7 +112,7 @@ func SoakHTTP(s Server, c Call, clients int, d, timeout time.Duration) (SoakResu
 	if err := waitListening(proc, addr, timeout); err != nil {
 		return SoakResult{}, proc.describe(err)
 	}
-	h := &httpTarget{url: "http://" + addr + s.httpPath(), enc: enc, proto: s.Protocol, tool: c.Tool,
+	h := &httpTarget{url: "http://" + addr + s.httpPath(), enc: enc, proto: s.Protocol, method: c.method(), name: c.headerName(),
 		timeout: timeout, client: newHTTPClient(clients, timeout)}
 	defer h.client.CloseIdleConnections()
 	var ok, failed atomic.Int64
@@ -127,7 +127,7 @@ func SoakHTTP(s Server, c Call, clients int, d, timeout time.Duration) (SoakResu
 			for id := int64(firstID + w); ctx.Err() == nil; id += int64(clients) {
 				reply, err := h.call(sess, id)
 				if err == nil {
-					err = verifyResponse(reply, id, c.Expected)
+					err = c.verify(reply, id)
 				}
 				if err != nil {
 					failed.Add(1)

@@ -23,6 +23,10 @@ type LoadOptions struct {
 	Timeout time.Duration
 	// ExtraArgs are appended to the server's arguments (e.g. -cpuprofile F).
 	ExtraArgs []string
+	// Sequential sends one request at a time for at least MinRequests
+	// (and at least Duration): the large-payload rows (see sequence).
+	Sequential  bool
+	MinRequests int
 }
 
 func (o LoadOptions) timeout() time.Duration {
@@ -83,8 +87,14 @@ func (c *stdioConn) run(s Server, call Call, enc encoder, opt LoadOptions) (Load
 	if err != nil {
 		return LoadResult{}, fmt.Errorf("verify call: %w", err)
 	}
-	if err := verifyResponse(reply, verifyID, call.Expected); err != nil {
+	if err := call.verify(reply, verifyID); err != nil {
 		return LoadResult{}, fmt.Errorf("verify call: %w", err)
+	}
+	if opt.Sequential {
+		pid := c.proc.cmd.Process.Pid
+		return sequence(pid, opt, func(id int64) ([]byte, error) {
+			return c.roundTrip(id, enc.appendRequest(make([]byte, 0, enc.size()), id), opt.timeout())
+		})
 	}
 	return c.load(enc, opt)
 }

@@ -28,8 +28,15 @@ type Server struct {
 	HTTP func() (http.Handler, error)
 }
 
-// Main parses flags (-http ADDR, -cpuprofile FILE, -memprofile FILE), serves
-// and exits.
+var toolCount = flag.Int("tools", 1, "register `N` tools: weather_current and N-1 copies (start-up rows)")
+
+// Tools is the -tools flag: how many tools the server registers. Call it
+// from Stdio or HTTP (after Main has parsed the flags).
+func Tools() int { return max(*toolCount, 1) }
+
+// Main parses flags (-http ADDR, -cpuprofile FILE, -memprofile FILE,
+// -tools N), serves and exits. The server is built inside Stdio or HTTP, so
+// a cold start measures its construction.
 func Main(s Server) {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP at `ADDR` (path "+Path+") instead of stdio")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile to `FILE` until the server stops")

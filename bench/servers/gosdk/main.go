@@ -4,22 +4,27 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"os"
 
 	"github.com/mcpgen/mcpgen/bench/internal/peers/gosdkpeer"
 	"github.com/mcpgen/mcpgen/bench/internal/servermain"
 )
 
 func main() {
-	s, err := gosdkpeer.New()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
 	servermain.Main(servermain.Server{
-		Stdio: func(ctx context.Context) error { return gosdkpeer.ServeStdio(ctx, s) },
-		HTTP:  func() (http.Handler, error) { return gosdkpeer.Handler(s), nil },
+		Stdio: func(ctx context.Context) error {
+			s, err := gosdkpeer.NewWithTools(servermain.Tools())
+			if err != nil {
+				return err
+			}
+			return gosdkpeer.ServeStdio(ctx, s)
+		},
+		HTTP: func() (http.Handler, error) {
+			s, err := gosdkpeer.NewWithTools(servermain.Tools())
+			if err != nil {
+				return nil, err
+			}
+			return gosdkpeer.Handler(s), nil
+		},
 	})
 }

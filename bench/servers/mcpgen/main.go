@@ -4,22 +4,27 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"os"
 
 	"github.com/mcpgen/mcpgen/bench/internal/peers/mcpgenpeer"
 	"github.com/mcpgen/mcpgen/bench/internal/servermain"
 )
 
 func main() {
-	s, err := mcpgenpeer.New()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
 	servermain.Main(servermain.Server{
-		Stdio: func(ctx context.Context) error { return mcpgenpeer.ServeStdio(ctx, s) },
-		HTTP:  func() (http.Handler, error) { return mcpgenpeer.Handler(s), nil },
+		Stdio: func(ctx context.Context) error {
+			s, err := mcpgenpeer.NewWithTools(servermain.Tools())
+			if err != nil {
+				return err
+			}
+			return mcpgenpeer.ServeStdio(ctx, s)
+		},
+		HTTP: func() (http.Handler, error) {
+			s, err := mcpgenpeer.NewWithTools(servermain.Tools())
+			if err != nil {
+				return nil, err
+			}
+			return mcpgenpeer.Handler(s), nil
+		},
 	})
 }

@@ -11,9 +11,12 @@ import (
 )
 
 func main() {
-	s := mcpgopeer.New()
 	servermain.Main(servermain.Server{
-		Stdio: func(ctx context.Context) error { return mcpgopeer.ServeStdio(ctx, s) },
-		HTTP:  func() (http.Handler, error) { return mcpgopeer.Handler(s), nil },
+		Stdio: func(ctx context.Context) error {
+			return mcpgopeer.ServeStdio(ctx, mcpgopeer.NewWithTools(servermain.Tools()))
+		},
+		HTTP: func() (http.Handler, error) {
+			return mcpgopeer.Handler(mcpgopeer.NewWithTools(servermain.Tools())), nil
+		},
 	})
 }

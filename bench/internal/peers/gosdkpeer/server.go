@@ -34,8 +34,12 @@ func handle(_ context.Context, _ *mcp.CallToolRequest, in Args) (*mcp.CallToolRe
 	return res, Out{Location: in.Location, Units: in.Units, Temperature: weather.Temperature(in.Units)}, nil
 }
 
-// New returns a go-sdk server with the weather_current tool.
-func New() (*mcp.Server, error) {
+// New returns a go-sdk server with the weather_current tool, the payload
+// tools and the blob resources.
+func New() (*mcp.Server, error) { return NewWithTools(1) }
+
+// NewWithTools is New with tools-1 more copies of weather_current.
+func NewWithTools(tools int) (*mcp.Server, error) {
 	in, err := jsonschema.For[Args](nil)
 	if err != nil {
 		return nil, err
@@ -47,13 +51,19 @@ func New() (*mcp.Server, error) {
 	units.Default = []byte(`"` + weather.DefaultUnits + `"`)
 	s := mcp.NewServer(&mcp.Implementation{Name: "gosdk-weather", Version: "0.1.0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: weather.ToolName, Description: "Current weather for a location", InputSchema: in}, handle)
+	addPayload(s)
+	addExtraTools(s, in, tools-1)
 	return s, nil
 }
+
+// MaxBodyBytes lets the payload rows' 10 MB requests through (every peer is
+// given the same limit).
+const MaxBodyBytes = 64 << 20
 
 // Handler returns a stateless Streamable HTTP handler for s (go-sdk defaults otherwise).
 func Handler(s *mcp.Server) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Stateless: true})
+		&mcp.StreamableHTTPOptions{Stateless: true, MaxRequestBodyBytes: MaxBodyBytes})
 }
 
 // ServeStdio serves s on stdin/stdout until EOF or ctx is done.

@@ -17,6 +17,80 @@ const _ = server.APIVersion1
 func (t *Tools) MCPTools() []server.Tool {
 	return []server.Tool{
 		server.NewTool(server.ToolInfo{
+			Name:        "blob_result",
+			Description: "Returns size bytes of text.",
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "size": {
+      "type": "integer",
+      "maximum": 67108864,
+      "minimum": 0,
+      "description": "bytes of text to return"
+    }
+  },
+  "type": "object",
+  "required": [
+    "size"
+  ]
+}`),
+		}, t.BlobResult),
+		server.NewTool(server.ToolInfo{
+			Name:        "echo_string",
+			Description: "Reports the length of its argument.",
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "data": {
+      "type": "string",
+      "description": "any text"
+    }
+  },
+  "type": "object",
+  "required": [
+    "data"
+  ]
+}`),
+		}, t.EchoString),
+		server.NewTool(server.ToolInfo{
+			Name:        "echo_nested",
+			Description: "Reports how many items it got.",
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "items": {
+      "items": {
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "value": {
+            "type": "integer"
+          },
+          "tags": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          }
+        },
+        "type": "object",
+        "required": [
+          "name",
+          "value",
+          "tags"
+        ]
+      },
+      "type": "array"
+    }
+  },
+  "type": "object",
+  "required": [
+    "items"
+  ]
+}`),
+		}, t.EchoNested),
+		server.NewTool(server.ToolInfo{
 			Name:        "weather_current",
 			Description: "Current weather for a location.",
 			InputSchema: json.RawMessage(`{

@@ -50,15 +50,27 @@ func (t *Tools) Current(_ context.Context, in Args) (Out, error) {
 	return Out{Location: in.Location, Units: in.Units, Temperature: weather.Temperature(in.Units)}, nil
 }
 
-// New returns an mcpgen server with the weather_current tool.
-func New() (*server.Server, error) {
-	opts := server.Options{Name: "mcpgen-weather", Version: "0.1.0"}
+// New returns an mcpgen server with the weather_current tool, the payload
+// tools and the blob resources.
+func New() (*server.Server, error) { return NewWithTools(1) }
+
+// NewWithTools is New with tools-1 more copies of weather_current
+// (weather_00001, …), registered the way generated bindings register them.
+func NewWithTools(tools int) (*server.Server, error) {
+	opts := server.Options{Name: "mcpgen-weather", Version: "0.1.0", Resources: blobResources()}
 	(&Tools{}).MCPRegister(&opts)
+	opts.Tools = append(opts.Tools, extraTools(tools-1)...)
 	return server.New(opts)
 }
 
+// MaxBodyBytes lets the payload rows' 10 MB requests through (every peer is
+// given the same limit).
+const MaxBodyBytes = 64 << 20
+
 // Handler returns the Streamable HTTP handler of s.
-func Handler(s *server.Server) http.Handler { return s.HTTPHandler(server.HTTPOptions{}) }
+func Handler(s *server.Server) http.Handler {
+	return s.HTTPHandler(server.HTTPOptions{MaxBodyBytes: MaxBodyBytes})
+}
 
 // ServeStdio serves s on stdin/stdout until EOF or ctx is done.
 func ServeStdio(ctx context.Context, s *server.Server) error {

@@ -34,19 +34,32 @@ func handle(_ context.Context, _ mcp.CallToolRequest, in Args) (*mcp.CallToolRes
 	return mcp.NewToolResultStructured(out, weather.Text(in.Location, in.Units)), nil
 }
 
-// New returns an mcp-go server with the weather_current tool and input
-// schema validation switched on (go-sdk validates by default).
-func New() *server.MCPServer {
+// New returns an mcp-go server with the weather_current tool, the payload
+// tools and the blob resources, input schema validation switched on (go-sdk
+// validates by default).
+func New() *server.MCPServer { return NewWithTools(1) }
+
+// NewWithTools is New with tools-1 more copies of weather_current, added
+// with one AddTools.
+func NewWithTools(tools int) *server.MCPServer {
 	s := server.NewMCPServer("mcpgo-weather", "0.1.0",
-		server.WithToolCapabilities(false), server.WithInputSchemaValidation())
-	s.AddTool(mcp.NewTool(weather.ToolName,
+		server.WithToolCapabilities(true), server.WithResourceCapabilities(false, false), server.WithInputSchemaValidation())
+	s.AddTool(weatherTool(weather.ToolName), mcp.NewTypedToolHandler(handle))
+	addPayload(s)
+	if tools > 1 {
+		s.AddTools(extraTools(tools - 1)...)
+	}
+	return s
+}
+
+func weatherTool(name string) mcp.Tool {
+	return mcp.NewTool(name,
 		mcp.WithDescription("Current weather for a location"),
 		mcp.WithString("location", mcp.Required(), mcp.Description("city name, e.g. Paris")),
 		mcp.WithString("units", mcp.Enum(weather.Units...), mcp.DefaultString(weather.DefaultUnits),
 			mcp.Description("unit system")),
 		mcp.WithOutputSchema[Out](),
-	), mcp.NewTypedToolHandler(handle))
-	return s
+	)
 }
 
 // Handler returns a stateless Streamable HTTP handler for s.

@@ -1,0 +1,60 @@
+package gosdkpeer
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/bench/internal/payload"
+)
+
+// ResultArgs are blob_result's arguments.
+type ResultArgs struct {
+	Size int `json:"size"`
+}
+
+// StringArgs are echo_string's arguments.
+type StringArgs struct {
+	Data string `json:"data"`
+}
+
+// NestedArgs are echo_nested's arguments.
+type NestedArgs struct {
+	Items []payload.Item `json:"items"`
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// addPayload registers the payload tools and the blob resources.
+func addPayload(s *mcp.Server) {
+	mcp.AddTool(s, &mcp.Tool{Name: payload.ResultTool, Description: "size bytes of text"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in ResultArgs) (*mcp.CallToolResult, any, error) {
+			return text(payload.Text(in.Size)), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: payload.StringTool, Description: "length of data"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in StringArgs) (*mcp.CallToolResult, any, error) {
+			return text(payload.LenText(len(in.Data))), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: payload.NestedTool, Description: "count of items"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in NestedArgs) (*mcp.CallToolResult, any, error) {
+			return text(payload.ItemsText(len(in.Items))), nil, nil
+		})
+	for _, n := range payload.Sizes {
+		uri, blob := payload.BlobURI(n), payload.Blob(n)
+		s.AddResource(&mcp.Resource{URI: uri, Name: "blob-" + payload.Label(n), MIMEType: "application/octet-stream"},
+			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/octet-stream", Blob: blob}}}, nil
+			})
+	}
+}
+
+// addExtraTools adds n copies of weather_current (weather_00001, …).
+func addExtraTools(s *mcp.Server, in *jsonschema.Schema, n int) {
+	for i := 1; i <= n; i++ {
+		mcp.AddTool(s, &mcp.Tool{Name: fmt.Sprintf("weather_%05d", i), Description: "Current weather for a location", InputSchema: in}, handle)
+	}
+}
