@@ -102,13 +102,18 @@ func FuzzLegacyResultConversion(f *testing.F) {
 			}
 		}
 		if method == mcp.MethodToolsCall {
-			var blocks []struct {
-				Type string `json:"type"`
-			}
+			// Content kinds are read by exact member name, as a client
+			// decoding the union by its "type" discriminator does.
+			var blocks []json.RawMessage
 			if json.Unmarshal(top["content"], &blocks) == nil {
-				for _, b := range blocks {
-					if b.Type == "resource_link" && version < "2025-06-18" || b.Type == "audio" && version < "2025-03-26" {
-						t.Fatalf("%s: %s content in %q", version, b.Type, out)
+				for _, raw := range blocks {
+					b, err := exactObject(raw, "content")
+					if err != nil {
+						continue // repeats a name: no decoder reads it as a block
+					}
+					typ, _ := jsonscan.String(b["type"])
+					if typ == "resource_link" && version < "2025-06-18" || typ == "audio" && version < "2025-03-26" {
+						t.Fatalf("%s: %s content in %q", version, typ, out)
 					}
 				}
 			}

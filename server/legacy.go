@@ -380,14 +380,16 @@ func (l *legacySession) notification(msg jsonrpc.Message) {
 	if msg.Method != legacy.MethodNotificationsCancelled {
 		return // notifications/initialized, roots/list_changed, progress: nothing to do
 	}
-	var p struct {
-		RequestID jsonrpc.ID `json:"requestId"`
+	params, rerr := exactObject(msg.Params, "params")
+	if rerr != nil {
+		return
 	}
-	if json.Unmarshal(msg.Params, &p) != nil || p.RequestID.IsZero() {
+	var id jsonrpc.ID
+	if json.Unmarshal(params["requestId"], &id) != nil || id.IsZero() {
 		return
 	}
 	l.mu.Lock()
-	cancel := l.inflight[p.RequestID.String()]
+	cancel := l.inflight[id.String()]
 	l.mu.Unlock()
 	if cancel != nil {
 		cancel()

@@ -40,14 +40,16 @@ import (
 func (l *legacySession) modernParams(params json.RawMessage, responses mcp.InputResponses, state string) (json.RawMessage, *jsonrpc.Error) {
 	obj := map[string]json.RawMessage{}
 	if !jsonscan.IsNullOrAbsent(params) {
-		if jsonscan.Kind(params) != '{' || json.Unmarshal(params, &obj) != nil {
-			return nil, invalidParams("params must be an object")
+		var rerr *jsonrpc.Error
+		if obj, rerr = exactObject(params, "params"); rerr != nil {
+			return nil, rerr
 		}
 	}
 	meta := map[string]json.RawMessage{}
 	if raw := obj["_meta"]; !jsonscan.IsNullOrAbsent(raw) {
-		if jsonscan.Kind(raw) != '{' || json.Unmarshal(raw, &meta) != nil {
-			return nil, invalidParams("params._meta must be an object")
+		var rerr *jsonrpc.Error
+		if meta, rerr = exactObject(raw, "params._meta"); rerr != nil {
+			return nil, rerr
 		}
 	}
 	l.mu.Lock()
@@ -95,16 +97,15 @@ func marshalRaw(v any) (json.RawMessage, error) {
 
 // convertResult turns a modern result of method into the session's revision.
 func (l *legacySession) convertResult(method string, b []byte) ([]byte, *jsonrpc.Error) {
-	obj := map[string]json.RawMessage{}
-	if jsonscan.Kind(b) != '{' || json.Unmarshal(b, &obj) != nil {
+	obj, rerr := exactObject(b, "result")
+	if rerr != nil {
 		return b, nil
 	}
 	delete(obj, "resultType")
 	delete(obj, "ttlMs")
 	delete(obj, "cacheScope")
 	if raw, ok := obj["_meta"]; ok {
-		meta := map[string]json.RawMessage{}
-		if json.Unmarshal(raw, &meta) == nil {
+		if meta, rerr := exactObject(raw, "result._meta"); rerr == nil {
 			delete(meta, keyServerInfo)
 			if len(meta) == 0 {
 				delete(obj, "_meta")
@@ -124,8 +125,7 @@ func (l *legacySession) convertResult(method string, b []byte) ([]byte, *jsonrpc
 		}
 	case mcp.MethodPromptsGet:
 		if raw, ok := obj["messages"]; ok {
-			var msgs []map[string]json.RawMessage
-			if json.Unmarshal(raw, &msgs) == nil {
+			if msgs, ok := exactObjects(raw); ok {
 				for _, m := range msgs {
 					if c, ok := m["content"]; ok {
 						m["content"] = convertBlock(c, version)
@@ -138,8 +138,7 @@ func (l *legacySession) convertResult(method string, b []byte) ([]byte, *jsonrpc
 		}
 	case mcp.MethodToolsList:
 		if raw, ok := obj["tools"]; ok && version < "2025-06-18" {
-			var tools []map[string]json.RawMessage
-			if json.Unmarshal(raw, &tools) == nil {
+			if tools, ok := exactObjects(raw); ok {
 				for _, t := range tools {
 					delete(t, "outputSchema")
 				}
@@ -174,15 +173,15 @@ func convertBlocks(raw json.RawMessage, version string) json.RawMessage {
 
 // convertBlock converts one content block to a kind version defines.
 func convertBlock(raw json.RawMessage, version string) json.RawMessage {
-	var blk struct {
-		Type     string `json:"type"`
-		URI      string `json:"uri"`
-		Name     string `json:"name"`
-		MIMEType string `json:"mimeType"`
-	}
-	if json.Unmarshal(raw, &blk) != nil {
+	obj, rerr := exactObject(raw, "content")
+	if rerr != nil {
 		return raw
 	}
+	member := func(name string) string {
+		s, _ := jsonscan.String(obj[name])
+		return s
+	}
+	blk := struct{ Type, URI, Name, MIMEType string }{member("type"), member("uri"), member("name"), member("mimeType")}
 	text := ""
 	switch {
 	case blk.Type == "resource_link" && version < "2025-06-18":

@@ -23,16 +23,15 @@ import (
 // in memory. (A legacy-session layer for initialize-based clients can sit in
 // front of Handle later; Handle answers initialize with -32601 until then.)
 type Server struct {
-	opts       Options
-	info       mcp.Implementation
-	versions   []string
-	resultMeta *mcp.ResultMetaObject
-	metaJSON   []byte // {"io.modelcontextprotocol/serverInfo":{…}}
-	cache      CachePolicy
-	ring       stateRing // seals and opens requestState
-	stateTTL   time.Duration
-	pageSize   int
-	logger     *slog.Logger
+	opts     Options
+	info     mcp.Implementation
+	versions []string
+	metaJSON []byte // {"io.modelcontextprotocol/serverInfo":{…}}
+	cache    CachePolicy
+	ring     stateRing // seals and opens requestState
+	stateTTL time.Duration
+	pageSize int
+	logger   *slog.Logger
 
 	tools     toolRegistry
 	prompts   promptRegistry
@@ -99,7 +98,6 @@ func New(opts Options) (*Server, error) {
 		s.ring = ring
 	}
 	s.info = mcp.Implementation{Name: opts.Name, Title: opts.Title, Version: s.opts.Version}
-	s.resultMeta = &mcp.ResultMetaObject{ServerInfo: &s.info}
 	meta, err := json.Marshal(map[string]mcp.Implementation{keyServerInfo: s.info})
 	if err != nil {
 		errs = append(errs, err)
