@@ -25,6 +25,9 @@ type builder struct {
 	overridden map[*Type]bool  // inline types named by Overrides.Names
 	used       map[string]bool // the Overrides entries that matched, as "Table key"
 
+	ts        []byte             // schema.ts, for @category
+	resultPtr map[*Method]string // the member carrying a request's result, when a response states it
+
 	canon map[*node]string   // canonical keys, computed once per node
 	kinds map[*node][]string // JSON kinds of union members, once per node
 }
@@ -39,6 +42,7 @@ func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *build
 		overridden: map[*Type]bool{},
 		used:       map[string]bool{},
 		kinds:      map[*node][]string{},
+		resultPtr:  map[*Method]string{},
 	}
 }
 

@@ -128,6 +128,7 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 		ov = *opts.Overrides
 	}
 	b := newBuilder(file, prefix, defs, ov)
+	b.ts = opts.TypeScript
 	m := b.build()
 	if len(b.errs) == 0 {
 		b.checkOverrides(opts.Version)

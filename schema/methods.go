@@ -41,9 +41,6 @@ func (b *builder) methods(m *Model) {
 		if p := field(t, "params"); p != nil && p.Type.Named != nil {
 			md.Params, md.ParamsRequired = p.Type.Named, p.Required
 		}
-		if !md.Notification {
-			md.Result = resultOf(m, t.Name)
-		}
 		md.FromClient = senders[t][FromClient]
 		md.FromServer = senders[t][FromServer]
 		if md.Notification {
@@ -52,6 +49,7 @@ func (b *builder) methods(m *Model) {
 			m.Requests = append(m.Requests, md)
 		}
 	}
+	b.pairResults(m)
 }
 
 // preferMessage decides between two definitions of one method: a message
@@ -113,23 +111,6 @@ func (b *builder) senders(m *Model) map[*Type]map[Direction]bool {
 		}
 	}
 	return out
-}
-
-// resultOf finds a request's result: the `result` of <X>ResultResponse, else
-// <X>Result, else EmptyResult or Result.
-func resultOf(m *Model, request string) *Type {
-	base := strings.TrimSuffix(request, "Request")
-	if resp := m.Type(base + "ResultResponse"); resp != nil {
-		if f := field(resp, "result"); f != nil && f.Type.Named != nil {
-			return f.Type.Named
-		}
-	}
-	for _, name := range []string{base + "Result", "EmptyResult", "Result"} {
-		if t := m.Type(name); t != nil {
-			return t
-		}
-	}
-	return nil
 }
 
 func field(t *Type, name string) *Field {
