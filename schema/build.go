@@ -25,6 +25,15 @@ type builder struct {
 	overridden map[*Type]bool  // inline types named by Overrides.Names
 	used       map[string]bool // the Overrides entries that matched, as "Table key"
 
+	// The Overrides entries keyed by Place, resolved to the JSON pointer
+	// of the member (labels maps "Table pointer" back to the Place), and
+	// the entries that resolved to nothing, as "Table Place".
+	names     map[string]string
+	raw       map[string]bool
+	relaxed   map[string]string
+	labels    map[string]string
+	unmatched []string
+
 	ts        []byte             // schema.ts, for @category
 	resultPtr map[*Method]string // the member carrying a request's result, when a response states it
 
@@ -43,6 +52,10 @@ func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *build
 		used:       map[string]bool{},
 		kinds:      map[*node][]string{},
 		resultPtr:  map[*Method]string{},
+		names:      map[string]string{},
+		raw:        map[string]bool{},
+		relaxed:    map[string]string{},
+		labels:     map[string]string{},
 	}
 }
 
@@ -77,8 +90,8 @@ func (b *builder) build() *Model {
 	openMetaObjects(m)
 	if len(b.errs) == 0 {
 		b.checkRequiredCycles(m)
-		b.methods(m)
 	}
+	b.methods(m) // also with errors: the overrides are resolved on it
 	return m
 }
 
@@ -94,15 +107,16 @@ func (b *builder) checkOverrides(version string) {
 		return
 	}
 	var keys []string
-	for k := range b.ov.Names {
+	for k := range b.names {
 		keys = append(keys, "Names "+k)
 	}
-	for k := range b.ov.Raw {
+	for k := range b.raw {
 		keys = append(keys, "Raw "+k)
 	}
-	for k := range b.ov.Relaxed {
+	for k := range b.relaxed {
 		keys = append(keys, "Relaxed "+k)
 	}
+	keys = append(keys, b.unmatched...)
 	for k := range b.ov.Presence {
 		keys = append(keys, "Presence "+k)
 	}
@@ -119,6 +133,9 @@ func (b *builder) checkOverrides(version string) {
 	for _, k := range keys {
 		if !b.used[k] {
 			table, key, _ := strings.Cut(k, " ")
+			if label, ok := b.labels[k]; ok {
+				key = label
+			}
 			b.errs = append(b.errs, &Error{File: b.file, Msg: fmt.Sprintf("override %s[%q] matches nothing in this schema: update the overrides table", table, key)})
 		}
 	}
@@ -352,13 +369,13 @@ func (b *builder) defineStruct(t *Type, n *node) {
 				f.Tag = v
 			}
 		}
-		if _, ok := b.ov.Relaxed[ptr]; ok {
+		if _, ok := b.relaxed[ptr]; ok {
 			b.used["Relaxed "+ptr] = true
 		}
-		if why, ok := b.ov.Relaxed[ptr]; ok && f.Required {
+		if why, ok := b.relaxed[ptr]; ok && f.Required {
 			f.Required, f.Relaxed = false, why
 		}
-		if b.ov.Raw[ptr] {
+		if b.raw[ptr] {
 			b.used["Raw "+ptr] = true
 			f.Type = &Ref{Raw: true}
 			if len(p.Type) == 1 {
@@ -573,7 +590,7 @@ func constPrim(v json.RawMessage) Prim {
 // definitions are visited.
 func (b *builder) inlineType(n *node, ptr, hint string) *Type {
 	key := b.canonical(n)
-	override, renamed := b.ov.Names[ptr]
+	override, renamed := b.names[ptr]
 	if renamed {
 		b.used["Names "+ptr] = true
 	}

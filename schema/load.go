@@ -130,6 +130,15 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	b := newBuilder(file, prefix, defs, ov)
 	b.ts = opts.TypeScript
 	m := b.build()
+	if len(ov.Names)+len(ov.Raw)+len(ov.Relaxed) > 0 {
+		// The overrides name members by method and path: resolve them on
+		// the model built without them, then build again with them.
+		first := b
+		b = newBuilder(file, prefix, defs, ov)
+		b.ts = opts.TypeScript
+		b.resolveOverrides(first, m)
+		m = b.build()
+	}
 	if len(b.errs) == 0 {
 		b.checkOverrides(opts.Version)
 	}

@@ -14,27 +14,42 @@ type Overrides struct {
 	Revision string
 	// Tags gives discriminator values that the schema states only in prose.
 	Tags []TagRule
-	// Names renames inline schemas, keyed by JSON pointer.
-	Names map[string]string
+	// Names renames inline schemas, keyed by the member that holds them.
+	Names map[Place]string
 	// Directions names the union definitions that list the messages each
 	// side sends.
 	Directions map[string]Direction
 	// OlderDirections are direction unions of revisions before Revision
 	// only; they are used when present and never reported as unmatched.
 	OlderDirections map[string]Direction
-	// Raw keeps properties as raw JSON text, keyed by JSON pointer: values a
-	// server passes on unread (tool arguments are validated against the
-	// tool's own inputSchema before they are decoded).
-	Raw map[string]bool
+	// Raw keeps members as raw JSON text: values a server passes on unread
+	// (tool arguments are validated against the tool's own inputSchema
+	// before they are decoded).
+	Raw map[Place]bool
 	// Presence names properties whose presence matters even when their
 	// value is empty, by property name: an empty string is a valid cursor
 	// and must not read as "no more results" (pagination.mdx).
 	Presence map[string]bool
-	// Relaxed makes required properties optional, keyed by JSON pointer,
-	// with the reason; for places where the spec's own example messages
-	// leave out what the schema requires.
-	Relaxed map[string]string
+	// Relaxed makes required members optional, with the reason; for places
+	// where the spec's own example messages leave out what the schema
+	// requires.
+	Relaxed map[Place]string
 }
+
+// Place names a member of the schema by meaning rather than by JSON
+// pointer, so that renaming a definition does not move it: a method, and
+// the path of member names from its message ("params.arguments") or from
+// its result ("result", "result.tools[].inputSchema"). "[]" steps into the
+// items of an array; a step into a union goes into the one member that
+// declares the next name. The result is the request's result as the
+// schema pairs it, and "result" alone is the member of the JSON-RPC result
+// response that carries it.
+type Place struct {
+	Method string
+	Path   string
+}
+
+func (k Place) String() string { return k.Method + " " + k.Path }
 
 // TagRule says that a property discriminates the types that declare it.
 type TagRule struct {
@@ -69,24 +84,24 @@ var DefaultOverrides = Overrides{
 		Values:    map[string]string{"InputRequiredResult": "input_required"},
 		Otherwise: "complete",
 	}},
-	Names: map[string]string{
-		"#/$defs/CallToolResultResponse/properties/result":     "CallToolOutcome",
-		"#/$defs/GetPromptResultResponse/properties/result":    "GetPromptOutcome",
-		"#/$defs/ReadResourceResultResponse/properties/result": "ReadResourceOutcome",
-		"#/$defs/EmbeddedResource/properties/resource":         "ResourceContentsUnion",
-		"#/$defs/SamplingMessage/properties/content":           "SamplingContent",
+	Names: map[Place]string{
+		{"tools/call", "result"}:                                "CallToolOutcome",
+		{"prompts/get", "result"}:                               "GetPromptOutcome",
+		{"resources/read", "result"}:                            "ReadResourceOutcome",
+		{"tools/call", "result.content[].resource"}:             "ResourceContentsUnion",
+		{"sampling/createMessage", "params.messages[].content"}: "SamplingContent",
 	},
-	Raw: map[string]bool{
-		"#/$defs/CallToolRequestParams/properties/arguments": true,
+	Raw: map[Place]bool{
+		{"tools/call", "params.arguments"}: true,
 		// A tool's schemas are JSON Schema documents the runtime hands to a
 		// validator and to clients as they are: any keyword may appear.
-		"#/$defs/Tool/properties/inputSchema":  true,
-		"#/$defs/Tool/properties/outputSchema": true,
+		{"tools/list", "result.tools[].inputSchema"}:  true,
+		{"tools/list", "result.tools[].outputSchema"}: true,
 	},
 	Presence: map[string]bool{"cursor": true, "nextCursor": true},
-	Relaxed: map[string]string{
-		"#/$defs/ReadResourceResult/properties/ttlMs":      "the spec's example read-resource-result-response.json omits it",
-		"#/$defs/ReadResourceResult/properties/cacheScope": "the spec's example read-resource-result-response.json omits it",
+	Relaxed: map[Place]string{
+		{"resources/read", "result.ttlMs"}:      "the spec's example read-resource-result-response.json omits it",
+		{"resources/read", "result.cacheScope"}: "the spec's example read-resource-result-response.json omits it",
 	},
 	Directions: map[string]Direction{
 		"ClientRequest":      FromClient,
