@@ -20,6 +20,7 @@ type entry struct {
 	// scopes are the OAuth scopes a caller's token needs to use the item
 	// (auth.go); none: any caller.
 	scopes []string
+	kind   ItemKind // for Options.Visible
 }
 
 func (e *entry) base() *entry { return e }
@@ -124,7 +125,7 @@ func (set *namedSet[T]) defs() [][]byte {
 // resources/templates/list) with the page the request's cursor selects, as
 // the result member field.
 func (set *namedSet[T]) page(s *Server, r *request, p *requestParams, field string) (any, error) {
-	set = set.visible(r.ctx)
+	set = set.visible(r.ctx, s)
 	page, next, err := s.listPage(p, set.defs, set.all)
 	if err != nil {
 		return nil, err

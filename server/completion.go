@@ -22,17 +22,21 @@ func (s *Server) complete(ctx context.Context, r *request, _ *requestParams, par
 	switch ref := p.Ref.(type) {
 	case *mcp.PromptReference:
 		pr := s.prompts.catalog.get(ref.Name)
-		if pr == nil {
+		if pr == nil || s.hidden(ctx, &pr.entry) {
 			return nil, invalidParams(fmt.Sprintf("Unknown prompt: %q", ref.Name))
 		}
 		fn = pr.complete
 	case *mcp.ResourceTemplateReference:
+		known := false
 		for _, t := range s.resources.set.Load().tmpl.list {
-			if t.key == ref.URI {
-				fn = t.complete
+			if t.key == ref.URI && !s.hidden(ctx, &t.entry) {
+				fn, known = t.complete, true
 			}
 		}
-		if fn == nil && s.resources.set.Load().res.byKey[ref.URI] == nil && !s.hasTemplate(ref.URI) {
+		if res := s.resources.set.Load().res.byKey[ref.URI]; res != nil && !s.hidden(ctx, &res.entry) {
+			known = true
+		}
+		if !known {
 			return nil, invalidParams(fmt.Sprintf("Unknown resource template: %q", ref.URI))
 		}
 	default:
@@ -57,15 +61,6 @@ func (s *Server) complete(ctx context.Context, r *request, _ *requestParams, par
 		res.Completion.Values = values
 	}
 	return res, nil
-}
-
-func (s *Server) hasTemplate(tmpl string) bool {
-	for _, t := range s.resources.set.Load().tmpl.list {
-		if t.key == tmpl {
-			return true
-		}
-	}
-	return false
 }
 
 // paramsError turns a params decoding error into -32602 naming the field.

@@ -106,4 +106,23 @@
 // for the answer; Log follows logging/setLevel; list_changed and
 // resources/updated notifications are sent unsolicited. One process serves
 // both eras at once; SupportedVersions (and server/discover) list them all.
+//
+// # Middleware and observability
+//
+// Options.Interceptors wrap every request the server answers, in both eras
+// and on every transport (an Interceptor sees the method, id, params,
+// _meta, name, session and version of a Request, the caller through
+// Principal(ctx), and the result or error; it may refuse a request or
+// replace its outcome). Chain composes them, the first outermost. Recover
+// turns a panic into -32603 and logs it (the server also recovers on its
+// own); LogRequests logs each request through a *slog.Logger at a level
+// chosen by its outcome (Outcome.Level). Tool execution has its own
+// middleware: WrapTool for one tool, Options.ToolMiddleware for all.
+// Options.Visible hides tools, prompts, resources and templates per
+// request: from the lists and from calls, which are answered as for an
+// unknown name. ClientLogHandler is a slog.Handler that sends records to
+// the client as notifications/message when the client asked for that
+// level (LoggingLevel maps the levels). With none of this configured the
+// request path is unchanged. OpenTelemetry tracing and metrics are in the
+// module github.com/mcpgen/mcpgen/otel.
 package server

@@ -87,12 +87,12 @@ func (s *Server) chooseEra(pr *parsedRequest, hasSession bool) eraChoice {
 func (s *Server) eraFor(pr *parsedRequest, sess *legacySession, open func() *legacySession) era {
 	switch s.chooseEra(pr, sess != nil) {
 	case eraLegacyRequest:
-		return oneRequest{s.requestSession(pr.meta)}
+		return newOneRequest(s.requestSession(pr.meta))
 	case eraSession:
 		return sess
 	case eraOpenSession:
 		if open == nil {
-			return oneRequest{s.newLegacySession(nil)}
+			return newOneRequest(s.newLegacySession(nil))
 		}
 		if l := open(); l != nil {
 			return l
@@ -114,6 +114,11 @@ func (s *Server) serveStateless(ctx context.Context, pr *parsedRequest, w Messag
 
 // oneRequest is a legacy session that serves one request and ends.
 type oneRequest struct{ *legacySession }
+
+func newOneRequest(l *legacySession) oneRequest {
+	l.oneShot = true
+	return oneRequest{l}
+}
 
 func (o oneRequest) handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response {
 	defer o.Close()

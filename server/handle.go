@@ -69,7 +69,13 @@ func (s *Server) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWrite
 // (see parsedRequest): the stateless core.
 func (s *Server) handleRequest(ctx context.Context, pr *parsedRequest, w MessageWriter) Response {
 	msg := pr.msg
-	result, rerr := s.serveParsed(ctx, pr, w)
+	var result []byte
+	var rerr *jsonrpc.Error
+	if s.chain == nil {
+		result, rerr = s.serveParsed(ctx, pr, w)
+	} else {
+		result, rerr = s.intercepted(ctx, pr, w)
+	}
 	if ctx.Err() != nil {
 		return Response{}
 	}

@@ -64,6 +64,9 @@ type legacySession struct {
 	s   *Server
 	id  string
 	out func(msg []byte) error // unsolicited messages (nil: none)
+	// oneShot: the session serves one request and ends (era.go's
+	// oneRequest); interceptors see no session id for it.
+	oneShot bool
 
 	ready     chan struct{} // closed after the first initialize attempt
 	readyOnce sync.Once
@@ -164,7 +167,13 @@ func (l *legacySession) Handle(ctx context.Context, msg jsonrpc.Message, w Messa
 		delete(l.inflight, key)
 		l.mu.Unlock()
 	}()
-	result, rerr := l.serve(ctx, msg, w)
+	var result []byte
+	var rerr *jsonrpc.Error
+	if l.s.chain == nil {
+		result, rerr = l.serve(ctx, msg, w)
+	} else {
+		result, rerr = l.intercepted(ctx, msg, w)
+	}
 	if ctx.Err() != nil {
 		return Response{}
 	}

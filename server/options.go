@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"time"
 )
@@ -67,6 +68,23 @@ type Options struct {
 	// Logger receives the server's own diagnostics (never stdout); the
 	// default writes warnings and errors to stderr.
 	Logger *slog.Logger
+	// Interceptors wrap the handling of every request, in both eras and on
+	// every transport, the first outermost (see Interceptor and Chain;
+	// Recover and LogRequests are two). None: the request path does not
+	// look for them.
+	Interceptors []Interceptor
+	// ToolMiddleware wraps the execution of every registered tool (see
+	// ToolMiddleware), the first outermost, outside the middleware a tool
+	// got from WrapTool.
+	ToolMiddleware []ToolMiddleware
+	// Visible, when set, decides for each request which registered tools,
+	// prompts, resources and resource templates exist for its caller (by
+	// Principal, ClientCapabilities, ClientInfo, …): the lists leave out
+	// the others, and calling one is answered as for an unknown name
+	// (tools/call, prompts/get: -32602 unknown; resources/read: -32602
+	// Resource not found; completion/complete: -32602 unknown reference).
+	// It applies to the registries, not to Options.Handlers.
+	Visible func(ctx context.Context, item Item) bool
 }
 
 // CachePolicy is the ttlMs and cacheScope a cacheable result carries.

@@ -231,7 +231,7 @@ func (g *promptRegistry) get(ctx context.Context, r *request, p *requestParams, 
 
 func (g *promptRegistry) getPrompt(ctx context.Context, name string, args map[string]string) (any, error) {
 	pr := g.catalog.get(name)
-	if pr == nil {
+	if pr == nil || g.s.hidden(ctx, &pr.entry) {
 		return nil, invalidParams(fmt.Sprintf("Unknown prompt: %q", name))
 	}
 	if err := checkScopes(ctx, pr.scopes); err != nil {
@@ -247,7 +247,7 @@ func (g *promptRegistry) getPrompt(ctx context.Context, name string, args map[st
 
 // ListPrompts implements mcp.PromptsHandler over the registry.
 func (g *promptRegistry) ListPrompts(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
-	page, next, err := decodePage[mcp.Prompt](g.set.Load().visible(ctx), params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Prompt](g.set.Load().visible(ctx, g.s), params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}

@@ -298,13 +298,16 @@ func (g *resourceRegistry) read(ctx context.Context, r *request, p *requestParam
 
 func (g *resourceRegistry) readURI(ctx context.Context, uri string) (any, error) {
 	set := g.set.Load()
-	if res := set.res.byKey[uri]; res != nil {
+	if res := set.res.byKey[uri]; res != nil && !g.s.hidden(ctx, &res.entry) {
 		if err := checkScopes(ctx, res.scopes); err != nil {
 			return nil, err
 		}
 		return res.read(ctx, uri)
 	}
 	for _, t := range set.tmpl.list {
+		if g.s.hidden(ctx, &t.entry) {
+			continue
+		}
 		if vars, ok := t.matcher.match(uri); ok {
 			if err := checkScopes(ctx, t.scopes); err != nil {
 				return nil, err
@@ -317,7 +320,7 @@ func (g *resourceRegistry) readURI(ctx context.Context, uri string) (any, error)
 
 // ListResources implements mcp.ResourcesHandler over the registry.
 func (g *resourceRegistry) ListResources(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
-	page, next, err := decodePage[mcp.Resource](g.set.Load().res.visible(ctx), params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Resource](g.set.Load().res.visible(ctx, g.s), params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -326,7 +329,7 @@ func (g *resourceRegistry) ListResources(ctx context.Context, params *mcp.Pagina
 
 // ListResourceTemplates implements mcp.ResourcesHandler over the registry.
 func (g *resourceRegistry) ListResourceTemplates(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
-	page, next, err := decodePage[mcp.ResourceTemplate](g.set.Load().tmpl.visible(ctx), params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.ResourceTemplate](g.set.Load().tmpl.visible(ctx, g.s), params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,8 @@ type Server struct {
 	lim  limiter    // Options.Limits at run time (limits.go, admit.go, drain.go)
 	rate *rateTable // Limits.Rate (ratelimit*.go); nil: off
 
+	chain Handler // Options.Interceptors around the core; nil when none (intercept.go)
+
 	closeOnce sync.Once
 	closing   chan struct{} // closed by Shutdown
 	streams   sync.WaitGroup
@@ -104,6 +106,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.metaJSON = meta
 
+	s.buildChain(opts.Interceptors)
 	s.lim.init(opts.Limits)
 	s.rate = newRateTable(s.lim.cfg.Rate)
 	s.sessions.max = s.lim.cfg.MaxLegacySessions

@@ -311,7 +311,7 @@ func (g *toolRegistry) init(s *Server) {
 }
 
 func (g *toolRegistry) add(tools []Tool) error {
-	return g.catalog.add(impls(tools, func(t Tool) *toolImpl { return t.t }))
+	return g.catalog.add(impls(g.s.withToolMiddleware(tools), func(t Tool) *toolImpl { return t.t }))
 }
 
 // AddTools adds (or replaces) tools at run time and notifies listeners
@@ -339,7 +339,7 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 		return nil, err
 	}
 	t := g.get(name)
-	if t == nil {
+	if t == nil || g.s.hidden(ctx, &t.entry) {
 		return nil, invalidParams(fmt.Sprintf("Unknown tool: %q", name))
 	}
 	if err := checkScopes(ctx, t.scopes); err != nil {
@@ -367,7 +367,7 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 
 // ListTools implements mcp.ToolsHandler over the registry.
 func (g *toolRegistry) ListTools(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-	page, next, err := decodePage[mcp.Tool](g.set.Load().visible(ctx), params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Tool](g.set.Load().visible(ctx, g.s), params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -377,7 +377,7 @@ func (g *toolRegistry) ListTools(ctx context.Context, params *mcp.PaginatedReque
 // CallTool implements mcp.ToolsHandler over the registry.
 func (g *toolRegistry) CallTool(ctx context.Context, params *mcp.CallToolRequestParams) (mcp.CallToolOutcome, error) {
 	t := g.get(params.Name)
-	if t == nil {
+	if t == nil || g.s.hidden(ctx, &t.entry) {
 		return nil, invalidParams(fmt.Sprintf("Unknown tool: %q", params.Name))
 	}
 	if err := checkScopes(ctx, t.scopes); err != nil {
