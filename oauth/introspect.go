@@ -33,14 +33,23 @@ type IntrospectionConfig struct {
 	AllowMissingAudience bool
 	// HTTPClient calls the endpoints (default: a 10 second timeout).
 	HTTPClient *http.Client
+	// CacheTTL is how long the answer for an active token is reused
+	// (default 1 minute; never past the token's exp; negative: every
+	// request is introspected). A token revoked at the authorization
+	// server keeps working here until its entry expires.
+	CacheTTL time.Duration
+	// CacheSize bounds the cached answers (default 10000; the oldest are
+	// dropped first).
+	CacheSize int
 }
 
 // IntrospectionVerifier asks the authorization server about every token
 // (RFC 7662): it must be active, from Issuer (when the response says),
 // for Audience and unexpired. It implements server.TokenVerifier.
 type IntrospectionVerifier struct {
-	cfg IntrospectionConfig
-	rs  rs.ResourceServer
+	cfg   IntrospectionConfig
+	rs    rs.ResourceServer
+	cache *introspectionCache // nil: no cache
 }
 
 // NewIntrospectionVerifier checks cfg and discovers missing endpoints.
@@ -71,13 +80,42 @@ func NewIntrospectionVerifier(ctx context.Context, cfg IntrospectionConfig) (*In
 	if err != nil {
 		return nil, err
 	}
-	return &IntrospectionVerifier{cfg: cfg, rs: server}, nil
+	v := &IntrospectionVerifier{cfg: cfg, rs: server}
+	if cfg.CacheTTL == 0 {
+		cfg.CacheTTL = defaultIntrospectionCacheTTL
+	}
+	if cfg.CacheSize <= 0 {
+		cfg.CacheSize = defaultIntrospectionCacheSize
+	}
+	if cfg.CacheTTL > 0 {
+		v.cache = newIntrospectionCache(cfg.CacheTTL, cfg.CacheSize)
+	}
+	v.cfg = cfg
+	return v, nil
 }
 
 // VerifyToken implements server.TokenVerifier. A token the server calls
 // inactive, or one for someone else, wraps server.ErrInvalidToken; a
 // failed call to the endpoint is returned as it is (also answered 401).
+// The answer for an active token is cached (IntrospectionConfig.CacheTTL).
 func (v *IntrospectionVerifier) VerifyToken(ctx context.Context, token string) (*server.TokenInfo, error) {
+	if v.cache != nil {
+		if info, ok := v.cache.get(token); ok {
+			return info, nil
+		}
+	}
+	info, err := v.introspect(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	if v.cache != nil {
+		v.cache.put(token, info)
+	}
+	return info, nil
+}
+
+// introspect asks the authorization server and checks its answer.
+func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (*server.TokenInfo, error) {
 	resp, err := rs.Introspect[*oidc.IntrospectionResponse](ctx, v.rs, token)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: introspection: %w", err)
