@@ -35,7 +35,7 @@ const (
 	appKey   = "app-secret"
 )
 
-func startAS(t *testing.T, opts testas.Options) *testas.Server {
+func startAS(t testing.TB, opts testas.Options) *testas.Server {
 	t.Helper()
 	as, err := testas.Start(opts)
 	if err != nil {
@@ -136,7 +136,7 @@ func text(body map[string]any) string {
 	return s
 }
 
-func token(t *testing.T, as *testas.Server, resource string, scopes ...string) string {
+func token(t testing.TB, as *testas.Server, resource string, scopes ...string) string {
 	t.Helper()
 	tok, err := as.ClientCredentialsToken(context.Background(), appID, appKey, resource, scopes...)
 	if err != nil {

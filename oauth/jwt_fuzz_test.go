@@ -1,0 +1,249 @@
+package oauth
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/mcpgen/mcpgen/server"
+)
+
+const (
+	fuzzIssuer   = "https://as.example.com"
+	fuzzAudience = "https://mcp.example.com/mcp"
+	fuzzLeeway   = time.Minute
+)
+
+// jwtFuzzEnv is a JWTVerifier with a cached one-key JWKS (ES256, kid
+// "k1") and the keys to sign hostile tokens with.
+type jwtFuzzEnv struct {
+	v          *JWTVerifier
+	key, other *ecdsa.PrivateKey
+	pubBytes   []byte // the public key, for HMAC key confusion
+}
+
+func newJWTFuzzEnv(f *testing.F) *jwtFuzzEnv {
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	set, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: "k1", Algorithm: "ES256", Use: "sig"}}})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(set) }))
+	f.Cleanup(srv.Close)
+	v, err := NewJWTVerifier(context.Background(), JWTConfig{Issuer: fuzzIssuer, Audience: fuzzAudience, JWKSURL: srv.URL, Leeway: fuzzLeeway})
+	if err != nil {
+		f.Fatal(err)
+	}
+	pub, _ := key.PublicKey.Bytes()
+	return &jwtFuzzEnv{v: v, key: key, other: other, pubBytes: pub}
+}
+
+func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+
+// sign makes header.payload.signature; mode picks the signature: 0 the
+// JWKS key, 1 another key, 2 HMAC-SHA256 keyed with the public key (the
+// key confusion attack), 3 none.
+func (e *jwtFuzzEnv) sign(header, payload string, mode uint8) string {
+	input := b64url([]byte(header)) + "." + b64url([]byte(payload))
+	sum := sha256.Sum256([]byte(input))
+	var sig []byte
+	switch mode % 4 {
+	case 0, 1:
+		k := e.key
+		if mode%4 == 1 {
+			k = e.other
+		}
+		r, s, _ := ecdsa.Sign(rand.Reader, k, sum[:])
+		sig = make([]byte, 64)
+		r.FillBytes(sig[:32])
+		s.FillBytes(sig[32:])
+	case 2:
+		m := hmac.New(sha256.New, e.pubBytes)
+		m.Write([]byte(input))
+		sig = m.Sum(nil)
+	}
+	return input + "." + b64url(sig)
+}
+
+// refVerdict is the reference path's answer: written from RFC 7515/7519
+// with the standard library only (no go-jose), for the one ES256 key.
+type refVerdict struct {
+	ok       bool
+	subject  string
+	simple   bool // the header has only alg, kid, typ: go-jose has nothing more to refuse
+	boundary bool // a time claim is within seconds of the leeway edge, or absurd: no verdict
+	why      string
+}
+
+func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return refVerdict{why: "not three parts"}
+	}
+	dec := func(s string) ([]byte, error) { return base64.RawURLEncoding.DecodeString(s) }
+	hb, err1 := dec(parts[0])
+	pb, err2 := dec(parts[1])
+	sig, err3 := dec(parts[2])
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return refVerdict{why: "base64: " + err.Error()}
+	}
+	var header map[string]json.RawMessage
+	if err := json.Unmarshal(hb, &header); err != nil {
+		return refVerdict{why: "header JSON"}
+	}
+	v := refVerdict{simple: true}
+	for k := range header {
+		if k != "alg" && k != "kid" && k != "typ" {
+			v.simple = false
+		}
+	}
+	var h struct {
+		Alg string `json:"alg"`
+		Kid string `json:"kid"`
+		Typ string `json:"typ"`
+	}
+	if err := json.Unmarshal(hb, &h); err != nil {
+		v.why = "header members"
+		return v
+	}
+	if _, crit := header["crit"]; crit {
+		v.why = "crit"
+		return v
+	}
+	if h.Alg != "ES256" || h.Kid != "" && h.Kid != "k1" {
+		v.why = "alg/kid " + h.Alg + "/" + h.Kid
+		return v
+	}
+	if len(sig) != 64 {
+		v.why = "signature length"
+		return v
+	}
+	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+	if !ecdsa.Verify(pub, sum[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
+		v.why = "signature"
+		return v
+	}
+	var all map[string]any
+	if err := json.Unmarshal(pb, &all); err != nil || all == nil {
+		v.why = "claims JSON"
+		return v
+	}
+	var c struct {
+		Iss, Sub, Jti string
+		Aud           json.RawMessage
+		Exp, Nbf, Iat *float64
+	}
+	if err := json.Unmarshal(pb, &c); err != nil {
+		v.why = "claim types"
+		return v
+	}
+	var aud []string
+	if len(c.Aud) > 0 && string(c.Aud) != "null" {
+		var one string
+		if json.Unmarshal(c.Aud, &one) == nil {
+			aud = []string{one}
+		} else if json.Unmarshal(c.Aud, &aud) != nil {
+			v.why = "aud type"
+			return v
+		}
+	}
+	// Time claims: seconds, compared at whole seconds.
+	edge := func(t *float64, at time.Time) {
+		if t != nil && (math.Abs(*t) > 1e12 || math.Abs(*t-float64(at.Unix())) < 3) {
+			v.boundary = true
+		}
+	}
+	edge(c.Exp, now.Add(-fuzzLeeway))
+	edge(c.Nbf, now.Add(fuzzLeeway))
+	edge(c.Iat, now.Add(fuzzLeeway))
+	switch {
+	case c.Exp == nil:
+		v.why = "no exp"
+	case c.Iss != fuzzIssuer:
+		v.why = "iss"
+	case *c.Exp < float64(now.Add(-fuzzLeeway).Unix()):
+		v.why = "expired"
+	case c.Nbf != nil && *c.Nbf > float64(now.Add(fuzzLeeway).Unix()):
+		v.why = "not yet valid"
+	case c.Iat != nil && *c.Iat > float64(now.Add(fuzzLeeway).Unix()):
+		v.why = "issued in the future"
+	case !audienceMatches(aud, fuzzAudience):
+		v.why = "aud"
+	default:
+		v.ok, v.subject = true, c.Sub
+	}
+	return v
+}
+
+// FuzzJWTVerify throws hostile JWTs at the verifier (raw strings, and
+// tokens the harness signs from fuzzed header and claims: with the right
+// key, another key, HMAC keyed with the public key, or no signature) and
+// compares with refVerify. A token the verifier accepts and the reference
+// refuses is a failure; so is a refusal of a token with a plain header
+// (alg, kid, typ) the reference accepts. Every refusal must wrap
+// server.ErrInvalidToken.
+func FuzzJWTVerify(f *testing.F) {
+	env := newJWTFuzzEnv(f)
+	now := time.Now().Unix()
+	good := fmt.Sprintf(`{"iss":%q,"aud":%q,"sub":"alice","exp":%d,"iat":%d,"scope":"mcp"}`, fuzzIssuer, fuzzAudience, now+3600, now)
+	hdr := `{"alg":"ES256","kid":"k1","typ":"at+jwt"}`
+	for _, s := range []struct {
+		header, payload string
+		mode            uint8
+	}{
+		{hdr, good, 0}, {hdr, good, 1}, {`{"alg":"HS256","kid":"k1"}`, good, 2}, {`{"alg":"none"}`, good, 3},
+		{`{"alg":"ES256"}`, good, 0}, {`{"alg":"ES256","kid":"k2"}`, good, 0}, {`{"alg":"RS256","kid":"k1"}`, good, 0},
+		{`{"alg":"ES256","kid":"k1","crit":["exp"],"exp":1}`, good, 0},
+		{`{"alg":"ES256","kid":"k1","jwk":{"kty":"EC","crv":"P-256","x":"AA","y":"AA"}}`, good, 0},
+		{hdr, fmt.Sprintf(`{"iss":%q,"aud":[%q,"x"],"sub":"bob","exp":%d}`, fuzzIssuer, fuzzAudience+"/", now+60), 0},
+		{hdr, fmt.Sprintf(`{"iss":%q,"aud":%q,"exp":%d}`, fuzzIssuer, "https://other.example.com/mcp", now+60), 0},
+		{hdr, fmt.Sprintf(`{"iss":"https://evil.example.com","aud":%q,"exp":%d}`, fuzzAudience, now+60), 0},
+		{hdr, fmt.Sprintf(`{"iss":%q,"aud":%q,"exp":%d}`, fuzzIssuer, fuzzAudience, now-3600), 0},
+		{hdr, fmt.Sprintf(`{"iss":%q,"aud":%q,"exp":%d,"nbf":%d}`, fuzzIssuer, fuzzAudience, now+7200, now+3600), 0},
+		{hdr, fmt.Sprintf(`{"iss":%q,"aud":%q}`, fuzzIssuer, fuzzAudience), 0},
+		{hdr, fmt.Sprintf(`{"iss":%q,"aud":%q,"exp":"%d"}`, fuzzIssuer, fuzzAudience, now+60), 0},
+		{hdr, fmt.Sprintf(`{"iss":%q,"iss":"x","aud":%q,"exp":%d}`, fuzzIssuer, fuzzAudience, now+60), 0},
+		{hdr, `[]`, 0}, {hdr, `null`, 0},
+	} {
+		f.Add(s.header, s.payload, s.mode, "")
+	}
+	f.Add("", "", uint8(0), "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.")
+	f.Add("", "", uint8(0), "a.b.c.d.e")
+	f.Add("", "", uint8(0), "")
+	f.Fuzz(func(t *testing.T, header, payload string, mode uint8, raw string) {
+		token := raw
+		if raw == "" {
+			token = env.sign(header, payload, mode)
+		}
+		at := time.Now()
+		info, err := env.v.VerifyToken(context.Background(), token)
+		ref := refVerify(token, &env.key.PublicKey, at)
+		if err != nil && !errors.Is(err, server.ErrInvalidToken) {
+			t.Fatalf("refusal does not wrap ErrInvalidToken: %v", err)
+		}
+		if ref.boundary {
+			return
+		}
+		switch {
+		case err == nil && !ref.ok:
+			t.Fatalf("the verifier accepts a token the reference refuses (%s): %q", ref.why, token)
+		case err == nil && info.Subject != ref.subject:
+			t.Fatalf("subject %q, the reference reads %q: %q", info.Subject, ref.subject, token)
+		case err != nil && ref.ok && ref.simple:
+			t.Fatalf("the verifier refuses (%v) a plain token the reference accepts: %q", err, token)
+		}
+	})
+}
