@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	legacy "github.com/mcpgen/mcpgen/generated/mcp20251125"
@@ -97,6 +98,9 @@ func marshalRaw(v any) (json.RawMessage, error) {
 
 // convertResult turns a modern result of method into the session's revision.
 func (l *legacySession) convertResult(method string, b []byte) ([]byte, *jsonrpc.Error) {
+	if name, ok := repeatedName(b); ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the result repeats the member name " + strconv.Quote(name)}
+	}
 	obj, rerr := exactObject(b, "result")
 	if rerr != nil {
 		return b, nil

@@ -48,3 +48,34 @@ func exactObjects(raw []byte) ([]map[string]json.RawMessage, bool) {
 	}
 	return out, true
 }
+
+// repeatedName finds a member name repeated in some object of the JSON
+// value raw, at any depth: the legacy conversion rewrites a result only
+// when every reader would see the same members in it.
+func repeatedName(raw []byte) (string, bool) {
+	switch jsonscan.Kind(raw) {
+	case '{':
+		var inner string
+		var found bool
+		dup, repeated, _ := jsonscan.Members(raw, func(_, value []byte) {
+			if !found {
+				inner, found = repeatedName(value)
+			}
+		})
+		if repeated {
+			return dup, true
+		}
+		return inner, found
+	case '[':
+		var elems []json.RawMessage
+		if json.Unmarshal(raw, &elems) != nil {
+			return "", false
+		}
+		for _, e := range elems {
+			if name, ok := repeatedName(e); ok {
+				return name, true
+			}
+		}
+	}
+	return "", false
+}
