@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -135,16 +134,6 @@ func hostOnly(hostport string) string {
 		return strings.ToLower(host)
 	}
 	return strings.ToLower(strings.Trim(hostport, "[]"))
-}
-
-// isLoopbackHost reports whether host is "localhost" or a loopback IP.
-func isLoopbackHost(host string) bool {
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
 }
 
 func forbidden(format string, args ...any) *Rejection {
