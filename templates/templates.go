@@ -18,6 +18,7 @@ import (
 	"strings"
 	"text/template"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
@@ -62,6 +63,11 @@ type Data struct {
 	// NATS (MCPGEN_NATS_URL) or Redis (MCPGEN_REDIS_URL), and go.mod
 	// requires NATSModulePath and RedisModulePath too.
 	Cluster bool
+	// HTTP scaffolds the deployment of a Streamable HTTP server (mcpgen
+	// init --http): a Dockerfile (static binary, non-root, HEALTHCHECK on
+	// /healthz through the binary's --probe), a .dockerignore, a server.json
+	// for the MCP registry, and health.go with its test.
+	HTTP bool
 }
 
 // OAuthModulePath is the module of the token verifiers (--auth scaffolds).
@@ -95,6 +101,16 @@ type view struct {
 	// ReplacePaths the folders in Replace.
 	NATS, Redis                       string
 	NATSReplacePath, RedisReplacePath string
+	// RegistryName is the server's name in the MCP registry (reverse DNS of
+	// the module's host, then the binary: io.github.alice/weather), Image
+	// its OCI image without the tag, RegistryTitle the Name when the
+	// registry accepts it as a title (at most 100 characters), else "".
+	RegistryName, Image, RegistryTitle string
+	// ServerJSONSchema is the server.json schema URL (RegistrySchemaURL).
+	ServerJSONSchema string
+	// GoImage is the tag of the golang build image: GoVersion's major and
+	// minor (1.26).
+	GoImage string
 }
 
 // Scaffold renders every file of a new server project, sorted by name. Go
@@ -118,6 +134,13 @@ func Scaffold(d Data) ([]File, error) {
 		Redis:            RedisModulePath,
 		NATSReplacePath:  modfile.AutoQuote(filepath.Join(d.Replace, "cluster", "natscluster")),
 		RedisReplacePath: modfile.AutoQuote(filepath.Join(d.Replace, "cluster", "rediscluster")),
+		RegistryName:     RegistryName(d.Module),
+		Image:            imageName(d.Module),
+		ServerJSONSchema: RegistrySchemaURL,
+		GoImage:          goMinor(d.GoVersion),
+	}
+	if utf8.RuneCountInString(d.Name) <= 100 {
+		v.RegistryTitle = d.Name
 	}
 	names, err := fs.Glob(scaffoldFS, "scaffold/*.tmpl")
 	if err != nil {
@@ -147,11 +170,13 @@ func Scaffold(d Data) ([]File, error) {
 // outputName maps scaffold/x.tmpl to x; dot files are stored without their
 // dot (go:embed skips dot files), so scaffold/gitignore.tmpl is .gitignore,
 // and "__" stands for a directory separator, so
-// scaffold/skills__greet-people__SKILL.md.tmpl is skills/greet-people/SKILL.md.
+// scaffold/skills__greet-people__SKILL.md.tmpl is skills/greet-people/SKILL.md
+// (and scaffold/dockerignore.tmpl is .dockerignore).
 func outputName(src string) string {
 	name := strings.TrimSuffix(path.Base(src), ".tmpl")
-	if name == "gitignore" {
-		return ".gitignore"
+	switch name {
+	case "gitignore", "dockerignore":
+		return "." + name
 	}
 	return strings.ReplaceAll(name, "__", "/")
 }
@@ -212,6 +237,15 @@ func (d Data) validate() error {
 		errs = append(errs, fmt.Errorf("templates: invalid go version %q (want e.g. 1.26)", d.GoVersion))
 	}
 	return errors.Join(errs...)
+}
+
+// goMinor is the major.minor of a go line version (1.26.0 → 1.26).
+func goMinor(v string) string {
+	if major, rest, ok := strings.Cut(v, "."); ok {
+		minor, _, _ := strings.Cut(rest, ".")
+		return major + "." + minor
+	}
+	return v
 }
 
 // CheckName reports whether name can be an MCP server name: 1 to 128

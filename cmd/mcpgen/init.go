@@ -19,7 +19,7 @@ func initCommand() *command {
 		summary: "create a new MCP server project (go.mod, main.go, a sample tool, tests, README)",
 		usage: `
 Usage:
-  mcpgen init <dir> [--module path] [--name server-name] [--auth] [--replace path] [--force] [--files-only] [-v]
+  mcpgen init <dir> [--module path] [--name server-name] [--http] [--auth] [--cluster] [--replace path] [--force] [--files-only] [-v]
 
 Init writes a new MCP server project into dir (created if needed):
 
@@ -30,6 +30,12 @@ Init writes a new MCP server project into dir (created if needed):
   bindings_test.go fails when mcp_gen.go is stale (mcpgen tools --check)
   README.md        how to run it, connect a desktop host, add a tool, regenerate
   .gitignore
+
+With --http the project is ready to deploy as a Streamable HTTP server:
+a Dockerfile (multi-stage, a static binary on distroless, non-root, a
+HEALTHCHECK on /healthz through the binary's own --probe), .dockerignore,
+server.json for the MCP registry (name, OCI package), and health.go with
+a test of /healthz and /readyz; the README gains a Deploy section.
 
 With --auth the HTTP server is an OAuth 2.1 resource server (the MCP
 authorization spec): auth.go wires the token verifiers of
@@ -60,6 +66,7 @@ Examples:
   mcpgen init ./weather
   mcpgen init ./weather --module example.com/weather --name "Weather"
   mcpgen init ./srv --replace ~/src/mcpgen     # build against a local checkout, offline
+  mcpgen init ./srv --http                     # HTTP server with Dockerfile and server.json
   mcpgen init ./srv --auth                     # OAuth-protected HTTP server
   mcpgen init ./srv --cluster                  # replicas sharing NATS or Redis
 `,
@@ -71,7 +78,7 @@ Examples:
 type initFlags struct {
 	dir, module, name, replace string
 	force, verbose, filesOnly  bool
-	auth, cluster              bool
+	auth, cluster, http        bool
 }
 
 func runInit(e *env, c *command, args []string) int {
@@ -80,6 +87,7 @@ func runInit(e *env, c *command, args []string) int {
 	fs.StringVar(&f.module, "module", "", "module `path` of the new project (default: the folder name)")
 	fs.StringVar(&f.name, "name", "", "MCP server `name` (default: the last element of the module path)")
 	fs.StringVar(&f.replace, "replace", "", "`path` of a local mcpgen checkout to build against (adds a replace directive; offline)")
+	fs.BoolVar(&f.http, "http", false, "add the deployment of an HTTP server: Dockerfile, .dockerignore, server.json (MCP registry), health.go")
 	fs.BoolVar(&f.auth, "auth", false, "make the HTTP server an OAuth 2.1 resource server (auth.go; flags --auth-issuer, --auth-resource, --auth-scopes)")
 	fs.BoolVar(&f.cluster, "cluster", false, "run as one replica of several: cluster.go connects to NATS (MCPGEN_NATS_URL) or Redis (MCPGEN_REDIS_URL)")
 	fs.BoolVar(&f.force, "force", false, "write into a folder that is not empty (existing files are still never overwritten)")
@@ -162,7 +170,7 @@ func (e *env) initData(c *command, f initFlags) (templates.Data, int, bool) {
 		e.errorf("init: %v", err)
 		return templates.Data{}, exitFail, false
 	}
-	d := templates.Data{Module: f.module, Name: f.name, Version: builtVersion(), Auth: f.auth, Cluster: f.cluster}
+	d := templates.Data{Module: f.module, Name: f.name, Version: builtVersion(), Auth: f.auth, Cluster: f.cluster, HTTP: f.http}
 	if d.Module == "" {
 		d.Module = filepath.Base(abs)
 		if err := checkModulePath(d.Module); err != nil {
@@ -236,6 +244,9 @@ func (e *env) printSummary(f initFlags, d templates.Data, s *summary) {
 	bin := templates.BinaryName(d.Module)
 	fmt.Fprintf(w, "  go generate ./... && go test ./...\n")
 	fmt.Fprintf(w, "  go build && ./%s    # stdio; --http 127.0.0.1:8080 serves Streamable HTTP at /mcp\n", bin)
+	if d.HTTP {
+		fmt.Fprintf(w, "  docker build -t %s . && docker run -p 8080:8080 %s    # README.md, Deploy\n", bin, bin)
+	}
 	fmt.Fprintf(w, "Then add tools to tools.go; README.md shows how, and the config a desktop MCP host needs.\n")
 }
 
