@@ -59,14 +59,17 @@ type options struct {
 	baseline, floor             string
 	quiet                       bool
 	minRequests, maxSize        int
+	maxTools, starts            int
 	smoke                       bool
 	with                        []driver.Server
 }
 
 func parseFlags() options {
 	var o options
-	flag.BoolVar(&o.quick, "quick", false, "short run: 3 rounds, 100ms warm-up, 300ms windows, 200ms benchtime, 1 request per payload row, payloads up to 1 MB")
+	flag.BoolVar(&o.quick, "quick", false, "short run: 3 rounds, 100ms warm-up, 300ms windows, 200ms benchtime, 1 request per payload row, payloads up to 1 MB, up to 1000 tools")
 	flag.BoolVar(&o.smoke, "smoke", false, "CI smoke run: every kind of row once, tiny windows, payloads of 1 KB; proves the harness, measures nothing")
+	flag.IntVar(&o.maxTools, "max-tools", 0, "leave out start-up and cold-start rows above `N` tools (0: all; -quick: 1000, -smoke: 1)")
+	flag.IntVar(&o.starts, "starts", 3, "process starts per cold-start cell and round (the median counts)")
 	flag.IntVar(&o.maxSize, "max-size", 0, "leave out payload rows above `BYTES` (0: all; -quick: 1 MiB, -smoke: 1 KiB)")
 	flag.IntVar(&o.rounds, "rounds", 5, "interleaved rounds; the table shows medians")
 	flag.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "load before each measuring window (results dropped)")
@@ -103,6 +106,8 @@ func parseFlags() options {
 			"benchtime":    func() { o.benchTime = 20 * time.Millisecond },
 			"min-requests": func() { o.minRequests = 1 },
 			"max-size":     func() { o.maxSize = 1 << 10 },
+			"max-tools":    func() { o.maxTools = 1 },
+			"starts":       func() { o.starts = 1 },
 		}
 		for name, apply := range smoke {
 			if !set[name] {
@@ -118,6 +123,8 @@ func parseFlags() options {
 			"benchtime":    func() { o.benchTime = 200 * time.Millisecond },
 			"min-requests": func() { o.minRequests = 1 },
 			"max-size":     func() { o.maxSize = 1 << 20 },
+			"max-tools":    func() { o.maxTools = 1000 },
+			"starts":       func() { o.starts = 2 },
 		}
 		for name, apply := range quick {
 			if !set[name] {
@@ -139,7 +146,7 @@ func run() error {
 	if _, err := os.Stat(filepath.Join(o.dir, "go.mod")); err != nil {
 		return fmt.Errorf("-dir %q is not the bench module (run from bench/ or pass -dir): %w", o.dir, err)
 	}
-	srvs, rows, err := selectOnly(o.only, append(servers(), o.with...), allRows(o.maxSize))
+	srvs, rows, err := selectOnly(o.only, append(servers(), o.with...), allRows(o.maxSize, o.maxTools))
 	if err != nil {
 		return err
 	}
@@ -175,7 +182,7 @@ func run() error {
 			Arguments: json.RawMessage(`{"location":"Paris","units":"metric"}`),
 			Expected:  weather.Text("Paris", "metric"),
 		},
-		Workloads: workloads(), MinRequests: o.minRequests, Timeout: time.Minute,
+		Workloads: workloads(), MinRequests: o.minRequests, Timeout: time.Minute, Starts: o.starts,
 		Baseline: o.baseline, Floor: o.floor, ProfileDir: o.profile,
 	}
 	if progress != nil {

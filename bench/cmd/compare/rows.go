@@ -62,11 +62,16 @@ func workloads() map[string]driver.Call {
 	return w
 }
 
+// toolCounts are the start-up and cold-start rows' tool counts.
+var toolCounts = []int{1, 1000, 10000}
+
 // allRows are the table's rows: the weather rows (in process, the stdio
 // and HTTP sweeps), then the payload rows — each kind in process at 1 MB,
 // on stdio at every size, on HTTP at 1 MB and 10 MB — up to maxSize bytes
-// (0: all; below 1 MB the in-process rows use 1 KB).
-func allRows(maxSize int) []driver.Measurement {
+// (0: all; below 1 MB the in-process rows use 1 KB); then start-up (in
+// process) and cold start (exec to first reply) with 1, 1 000 and 10 000
+// tools, up to maxTools (0: all).
+func allRows(maxSize, maxTools int) []driver.Measurement {
 	rows := driver.DefaultMeasurements()
 	inproc := 1 << 20 // the in-process size: 1 MB, or the largest size allowed
 	if maxSize > 0 && maxSize < inproc {
@@ -84,6 +89,17 @@ func allRows(maxSize int) []driver.Measurement {
 			rows = append(rows, driver.Measurement{Name: w + "-stdio", Kind: driver.KindStdio, Concurrency: 1, Workload: w})
 			if n >= 1<<20 || maxSize > 0 && maxSize < 1<<20 {
 				rows = append(rows, driver.Measurement{Name: w + "-http", Kind: driver.KindHTTP, Concurrency: 1, Workload: w})
+			}
+		}
+	}
+	for _, kind := range []driver.Kind{driver.KindStartup, driver.KindColdStart} {
+		for _, n := range toolCounts {
+			if maxTools == 0 || n <= maxTools {
+				m := driver.Measurement{Name: fmt.Sprintf("%s-%d", kind, n), Kind: kind, Tools: n}
+				if n >= 10000 {
+					m.MaxRounds = 2 // tens of seconds per cell before #20's registration work
+				}
+				rows = append(rows, m)
 			}
 		}
 	}

@@ -86,3 +86,36 @@ func RunInProcess(ip InProcess, c Call) (InProcResult, error) {
 		AllocsPerOp: r.AllocsPerOp(),
 	}, nil
 }
+
+// InProcessCall sets ip up and returns one verified call of c as an
+// operation (the allocation guard measures it): every run sends the same
+// request and checks the reply's id and that it is no error.
+func InProcessCall(ip InProcess, c Call) (op func() error, cleanup func(), err error) {
+	enc, err := newEncoder(Modern, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	call, cleanup, err := ip.Setup()
+	if err != nil {
+		return nil, nil, err
+	}
+	req := enc.appendRequest(nil, verifyID)
+	reply, err := call(req)
+	if err == nil && (c.Expected != "" || c.Check != nil) {
+		err = c.verify(reply, verifyID)
+	}
+	if err != nil {
+		cleanup()
+		return nil, nil, fmt.Errorf("%s: verify call: %w", ip.Name(), err)
+	}
+	return func() error {
+		reply, err := call(req)
+		if err != nil {
+			return err
+		}
+		if id, failed, ok := parseResponse(reply); !ok || failed || id != verifyID {
+			return fmt.Errorf("bad reply: %.300s", reply)
+		}
+		return nil
+	}, cleanup, nil
+}

@@ -40,6 +40,9 @@ type Measurement struct {
 	Tools int `json:"tools,omitzero"`
 	// Streams is the number of listen streams (listen rows).
 	Streams int `json:"streams,omitzero"`
+	// MaxRounds, if set, caps the rounds of a slow row (it runs in the
+	// first MaxRounds rounds only).
+	MaxRounds int `json:"maxRounds,omitzero"`
 }
 
 // Sweep is the concurrency sweep of the stdio and HTTP rows.
@@ -72,7 +75,10 @@ type Config struct {
 	// reply (0: 10 s; the 10 MB rows need more on a busy machine).
 	MinRequests int
 	Timeout     time.Duration
-	Call        Call
+	// Starts is how many times a cold-start row starts the server per
+	// round (the median counts).
+	Starts int
+	Call   Call
 	// Workloads are the other requests rows may name (Measurement.Workload).
 	Workloads map[string]Call
 	// Baseline and Floor name the servers used for ratios and floor shares.
@@ -117,6 +123,9 @@ func Run(cfg Config) (*Report, error) {
 	}
 	for r := 1; r <= rounds; r++ {
 		for i, m := range cfg.Measurements {
+			if m.MaxRounds > 0 && r > m.MaxRounds {
+				continue
+			}
 			for _, s := range cfg.Servers {
 				cell := rep.Rows[i].Cells[s.Name]
 				start := time.Now()
@@ -155,6 +164,24 @@ func measure(cfg Config, s Server, m Measurement, round int) (Figures, string, e
 			return Figures{}, "", fmt.Errorf("row %s: no workload %q", m.Name, m.Workload)
 		}
 		call = c
+	}
+	switch m.Kind {
+	case KindStartup:
+		st, ok := s.InProcess.(Starter)
+		if !ok {
+			return Figures{}, "no in-process start-up", nil
+		}
+		r, err := RunStartup(st, m.Tools)
+		if err != nil {
+			return Figures{}, "", err
+		}
+		return Figures{NsPerOp: r.NsPerOp, BytesPerOp: r.BytesPerOp, AllocsPerOp: r.AllocsPerOp, Requests: r.N}, "", nil
+	case KindColdStart:
+		d, err := RunColdStart(s, call, m.Tools, cfg.Starts, time.Minute)
+		if err != nil {
+			return Figures{}, "", err
+		}
+		return Figures{P50Ns: d.Nanoseconds(), Requests: max(cfg.Starts, 1)}, "", nil
 	}
 	if m.Kind == KindInProc {
 		if s.InProcess == nil {

@@ -94,3 +94,9 @@ func (c *rawConn) Close() error {
 }
 
 func (c *rawConn) SessionID() string { return "" }
+
+// Start builds the server with tools tools (the start-up rows).
+func (InProcess) Start(tools int) error {
+	_, err := NewWithTools(tools)
+	return err
+}

@@ -21,3 +21,9 @@ func (InProcess) Setup() (func([]byte) ([]byte, error), func(), error) {
 	}
 	return call, func() {}, nil
 }
+
+// Start builds the server with tools tools (the start-up rows).
+func (InProcess) Start(tools int) error {
+	NewWithTools(tools)
+	return nil
+}

@@ -1,0 +1,109 @@
+// Package budget is the allocation regression guard of the in-process
+// rows: allocations and bytes per operation of mcpgen's in-memory paths
+// (the weather call, the 1 MB-class payloads, start-up), measured with
+// runtime.MemStats over a fixed number of operations and checked against
+// the committed bench/budgets.json. Allocation counts are deterministic
+// where timings are not, so the guard can run in CI without noise.
+package budget
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+)
+
+// Tolerance is how far over its budget an operation may go (10 %).
+const Tolerance = 0.10
+
+// Budget is one operation's allowance.
+type Budget struct {
+	AllocsPerOp int64 `json:"allocsPerOp"`
+	BytesPerOp  int64 `json:"bytesPerOp"`
+}
+
+// Measured is one operation's measured cost.
+type Measured = Budget
+
+// Op is one guarded operation.
+type Op struct {
+	Name string
+	// N operations are measured after one warm-up.
+	N int
+	// Setup returns the operation (run N+1 times) and a cleanup.
+	Setup func() (op func() error, cleanup func(), err error)
+}
+
+// Measure runs op once to warm up, then N times, and returns the
+// allocations and bytes per operation (process-wide, after a GC).
+func Measure(o Op) (Measured, error) {
+	op, cleanup, err := o.Setup()
+	if err != nil {
+		return Measured{}, fmt.Errorf("%s: %w", o.Name, err)
+	}
+	defer cleanup()
+	if err := op(); err != nil {
+		return Measured{}, fmt.Errorf("%s: %w", o.Name, err)
+	}
+	n := max(o.N, 1)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range n {
+		if err := op(); err != nil {
+			return Measured{}, fmt.Errorf("%s: %w", o.Name, err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	return Measured{
+		AllocsPerOp: int64(after.Mallocs-before.Mallocs) / int64(n),
+		BytesPerOp:  int64(after.TotalAlloc-before.TotalAlloc) / int64(n),
+	}, nil
+}
+
+// Check compares got with its budget: an error if either figure is more
+// than Tolerance over; slack is true if both are well under (20 %), so the
+// budget should be lowered.
+func Check(name string, got Measured, b Budget) (slack bool, err error) {
+	over := func(v, limit int64) bool { return float64(v) > float64(limit)*(1+Tolerance) }
+	if over(got.AllocsPerOp, b.AllocsPerOp) || over(got.BytesPerOp, b.BytesPerOp) {
+		return false, fmt.Errorf("%s: %d allocs/op, %d B/op; budget %d allocs/op, %d B/op (+%.0f%%)",
+			name, got.AllocsPerOp, got.BytesPerOp, b.AllocsPerOp, b.BytesPerOp, 100*Tolerance)
+	}
+	under := func(v, limit int64) bool { return float64(v) < float64(limit)*0.8 }
+	return under(got.AllocsPerOp, b.AllocsPerOp) && under(got.BytesPerOp, b.BytesPerOp), nil
+}
+
+// Load reads a budgets file.
+func Load(path string) (map[string]Budget, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]Budget
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// Save writes a budgets file, keys sorted, one operation per line.
+func Save(path string, m map[string]Budget) error {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := []byte("{\n")
+	for i, k := range names {
+		key, _ := json.Marshal(k)
+		out = fmt.Appendf(out, "  %s: {\"allocsPerOp\": %d, \"bytesPerOp\": %d}", key, m[k].AllocsPerOp, m[k].BytesPerOp)
+		if i < len(names)-1 {
+			out = append(out, ',')
+		}
+		out = append(out, '\n')
+	}
+	out = append(out, "}\n"...)
+	return os.WriteFile(path, out, 0o644)
+}
