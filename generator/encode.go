@@ -74,9 +74,11 @@ func (g *gen) emitEnumEncoder(f *jen.File, t *schema.Type) {
 // the constant members, and the members whose names a struct tag cannot
 // spell ("", "a,b"), then the kept extra members.
 //
-//	func (x TextContent) MarshalJSON() ([]byte, error) {
+//	func (x TextContent) MarshalJSON() ([]byte, error) { return x.AppendJSON(nil) }
+//
+//	func (x TextContent) AppendJSON(dst []byte) ([]byte, error) {
 //		type wire TextContent
-//		return json.Marshal(struct {
+//		return appendJSON(dst, struct {
 //			C0 json.RawMessage `json:"type"`
 //			wire
 //		}{json.RawMessage(`"text"`), wire(x)})
@@ -134,10 +136,11 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 		value = jen.Struct(members...).Values(values...)
 	}
 	if extra == "" && len(named) == 0 {
-		body = append(body, jen.Return(jen.Qual(encodingJSON, "Marshal").Call(value)))
+		body = append(body, jen.Return(jen.Id("appendJSON").Call(jen.Id("dst"), value)))
 	} else {
 		body = append(body,
-			jen.List(jen.Id("data"), jen.Err()).Op(":=").Qual(encodingJSON, "Marshal").Call(value),
+			jen.Id("start").Op(":=").Len(jen.Id("dst")),
+			jen.List(jen.Id("dst"), jen.Err()).Op(":=").Id("appendJSON").Call(jen.Id("dst"), value),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		)
 		if len(named) > 0 {
@@ -151,16 +154,22 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 				}
 				body = append(body, fail(jen.Id("addMember").Call(jen.Id("named"), jen.Lit(gf.Name), v, jen.Lit(optional))))
 			}
-			body = append(body, jen.If(jen.List(jen.Id("data"), jen.Err()).Op("=").Id("appendExtra").Call(jen.Id("data"), jen.Id("named")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+			body = append(body, jen.If(jen.List(jen.Id("dst"), jen.Err()).Op("=").Id("appendExtraAt").Call(jen.Id("dst"), jen.Id("start"), jen.Id("named")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
 		}
 		if extra == "" {
-			body = append(body, jen.Return(jen.Id("data"), jen.Nil()))
+			body = append(body, jen.Return(jen.Id("dst"), jen.Nil()))
 		} else {
-			body = append(body, jen.Return(jen.Id("appendExtra").Call(jen.Id("data"), jen.Id("x").Dot(extra), jen.Id(g.membersVar(t)).Op("..."))))
+			body = append(body, jen.Return(jen.Id("appendExtraAt").Call(jen.Id("dst"), jen.Id("start"), jen.Id("x").Dot(extra), jen.Id(g.membersVar(t)).Op("..."))))
 		}
 	}
-	f.Comment(fmt.Sprintf("MarshalJSON encodes %s, refusing values its decoder would refuse.", article(g.name(t))))
-	f.Func().Params(jen.Id("x").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
+	name := g.name(t)
+	f.Comment(fmt.Sprintf("MarshalJSON encodes %s, refusing values its decoder would refuse.", article(name)))
+	f.Func().Params(jen.Id("x").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Nil())),
+	)
+	f.Comment(fmt.Sprintf("AppendJSON appends the encoding of %s to dst, as MarshalJSON returns it;", article(name)))
+	f.Comment("nested values append themselves, so nothing is encoded twice.")
+	f.Func().Params(jen.Id("x").Id(name)).Id("AppendJSON").Params(jen.Id("dst").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(body...)
 }
 
 // validTagName reports whether encoding/json can take a member name from a

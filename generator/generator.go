@@ -33,6 +33,18 @@ type File struct {
 //go:embed internal/support/support.go
 var supportSource string
 
+// appendSource is internal/support/jsonappend.go, the append encoder the
+// generated AppendJSON methods call; copied like support.go.
+//
+//go:embed internal/support/jsonappend.go
+var appendSource string
+
+// staticFiles are the files copied into every package, by name.
+var staticFiles = []struct{ name, src string }{
+	{"support.go", supportSource},
+	{"jsonappend.go", appendSource},
+}
+
 // Generate emits the Go package for a model. The output is gofmt'ed and the
 // same model always gives byte-identical files. Before returning, Generate
 // type-checks the package in memory: code that would not compile is an
@@ -71,12 +83,13 @@ func Generate(m *schema.Model, opts Options) ([]File, error) {
 		}
 		files = append(files, File{Name: e.name, Content: buf.Bytes()})
 	}
-	support := "// " + Header + "\n\n" + strings.Replace(supportSource, "package support", "package "+opts.Package, 1)
-	src, err := format.Source([]byte(support))
-	if err != nil {
-		return nil, fmt.Errorf("generator: formatting support.go: %w", err)
+	for _, sf := range staticFiles {
+		src, err := format.Source([]byte("// " + Header + "\n\n" + strings.Replace(sf.src, "package support", "package "+opts.Package, 1)))
+		if err != nil {
+			return nil, fmt.Errorf("generator: formatting %s: %w", sf.name, err)
+		}
+		files = append(files, File{Name: sf.name, Content: src})
 	}
-	files = append(files, File{Name: "support.go", Content: src})
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	if err := g.typeCheck(files); err != nil {
 		return nil, err

@@ -19,9 +19,9 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from the curren
 // kept under testdata/golden so that changes to emitted code show in review.
 var fixtureSchema = filepath.Join("testdata", "fixture", "2030-01-01", "schema.json")
 
-// goldenSkip are files not kept as golden: support.go is the embedded
-// internal/support/support.go with only the package name changed.
-var goldenSkip = map[string]bool{"support.go": true}
+// goldenSkip are files not kept as golden: support.go and jsonappend.go
+// are internal/support's files with only the package name changed.
+var goldenSkip = map[string]bool{"support.go": true, "jsonappend.go": true}
 
 func generateFile(t testing.TB, path, pkg string) []generator.File {
 	t.Helper()

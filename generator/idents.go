@@ -39,11 +39,21 @@ var fixedNames = []string{
 	resultDefaultsName, resultCompleterName,
 }
 
-// supportNames lists the package-level names of support.go.
+// supportNames lists the package-level names of the static files
+// (support.go, jsonappend.go).
 func supportNames() []string {
-	f, err := parser.ParseFile(token.NewFileSet(), "support.go", supportSource, parser.SkipObjectResolution)
+	var out []string
+	for _, sf := range staticFiles {
+		out = append(out, sourceNames(sf.name, sf.src)...)
+	}
+	return out
+}
+
+// sourceNames lists the package-level names of one Go source.
+func sourceNames(name, src string) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
 	if err != nil {
-		panic("generator: support.go does not parse: " + err.Error())
+		panic("generator: " + name + " does not parse: " + err.Error())
 	}
 	var out []string
 	for _, d := range f.Decls {

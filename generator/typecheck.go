@@ -75,6 +75,7 @@ func (g *gen) typeCheck(files []File) error {
 }
 
 func (g *gen) check(files []File, imp types.Importer) error {
+	files = withAppendStub(files, g.opts.Package)
 	fset := token.NewFileSet()
 	var parsed []*ast.File
 	var errs []error

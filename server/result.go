@@ -39,6 +39,12 @@ func (r *request) resultDefaults() *mcp.ResultDefaults {
 	return &mcp.ResultDefaults{Meta: mcp.ResultMetaObject{ServerInfo: &r.s.info}, TTLMs: p.TTLMs, CacheScope: p.Scope}
 }
 
+// jsonAppender is implemented by the generated types: AppendJSON writes
+// what MarshalJSON returns, straight into dst.
+type jsonAppender interface {
+	AppendJSON(dst []byte) ([]byte, error)
+}
+
 // encodeResult encodes a handler's result with the members every result
 // carries (mcp.ResultCompleter): resultType (which the generated encoders
 // fill in), _meta serverInfo, and for cacheable results ttlMs and
@@ -59,7 +65,15 @@ func (s *Server) encodeResult(r *request, result any) ([]byte, *jsonrpc.Error) {
 	default:
 		v, unknown = result, true
 	}
-	b, err := json.Marshal(v)
+	var b []byte
+	var err error
+	if a, ok := v.(jsonAppender); ok {
+		// A generated result appends itself: a large blob or text is
+		// written once, not re-validated and copied at every level.
+		b, err = a.AppendJSON(nil)
+	} else {
+		b, err = json.Marshal(v)
+	}
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: encoding the result: " + err.Error()}
 	}

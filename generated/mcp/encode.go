@@ -9,6 +9,12 @@ import (
 
 // MarshalJSON encodes an Annotations, refusing values its decoder would refuse.
 func (x Annotations) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Annotations to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Annotations) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Annotations
 	if err := checkBoundsOptional(x.Priority, "priority", bounds{
 		hasMax: true,
@@ -18,67 +24,102 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, annotationsMembers...)
+	return appendExtraAt(dst, start, x.Extra, annotationsMembers...)
 }
 
 // MarshalJSON encodes an AudioContent, refusing values its decoder would refuse.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an AudioContent to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x AudioContent) AppendJSON(dst []byte) ([]byte, error) {
 	type wire AudioContent
 	if x.Data == nil {
 		x.Data = []byte{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"audio\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, audioContentMembers...)
+	return appendExtraAt(dst, start, x.Extra, audioContentMembers...)
 }
 
 // MarshalJSON encodes a BaseMetadata, refusing values its decoder would refuse.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a BaseMetadata to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x BaseMetadata) AppendJSON(dst []byte) ([]byte, error) {
 	type wire BaseMetadata
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, baseMetadataMembers...)
+	return appendExtraAt(dst, start, x.Extra, baseMetadataMembers...)
 }
 
 // MarshalJSON encodes a BlobResourceContents, refusing values its decoder would refuse.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a BlobResourceContents to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x BlobResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 	type wire BlobResourceContents
 	if x.Blob == nil {
 		x.Blob = []byte{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, blobResourceContentsMembers...)
+	return appendExtraAt(dst, start, x.Extra, blobResourceContentsMembers...)
 }
 
 // MarshalJSON encodes a BooleanSchema, refusing values its decoder would refuse.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a BooleanSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x BooleanSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire BooleanSchema
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"boolean\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, booleanSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, booleanSchemaMembers...)
 }
 
 // MarshalJSON encodes a CacheableResult, refusing values its decoder would refuse.
 func (x CacheableResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CacheableResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CacheableResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CacheableResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -92,17 +133,25 @@ func (x CacheableResult) MarshalJSON() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, cacheableResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, cacheableResultMembers...)
 }
 
 // MarshalJSON encodes a CallToolRequest, refusing values its decoder would refuse.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CallToolRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CallToolRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CallToolRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -110,24 +159,37 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, callToolRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, callToolRequestMembers...)
 }
 
 // MarshalJSON encodes a CallToolRequestParams, refusing values its decoder would refuse.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CallToolRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CallToolRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CallToolRequestParams
 	if err := checkRaw(x.Arguments, "arguments", byte(0x6f), false); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, callToolRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, callToolRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a CallToolResult, refusing values its decoder would refuse.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CallToolResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CallToolResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CallToolResult
 	if x.Content == nil {
 		x.Content = []ContentBlock{}
@@ -135,30 +197,45 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, callToolResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, callToolResultMembers...)
 }
 
 // MarshalJSON encodes a CallToolResultResponse, refusing values its decoder would refuse.
 func (x CallToolResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CallToolResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CallToolResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CallToolResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, callToolResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, callToolResultResponseMembers...)
 }
 
 // MarshalJSON encodes a CancelledNotification, refusing values its decoder would refuse.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CancelledNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CancelledNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CancelledNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -166,63 +243,105 @@ func (x CancelledNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, cancelledNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, cancelledNotificationMembers...)
 }
 
 // MarshalJSON encodes a CancelledNotificationParams, refusing values its decoder would refuse.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CancelledNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CancelledNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CancelledNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, cancelledNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, cancelledNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilities, refusing values its decoder would refuse.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilities to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilities) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilities
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesElicitation, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesElicitation to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesElicitation) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesElicitation
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesElicitationMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesElicitationMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesRoots, refusing values its decoder would refuse.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesRoots to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesRoots) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesRoots
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesRootsMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesRootsMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesSampling, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesSampling to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesSampling) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesSampling
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesSamplingMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesSamplingMembers...)
 }
 
 // MarshalJSON encodes a ClientNotification, refusing values its decoder would refuse.
 func (x ClientNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -230,13 +349,20 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientNotificationMembers...)
 }
 
 // MarshalJSON encodes a CompleteRequest, refusing values its decoder would refuse.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -244,93 +370,148 @@ func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeRequestMembers...)
 }
 
 // MarshalJSON encodes a CompleteRequestParams, refusing values its decoder would refuse.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a CompleteRequestParamsArgument, refusing values its decoder would refuse.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteRequestParamsArgument to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteRequestParamsArgument) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteRequestParamsArgument
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeRequestParamsArgumentMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeRequestParamsArgumentMembers...)
 }
 
 // MarshalJSON encodes a CompleteRequestParamsContext, refusing values its decoder would refuse.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteRequestParamsContext to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteRequestParamsContext) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteRequestParamsContext
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeRequestParamsContextMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeRequestParamsContextMembers...)
 }
 
 // MarshalJSON encodes a CompleteResult, refusing values its decoder would refuse.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteResult
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeResultMembers...)
 }
 
 // MarshalJSON encodes a CompleteResultCompletion, refusing values its decoder would refuse.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteResultCompletion to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteResultCompletion) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteResultCompletion
 	if x.Values == nil {
 		x.Values = []string{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeResultCompletionMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeResultCompletionMembers...)
 }
 
 // MarshalJSON encodes a CompleteResultResponse, refusing values its decoder would refuse.
 func (x CompleteResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeResultResponseMembers...)
 }
 
 // MarshalJSON encodes a CreateMessageRequest, refusing values its decoder would refuse.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CreateMessageRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CreateMessageRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CreateMessageRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"sampling/createMessage\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, createMessageRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, createMessageRequestMembers...)
 }
 
 // MarshalJSON encodes a CreateMessageRequestParams, refusing values its decoder would refuse.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CreateMessageRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CreateMessageRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CreateMessageRequestParams
 	if err := checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"); err != nil {
 		return nil, err
@@ -338,27 +519,42 @@ func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	if x.Messages == nil {
 		x.Messages = []SamplingMessage{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, createMessageRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, createMessageRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a CreateMessageResult, refusing values its decoder would refuse.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CreateMessageResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CreateMessageResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CreateMessageResult
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, createMessageResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, createMessageResultMembers...)
 }
 
 // MarshalJSON encodes a DiscoverRequest, refusing values its decoder would refuse.
 func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a DiscoverRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x DiscoverRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire DiscoverRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -366,11 +562,17 @@ func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, discoverRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, discoverRequestMembers...)
 }
 
 // MarshalJSON encodes a DiscoverResult, refusing values its decoder would refuse.
 func (x DiscoverResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a DiscoverResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x DiscoverResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire DiscoverResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -387,118 +589,182 @@ func (x DiscoverResult) MarshalJSON() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, discoverResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, discoverResultMembers...)
 }
 
 // MarshalJSON encodes a DiscoverResultResponse, refusing values its decoder would refuse.
 func (x DiscoverResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a DiscoverResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x DiscoverResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire DiscoverResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, discoverResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, discoverResultResponseMembers...)
 }
 
 // MarshalJSON encodes an ElicitRequest, refusing values its decoder would refuse.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"elicitation/create\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitRequestMembers...)
 }
 
 // MarshalJSON encodes an ElicitRequestFormParams, refusing values its decoder would refuse.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitRequestFormParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitRequestFormParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitRequestFormParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitRequestFormParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitRequestFormParamsMembers...)
 }
 
 // MarshalJSON encodes an ElicitRequestFormParamsRequestedSchema, refusing values its decoder would refuse.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitRequestFormParamsRequestedSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitRequestFormParamsRequestedSchema
 	if x.Properties == nil {
 		x.Properties = map[string]PrimitiveSchemaDefinition{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"object\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitRequestFormParamsRequestedSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitRequestFormParamsRequestedSchemaMembers...)
 }
 
 // MarshalJSON encodes an ElicitRequestURLParams, refusing values its decoder would refuse.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitRequestURLParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitRequestURLParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitRequestURLParams
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"mode"`
 		wire
 	}{json.RawMessage("\"url\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitRequestURLParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitRequestURLParamsMembers...)
 }
 
 // MarshalJSON encodes an ElicitResult, refusing values its decoder would refuse.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitResult
 	if err := checkOneOf(x.Action, "action", true, "accept", "cancel", "decline"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitResultMembers...)
 }
 
 // MarshalJSON encodes an EmbeddedResource, refusing values its decoder would refuse.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an EmbeddedResource to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x EmbeddedResource) AppendJSON(dst []byte) ([]byte, error) {
 	type wire EmbeddedResource
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"resource\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, embeddedResourceMembers...)
+	return appendExtraAt(dst, start, x.Extra, embeddedResourceMembers...)
 }
 
 // MarshalJSON encodes an Error, refusing values its decoder would refuse.
 func (x Error) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Error to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Error) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Error
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, errorMembers...)
+	return appendExtraAt(dst, start, x.Extra, errorMembers...)
 }
 
 // MarshalJSON encodes a GetPromptRequest, refusing values its decoder would refuse.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetPromptRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetPromptRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetPromptRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -506,21 +772,34 @@ func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getPromptRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, getPromptRequestMembers...)
 }
 
 // MarshalJSON encodes a GetPromptRequestParams, refusing values its decoder would refuse.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetPromptRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetPromptRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetPromptRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getPromptRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, getPromptRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a GetPromptResult, refusing values its decoder would refuse.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetPromptResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetPromptResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetPromptResult
 	if x.Messages == nil {
 		x.Messages = []PromptMessage{}
@@ -528,235 +807,362 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getPromptResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, getPromptResultMembers...)
 }
 
 // MarshalJSON encodes a GetPromptResultResponse, refusing values its decoder would refuse.
 func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetPromptResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetPromptResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetPromptResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getPromptResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, getPromptResultResponseMembers...)
 }
 
 // MarshalJSON encodes a HeaderMismatchError, refusing values its decoder would refuse.
 func (x HeaderMismatchError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a HeaderMismatchError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x HeaderMismatchError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire HeaderMismatchError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, headerMismatchErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, headerMismatchErrorMembers...)
 }
 
 // MarshalJSON encodes a HeaderMismatchErrorError, refusing values its decoder would refuse.
 func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a HeaderMismatchErrorError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x HeaderMismatchErrorError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire HeaderMismatchErrorError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32020"), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, headerMismatchErrorErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, headerMismatchErrorErrorMembers...)
 }
 
 // MarshalJSON encodes an Icon, refusing values its decoder would refuse.
 func (x Icon) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Icon to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Icon) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Icon
 	if err := checkOneOf(x.Theme, "theme", false, "dark", "light"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, iconMembers...)
+	return appendExtraAt(dst, start, x.Extra, iconMembers...)
 }
 
 // MarshalJSON encodes an Icons, refusing values its decoder would refuse.
 func (x Icons) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Icons to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Icons) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Icons
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, iconsMembers...)
+	return appendExtraAt(dst, start, x.Extra, iconsMembers...)
 }
 
 // MarshalJSON encodes an ImageContent, refusing values its decoder would refuse.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ImageContent to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ImageContent) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ImageContent
 	if x.Data == nil {
 		x.Data = []byte{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"image\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, imageContentMembers...)
+	return appendExtraAt(dst, start, x.Extra, imageContentMembers...)
 }
 
 // MarshalJSON encodes an Implementation, refusing values its decoder would refuse.
 func (x Implementation) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Implementation to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Implementation) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Implementation
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, implementationMembers...)
+	return appendExtraAt(dst, start, x.Extra, implementationMembers...)
 }
 
 // MarshalJSON encodes an InputRequiredResult, refusing values its decoder would refuse.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an InputRequiredResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x InputRequiredResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire InputRequiredResult
 	if x.ResultType == "" {
 		x.ResultType = "input_required"
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, inputRequiredResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, inputRequiredResultMembers...)
 }
 
 // MarshalJSON encodes an InputResponseRequestParams, refusing values its decoder would refuse.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an InputResponseRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x InputResponseRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire InputResponseRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, inputResponseRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, inputResponseRequestParamsMembers...)
 }
 
 // MarshalJSON encodes an InternalError, refusing values its decoder would refuse.
 func (x InternalError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an InternalError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x InternalError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire InternalError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32603"), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, internalErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, internalErrorMembers...)
 }
 
 // MarshalJSON encodes an InvalidParamsError, refusing values its decoder would refuse.
 func (x InvalidParamsError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an InvalidParamsError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x InvalidParamsError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire InvalidParamsError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32602"), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, invalidParamsErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, invalidParamsErrorMembers...)
 }
 
 // MarshalJSON encodes an InvalidRequestError, refusing values its decoder would refuse.
 func (x InvalidRequestError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an InvalidRequestError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x InvalidRequestError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire InvalidRequestError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32600"), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, invalidRequestErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, invalidRequestErrorMembers...)
 }
 
 // MarshalJSON encodes a JSONRPCErrorResponse, refusing values its decoder would refuse.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a JSONRPCErrorResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x JSONRPCErrorResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire JSONRPCErrorResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, jsonrpcErrorResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, jsonrpcErrorResponseMembers...)
 }
 
 // MarshalJSON encodes a JSONRPCNotification, refusing values its decoder would refuse.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a JSONRPCNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x JSONRPCNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire JSONRPCNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, jsonrpcNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, jsonrpcNotificationMembers...)
 }
 
 // MarshalJSON encodes a JSONRPCRequest, refusing values its decoder would refuse.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a JSONRPCRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x JSONRPCRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire JSONRPCRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, jsonrpcRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, jsonrpcRequestMembers...)
 }
 
 // MarshalJSON encodes a JSONRPCResultResponse, refusing values its decoder would refuse.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a JSONRPCResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x JSONRPCResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire JSONRPCResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, jsonrpcResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, jsonrpcResultResponseMembers...)
 }
 
 // MarshalJSON encodes a LegacyTitledEnumSchema, refusing values its decoder would refuse.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a LegacyTitledEnumSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x LegacyTitledEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire LegacyTitledEnumSchema
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, legacyTitledEnumSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, legacyTitledEnumSchemaMembers...)
 }
 
 // MarshalJSON encodes a ListPromptsRequest, refusing values its decoder would refuse.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListPromptsRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListPromptsRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListPromptsRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -764,11 +1170,17 @@ func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listPromptsRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, listPromptsRequestMembers...)
 }
 
 // MarshalJSON encodes a ListPromptsResult, refusing values its decoder would refuse.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListPromptsResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListPromptsResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListPromptsResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -785,30 +1197,45 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listPromptsResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, listPromptsResultMembers...)
 }
 
 // MarshalJSON encodes a ListPromptsResultResponse, refusing values its decoder would refuse.
 func (x ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListPromptsResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListPromptsResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListPromptsResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listPromptsResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, listPromptsResultResponseMembers...)
 }
 
 // MarshalJSON encodes a ListResourceTemplatesRequest, refusing values its decoder would refuse.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListResourceTemplatesRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListResourceTemplatesRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListResourceTemplatesRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -816,11 +1243,17 @@ func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listResourceTemplatesRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, listResourceTemplatesRequestMembers...)
 }
 
 // MarshalJSON encodes a ListResourceTemplatesResult, refusing values its decoder would refuse.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListResourceTemplatesResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListResourceTemplatesResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListResourceTemplatesResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -837,30 +1270,45 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listResourceTemplatesResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, listResourceTemplatesResultMembers...)
 }
 
 // MarshalJSON encodes a ListResourceTemplatesResultResponse, refusing values its decoder would refuse.
 func (x ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListResourceTemplatesResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListResourceTemplatesResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListResourceTemplatesResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listResourceTemplatesResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, listResourceTemplatesResultResponseMembers...)
 }
 
 // MarshalJSON encodes a ListResourcesRequest, refusing values its decoder would refuse.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListResourcesRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListResourcesRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListResourcesRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -868,11 +1316,17 @@ func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listResourcesRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, listResourcesRequestMembers...)
 }
 
 // MarshalJSON encodes a ListResourcesResult, refusing values its decoder would refuse.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListResourcesResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListResourcesResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListResourcesResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -889,66 +1343,102 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listResourcesResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, listResourcesResultMembers...)
 }
 
 // MarshalJSON encodes a ListResourcesResultResponse, refusing values its decoder would refuse.
 func (x ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListResourcesResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListResourcesResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListResourcesResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listResourcesResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, listResourcesResultResponseMembers...)
 }
 
 // MarshalJSON encodes a ListRootsRequest, refusing values its decoder would refuse.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListRootsRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListRootsRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListRootsRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"method"`
 		wire
 	}{json.RawMessage("\"roots/list\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listRootsRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, listRootsRequestMembers...)
 }
 
 // MarshalJSON encodes a ListRootsRequestParams, refusing values its decoder would refuse.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListRootsRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListRootsRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListRootsRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listRootsRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, listRootsRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a ListRootsResult, refusing values its decoder would refuse.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListRootsResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListRootsResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListRootsResult
 	if x.Roots == nil {
 		x.Roots = []Root{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listRootsResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, listRootsResultMembers...)
 }
 
 // MarshalJSON encodes a ListToolsRequest, refusing values its decoder would refuse.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListToolsRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListToolsRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListToolsRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -956,11 +1446,17 @@ func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listToolsRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, listToolsRequestMembers...)
 }
 
 // MarshalJSON encodes a ListToolsResult, refusing values its decoder would refuse.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListToolsResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListToolsResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListToolsResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -977,24 +1473,32 @@ func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listToolsResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, listToolsResultMembers...)
 }
 
 // MarshalJSON encodes a ListToolsResultResponse, refusing values its decoder would refuse.
 func (x ListToolsResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListToolsResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListToolsResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListToolsResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listToolsResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, listToolsResultResponseMembers...)
 }
 
 // MarshalJSON encodes a LoggingLevel and refuses values the schema does not list.
@@ -1007,8 +1511,15 @@ func (v LoggingLevel) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a LoggingMessageNotification, refusing values its decoder would refuse.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a LoggingMessageNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x LoggingMessageNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire LoggingMessageNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1016,90 +1527,145 @@ func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, loggingMessageNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, loggingMessageNotificationMembers...)
 }
 
 // MarshalJSON encodes a LoggingMessageNotificationParams, refusing values its decoder would refuse.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a LoggingMessageNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x LoggingMessageNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire LoggingMessageNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, loggingMessageNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, loggingMessageNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes a MetaObject, refusing values its decoder would refuse.
 func (x MetaObject) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a MetaObject to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x MetaObject) AppendJSON(dst []byte) ([]byte, error) {
 	type wire MetaObject
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, metaObjectMembers...)
+	return appendExtraAt(dst, start, x.Extra, metaObjectMembers...)
 }
 
 // MarshalJSON encodes a MethodNotFoundError, refusing values its decoder would refuse.
 func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a MethodNotFoundError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x MethodNotFoundError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire MethodNotFoundError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32601"), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, methodNotFoundErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, methodNotFoundErrorMembers...)
 }
 
 // MarshalJSON encodes a MissingRequiredClientCapabilityError, refusing values its decoder would refuse.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a MissingRequiredClientCapabilityError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x MissingRequiredClientCapabilityError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire MissingRequiredClientCapabilityError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, missingRequiredClientCapabilityErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, missingRequiredClientCapabilityErrorMembers...)
 }
 
 // MarshalJSON encodes a MissingRequiredClientCapabilityErrorError, refusing values its decoder would refuse.
 func (x MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a MissingRequiredClientCapabilityErrorError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x MissingRequiredClientCapabilityErrorError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire MissingRequiredClientCapabilityErrorError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32021"), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, missingRequiredClientCapabilityErrorErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, missingRequiredClientCapabilityErrorErrorMembers...)
 }
 
 // MarshalJSON encodes a MissingRequiredClientCapabilityErrorErrorData, refusing values its decoder would refuse.
 func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a MissingRequiredClientCapabilityErrorErrorData to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x MissingRequiredClientCapabilityErrorErrorData) AppendJSON(dst []byte) ([]byte, error) {
 	type wire MissingRequiredClientCapabilityErrorErrorData
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, missingRequiredClientCapabilityErrorErrorDataMembers...)
+	return appendExtraAt(dst, start, x.Extra, missingRequiredClientCapabilityErrorErrorDataMembers...)
 }
 
 // MarshalJSON encodes a ModelHint, refusing values its decoder would refuse.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ModelHint to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ModelHint) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ModelHint
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, modelHintMembers...)
+	return appendExtraAt(dst, start, x.Extra, modelHintMembers...)
 }
 
 // MarshalJSON encodes a ModelPreferences, refusing values its decoder would refuse.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ModelPreferences to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ModelPreferences) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ModelPreferences
 	if err := checkBoundsOptional(x.CostPriority, "costPriority", bounds{
 		hasMax: true,
@@ -1125,109 +1691,173 @@ func (x ModelPreferences) MarshalJSON() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, modelPreferencesMembers...)
+	return appendExtraAt(dst, start, x.Extra, modelPreferencesMembers...)
 }
 
 // MarshalJSON encodes a Notification, refusing values its decoder would refuse.
 func (x Notification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Notification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Notification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Notification
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, notificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, notificationMembers...)
 }
 
 // MarshalJSON encodes a NotificationMetaObject, refusing values its decoder would refuse.
 func (x NotificationMetaObject) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a NotificationMetaObject to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x NotificationMetaObject) AppendJSON(dst []byte) ([]byte, error) {
 	type wire NotificationMetaObject
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, notificationMetaObjectMembers...)
+	return appendExtraAt(dst, start, x.Extra, notificationMetaObjectMembers...)
 }
 
 // MarshalJSON encodes a NotificationParams, refusing values its decoder would refuse.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a NotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x NotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire NotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, notificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, notificationParamsMembers...)
 }
 
 // MarshalJSON encodes a NumberSchema, refusing values its decoder would refuse.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a NumberSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x NumberSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire NumberSchema
 	if err := checkOneOf(x.Type, "type", true, "integer", "number"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, numberSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, numberSchemaMembers...)
 }
 
 // MarshalJSON encodes a PaginatedRequest, refusing values its decoder would refuse.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PaginatedRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PaginatedRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PaginatedRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, paginatedRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, paginatedRequestMembers...)
 }
 
 // MarshalJSON encodes a PaginatedRequestParams, refusing values its decoder would refuse.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PaginatedRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PaginatedRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PaginatedRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, paginatedRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, paginatedRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a PaginatedResult, refusing values its decoder would refuse.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PaginatedResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PaginatedResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PaginatedResult
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, paginatedResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, paginatedResultMembers...)
 }
 
 // MarshalJSON encodes a ParseError, refusing values its decoder would refuse.
 func (x ParseError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ParseError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ParseError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ParseError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32700"), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, parseErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, parseErrorMembers...)
 }
 
 // MarshalJSON encodes a ProgressNotification, refusing values its decoder would refuse.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ProgressNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ProgressNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ProgressNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1235,43 +1865,71 @@ func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, progressNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, progressNotificationMembers...)
 }
 
 // MarshalJSON encodes a ProgressNotificationParams, refusing values its decoder would refuse.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ProgressNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ProgressNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ProgressNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, progressNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, progressNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes a Prompt, refusing values its decoder would refuse.
 func (x Prompt) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Prompt to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Prompt) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Prompt
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, promptMembers...)
+	return appendExtraAt(dst, start, x.Extra, promptMembers...)
 }
 
 // MarshalJSON encodes a PromptArgument, refusing values its decoder would refuse.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PromptArgument to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PromptArgument) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PromptArgument
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, promptArgumentMembers...)
+	return appendExtraAt(dst, start, x.Extra, promptArgumentMembers...)
 }
 
 // MarshalJSON encodes a PromptListChangedNotification, refusing values its decoder would refuse.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PromptListChangedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PromptListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PromptListChangedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1279,36 +1937,57 @@ func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, promptListChangedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, promptListChangedNotificationMembers...)
 }
 
 // MarshalJSON encodes a PromptMessage, refusing values its decoder would refuse.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PromptMessage to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PromptMessage) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PromptMessage
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, promptMessageMembers...)
+	return appendExtraAt(dst, start, x.Extra, promptMessageMembers...)
 }
 
 // MarshalJSON encodes a PromptReference, refusing values its decoder would refuse.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PromptReference to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PromptReference) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PromptReference
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"ref/prompt\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, promptReferenceMembers...)
+	return appendExtraAt(dst, start, x.Extra, promptReferenceMembers...)
 }
 
 // MarshalJSON encodes a ReadResourceRequest, refusing values its decoder would refuse.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ReadResourceRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ReadResourceRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ReadResourceRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1316,21 +1995,34 @@ func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, readResourceRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, readResourceRequestMembers...)
 }
 
 // MarshalJSON encodes a ReadResourceRequestParams, refusing values its decoder would refuse.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ReadResourceRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ReadResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ReadResourceRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, readResourceRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, readResourceRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a ReadResourceResult, refusing values its decoder would refuse.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ReadResourceResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ReadResourceResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ReadResourceResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", false, "private", "public"); err != nil {
 		return nil, err
@@ -1347,93 +2039,150 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, readResourceResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, readResourceResultMembers...)
 }
 
 // MarshalJSON encodes a ReadResourceResultResponse, refusing values its decoder would refuse.
 func (x ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ReadResourceResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ReadResourceResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ReadResourceResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, readResourceResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, readResourceResultResponseMembers...)
 }
 
 // MarshalJSON encodes a Request, refusing values its decoder would refuse.
 func (x Request) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Request to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Request) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Request
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, requestMembers...)
+	return appendExtraAt(dst, start, x.Extra, requestMembers...)
 }
 
 // MarshalJSON encodes a RequestMetaObject, refusing values its decoder would refuse.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a RequestMetaObject to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x RequestMetaObject) AppendJSON(dst []byte) ([]byte, error) {
 	type wire RequestMetaObject
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, requestMetaObjectMembers...)
+	return appendExtraAt(dst, start, x.Extra, requestMetaObjectMembers...)
 }
 
 // MarshalJSON encodes a RequestParams, refusing values its decoder would refuse.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a RequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x RequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire RequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, requestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, requestParamsMembers...)
 }
 
 // MarshalJSON encodes a Resource, refusing values its decoder would refuse.
 func (x Resource) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Resource to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Resource) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Resource
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceMembers...)
 }
 
 // MarshalJSON encodes a ResourceContents, refusing values its decoder would refuse.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceContents to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceContents
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceContentsMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceContentsMembers...)
 }
 
 // MarshalJSON encodes a ResourceLink, refusing values its decoder would refuse.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceLink to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceLink) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceLink
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"resource_link\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceLinkMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceLinkMembers...)
 }
 
 // MarshalJSON encodes a ResourceListChangedNotification, refusing values its decoder would refuse.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceListChangedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceListChangedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1441,46 +2190,74 @@ func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceListChangedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceListChangedNotificationMembers...)
 }
 
 // MarshalJSON encodes a ResourceRequestParams, refusing values its decoder would refuse.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a ResourceTemplate, refusing values its decoder would refuse.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceTemplate to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceTemplate) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceTemplate
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceTemplateMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceTemplateMembers...)
 }
 
 // MarshalJSON encodes a ResourceTemplateReference, refusing values its decoder would refuse.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceTemplateReference to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceTemplateReference) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceTemplateReference
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"ref/resource\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceTemplateReferenceMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceTemplateReferenceMembers...)
 }
 
 // MarshalJSON encodes a ResourceUpdatedNotification, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceUpdatedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceUpdatedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceUpdatedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1488,40 +2265,61 @@ func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceUpdatedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceUpdatedNotificationMembers...)
 }
 
 // MarshalJSON encodes a ResourceUpdatedNotificationParams, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceUpdatedNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceUpdatedNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceUpdatedNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceUpdatedNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceUpdatedNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes a Result, refusing values its decoder would refuse.
 func (x Result) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Result to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Result) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Result
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resultMembers...)
+	return appendExtraAt(dst, start, x.Extra, resultMembers...)
 }
 
 // MarshalJSON encodes a ResultMetaObject, refusing values its decoder would refuse.
 func (x ResultMetaObject) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResultMetaObject to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResultMetaObject) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResultMetaObject
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resultMetaObjectMembers...)
+	return appendExtraAt(dst, start, x.Extra, resultMetaObjectMembers...)
 }
 
 // MarshalJSON encodes a Role and refuses values the schema does not list.
@@ -1534,94 +2332,157 @@ func (v Role) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a Root, refusing values its decoder would refuse.
 func (x Root) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Root to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Root) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Root
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, rootMembers...)
+	return appendExtraAt(dst, start, x.Extra, rootMembers...)
 }
 
 // MarshalJSON encodes a SamplingMessage, refusing values its decoder would refuse.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SamplingMessage to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SamplingMessage) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SamplingMessage
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, samplingMessageMembers...)
+	return appendExtraAt(dst, start, x.Extra, samplingMessageMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilities, refusing values its decoder would refuse.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilities to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilities) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilities
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesPrompts, refusing values its decoder would refuse.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesPrompts to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesPrompts) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesPrompts
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesPromptsMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesPromptsMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesResources, refusing values its decoder would refuse.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesResources to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesResources) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesResources
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesResourcesMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesResourcesMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesTools, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesTools to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesTools) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesTools
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesToolsMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesToolsMembers...)
 }
 
 // MarshalJSON encodes a StringSchema, refusing values its decoder would refuse.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a StringSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x StringSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire StringSchema
 	if err := checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, stringSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, stringSchemaMembers...)
 }
 
 // MarshalJSON encodes a SubscriptionFilter, refusing values its decoder would refuse.
 func (x SubscriptionFilter) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SubscriptionFilter to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SubscriptionFilter) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SubscriptionFilter
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, subscriptionFilterMembers...)
+	return appendExtraAt(dst, start, x.Extra, subscriptionFilterMembers...)
 }
 
 // MarshalJSON encodes a SubscriptionsAcknowledgedNotification, refusing values its decoder would refuse.
 func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SubscriptionsAcknowledgedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SubscriptionsAcknowledgedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SubscriptionsAcknowledgedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1629,23 +2490,37 @@ func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, subscriptionsAcknowledgedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, subscriptionsAcknowledgedNotificationMembers...)
 }
 
 // MarshalJSON encodes a SubscriptionsAcknowledgedNotificationParams, refusing values its decoder would refuse.
 func (x SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SubscriptionsAcknowledgedNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SubscriptionsAcknowledgedNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SubscriptionsAcknowledgedNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, subscriptionsAcknowledgedNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, subscriptionsAcknowledgedNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes a SubscriptionsListenRequest, refusing values its decoder would refuse.
 func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SubscriptionsListenRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SubscriptionsListenRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SubscriptionsListenRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1653,142 +2528,225 @@ func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, subscriptionsListenRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, subscriptionsListenRequestMembers...)
 }
 
 // MarshalJSON encodes a SubscriptionsListenRequestParams, refusing values its decoder would refuse.
 func (x SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SubscriptionsListenRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SubscriptionsListenRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SubscriptionsListenRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, subscriptionsListenRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, subscriptionsListenRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a SubscriptionsListenResult, refusing values its decoder would refuse.
 func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SubscriptionsListenResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SubscriptionsListenResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SubscriptionsListenResult
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, subscriptionsListenResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, subscriptionsListenResultMembers...)
 }
 
 // MarshalJSON encodes a SubscriptionsListenResultMetaObject, refusing values its decoder would refuse.
 func (x SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SubscriptionsListenResultMetaObject to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SubscriptionsListenResultMetaObject) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SubscriptionsListenResultMetaObject
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, subscriptionsListenResultMetaObjectMembers...)
+	return appendExtraAt(dst, start, x.Extra, subscriptionsListenResultMetaObjectMembers...)
 }
 
 // MarshalJSON encodes a SubscriptionsListenResultResponse, refusing values its decoder would refuse.
 func (x SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SubscriptionsListenResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SubscriptionsListenResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SubscriptionsListenResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, subscriptionsListenResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, subscriptionsListenResultResponseMembers...)
 }
 
 // MarshalJSON encodes a TextContent, refusing values its decoder would refuse.
 func (x TextContent) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TextContent to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TextContent) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TextContent
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"text\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, textContentMembers...)
+	return appendExtraAt(dst, start, x.Extra, textContentMembers...)
 }
 
 // MarshalJSON encodes a TextResourceContents, refusing values its decoder would refuse.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TextResourceContents to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TextResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TextResourceContents
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, textResourceContentsMembers...)
+	return appendExtraAt(dst, start, x.Extra, textResourceContentsMembers...)
 }
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TitledMultiSelectEnumSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchema
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"array\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, titledMultiSelectEnumSchemaMembers...)
 }
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TitledMultiSelectEnumSchemaItems to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItems
 	if x.AnyOf == nil {
 		x.AnyOf = []TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsMembers...)
+	return appendExtraAt(dst, start, x.Extra, titledMultiSelectEnumSchemaItemsMembers...)
 }
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchemaItemsAnyOfItem, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TitledMultiSelectEnumSchemaItemsAnyOfItem to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItemsAnyOfItem
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsAnyOfItemMembers...)
+	return appendExtraAt(dst, start, x.Extra, titledMultiSelectEnumSchemaItemsAnyOfItemMembers...)
 }
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TitledSingleSelectEnumSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TitledSingleSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TitledSingleSelectEnumSchema
 	if x.OneOf == nil {
 		x.OneOf = []TitledSingleSelectEnumSchemaOneOfItem{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, titledSingleSelectEnumSchemaMembers...)
 }
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchemaOneOfItem, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TitledSingleSelectEnumSchemaOneOfItem to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TitledSingleSelectEnumSchemaOneOfItem
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaOneOfItemMembers...)
+	return appendExtraAt(dst, start, x.Extra, titledSingleSelectEnumSchemaOneOfItemMembers...)
 }
 
 // MarshalJSON encodes a Tool, refusing values its decoder would refuse.
 func (x Tool) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Tool to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Tool) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Tool
 	if err := checkRaw(x.InputSchema, "inputSchema", byte(0x6f), true); err != nil {
 		return nil, err
@@ -1796,40 +2754,62 @@ func (x Tool) MarshalJSON() ([]byte, error) {
 	if err := checkRaw(x.OutputSchema, "outputSchema", byte(0x6f), false); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolMembers...)
 }
 
 // MarshalJSON encodes a ToolAnnotations, refusing values its decoder would refuse.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolAnnotations to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolAnnotations) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolAnnotations
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolAnnotationsMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolAnnotationsMembers...)
 }
 
 // MarshalJSON encodes a ToolChoice, refusing values its decoder would refuse.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolChoice to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolChoice) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolChoice
 	if err := checkOneOf(x.Mode, "mode", false, "auto", "none", "required"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolChoiceMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolChoiceMembers...)
 }
 
 // MarshalJSON encodes a ToolListChangedNotification, refusing values its decoder would refuse.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolListChangedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolListChangedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1837,121 +2817,177 @@ func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolListChangedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolListChangedNotificationMembers...)
 }
 
 // MarshalJSON encodes a ToolResultContent, refusing values its decoder would refuse.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolResultContent to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolResultContent) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolResultContent
 	if x.Content == nil {
 		x.Content = []ContentBlock{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"tool_result\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolResultContentMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolResultContentMembers...)
 }
 
 // MarshalJSON encodes a ToolUseContent, refusing values its decoder would refuse.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolUseContent to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolUseContent) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolUseContent
 	if x.Input == nil {
 		x.Input = map[string]any{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"tool_use\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolUseContentMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolUseContentMembers...)
 }
 
 // MarshalJSON encodes an UnsupportedProtocolVersionError, refusing values its decoder would refuse.
 func (x UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UnsupportedProtocolVersionError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UnsupportedProtocolVersionError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UnsupportedProtocolVersionError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, unsupportedProtocolVersionErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, unsupportedProtocolVersionErrorMembers...)
 }
 
 // MarshalJSON encodes an UnsupportedProtocolVersionErrorError, refusing values its decoder would refuse.
 func (x UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UnsupportedProtocolVersionErrorError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UnsupportedProtocolVersionErrorError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UnsupportedProtocolVersionErrorError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32022"), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, unsupportedProtocolVersionErrorErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, unsupportedProtocolVersionErrorErrorMembers...)
 }
 
 // MarshalJSON encodes an UnsupportedProtocolVersionErrorErrorData, refusing values its decoder would refuse.
 func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UnsupportedProtocolVersionErrorErrorData to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UnsupportedProtocolVersionErrorErrorData) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UnsupportedProtocolVersionErrorErrorData
 	if x.Supported == nil {
 		x.Supported = []string{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, unsupportedProtocolVersionErrorErrorDataMembers...)
+	return appendExtraAt(dst, start, x.Extra, unsupportedProtocolVersionErrorErrorDataMembers...)
 }
 
 // MarshalJSON encodes an UntitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UntitledMultiSelectEnumSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UntitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchema
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"array\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, untitledMultiSelectEnumSchemaMembers...)
 }
 
 // MarshalJSON encodes an UntitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UntitledMultiSelectEnumSchemaItems to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchemaItems
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaItemsMembers...)
+	return appendExtraAt(dst, start, x.Extra, untitledMultiSelectEnumSchemaItemsMembers...)
 }
 
 // MarshalJSON encodes an UntitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UntitledSingleSelectEnumSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UntitledSingleSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UntitledSingleSelectEnumSchema
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, untitledSingleSelectEnumSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, untitledSingleSelectEnumSchemaMembers...)
 }

@@ -9,6 +9,12 @@ import (
 
 // MarshalJSON encodes an Annotations, refusing values its decoder would refuse.
 func (x Annotations) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Annotations to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Annotations) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Annotations
 	if err := checkBoundsOptional(x.Priority, "priority", bounds{
 		hasMax: true,
@@ -18,69 +24,105 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, annotationsMembers...)
+	return appendExtraAt(dst, start, x.Extra, annotationsMembers...)
 }
 
 // MarshalJSON encodes an AudioContent, refusing values its decoder would refuse.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an AudioContent to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x AudioContent) AppendJSON(dst []byte) ([]byte, error) {
 	type wire AudioContent
 	if x.Data == nil {
 		x.Data = []byte{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"audio\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, audioContentMembers...)
+	return appendExtraAt(dst, start, x.Extra, audioContentMembers...)
 }
 
 // MarshalJSON encodes a BaseMetadata, refusing values its decoder would refuse.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a BaseMetadata to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x BaseMetadata) AppendJSON(dst []byte) ([]byte, error) {
 	type wire BaseMetadata
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, baseMetadataMembers...)
+	return appendExtraAt(dst, start, x.Extra, baseMetadataMembers...)
 }
 
 // MarshalJSON encodes a BlobResourceContents, refusing values its decoder would refuse.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a BlobResourceContents to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x BlobResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 	type wire BlobResourceContents
 	if x.Blob == nil {
 		x.Blob = []byte{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, blobResourceContentsMembers...)
+	return appendExtraAt(dst, start, x.Extra, blobResourceContentsMembers...)
 }
 
 // MarshalJSON encodes a BooleanSchema, refusing values its decoder would refuse.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a BooleanSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x BooleanSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire BooleanSchema
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"boolean\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, booleanSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, booleanSchemaMembers...)
 }
 
 // MarshalJSON encodes a CallToolRequest, refusing values its decoder would refuse.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CallToolRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CallToolRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CallToolRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -88,49 +130,77 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, callToolRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, callToolRequestMembers...)
 }
 
 // MarshalJSON encodes a CallToolRequestParams, refusing values its decoder would refuse.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CallToolRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CallToolRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CallToolRequestParams
 	if err := checkRaw(x.Arguments, "arguments", byte(0x6f), false); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, callToolRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, callToolRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a CallToolRequestParamsMeta, refusing values its decoder would refuse.
 func (x CallToolRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CallToolRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CallToolRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CallToolRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, callToolRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, callToolRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a CallToolResult, refusing values its decoder would refuse.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CallToolResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CallToolResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CallToolResult
 	if x.Content == nil {
 		x.Content = []ContentBlock{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, callToolResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, callToolResultMembers...)
 }
 
 // MarshalJSON encodes a CancelTaskRequest, refusing values its decoder would refuse.
 func (x CancelTaskRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CancelTaskRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CancelTaskRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CancelTaskRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -138,23 +208,37 @@ func (x CancelTaskRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, cancelTaskRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, cancelTaskRequestMembers...)
 }
 
 // MarshalJSON encodes a CancelTaskResult, refusing values its decoder would refuse.
 func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CancelTaskResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CancelTaskResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CancelTaskResult
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, cancelTaskResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, cancelTaskResultMembers...)
 }
 
 // MarshalJSON encodes a CancelledNotification, refusing values its decoder would refuse.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CancelledNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CancelledNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CancelledNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -162,193 +246,326 @@ func (x CancelledNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, cancelledNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, cancelledNotificationMembers...)
 }
 
 // MarshalJSON encodes a CancelledNotificationParams, refusing values its decoder would refuse.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CancelledNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CancelledNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CancelledNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, cancelledNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, cancelledNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilities, refusing values its decoder would refuse.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilities to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilities) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilities
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesElicitation, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesElicitation to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesElicitation) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesElicitation
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesElicitationMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesElicitationMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesElicitationForm, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesElicitationForm to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesElicitationForm) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesElicitationForm
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesElicitationFormMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesElicitationFormMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesElicitationURL, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesElicitationURL to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesElicitationURL) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesElicitationURL
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesElicitationURLMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesElicitationURLMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesExperimentalValue, refusing values its decoder would refuse.
 func (x ClientCapabilitiesExperimentalValue) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesExperimentalValue to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesExperimentalValue) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesExperimentalValue
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesExperimentalValueMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesExperimentalValueMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesRoots, refusing values its decoder would refuse.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesRoots to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesRoots) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesRoots
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesRootsMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesRootsMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesSampling, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesSampling to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesSampling) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesSampling
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesSamplingMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesSamplingMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesSamplingContext, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesSamplingContext to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesSamplingContext) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesSamplingContext
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesSamplingContextMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesSamplingContextMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesSamplingTools, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesSamplingTools to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesSamplingTools) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesSamplingTools
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesSamplingToolsMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesSamplingToolsMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesTasks, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesTasks to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesTasks) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesTasks
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesTasksMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesTasksMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesTasksCancel, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesTasksCancel to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesTasksCancel) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesTasksCancel
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesTasksCancelMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesTasksCancelMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesTasksList, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesTasksList to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesTasksList) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesTasksList
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesTasksListMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesTasksListMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequests, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesTasksRequests to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesTasksRequests) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequests
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesTasksRequestsMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequestsElicitation, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesTasksRequestsElicitation to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesTasksRequestsElicitation) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsElicitation
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsElicitationMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesTasksRequestsElicitationMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequestsElicitationCreate, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsElicitationCreate) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesTasksRequestsElicitationCreate to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesTasksRequestsElicitationCreate) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsElicitationCreate
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsElicitationCreateMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesTasksRequestsElicitationCreateMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequestsSampling, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesTasksRequestsSampling to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesTasksRequestsSampling) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsSampling
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsSamplingMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesTasksRequestsSamplingMembers...)
 }
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequestsSamplingCreateMessage, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsSamplingCreateMessage) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientCapabilitiesTasksRequestsSamplingCreateMessage to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientCapabilitiesTasksRequestsSamplingCreateMessage) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsSamplingCreateMessage
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientCapabilitiesTasksRequestsSamplingCreateMessageMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientCapabilitiesTasksRequestsSamplingCreateMessageMembers...)
 }
 
 // MarshalJSON encodes a CompleteRequest, refusing values its decoder would refuse.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -356,76 +573,125 @@ func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeRequestMembers...)
 }
 
 // MarshalJSON encodes a CompleteRequestParams, refusing values its decoder would refuse.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a CompleteRequestParamsArgument, refusing values its decoder would refuse.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteRequestParamsArgument to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteRequestParamsArgument) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteRequestParamsArgument
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeRequestParamsArgumentMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeRequestParamsArgumentMembers...)
 }
 
 // MarshalJSON encodes a CompleteRequestParamsContext, refusing values its decoder would refuse.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteRequestParamsContext to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteRequestParamsContext) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteRequestParamsContext
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeRequestParamsContextMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeRequestParamsContextMembers...)
 }
 
 // MarshalJSON encodes a CompleteRequestParamsMeta, refusing values its decoder would refuse.
 func (x CompleteRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a CompleteResult, refusing values its decoder would refuse.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteResult
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeResultMembers...)
 }
 
 // MarshalJSON encodes a CompleteResultCompletion, refusing values its decoder would refuse.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CompleteResultCompletion to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CompleteResultCompletion) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CompleteResultCompletion
 	if x.Values == nil {
 		x.Values = []string{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, completeResultCompletionMembers...)
+	return appendExtraAt(dst, start, x.Extra, completeResultCompletionMembers...)
 }
 
 // MarshalJSON encodes a CreateMessageRequest, refusing values its decoder would refuse.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CreateMessageRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CreateMessageRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CreateMessageRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -433,11 +699,17 @@ func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, createMessageRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, createMessageRequestMembers...)
 }
 
 // MarshalJSON encodes a CreateMessageRequestParams, refusing values its decoder would refuse.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CreateMessageRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CreateMessageRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CreateMessageRequestParams
 	if err := checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"); err != nil {
 		return nil, err
@@ -445,57 +717,93 @@ func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	if x.Messages == nil {
 		x.Messages = []SamplingMessage{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, createMessageRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, createMessageRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a CreateMessageRequestParamsMeta, refusing values its decoder would refuse.
 func (x CreateMessageRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CreateMessageRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CreateMessageRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CreateMessageRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, createMessageRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, createMessageRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a CreateMessageRequestParamsMetadata, refusing values its decoder would refuse.
 func (x CreateMessageRequestParamsMetadata) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CreateMessageRequestParamsMetadata to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CreateMessageRequestParamsMetadata) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CreateMessageRequestParamsMetadata
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, createMessageRequestParamsMetadataMembers...)
+	return appendExtraAt(dst, start, x.Extra, createMessageRequestParamsMetadataMembers...)
 }
 
 // MarshalJSON encodes a CreateMessageResult, refusing values its decoder would refuse.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CreateMessageResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CreateMessageResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CreateMessageResult
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, createMessageResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, createMessageResultMembers...)
 }
 
 // MarshalJSON encodes a CreateTaskResult, refusing values its decoder would refuse.
 func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a CreateTaskResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x CreateTaskResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire CreateTaskResult
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, createTaskResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, createTaskResultMembers...)
 }
 
 // MarshalJSON encodes an ElicitRequest, refusing values its decoder would refuse.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -503,85 +811,134 @@ func (x ElicitRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitRequestMembers...)
 }
 
 // MarshalJSON encodes an ElicitRequestFormParams, refusing values its decoder would refuse.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitRequestFormParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitRequestFormParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitRequestFormParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitRequestFormParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitRequestFormParamsMembers...)
 }
 
 // MarshalJSON encodes an ElicitRequestFormParamsMeta, refusing values its decoder would refuse.
 func (x ElicitRequestFormParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitRequestFormParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitRequestFormParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitRequestFormParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitRequestFormParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitRequestFormParamsMetaMembers...)
 }
 
 // MarshalJSON encodes an ElicitRequestFormParamsRequestedSchema, refusing values its decoder would refuse.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitRequestFormParamsRequestedSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitRequestFormParamsRequestedSchema
 	if x.Properties == nil {
 		x.Properties = map[string]PrimitiveSchemaDefinition{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"object\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitRequestFormParamsRequestedSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitRequestFormParamsRequestedSchemaMembers...)
 }
 
 // MarshalJSON encodes an ElicitRequestURLParams, refusing values its decoder would refuse.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitRequestURLParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitRequestURLParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitRequestURLParams
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"mode"`
 		wire
 	}{json.RawMessage("\"url\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitRequestURLParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitRequestURLParamsMembers...)
 }
 
 // MarshalJSON encodes an ElicitRequestURLParamsMeta, refusing values its decoder would refuse.
 func (x ElicitRequestURLParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitRequestURLParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitRequestURLParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitRequestURLParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitRequestURLParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitRequestURLParamsMetaMembers...)
 }
 
 // MarshalJSON encodes an ElicitResult, refusing values its decoder would refuse.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitResult
 	if err := checkOneOf(x.Action, "action", true, "accept", "cancel", "decline"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitResultMembers...)
 }
 
 // MarshalJSON encodes an ElicitationCompleteNotification, refusing values its decoder would refuse.
 func (x ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitationCompleteNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitationCompleteNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitationCompleteNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -589,46 +946,74 @@ func (x ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitationCompleteNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitationCompleteNotificationMembers...)
 }
 
 // MarshalJSON encodes an ElicitationCompleteNotificationParams, refusing values its decoder would refuse.
 func (x ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ElicitationCompleteNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ElicitationCompleteNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ElicitationCompleteNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, elicitationCompleteNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, elicitationCompleteNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes an EmbeddedResource, refusing values its decoder would refuse.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an EmbeddedResource to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x EmbeddedResource) AppendJSON(dst []byte) ([]byte, error) {
 	type wire EmbeddedResource
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"resource\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, embeddedResourceMembers...)
+	return appendExtraAt(dst, start, x.Extra, embeddedResourceMembers...)
 }
 
 // MarshalJSON encodes an Error, refusing values its decoder would refuse.
 func (x Error) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Error to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Error) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Error
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, errorMembers...)
+	return appendExtraAt(dst, start, x.Extra, errorMembers...)
 }
 
 // MarshalJSON encodes a GetPromptRequest, refusing values its decoder would refuse.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetPromptRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetPromptRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetPromptRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -636,46 +1021,74 @@ func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getPromptRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, getPromptRequestMembers...)
 }
 
 // MarshalJSON encodes a GetPromptRequestParams, refusing values its decoder would refuse.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetPromptRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetPromptRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetPromptRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getPromptRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, getPromptRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a GetPromptRequestParamsMeta, refusing values its decoder would refuse.
 func (x GetPromptRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetPromptRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetPromptRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetPromptRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getPromptRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, getPromptRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a GetPromptResult, refusing values its decoder would refuse.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetPromptResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetPromptResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetPromptResult
 	if x.Messages == nil {
 		x.Messages = []PromptMessage{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getPromptResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, getPromptResultMembers...)
 }
 
 // MarshalJSON encodes a GetTaskPayloadRequest, refusing values its decoder would refuse.
 func (x GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetTaskPayloadRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetTaskPayloadRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetTaskPayloadRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -683,23 +1096,37 @@ func (x GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getTaskPayloadRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, getTaskPayloadRequestMembers...)
 }
 
 // MarshalJSON encodes a GetTaskPayloadResult, refusing values its decoder would refuse.
 func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetTaskPayloadResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetTaskPayloadResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetTaskPayloadResult
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getTaskPayloadResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, getTaskPayloadResultMembers...)
 }
 
 // MarshalJSON encodes a GetTaskRequest, refusing values its decoder would refuse.
 func (x GetTaskRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetTaskRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetTaskRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetTaskRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -707,72 +1134,114 @@ func (x GetTaskRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getTaskRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, getTaskRequestMembers...)
 }
 
 // MarshalJSON encodes a GetTaskResult, refusing values its decoder would refuse.
 func (x GetTaskResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetTaskResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetTaskResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetTaskResult
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getTaskResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, getTaskResultMembers...)
 }
 
 // MarshalJSON encodes an Icon, refusing values its decoder would refuse.
 func (x Icon) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Icon to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Icon) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Icon
 	if err := checkOneOf(x.Theme, "theme", false, "dark", "light"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, iconMembers...)
+	return appendExtraAt(dst, start, x.Extra, iconMembers...)
 }
 
 // MarshalJSON encodes an Icons, refusing values its decoder would refuse.
 func (x Icons) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Icons to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Icons) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Icons
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, iconsMembers...)
+	return appendExtraAt(dst, start, x.Extra, iconsMembers...)
 }
 
 // MarshalJSON encodes an ImageContent, refusing values its decoder would refuse.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ImageContent to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ImageContent) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ImageContent
 	if x.Data == nil {
 		x.Data = []byte{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"image\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, imageContentMembers...)
+	return appendExtraAt(dst, start, x.Extra, imageContentMembers...)
 }
 
 // MarshalJSON encodes an Implementation, refusing values its decoder would refuse.
 func (x Implementation) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Implementation to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Implementation) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Implementation
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, implementationMembers...)
+	return appendExtraAt(dst, start, x.Extra, implementationMembers...)
 }
 
 // MarshalJSON encodes an InitializeRequest, refusing values its decoder would refuse.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an InitializeRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x InitializeRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire InitializeRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -780,43 +1249,71 @@ func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, initializeRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, initializeRequestMembers...)
 }
 
 // MarshalJSON encodes an InitializeRequestParams, refusing values its decoder would refuse.
 func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an InitializeRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x InitializeRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire InitializeRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, initializeRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, initializeRequestParamsMembers...)
 }
 
 // MarshalJSON encodes an InitializeRequestParamsMeta, refusing values its decoder would refuse.
 func (x InitializeRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an InitializeRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x InitializeRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire InitializeRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, initializeRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, initializeRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes an InitializeResult, refusing values its decoder would refuse.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an InitializeResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x InitializeResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire InitializeResult
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, initializeResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, initializeResultMembers...)
 }
 
 // MarshalJSON encodes an InitializedNotification, refusing values its decoder would refuse.
 func (x InitializedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an InitializedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x InitializedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire InitializedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -824,81 +1321,123 @@ func (x InitializedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, initializedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, initializedNotificationMembers...)
 }
 
 // MarshalJSON encodes a JSONRPCErrorResponse, refusing values its decoder would refuse.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a JSONRPCErrorResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x JSONRPCErrorResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire JSONRPCErrorResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, jsonrpcErrorResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, jsonrpcErrorResponseMembers...)
 }
 
 // MarshalJSON encodes a JSONRPCNotification, refusing values its decoder would refuse.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a JSONRPCNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x JSONRPCNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire JSONRPCNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, jsonrpcNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, jsonrpcNotificationMembers...)
 }
 
 // MarshalJSON encodes a JSONRPCRequest, refusing values its decoder would refuse.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a JSONRPCRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x JSONRPCRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire JSONRPCRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, jsonrpcRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, jsonrpcRequestMembers...)
 }
 
 // MarshalJSON encodes a JSONRPCResultResponse, refusing values its decoder would refuse.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a JSONRPCResultResponse to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x JSONRPCResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 	type wire JSONRPCResultResponse
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, jsonrpcResultResponseMembers...)
+	return appendExtraAt(dst, start, x.Extra, jsonrpcResultResponseMembers...)
 }
 
 // MarshalJSON encodes a LegacyTitledEnumSchema, refusing values its decoder would refuse.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a LegacyTitledEnumSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x LegacyTitledEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire LegacyTitledEnumSchema
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, legacyTitledEnumSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, legacyTitledEnumSchemaMembers...)
 }
 
 // MarshalJSON encodes a ListPromptsRequest, refusing values its decoder would refuse.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListPromptsRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListPromptsRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListPromptsRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -906,26 +1445,40 @@ func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listPromptsRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, listPromptsRequestMembers...)
 }
 
 // MarshalJSON encodes a ListPromptsResult, refusing values its decoder would refuse.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListPromptsResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListPromptsResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListPromptsResult
 	if x.Prompts == nil {
 		x.Prompts = []Prompt{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listPromptsResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, listPromptsResultMembers...)
 }
 
 // MarshalJSON encodes a ListResourceTemplatesRequest, refusing values its decoder would refuse.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListResourceTemplatesRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListResourceTemplatesRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListResourceTemplatesRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -933,26 +1486,40 @@ func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listResourceTemplatesRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, listResourceTemplatesRequestMembers...)
 }
 
 // MarshalJSON encodes a ListResourceTemplatesResult, refusing values its decoder would refuse.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListResourceTemplatesResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListResourceTemplatesResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListResourceTemplatesResult
 	if x.ResourceTemplates == nil {
 		x.ResourceTemplates = []ResourceTemplate{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listResourceTemplatesResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, listResourceTemplatesResultMembers...)
 }
 
 // MarshalJSON encodes a ListResourcesRequest, refusing values its decoder would refuse.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListResourcesRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListResourcesRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListResourcesRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -960,26 +1527,40 @@ func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listResourcesRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, listResourcesRequestMembers...)
 }
 
 // MarshalJSON encodes a ListResourcesResult, refusing values its decoder would refuse.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListResourcesResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListResourcesResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListResourcesResult
 	if x.Resources == nil {
 		x.Resources = []Resource{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listResourcesResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, listResourcesResultMembers...)
 }
 
 // MarshalJSON encodes a ListRootsRequest, refusing values its decoder would refuse.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListRootsRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListRootsRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListRootsRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -987,26 +1568,40 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listRootsRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, listRootsRequestMembers...)
 }
 
 // MarshalJSON encodes a ListRootsResult, refusing values its decoder would refuse.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListRootsResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListRootsResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListRootsResult
 	if x.Roots == nil {
 		x.Roots = []Root{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listRootsResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, listRootsResultMembers...)
 }
 
 // MarshalJSON encodes a ListTasksRequest, refusing values its decoder would refuse.
 func (x ListTasksRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListTasksRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListTasksRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListTasksRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1014,26 +1609,40 @@ func (x ListTasksRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listTasksRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, listTasksRequestMembers...)
 }
 
 // MarshalJSON encodes a ListTasksResult, refusing values its decoder would refuse.
 func (x ListTasksResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListTasksResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListTasksResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListTasksResult
 	if x.Tasks == nil {
 		x.Tasks = []Task{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listTasksResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, listTasksResultMembers...)
 }
 
 // MarshalJSON encodes a ListToolsRequest, refusing values its decoder would refuse.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListToolsRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListToolsRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListToolsRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1041,20 +1650,27 @@ func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listToolsRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, listToolsRequestMembers...)
 }
 
 // MarshalJSON encodes a ListToolsResult, refusing values its decoder would refuse.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ListToolsResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ListToolsResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ListToolsResult
 	if x.Tools == nil {
 		x.Tools = []Tool{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, listToolsResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, listToolsResultMembers...)
 }
 
 // MarshalJSON encodes a LoggingLevel and refuses values the schema does not list.
@@ -1067,8 +1683,15 @@ func (v LoggingLevel) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a LoggingMessageNotification, refusing values its decoder would refuse.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a LoggingMessageNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x LoggingMessageNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire LoggingMessageNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1076,31 +1699,51 @@ func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, loggingMessageNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, loggingMessageNotificationMembers...)
 }
 
 // MarshalJSON encodes a LoggingMessageNotificationParams, refusing values its decoder would refuse.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a LoggingMessageNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x LoggingMessageNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire LoggingMessageNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, loggingMessageNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, loggingMessageNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes a ModelHint, refusing values its decoder would refuse.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ModelHint to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ModelHint) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ModelHint
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, modelHintMembers...)
+	return appendExtraAt(dst, start, x.Extra, modelHintMembers...)
 }
 
 // MarshalJSON encodes a ModelPreferences, refusing values its decoder would refuse.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ModelPreferences to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ModelPreferences) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ModelPreferences
 	if err := checkBoundsOptional(x.CostPriority, "costPriority", bounds{
 		hasMax: true,
@@ -1126,93 +1769,150 @@ func (x ModelPreferences) MarshalJSON() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, modelPreferencesMembers...)
+	return appendExtraAt(dst, start, x.Extra, modelPreferencesMembers...)
 }
 
 // MarshalJSON encodes a Notification, refusing values its decoder would refuse.
 func (x Notification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Notification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Notification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Notification
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, notificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, notificationMembers...)
 }
 
 // MarshalJSON encodes a NotificationParams, refusing values its decoder would refuse.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a NotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x NotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire NotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, notificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, notificationParamsMembers...)
 }
 
 // MarshalJSON encodes a NumberSchema, refusing values its decoder would refuse.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a NumberSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x NumberSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire NumberSchema
 	if err := checkOneOf(x.Type, "type", true, "integer", "number"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, numberSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, numberSchemaMembers...)
 }
 
 // MarshalJSON encodes a PaginatedRequest, refusing values its decoder would refuse.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PaginatedRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PaginatedRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PaginatedRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, paginatedRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, paginatedRequestMembers...)
 }
 
 // MarshalJSON encodes a PaginatedRequestParams, refusing values its decoder would refuse.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PaginatedRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PaginatedRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PaginatedRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, paginatedRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, paginatedRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a PaginatedRequestParamsMeta, refusing values its decoder would refuse.
 func (x PaginatedRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PaginatedRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PaginatedRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PaginatedRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, paginatedRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, paginatedRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a PaginatedResult, refusing values its decoder would refuse.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PaginatedResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PaginatedResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PaginatedResult
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, paginatedResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, paginatedResultMembers...)
 }
 
 // MarshalJSON encodes a PingRequest, refusing values its decoder would refuse.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PingRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PingRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PingRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1220,13 +1920,20 @@ func (x PingRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, pingRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, pingRequestMembers...)
 }
 
 // MarshalJSON encodes a ProgressNotification, refusing values its decoder would refuse.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ProgressNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ProgressNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ProgressNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1234,43 +1941,71 @@ func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, progressNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, progressNotificationMembers...)
 }
 
 // MarshalJSON encodes a ProgressNotificationParams, refusing values its decoder would refuse.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ProgressNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ProgressNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ProgressNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, progressNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, progressNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes a Prompt, refusing values its decoder would refuse.
 func (x Prompt) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Prompt to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Prompt) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Prompt
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, promptMembers...)
+	return appendExtraAt(dst, start, x.Extra, promptMembers...)
 }
 
 // MarshalJSON encodes a PromptArgument, refusing values its decoder would refuse.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PromptArgument to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PromptArgument) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PromptArgument
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, promptArgumentMembers...)
+	return appendExtraAt(dst, start, x.Extra, promptArgumentMembers...)
 }
 
 // MarshalJSON encodes a PromptListChangedNotification, refusing values its decoder would refuse.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PromptListChangedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PromptListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PromptListChangedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1278,36 +2013,57 @@ func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, promptListChangedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, promptListChangedNotificationMembers...)
 }
 
 // MarshalJSON encodes a PromptMessage, refusing values its decoder would refuse.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PromptMessage to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PromptMessage) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PromptMessage
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, promptMessageMembers...)
+	return appendExtraAt(dst, start, x.Extra, promptMessageMembers...)
 }
 
 // MarshalJSON encodes a PromptReference, refusing values its decoder would refuse.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PromptReference to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PromptReference) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PromptReference
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"ref/prompt\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, promptReferenceMembers...)
+	return appendExtraAt(dst, start, x.Extra, promptReferenceMembers...)
 }
 
 // MarshalJSON encodes a ReadResourceRequest, refusing values its decoder would refuse.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ReadResourceRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ReadResourceRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ReadResourceRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1315,119 +2071,196 @@ func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, readResourceRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, readResourceRequestMembers...)
 }
 
 // MarshalJSON encodes a ReadResourceRequestParams, refusing values its decoder would refuse.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ReadResourceRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ReadResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ReadResourceRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, readResourceRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, readResourceRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a ReadResourceRequestParamsMeta, refusing values its decoder would refuse.
 func (x ReadResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ReadResourceRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ReadResourceRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ReadResourceRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, readResourceRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, readResourceRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a ReadResourceResult, refusing values its decoder would refuse.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ReadResourceResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ReadResourceResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ReadResourceResult
 	if x.Contents == nil {
 		x.Contents = []ResourceContentsUnion{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, readResourceResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, readResourceResultMembers...)
 }
 
 // MarshalJSON encodes a RelatedTaskMetadata, refusing values its decoder would refuse.
 func (x RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a RelatedTaskMetadata to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x RelatedTaskMetadata) AppendJSON(dst []byte) ([]byte, error) {
 	type wire RelatedTaskMetadata
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, relatedTaskMetadataMembers...)
+	return appendExtraAt(dst, start, x.Extra, relatedTaskMetadataMembers...)
 }
 
 // MarshalJSON encodes a Request, refusing values its decoder would refuse.
 func (x Request) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Request to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Request) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Request
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, requestMembers...)
+	return appendExtraAt(dst, start, x.Extra, requestMembers...)
 }
 
 // MarshalJSON encodes a RequestParams, refusing values its decoder would refuse.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a RequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x RequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire RequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, requestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, requestParamsMembers...)
 }
 
 // MarshalJSON encodes a RequestParamsMeta, refusing values its decoder would refuse.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a RequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x RequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire RequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, requestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, requestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a Resource, refusing values its decoder would refuse.
 func (x Resource) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Resource to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Resource) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Resource
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceMembers...)
 }
 
 // MarshalJSON encodes a ResourceContents, refusing values its decoder would refuse.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceContents to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceContents
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceContentsMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceContentsMembers...)
 }
 
 // MarshalJSON encodes a ResourceLink, refusing values its decoder would refuse.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceLink to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceLink) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceLink
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"resource_link\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceLinkMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceLinkMembers...)
 }
 
 // MarshalJSON encodes a ResourceListChangedNotification, refusing values its decoder would refuse.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceListChangedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceListChangedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1435,56 +2268,91 @@ func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceListChangedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceListChangedNotificationMembers...)
 }
 
 // MarshalJSON encodes a ResourceRequestParams, refusing values its decoder would refuse.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a ResourceRequestParamsMeta, refusing values its decoder would refuse.
 func (x ResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a ResourceTemplate, refusing values its decoder would refuse.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceTemplate to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceTemplate) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceTemplate
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceTemplateMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceTemplateMembers...)
 }
 
 // MarshalJSON encodes a ResourceTemplateReference, refusing values its decoder would refuse.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceTemplateReference to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceTemplateReference) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceTemplateReference
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"ref/resource\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceTemplateReferenceMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceTemplateReferenceMembers...)
 }
 
 // MarshalJSON encodes a ResourceUpdatedNotification, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceUpdatedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceUpdatedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceUpdatedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1492,27 +2360,41 @@ func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceUpdatedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceUpdatedNotificationMembers...)
 }
 
 // MarshalJSON encodes a ResourceUpdatedNotificationParams, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ResourceUpdatedNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ResourceUpdatedNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ResourceUpdatedNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resourceUpdatedNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, resourceUpdatedNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes a Result, refusing values its decoder would refuse.
 func (x Result) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Result to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Result) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Result
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, resultMembers...)
+	return appendExtraAt(dst, start, x.Extra, resultMembers...)
 }
 
 // MarshalJSON encodes a Role and refuses values the schema does not list.
@@ -1525,18 +2407,32 @@ func (v Role) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a Root, refusing values its decoder would refuse.
 func (x Root) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Root to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Root) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Root
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, rootMembers...)
+	return appendExtraAt(dst, start, x.Extra, rootMembers...)
 }
 
 // MarshalJSON encodes a RootsListChangedNotification, refusing values its decoder would refuse.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a RootsListChangedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x RootsListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire RootsListChangedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1544,153 +2440,258 @@ func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, rootsListChangedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, rootsListChangedNotificationMembers...)
 }
 
 // MarshalJSON encodes a SamplingMessage, refusing values its decoder would refuse.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SamplingMessage to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SamplingMessage) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SamplingMessage
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, samplingMessageMembers...)
+	return appendExtraAt(dst, start, x.Extra, samplingMessageMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilities, refusing values its decoder would refuse.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilities to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilities) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilities
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesCompletions, refusing values its decoder would refuse.
 func (x ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesCompletions to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesCompletions) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesCompletions
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesCompletionsMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesCompletionsMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesExperimentalValue, refusing values its decoder would refuse.
 func (x ServerCapabilitiesExperimentalValue) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesExperimentalValue to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesExperimentalValue) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesExperimentalValue
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesExperimentalValueMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesExperimentalValueMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesLogging, refusing values its decoder would refuse.
 func (x ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesLogging to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesLogging) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesLogging
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesLoggingMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesLoggingMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesPrompts, refusing values its decoder would refuse.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesPrompts to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesPrompts) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesPrompts
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesPromptsMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesPromptsMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesResources, refusing values its decoder would refuse.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesResources to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesResources) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesResources
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesResourcesMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesResourcesMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesTasks, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesTasks to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesTasks) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesTasks
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesTasksMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesTasksMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesTasksCancel, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesTasksCancel to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesTasksCancel) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesTasksCancel
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesTasksCancelMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesTasksCancelMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesTasksList, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesTasksList to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesTasksList) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesTasksList
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesTasksListMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesTasksListMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesTasksRequests, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesTasksRequests to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesTasksRequests) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequests
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesTasksRequestsMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesTasksRequestsMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesTasksRequestsTools, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesTasksRequestsTools to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesTasksRequestsTools) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequestsTools
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesTasksRequestsToolsMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesTasksRequestsToolsMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesTasksRequestsToolsCall, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksRequestsToolsCall) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesTasksRequestsToolsCall to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesTasksRequestsToolsCall) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequestsToolsCall
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesTasksRequestsToolsCallMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesTasksRequestsToolsCallMembers...)
 }
 
 // MarshalJSON encodes a ServerCapabilitiesTools, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ServerCapabilitiesTools to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ServerCapabilitiesTools) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ServerCapabilitiesTools
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, serverCapabilitiesToolsMembers...)
+	return appendExtraAt(dst, start, x.Extra, serverCapabilitiesToolsMembers...)
 }
 
 // MarshalJSON encodes a SetLevelRequest, refusing values its decoder would refuse.
 func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SetLevelRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SetLevelRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SetLevelRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1698,49 +2699,77 @@ func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, setLevelRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, setLevelRequestMembers...)
 }
 
 // MarshalJSON encodes a SetLevelRequestParams, refusing values its decoder would refuse.
 func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SetLevelRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SetLevelRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SetLevelRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, setLevelRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, setLevelRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a SetLevelRequestParamsMeta, refusing values its decoder would refuse.
 func (x SetLevelRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SetLevelRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SetLevelRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SetLevelRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, setLevelRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, setLevelRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a StringSchema, refusing values its decoder would refuse.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a StringSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x StringSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire StringSchema
 	if err := checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, stringSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, stringSchemaMembers...)
 }
 
 // MarshalJSON encodes a SubscribeRequest, refusing values its decoder would refuse.
 func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SubscribeRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SubscribeRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SubscribeRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1748,67 +2777,109 @@ func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, subscribeRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, subscribeRequestMembers...)
 }
 
 // MarshalJSON encodes a SubscribeRequestParams, refusing values its decoder would refuse.
 func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SubscribeRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SubscribeRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SubscribeRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, subscribeRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, subscribeRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a SubscribeRequestParamsMeta, refusing values its decoder would refuse.
 func (x SubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a SubscribeRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x SubscribeRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire SubscribeRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, subscribeRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, subscribeRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a Task, refusing values its decoder would refuse.
 func (x Task) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Task to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Task) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Task
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, taskMembers...)
+	return appendExtraAt(dst, start, x.Extra, taskMembers...)
 }
 
 // MarshalJSON encodes a TaskAugmentedRequestParams, refusing values its decoder would refuse.
 func (x TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TaskAugmentedRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TaskAugmentedRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TaskAugmentedRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, taskAugmentedRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, taskAugmentedRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a TaskAugmentedRequestParamsMeta, refusing values its decoder would refuse.
 func (x TaskAugmentedRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TaskAugmentedRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TaskAugmentedRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TaskAugmentedRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, taskAugmentedRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, taskAugmentedRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes a TaskMetadata, refusing values its decoder would refuse.
 func (x TaskMetadata) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TaskMetadata to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TaskMetadata) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TaskMetadata
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, taskMetadataMembers...)
+	return appendExtraAt(dst, start, x.Extra, taskMetadataMembers...)
 }
 
 // MarshalJSON encodes a TaskStatus and refuses values the schema does not list.
@@ -1821,8 +2892,15 @@ func (v TaskStatus) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a TaskStatusNotification, refusing values its decoder would refuse.
 func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TaskStatusNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TaskStatusNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TaskStatusNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1830,106 +2908,168 @@ func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, taskStatusNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, taskStatusNotificationMembers...)
 }
 
 // MarshalJSON encodes a TaskStatusNotificationParams, refusing values its decoder would refuse.
 func (x TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TaskStatusNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TaskStatusNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TaskStatusNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, taskStatusNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, taskStatusNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes a TextContent, refusing values its decoder would refuse.
 func (x TextContent) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TextContent to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TextContent) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TextContent
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"text\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, textContentMembers...)
+	return appendExtraAt(dst, start, x.Extra, textContentMembers...)
 }
 
 // MarshalJSON encodes a TextResourceContents, refusing values its decoder would refuse.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TextResourceContents to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TextResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TextResourceContents
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, textResourceContentsMembers...)
+	return appendExtraAt(dst, start, x.Extra, textResourceContentsMembers...)
 }
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TitledMultiSelectEnumSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchema
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"array\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, titledMultiSelectEnumSchemaMembers...)
 }
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TitledMultiSelectEnumSchemaItems to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItems
 	if x.AnyOf == nil {
 		x.AnyOf = []TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsMembers...)
+	return appendExtraAt(dst, start, x.Extra, titledMultiSelectEnumSchemaItemsMembers...)
 }
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchemaItemsAnyOfItem, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TitledMultiSelectEnumSchemaItemsAnyOfItem to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItemsAnyOfItem
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, titledMultiSelectEnumSchemaItemsAnyOfItemMembers...)
+	return appendExtraAt(dst, start, x.Extra, titledMultiSelectEnumSchemaItemsAnyOfItemMembers...)
 }
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TitledSingleSelectEnumSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TitledSingleSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TitledSingleSelectEnumSchema
 	if x.OneOf == nil {
 		x.OneOf = []TitledSingleSelectEnumSchemaOneOfItem{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, titledSingleSelectEnumSchemaMembers...)
 }
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchemaOneOfItem, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TitledSingleSelectEnumSchemaOneOfItem to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TitledSingleSelectEnumSchemaOneOfItem
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, titledSingleSelectEnumSchemaOneOfItemMembers...)
+	return appendExtraAt(dst, start, x.Extra, titledSingleSelectEnumSchemaOneOfItemMembers...)
 }
 
 // MarshalJSON encodes a Tool, refusing values its decoder would refuse.
 func (x Tool) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Tool to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Tool) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Tool
 	if err := checkRaw(x.InputSchema, "inputSchema", byte(0x6f), true); err != nil {
 		return nil, err
@@ -1937,53 +3077,82 @@ func (x Tool) MarshalJSON() ([]byte, error) {
 	if err := checkRaw(x.OutputSchema, "outputSchema", byte(0x6f), false); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolMembers...)
 }
 
 // MarshalJSON encodes a ToolAnnotations, refusing values its decoder would refuse.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolAnnotations to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolAnnotations) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolAnnotations
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolAnnotationsMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolAnnotationsMembers...)
 }
 
 // MarshalJSON encodes a ToolChoice, refusing values its decoder would refuse.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolChoice to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolChoice) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolChoice
 	if err := checkOneOf(x.Mode, "mode", false, "auto", "none", "required"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolChoiceMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolChoiceMembers...)
 }
 
 // MarshalJSON encodes a ToolExecution, refusing values its decoder would refuse.
 func (x ToolExecution) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolExecution to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolExecution) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolExecution
 	if err := checkOneOf(x.TaskSupport, "taskSupport", false, "forbidden", "optional", "required"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolExecutionMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolExecutionMembers...)
 }
 
 // MarshalJSON encodes a ToolListChangedNotification, refusing values its decoder would refuse.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolListChangedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolListChangedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -1991,84 +3160,126 @@ func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolListChangedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolListChangedNotificationMembers...)
 }
 
 // MarshalJSON encodes a ToolResultContent, refusing values its decoder would refuse.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolResultContent to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolResultContent) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolResultContent
 	if x.Content == nil {
 		x.Content = []ContentBlock{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"tool_result\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolResultContentMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolResultContentMembers...)
 }
 
 // MarshalJSON encodes a ToolUseContent, refusing values its decoder would refuse.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolUseContent to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolUseContent) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolUseContent
 	if x.Input == nil {
 		x.Input = map[string]any{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"tool_use\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolUseContentMembers...)
+	return appendExtraAt(dst, start, x.Extra, toolUseContentMembers...)
 }
 
 // MarshalJSON encodes a URLElicitationRequiredError, refusing values its decoder would refuse.
 func (x URLElicitationRequiredError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a URLElicitationRequiredError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x URLElicitationRequiredError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire URLElicitationRequiredError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, urlElicitationRequiredErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, urlElicitationRequiredErrorMembers...)
 }
 
 // MarshalJSON encodes a URLElicitationRequiredErrorError, refusing values its decoder would refuse.
 func (x URLElicitationRequiredErrorError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a URLElicitationRequiredErrorError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x URLElicitationRequiredErrorError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire URLElicitationRequiredErrorError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32042"), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, urlElicitationRequiredErrorErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, urlElicitationRequiredErrorErrorMembers...)
 }
 
 // MarshalJSON encodes a URLElicitationRequiredErrorErrorData, refusing values its decoder would refuse.
 func (x URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a URLElicitationRequiredErrorErrorData to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x URLElicitationRequiredErrorErrorData) AppendJSON(dst []byte) ([]byte, error) {
 	type wire URLElicitationRequiredErrorErrorData
 	if x.Elicitations == nil {
 		x.Elicitations = []ElicitRequestURLParams{}
 	}
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, urlElicitationRequiredErrorErrorDataMembers...)
+	return appendExtraAt(dst, start, x.Extra, urlElicitationRequiredErrorErrorDataMembers...)
 }
 
 // MarshalJSON encodes an UnsubscribeRequest, refusing values its decoder would refuse.
 func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UnsubscribeRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UnsubscribeRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UnsubscribeRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -2076,70 +3287,105 @@ func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, unsubscribeRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, unsubscribeRequestMembers...)
 }
 
 // MarshalJSON encodes an UnsubscribeRequestParams, refusing values its decoder would refuse.
 func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UnsubscribeRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UnsubscribeRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UnsubscribeRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, unsubscribeRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, unsubscribeRequestParamsMembers...)
 }
 
 // MarshalJSON encodes an UnsubscribeRequestParamsMeta, refusing values its decoder would refuse.
 func (x UnsubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UnsubscribeRequestParamsMeta to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UnsubscribeRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UnsubscribeRequestParamsMeta
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, unsubscribeRequestParamsMetaMembers...)
+	return appendExtraAt(dst, start, x.Extra, unsubscribeRequestParamsMetaMembers...)
 }
 
 // MarshalJSON encodes an UntitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UntitledMultiSelectEnumSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UntitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchema
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"array\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, untitledMultiSelectEnumSchemaMembers...)
 }
 
 // MarshalJSON encodes an UntitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UntitledMultiSelectEnumSchemaItems to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchemaItems
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, untitledMultiSelectEnumSchemaItemsMembers...)
+	return appendExtraAt(dst, start, x.Extra, untitledMultiSelectEnumSchemaItemsMembers...)
 }
 
 // MarshalJSON encodes an UntitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an UntitledSingleSelectEnumSchema to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x UntitledSingleSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 	type wire UntitledSingleSelectEnumSchema
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"string\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, untitledSingleSelectEnumSchemaMembers...)
+	return appendExtraAt(dst, start, x.Extra, untitledSingleSelectEnumSchemaMembers...)
 }

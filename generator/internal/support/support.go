@@ -266,40 +266,6 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	return keys
 }
 
-// appendExtra adds extra members to an encoded object, skipping any that
-// the object already has.
-func appendExtra(obj []byte, extra map[string]json.RawMessage, declared ...string) ([]byte, error) {
-	if len(extra) == 0 {
-		return obj, nil
-	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		if !slices.Contains(declared, k) {
-			keys = append(keys, k)
-		}
-	}
-	if len(keys) == 0 {
-		return obj, nil
-	}
-	slices.Sort(keys)
-	out := bytes.TrimRight(obj, " \n")
-	out = out[:len(out)-1] // drop '}'
-	for _, k := range keys {
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		name, _ := json.Marshal(k)
-		out = append(out, name...)
-		out = append(out, ':')
-		v := extra[k]
-		if !json.Valid(v) {
-			return nil, fmt.Errorf("extra member %q is not valid JSON", k)
-		}
-		out = append(out, v...)
-	}
-	return append(out, '}'), nil
-}
-
 // jsonKind returns the kind of a JSON text: 'o'bject, 'a'rray, 's'tring,
 // 'n'umber, 'b'oolean, 'z' for null, or 0 for invalid input.
 func jsonKind(data []byte) byte {

@@ -93,7 +93,7 @@ func (p point) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(obj, p.Extra, pointNames...)
+	return appendExtraAt(obj, 0, p.Extra, pointNames...)
 }
 
 func decodeErr(t *testing.T, data string, strict bool) *DecodeError {

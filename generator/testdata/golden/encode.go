@@ -9,58 +9,100 @@ import (
 
 // MarshalJSON encodes a Base, refusing values its decoder would refuse.
 func (x Base) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Base to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Base) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Base
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, baseMembers...)
+	return appendExtraAt(dst, start, x.Extra, baseMembers...)
 }
 
 // MarshalJSON encodes a ByPath, refusing values its decoder would refuse.
 func (x ByPath) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ByPath to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ByPath) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ByPath
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, byPathMembers...)
+	return appendExtraAt(dst, start, x.Extra, byPathMembers...)
 }
 
 // MarshalJSON encodes a ByURL, refusing values its decoder would refuse.
 func (x ByURL) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ByURL to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ByURL) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ByURL
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, byURLMembers...)
+	return appendExtraAt(dst, start, x.Extra, byURLMembers...)
 }
 
 // MarshalJSON encodes a Derived, refusing values its decoder would refuse.
 func (x Derived) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Derived to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Derived) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Derived
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, derivedMembers...)
+	return appendExtraAt(dst, start, x.Extra, derivedMembers...)
 }
 
 // MarshalJSON encodes an EmptyResult, refusing values its decoder would refuse.
 func (x EmptyResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an EmptyResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x EmptyResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire EmptyResult
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, emptyResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, emptyResultMembers...)
 }
 
 // MarshalJSON encodes a GetWidgetRequest, refusing values its decoder would refuse.
 func (x GetWidgetRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetWidgetRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetWidgetRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetWidgetRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -68,66 +110,101 @@ func (x GetWidgetRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getWidgetRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, getWidgetRequestMembers...)
 }
 
 // MarshalJSON encodes a GetWidgetRequestParams, refusing values its decoder would refuse.
 func (x GetWidgetRequestParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetWidgetRequestParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetWidgetRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetWidgetRequestParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getWidgetRequestParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, getWidgetRequestParamsMembers...)
 }
 
 // MarshalJSON encodes a GetWidgetResult, refusing values its decoder would refuse.
 func (x GetWidgetResult) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a GetWidgetResult to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x GetWidgetResult) AppendJSON(dst []byte) ([]byte, error) {
 	type wire GetWidgetResult
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, getWidgetResultMembers...)
+	return appendExtraAt(dst, start, x.Extra, getWidgetResultMembers...)
 }
 
 // MarshalJSON encodes an ImageBlock, refusing values its decoder would refuse.
 func (x ImageBlock) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an ImageBlock to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ImageBlock) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ImageBlock
 	if x.Data == nil {
 		x.Data = []byte{}
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"image\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, imageBlockMembers...)
+	return appendExtraAt(dst, start, x.Extra, imageBlockMembers...)
 }
 
 // MarshalJSON encodes a JSONRPCRequest, refusing values its decoder would refuse.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a JSONRPCRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x JSONRPCRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire JSONRPCRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
 	}{json.RawMessage("\"2.0\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, jsonrpcRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, jsonrpcRequestMembers...)
 }
 
 // MarshalJSON encodes a KeywordThing, refusing values its decoder would refuse.
 func (x KeywordThing) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a KeywordThing to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x KeywordThing) AppendJSON(dst []byte) ([]byte, error) {
 	type wire KeywordThing
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, keywordThingMembers...)
+	return appendExtraAt(dst, start, x.Extra, keywordThingMembers...)
 }
 
 // MarshalJSON encodes a Level and refuses values the schema does not list.
@@ -140,28 +217,49 @@ func (v Level) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes an OldThing, refusing values its decoder would refuse.
 func (x OldThing) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an OldThing to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x OldThing) AppendJSON(dst []byte) ([]byte, error) {
 	type wire OldThing
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, oldThingMembers...)
+	return appendExtraAt(dst, start, x.Extra, oldThingMembers...)
 }
 
 // MarshalJSON encodes an Open, refusing values its decoder would refuse.
 func (x Open) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Open to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Open) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Open
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, openMembers...)
+	return appendExtraAt(dst, start, x.Extra, openMembers...)
 }
 
 // MarshalJSON encodes a PingRequest, refusing values its decoder would refuse.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a PingRequest to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x PingRequest) AppendJSON(dst []byte) ([]byte, error) {
 	type wire PingRequest
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -169,52 +267,80 @@ func (x PingRequest) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, pingRequestMembers...)
+	return appendExtraAt(dst, start, x.Extra, pingRequestMembers...)
 }
 
 // MarshalJSON encodes a TSThing, refusing values its decoder would refuse.
 func (x TSThing) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TSThing to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TSThing) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TSThing
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, tsThingMembers...)
+	return appendExtraAt(dst, start, x.Extra, tsThingMembers...)
 }
 
 // MarshalJSON encodes a TextBlock, refusing values its decoder would refuse.
 func (x TextBlock) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a TextBlock to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x TextBlock) AppendJSON(dst []byte) ([]byte, error) {
 	type wire TextBlock
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
 	}{json.RawMessage("\"text\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, textBlockMembers...)
+	return appendExtraAt(dst, start, x.Extra, textBlockMembers...)
 }
 
 // MarshalJSON encodes a Widget, refusing values its decoder would refuse.
 func (x Widget) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Widget to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Widget) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Widget
 	if err := checkOneOf(x.Mode, "mode", false, "fast", "slow"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"kind"`
 		wire
 	}{json.RawMessage("\"widget\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, widgetMembers...)
+	return appendExtraAt(dst, start, x.Extra, widgetMembers...)
 }
 
 // MarshalJSON encodes a WidgetChangedNotification, refusing values its decoder would refuse.
 func (x WidgetChangedNotification) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a WidgetChangedNotification to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x WidgetChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 	type wire WidgetChangedNotification
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
@@ -222,38 +348,59 @@ func (x WidgetChangedNotification) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, widgetChangedNotificationMembers...)
+	return appendExtraAt(dst, start, x.Extra, widgetChangedNotificationMembers...)
 }
 
 // MarshalJSON encodes a WidgetChangedNotificationParams, refusing values its decoder would refuse.
 func (x WidgetChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a WidgetChangedNotificationParams to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x WidgetChangedNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 	type wire WidgetChangedNotificationParams
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, widgetChangedNotificationParamsMembers...)
+	return appendExtraAt(dst, start, x.Extra, widgetChangedNotificationParamsMembers...)
 }
 
 // MarshalJSON encodes a WidgetNested, refusing values its decoder would refuse.
 func (x WidgetNested) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a WidgetNested to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x WidgetNested) AppendJSON(dst []byte) ([]byte, error) {
 	type wire WidgetNested
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, widgetNestedMembers...)
+	return appendExtraAt(dst, start, x.Extra, widgetNestedMembers...)
 }
 
 // MarshalJSON encodes a WidgetNotFoundError, refusing values its decoder would refuse.
 func (x WidgetNotFoundError) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a WidgetNotFoundError to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x WidgetNotFoundError) AppendJSON(dst []byte) ([]byte, error) {
 	type wire WidgetNotFoundError
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32050"), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, widgetNotFoundErrorMembers...)
+	return appendExtraAt(dst, start, x.Extra, widgetNotFoundErrorMembers...)
 }

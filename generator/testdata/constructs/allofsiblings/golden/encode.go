@@ -2,34 +2,53 @@
 
 package allofsiblings
 
-import "encoding/json"
-
 // MarshalJSON encodes a Base, refusing values its decoder would refuse.
 func (x Base) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Base to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Base) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Base
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, baseMembers...)
+	return appendExtraAt(dst, start, x.Extra, baseMembers...)
 }
 
 // MarshalJSON encodes a Derived, refusing values its decoder would refuse.
 func (x Derived) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Derived to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Derived) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Derived
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, derivedMembers...)
+	return appendExtraAt(dst, start, x.Extra, derivedMembers...)
 }
 
 // MarshalJSON encodes a RefPlus, refusing values its decoder would refuse.
 func (x RefPlus) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a RefPlus to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x RefPlus) AppendJSON(dst []byte) ([]byte, error) {
 	type wire RefPlus
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, refPlusMembers...)
+	return appendExtraAt(dst, start, x.Extra, refPlusMembers...)
 }

@@ -14,16 +14,23 @@ func (v Level) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a Msg, refusing values its decoder would refuse.
 func (x Msg) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Msg to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Msg) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Msg
 	if err := checkLiteralOptional(x.Mode, "mode", "0.5", "1.5"); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
 	}{json.RawMessage("-32020"), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, msgMembers...)
+	return appendExtraAt(dst, start, x.Extra, msgMembers...)
 }

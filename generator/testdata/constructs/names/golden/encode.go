@@ -9,8 +9,15 @@ import (
 
 // MarshalJSON encodes a ClientType, refusing values its decoder would refuse.
 func (x ClientType) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ClientType to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ClientType) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ClientType
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
@@ -21,10 +28,10 @@ func (x ClientType) MarshalJSON() ([]byte, error) {
 	if err := addMember(named, "a,b", x.AB, true); err != nil {
 		return nil, err
 	}
-	if data, err = appendExtra(data, named); err != nil {
+	if dst, err = appendExtraAt(dst, start, named); err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, clientTypeMembers...)
+	return appendExtraAt(dst, start, x.Extra, clientTypeMembers...)
 }
 
 // MarshalJSON encodes an E and refuses values the schema does not list.
@@ -37,10 +44,17 @@ func (v E) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a ToolAnnotationsV2, refusing values its decoder would refuse.
 func (x ToolAnnotationsV2) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a ToolAnnotationsV2 to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x ToolAnnotationsV2) AppendJSON(dst []byte) ([]byte, error) {
 	type wire ToolAnnotationsV2
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, toolAnnotationsV2Members...)
+	return appendExtraAt(dst, start, x.Extra, toolAnnotationsV2Members...)
 }

@@ -2,24 +2,36 @@
 
 package nullable
 
-import "encoding/json"
-
 // MarshalJSON encodes a Holder, refusing values its decoder would refuse.
 func (x Holder) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Holder to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Holder) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Holder
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, holderMembers...)
+	return appendExtraAt(dst, start, x.Extra, holderMembers...)
 }
 
 // MarshalJSON encodes an Item, refusing values its decoder would refuse.
 func (x Item) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Item to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Item) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Item
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, itemMembers...)
+	return appendExtraAt(dst, start, x.Extra, itemMembers...)
 }

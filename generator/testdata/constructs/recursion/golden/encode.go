@@ -6,36 +6,57 @@ import "encoding/json"
 
 // MarshalJSON encodes a Branch, refusing values its decoder would refuse.
 func (x Branch) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Branch to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Branch) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Branch
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"kind"`
 		wire
 	}{json.RawMessage("\"branch\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, branchMembers...)
+	return appendExtraAt(dst, start, x.Extra, branchMembers...)
 }
 
 // MarshalJSON encodes a Leaf, refusing values its decoder would refuse.
 func (x Leaf) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Leaf to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Leaf) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Leaf
-	data, err := json.Marshal(struct {
+	start := len(dst)
+	dst, err := appendJSON(dst, struct {
 		C0 json.RawMessage `json:"kind"`
 		wire
 	}{json.RawMessage("\"leaf\""), wire(x)})
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, leafMembers...)
+	return appendExtraAt(dst, start, x.Extra, leafMembers...)
 }
 
 // MarshalJSON encodes a Node, refusing values its decoder would refuse.
 func (x Node) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Node to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Node) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Node
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, nodeMembers...)
+	return appendExtraAt(dst, start, x.Extra, nodeMembers...)
 }

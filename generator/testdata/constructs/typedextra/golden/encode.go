@@ -2,24 +2,36 @@
 
 package typedextra
 
-import "encoding/json"
-
 // MarshalJSON encodes an Any, refusing values its decoder would refuse.
 func (x Any) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of an Any to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Any) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Any
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, anyMembers...)
+	return appendExtraAt(dst, start, x.Extra, anyMembers...)
 }
 
 // MarshalJSON encodes a Counts, refusing values its decoder would refuse.
 func (x Counts) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends the encoding of a Counts to dst, as MarshalJSON returns it;
+// nested values append themselves, so nothing is encoded twice.
+func (x Counts) AppendJSON(dst []byte) ([]byte, error) {
 	type wire Counts
-	data, err := json.Marshal(wire(x))
+	start := len(dst)
+	dst, err := appendJSON(dst, wire(x))
 	if err != nil {
 		return nil, err
 	}
-	return appendExtra(data, x.Extra, countsMembers...)
+	return appendExtraAt(dst, start, x.Extra, countsMembers...)
 }

@@ -1,0 +1,569 @@
+package support
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// jsonAppender is implemented by every generated type with an encoder:
+// AppendJSON appends the value's encoding to dst. The encoder below calls
+// it for nested values, so a large value (a 10 MB blob) is written once
+// into one buffer instead of being re-validated and copied by
+// encoding/json at every level of nesting.
+type jsonAppender interface {
+	AppendJSON(dst []byte) ([]byte, error)
+}
+
+// appendJSON appends the encoding of v to dst, byte for byte what
+// json.Marshal(v) writes (HTML-safe strings, sorted map keys, the same
+// field rules), except that nested generated values append themselves.
+// Values it has no fast path for are encoded by encoding/json.
+func appendJSON(dst []byte, v any) ([]byte, error) {
+	if v == nil {
+		return append(dst, "null"...), nil
+	}
+	return appendReflect(dst, reflect.ValueOf(v))
+}
+
+var (
+	jsonAppenderType  = reflect.TypeFor[jsonAppender]()
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	jsonNumberType    = reflect.TypeFor[json.Number]()
+	rawMessageType    = reflect.TypeFor[json.RawMessage]()
+	isZeroerType      = reflect.TypeFor[interface{ IsZero() bool }]()
+)
+
+// marshalsItself reports whether encoding/json would call a method of t
+// (or, for addressable values, of *t) rather than walk it.
+func marshalsItself(t reflect.Type) bool {
+	return t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType) ||
+		(t.Kind() != reflect.Pointer && (reflect.PointerTo(t).Implements(jsonMarshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)))
+}
+
+func appendReflect(dst []byte, v reflect.Value) ([]byte, error) {
+	t := v.Type()
+	if t.Implements(jsonAppenderType) {
+		if t.Kind() == reflect.Pointer && v.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		if t.Kind() == reflect.Interface && v.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		return v.Interface().(jsonAppender).AppendJSON(dst)
+	}
+	if t == rawMessageType {
+		return appendCompact(dst, v.Bytes(), v.IsNil())
+	}
+	if t == jsonNumberType || marshalsItself(t) {
+		return appendMarshaled(dst, v)
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return appendHTMLSafeString(dst, v.String()), nil
+	case reflect.Bool:
+		return strconv.AppendBool(dst, v.Bool()), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.AppendInt(dst, v.Int(), 10), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.AppendUint(dst, v.Uint(), 10), nil
+	case reflect.Float32, reflect.Float64:
+		return appendFloat(dst, v.Float(), t.Bits())
+	case reflect.Interface:
+		if v.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		return appendReflect(dst, v.Elem())
+	case reflect.Pointer:
+		if v.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		return appendReflect(dst, v.Elem())
+	case reflect.Struct:
+		return appendStruct(dst, v)
+	case reflect.Slice:
+		if v.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		if t.Elem().Kind() == reflect.Uint8 && !marshalsItself(t.Elem()) {
+			dst = append(dst, '"')
+			dst = base64.StdEncoding.AppendEncode(dst, v.Bytes())
+			return append(dst, '"'), nil
+		}
+		return appendElems(dst, v)
+	case reflect.Array:
+		return appendElems(dst, v)
+	case reflect.Map:
+		if t.Key().Kind() == reflect.String && !marshalsItself(t.Key()) {
+			return appendMap(dst, v)
+		}
+	}
+	return appendMarshaled(dst, v)
+}
+
+// appendMarshaled appends what encoding/json writes for v.
+func appendMarshaled(dst []byte, v reflect.Value) ([]byte, error) {
+	var b []byte
+	var err error
+	if v.CanAddr() {
+		b, err = json.Marshal(v.Addr().Interface())
+	} else {
+		b, err = json.Marshal(v.Interface())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, b...), nil
+}
+
+// appendCompact appends raw JSON as encoding/json writes a
+// json.RawMessage: compacted, HTML-safe, and null when empty.
+func appendCompact(dst, raw []byte, isNil bool) ([]byte, error) {
+	if isNil || len(raw) == 0 {
+		return append(dst, "null"...), nil
+	}
+	if !needsCompacting(raw) {
+		if !json.Valid(raw) {
+			return nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: invalid JSON")
+		}
+		return append(dst, raw...), nil
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, raw); err != nil {
+		return nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: %w", err)
+	}
+	buf := bytes.NewBuffer(dst)
+	json.HTMLEscape(buf, compact.Bytes())
+	return buf.Bytes(), nil
+}
+
+// needsCompacting reports whether raw has whitespace, '<', '>', '&' or a
+// byte that may start U+2028/U+2029, which encoding/json would rewrite.
+func needsCompacting(raw []byte) bool {
+	for _, c := range raw {
+		switch c {
+		case ' ', '\t', '\r', '\n', '<', '>', '&', 0xE2:
+			return true
+		}
+	}
+	return false
+}
+
+func appendFloat(dst []byte, f float64, bits int) ([]byte, error) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return nil, &json.UnsupportedValueError{Value: reflect.ValueOf(f), Str: strconv.FormatFloat(f, 'g', -1, bits)}
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 {
+		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, bits)
+	if format == 'e' {
+		// e-09 becomes e-9, as encoding/json writes it.
+		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst, nil
+}
+
+func appendElems(dst []byte, v reflect.Value) ([]byte, error) {
+	dst = append(dst, '[')
+	var err error
+	for i := range v.Len() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if dst, err = appendReflect(dst, v.Index(i)); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+func appendMap(dst []byte, v reflect.Value) ([]byte, error) {
+	if v.IsNil() {
+		return append(dst, "null"...), nil
+	}
+	keys := make([]string, 0, v.Len())
+	for it := v.MapRange(); it.Next(); {
+		keys = append(keys, it.Key().String())
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	var err error
+	kt := v.Type().Key()
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendHTMLSafeString(dst, k)
+		dst = append(dst, ':')
+		if dst, err = appendReflect(dst, v.MapIndex(reflect.ValueOf(k).Convert(kt))); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+func appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
+	fields := cachedFields(v.Type())
+	dst = append(dst, '{')
+	first := true
+	var err error
+fields:
+	for i := range fields {
+		f := &fields[i]
+		fv := v
+		for _, j := range f.index {
+			if fv.Kind() == reflect.Pointer {
+				if fv.IsNil() {
+					continue fields
+				}
+				fv = fv.Elem()
+			}
+			fv = fv.Field(j)
+		}
+		if f.omitEmpty && isEmptyValue(fv) || f.omitZero && f.isZero(fv) {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, f.nameJSON...)
+		if f.quoted {
+			if dst, err = appendQuoted(dst, fv); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if dst, err = appendReflect(dst, fv); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// appendQuoted writes a field tagged ",string" as encoding/json does.
+func appendQuoted(dst []byte, v reflect.Value) ([]byte, error) {
+	w := reflect.New(reflect.StructOf([]reflect.StructField{{Name: "V", Type: v.Type(), Tag: `json:"v,string"`}})).Elem()
+	w.Field(0).Set(v)
+	b, err := json.Marshal(w.Interface())
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, b[len(`{"v":`):len(b)-1]...), nil
+}
+
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+// encodedField is one member encoding/json writes for a struct.
+type encodedField struct {
+	name      string
+	nameJSON  string // `"name":`, HTML-safe
+	index     []int
+	typ       reflect.Type
+	tagged    bool
+	omitEmpty bool
+	omitZero  bool
+	quoted    bool
+	isZero    func(reflect.Value) bool
+}
+
+var encodedFieldCache sync.Map // reflect.Type → []encodedField
+
+func cachedFields(t reflect.Type) []encodedField {
+	if f, ok := encodedFieldCache.Load(t); ok {
+		return f.([]encodedField)
+	}
+	f, _ := encodedFieldCache.LoadOrStore(t, structFieldsOf(t))
+	return f.([]encodedField)
+}
+
+// structFieldsOf lists the members encoding/json writes for t, by its
+// rules: exported fields, promoted fields of embedded structs (breadth
+// first; the shallowest, then the tagged, field of a name wins; a tie
+// drops the name), tags naming, omitting and quoting them.
+func structFieldsOf(t reflect.Type) []encodedField {
+	type level struct {
+		typ   reflect.Type
+		index []int
+	}
+	current := []level{}
+	next := []level{{typ: t}}
+	count, nextCount := map[reflect.Type]int{}, map[reflect.Type]int{}
+	visited := map[reflect.Type]bool{}
+	var fields []encodedField
+	for len(next) > 0 {
+		current, next = next, current[:0]
+		count, nextCount = nextCount, map[reflect.Type]int{}
+		for _, l := range current {
+			if visited[l.typ] {
+				continue
+			}
+			visited[l.typ] = true
+			for i := range l.typ.NumField() {
+				sf := l.typ.Field(i)
+				if sf.Anonymous {
+					ft := sf.Type
+					if ft.Kind() == reflect.Pointer {
+						ft = ft.Elem()
+					}
+					if !sf.IsExported() && ft.Kind() != reflect.Struct {
+						continue
+					}
+				} else if !sf.IsExported() {
+					continue
+				}
+				tag := sf.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, opts, _ := strings.Cut(tag, ",")
+				if !validJSONTagName(name) {
+					name = ""
+				}
+				index := append(slices.Clone(l.index), i)
+				ft := sf.Type
+				if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				quoted := false
+				if hasOption(opts, "string") {
+					switch ft.Kind() {
+					case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+						reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+						reflect.Float32, reflect.Float64, reflect.String:
+						quoted = true
+					}
+				}
+				if name != "" || !sf.Anonymous || ft.Kind() != reflect.Struct {
+					tagged := name != ""
+					if name == "" {
+						name = sf.Name
+					}
+					f := encodedField{name: name, index: index, typ: ft, tagged: tagged,
+						omitEmpty: hasOption(opts, "omitempty"), omitZero: hasOption(opts, "omitzero"), quoted: quoted}
+					f.nameJSON = string(appendHTMLSafeString(nil, name)) + ":"
+					if f.omitZero {
+						f.isZero = zeroTest(sf.Type)
+					}
+					fields = append(fields, f)
+					if count[l.typ] > 1 {
+						// Two embeddings at one depth annihilate each other;
+						// keep a second copy so the dominance check drops it.
+						fields = append(fields, fields[len(fields)-1])
+					}
+					continue
+				}
+				nextCount[ft]++
+				if nextCount[ft] == 1 {
+					next = append(next, level{typ: ft, index: index})
+				}
+			}
+		}
+	}
+	slices.SortFunc(fields, func(a, b encodedField) int {
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		if c := len(a.index) - len(b.index); c != 0 {
+			return c
+		}
+		if a.tagged != b.tagged {
+			if a.tagged {
+				return -1
+			}
+			return 1
+		}
+		return slices.Compare(a.index, b.index)
+	})
+	out := fields[:0]
+	for i := 0; i < len(fields); {
+		j := i + 1
+		for j < len(fields) && fields[j].name == fields[i].name {
+			j++
+		}
+		group := fields[i:j]
+		if len(group) == 1 {
+			out = append(out, group[0])
+		} else if len(group[0].index) < len(group[1].index) || (group[0].tagged && !group[1].tagged) {
+			out = append(out, group[0])
+		}
+		i = j
+	}
+	slices.SortFunc(out, func(a, b encodedField) int { return slices.Compare(a.index, b.index) })
+	return out
+}
+
+// zeroTest is how encoding/json decides that an omitzero field is zero.
+func zeroTest(t reflect.Type) func(reflect.Value) bool {
+	switch {
+	case t.Kind() == reflect.Interface && t.Implements(isZeroerType):
+		return func(v reflect.Value) bool {
+			return v.IsNil() || (v.Elem().Kind() == reflect.Pointer && v.Elem().IsNil()) || v.Interface().(interface{ IsZero() bool }).IsZero()
+		}
+	case t.Kind() == reflect.Pointer && t.Implements(isZeroerType):
+		return func(v reflect.Value) bool { return v.IsNil() || v.Interface().(interface{ IsZero() bool }).IsZero() }
+	case t.Implements(isZeroerType):
+		return func(v reflect.Value) bool { return v.Interface().(interface{ IsZero() bool }).IsZero() }
+	case reflect.PointerTo(t).Implements(isZeroerType):
+		return func(v reflect.Value) bool {
+			if !v.CanAddr() {
+				c := reflect.New(v.Type()).Elem()
+				c.Set(v)
+				v = c
+			}
+			return v.Addr().Interface().(interface{ IsZero() bool }).IsZero()
+		}
+	}
+	return reflect.Value.IsZero
+}
+
+func hasOption(opts, want string) bool {
+	for opts != "" {
+		var o string
+		o, opts, _ = strings.Cut(opts, ",")
+		if o == want {
+			return true
+		}
+	}
+	return false
+}
+
+// validJSONTagName is encoding/json's rule for a name a tag may give.
+func validJSONTagName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+const hexDigitsLower = "0123456789abcdef"
+
+// appendHTMLSafeString appends s as encoding/json writes a string: '<',
+// '>', '&', U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd.
+func appendHTMLSafeString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigitsLower[c>>4], hexDigitsLower[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigitsLower[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendExtraAt is appendExtra for an object encoded at dst[start:]: it
+// adds the extra members the object does not declare, compacted and
+// HTML-safe as encoding/json writes raw values.
+func appendExtraAt(dst []byte, start int, extra map[string]json.RawMessage, declared ...string) ([]byte, error) {
+	if len(extra) == 0 {
+		return dst, nil
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		if !slices.Contains(declared, k) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return dst, nil
+	}
+	slices.Sort(keys)
+	dst = dst[:len(dst)-1] // drop '}'
+	var err error
+	for _, k := range keys {
+		if len(dst)-start > 1 {
+			dst = append(dst, ',')
+		}
+		dst = appendHTMLSafeString(dst, k)
+		dst = append(dst, ':')
+		v := extra[k]
+		if len(v) == 0 || !json.Valid(v) {
+			return nil, fmt.Errorf("extra member %q is not valid JSON", k)
+		}
+		if dst, err = appendCompact(dst, v, false); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
