@@ -33,6 +33,19 @@
 // with a progressToken / logLevel), and refuse with RequireCapabilities
 // (-32021).
 //
+// # Limits, rate limits and CORS
+//
+// Options.Limits bounds what clients can make the server hold (Limits); a
+// request a limit refuses is answered at once with -32603 and data.reason
+// "busy", "quota" or "shutdown" (HTTP 503 with Retry-After). Limits.Rate
+// throttles each client (RateLimit: the principal, else the HTTP remote
+// IP or the stdio connection) with a token bucket; a request over it gets
+// -32603 with data {"reason":"rate_limited","retryAfter":N}, over HTTP 429
+// Too Many Requests with Retry-After: N. HTTPOptions.CORS (CORSOptions,
+// off by default) answers browsers' preflights from the listed origins
+// before authentication and exposes Mcp-Session-Id, WWW-Authenticate and
+// Retry-After to their pages.
+//
 // # Multi round-trip requests
 //
 // A tool, prompt or resource that needs client input calls Ask; while the
