@@ -29,9 +29,14 @@ type dpopState struct {
 
 // dpopOffered reports whether tokens from as should be DPoP-bound: the
 // client asks for it and the server lists the signing algorithms it
-// accepts (RFC 9449 §5.1).
+// accepts (RFC 9449 §5.1), the proof key's among them (if not, the
+// client asks for a bearer token, as a client without DPoP would).
 func (o *OAuth) dpopOffered(as *serverMetadata) bool {
-	return o.DPoP && len(as.DPoPSigningAlgs) > 0
+	if !o.DPoP || len(as.DPoPSigningAlgs) == 0 {
+		return false
+	}
+	_, _, _, err := o.dpopKey(as.DPoPSigningAlgs)
+	return err == nil
 }
 
 // dpopKey returns the proof key, its algorithm and public JWK (made on

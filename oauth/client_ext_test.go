@@ -414,3 +414,32 @@ func TestClientJWTBearer(t *testing.T) {
 		}
 	})
 }
+
+// TestClientDPoPNotOffered: with DPoP asked for but not offered (no
+// dpop_signing_alg_values_supported, or none the key can make), the
+// client gets and presents a bearer token.
+func TestClientDPoPNotOffered(t *testing.T) {
+	for name, algs := range map[string][]string{"not offered": nil, "other algorithms": {"RS256"}} {
+		t.Run(name, func(t *testing.T) {
+			meta := map[string]any{"grant_types_supported": []string{"client_credentials"},
+				"token_endpoint_auth_methods_supported": []string{"client_secret_basic"}}
+			if algs != nil {
+				meta["dpop_signing_alg_values_supported"] = algs
+			}
+			as := newFakeAS(t, meta)
+			as.grant = func(r *http.Request, jkt string) string {
+				if r.Header.Get("DPoP") != "" {
+					t.Error("a DPoP proof to a server that does not take this key's")
+				}
+				return ""
+			}
+			url, calls := protectedServer(t, as, "")
+			if err := connectAndCall(t, url, &client.OAuth{ClientID: "svc", ClientSecret: "s", ClientCredentials: true, DPoP: true}); err != nil {
+				t.Fatal(err)
+			}
+			if *calls != 0 {
+				t.Errorf("%d requests presented a DPoP token", *calls)
+			}
+		})
+	}
+}
