@@ -1,0 +1,247 @@
+package mcpotel
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/mcpgen/mcpgen/server"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// instrumentationName names the tracer and the meter.
+const instrumentationName = "github.com/mcpgen/mcpgen/otel"
+
+// Attribute keys of the MCP semantic conventions (and the general ones
+// they use).
+const (
+	keyMethod         = attribute.Key("mcp.method.name")
+	keySessionID      = attribute.Key("mcp.session.id")
+	keyProtocol       = attribute.Key("mcp.protocol.version")
+	keyResourceURI    = attribute.Key("mcp.resource.uri")
+	keyRequestID      = attribute.Key("jsonrpc.request.id")
+	keyToolName       = attribute.Key("gen_ai.tool.name")
+	keyPromptName     = attribute.Key("gen_ai.prompt.name")
+	keyOperation      = attribute.Key("gen_ai.operation.name")
+	keyErrorType      = attribute.Key("error.type")
+	keyRPCStatusCode  = attribute.Key("rpc.response.status_code")
+	operationExecTool = "execute_tool"
+	errorTypeTool     = "tool_error"
+)
+
+// durationBuckets are the conventions' bucket boundaries of
+// mcp.server.operation.duration, in seconds.
+var durationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300}
+
+// Options configure Interceptor. The zero value uses the global providers
+// and W3C Trace Context plus Baggage.
+type Options struct {
+	// TracerProvider creates the spans (default otel.GetTracerProvider()).
+	TracerProvider trace.TracerProvider
+	// MeterProvider creates the instruments (default
+	// otel.GetMeterProvider()).
+	MeterProvider metric.MeterProvider
+	// Propagator reads the trace context from params._meta and writes the
+	// server span's into the result's _meta (default W3C Trace Context and
+	// Baggage).
+	Propagator propagation.TextMapPropagator
+	// NoResultTraceContext leaves results' _meta alone.
+	NoResultTraceContext bool
+}
+
+// Interceptor returns the tracing and metrics interceptor described in
+// the package documentation. Put it first in server.Options.Interceptors
+// so that its span covers the other interceptors.
+func Interceptor(opts Options) (server.Interceptor, error) {
+	tp := opts.TracerProvider
+	if tp == nil {
+		tp = otel.GetTracerProvider()
+	}
+	mp := opts.MeterProvider
+	if mp == nil {
+		mp = otel.GetMeterProvider()
+	}
+	prop := opts.propagator()
+	meter := mp.Meter(instrumentationName)
+	duration, err := meter.Float64Histogram("mcp.server.operation.duration",
+		metric.WithUnit("s"),
+		metric.WithDescription("MCP request duration as observed on the receiver from the time it was received until the result or ack is sent."),
+		metric.WithExplicitBucketBoundaries(durationBuckets...))
+	if err != nil {
+		return nil, err
+	}
+	active, err := meter.Int64UpDownCounter("mcp.server.active_requests",
+		metric.WithUnit("{request}"), metric.WithDescription("MCP requests being handled."))
+	if err != nil {
+		return nil, err
+	}
+	streams, err := meter.Int64UpDownCounter("mcp.server.active_listen_streams",
+		metric.WithUnit("{stream}"), metric.WithDescription("Open subscriptions/listen streams."))
+	if err != nil {
+		return nil, err
+	}
+	in := &instruments{
+		tracer:   tp.Tracer(instrumentationName),
+		prop:     prop,
+		inject:   !opts.NoResultTraceContext,
+		duration: duration,
+		active:   active,
+		streams:  streams,
+	}
+	return in.intercept, nil
+}
+
+// propagator is Options.Propagator or W3C Trace Context plus Baggage.
+func (opts *Options) propagator() propagation.TextMapPropagator {
+	if opts.Propagator != nil {
+		return opts.Propagator
+	}
+	return propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
+}
+
+type instruments struct {
+	tracer   trace.Tracer
+	prop     propagation.TextMapPropagator
+	inject   bool
+	duration metric.Float64Histogram
+	active   metric.Int64UpDownCounter
+	streams  metric.Int64UpDownCounter
+}
+
+func (in *instruments) intercept(next server.Handler) server.Handler {
+	return func(ctx context.Context, req *server.Request) (json.RawMessage, error) {
+		start := time.Now()
+		method := keyMethod.String(req.Method)
+		methodSet := metric.WithAttributeSet(attribute.NewSet(method))
+		in.active.Add(ctx, 1, methodSet)
+		listen := req.Method == methodListen
+		if listen {
+			in.streams.Add(ctx, 1)
+		}
+
+		target := targetAttrs(req)
+		attrs := make([]attribute.KeyValue, 0, 8)
+		attrs = append(attrs, method)
+		attrs = append(attrs, target...)
+		if id := requestID(req); id != "" {
+			attrs = append(attrs, keyRequestID.String(id))
+		}
+		if req.SessionID != "" {
+			attrs = append(attrs, keySessionID.String(req.SessionID))
+		}
+		if req.Method == methodToolsCall && req.Name != "" {
+			attrs = append(attrs, keyOperation.String(operationExecTool))
+		}
+
+		spanCtx, links := in.parent(ctx, req.Meta)
+		spanCtx, span := in.tracer.Start(spanCtx, spanName(req), trace.WithSpanKind(trace.SpanKindServer),
+			trace.WithAttributes(attrs...), trace.WithLinks(links...))
+
+		result, err := next(spanCtx, req)
+
+		o := server.OutcomeOf(req.Method, result, err)
+		version := req.ProtocolVersion() // after next: initialize has negotiated it
+		var outcome []attribute.KeyValue
+		if version != "" {
+			outcome = append(outcome, keyProtocol.String(version))
+		}
+		switch {
+		case o.Code != 0:
+			code := strconv.FormatInt(o.Code, 10)
+			outcome = append(outcome, keyErrorType.String(code), keyRPCStatusCode.String(code))
+			span.SetStatus(codes.Error, o.Message)
+		case o.ToolError:
+			outcome = append(outcome, keyErrorType.String(errorTypeTool))
+			span.SetStatus(codes.Error, errorTypeTool)
+		}
+		span.SetAttributes(outcome...)
+		if in.inject && err == nil && result != nil {
+			result = in.withTraceContext(spanCtx, result)
+		}
+		span.End()
+
+		metricAttrs := append(append(make([]attribute.KeyValue, 0, 6), method), outcome...)
+		for _, kv := range target {
+			if kv.Key != keyResourceURI { // unbounded: opt-in in the conventions
+				metricAttrs = append(metricAttrs, kv)
+			}
+		}
+		if req.Method == methodToolsCall && req.Name != "" {
+			metricAttrs = append(metricAttrs, keyOperation.String(operationExecTool))
+		}
+		in.duration.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(metricAttrs...))
+		in.active.Add(ctx, -1, methodSet)
+		if listen {
+			in.streams.Add(ctx, -1)
+		}
+		return result, err
+	}
+}
+
+const (
+	methodToolsCall = "tools/call"
+	methodListen    = "subscriptions/listen"
+)
+
+// spanName is "{mcp.method.name} {target}" with the tool or prompt name
+// as the target, else the method.
+func spanName(req *server.Request) string {
+	switch req.Method {
+	case methodToolsCall, "prompts/get":
+		if req.Name != "" {
+			return req.Method + " " + req.Name
+		}
+	}
+	return req.Method
+}
+
+// targetAttrs names what the request is about.
+func targetAttrs(req *server.Request) []attribute.KeyValue {
+	if req.Name == "" {
+		return nil
+	}
+	switch req.Method {
+	case methodToolsCall:
+		return []attribute.KeyValue{keyToolName.String(req.Name)}
+	case "prompts/get":
+		return []attribute.KeyValue{keyPromptName.String(req.Name)}
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		return []attribute.KeyValue{keyResourceURI.String(req.Name)}
+	}
+	return nil
+}
+
+// requestID is the id as the conventions want it: a string id unquoted, a
+// number as written.
+func requestID(req *server.Request) string {
+	if s, ok := req.ID.Str(); ok {
+		return s
+	}
+	return req.ID.String()
+}
+
+// parent returns the context to start the server span in: the remote
+// parent from _meta when it carries one (the ambient span, if any, is then
+// linked), else ctx itself.
+func (in *instruments) parent(ctx context.Context, meta json.RawMessage) (context.Context, []trace.Link) {
+	carrier := metaCarrier(meta)
+	if len(carrier) == 0 {
+		return ctx, nil
+	}
+	ambient := trace.SpanContextFromContext(ctx)
+	extracted := in.prop.Extract(ctx, carrier)
+	remote := trace.SpanContextFromContext(extracted)
+	if !remote.IsValid() || remote.Equal(ambient) {
+		return extracted, nil
+	}
+	if ambient.IsValid() {
+		return extracted, []trace.Link{{SpanContext: ambient}}
+	}
+	return extracted, nil
+}
