@@ -70,9 +70,7 @@ func (d *docs) comment(subject, desc, deprecated string) string {
 	var parts []string
 	body := strings.TrimSpace(d.text(desc))
 	switch {
-	case body == "" && subject != "":
-		parts = append(parts, subject+" is defined by the schema without a description.")
-	case subject != "":
+	case subject != "" && body != "":
 		parts = append(parts, lead(subject, body))
 	case body != "":
 		parts = append(parts, body)

@@ -45,6 +45,9 @@ func (g *gen) typeDoc(t *schema.Type) string {
 	if t.Doc == "" && t.Inline {
 		return g.docs.comment("", fmt.Sprintf("%s is declared inline by the schema at %s.", g.name(t), t.Pointer), t.Deprecated)
 	}
+	if t.Doc == "" {
+		return g.docs.comment("", g.shapeDoc(t), t.Deprecated)
+	}
 	return g.docs.comment(g.name(t), t.Doc, t.Deprecated)
 }
 

@@ -62,7 +62,7 @@ type BaseMetadata struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// BlobResourceContents is defined by the schema without a description.
+// BlobResourceContents is an object with the members `_meta`, `blob`, `mimeType` and `uri`.
 type BlobResourceContents struct {
 	Meta MetaObject `json:"_meta,omitzero"`
 	// A base64-encoded string representing the binary data of the item.
@@ -79,7 +79,7 @@ type BlobResourceContents struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// BooleanSchema is defined by the schema without a description.
+// BooleanSchema is an object with the members `default`, `description`, `title` and `type`.
 //
 // On the wire it always carries "type": "boolean".
 type BooleanSchema struct {
@@ -607,7 +607,7 @@ type EmbeddedResource struct {
 // EmptyResult is common result fields.
 type EmptyResult = Result
 
-// Error is defined by the schema without a description.
+// Error is an object with the members `code`, `data` and `message`.
 type Error struct {
 	// The error type that occurred.
 	Code int64 `json:"code"`
@@ -822,7 +822,7 @@ type InputRequiredResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// InputResponseRequestParams is defined by the schema without a description.
+// InputResponseRequestParams is an object with the members `_meta`, `inputResponses` and `requestState`.
 type InputResponseRequestParams struct {
 	Meta           RequestMetaObject `json:"_meta"`
 	InputResponses InputResponses    `json:"inputResponses,omitzero"`
@@ -881,10 +881,10 @@ type InvalidRequestError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// JSONArray is defined by the schema without a description.
+// JSONArray is a list of [JSONValue].
 type JSONArray []JSONValue
 
-// JSONObject is defined by the schema without a description.
+// JSONObject maps string keys to [JSONValue].
 type JSONObject map[string]JSONValue
 
 // JSONRPCErrorResponse is a response to a request that indicates an error occurred.
@@ -928,7 +928,7 @@ type JSONRPCResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// JSONValue is defined by the schema without a description.
+// JSONValue is any JSON value.
 //
 // It holds any JSON value as encoding/json decodes it into an interface.
 type JSONValue = any
@@ -1417,7 +1417,7 @@ type ModelPreferences struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Notification is defined by the schema without a description.
+// Notification is an object with the members `method` and `params`.
 type Notification struct {
 	Method string         `json:"method"`
 	Params map[string]any `json:"params,omitzero"`
@@ -1449,7 +1449,7 @@ type NotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// NumberSchema is defined by the schema without a description.
+// NumberSchema is an object with the members `default`, `description`, `maximum`, `minimum`, `title` and `type`.
 type NumberSchema struct {
 	Default     *float64 `json:"default,omitzero"`
 	Description string   `json:"description,omitzero"`
@@ -1462,7 +1462,7 @@ type NumberSchema struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// PaginatedRequest is defined by the schema without a description.
+// PaginatedRequest is an object with the members `id`, `jsonrpc`, `method` and `params`.
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type PaginatedRequest struct {
@@ -1483,7 +1483,7 @@ type PaginatedRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// PaginatedResult is defined by the schema without a description.
+// PaginatedResult is an object with the members `_meta`, `nextCursor` and `resultType`.
 type PaginatedResult struct {
 	Meta ResultMetaObject `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
@@ -1725,7 +1725,7 @@ type ReadResourceResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Request is defined by the schema without a description.
+// Request is an object with the members `method` and `params`.
 type Request struct {
 	Method string         `json:"method"`
 	Params map[string]any `json:"params,omitzero"`
@@ -2146,7 +2146,7 @@ type ServerCapabilitiesTools struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// StringSchema is defined by the schema without a description.
+// StringSchema is an object with the members `default`, `description`, `format`, `maxLength`, `minLength`, `title` and `type`.
 //
 // On the wire it always carries "type": "string".
 type StringSchema struct {
@@ -2301,7 +2301,7 @@ type TextContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// TextResourceContents is defined by the schema without a description.
+// TextResourceContents is an object with the members `_meta`, `mimeType`, `text` and `uri`.
 type TextResourceContents struct {
 	Meta MetaObject `json:"_meta,omitzero"`
 	// The MIME type of this resource, if known.

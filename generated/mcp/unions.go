@@ -35,7 +35,7 @@ func DecodeCallToolOutcome(data []byte) (CallToolOutcome, error) {
 	}
 }
 
-// ClientRequest is defined by the schema without a description.
+// ClientRequest is one of 10 types.
 //
 // It is sealed: its values are *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *CompleteRequest. The "method" member tells them apart.
 type ClientRequest interface {
@@ -127,7 +127,7 @@ func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, erro
 	}
 }
 
-// ContentBlock is defined by the schema without a description.
+// ContentBlock is one of 5 types.
 //
 // It is sealed: its values are *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource. The "type" member tells them apart.
 type ContentBlock interface {
@@ -201,7 +201,7 @@ func DecodeElicitRequestParams(data []byte) (ElicitRequestParams, error) {
 	}
 }
 
-// EnumSchema is defined by the schema without a description.
+// EnumSchema is one of 5 types.
 //
 // It is sealed: its values are *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema. Decoding tells them apart by their shape.
 type EnumSchema interface {
@@ -315,7 +315,7 @@ func DecodeGetPromptOutcome(data []byte) (GetPromptOutcome, error) {
 	}
 }
 
-// InputRequest is defined by the schema without a description.
+// InputRequest is one of 3 types.
 //
 // It is sealed: its values are *CreateMessageRequest, *ListRootsRequest, *ElicitRequest. The "method" member tells them apart.
 type InputRequest interface {
@@ -352,7 +352,7 @@ func DecodeInputRequest(data []byte) (InputRequest, error) {
 	}
 }
 
-// InputResponse is defined by the schema without a description.
+// InputResponse is one of 3 types.
 //
 // It is sealed: its values are *CreateMessageResult, *ListRootsResult, *ElicitResult. Decoding tells them apart by their shape.
 type InputResponse interface {
@@ -518,7 +518,7 @@ func DecodeJSONRPCResponse(data []byte) (JSONRPCResponse, error) {
 	return nil, &DecodeError{Msg: "matches no member of JSONRPCResponse (JSONRPCResultResponse, JSONRPCErrorResponse)"}
 }
 
-// MultiSelectEnumSchema is defined by the schema without a description.
+// MultiSelectEnumSchema is one of 2 types.
 //
 // It is sealed: its values are *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema. Decoding tells them apart by their shape.
 type MultiSelectEnumSchema interface {
@@ -812,7 +812,7 @@ func DecodeSamplingContent(data []byte) (SamplingContent, error) {
 	}
 }
 
-// SamplingMessageContentBlock is defined by the schema without a description.
+// SamplingMessageContentBlock is one of 5 types.
 //
 // Deprecated: as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
 //
@@ -857,7 +857,7 @@ func DecodeSamplingMessageContentBlock(data []byte) (SamplingMessageContentBlock
 	}
 }
 
-// ServerNotification is defined by the schema without a description.
+// ServerNotification is one of 8 types.
 //
 // It is sealed: its values are *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification. The "method" member tells them apart.
 type ServerNotification interface {
@@ -909,7 +909,7 @@ func DecodeServerNotification(data []byte) (ServerNotification, error) {
 	}
 }
 
-// ServerResult is defined by the schema without a description.
+// ServerResult is one of 12 types.
 //
 // It is sealed: its values are *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult. Decoding tells them apart by their shape.
 type ServerResult interface {
@@ -1036,7 +1036,7 @@ func DecodeServerResult(data []byte) (ServerResult, error) {
 	return nil, &DecodeError{Msg: "matches no member of ServerResult (Result, InputRequiredResult, DiscoverResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, SubscriptionsListenResult, ListPromptsResult, GetPromptResult, ListToolsResult, CallToolResult, CompleteResult)"}
 }
 
-// SingleSelectEnumSchema is defined by the schema without a description.
+// SingleSelectEnumSchema is one of 2 types.
 //
 // It is sealed: its values are *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema. Decoding tells them apart by their shape.
 type SingleSelectEnumSchema interface {

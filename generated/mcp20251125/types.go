@@ -63,7 +63,7 @@ type BaseMetadata struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// BlobResourceContents is defined by the schema without a description.
+// BlobResourceContents is an object with the members `_meta`, `blob`, `mimeType` and `uri`.
 type BlobResourceContents struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]any `json:"_meta,omitzero"`
@@ -81,7 +81,7 @@ type BlobResourceContents struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// BooleanSchema is defined by the schema without a description.
+// BooleanSchema is an object with the members `default`, `description`, `title` and `type`.
 //
 // On the wire it always carries "type": "boolean".
 type BooleanSchema struct {
@@ -677,10 +677,10 @@ type EmbeddedResource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// EmptyResult is defined by the schema without a description.
+// EmptyResult is another name for [Result].
 type EmptyResult = Result
 
-// Error is defined by the schema without a description.
+// Error is an object with the members `code`, `data` and `message`.
 type Error struct {
 	// The error type that occurred.
 	Code int64 `json:"code"`
@@ -1253,7 +1253,7 @@ type ModelPreferences struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Notification is defined by the schema without a description.
+// Notification is an object with the members `method` and `params`.
 type Notification struct {
 	Method string         `json:"method"`
 	Params map[string]any `json:"params,omitzero"`
@@ -1261,7 +1261,7 @@ type Notification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// NotificationParams is defined by the schema without a description.
+// NotificationParams is an object with the member `_meta`.
 type NotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]any `json:"_meta,omitzero"`
@@ -1269,7 +1269,7 @@ type NotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// NumberSchema is defined by the schema without a description.
+// NumberSchema is an object with the members `default`, `description`, `maximum`, `minimum`, `title` and `type`.
 type NumberSchema struct {
 	Default     *float64 `json:"default,omitzero"`
 	Description string   `json:"description,omitzero"`
@@ -1282,7 +1282,7 @@ type NumberSchema struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// PaginatedRequest is defined by the schema without a description.
+// PaginatedRequest is an object with the members `id`, `jsonrpc`, `method` and `params`.
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type PaginatedRequest struct {
@@ -1312,7 +1312,7 @@ type PaginatedRequestParamsMeta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// PaginatedResult is defined by the schema without a description.
+// PaginatedResult is an object with the members `_meta` and `nextCursor`.
 type PaginatedResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]any `json:"_meta,omitzero"`
@@ -1524,7 +1524,7 @@ type RelatedTaskMetadata struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Request is defined by the schema without a description.
+// Request is an object with the members `method` and `params`.
 type Request struct {
 	Method string         `json:"method"`
 	Params map[string]any `json:"params,omitzero"`
@@ -1784,7 +1784,7 @@ type ResourceUpdatedNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Result is defined by the schema without a description.
+// Result is an object with the member `_meta`.
 type Result struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]any `json:"_meta,omitzero"`
@@ -1991,7 +1991,7 @@ type SetLevelRequestParamsMeta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// StringSchema is defined by the schema without a description.
+// StringSchema is an object with the members `default`, `description`, `format`, `maxLength`, `minLength`, `title` and `type`.
 //
 // On the wire it always carries "type": "string".
 type StringSchema struct {
@@ -2166,7 +2166,7 @@ type TextContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// TextResourceContents is defined by the schema without a description.
+// TextResourceContents is an object with the members `_meta`, `mimeType`, `text` and `uri`.
 type TextResourceContents struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]any `json:"_meta,omitzero"`

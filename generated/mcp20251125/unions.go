@@ -4,7 +4,7 @@ package mcp20251125
 
 import "fmt"
 
-// ClientNotification is defined by the schema without a description.
+// ClientNotification is one of 5 types.
 //
 // It is sealed: its values are *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification. The "method" member tells them apart.
 type ClientNotification interface {
@@ -47,7 +47,7 @@ func DecodeClientNotification(data []byte) (ClientNotification, error) {
 	}
 }
 
-// ClientRequest is defined by the schema without a description.
+// ClientRequest is one of 17 types.
 //
 // It is sealed: its values are *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest. The "method" member tells them apart.
 type ClientRequest interface {
@@ -126,7 +126,7 @@ func DecodeClientRequest(data []byte) (ClientRequest, error) {
 	}
 }
 
-// ClientResult is defined by the schema without a description.
+// ClientResult is one of 8 types.
 //
 // It is sealed: its values are *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult. Decoding tells them apart by their shape.
 type ClientResult interface {
@@ -247,7 +247,7 @@ func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, erro
 	}
 }
 
-// ContentBlock is defined by the schema without a description.
+// ContentBlock is one of 5 types.
 //
 // It is sealed: its values are *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource. The "type" member tells them apart.
 type ContentBlock interface {
@@ -321,7 +321,7 @@ func DecodeElicitRequestParams(data []byte) (ElicitRequestParams, error) {
 	}
 }
 
-// EnumSchema is defined by the schema without a description.
+// EnumSchema is one of 5 types.
 //
 // It is sealed: its values are *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema. Decoding tells them apart by their shape.
 type EnumSchema interface {
@@ -516,7 +516,7 @@ func DecodeJSONRPCResponse(data []byte) (JSONRPCResponse, error) {
 	return nil, &DecodeError{Msg: "matches no member of JSONRPCResponse (JSONRPCResultResponse, JSONRPCErrorResponse)"}
 }
 
-// MultiSelectEnumSchema is defined by the schema without a description.
+// MultiSelectEnumSchema is one of 2 types.
 //
 // It is sealed: its values are *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema. Decoding tells them apart by their shape.
 type MultiSelectEnumSchema interface {
@@ -779,7 +779,7 @@ func DecodeSamplingContent(data []byte) (SamplingContent, error) {
 	}
 }
 
-// SamplingMessageContentBlock is defined by the schema without a description.
+// SamplingMessageContentBlock is one of 5 types.
 //
 // It is sealed: its values are *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent. The "type" member tells them apart.
 type SamplingMessageContentBlock interface {
@@ -822,7 +822,7 @@ func DecodeSamplingMessageContentBlock(data []byte) (SamplingMessageContentBlock
 	}
 }
 
-// ServerNotification is defined by the schema without a description.
+// ServerNotification is one of 9 types.
 //
 // It is sealed: its values are *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification. The "method" member tells them apart.
 type ServerNotification interface {
@@ -877,7 +877,7 @@ func DecodeServerNotification(data []byte) (ServerNotification, error) {
 	}
 }
 
-// ServerRequest is defined by the schema without a description.
+// ServerRequest is one of 8 types.
 //
 // It is sealed: its values are *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest. The "method" member tells them apart.
 type ServerRequest interface {
@@ -929,7 +929,7 @@ func DecodeServerRequest(data []byte) (ServerRequest, error) {
 	}
 }
 
-// ServerResult is defined by the schema without a description.
+// ServerResult is one of 14 types.
 //
 // It is sealed: its values are *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult. Decoding tells them apart by their shape.
 type ServerResult interface {
@@ -1062,7 +1062,7 @@ func DecodeServerResult(data []byte) (ServerResult, error) {
 	return nil, &DecodeError{Msg: "matches no member of ServerResult (Result, InitializeResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, ListPromptsResult, GetPromptResult, ListToolsResult, CallToolResult, GetTaskResult, GetTaskPayloadResult, CancelTaskResult, ListTasksResult, CompleteResult)"}
 }
 
-// SingleSelectEnumSchema is defined by the schema without a description.
+// SingleSelectEnumSchema is one of 2 types.
 //
 // It is sealed: its values are *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema. Decoding tells them apart by their shape.
 type SingleSelectEnumSchema interface {

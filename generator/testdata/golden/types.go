@@ -7,41 +7,41 @@ import (
 	"fmt"
 )
 
-// Anything is defined by the schema without a description.
+// Anything is any JSON value.
 //
 // It holds any JSON value as encoding/json decodes it into an interface.
 type Anything = any
 
-// Base is defined by the schema without a description.
+// Base is an object with the member `id`.
 type Base struct {
 	ID string `json:"id"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// ByPath is defined by the schema without a description.
+// ByPath is an object with the member `path`.
 type ByPath struct {
 	Path string `json:"path"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// ByURL is defined by the schema without a description.
+// ByURL is an object with the member `url`.
 type ByURL struct {
 	URL string `json:"url"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Closed is defined by the schema without a description.
+// Closed is an object with the member `a`.
 type Closed struct {
 	A string `json:"a,omitzero"`
 }
 
-// Count is defined by the schema without a description.
+// Count is an integer.
 type Count int64
 
-// Derived is defined by the schema without a description.
+// Derived is an object with the members `id` and `more`.
 type Derived struct {
 	ID   string `json:"id"`
 	More *int64 `json:"more,omitzero"`
@@ -49,13 +49,13 @@ type Derived struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// EmptyResult is defined by the schema without a description.
+// EmptyResult is the result of the ping request.
 type EmptyResult struct {
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Flag is defined by the schema without a description.
+// Flag is a boolean.
 type Flag bool
 
 // GetWidgetRequest is sent from the client to get a widget.
@@ -68,14 +68,14 @@ type GetWidgetRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// GetWidgetRequestParams is defined by the schema without a description.
+// GetWidgetRequestParams holds the params of the widgets/get request.
 type GetWidgetRequestParams struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// GetWidgetResult is defined by the schema without a description.
+// GetWidgetResult is the result of the widgets/get request.
 type GetWidgetResult struct {
 	Widget Widget `json:"widget"`
 	// Extra holds the members the schema does not declare, as they came.
@@ -113,7 +113,7 @@ func (v *ID) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// ImageBlock is defined by the schema without a description.
+// ImageBlock is an object with the members `data` and `type`.
 //
 // On the wire it always carries "type": "image".
 type ImageBlock struct {
@@ -123,7 +123,7 @@ type ImageBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// JSONRPCRequest is defined by the schema without a description.
+// JSONRPCRequest is an object with the members `id`, `jsonrpc` and `method`.
 //
 // On the wire it always carries "jsonrpc": "2.0".
 type JSONRPCRequest struct {
@@ -133,7 +133,7 @@ type JSONRPCRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// KeywordThing is defined by the schema without a description.
+// KeywordThing is an object with the member `x`.
 //
 // Deprecated: by the schema.
 type KeywordThing struct {
@@ -142,7 +142,7 @@ type KeywordThing struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Labels is defined by the schema without a description.
+// Labels maps string keys to strings.
 type Labels map[string]string
 
 // Level: How loud.
@@ -166,7 +166,7 @@ func (v Level) Valid() bool {
 	return false
 }
 
-// Link is defined by the schema without a description.
+// Link is a string.
 type Link string
 
 // Name is a human-readable name.
@@ -175,7 +175,7 @@ type Name string
 // NameAlias: Another name for Name.
 type NameAlias = Name
 
-// Names is defined by the schema without a description.
+// Names is a list of [Name].
 type Names []Name
 
 // OldThing: Something old.
@@ -189,14 +189,14 @@ type OldThing struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Open is defined by the schema without a description.
+// Open is an object with the member `a`.
 type Open struct {
 	A string `json:"a,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// PingRequest is defined by the schema without a description.
+// PingRequest is the ping request.
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "ping".
 type PingRequest struct {
@@ -205,10 +205,10 @@ type PingRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Ratio is defined by the schema without a description.
+// Ratio is a number.
 type Ratio float64
 
-// TSThing is defined by the schema without a description.
+// TSThing is an object with the members `x` and `y`.
 //
 // Deprecated: Use Widget instead. Kept for a while.
 type TSThing struct {
@@ -219,7 +219,7 @@ type TSThing struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// TextBlock is defined by the schema without a description.
+// TextBlock is an object with the members `text` and `type`.
 //
 // On the wire it always carries "type": "text".
 type TextBlock struct {
@@ -259,7 +259,7 @@ type Widget struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// WidgetChangedNotification is defined by the schema without a description.
+// WidgetChangedNotification is the notifications/widgets/changed notification.
 //
 // On the wire it always carries "jsonrpc": "2.0", "method": "notifications/widgets/changed".
 type WidgetChangedNotification struct {
@@ -282,7 +282,7 @@ type WidgetNested struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// WidgetNotFoundError is defined by the schema without a description.
+// WidgetNotFoundError is an object with the members `code` and `message`.
 //
 // On the wire it always carries "code": -32050.
 type WidgetNotFoundError struct {

@@ -4,7 +4,7 @@ package fixture
 
 import "fmt"
 
-// Block is defined by the schema without a description.
+// Block is one of 2 types.
 //
 // It is sealed: its values are *TextBlock, *ImageBlock. The "type" member tells them apart.
 type Block interface {
@@ -38,7 +38,7 @@ func DecodeBlock(data []byte) (Block, error) {
 	}
 }
 
-// ClientRequest is defined by the schema without a description.
+// ClientRequest is one of 2 types.
 //
 // It is sealed: its values are *GetWidgetRequest, *PingRequest. The "method" member tells them apart.
 type ClientRequest interface {
@@ -72,7 +72,7 @@ func DecodeClientRequest(data []byte) (ClientRequest, error) {
 	}
 }
 
-// Location is defined by the schema without a description.
+// Location is one of 2 types.
 //
 // It is sealed: its values are *ByURL, *ByPath. Decoding tells them apart by their shape.
 type Location interface {
@@ -118,7 +118,7 @@ func DecodeLocation(data []byte) (Location, error) {
 	return nil, &DecodeError{Msg: "matches no member of Location (ByURL, ByPath)"}
 }
 
-// ServerNotification is defined by the schema without a description.
+// ServerNotification is one of 1 types.
 //
 // It is sealed: its values are *WidgetChangedNotification. The "jsonrpc" member tells them apart.
 type ServerNotification interface {
@@ -149,7 +149,7 @@ func DecodeServerNotification(data []byte) (ServerNotification, error) {
 	}
 }
 
-// ServerRequest is defined by the schema without a description.
+// ServerRequest is one of 1 types.
 //
 // It is sealed: its values are *PingRequest. The "jsonrpc" member tells them apart.
 type ServerRequest interface {

@@ -4,14 +4,14 @@ package allofsiblings
 
 import "encoding/json"
 
-// Base is defined by the schema without a description.
+// Base is an object with the member `id`.
 type Base struct {
 	ID string `json:"id"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Derived is defined by the schema without a description.
+// Derived is an object with the members `id` and `more`.
 type Derived struct {
 	ID   string `json:"id"`
 	More int64  `json:"more"`
@@ -19,7 +19,7 @@ type Derived struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// RefPlus is defined by the schema without a description.
+// RefPlus is an object with the members `extra` and `id`.
 type RefPlus struct {
 	ExtraMember bool   `json:"extra"`
 	ID          string `json:"id"`

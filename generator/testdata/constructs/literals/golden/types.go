@@ -4,10 +4,10 @@ package literals
 
 import "encoding/json"
 
-// Level is defined by the schema without a description.
+// Level is an integer.
 type Level int64
 
-// Msg is defined by the schema without a description.
+// Msg is an object with the members `code`, `flag`, `level` and `mode`.
 //
 // On the wire it always carries "code": -32020.
 type Msg struct {

@@ -4,7 +4,7 @@ package names
 
 import "encoding/json"
 
-// ClientType is defined by the schema without a description.
+// ClientType is an object with the members "", `a,b`, `extra`, `fooBar`, `foo_bar` and `marshalJSON`.
 type ClientType struct {
 	X                 string `json:"-"`
 	AB                *int64 `json:"-"`
@@ -16,7 +16,7 @@ type ClientType struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// E is defined by the schema without a description.
+// E is one of the strings "a-b", "a_b", "2x", "" and "über".
 type E string
 
 const (
@@ -41,10 +41,10 @@ func (v E) Valid() bool {
 	return false
 }
 
-// Error is defined by the schema without a description.
+// Error is a string.
 type Error string
 
-// ToolAnnotationsV2 is defined by the schema without a description.
+// ToolAnnotationsV2 is an object with the member `größe`.
 type ToolAnnotationsV2 struct {
 	Größe string `json:"größe,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.

@@ -7,7 +7,7 @@ import (
 	"fmt"
 )
 
-// Holder is defined by the schema without a description.
+// Holder is an object with the members `def`, `opt` and `req`.
 type Holder struct {
 	Def MaybeText `json:"def"`
 	Opt *Item     `json:"opt,omitzero"`
@@ -16,14 +16,14 @@ type Holder struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Item is defined by the schema without a description.
+// Item is an object with the member `n`.
 type Item struct {
 	N *int64 `json:"n,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MaybeText is defined by the schema without a description.
+// MaybeText is a string or null.
 type MaybeText struct {
 	// Value is a string, or nil when absent or null.
 	Value any

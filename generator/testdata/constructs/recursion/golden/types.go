@@ -4,7 +4,7 @@ package recursion
 
 import "encoding/json"
 
-// Branch is defined by the schema without a description.
+// Branch is an object with the members `kind` and `of`.
 //
 // On the wire it always carries "kind": "branch".
 type Branch struct {
@@ -13,7 +13,7 @@ type Branch struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Leaf is defined by the schema without a description.
+// Leaf is an object with the members `kind` and `n`.
 //
 // On the wire it always carries "kind": "leaf".
 type Leaf struct {
@@ -22,7 +22,7 @@ type Leaf struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Node is defined by the schema without a description.
+// Node is an object with the members `kids`, `next` and `value`.
 type Node struct {
 	Kids  []Node `json:"kids,omitzero"`
 	Next  *Node  `json:"next,omitzero"`

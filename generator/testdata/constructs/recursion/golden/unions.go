@@ -4,7 +4,7 @@ package recursion
 
 import "fmt"
 
-// Value is defined by the schema without a description.
+// Value is one of 2 types.
 //
 // It is sealed: its values are *Leaf, *Branch. The "kind" member tells them apart.
 type Value interface {

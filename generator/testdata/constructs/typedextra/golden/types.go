@@ -4,14 +4,14 @@ package typedextra
 
 import "encoding/json"
 
-// Any is defined by the schema without a description.
+// Any is an object with the member `p`.
 type Any struct {
 	P any `json:"p,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Counts is defined by the schema without a description.
+// Counts is an object with the member `name`.
 type Counts struct {
 	Name string `json:"name,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
