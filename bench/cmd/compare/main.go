@@ -60,6 +60,7 @@ type options struct {
 	quiet                       bool
 	minRequests, maxSize        int
 	maxTools, starts            int
+	listenIdle                  time.Duration
 	smoke                       bool
 	with                        []driver.Server
 }
@@ -70,6 +71,7 @@ func parseFlags() options {
 	flag.BoolVar(&o.smoke, "smoke", false, "CI smoke run: every kind of row once, tiny windows, payloads of 1 KB; proves the harness, measures nothing")
 	flag.IntVar(&o.maxTools, "max-tools", 0, "leave out start-up and cold-start rows above `N` tools (0: all; -quick: 1000, -smoke: 1)")
 	flag.IntVar(&o.starts, "starts", 3, "process starts per cold-start cell and round (the median counts)")
+	flag.DurationVar(&o.listenIdle, "listen-idle", 16*time.Second, "idle window of the listen rows (mcpgen's keep-alive period is 15 s; -quick 1s, -smoke 50ms)")
 	flag.IntVar(&o.maxSize, "max-size", 0, "leave out payload rows above `BYTES` (0: all; -quick: 1 MiB, -smoke: 1 KiB)")
 	flag.IntVar(&o.rounds, "rounds", 5, "interleaved rounds; the table shows medians")
 	flag.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "load before each measuring window (results dropped)")
@@ -108,6 +110,7 @@ func parseFlags() options {
 			"max-size":     func() { o.maxSize = 1 << 10 },
 			"max-tools":    func() { o.maxTools = 1 },
 			"starts":       func() { o.starts = 1 },
+			"listen-idle":  func() { o.listenIdle = 50 * time.Millisecond },
 		}
 		for name, apply := range smoke {
 			if !set[name] {
@@ -125,6 +128,7 @@ func parseFlags() options {
 			"max-size":     func() { o.maxSize = 1 << 20 },
 			"max-tools":    func() { o.maxTools = 1000 },
 			"starts":       func() { o.starts = 2 },
+			"listen-idle":  func() { o.listenIdle = time.Second },
 		}
 		for name, apply := range quick {
 			if !set[name] {
@@ -182,7 +186,7 @@ func run() error {
 			Arguments: json.RawMessage(`{"location":"Paris","units":"metric"}`),
 			Expected:  weather.Text("Paris", "metric"),
 		},
-		Workloads: workloads(), MinRequests: o.minRequests, Timeout: time.Minute, Starts: o.starts,
+		Workloads: workloads(), MinRequests: o.minRequests, Timeout: time.Minute, Starts: o.starts, ListenIdle: o.listenIdle,
 		Baseline: o.baseline, Floor: o.floor, ProfileDir: o.profile,
 	}
 	if progress != nil {

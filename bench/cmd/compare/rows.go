@@ -53,7 +53,7 @@ var payloadKinds = []struct {
 
 // workloads are the calls the payload rows name: "<kind>-<size>".
 func workloads() map[string]driver.Call {
-	w := map[string]driver.Call{}
+	w := map[string]driver.Call{"touch": {Tool: payload.TouchTool, Arguments: []byte(`{}`), Expected: payload.TouchedText}}
 	for _, k := range payloadKinds {
 		for _, n := range payload.Sizes {
 			w[k.name+"-"+payload.Label(n)] = k.call(n)
@@ -91,6 +91,9 @@ func allRows(maxSize, maxTools int) []driver.Measurement {
 				rows = append(rows, driver.Measurement{Name: w + "-http", Kind: driver.KindHTTP, Concurrency: 1, Workload: w})
 			}
 		}
+	}
+	for _, n := range []int{1000} {
+		rows = append(rows, driver.Measurement{Name: fmt.Sprintf("listen-%d", n), Kind: driver.KindListen, Streams: n, Workload: "touch", MaxRounds: 2})
 	}
 	for _, kind := range []driver.Kind{driver.KindStartup, driver.KindColdStart} {
 		for _, n := range toolCounts {

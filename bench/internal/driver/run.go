@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -75,6 +76,9 @@ type Config struct {
 	// reply (0: 10 s; the 10 MB rows need more on a busy machine).
 	MinRequests int
 	Timeout     time.Duration
+	// ListenIdle is the idle window of the listen rows (0: Duration); a
+	// keep-alive every 15 s per stream needs more than 15 s to show.
+	ListenIdle time.Duration
 	// Starts is how many times a cold-start row starts the server per
 	// round (the median counts).
 	Starts int
@@ -176,6 +180,13 @@ func measure(cfg Config, s Server, m Measurement, round int) (Figures, string, e
 			return Figures{}, "", err
 		}
 		return Figures{NsPerOp: r.NsPerOp, BytesPerOp: r.BytesPerOp, AllocsPerOp: r.AllocsPerOp, Requests: r.N}, "", nil
+	case KindListen:
+		r, err := RunListen(s, call, ListenOptions{Streams: m.Streams, Idle: cmp.Or(cfg.ListenIdle, cfg.Duration), Triggers: 3, Timeout: time.Minute})
+		if err != nil {
+			return Figures{}, "", err
+		}
+		return Figures{P50Ns: r.FanoutP50.Nanoseconds(), P99Ns: r.FanoutP99.Nanoseconds(),
+			IdleCPUNsPerSec: float64(r.IdleCPU.Nanoseconds()), PeakRSSKiB: int64(r.PeakRSSKiB), Requests: m.Streams}, "", nil
 	case KindColdStart:
 		d, err := RunColdStart(s, call, m.Tools, cfg.Starts, time.Minute)
 		if err != nil {

@@ -23,6 +23,10 @@ const (
 	// NestedTool takes {"items":[{name, value, tags}, …]} and answers
 	// "items=<count>".
 	NestedTool = "echo_nested"
+	// TouchTool adds a tool to its server (so every listen stream gets
+	// notifications/tools/list_changed) and answers TouchedText.
+	TouchTool   = "touch_tools"
+	TouchedText = "touched"
 	// BlobScheme prefixes the blob resources: BlobScheme + Label(n).
 	BlobScheme = "bench://blob/"
 )

@@ -3,6 +3,7 @@ package gosdkpeer
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -57,4 +58,17 @@ func addExtraTools(s *mcp.Server, in *jsonschema.Schema, n int) {
 	for i := 1; i <= n; i++ {
 		mcp.AddTool(s, &mcp.Tool{Name: fmt.Sprintf("weather_%05d", i), Description: "Current weather for a location", InputSchema: in}, handle)
 	}
+}
+
+// addTouch registers touch_tools, which adds a tool to s.
+func addTouch(s *mcp.Server) {
+	var n atomic.Int64
+	mcp.AddTool(s, &mcp.Tool{Name: payload.TouchTool, Description: "Add a tool (list_changed to every listener)."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			mcp.AddTool(s, &mcp.Tool{Name: fmt.Sprintf("touched_%d", n.Add(1))},
+				func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+					return text(""), nil, nil
+				})
+			return text(payload.TouchedText), nil, nil
+		})
 }

@@ -52,6 +52,7 @@ func NewWithTools(tools int) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "gosdk-weather", Version: "0.1.0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: weather.ToolName, Description: "Current weather for a location", InputSchema: in}, handle)
 	addPayload(s)
+	addTouch(s)
 	addExtraTools(s, in, tools-1)
 	return s, nil
 }

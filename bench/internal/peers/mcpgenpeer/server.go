@@ -10,6 +10,7 @@ import (
 	"context"
 	"net/http"
 	"os"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/server"
 
@@ -60,7 +61,11 @@ func NewWithTools(tools int) (*server.Server, error) {
 	opts := server.Options{Name: "mcpgen-weather", Version: "0.1.0", Resources: blobResources()}
 	(&Tools{}).MCPRegister(&opts)
 	opts.Tools = append(opts.Tools, extraTools(tools-1)...)
-	return server.New(opts)
+	var srv atomic.Pointer[server.Server]
+	opts.Tools = append(opts.Tools, touchTool(&srv))
+	s, err := server.New(opts)
+	srv.Store(s)
+	return s, err
 }
 
 // MaxBodyBytes lets the payload rows' 10 MB requests through (every peer is

@@ -3,6 +3,7 @@ package mcpgopeer
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -57,4 +58,17 @@ func extraTools(n int) []server.ServerTool {
 		tools = append(tools, server.ServerTool{Tool: weatherTool(fmt.Sprintf("weather_%05d", i)), Handler: mcp.NewTypedToolHandler(handle)})
 	}
 	return tools
+}
+
+// addTouch registers touch_tools, which adds a tool to s.
+func addTouch(s *server.MCPServer) {
+	var n atomic.Int64
+	s.AddTool(mcp.NewTool(payload.TouchTool, mcp.WithDescription("Add a tool (list_changed to every listener).")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			s.AddTool(mcp.NewTool(fmt.Sprintf("touched_%d", n.Add(1))),
+				func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return mcp.NewToolResultText(""), nil
+				})
+			return mcp.NewToolResultText(payload.TouchedText), nil
+		})
 }

@@ -46,6 +46,7 @@ func NewWithTools(tools int) *server.MCPServer {
 		server.WithToolCapabilities(true), server.WithResourceCapabilities(false, false), server.WithInputSchemaValidation())
 	s.AddTool(weatherTool(weather.ToolName), mcp.NewTypedToolHandler(handle))
 	addPayload(s)
+	addTouch(s)
 	if tools > 1 {
 		s.AddTools(extraTools(tools - 1)...)
 	}
