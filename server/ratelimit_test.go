@@ -59,11 +59,11 @@ func isRateLimited(t *testing.T, got rateBody, id string, want int) {
 
 // TestRateLimitHTTPPerAddress: without authentication a client is its
 // remote IP address: a burst passes, the request after it is 429 with
-// Retry-After (computed from the bucket: at 1 request every 3 s, 3), new
+// Retry-After (computed from the bucket: at 1 request every 4 s, 4), new
 // connections from that address share its bucket, and another address
 // has its own.
 func TestRateLimitHTTPPerAddress(t *testing.T) {
-	k := limitServer(t, Limits{Rate: RateLimit{PerSecond: 1.0 / 3, Burst: 3}})
+	k := limitServer(t, Limits{Rate: RateLimit{PerSecond: 0.25, Burst: 3}})
 	h := startLimitedHTTP(t, k.s)
 	fresh := func(local string) *http.Client { // new connections every request, from local
 		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}}
@@ -75,8 +75,8 @@ func TestRateLimitHTTPPerAddress(t *testing.T) {
 			t.Fatalf("request %d of the burst: %d %v", i, got.status, got.m)
 		}
 	}
-	isRateLimited(t, ratePost(t, a, h.url, "4"), "4", 3)
-	isRateLimited(t, ratePost(t, http.DefaultClient, h.url, "5"), "5", 3) // another connection, same address
+	isRateLimited(t, ratePost(t, a, h.url, "4"), "4", 4)
+	isRateLimited(t, ratePost(t, http.DefaultClient, h.url, "5"), "5", 4) // another connection, same address
 	if got := ratePost(t, fresh("127.0.0.2"), h.url, "6"); got.status != 200 || !isWeather(got.m) {
 		t.Fatalf("another address: %d %v", got.status, got.m)
 	}
@@ -105,7 +105,7 @@ func TestRateLimitRefill(t *testing.T) {
 // bucket (401 first).
 func TestRateLimitPerPrincipal(t *testing.T) {
 	s, err := New(Options{Name: "rate", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Tools: []Tool{weatherTool()}, Limits: Limits{Rate: RateLimit{PerSecond: 0.01, Burst: 2}}})
+		Tools: []Tool{weatherTool()}, Limits: Limits{Rate: RateLimit{PerSecond: 1.0 / 128, Burst: 2}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,8 +124,8 @@ func TestRateLimitPerPrincipal(t *testing.T) {
 			t.Fatalf("alice %d: %d %v", i, got.status, got.m)
 		}
 	}
-	isRateLimited(t, ratePost(t, srv.Client(), url, "3", bearer("alice-write")...), "3", 100) // the same principal, another token
-	isRateLimited(t, ratePost(t, http.DefaultClient, url, "4", bearer("alice-read")...), "4", 100)
+	isRateLimited(t, ratePost(t, srv.Client(), url, "3", bearer("alice-write")...), "3", 128) // the same principal, another token
+	isRateLimited(t, ratePost(t, http.DefaultClient, url, "4", bearer("alice-read")...), "4", 128)
 	for i := 5; i <= 6; i++ {
 		if got := ratePost(t, srv.Client(), url, fmt.Sprint(i), bearer("bob-write")...); got.status != 200 || !isWeather(got.m) {
 			t.Fatalf("bob %d: %d %v", i, got.status, got.m)
@@ -145,7 +145,7 @@ func TestRateLimitPerPrincipal(t *testing.T) {
 // back to the default.
 func TestRateLimitKey(t *testing.T) {
 	type tenant struct{}
-	k := limitServer(t, Limits{Rate: RateLimit{PerSecond: 0.01, Burst: 1, Key: func(ctx context.Context) string {
+	k := limitServer(t, Limits{Rate: RateLimit{PerSecond: 1.0 / 128, Burst: 1, Key: func(ctx context.Context) string {
 		v, _ := ctx.Value(tenant{}).(string)
 		return v
 	}}})
@@ -160,14 +160,14 @@ func TestRateLimitKey(t *testing.T) {
 	if got := ratePost(t, srv.Client(), url, "1", "X-Tenant", "a"); got.status != 200 {
 		t.Fatalf("tenant a: %v", got)
 	}
-	isRateLimited(t, ratePost(t, srv.Client(), url, "2", "X-Tenant", "a"), "2", 100)
+	isRateLimited(t, ratePost(t, srv.Client(), url, "2", "X-Tenant", "a"), "2", 128)
 	if got := ratePost(t, srv.Client(), url, "3", "X-Tenant", "b"); got.status != 200 {
 		t.Fatalf("tenant b: %v", got)
 	}
 	if got := ratePost(t, srv.Client(), url, "4"); got.status != 200 { // no tenant: the address
 		t.Fatalf("no tenant: %v", got)
 	}
-	isRateLimited(t, ratePost(t, srv.Client(), url, "5"), "5", 100)
+	isRateLimited(t, ratePost(t, srv.Client(), url, "5"), "5", 128)
 }
 
 // TestRateLimitStdio: on stdio the client is the connection; a request
@@ -278,4 +278,31 @@ func TestRateLimitRetryAfter(t *testing.T) {
 			t.Errorf("wait %v: data %s", c.wait, r.err().Data)
 		}
 	}
+}
+
+// BenchmarkRateLimitTake is the cost rate limiting adds to a request: one
+// known client, and a key-rotating caller against a full table.
+func BenchmarkRateLimitTake(b *testing.B) {
+	b.Run("known", func(b *testing.B) {
+		tb := newRateTable(RateLimit{PerSecond: 1e9, Burst: 1 << 30})
+		now := time.Now()
+		b.ReportAllocs()
+		for b.Loop() {
+			tb.take("principal\x00https://as.test\x00alice", now)
+		}
+	})
+	b.Run("rotating", func(b *testing.B) {
+		tb := newRateTable(RateLimit{PerSecond: 1, Burst: 1, MaxClients: 1000})
+		now := time.Now()
+		keys := make([]string, 4096)
+		for i := range keys {
+			keys[i] = fmt.Sprint("http:10.0.", i/256, ".", i%256)
+		}
+		i := 0
+		b.ReportAllocs()
+		for b.Loop() {
+			tb.take(keys[i%len(keys)], now)
+			i++
+		}
+	})
 }
