@@ -88,6 +88,15 @@ type refVerdict struct {
 	why      string
 }
 
+// member decodes the member name of obj, if present, into dst.
+func member(obj map[string]json.RawMessage, name string, dst any) error {
+	raw, ok := obj[name]
+	if !ok {
+		return nil
+	}
+	return json.Unmarshal(raw, dst)
+}
+
 func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 {
@@ -110,12 +119,10 @@ func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
 			v.simple = false
 		}
 	}
-	var h struct {
-		Alg string `json:"alg"`
-		Kid string `json:"kid"`
-		Typ string `json:"typ"`
-	}
-	if err := json.Unmarshal(hb, &h); err != nil {
+	// Member names are case-sensitive (RFC 7515 §4, RFC 7519 §4): read
+	// exact keys, not encoding/json's case-insensitive struct fields.
+	var h struct{ Alg, Kid, Typ string }
+	if err := errors.Join(member(header, "alg", &h.Alg), member(header, "kid", &h.Kid), member(header, "typ", &h.Typ)); err != nil {
 		v.why = "header members"
 		return v
 	}
@@ -136,7 +143,7 @@ func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
 		v.why = "signature"
 		return v
 	}
-	var all map[string]any
+	var all map[string]json.RawMessage
 	if err := json.Unmarshal(pb, &all); err != nil || all == nil {
 		v.why = "claims JSON"
 		return v
@@ -146,7 +153,9 @@ func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
 		Aud           json.RawMessage
 		Exp, Nbf, Iat *float64
 	}
-	if err := json.Unmarshal(pb, &c); err != nil {
+	c.Aud = all["aud"]
+	if err := errors.Join(member(all, "iss", &c.Iss), member(all, "sub", &c.Sub), member(all, "jti", &c.Jti),
+		member(all, "exp", &c.Exp), member(all, "nbf", &c.Nbf), member(all, "iat", &c.Iat)); err != nil {
 		v.why = "claim types"
 		return v
 	}
