@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -25,6 +26,8 @@ type sseFake struct {
 	answer func(req wireRequest, send func(event string), hangUp func())
 	// messageStatus, when set, answers every message POST.
 	messageStatus int
+	// onResponse receives the client's responses to the server's requests.
+	onResponse func(id, result json.RawMessage)
 
 	srv      *httptest.Server
 	out      chan string
@@ -71,14 +74,23 @@ func (f *sseFake) serve(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "no", f.messageStatus)
 			return
 		}
-		var req wireRequest
+		var req struct {
+			wireRequest
+			Result json.RawMessage `json:"result"`
+		}
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
 		w.WriteHeader(http.StatusAccepted)
+		if req.Method == "" {
+			if f.onResponse != nil {
+				f.onResponse(req.ID, req.Result)
+			}
+			return
+		}
 		if f.answer != nil {
-			f.answer(req, func(ev string) { f.out <- ev }, f.end)
+			f.answer(req.wireRequest, func(ev string) { f.out <- ev }, f.end)
 		}
 	default:
 		http.NotFound(w, r)
@@ -227,5 +239,69 @@ func TestHTTPSSEStreamStops(t *testing.T) {
 		if ctx.Err() != nil {
 			t.Fatal("the call hung until its deadline")
 		}
+	}
+}
+
+// The server's own requests (roots/list) and its progress notifications
+// arrive on the one stream too: the request is answered by POST to the
+// endpoint, the progress reaches the call that asked for it.
+func TestHTTPSSEServerRequestsAndProgress(t *testing.T) {
+	roots := make(chan string, 1)
+	f := newSSEFake(t, &sseFake{greet: endpointEvent,
+		onResponse: func(id, result json.RawMessage) {
+			if string(id) == `"srv-1"` {
+				roots <- string(result)
+			}
+		},
+		answer: answerInitialize(func(req wireRequest, send func(string), _ func()) {
+			if req.Method != "tools/call" {
+				return
+			}
+			var p struct {
+				Meta struct {
+					ProgressToken json.RawMessage `json:"progressToken"`
+				} `json:"_meta"`
+			}
+			_ = json.Unmarshal(req.Params, &p)
+			send("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"roots/list\"}\n\n")
+			go func() {
+				select {
+				case got := <-roots:
+					send(fmt.Sprintf("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":%s,\"progress\":1,\"total\":2}}\n\n", p.Meta.ProgressToken))
+					text, _ := json.Marshal(got)
+					send(messageEvent(req.ID, `{"content":[{"type":"text","text":`+string(text)+`}]}`))
+				case <-time.After(5 * time.Second):
+				}
+			}()
+		})})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := client.Connect(ctx, client.HTTP(f.srv.URL+"/sse"), &client.Options{
+		ProbeTimeout: 500 * time.Millisecond,
+		Roots: func(context.Context, *mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+			return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///work", Name: "work"}}}, nil
+		},
+	})
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	defer c.Close()
+	var mu sync.Mutex
+	var progress []float64
+	out, err := c.CallTool(client.WithProgress(ctx, func(p mcp.ProgressNotificationParams) {
+		mu.Lock()
+		progress = append(progress, p.Progress)
+		mu.Unlock()
+	}), &mcp.CallToolRequestParams{Name: "x"})
+	if err != nil {
+		t.Fatalf("CallTool: %v", err)
+	}
+	if got := firstText(t, out); !strings.Contains(got, `"uri":"file:///work"`) {
+		t.Fatalf("the server saw roots %s", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(progress) != 1 || progress[0] != 1 {
+		t.Fatalf("progress %v, want [1]", progress)
 	}
 }
