@@ -71,36 +71,94 @@ func impls[W any, T item](wrappers []W, impl func(W) T) []T {
 }
 
 // namedSet is an immutable snapshot of registered items: in registration
-// order, by key, and the encoded JSON array of every definition, so a list
-// without pagination is answered without encoding.
+// order, and by key.
+//
+// Adding new keys is amortised O(1) per item, so registering N tools one
+// at a time is linear, not quadratic: a set and the sets extended from it
+// share one list array and one index. A new set appends to the list past
+// its parent's length (readers of the parent never look past it), and
+// records new keys in the shared index with their position, which a set
+// ignores beyond its own length. Only the newest set of a chain may
+// extend it; a replacement or removal, or extending an older set, builds
+// a fresh set. Lookups read a plain map built when the set is built and,
+// for keys added since, the shared index; it is rebuilt once the additions
+// outnumber the map, so that stays amortised O(1) too.
 type namedSet[T item] struct {
 	list  []T
-	byKey map[string]T
-	all   []byte
+	byKey map[string]int // positions of the keys when the set was built
+	added *sync.Map      // key → position, for keys appended since (shared)
+	// extendable is true while no set has been extended from this one.
+	extendable atomic.Bool
+	nAdded     int // keys in added that are within list
+
+	allOnce sync.Once
+	all     []byte // the definitions as one JSON array, built on first use
 }
 
 func newNamedSet[T item](list []T) *namedSet[T] {
-	set := &namedSet[T]{list: list, byKey: make(map[string]T, len(list))}
-	for _, x := range list {
-		set.byKey[x.base().key] = x
+	set := &namedSet[T]{list: list, byKey: make(map[string]int, len(list)), added: new(sync.Map)}
+	for i, x := range list {
+		set.byKey[x.base().key] = i
 	}
-	set.all = joinArray(set.defs())
+	set.extendable.Store(true)
 	return set
+}
+
+// lookup returns the item keyed key, or the zero T.
+func (set *namedSet[T]) lookup(key string) T {
+	if i, ok := set.byKey[key]; ok {
+		return set.list[i]
+	}
+	var zero T
+	if set.nAdded == 0 {
+		return zero
+	}
+	if v, ok := set.added.Load(key); ok && v.(int) < len(set.list) {
+		return set.list[v.(int)]
+	}
+	return zero
+}
+
+// joined returns every definition as one JSON array.
+func (set *namedSet[T]) joined() []byte {
+	set.allOnce.Do(func() { set.all = joinArray(set.defs()) })
+	return set.all
 }
 
 // with returns the set plus items, each replacing the item of its key in
 // place or else appended.
 func (set *namedSet[T]) with(items []T) *namedSet[T] {
-	list := slices.Clone(set.list)
+	replaces := false
 	for _, x := range items {
-		key := x.base().key
-		if i := slices.IndexFunc(list, func(y T) bool { return y.base().key == key }); i >= 0 {
-			list[i] = x
-		} else {
-			list = append(list, x)
+		var zero T
+		if set.lookup(x.base().key) != zero {
+			replaces = true
+			break
 		}
 	}
-	return newNamedSet(list)
+	if replaces || set.nAdded+len(items) > len(set.byKey)+64 || !set.extendable.CompareAndSwap(true, false) {
+		list := slices.Clone(set.list)
+		index := make(map[string]int, len(list)+len(items))
+		for i, x := range list {
+			index[x.base().key] = i
+		}
+		for _, x := range items {
+			if i, ok := index[x.base().key]; ok {
+				list[i] = x
+			} else {
+				index[x.base().key] = len(list)
+				list = append(list, x)
+			}
+		}
+		return newNamedSet(list)
+	}
+	// New keys only, and this set is the newest of its chain: extend.
+	next := &namedSet[T]{list: append(set.list, items...), byKey: set.byKey, added: set.added, nAdded: set.nAdded + len(items)}
+	for i, x := range items {
+		next.added.Store(x.base().key, len(set.list)+i)
+	}
+	next.extendable.Store(true)
+	return next
 }
 
 // without returns the set less the items keyed by keys, and whether that
@@ -126,7 +184,7 @@ func (set *namedSet[T]) defs() [][]byte {
 // the result member field.
 func (set *namedSet[T]) page(s *Server, r *request, p *requestParams, field string) (any, error) {
 	set = set.visible(r.ctx, s)
-	page, next, err := s.listPage(p, set.defs, set.all)
+	page, next, err := s.listPage(p, set.defs, set.joined())
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +261,7 @@ func (c *catalog[T]) init(s *Server, change change, kind itemKind) {
 }
 
 // get returns the item keyed key, or the zero T.
-func (c *catalog[T]) get(key string) T { return c.set.Load().byKey[key] }
+func (c *catalog[T]) get(key string) T { return c.set.Load().lookup(key) }
 
 // add registers items, replacing ones of the same key; two items of one key
 // in the same call, an invalid item or a zero one are errors and nothing is

@@ -33,7 +33,7 @@ func (s *Server) complete(ctx context.Context, r *request, _ *requestParams, par
 				fn, known = t.complete, true
 			}
 		}
-		if res := s.resources.set.Load().res.byKey[ref.URI]; res != nil && !s.hidden(ctx, &res.entry) {
+		if res := s.resources.set.Load().res.lookup(ref.URI); res != nil && !s.hidden(ctx, &res.entry) {
 			known = true
 		}
 		if !known {

@@ -298,7 +298,7 @@ func (g *resourceRegistry) read(ctx context.Context, r *request, p *requestParam
 
 func (g *resourceRegistry) readURI(ctx context.Context, uri string) (any, error) {
 	set := g.set.Load()
-	if res := set.res.byKey[uri]; res != nil && !g.s.hidden(ctx, &res.entry) {
+	if res := set.res.lookup(uri); res != nil && !g.s.hidden(ctx, &res.entry) {
 		if err := checkScopes(ctx, res.scopes); err != nil {
 			return nil, err
 		}

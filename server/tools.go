@@ -148,17 +148,13 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 	if err != nil {
 		return fail(err)
 	}
-	if err := checkObjectSchema(schema); err != nil {
-		return fail(fmt.Errorf("inputSchema: %w", err))
-	}
-	validator, err := argcheck.Compile(schema)
+	input, err := compileInputSchema(schema)
 	if err != nil {
 		return fail(err)
 	}
+	validator := input.validator
 	decoder := argcheck.NewDecoder[In](validator)
-	if t.paramHeaders, err = httpwire.ParamHeadersFromSchema(schema); err != nil {
-		return fail(err)
-	}
+	t.paramHeaders = input.paramHeaders
 	kind := outKindOf(reflect.TypeFor[Out]())
 	outSchema, fromType := info.OutputSchema, info.OutputSchemaFromType
 	if outSchema == nil && kind == outStructured {
@@ -172,7 +168,7 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 		if outSchema, err = compactSchema(outSchema); err != nil {
 			return fail(fmt.Errorf("outputSchema: %w", err))
 		}
-		if outCheck, err = argcheck.Compile(outSchema); err != nil {
+		if outCheck, err = compileOutputSchema(outSchema); err != nil {
 			return fail(fmt.Errorf("outputSchema: %w", err))
 		}
 		if fromType && !argcheck.HasValueConstraints(outSchema) {
