@@ -24,7 +24,7 @@ func inputRequired(result json.RawMessage) (*mcp.InputRequiredResult, bool, erro
 	if err := json.Unmarshal(result, &ir); err != nil {
 		return nil, false, fmt.Errorf("decoding the InputRequiredResult: %w", err)
 	}
-	if len(ir.InputRequests) == 0 && ir.RequestState == "" {
+	if len(ir.InputRequests) == 0 && ir.RequestState == nil {
 		return nil, false, fmt.Errorf("the InputRequiredResult has neither inputRequests nor requestState")
 	}
 	return &ir, true, nil
@@ -56,8 +56,8 @@ func (c *Client) answerRound(ctx context.Context, method string, ir *mcp.InputRe
 		members["inputResponses"] = raw
 	}
 	delete(members, "requestState")
-	if ir.RequestState != "" {
-		members["requestState"] = mustJSON(ir.RequestState)
+	if ir.RequestState != nil { // "" too: an opaque state is echoed exactly
+		members["requestState"] = mustJSON(*ir.RequestState)
 	}
 	return nil
 }

@@ -28,7 +28,16 @@ type Overrides struct {
 	Raw map[Place]bool
 	// Presence names properties whose presence matters even when their
 	// value is empty, by property name: an empty string is a valid cursor
-	// and must not read as "no more results" (pagination.mdx).
+	// and must not read as "no more results" (pagination.mdx), and an
+	// empty requestState is still an opaque state the client must echo,
+	// one that alone makes an InputRequiredResult valid (mrtr.mdx: at
+	// least one of inputRequests or requestState MUST be present).
+	//
+	// Every other optional string of 2026-07-28 and 2025-11-25 was
+	// reviewed: titles, descriptions, MIME types, names, messages, reasons,
+	// instructions, URLs, stop reasons, system prompts, timestamps and
+	// $schema mean the same empty as absent; an elicitation field's
+	// default "" fills in the same empty field as no default.
 	Presence map[string]bool
 	// Relaxed makes required members optional, with the reason; for places
 	// where the spec's own example messages leave out what the schema
@@ -98,7 +107,7 @@ var DefaultOverrides = Overrides{
 		{"tools/list", "result.tools[].inputSchema"}:  true,
 		{"tools/list", "result.tools[].outputSchema"}: true,
 	},
-	Presence: map[string]bool{"cursor": true, "nextCursor": true},
+	Presence: map[string]bool{"cursor": true, "nextCursor": true, "requestState": true},
 	Relaxed: map[Place]string{
 		{"resources/read", "result.ttlMs"}:      "the spec's example read-resource-result-response.json omits it",
 		{"resources/read", "result.cacheScope"}: "the spec's example read-resource-result-response.json omits it",

@@ -226,12 +226,12 @@ func (s *Server) beforeHandler(ctx context.Context, method string, params any) (
 	var in mrtrInput
 	switch p := params.(type) {
 	case *mcp.CallToolRequestParams:
-		in = mrtrInput{name: p.Name, args: p.Arguments, responses: p.InputResponses, state: p.RequestState}
+		in = mrtrInput{name: p.Name, args: p.Arguments, responses: p.InputResponses, state: deref(p.RequestState)}
 	case *mcp.GetPromptRequestParams:
 		args, _ := json.Marshal(p.Arguments)
-		in = mrtrInput{name: p.Name, args: args, responses: p.InputResponses, state: p.RequestState}
+		in = mrtrInput{name: p.Name, args: args, responses: p.InputResponses, state: deref(p.RequestState)}
 	case *mcp.ReadResourceRequestParams:
-		in = mrtrInput{name: p.URI, responses: p.InputResponses, state: p.RequestState}
+		in = mrtrInput{name: p.URI, responses: p.InputResponses, state: deref(p.RequestState)}
 	default:
 		return ctx, nil
 	}

@@ -574,7 +574,7 @@ func (l *legacySession) forward(ctx context.Context, msg jsonrpc.Message, w Mess
 			}
 			responses[key] = resp
 		}
-		if params, rerr = l.modernParams(msg.Params, responses, ir.RequestState); rerr != nil {
+		if params, rerr = l.modernParams(msg.Params, responses, deref(ir.RequestState)); rerr != nil {
 			return nil, rerr
 		}
 	}

@@ -193,7 +193,8 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 		res.InputRequests = reqs
 	}
 	if state != nil {
-		res.RequestState = r.s.seal(state, r.identity())
+		sealed := r.s.seal(state, r.identity())
+		res.RequestState = &sealed
 	}
 	return res, nil
 }
@@ -320,4 +321,13 @@ func SetState(ctx context.Context, state json.RawMessage) error {
 	r.stateSet = true
 	r.mu.Unlock()
 	return nil
+}
+
+// deref is the requestState a request carries; this server never issues an
+// empty one, so an empty or absent one carries no state.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -26,7 +26,7 @@ func TestAbsentResultTypeIsComplete(t *testing.T) {
 		t.Fatalf("ListToolsResult without resultType: %v %q", err, lt.ResultType)
 	}
 	// Unset, it is encoded as its tag.
-	b, err := json.Marshal(&mcp.InputRequiredResult{RequestState: "s"})
+	b, err := json.Marshal(&mcp.InputRequiredResult{RequestState: new("s")})
 	if err != nil || !strings.Contains(string(b), `"resultType":"input_required"`) {
 		t.Fatalf("InputRequiredResult encoded as %s (%v)", b, err)
 	}

@@ -175,7 +175,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[1], &x.Arguments, "arguments", rawObject)
 	optional(&fs, raw[2], &x.InputResponses, "inputResponses", plain[InputResponses])
 	required(&fs, raw[3], &x.Name, "name", str)
-	optional(&fs, raw[4], &x.RequestState, "requestState", str)
+	optional(&fs, raw[4], &x.RequestState, "requestState", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -795,7 +795,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[1], &x.Arguments, "arguments", plain[map[string]string])
 	optional(&fs, raw[2], &x.InputResponses, "inputResponses", plain[InputResponses])
 	required(&fs, raw[3], &x.Name, "name", str)
-	optional(&fs, raw[4], &x.RequestState, "requestState", str)
+	optional(&fs, raw[4], &x.RequestState, "requestState", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -982,7 +982,7 @@ func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	optional(&fs, raw[1], &x.InputRequests, "inputRequests", plain[InputRequests])
-	optional(&fs, raw[2], &x.RequestState, "requestState", str)
+	optional(&fs, raw[2], &x.RequestState, "requestState", plain[*string])
 	optional(&fs, raw[3], &x.ResultType, "resultType", str)
 	if raw[3] == nil {
 		x.ResultType = "input_required"
@@ -1005,7 +1005,7 @@ func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
 	optional(&fs, raw[1], &x.InputResponses, "inputResponses", plain[InputResponses])
-	optional(&fs, raw[2], &x.RequestState, "requestState", str)
+	optional(&fs, raw[2], &x.RequestState, "requestState", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2024,7 +2024,7 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
 	optional(&fs, raw[1], &x.InputResponses, "inputResponses", plain[InputResponses])
-	optional(&fs, raw[2], &x.RequestState, "requestState", str)
+	optional(&fs, raw[2], &x.RequestState, "requestState", plain[*string])
 	required(&fs, raw[3], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err

@@ -144,8 +144,8 @@ type CallToolRequestParams struct {
 	Arguments      json.RawMessage `json:"arguments,omitzero"`
 	InputResponses InputResponses  `json:"inputResponses,omitzero"`
 	// The name of the tool.
-	Name         string `json:"name"`
-	RequestState string `json:"requestState,omitzero"`
+	Name         string  `json:"name"`
+	RequestState *string `json:"requestState,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -636,8 +636,8 @@ type GetPromptRequestParams struct {
 	Arguments      map[string]string `json:"arguments,omitzero"`
 	InputResponses InputResponses    `json:"inputResponses,omitzero"`
 	// The name of the prompt or prompt template.
-	Name         string `json:"name"`
-	RequestState string `json:"requestState,omitzero"`
+	Name         string  `json:"name"`
+	RequestState *string `json:"requestState,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -809,7 +809,7 @@ type InputRequests map[string]InputRequest
 type InputRequiredResult struct {
 	Meta          ResultMetaObject `json:"_meta,omitzero"`
 	InputRequests InputRequests    `json:"inputRequests,omitzero"`
-	RequestState  string           `json:"requestState,omitzero"`
+	RequestState  *string          `json:"requestState,omitzero"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
 	//
@@ -826,7 +826,7 @@ type InputRequiredResult struct {
 type InputResponseRequestParams struct {
 	Meta           RequestMetaObject `json:"_meta"`
 	InputResponses InputResponses    `json:"inputResponses,omitzero"`
-	RequestState   string            `json:"requestState,omitzero"`
+	RequestState   *string           `json:"requestState,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1668,7 +1668,7 @@ type ReadResourceRequest struct {
 type ReadResourceRequestParams struct {
 	Meta           RequestMetaObject `json:"_meta"`
 	InputResponses InputResponses    `json:"inputResponses,omitzero"`
-	RequestState   string            `json:"requestState,omitzero"`
+	RequestState   *string           `json:"requestState,omitzero"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	//
 	// Format: uri.
