@@ -54,6 +54,10 @@ var payloadKinds = []struct {
 // workloads are the calls the payload rows name: "<kind>-<size>".
 func workloads() map[string]driver.Call {
 	w := map[string]driver.Call{"touch": {Tool: payload.TouchTool, Arguments: []byte(`{}`), Expected: payload.TouchedText}}
+	for _, n := range []int{1 << 10, 1 << 20} {
+		w["mrtr-"+payload.Label(n)] = driver.Call{Tool: payload.ConfirmTool, Arguments: payload.NestedArguments(n),
+			Expected: payload.ItemsText(payload.NestedItems(n)), MultiRound: true, AnswerKey: payload.ConfirmKey}
+	}
 	for _, k := range payloadKinds {
 		for _, n := range payload.Sizes {
 			w[k.name+"-"+payload.Label(n)] = k.call(n)
@@ -90,6 +94,15 @@ func allRows(maxSize, maxTools int) []driver.Measurement {
 			if n >= 1<<20 || maxSize > 0 && maxSize < 1<<20 {
 				rows = append(rows, driver.Measurement{Name: w + "-http", Kind: driver.KindHTTP, Concurrency: 1, Workload: w})
 			}
+		}
+	}
+	for _, n := range []int{1 << 10, 1 << 20} {
+		if maxSize > 0 && n > maxSize {
+			continue
+		}
+		w := "mrtr-" + payload.Label(n)
+		for _, k := range []driver.Kind{driver.KindStdio, driver.KindHTTP} {
+			rows = append(rows, driver.Measurement{Name: w + "-" + string(k), Kind: k, Concurrency: 1, Workload: w})
 		}
 	}
 	for _, n := range []int{1000} {

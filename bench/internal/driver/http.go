@@ -170,15 +170,24 @@ func (h *httpTarget) run(c Call, opt LoadOptions) (LoadResult, error) {
 	if err != nil {
 		return LoadResult{}, err
 	}
-	reply, err := h.call(s, verifyID)
+	send := func(id int64) ([]byte, error) { return h.call(s, id) }
+	if c.MultiRound {
+		if send, err = multiRound(h.proto, c, func(_ int64, req []byte) ([]byte, error) {
+			_, reply, err := h.post(s, req, h.method)
+			return reply, err
+		}); err != nil {
+			return LoadResult{}, err
+		}
+	}
+	reply, err := send(verifyID)
 	if err == nil {
 		err = c.verify(reply, verifyID)
 	}
 	if err != nil {
 		return LoadResult{}, fmt.Errorf("verify call: %w", err)
 	}
-	if opt.Sequential {
-		return sequence(h.pid, opt, func(id int64) ([]byte, error) { return h.call(s, id) })
+	if opt.Sequential || c.MultiRound {
+		return sequence(h.pid, opt, send)
 	}
 	n := max(opt.Concurrency, 1)
 	ctx, cancel := context.WithCancelCause(context.Background())

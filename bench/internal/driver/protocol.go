@@ -55,6 +55,22 @@ type Call struct {
 	// Check, when set, replaces Expected: it checks the whole reply (whose
 	// id and absence of an error are already checked).
 	Check func(reply []byte) error
+	// MultiRound makes every request a multi round-trip exchange: the
+	// server must answer input_required with an input request under
+	// AnswerKey, and the request is sent again with the answer (an accepted
+	// elicitation) and the request state (see multiRound). The client
+	// declares the elicitation capability.
+	MultiRound bool
+	AnswerKey  string
+	// extraParams are appended to params (the second round's members).
+	extraParams string
+}
+
+func (c Call) capabilities() string {
+	if c.MultiRound {
+		return `{"elicitation":{}}`
+	}
+	return `{}`
 }
 
 func (c Call) method() string {
@@ -100,7 +116,7 @@ func newEncoder(p Protocol, c Call) (encoder, error) {
 			return encoder{}, fmt.Errorf("call arguments are not valid JSON: %.200s", c.Arguments)
 		}
 		name, _ := json.Marshal(c.Tool)
-		suffix = `,"method":"tools/call","params":{"name":` + string(name) + `,"arguments":` + string(c.Arguments)
+		suffix = `,"method":"tools/call","params":{"name":` + string(name) + `,"arguments":` + string(c.Arguments) + c.extraParams
 	case "resources/read":
 		uri, _ := json.Marshal(c.URI)
 		suffix = `,"method":"resources/read","params":{"uri":` + string(uri)
@@ -109,7 +125,7 @@ func newEncoder(p Protocol, c Call) (encoder, error) {
 	}
 	if p == Modern {
 		suffix += `,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + ModernVersion +
-			`","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":` + clientInfo + `}`
+			`","io.modelcontextprotocol/clientCapabilities":` + c.capabilities() + `,"io.modelcontextprotocol/clientInfo":` + clientInfo + `}`
 	}
 	suffix += "}}"
 	return encoder{prefix: []byte(`{"jsonrpc":"2.0","id":`), suffix: []byte(suffix)}, nil

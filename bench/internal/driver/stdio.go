@@ -83,18 +83,26 @@ func (c *stdioConn) run(s Server, call Call, enc encoder, opt LoadOptions) (Load
 			return LoadResult{}, err
 		}
 	}
-	reply, err := c.roundTrip(verifyID, enc.appendRequest(nil, verifyID), opt.timeout())
+	send := func(id int64) ([]byte, error) {
+		return c.roundTrip(id, enc.appendRequest(make([]byte, 0, enc.size()), id), opt.timeout())
+	}
+	if call.MultiRound {
+		var err error
+		if send, err = multiRound(s.Protocol, call, func(id int64, req []byte) ([]byte, error) {
+			return c.roundTrip(id, req, opt.timeout())
+		}); err != nil {
+			return LoadResult{}, err
+		}
+	}
+	reply, err := send(verifyID)
 	if err != nil {
 		return LoadResult{}, fmt.Errorf("verify call: %w", err)
 	}
 	if err := call.verify(reply, verifyID); err != nil {
 		return LoadResult{}, fmt.Errorf("verify call: %w", err)
 	}
-	if opt.Sequential {
-		pid := c.proc.cmd.Process.Pid
-		return sequence(pid, opt, func(id int64) ([]byte, error) {
-			return c.roundTrip(id, enc.appendRequest(make([]byte, 0, enc.size()), id), opt.timeout())
-		})
+	if opt.Sequential || call.MultiRound {
+		return sequence(c.proc.cmd.Process.Pid, opt, send)
 	}
 	return c.load(enc, opt)
 }

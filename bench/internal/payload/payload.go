@@ -27,6 +27,16 @@ const (
 	// notifications/tools/list_changed) and answers TouchedText.
 	TouchTool   = "touch_tools"
 	TouchedText = "touched"
+	// ConfirmTool takes NestedTool's arguments over two rounds: the first
+	// answers input_required with one elicitation under ConfirmKey, the
+	// second (with the answer and the request state) answers like
+	// NestedTool.
+	ConfirmTool    = "confirm_nested"
+	ConfirmKey     = "confirm"
+	ConfirmMessage = "Count the items?"
+	// ConfirmState is the request state of the peers whose API leaves it to
+	// the handler (mcpgen seals its own).
+	ConfirmState = "step-1"
 	// BlobScheme prefixes the blob resources: BlobScheme + Label(n).
 	BlobScheme = "bench://blob/"
 )

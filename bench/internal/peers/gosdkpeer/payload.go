@@ -2,6 +2,7 @@ package gosdkpeer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync/atomic"
 
@@ -70,5 +71,22 @@ func addTouch(s *mcp.Server) {
 					return text(""), nil, nil
 				})
 			return text(payload.TouchedText), nil, nil
+		})
+}
+
+// addConfirm registers confirm_nested, the multi round-trip row's tool:
+// without an answer it returns an input-required result (an elicitation
+// and a request state); with one it counts the items.
+func addConfirm(s *mcp.Server) {
+	mcp.AddTool(s, &mcp.Tool{Name: payload.ConfirmTool, Description: "confirm, then count the items"},
+		func(_ context.Context, req *mcp.CallToolRequest, in NestedArgs) (*mcp.CallToolResult, any, error) {
+			if _, ok := req.Params.InputResponses[payload.ConfirmKey]; !ok || req.Params.RequestState != payload.ConfirmState {
+				return &mcp.CallToolResult{
+					InputRequests: mcp.InputRequestMap{payload.ConfirmKey: &mcp.ElicitParams{Mode: "form", Message: payload.ConfirmMessage,
+						RequestedSchema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)}},
+					RequestState: payload.ConfirmState,
+				}, nil, nil
+			}
+			return text(payload.ItemsText(len(in.Items))), nil, nil
 		})
 }

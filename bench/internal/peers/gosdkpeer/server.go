@@ -53,6 +53,7 @@ func NewWithTools(tools int) (*mcp.Server, error) {
 	mcp.AddTool(s, &mcp.Tool{Name: weather.ToolName, Description: "Current weather for a location", InputSchema: in}, handle)
 	addPayload(s)
 	addTouch(s)
+	addConfirm(s)
 	addExtraTools(s, in, tools-1)
 	return s, nil
 }

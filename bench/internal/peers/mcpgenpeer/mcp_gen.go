@@ -17,6 +17,44 @@ const _ = server.APIVersion1
 func (t *Tools) MCPTools() []server.Tool {
 	return []server.Tool{
 		server.NewTool(server.ToolInfo{
+			Name:        "confirm_nested",
+			Description: "The multi round-trip row's tool: the first round stores its state and asks the client to confirm (elicitation); the second, carrying the answer and the sealed state, counts the items.",
+			InputSchema: json.RawMessage(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "items": {
+      "items": {
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "value": {
+            "type": "integer"
+          },
+          "tags": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          }
+        },
+        "type": "object",
+        "required": [
+          "name",
+          "value",
+          "tags"
+        ]
+      },
+      "type": "array"
+    }
+  },
+  "type": "object",
+  "required": [
+    "items"
+  ]
+}`),
+		}, t.ConfirmNested),
+		server.NewTool(server.ToolInfo{
 			Name:        "blob_result",
 			Description: "Returns size bytes of text.",
 			InputSchema: json.RawMessage(`{

@@ -72,3 +72,20 @@ func addTouch(s *server.MCPServer) {
 			return mcp.NewToolResultText(payload.TouchedText), nil
 		})
 }
+
+// addConfirm registers confirm_nested, the multi round-trip row's tool:
+// without an answer it returns an input-required result (an elicitation
+// and a request state, built with InputRequestBuilder); with one it counts
+// the items.
+func addConfirm(s *server.MCPServer) {
+	s.AddTool(mcp.NewTool(payload.ConfirmTool, mcp.WithDescription("confirm, then count the items"), mcp.WithInputSchema[NestedArgs]()),
+		mcp.NewTypedToolHandler(func(_ context.Context, req mcp.CallToolRequest, in NestedArgs) (*mcp.CallToolResult, error) {
+			if _, ok := req.Params.InputResponses[payload.ConfirmKey]; !ok || req.Params.RequestState != payload.ConfirmState {
+				return server.NewInputRequestBuilder(payload.ConfirmState).Elicit(payload.ConfirmKey, mcp.ElicitationParams{
+					Message:         payload.ConfirmMessage,
+					RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}},
+				}).ToolResult(), nil
+			}
+			return mcp.NewToolResultText(payload.ItemsText(len(in.Items))), nil
+		}))
+}

@@ -47,6 +47,7 @@ func NewWithTools(tools int) *server.MCPServer {
 	s.AddTool(weatherTool(weather.ToolName), mcp.NewTypedToolHandler(handle))
 	addPayload(s)
 	addTouch(s)
+	addConfirm(s)
 	if tools > 1 {
 		s.AddTools(extraTools(tools - 1)...)
 	}
