@@ -158,7 +158,7 @@ func reachable(t *Type) map[*Type]bool {
 	return seen
 }
 
-var tsCategory = regexp.MustCompile("(?s)/\\*\\*((?:[^*]|\\*[^/])*)\\*/\\s*export\\s+(?:interface|type)\\s+(\\w+)")
+var tsCategory = regexp.MustCompile(`(?s)/\*\*((?:[^*]|\*[^/])*)\*/\s*export\s+(?:interface|type)\s+(\w+)`)
 var tsCategoryTag = regexp.MustCompile("@category\\s+`?([^`\\n]+?)`?\\s*\\n")
 
 // tsCategories maps each declaration of schema.ts to its @category, which

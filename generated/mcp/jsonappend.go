@@ -324,7 +324,8 @@ func structFieldsOf(t reflect.Type) []encodedField {
 	}
 	current := []level{}
 	next := []level{{typ: t}}
-	count, nextCount := map[reflect.Type]int{}, map[reflect.Type]int{}
+	var count map[reflect.Type]int
+	nextCount := map[reflect.Type]int{}
 	visited := map[reflect.Type]bool{}
 	var fields []encodedField
 	for len(next) > 0 {

@@ -43,10 +43,12 @@ type AppendExported struct {
 type appendOuter struct {
 	appendEmbedded
 	*AppendExported
-	Shadowed    string `json:"Shadowed"`
-	Name        string `json:"name"`
-	Skip        string `json:"-"`
-	Dash        string `json:"-,"`
+	Shadowed string `json:"Shadowed"`
+	Name     string `json:"name"`
+	Skip     string `json:"-"`
+	//lint:ignore SA5008 the odd tags are the point: the encoder must treat them as encoding/json does
+	Dash string `json:"-,"`
+	//lint:ignore SA5008 the odd tags are the point: the encoder must treat them as encoding/json does
 	Bad         string `json:"bad\"name"`
 	private     string
 	Quoted      int                        `json:"quoted,string"`
@@ -114,7 +116,7 @@ func appendCases() []any {
 		Quoted: 42, QuotedS: s, Float: 1e-7, Float32: 3.4e38, Uint: 7,
 		Bytes: []byte{0, 1, 2, 0xff}, Raw: json.RawMessage(` { "a" : [1, 2, "<x>"] } `),
 		Number: "12.5e3", Time: time.Date(2026, 12, 2, 1, 2, 3, 4, time.UTC),
-		Any: map[string]any{"z": 1.0, "a": []any{nil, true, "x", 1e21, -0.0}},
+		Any: map[string]any{"z": 1.0, "a": []any{nil, true, "x", 1e21, math.Copysign(0, -1)}},
 		Ptr: &appendInner{A: "p"}, Slice: []appendInner{{A: "1", B: 2}, {}},
 		Map:    map[string]any{"b": 2, "a": "<", "\u2028": nil},
 		IntMap: map[int]string{10: "ten", 2: "two"},
@@ -126,7 +128,7 @@ func appendCases() []any {
 		Content:     []ContentBlock{&TextContent{Text: s}, &ImageContent{Data: []byte("img"), MIMEType: "image/png"}},
 	}
 	return []any{
-		nil, true, 0, -1, uint8(3), 0.1, 1e20, 1e21, 1e-6, 1e-7, -0.0, float32(0.1), 123456789.0,
+		nil, true, 0, -1, uint8(3), 0.1, 1e20, 1e21, 1e-6, 1e-7, math.Copysign(0, -1), float32(0.1), 123456789.0,
 		"", s, []byte(nil), []byte("hello"), json.RawMessage(`{"a":1}`), json.Number("1"),
 		[]any{1, "a", nil}, map[string]int{"b": 1, "a": 2}, &appendInner{A: "x"},
 		full, &full, appendOuter{},
