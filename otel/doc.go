@@ -29,9 +29,12 @@
 //     and Baggage by default); a span already in the request's context
 //     (an HTTP server span, for example) is linked, as the conventions
 //     ask, and is the parent only when _meta carries none;
-//   - the server span's context is written back to the result's _meta
-//     (traceparent, tracestate), so a client sees which server span
-//     answered it (Options.NoResultTraceContext turns this off);
+//   - the server span's context (traceparent, tracestate) is written
+//     into the _meta of what the server sends for the request: the
+//     result, its progress and log notifications, and a legacy session's
+//     requests to the client (server.WithOutgoingMeta), so the client
+//     sees which server span answered or asked
+//     (Options.NoResultTraceContext turns this off);
 //   - metrics: mcp.server.operation.duration (histogram, seconds, with the
 //     conventions' bucket boundaries and the attributes above that have
 //     low cardinality: mcp.method.name, error.type,

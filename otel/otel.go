@@ -51,7 +51,8 @@ type Options struct {
 	// server span's into the result's _meta (default W3C Trace Context and
 	// Baggage).
 	Propagator propagation.TextMapPropagator
-	// NoResultTraceContext leaves results' _meta alone.
+	// NoResultTraceContext leaves the _meta of results, notifications and
+	// server-to-client requests alone.
 	NoResultTraceContext bool
 }
 
@@ -143,7 +144,11 @@ func (in *instruments) intercept(next server.Handler) server.Handler {
 		spanCtx, span := in.tracer.Start(spanCtx, spanName(req), trace.WithSpanKind(trace.SpanKindServer),
 			trace.WithAttributes(attrs...), trace.WithLinks(links...))
 
-		result, err := next(spanCtx, req)
+		var members map[string]string
+		if in.inject {
+			members = in.traceContext(spanCtx)
+		}
+		result, err := next(server.WithOutgoingMeta(spanCtx, members), req)
 
 		o := server.OutcomeOf(req.Method, result, err)
 		version := req.ProtocolVersion() // after next: initialize has negotiated it
@@ -161,8 +166,8 @@ func (in *instruments) intercept(next server.Handler) server.Handler {
 			span.SetStatus(codes.Error, errorTypeTool)
 		}
 		span.SetAttributes(outcome...)
-		if in.inject && err == nil && result != nil {
-			result = in.withTraceContext(spanCtx, result)
+		if len(members) > 0 && err == nil && result != nil {
+			result = withTraceContext(result, members)
 		}
 		span.End()
 

@@ -47,6 +47,11 @@ func newKit(t testing.TB) *kit {
 		server.NewTool(server.ToolInfo{Name: "fail", InputSchema: json.RawMessage(`{"type":"object"}`)},
 			func(ctx context.Context, in json.RawMessage) (string, error) { return "", io.ErrUnexpectedEOF }),
 	}
+	tools = append(tools, server.NewTool(server.ToolInfo{Name: "tick", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, in json.RawMessage) (string, error) {
+			server.Progress(ctx, 1, 2, "half")
+			return "ok", nil
+		}))
 	prompts := []server.Prompt{server.NewPrompt(server.PromptInfo{Name: "hello"}, func(ctx context.Context, in struct{}) (string, error) { return "hi", nil })}
 	resources := []server.Resource{server.NewResource(server.ResourceInfo{URI: "test://a", Name: "a"}, func(ctx context.Context) (string, error) { return "A", nil })}
 	k.srv, err = server.New(server.Options{
@@ -327,12 +332,42 @@ func TestWithTraceContext(t *testing.T) {
 		{`{"_meta":5}`, `{"_meta":5}`},
 		{`[1]`, `[1]`},
 	} {
-		got := string(in.withTraceContext(ctx, json.RawMessage(c.in)))
+		got := string(withTraceContext(json.RawMessage(c.in), in.traceContext(ctx)))
 		if got != c.want {
 			t.Errorf("%s: %s, want %s", c.in, got, c.want)
 		}
 		if strings.HasPrefix(c.want, "{") && !json.Valid([]byte(got)) {
 			t.Errorf("%s: invalid %s", c.in, got)
 		}
+	}
+}
+
+type noteRecorder struct{ params []json.RawMessage }
+
+func (r *noteRecorder) Notify(method string, params any) error {
+	r.params = append(r.params, append(json.RawMessage(nil), params.(json.RawMessage)...))
+	return nil
+}
+
+// TestNotificationsCarryTheSpan: a progress notification sent while the
+// request is handled carries the server span's traceparent in its _meta.
+func TestNotificationsCarryTheSpan(t *testing.T) {
+	k := newKit(t)
+	w := &noteRecorder{}
+	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tick","arguments":{},"_meta":{` + modernMeta + `,"progressToken":5,"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}}}`
+	k.srv.HandleBytes(context.Background(), []byte(msg), w)
+	spans := k.spans.Ended()
+	if len(spans) != 1 || len(w.params) != 1 {
+		t.Fatalf("%d spans, notifications %s", len(spans), w.params)
+	}
+	var p struct {
+		Meta map[string]string `json:"_meta"`
+	}
+	if err := json.Unmarshal(w.params[0], &p); err != nil {
+		t.Fatal(err)
+	}
+	want := "00-4bf92f3577b34da6a3ce929d0e0e4736-" + spans[0].SpanContext().SpanID().String() + "-01"
+	if p.Meta["traceparent"] != want {
+		t.Fatalf("progress _meta %v, want traceparent %s", p.Meta, want)
 	}
 }

@@ -400,3 +400,55 @@ func TestVisibleFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestOutgoingMeta: members an interceptor puts in the context with
+// WithOutgoingMeta reach the _meta of the request's progress and log
+// notifications and of a legacy session's server-to-client requests.
+func TestOutgoingMeta(t *testing.T) {
+	tag := func(next Handler) Handler {
+		return func(ctx context.Context, req *Request) (json.RawMessage, error) {
+			return next(WithOutgoingMeta(ctx, map[string]string{"traceparent": "00-tp-" + req.ID.String(), "tracestate": "s=1"}), req)
+		}
+	}
+	f := newFixture(t, func(o *Options) { o.Interceptors = []Interceptor{tag} })
+	w := newRecorder()
+	meta := `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p","io.modelcontextprotocol/logLevel":"debug"}`
+	r, _ := rpcMeta(t, f.s, "tools/call", `{"name":"progress","arguments":{}}`, meta, w)
+	wantResult(t, r)
+	rpcMeta(t, f.s, "tools/call", `{"name":"logs","arguments":{}}`, meta, w)
+	notes := w.all()
+	if len(notes) < 2 {
+		t.Fatalf("notifications %v", notes)
+	}
+	kinds := map[string]bool{}
+	for _, n := range notes {
+		var p struct {
+			Meta map[string]string `json:"_meta"`
+		}
+		if err := json.Unmarshal(n.Params, &p); err != nil || p.Meta["traceparent"] != "00-tp-7" || p.Meta["tracestate"] != "s=1" {
+			t.Fatalf("%s %s: %v", n.Method, n.Params, err)
+		}
+		kinds[n.Method] = true
+	}
+	if !kinds["notifications/progress"] || !kinds["notifications/message"] {
+		t.Fatalf("kinds %v", kinds)
+	}
+	// Legacy: the elicitation/create request carries them.
+	peer := startStdio(t, f.s, 0)
+	peer.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"old","version":"1"}}}`)
+	peer.next()
+	peer.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask_name","arguments":{}}}`)
+	req := peer.next()
+	params, _ := req["params"].(map[string]any)
+	m, _ := params["_meta"].(map[string]any)
+	if req["method"] != "elicitation/create" || m["traceparent"] != "00-tp-2" || params["message"] != "What is your name?" {
+		t.Fatalf("server request %v", req)
+	}
+	id, _ := json.Marshal(req["id"])
+	peer.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"action":"accept","content":{"name":"Ada"}}}`)
+	if res := peer.next(); !strings.Contains(toJSONString(res), "Hello, Ada!") {
+		t.Fatalf("answer %v", res)
+	}
+}
+
+func toJSONString(v any) string { b, _ := json.Marshal(v); return string(b) }

@@ -466,6 +466,7 @@ func (l *legacySession) request(ctx context.Context, method string, params json.
 		}
 		defer done()
 	}
+	params = l.s.withOutgoingMeta(ctx, params)
 	if err := send(jsonrpc.AppendRequest(nil, id, method, params)); err != nil {
 		return nil, err
 	}

@@ -72,6 +72,7 @@ func (r *request) notify(method string, params json.RawMessage) {
 	if r.w == nil || r.done.Load() || r.ctx.Err() != nil {
 		return
 	}
+	params = r.s.withOutgoingMeta(r.ctx, params)
 	if err := r.w.Notify(method, params); err != nil {
 		r.s.logger.Debug("notification not delivered", "method", method, "err", err)
 	}
