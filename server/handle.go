@@ -62,7 +62,11 @@ func (s *Server) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWrite
 		return errorResponse(msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request"})
 	}
 	pr := parseRequest(msg)
-	return s.eraFor(&pr, nil, nil).handleRequest(ctx, &pr, w)
+	if s.chooseEra(&pr, false) == eraModern {
+		return s.handleRequest(ctx, &pr, w) // a static call: pr stays on the stack
+	}
+	lp := pr
+	return s.eraFor(&lp, nil, nil).handleRequest(ctx, &lp, w)
 }
 
 // handleRequest answers a request in the modern era from its one parse
@@ -74,7 +78,8 @@ func (s *Server) handleRequest(ctx context.Context, pr *parsedRequest, w Message
 	if s.chain == nil {
 		result, rerr = s.serveParsed(ctx, pr, w)
 	} else {
-		result, rerr = s.intercepted(ctx, pr, w)
+		cp := *pr // the chain's Request keeps it; the common path keeps pr on the stack
+		result, rerr = s.intercepted(ctx, &cp, w)
 	}
 	if ctx.Err() != nil {
 		return Response{}
@@ -117,7 +122,8 @@ func (s *Server) serveParsed(ctx context.Context, pr *parsedRequest, w MessageWr
 	if pr.err != nil {
 		return nil, pr.err
 	}
-	p, meta := &pr.params, pr.meta
+	params, meta := pr.params, pr.meta
+	p := &params // the routes keep p; a copy, so pr itself does not escape
 	if !s.supports(meta.protocolVersion) {
 		return nil, s.unsupportedVersion(meta.protocolVersion)
 	}
