@@ -10,9 +10,25 @@
 // Generate never returns code that does not compile: it type-checks the
 // package in memory first, and a failure is an *Error naming the schema
 // definition at fault. Every schema name becomes a valid, unique Go
-// identifier (see idents.go), the same one on every run. Loading and
-// generating are linear in the schema's size; schema.MaxSchemaBytes and
-// schema.MaxDepth bound what one schema may cost.
+// identifier (see idents.go), the same one on every run. The check runs
+// against exact stubs of the standard library (stdstub.go), so it needs
+// neither the go command nor a build cache.
+//
+// # Cost, and the bound for bad input
+//
+// Loading and generating are linear in the schema's size and nesting;
+// schema.MaxSchemaBytes (32 MB) and schema.MaxDepth (128) bound what one
+// schema may cost. Measured on a shared 2-core machine
+// (go test ./generator -run X -bench Generate -benchmem, and
+// /usr/bin/time mcpgen generate --schema 2026-07-28): the 2026-07-28 schema
+// (181 KB) generates in 0.3–0.4 s of process time with 33–36 MB peak RSS
+// (55 MB allocated); a schema ten times its size takes about ten times the
+// time and allocation (520 MB); 40 nested levels, 23 MB. So the largest
+// schema accepted costs at most about 180 times the 2026-07-28 figures
+// (around a minute and a few GB on such a machine); input refused for its
+// size is refused before it is parsed, and invalid JSON, nesting beyond
+// MaxDepth and unsupported keywords are reported after one linear pass,
+// with file: JSON pointer: message and nothing written.
 //
 // # JSON Schema constructs
 //

@@ -99,10 +99,11 @@ func Generate(m *schema.Model, opts Options) ([]File, error) {
 
 // gen holds what every emitter needs.
 type gen struct {
-	m    *schema.Model
-	opts Options
-	docs *docs
-	id   *idents
+	m     *schema.Model
+	opts  Options
+	docs  *docs
+	id    *idents
+	roles map[*schema.Type]string // what a type is to its method, for docs (shapedoc.go)
 }
 
 func newGen(m *schema.Model, opts Options) *gen {

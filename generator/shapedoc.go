@@ -12,24 +12,11 @@ import (
 // params or result of a method, or its shape — never a filler line.
 func (g *gen) shapeDoc(t *schema.Type) string {
 	name := g.name(t)
-	for _, md := range append(append([]*schema.Method(nil), g.m.Requests...), g.m.Notifications...) {
-		kind := "request"
-		if md.Notification {
-			kind = "notification"
-		}
-		switch t {
-		case md.Type:
-			return fmt.Sprintf("%s is the %s %s.", name, md.Name, kind)
-		case md.Params:
-			if g.shared(t) {
-				continue
-			}
-			return fmt.Sprintf("%s holds the params of the %s %s.", name, md.Name, kind)
-		case md.Result:
-			if !g.shared(t) {
-				return fmt.Sprintf("%s is the result of the %s request.", name, md.Name)
-			}
-		}
+	if g.roles == nil {
+		g.roles = g.methodRoles()
+	}
+	if role, ok := g.roles[t]; ok {
+		return name + " " + role + "."
 	}
 	switch t.Kind {
 	case schema.KindStruct:
@@ -73,16 +60,37 @@ func (g *gen) shapeDoc(t *schema.Type) string {
 	return name + " is any JSON value."
 }
 
-// shared reports whether a type is the params or result of more than one
-// method (EmptyResult, NotificationParams): then it is not that of one.
-func (g *gen) shared(t *schema.Type) bool {
-	n := 0
-	for _, md := range append(append([]*schema.Method(nil), g.m.Requests...), g.m.Notifications...) {
-		if md.Result == t || md.Params == t {
-			n++
+// methodRoles says, once per package, what each message, params and
+// result type is to its method; a type that is the params or result of
+// several methods (EmptyResult, NotificationParams) has no role.
+func (g *gen) methodRoles() map[*schema.Type]string {
+	roles := map[*schema.Type]string{}
+	uses := map[*schema.Type]int{}
+	methods := append(append([]*schema.Method(nil), g.m.Requests...), g.m.Notifications...)
+	for _, md := range methods {
+		uses[md.Params]++
+		uses[md.Result]++
+	}
+	for _, md := range methods {
+		kind := "request"
+		if md.Notification {
+			kind = "notification"
+		}
+		if _, ok := roles[md.Type]; !ok {
+			roles[md.Type] = fmt.Sprintf("is the %s %s", md.Name, kind)
+		}
+		if md.Params != nil && uses[md.Params] == 1 {
+			if _, ok := roles[md.Params]; !ok {
+				roles[md.Params] = fmt.Sprintf("holds the params of the %s %s", md.Name, kind)
+			}
+		}
+		if md.Result != nil && uses[md.Result] == 1 {
+			if _, ok := roles[md.Result]; !ok {
+				roles[md.Result] = fmt.Sprintf("is the result of the %s request", md.Name)
+			}
 		}
 	}
-	return n > 1
+	return roles
 }
 
 // refDoc names a type expression in a doc sentence.

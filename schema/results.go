@@ -68,8 +68,11 @@ func (b *builder) pairResults(m *Model) {
 			b.resultPtr[md] = f.Pointer
 			continue
 		}
-		reach := reachable(md.Type)
 		var found []*Type
+		var reach map[*Type]bool
+		if len(inCategory[md.Name]) > 0 {
+			reach = reachable(md.Type, inCategory[md.Name])
+		}
 		for _, t := range inCategory[md.Name] {
 			if !reach[t] && members[t] && field(t, "method") == nil && byType[t] == nil {
 				found = append(found, t)
@@ -121,8 +124,15 @@ func linkedRequest(doc string, requests []*Method) *Method {
 	return nil
 }
 
-// reachable is every named type a type refers to, itself included.
-func reachable(t *Type) map[*Type]bool {
+// reachable is every type a request refers to through its inline types
+// and the definitions of its own @category (the params and what they hold),
+// itself included. Walking only those keeps the pairing linear in the
+// schema: each category is walked once.
+func reachable(t *Type, category []*Type) map[*Type]bool {
+	within := map[*Type]bool{}
+	for _, c := range category {
+		within[c] = true
+	}
 	seen := map[*Type]bool{}
 	var visit func(r *Ref)
 	var visitType func(t *Type)
@@ -143,6 +153,9 @@ func reachable(t *Type) map[*Type]bool {
 			return
 		}
 		seen[t] = true
+		if len(seen) > 1 && !t.Inline && !within[t] {
+			return
+		}
 		for _, f := range t.Fields {
 			visit(f.Type)
 		}
