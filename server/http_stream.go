@@ -106,19 +106,20 @@ func (st *httpStream) openSSELocked() error {
 	return nil
 }
 
-// keepAliveLoop writes an SSE comment every keepAlive until finish or the
-// client goes away.
+// keepAliveLoop writes an SSE comment every keepAlive (kicked by the one
+// shared ticker of that interval, keepalive.go) until finish or the client
+// goes away.
 func (st *httpStream) keepAliveLoop() {
 	defer st.wg.Done()
-	t := time.NewTicker(st.keepAlive)
-	defer t.Stop()
+	kick, leave := keepAliveEvery(st.keepAlive).join()
+	defer leave()
 	for {
 		select {
 		case <-st.stop:
 			return
 		case <-st.ctx.Done():
 			return
-		case <-t.C:
+		case <-kick:
 			st.mu.Lock()
 			if !st.done && !st.broken {
 				if err := st.sse.WriteComment(""); err != nil {

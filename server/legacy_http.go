@@ -290,11 +290,11 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 	if sse.Open() != nil {
 		return
 	}
-	var tick <-chan time.Time
+	var tick <-chan struct{}
 	if h.keepAlive > 0 {
-		t := time.NewTicker(h.keepAlive)
-		defer t.Stop()
-		tick = t.C
+		kick, leave := keepAliveEvery(h.keepAlive).join()
+		defer leave()
+		tick = kick
 	}
 	for {
 		select {
