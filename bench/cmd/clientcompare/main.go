@@ -1,12 +1,14 @@
 // Command clientcompare benchmarks the mcpgen Go client against the go-sdk
-// v1.8.0 client on the same server: the mcpgen weather server (bench's
-// mcpgen peer), over Streamable HTTP (httptest on 127.0.0.1) and over
-// stdio (in-process pipes to Server.ServeStdio). Each round measures every
-// client once with testing.Benchmark, interleaved, so both see the same
-// machine; the report is each client's median ns/op and allocations per
-// call, and the mcpgen/go-sdk ratio of medians.
+// v1.8.0 and mcp-go v1.2.1 clients on the same server: the mcpgen weather
+// server (bench's mcpgen peer), over Streamable HTTP (httptest on
+// 127.0.0.1) and over stdio (in-process pipes to Server.ServeStdio). Each
+// round measures every client once with testing.Benchmark, interleaved, so
+// all see the same machine; the report is each client's median ns/op and
+// allocations per call, and the ratio to go-sdk's with its spread (the
+// lowest and highest ratio of one round's figures).
 //
-//	go run ./cmd/clientcompare              # 5 rounds
+//	go run ./cmd/clientcompare              # 5 rounds, 1 s each
+//	go run ./cmd/clientcompare -quick       # 3 rounds, 200 ms each
 //	go run ./cmd/clientcompare -rounds 9
 package main
 
@@ -15,11 +17,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http/httptest"
 	"os"
 	"sort"
 	"testing"
+	"time"
 
+	mcpgoclient "github.com/mark3labs/mcp-go/client"
+	mcpgotransport "github.com/mark3labs/mcp-go/client/transport"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/bench/internal/peers/mcpgenpeer"
@@ -39,8 +46,18 @@ type subject struct {
 
 func main() {
 	rounds := flag.Int("rounds", 5, "interleaved rounds")
+	quick := flag.Bool("quick", false, "3 rounds of 200 ms")
+	benchTime := flag.Duration("benchtime", time.Second, "testing.Benchmark time per client and round")
+	testing.Init()
 	flag.Parse()
-	subjects := []subject{{"mcpgen", mcpgenClient}, {"go-sdk", goSDKClient}}
+	if *quick {
+		*rounds, *benchTime = 3, 200*time.Millisecond
+	}
+	if err := flag.Set("test.benchtime", benchTime.String()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	subjects := []subject{{"mcpgen", mcpgenClient}, {"go-sdk", goSDKClient}, {"mcp-go", mcpGoClient}}
 	for _, kind := range []string{"http", "stdio"} {
 		ns := map[string][]float64{}
 		allocs := map[string][]float64{}
@@ -75,10 +92,24 @@ func main() {
 				allocs[s.name] = append(allocs[s.name], float64(res.AllocsPerOp()))
 			}
 		}
-		m, g := median(ns["mcpgen"]), median(ns["go-sdk"])
-		fmt.Printf("%-5s  mcpgen %8.0f ns/op %6.0f allocs/op   go-sdk %8.0f ns/op %6.0f allocs/op   mcpgen/go-sdk time %.2f\n",
-			kind, m, median(allocs["mcpgen"]), g, median(allocs["go-sdk"]), m/g)
+		fmt.Printf("%-5s", kind)
+		for _, s := range subjects {
+			lo, hi := spread(ns[s.name], ns["go-sdk"])
+			fmt.Printf("   %s %8.0f ns/op %5.0f allocs/op (%.2f×, %.2f–%.2f)", s.name, median(ns[s.name]), median(allocs[s.name]),
+				median(ns[s.name])/median(ns["go-sdk"]), lo, hi)
+		}
+		fmt.Println()
 	}
+}
+
+// spread is the lowest and highest per-round ratio xs[i]/base[i].
+func spread(xs, base []float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i := range min(len(xs), len(base)) {
+		r := xs[i] / base[i]
+		lo, hi = min(lo, r), max(hi, r)
+	}
+	return lo, hi
 }
 
 func median(xs []float64) float64 {
@@ -174,4 +205,47 @@ func goSDKClient(kind string) (caller, func(), error) {
 		return text.Text, nil
 	}
 	return call, func() { cs.Close(); stop() }, nil
+}
+
+func mcpGoClient(kind string) (caller, func(), error) {
+	url, r, w, stop, err := serve(kind)
+	if err != nil {
+		return nil, nil, err
+	}
+	var c *mcpgoclient.Client
+	if kind == "http" {
+		c, err = mcpgoclient.NewStreamableHttpClient(url)
+	} else {
+		c = mcpgoclient.NewClient(mcpgotransport.NewIO(r, w, nil))
+	}
+	if err == nil {
+		err = c.Start(context.Background())
+	}
+	if err == nil {
+		var req mcpgo.InitializeRequest
+		req.Params.ClientInfo = mcpgo.Implementation{Name: "bench", Version: "1"}
+		_, err = c.Initialize(context.Background(), req)
+	}
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	var req mcpgo.CallToolRequest
+	req.Params.Name = "weather_current"
+	req.Params.Arguments = map[string]any{"location": "Paris", "units": "metric"}
+	call := func(ctx context.Context) (string, error) {
+		res, err := c.CallTool(ctx, req)
+		if err != nil {
+			return "", err
+		}
+		if len(res.Content) == 0 {
+			return "", fmt.Errorf("no content")
+		}
+		text, ok := res.Content[0].(mcpgo.TextContent)
+		if !ok {
+			return "", fmt.Errorf("content is %T", res.Content[0])
+		}
+		return text.Text, nil
+	}
+	return call, func() { c.Close(); stop() }, nil
 }
