@@ -161,14 +161,11 @@ func (e *emitter) group(g *group) {
 		}
 		e.f.Line()
 		e.f.Commentf("%s returns the %s bound by //mcp:%s directives on %s, in source order.", name, strings.ToLower(splitWords(field)), directive, owner)
-		e.decl(g, recvVar, name).Params().Index().Qual(ServerPackagePath, elem).Block(
-			jen.Return(jen.Index().Qual(ServerPackagePath, elem).ValuesFunc(func(vg *jen.Group) {
-				for _, it := range items {
-					vg.Line().Add(it)
-				}
-				vg.Line()
-			})),
-		)
+		if n > chunkSize {
+			e.chunkedFunc(g, recvVar, name, elem, items)
+		} else {
+			e.listFunc(g, recvVar, name, elem, items)
+		}
 		regs = append(regs, jen.Id("opts").Dot(field).Op("=").Append(jen.Id("opts").Dot(field), callee(recvVar, name).Call().Op("...")))
 	}
 	add("MCPTools", "Tools", "Tool", "tool", len(g.tools), func(i int) jen.Code { return e.tool(recvVar, g.tools[i]) })

@@ -20,6 +20,9 @@ type Package struct {
 	Prompts   []Prompt           // in source order
 	Resources []Resource         // in source order
 	Templates []ResourceTemplate // in source order
+
+	fset      *token.FileSet  // positions of Types' objects; nil when not loaded
+	generated map[string]bool // files marked as generated: their names do not clash with emitted ones
 }
 
 // Func is the Go func or method that implements a tool, prompt or resource.
