@@ -207,17 +207,17 @@ func TestGenerateWritesAndChecks(t *testing.T) {
 	if code != exitOK || stderr != "" {
 		t.Fatalf("generate: exit %d, stderr %q", code, stderr)
 	}
-	if !strings.HasPrefix(stdout, "mcpgen: wrote 13 files to "+out+" (2030-01-01, ") || strings.Count(stdout, "\n") != 1 {
+	if !strings.HasPrefix(stdout, "mcpgen: wrote 14 files to "+out+" (2030-01-01, ") || strings.Count(stdout, "\n") != 1 {
 		t.Errorf("summary = %q", stdout)
 	}
 	files := snapshot(t, out)
-	if len(files) != 13 || !strings.Contains(files["types.go"], "\npackage pingproto\n") {
+	if len(files) != 14 || !strings.Contains(files["types.go"], "\npackage pingproto\n") {
 		t.Fatalf("output: %d files, types.go:\n%.300s", len(files), files["types.go"])
 	}
 
 	// Again: nothing to write.
 	code, stdout, _ = cli(t, "generate", "--schema", "2030-01-01", "--out", out)
-	if code != exitOK || stdout != "mcpgen: "+out+" is up to date, 13 files unchanged (2030-01-01, 6 types)\n" {
+	if code != exitOK || stdout != "mcpgen: "+out+" is up to date, 14 files unchanged (2030-01-01, 6 types)\n" {
 		t.Errorf("second run: %d %q", code, stdout)
 	}
 
@@ -260,7 +260,7 @@ func TestGenerateWritesAndChecks(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("regenerate: exit %d, %q", code, stderr)
 	}
-	if !strings.Contains(stdout, "wrote 2 files to "+out+", 11 unchanged, removed 1 no longer generated") {
+	if !strings.Contains(stdout, "wrote 2 files to "+out+", 12 unchanged, removed 1 no longer generated") {
 		t.Errorf("summary = %q", stdout)
 	}
 	for _, want := range []string{"loaded 2030-01-01", "generated package pingproto", "wrote " + filepath.Join(out, "types.go"), "removed " + filepath.Join(out, "old.go"), "total"} {
