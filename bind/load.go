@@ -30,14 +30,16 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // are returned together as an [ErrorList]; other failures (no package,
 // go command errors) as a plain error. Type errors elsewhere in the package
 // (for example a stale generated file) are ignored unless they affect a bound
-// signature. Files marked as generated ("// Code generated … DO NOT EDIT.")
+// signature. Earlier bindings (files [Emit] wrote) are loaded as just
+// their package clause, so they are neither compiled nor able to break the
+// load when stale. Files marked as generated ("// Code generated … DO NOT EDIT.")
 // are not searched for directives.
 func Load(dir string, opts LoadOptions) (*Package, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("bind: %w", err)
 	}
-	cfg := &packages.Config{Mode: loadMode, Dir: abs, Env: opts.Env, BuildFlags: opts.BuildFlags}
+	cfg := &packages.Config{Mode: loadMode, Dir: abs, Env: opts.Env, BuildFlags: opts.BuildFlags, Overlay: bindingOverlay(abs)}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {
 		return nil, fmt.Errorf("bind: loading %s: %w", dir, err)
