@@ -18,6 +18,13 @@ type LoadOptions struct {
 	BuildFlags []string
 	// Env is the environment of the go command; nil means os.Environ().
 	Env []string
+	// OverlayEarlierBindings loads the files [Emit] wrote before as just
+	// their package clause, so a re-run never compiles the old bindings (it
+	// costs what a first run costs) and bindings that no longer compile (a
+	// deleted or renamed func) cannot break the load. `mcpgen tools` sets
+	// it; [CheckUpToDate] from a test leaves it off, so the go test cache
+	// keeps seeing the package as it is.
+	OverlayEarlierBindings bool
 }
 
 // loadMode is the one go/packages mode: syntax and types of the package
@@ -30,16 +37,18 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // are returned together as an [ErrorList]; other failures (no package,
 // go command errors) as a plain error. Type errors elsewhere in the package
 // (for example a stale generated file) are ignored unless they affect a bound
-// signature. Earlier bindings (files [Emit] wrote) are loaded as just
-// their package clause, so they are neither compiled nor able to break the
-// load when stale. Files marked as generated ("// Code generated … DO NOT EDIT.")
+// signature (see LoadOptions.OverlayEarlierBindings for stale bindings).
+// Files marked as generated ("// Code generated … DO NOT EDIT.")
 // are not searched for directives.
 func Load(dir string, opts LoadOptions) (*Package, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("bind: %w", err)
 	}
-	cfg := &packages.Config{Mode: loadMode, Dir: abs, Env: opts.Env, BuildFlags: opts.BuildFlags, Overlay: bindingOverlay(abs)}
+	cfg := &packages.Config{Mode: loadMode, Dir: abs, Env: opts.Env, BuildFlags: opts.BuildFlags}
+	if opts.OverlayEarlierBindings {
+		cfg.Overlay = bindingOverlay(abs)
+	}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {
 		return nil, fmt.Errorf("bind: loading %s: %w", dir, err)

@@ -93,7 +93,7 @@ func runTools(e *env, c *command, args []string) int {
 	}
 	start := time.Now()
 
-	var opts bind.LoadOptions
+	opts := bind.LoadOptions{OverlayEarlierBindings: true}
 	if *tags != "" {
 		opts.BuildFlags = []string{"-tags=" + *tags}
 	}
