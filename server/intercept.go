@@ -172,7 +172,10 @@ func (l *legacySession) intercepted(ctx context.Context, msg jsonrpc.Message, w 
 	if !l.oneShot {
 		req.SessionID = l.id
 	}
-	jsonscan.EachMember(msg.Params, func(key, value []byte) {
+	// Members unescapes names as the legacy layer does, so the chain sees
+	// the target the request acts on (`"n\u0061me"` is "name"; a repeated
+	// name is refused by the legacy layer before anything runs).
+	jsonscan.Members(msg.Params, func(key, value []byte) {
 		switch string(key) {
 		case "_meta":
 			req.Meta = value

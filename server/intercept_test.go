@@ -452,3 +452,24 @@ func TestOutgoingMeta(t *testing.T) {
 }
 
 func toJSONString(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// TestInterceptorLegacyEscapedName: in a legacy session the chain sees the
+// target the request acts on, whatever escapes its member names use (an
+// interceptor that refuses a tool by name cannot be passed by writing
+// "n\u0061me").
+func TestInterceptorLegacyEscapedName(t *testing.T) {
+	var rec seen
+	f := newFixture(t, func(o *Options) { o.Interceptors = []Interceptor{rec.interceptor()} })
+	peer := startStdio(t, f.s, 0)
+	peer.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}`)
+	peer.next()
+	peer.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	peer.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"n\u0061me":"echo","arguments":{"text":"x"}}}`)
+	if r := peer.next(); r["result"] == nil {
+		t.Fatalf("legacy tools/call with an escaped member name: %v", r)
+	}
+	got := rec.take()
+	if len(got) != 2 || got[1].Method != "tools/call" || got[1].Name != "echo" {
+		t.Fatalf("the chain saw %+v, want tools/call of echo", got)
+	}
+}
