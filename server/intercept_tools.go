@@ -49,11 +49,8 @@ func (t *toolImpl) wrapped(mw []ToolMiddleware) *toolImpl {
 		if err != nil {
 			return nil, err
 		}
-		switch o := out.(type) {
-		case *toolText:
-			return o.callToolResult(), nil
-		case *mcp.CallToolResult:
-			return o, nil
+		if res, ok := asCallToolResult(out); ok {
+			return res, nil
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: unexpected tool output"}
 	})

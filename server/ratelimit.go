@@ -117,18 +117,14 @@ func (s *Server) rateKey(ctx context.Context) string {
 			return "key\x00" + k
 		}
 	}
-	if f := s.lim.cfg.ClientID; f != nil {
-		if id := f(ctx); id != "" {
-			return id
-		}
-	}
-	if k := principalKey(ctx); k != "" {
-		return "principal\x00" + k
-	}
-	id, _ := ctx.Value(clientIDKey{}).(string)
-	if addr, ok := strings.CutPrefix(id, "http:"); ok {
-		if host, _, err := net.SplitHostPort(addr); err == nil {
-			return "http:" + host
+	id := s.clientID(ctx)
+	if transport, _ := ctx.Value(clientIDKey{}).(string); id == transport {
+		// An HTTP client is its address without the port: a new
+		// connection is not a new client.
+		if addr, ok := strings.CutPrefix(id, "http:"); ok {
+			if host, _, err := net.SplitHostPort(addr); err == nil {
+				return "http:" + host
+			}
 		}
 	}
 	return id

@@ -383,13 +383,22 @@ func (g *toolRegistry) CallTool(ctx context.Context, params *mcp.CallToolRequest
 	if err != nil {
 		return nil, err
 	}
-	switch o := out.(type) {
-	case *toolText:
-		return o.callToolResult(), nil
-	case *mcp.CallToolResult:
-		return o, nil
+	if res, ok := asCallToolResult(out); ok {
+		return res, nil
 	}
 	return nil, fmt.Errorf("unexpected tool output %T", out)
+}
+
+// asCallToolResult is the tools/call result of what a tool's run returned
+// (its text form or a whole result); false for anything else.
+func asCallToolResult(out any) (*mcp.CallToolResult, bool) {
+	switch o := out.(type) {
+	case *toolText:
+		return o.callToolResult(), true
+	case *mcp.CallToolResult:
+		return o, true
+	}
+	return nil, false
 }
 
 var _ mcp.ToolsHandler = (*toolRegistry)(nil)
