@@ -9,9 +9,15 @@
 // (encoding/json would keep the last value, and matches struct fields
 // case-insensitively). String, IsInteger and Kind read one raw value. Tree
 // decodes a whole document into map[string]any/[]any/json.Number values,
-// rejecting repeated names. One number reader (numberEnd) and one string
-// decoder (readString) serve Valid, Tree, String and Unquote.
+// rejecting repeated names. ParseTape reads a document with Tree's rules
+// into a Tape, a flat array of 16-byte nodes over the document's bytes (no
+// copy of strings, no maps): the one parse a tool's arguments are
+// validated on, decoded from and identified by. One number reader
+// (numberEnd) and one string decoder (readString) serve Valid, Tree,
+// ParseTape, String and Unquote (ParseTape checks strings with scanString,
+// readString's grammar without the copy, and decodes them with readString
+// when asked for their text).
 //
 // Everything here is fuzzed against encoding/json (FuzzValid, FuzzMembers,
-// FuzzString, FuzzTree) and never panics on any input.
+// FuzzString, FuzzTree; FuzzTape against Tree) and never panics on any input.
 package jsonscan

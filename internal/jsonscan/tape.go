@@ -1,0 +1,584 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+)
+
+// NodeKind is a JSON value's kind on a Tape (Kind, the function, reads
+// a raw value's first byte).
+type NodeKind uint8
+
+// The kinds of a Tape's nodes.
+const (
+	KindNull NodeKind = iota
+	KindFalse
+	KindTrue
+	KindNumber
+	KindString
+	KindArray
+	KindObject
+)
+
+// Tape is one parsed JSON document: its nodes in document order. An object
+// node is followed by its members, each a name node (KindString) then the
+// value's subtree; an array node by its elements' subtrees. A Tape refers
+// to the document's bytes (it does not copy them) and holds 16 bytes per
+// value and per member name; it is the one parse a tool's arguments are
+// validated on, decoded from and identified by.
+type Tape struct {
+	// Data is the parsed document, not copied: it must not change while
+	// the Tape is in use.
+	Data  []byte
+	nodes []node
+}
+
+// node is one value (or member name) on a tape.
+type node struct {
+	start, end uint32 // the value's bytes: Data[start:end] (a string's with quotes)
+	next       uint32 // the index of the node after this one's subtree
+	meta       uint32 // kind | flagEscaped | count<<metaShift
+}
+
+const (
+	kindMask    = 0x7
+	flagEscaped = 0x8 // string: has an escape or invalid UTF-8 (Text must decode it)
+	metaShift   = 4
+	// MaxTapeElements bounds the members of one object and the elements of
+	// one array on a Tape.
+	MaxTapeElements = math.MaxUint32 >> metaShift
+	// MaxTapeSize bounds the length of a document ParseTape accepts.
+	MaxTapeSize = math.MaxUint32 - 1
+)
+
+// smallTapeObject is the member count up to which duplicates are found by
+// comparing every pair of names; larger objects use a hash table.
+const smallTapeObject = 8
+
+var tapePool = sync.Pool{New: func() any { return new(Tape) }}
+
+// tapeParser holds the state of one ParseTape, kept with its scratch space
+// in a pool.
+type tapeParser struct {
+	data     []byte
+	i        int
+	maxDepth int
+	nodes    []node
+	err      *SyntaxError
+	table    []uint32 // duplicate detection: node index + 1 per slot, 0 empty
+}
+
+var tapeParsers = sync.Pool{New: func() any { return new(tapeParser) }}
+
+var nameSeed = maphash.MakeSeed()
+
+// ParseTape parses data with the grammar of Tree and Valid (the same number
+// and string readers): a member name repeated in one object and nesting
+// deeper than maxDepth are errors, as in Tree, and so is a document longer
+// than MaxTapeSize or a container of more than MaxTapeElements values.
+// Node 0 is the root. FuzzTape checks it against Tree and encoding/json.
+// When the caller is done with the tape (nothing keeps an index or calls a
+// method any more) it may hand it back with Release.
+func ParseTape(data []byte, maxDepth int) (*Tape, *SyntaxError) {
+	if len(data) > MaxTapeSize {
+		return nil, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), MaxTapeSize)}
+	}
+	t := tapePool.Get().(*Tape)
+	p := tapeParsers.Get().(*tapeParser)
+	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: t.nodes[:0], table: p.table}
+	p.i = SkipSpace(data, 0)
+	p.value(0)
+	if p.err == nil {
+		if p.i = SkipSpace(data, p.i); p.i != len(data) {
+			p.failAt("invalid character %s after the top-level value")
+		}
+	}
+	t.Data, t.nodes = data, p.nodes
+	err := p.err
+	if cap(p.table) > 1<<16 {
+		p.table = nil // do not pin a large table in the pool
+	}
+	*p = tapeParser{table: p.table}
+	tapeParsers.Put(p)
+	if err != nil {
+		t.Release()
+		return nil, err
+	}
+	return t, nil
+}
+
+// Release hands t back for reuse by a later ParseTape; t and every index
+// into it must not be used afterwards. Values t returned (Text, Number,
+// Value) stay valid; Raw's bytes are the caller's own Data.
+func (t *Tape) Release() {
+	if t == nil {
+		return
+	}
+	if cap(t.nodes) > 1<<16 {
+		t.nodes = nil // a large document's nodes go to the collector
+	}
+	t.Data, t.nodes = nil, t.nodes[:0]
+	tapePool.Put(t)
+}
+
+// Nodes is the number of nodes on t.
+func (t *Tape) Nodes() int { return len(t.nodes) }
+
+// Kind is the kind of node i.
+func (t *Tape) Kind(i int) NodeKind { return NodeKind(t.nodes[i].meta & kindMask) }
+
+// Len is the number of members of an object node or of elements of an
+// array node, and 0 for any other node.
+func (t *Tape) Len(i int) int { return int(t.nodes[i].meta >> metaShift) }
+
+// Next is the index of the node after i's whole subtree.
+func (t *Tape) Next(i int) int { return int(t.nodes[i].next) }
+
+// Raw is node i's bytes in Data (a string's with its quotes).
+func (t *Tape) Raw(i int) []byte {
+	n := &t.nodes[i]
+	return t.Data[n.start:n.end:n.end]
+}
+
+// Offset is the offset in Data of node i's first byte.
+func (t *Tape) Offset(i int) int { return int(t.nodes[i].start) }
+
+// Escaped reports whether string node i has an escape or invalid UTF-8, so
+// that its text differs from its raw contents.
+func (t *Tape) Escaped(i int) bool { return t.nodes[i].meta&flagEscaped != 0 }
+
+// Contents is string node i's raw contents, between its quotes; its text
+// when !Escaped(i).
+func (t *Tape) Contents(i int) []byte {
+	n := &t.nodes[i]
+	return t.Data[n.start+1 : n.end-1 : n.end-1]
+}
+
+// Text is string node i's unescaped text, as encoding/json decodes it. It
+// allocates the string once (a string without escapes is one copy).
+func (t *Tape) Text(i int) string {
+	if !t.Escaped(i) {
+		return string(t.Contents(i))
+	}
+	s, _, _ := readString(t.Data[:t.nodes[i].end], int(t.nodes[i].start)+1, true)
+	return s
+}
+
+// AppendText appends string node i's unescaped text to dst.
+func (t *Tape) AppendText(dst []byte, i int) []byte {
+	if !t.Escaped(i) {
+		return append(dst, t.Contents(i)...)
+	}
+	return append(dst, t.Text(i)...)
+}
+
+// TextEqual reports whether string node i's text is s; it allocates only
+// for a string with escapes.
+func (t *Tape) TextEqual(i int, s string) bool {
+	if !t.Escaped(i) {
+		return string(t.Contents(i)) == s
+	}
+	return t.Text(i) == s
+}
+
+// Number is number node i's literal text (json.Number's form).
+func (t *Tape) Number(i int) string { return string(t.Raw(i)) }
+
+// FirstMember is the name node of object obj's first member, or -1.
+func (t *Tape) FirstMember(obj int) int {
+	if t.nodes[obj].next == uint32(obj)+1 {
+		return -1
+	}
+	return obj + 1
+}
+
+// NextMember is the name node of the member after m (a name node) in
+// object obj, or -1.
+func (t *Tape) NextMember(obj, m int) int {
+	next := int(t.nodes[m+1].next)
+	if next >= int(t.nodes[obj].next) {
+		return -1
+	}
+	return next
+}
+
+// FirstElement is array arr's first element, or -1.
+func (t *Tape) FirstElement(arr int) int {
+	if t.nodes[arr].next == uint32(arr)+1 {
+		return -1
+	}
+	return arr + 1
+}
+
+// NextElement is the element after e in array arr, or -1.
+func (t *Tape) NextElement(arr, e int) int {
+	next := int(t.nodes[e].next)
+	if next >= int(t.nodes[arr].next) {
+		return -1
+	}
+	return next
+}
+
+// Member is the value node of object obj's member named name.
+func (t *Tape) Member(obj int, name string) (value int, ok bool) {
+	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
+		if t.TextEqual(m, name) {
+			return m + 1, true
+		}
+	}
+	return 0, false
+}
+
+// Value builds node i's subtree as Tree (and encoding/json with UseNumber)
+// would: map[string]any, []any, string, json.Number, bool and nil.
+func (t *Tape) Value(i int) any {
+	switch t.Kind(i) {
+	case KindNull:
+		return nil
+	case KindFalse:
+		return false
+	case KindTrue:
+		return true
+	case KindNumber:
+		return json.Number(t.Number(i))
+	case KindString:
+		return t.Text(i)
+	case KindArray:
+		a := make([]any, 0, t.Len(i))
+		for e := t.FirstElement(i); e >= 0; e = t.NextElement(i, e) {
+			a = append(a, t.Value(e))
+		}
+		return a
+	}
+	m := make(map[string]any, t.Len(i))
+	for k := t.FirstMember(i); k >= 0; k = t.NextMember(i, k) {
+		m[t.Text(k)] = t.Value(k + 1)
+	}
+	return m
+}
+
+// fail records the first error, at p.i.
+func (p *tapeParser) fail(msg string) *SyntaxError {
+	if p.err == nil {
+		p.err = &SyntaxError{Offset: p.i, msg: fmt.Sprintf("%s (at offset %d)", msg, p.i)}
+	}
+	return p.err
+}
+
+// failAt is fail with the character at p.i in place of the one %s of format.
+func (p *tapeParser) failAt(format string) *SyntaxError {
+	at := "end of input"
+	if p.i < len(p.data) {
+		at = strconv.QuoteRune(rune(p.data[p.i]))
+		if c := p.data[p.i]; c >= utf8.RuneSelf {
+			at = fmt.Sprintf("byte 0x%02x", c)
+		}
+	}
+	return p.fail(fmt.Sprintf(format, at))
+}
+
+// push appends a node for the value starting at p.i and returns its index.
+func (p *tapeParser) push(k NodeKind) int {
+	n := len(p.nodes)
+	if n == cap(p.nodes) {
+		// Double (append grows large slices by a quarter, copying a big
+		// document's nodes several times over).
+		grown := make([]node, n, max(64, 2*n))
+		copy(grown, p.nodes)
+		p.nodes = grown
+	}
+	p.nodes = append(p.nodes, node{start: uint32(p.i), meta: uint32(k)})
+	return n
+}
+
+// close ends node n at p.i.
+func (p *tapeParser) close(n int) {
+	p.nodes[n].end = uint32(p.i)
+	p.nodes[n].next = uint32(len(p.nodes))
+}
+
+// value reads the value at p.i, with Tree's rules and messages.
+func (p *tapeParser) value(depth int) {
+	if p.i >= len(p.data) {
+		p.fail("unexpected end of input")
+		return
+	}
+	if depth > p.maxDepth {
+		p.fail(fmt.Sprintf("nested deeper than %d levels", p.maxDepth))
+		return
+	}
+	switch c := p.data[p.i]; {
+	case c == '{':
+		p.object(depth)
+	case c == '[':
+		p.array(depth)
+	case c == '"':
+		p.string()
+	case c == 't':
+		p.literal("true", KindTrue)
+	case c == 'f':
+		p.literal("false", KindFalse)
+	case c == 'n':
+		p.literal("null", KindNull)
+	case c == '-' || c >= '0' && c <= '9':
+		end, ok := numberEnd(p.data, p.i)
+		if !ok {
+			p.i = end
+			p.failAt("invalid character %s in a number")
+			return
+		}
+		n := p.push(KindNumber)
+		p.i = end
+		p.close(n)
+	default:
+		p.failAt("invalid character %s looking for the beginning of a value")
+	}
+}
+
+func (p *tapeParser) literal(word string, k NodeKind) {
+	if len(p.data)-p.i < len(word) || string(p.data[p.i:p.i+len(word)]) != word {
+		p.fail("invalid literal; want " + word)
+		return
+	}
+	n := p.push(k)
+	p.i += len(word)
+	p.close(n)
+}
+
+// string reads the string at p.i (its opening quote) into a node.
+func (p *tapeParser) string() bool {
+	end, escaped, fault := scanString(p.data, p.i+1)
+	if fault != "" {
+		p.i = end
+		if end < len(p.data) && p.data[end] < 0x20 {
+			p.failAt("invalid control character %s in a string")
+		} else {
+			p.fail(fault)
+		}
+		return false
+	}
+	n := p.push(KindString)
+	if escaped {
+		p.nodes[n].meta |= flagEscaped
+	}
+	p.i = end + 1
+	p.close(n)
+	return true
+}
+
+func (p *tapeParser) object(depth int) {
+	obj := p.push(KindObject)
+	p.i = SkipSpace(p.data, p.i+1) // past '{'
+	if p.i < len(p.data) && p.data[p.i] == '}' {
+		p.i++
+		p.close(obj)
+		return
+	}
+	count := 0
+	for p.err == nil {
+		p.i = SkipSpace(p.data, p.i)
+		if p.i >= len(p.data) || p.data[p.i] != '"' {
+			p.failAt("invalid character %s looking for the beginning of a member name")
+			return
+		}
+		if !p.string() {
+			return
+		}
+		if p.i = SkipSpace(p.data, p.i); p.i >= len(p.data) || p.data[p.i] != ':' {
+			p.failAt("invalid character %s after a member name; want ':'")
+			return
+		}
+		p.i = SkipSpace(p.data, p.i+1)
+		p.value(depth + 1)
+		if p.err != nil {
+			return
+		}
+		if count++; count > MaxTapeElements {
+			p.fail(fmt.Sprintf("more than %d members in an object", MaxTapeElements))
+			return
+		}
+		if p.i = SkipSpace(p.data, p.i); p.i >= len(p.data) {
+			p.fail("unexpected end of input in an object")
+			return
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			p.close(obj)
+			p.nodes[obj].meta |= uint32(count) << metaShift
+			p.checkNames(obj, count)
+			return
+		default:
+			p.failAt("invalid character %s after an object member; want ',' or '}'")
+			return
+		}
+	}
+}
+
+func (p *tapeParser) array(depth int) {
+	arr := p.push(KindArray)
+	p.i = SkipSpace(p.data, p.i+1) // past '['
+	if p.i < len(p.data) && p.data[p.i] == ']' {
+		p.i++
+		p.close(arr)
+		return
+	}
+	count := 0
+	for p.err == nil {
+		p.i = SkipSpace(p.data, p.i)
+		p.value(depth + 1)
+		if p.err != nil {
+			return
+		}
+		if count++; count > MaxTapeElements {
+			p.fail(fmt.Sprintf("more than %d elements in an array", MaxTapeElements))
+			return
+		}
+		if p.i = SkipSpace(p.data, p.i); p.i >= len(p.data) {
+			p.fail("unexpected end of input in an array")
+			return
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			p.close(arr)
+			p.nodes[arr].meta |= uint32(count) << metaShift
+			return
+		default:
+			p.failAt("invalid character %s after an array element; want ',' or ']'")
+			return
+		}
+	}
+}
+
+// checkNames rejects the first member name of the complete object obj that
+// repeats an earlier one (compared as unescaped text, as Tree compares).
+func (p *tapeParser) checkNames(obj, count int) {
+	end := int(p.nodes[obj].next)
+	if count <= smallTapeObject {
+		for m := obj + 1; m < end; m = int(p.nodes[m+1].next) {
+			for e := obj + 1; e < m; e = int(p.nodes[e+1].next) {
+				if p.sameName(e, m) {
+					p.duplicate(m)
+					return
+				}
+			}
+		}
+		return
+	}
+	size := 1
+	for size < 2*count {
+		size <<= 1
+	}
+	if cap(p.table) < size {
+		p.table = make([]uint32, size)
+	} else {
+		p.table = p.table[:size]
+		clear(p.table)
+	}
+	mask := uint64(size - 1)
+	var scratch []byte
+	for m := obj + 1; m < end; m = int(p.nodes[m+1].next) {
+		name := p.contents(m)
+		if p.nodes[m].meta&flagEscaped != 0 {
+			scratch = p.appendText(scratch[:0], m)
+			name = scratch
+		}
+		for slot := maphash.Bytes(nameSeed, name) & mask; ; slot = (slot + 1) & mask {
+			e := p.table[slot]
+			if e == 0 {
+				p.table[slot] = uint32(m) + 1
+				break
+			}
+			if p.sameName(int(e)-1, m) {
+				p.duplicate(m)
+				return
+			}
+		}
+	}
+}
+
+func (p *tapeParser) contents(n int) []byte {
+	return p.data[p.nodes[n].start+1 : p.nodes[n].end-1]
+}
+
+func (p *tapeParser) appendText(dst []byte, n int) []byte {
+	s, _, _ := readString(p.data[:p.nodes[n].end], int(p.nodes[n].start)+1, true)
+	return append(dst, s...)
+}
+
+func (p *tapeParser) text(n int) string {
+	if p.nodes[n].meta&flagEscaped == 0 {
+		return string(p.contents(n))
+	}
+	s, _, _ := readString(p.data[:p.nodes[n].end], int(p.nodes[n].start)+1, true)
+	return s
+}
+
+// sameName reports whether name nodes a and b have the same text.
+func (p *tapeParser) sameName(a, b int) bool {
+	if (p.nodes[a].meta|p.nodes[b].meta)&flagEscaped == 0 {
+		return bytes.Equal(p.contents(a), p.contents(b))
+	}
+	return p.text(a) == p.text(b)
+}
+
+// duplicate fails at name node m, a repeated member name, as Tree does.
+func (p *tapeParser) duplicate(m int) {
+	name := p.text(m)
+	p.i = int(p.nodes[m].start)
+	e := p.fail("duplicate member name " + strconv.Quote(name))
+	e.Repeated, e.Duplicate = true, name
+}
+
+// scanString checks the contents of a JSON string starting at data[i],
+// just past its opening quote, with readString's grammar, without decoding
+// it: it returns the index of the closing quote and whether the text
+// differs from the raw contents (an escape, or invalid UTF-8 that decodes
+// to U+FFFD); on a fault, the offending index and why, as readString.
+func scanString(data []byte, i int) (end int, escaped bool, fault string) {
+	ascii := true
+	j := i
+	for j < len(data) {
+		switch c := data[j]; {
+		case c == '"':
+			if !ascii && !utf8.Valid(data[i:j]) {
+				escaped = true
+			}
+			return j, escaped, ""
+		case c == '\\':
+			if j+1 >= len(data) {
+				return len(data), false, "unexpected end of input in a string escape"
+			}
+			switch data[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j += 2
+			case 'u':
+				if hex4(data[j+2:]) < 0 {
+					return j, false, "invalid \\u escape in a string"
+				}
+				j += 6
+			default:
+				return j, false, "invalid escape in a string"
+			}
+			escaped = true
+			continue
+		case c < 0x20:
+			return j, false, "invalid control character in a string"
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+		j++
+	}
+	return len(data), false, "unexpected end of input in a string"
+}
