@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/httpwire"
@@ -232,9 +233,13 @@ func rawID(id jsonrpc.ID) json.RawMessage {
 	return json.RawMessage(id.String())
 }
 
-// writeJSON writes one JSON body with the given status.
+// writeJSON writes one JSON body with the given status. Its length goes in
+// Content-Length, so a large reply is one write, not a chunked stream, and
+// the client can size its buffer.
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

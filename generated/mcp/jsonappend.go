@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -100,7 +101,7 @@ func appendReflect(dst []byte, v reflect.Value) ([]byte, error) {
 		}
 		if t.Elem().Kind() == reflect.Uint8 && !marshalsItself(t.Elem()) {
 			dst = append(dst, '"')
-			dst = base64.StdEncoding.AppendEncode(dst, v.Bytes())
+			dst = appendBase64(dst, v.Bytes())
 			return append(dst, '"'), nil
 		}
 		return appendElems(dst, v)
@@ -569,4 +570,37 @@ func appendExtraAt(dst []byte, start int, extra map[string]json.RawMessage, decl
 		}
 	}
 	return append(dst, '}'), nil
+}
+
+// base64Pairs maps 12 bits to the two characters of the standard base64
+// alphabet that encode them (the first in the low byte).
+var base64Pairs = func() (t [4096]uint16) {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for i := range t {
+		t[i] = uint16(alphabet[i>>6]) | uint16(alphabet[i&63])<<8
+	}
+	return t
+}()
+
+// appendBase64 appends base64.StdEncoding's encoding of src (what
+// encoding/json writes for a []byte), about twice as fast as
+// base64.StdEncoding.AppendEncode: six bytes at a time become eight
+// characters through a 12-bit table and one 64-bit store, instead of three
+// bytes becoming four single-character lookups. The last bytes (and the
+// padding) are left to encoding/base64. A 1 MB resources/read blob spent
+// half of its server CPU here.
+func appendBase64(dst, src []byte) []byte {
+	n := base64.StdEncoding.EncodedLen(len(src))
+	dst = slices.Grow(dst, n)
+	out := dst[len(dst) : len(dst)+n]
+	for len(src) >= 8 && len(out) >= 8 { // an 8-byte load covers the 6 bytes used
+		v := binary.BigEndian.Uint64(src)
+		binary.LittleEndian.PutUint64(out, uint64(base64Pairs[v>>52])|
+			uint64(base64Pairs[v>>40&0xFFF])<<16|
+			uint64(base64Pairs[v>>28&0xFFF])<<32|
+			uint64(base64Pairs[v>>16&0xFFF])<<48)
+		src, out = src[6:], out[8:]
+	}
+	base64.StdEncoding.Encode(out, src)
+	return dst[:len(dst)+n]
 }
