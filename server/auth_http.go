@@ -418,14 +418,12 @@ func (st *httpStream) finishDenied(r *http.Request, id jsonrpc.ID) bool {
 		st.mu.Unlock()
 		return false
 	}
-	st.done = true
-	close(st.stop)
+	st.done = true // no SSE stream: no keep-alives to stop
 	if !st.broken && st.ctx.Err() == nil {
 		as.gate.reject(st.w, http.StatusForbidden, "insufficient_scope",
 			"This operation needs the scopes "+strings.Join(*denied, " "), *denied, rawID(id))
 	}
 	st.mu.Unlock()
-	st.wg.Wait()
 	return true
 }
 

@@ -42,12 +42,11 @@ type httpStream struct {
 	sse    *httpwire.SSEWriter // nil until the stream switches to SSE
 	done   bool                // finish ran: nothing more may be written
 	broken bool                // a write failed: the client is gone
-	stop   chan struct{}       // closed by finish; ends the keep-alive
-	wg     sync.WaitGroup      // the keep-alive goroutine
+	ka     *keepAlive          // the keep-alive set's member (http_keepalive.go); nil when none
 }
 
 func newHTTPStream(ctx context.Context, w http.ResponseWriter, listen bool, keepAlive time.Duration) *httpStream {
-	return &httpStream{ctx: ctx, w: w, listen: listen, keepAlive: keepAlive, stop: make(chan struct{})}
+	return &httpStream{ctx: ctx, w: w, listen: listen, keepAlive: keepAlive}
 }
 
 // Notify sends one notification as an SSE event on this request's response,
@@ -84,12 +83,15 @@ func (st *httpStream) sendRaw(msg []byte) error {
 		st.broken = true
 		return err
 	}
+	if st.ka != nil {
+		st.ka.wrote()
+	}
 	return nil
 }
 
 // openSSELocked switches the response to SSE: headers, 200, flush. Long
 // streams get no write deadline (where the server supports clearing it),
-// and listen streams get periodic keep-alive comments.
+// and listen streams join the shared keep-alives (http_keepalive.go).
 func (st *httpStream) openSSELocked() error {
 	if st.sse != nil {
 		return nil
@@ -99,36 +101,10 @@ func (st *httpStream) openSSELocked() error {
 	if err := st.sse.Open(); err != nil {
 		return err
 	}
-	if st.listen && st.keepAlive > 0 {
-		st.wg.Add(1)
-		go st.keepAliveLoop()
+	if st.listen && st.keepAlive > 0 && !st.done {
+		st.joinKeepAlives()
 	}
 	return nil
-}
-
-// keepAliveLoop writes an SSE comment every keepAlive (kicked by the one
-// shared ticker of that interval, keepalive.go) until finish or the client
-// goes away.
-func (st *httpStream) keepAliveLoop() {
-	defer st.wg.Done()
-	kick, leave := keepAliveEvery(st.keepAlive).join()
-	defer leave()
-	for {
-		select {
-		case <-st.stop:
-			return
-		case <-st.ctx.Done():
-			return
-		case <-kick:
-			st.mu.Lock()
-			if !st.done && !st.broken {
-				if err := st.sse.WriteComment(""); err != nil {
-					st.broken = true
-				}
-			}
-			st.mu.Unlock()
-		}
-	}
 }
 
 // finish writes the final response for request id. Nothing is written when
@@ -141,10 +117,12 @@ func (st *httpStream) keepAliveLoop() {
 func (st *httpStream) finish(id jsonrpc.ID, resp Response) {
 	st.mu.Lock()
 	st.done = true
-	close(st.stop)
 	st.writeFinalLocked(id, resp)
+	ka := st.ka
 	st.mu.Unlock()
-	st.wg.Wait()
+	if ka != nil {
+		ka.leave()
+	}
 }
 
 func (st *httpStream) writeFinalLocked(id jsonrpc.ID, resp Response) {

@@ -2,21 +2,46 @@ package server
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // keepAlives is one ticker for every stream that sends keep-alives at one
-// interval: listen streams and legacy standalone GET streams join it, and
-// on each tick every member is kicked by a non-blocking send on its
-// channel (the stream's own goroutine writes the comment, so a client that
-// stopped reading delays only its own stream). The ticker runs only while
-// the set has members. With 10 000 open streams that is one timer instead
+// interval (every): listen streams and legacy standalone GET streams join
+// it. The ticker ticks keepAliveSteps times per interval; on each tick the
+// loop sends a keep-alive to the members that have written nothing for
+// keepAliveSteps ticks, so a stream is never silent for longer than every
+// (and, once idle, gets exactly one keep-alive per interval), while a
+// stream that carried a notification recently gets none. The loop calls
+// each due member's send itself: a listen stream writes its comment from
+// the loop (no goroutine of its own wakes; http_keepalive.go bounds the
+// write so a client that stopped reading cannot hold up the loop). The
+// ticker runs only while the set has members. With 10 000 open streams
+// that is one timer, and one wake-up of one goroutine per tick, instead
 // of 10 000.
 type keepAlives struct {
 	every time.Duration
-	mu    sync.Mutex
-	kicks map[chan struct{}]struct{}
-	stop  chan struct{} // ends the running ticker goroutine; nil when none runs
+	ticks atomic.Uint64 // ticks so far: the clock of keepAlive.last
+
+	mu      sync.Mutex
+	members map[*keepAlive]struct{}
+	stop    chan struct{} // ends the running ticker goroutine; nil when none runs
+}
+
+// keepAliveSteps is the number of ticks per keep-alive interval: a stream
+// idle since just after a tick is due at its keepAliveSteps-th tick, one
+// idle since just before a tick a tick earlier, so silences are between
+// (steps-1)/steps and 1 interval long.
+const keepAliveSteps = 4
+
+// keepAlive is one member of a keepAlives set.
+type keepAlive struct {
+	set  *keepAlives
+	last atomic.Uint64 // set.ticks when the stream last wrote
+	// send writes one keep-alive. The loop calls it and waits for it, so
+	// it must not block for long; it is called at most once per tick and
+	// may still be called (once) just after leave.
+	send func()
 }
 
 var keepAliveSets struct {
@@ -33,57 +58,90 @@ func keepAliveEvery(every time.Duration) *keepAlives {
 	}
 	k := keepAliveSets.sets[every]
 	if k == nil {
-		k = &keepAlives{every: every, kicks: map[chan struct{}]struct{}{}}
+		k = &keepAlives{every: every, members: map[*keepAlive]struct{}{}}
 		keepAliveSets.sets[every] = k
 	}
 	return k
 }
 
-// join adds a member: kick receives once per interval (ticks it was too
-// busy to take are dropped, not queued); leave removes it.
-func (k *keepAlives) join() (kick <-chan struct{}, leave func()) {
-	ch := make(chan struct{}, 1)
+// join adds a stream whose keep-alives send writes; the stream counts as
+// having written just now. The member's wrote records later writes, and
+// leave removes it.
+func (k *keepAlives) join(send func()) *keepAlive {
+	m := &keepAlive{set: k, send: send}
+	m.last.Store(k.ticks.Load())
 	k.mu.Lock()
-	k.kicks[ch] = struct{}{}
+	k.members[m] = struct{}{}
 	if k.stop == nil {
 		k.stop = make(chan struct{})
 		go k.run(k.stop)
 	}
 	k.mu.Unlock()
-	return ch, func() {
-		k.mu.Lock()
-		delete(k.kicks, ch)
-		if len(k.kicks) == 0 && k.stop != nil {
-			close(k.stop)
-			k.stop = nil
-		}
-		k.mu.Unlock()
-	}
+	return m
 }
 
-// members reports how many streams are in the set.
-func (k *keepAlives) members() int {
+// joinKicked adds a stream whose own goroutine writes its keep-alives:
+// kick receives when one is due (one that was not taken yet is not
+// queued twice).
+func (k *keepAlives) joinKicked() (m *keepAlive, kick <-chan struct{}) {
+	ch := make(chan struct{}, 1)
+	return k.join(func() {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}), ch
+}
+
+// wrote records that the stream wrote something (a notification or a
+// keep-alive): it is not due for a keep-alive for another interval. It is
+// one atomic store, cheap enough for every event.
+func (m *keepAlive) wrote() { m.last.Store(m.set.ticks.Load()) }
+
+// leave removes the member; the ticker stops with the last one.
+func (m *keepAlive) leave() {
+	k := m.set
+	k.mu.Lock()
+	delete(k.members, m)
+	if len(k.members) == 0 && k.stop != nil {
+		close(k.stop)
+		k.stop = nil
+	}
+	k.mu.Unlock()
+}
+
+// count reports how many streams are in the set.
+func (k *keepAlives) count() int {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return len(k.kicks)
+	return len(k.members)
 }
 
 func (k *keepAlives) run(stop chan struct{}) {
-	t := time.NewTicker(k.every)
+	t := time.NewTicker(max(k.every/keepAliveSteps, time.Millisecond))
 	defer t.Stop()
+	var due []*keepAlive
 	for {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
+			now := k.ticks.Add(1)
 			k.mu.Lock()
-			for ch := range k.kicks {
-				select {
-				case ch <- struct{}{}:
-				default:
+			for m := range k.members {
+				if now-m.last.Load() >= keepAliveSteps {
+					due = append(due, m)
 				}
 			}
 			k.mu.Unlock()
+			// Sent outside k.mu: streams join and leave while the loop
+			// writes.
+			for i, m := range due {
+				m.last.Store(now)
+				m.send()
+				due[i] = nil
+			}
+			due = due[:0]
 		}
 	}
 }

@@ -2,57 +2,96 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// TestKeepAlivesOneTicker: members of one interval are all kicked by one
-// ticker; one that leaves is no longer kicked, and the ticker stops when
-// the last leaves (and starts again for a new member).
+// TestKeepAlivesOneTicker: members of one interval are all sent
+// keep-alives by one loop; one that leaves is no longer sent any, and the
+// ticker stops when the last leaves (and starts again for a new member).
 func TestKeepAlivesOneTicker(t *testing.T) {
 	k := keepAliveEvery(3 * time.Millisecond)
 	if keepAliveEvery(3*time.Millisecond) != k {
 		t.Fatal("two sets for one interval")
 	}
-	var kicks []<-chan struct{}
-	var leaves []func()
-	for range 100 {
-		c, l := k.join()
-		kicks, leaves = append(kicks, c), append(leaves, l)
+	var sent [100]atomic.Int64
+	var members []*keepAlive
+	for i := range sent {
+		members = append(members, k.join(func() { sent[i].Add(1) }))
 	}
-	if k.members() != 100 {
-		t.Fatalf("%d members, want 100", k.members())
+	if k.count() != 100 {
+		t.Fatalf("%d members, want 100", k.count())
 	}
-	for round := range 3 {
-		for i, c := range kicks {
-			select {
-			case <-c:
-			case <-time.After(5 * time.Second):
-				t.Fatalf("round %d: member %d never kicked", round, i)
-			}
-		}
+	for i := range sent {
+		httpWaitFor(t, fmt.Sprintf("member %d sent 3 keep-alives", i), func() bool { return sent[i].Load() >= 3 })
 	}
-	leaves[0]()
-	if k.members() != 99 {
-		t.Fatalf("%d members after one left, want 99", k.members())
+	members[0].leave()
+	if k.count() != 99 {
+		t.Fatalf("%d members after one left, want 99", k.count())
 	}
-	for _, l := range leaves[1:] {
-		l()
+	after := sent[0].Load()
+	for _, m := range members[1:] {
+		m.leave()
 	}
 	k.mu.Lock()
 	running := k.stop != nil
 	k.mu.Unlock()
-	if k.members() != 0 || running {
-		t.Fatalf("members %d, ticker running %v after all left", k.members(), running)
+	if k.count() != 0 || running {
+		t.Fatalf("members %d, ticker running %v after all left", k.count(), running)
 	}
-	c, l := k.join()
-	defer l()
+	if n := sent[0].Load(); n > after+1 { // one send may race with leave
+		t.Errorf("a member that left got %d more keep-alives", n-after)
+	}
+	ka, kick := k.joinKicked()
+	defer ka.leave()
 	select {
-	case <-c:
+	case <-kick:
 	case <-time.After(5 * time.Second):
 		t.Fatal("a member joining an emptied set is never kicked")
+	}
+}
+
+// TestKeepAlivesOnlyIdle: a member that writes more often than the
+// interval is never sent a keep-alive, and an idle one gets one per
+// interval: never more often than (steps-1)/steps of it, never less often
+// than once per interval (plus scheduling slack).
+func TestKeepAlivesOnlyIdle(t *testing.T) {
+	const every = 40 * time.Millisecond // an interval no other test uses
+	k := keepAliveEvery(every)
+	var busySent atomic.Int64
+	busy := k.join(func() { busySent.Add(1) })
+	defer busy.leave()
+	var mu sync.Mutex
+	var at []time.Time
+	idle := k.join(func() {
+		mu.Lock()
+		at = append(at, time.Now())
+		mu.Unlock()
+	})
+	defer idle.leave()
+	joined := time.Now()
+	for time.Since(joined) < 20*every {
+		busy.wrote()
+		time.Sleep(every / 8)
+	}
+	if n := busySent.Load(); n != 0 {
+		t.Errorf("a stream writing every %v got %d keep-alives", every/8, n)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(at) < 10 || len(at) > 21 {
+		t.Fatalf("idle stream got %d keep-alives in %v, want about 20", len(at), 20*every)
+	}
+	min := every * (keepAliveSteps - 1) / keepAliveSteps
+	for i := 1; i < len(at); i++ {
+		if gap := at[i].Sub(at[i-1]); gap < min-every/keepAliveSteps/2 {
+			t.Errorf("keep-alives %d and %d only %v apart (interval %v)", i-1, i, gap, every)
+		}
 	}
 }
 
@@ -85,17 +124,17 @@ func TestHTTPListenKeepAliveShared(t *testing.T) {
 			t.Fatalf("stream %d: fewer than two keep-alive comments in %q", i, buf)
 		}
 	}
-	if n := k.members(); n != 20 {
+	if n := k.count(); n != 20 {
 		t.Fatalf("%d streams in the keep-alive set, want 20", n)
 	}
 	for _, c := range cancels {
 		c()
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for k.members() != 0 && time.Now().Before(deadline) {
+	for k.count() != 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if n := k.members(); n != 0 {
+	if n := k.count(); n != 0 {
 		t.Fatalf("%d closed streams still in the keep-alive set", n)
 	}
 }

@@ -291,10 +291,10 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 		return
 	}
 	var tick <-chan struct{}
+	var ka *keepAlive
 	if h.keepAlive > 0 {
-		kick, leave := keepAliveEvery(h.keepAlive).join()
-		defer leave()
-		tick = kick
+		ka, tick = keepAliveEvery(h.keepAlive).joinKicked()
+		defer ka.leave()
 	}
 	for {
 		select {
@@ -307,6 +307,9 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 		case msg := <-ch:
 			if sse.WriteEvent("", msg) != nil {
 				return
+			}
+			if ka != nil {
+				ka.wrote()
 			}
 		case <-tick:
 			if sse.WriteComment("") != nil {

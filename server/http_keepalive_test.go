@@ -1,0 +1,185 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// keepAliveReader reads a listen stream line by line and records when each
+// keep-alive comment arrived and how many notifications came.
+type keepAliveReader struct {
+	mu     sync.Mutex
+	at     []time.Time
+	events int
+	done   chan struct{}
+}
+
+func readKeepAlives(body io.Reader) *keepAliveReader {
+	r := &keepAliveReader{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		sc := bufio.NewScanner(body)
+		for sc.Scan() {
+			r.mu.Lock()
+			switch line := sc.Text(); {
+			case line == ":":
+				r.at = append(r.at, time.Now())
+			case strings.HasPrefix(line, "data:"):
+				r.events++
+			}
+			r.mu.Unlock()
+		}
+	}()
+	return r
+}
+
+func (r *keepAliveReader) comments() (n int, maxGap time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := 1; i < len(r.at); i++ {
+		maxGap = max(maxGap, r.at[i].Sub(r.at[i-1]))
+	}
+	return len(r.at), maxGap
+}
+
+// smallBuffers gives every accepted connection a tiny send buffer, so a
+// client that stops reading fills it soon.
+type smallBuffers struct{ net.Listener }
+
+func (l smallBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(1024)
+	}
+	return c, err
+}
+
+// TestHTTPKeepAliveStuckClientClosed: a listen stream whose client stopped
+// reading until its connection's buffers are full is closed by the shared
+// loop's bounded keep-alive write (well before Limits.WriteTimeout, 30 s),
+// its handler unwinds and leaves the keep-alive set, and the loop is not
+// held up: another stream's keep-alives keep their pace meanwhile. The
+// stuck stream costs the server its socket buffer, nothing more.
+func TestHTTPKeepAliveStuckClientClosed(t *testing.T) {
+	const every = 4 * time.Millisecond // an interval no other test uses
+	k := limitServer(t, Limits{})
+	core := newFakeCore()
+	h := newHTTPHandler(core, HTTPOptions{})
+	h.keepAlive = every
+	srv := httptest.NewUnstartedServer(k.s.limitHTTP(h)) // with the deadlineWriter of WriteTimeout
+	srv.Listener = smallBuffers{srv.Listener}
+	srv.Start()
+	defer srv.Close()
+	set := keepAliveEvery(every)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	resp := httpPost(t, ctx, srv.Client(), srv.URL, reqBody("1", methodListen, ""), stdHeaders(methodListen, ""))
+	defer resp.Body.Close()
+	healthy := readKeepAlives(resp.Body)
+	httpWaitFor(t, "the healthy stream's first keep-alives", func() bool { n, _ := healthy.comments(); return n >= 3 })
+
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 1024) })
+	}}
+	conn, err := d.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := reqBody(`"stuck"`, methodListen, "")
+	head := "POST / HTTP/1.1\r\nHost: " + srv.Listener.Addr().String() + "\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n"
+	hd := stdHeaders(methodListen, "")
+	for i := 0; i < len(hd); i += 2 {
+		head += hd[i] + ": " + hd[i+1] + "\r\n"
+	}
+	if _, err := io.WriteString(conn, head+"\r\n"+body); err != nil {
+		t.Fatal(err)
+	}
+	httpWaitFor(t, "both streams in the keep-alive set", func() bool { return set.count() == 2 })
+	n0, _ := healthy.comments()
+	start := time.Now()
+	select { // never reads: the loop's writes fill the buffers, then one times out
+	case id := <-core.cancelled:
+		if id != `"stuck"` {
+			t.Fatalf("cancelled %s, want the stuck stream", id)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("a listen stream whose client stopped reading was not closed by its keep-alives")
+	}
+	httpWaitFor(t, "the stuck stream leaving the keep-alive set", func() bool { return set.count() == 1 })
+	n1, gap := healthy.comments()
+	if n1-n0 < int(time.Since(start)/every/4) {
+		t.Errorf("the healthy stream got %d keep-alives in %v (every %v)", n1-n0, time.Since(start), every)
+	}
+	if gap > time.Second {
+		t.Errorf("the healthy stream waited %v for a keep-alive: the loop was held up", gap)
+	}
+}
+
+// noDeadline hides the ResponseWriter's write deadline (and everything but
+// flushing), like a middleware that wraps it without Unwrap.
+type noDeadline struct{ http.ResponseWriter }
+
+func (w noDeadline) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+// TestHTTPKeepAliveWithoutDeadline: where the ResponseWriter cannot set a
+// write deadline, the loop does not write itself (it could block on a
+// client that stopped reading) but the stream still gets its keep-alives.
+func TestHTTPKeepAliveWithoutDeadline(t *testing.T) {
+	const every = 7 * time.Millisecond // an interval no other test uses
+	h := newHTTPHandler(newFakeCore(), HTTPOptions{})
+	h.keepAlive = every
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(noDeadline{w}, r)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	resp := httpPost(t, ctx, srv.Client(), srv.URL, reqBody("1", methodListen, ""), stdHeaders(methodListen, ""))
+	defer resp.Body.Close()
+	r := readKeepAlives(resp.Body)
+	httpWaitFor(t, "keep-alives on a writer without deadlines", func() bool { n, _ := r.comments(); return n >= 3 })
+}
+
+// TestHTTPKeepAliveOnlyWhenIdle: a listen stream that carries a
+// notification more often than the keep-alive interval gets no keep-alive
+// comments; once it goes quiet, it gets them again.
+func TestHTTPKeepAliveOnlyWhenIdle(t *testing.T) {
+	const every = 400 * time.Millisecond // an interval no other test uses
+	core := newFakeCore()
+	h := newHTTPHandler(core, HTTPOptions{})
+	h.keepAlive = every
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	resp := httpPost(t, ctx, srv.Client(), srv.URL, reqBody("1", methodListen, ""), stdHeaders(methodListen, ""))
+	defer resp.Body.Close()
+	r := readKeepAlives(resp.Body)
+	httpWaitFor(t, "the listen stream", func() bool { return core.listenerCount() == 1 })
+	for range 40 { // 5 intervals, a notification every eighth of one
+		core.broadcast("notifications/tools/list_changed")
+		time.Sleep(every / 8)
+	}
+	if n, _ := r.comments(); n != 0 {
+		t.Errorf("a stream with a notification every %v got %d keep-alives (interval %v)", every/8, n, every)
+	}
+	r.mu.Lock()
+	events := r.events
+	r.mu.Unlock()
+	if events < 20 {
+		t.Errorf("only %d of 41 events arrived", events)
+	}
+	httpWaitFor(t, "keep-alives once the stream is quiet", func() bool { n, _ := r.comments(); return n >= 2 })
+}
