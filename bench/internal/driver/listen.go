@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,6 +23,8 @@ type ListenOptions struct {
 	// Triggers is how many list changes are fanned out (one at a time).
 	Triggers int
 	Timeout  time.Duration
+	// ExtraArgs are appended to the server's arguments (e.g. -cpuprofile F).
+	ExtraArgs []string
 }
 
 // ListenResult is one listen run.
@@ -30,7 +33,10 @@ type ListenResult struct {
 	// from sending the trigger call to the stream's list_changed.
 	FanoutP50, FanoutP99 time.Duration
 	// IdleCPU is the server's CPU time per second of the idle window (a rate, not a span).
-	IdleCPU    time.Duration
+	IdleCPU time.Duration
+	// KeepAlives is the SSE comments (keep-alives) the streams received
+	// per second of the idle window: the work the server did in it.
+	KeepAlives float64
 	PeakRSSKiB int
 }
 
@@ -54,7 +60,7 @@ func RunListen(s Server, trigger Call, opt ListenOptions) (ListenResult, error) 
 	if err != nil {
 		return ListenResult{}, err
 	}
-	proc, err := startProcess(s.Binary, append(append([]string{}, s.Args...), "-http", addr), nil, nil)
+	proc, err := startProcess(s.Binary, append(append(append([]string{}, s.Args...), opt.ExtraArgs...), "-http", addr), nil, nil)
 	if err != nil {
 		return ListenResult{}, err
 	}
@@ -70,12 +76,13 @@ func RunListen(s Server, trigger Call, opt ListenOptions) (ListenResult, error) 
 	n := max(opt.Streams, 1)
 	acked := make(chan struct{}, n)
 	got := make(chan time.Time, n)
+	var comments atomic.Int64
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer cancel(nil)
 	for i := range n {
 		wg.Go(func() {
-			if err := listenStream(ctx, streamClient, url, int64(firstID+i), acked, got); err != nil && ctx.Err() == nil {
+			if err := listenStream(ctx, streamClient, url, int64(firstID+i), acked, got, &comments); err != nil && ctx.Err() == nil {
 				cancel(fmt.Errorf("stream %d: %w", i, err))
 			}
 		})
@@ -91,10 +98,10 @@ func RunListen(s Server, trigger Call, opt ListenOptions) (ListenResult, error) 
 		}
 	}
 	pid := proc.cmd.Process.Pid
-	cpu0, start := threadsCPU(pid), time.Now()
+	cpu0, kas0, start := threadsCPU(pid), comments.Load(), time.Now()
 	time.Sleep(opt.Idle)
-	cpu1, idle := threadsCPU(pid), time.Since(start)
-	res := ListenResult{}
+	cpu1, kas1, idle := threadsCPU(pid), comments.Load(), time.Since(start)
+	res := ListenResult{KeepAlives: float64(kas1-kas0) / idle.Seconds()}
 	if cpu0 >= 0 && cpu1 >= 0 {
 		res.IdleCPU = time.Duration(float64(cpu1-cpu0) / idle.Seconds())
 	}
@@ -130,9 +137,10 @@ func RunListen(s Server, trigger Call, opt ListenOptions) (ListenResult, error) 
 }
 
 // listenStream holds one subscriptions/listen stream: it signals acked on
-// the acknowledgement and sends the arrival time of every
-// notifications/tools/list_changed to got, until ctx ends.
-func listenStream(ctx context.Context, c *http.Client, url string, id int64, acked chan<- struct{}, got chan<- time.Time) error {
+// the acknowledgement, sends the arrival time of every
+// notifications/tools/list_changed to got and counts SSE comment lines
+// (keep-alives) in comments, until ctx ends.
+func listenStream(ctx context.Context, c *http.Client, url string, id int64, acked chan<- struct{}, got chan<- time.Time, comments *atomic.Int64) error {
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/protocolVersion":"%s","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":%s}}}`,
 		id, ModernVersion, clientInfo)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
@@ -157,9 +165,13 @@ func listenStream(ctx context.Context, c *http.Client, url string, id int64, ack
 	sc.Buffer(make([]byte, 0, 4<<10), 1<<20)
 	ack := false
 	for sc.Scan() {
+		if bytes.HasPrefix(sc.Bytes(), []byte(":")) {
+			comments.Add(1)
+			continue
+		}
 		data, ok := bytes.CutPrefix(sc.Bytes(), []byte("data:"))
 		if !ok {
-			continue // event:, id:, keep-alive comments, blank lines
+			continue // event:, id:, blank lines
 		}
 		m, ok := topMembers(bytes.TrimSpace(data))
 		if !ok {

@@ -75,6 +75,10 @@ type Figures struct {
 	// IdleCPUNsPerSec is the server's CPU time per second of wall time
 	// while it only holds open streams.
 	IdleCPUNsPerSec float64 `json:"idleCPUNsPerSec,omitzero"`
+	// KeepAlivesPerSec is the SSE comments (keep-alives) all streams
+	// received per second of that idle window: the work the server did in
+	// it (a server that sends none does nothing for its idle CPU).
+	KeepAlivesPerSec float64 `json:"keepAlivesPerSec,omitzero"`
 	// Requests counted (load) or b.N (in-process).
 	Requests int `json:"requests,omitzero"`
 }
@@ -86,8 +90,8 @@ func (f Figures) summary(m Measurement) string {
 	case KindColdStart:
 		return "first reply after " + fmtDuration(float64(f.P50Ns))
 	case KindListen:
-		return fmt.Sprintf("fan-out p50 %s p99 %s, idle %s CPU/s, %s", fmtDuration(float64(f.P50Ns)), fmtDuration(float64(f.P99Ns)),
-			fmtDuration(f.IdleCPUNsPerSec), fmtRSS(f.PeakRSSKiB))
+		return fmt.Sprintf("fan-out p50 %s p99 %s, idle %s CPU/s with %.1f keep-alives/s, %s", fmtDuration(float64(f.P50Ns)), fmtDuration(float64(f.P99Ns)),
+			fmtDuration(f.IdleCPUNsPerSec), f.KeepAlivesPerSec, fmtRSS(f.PeakRSSKiB))
 	}
 	return fmt.Sprintf("%s p50 %s p99 %s cpu %s/req %s", fmtRate(f.RPS), fmtDuration(float64(f.P50Ns)), fmtDuration(float64(f.P99Ns)),
 		fmtDuration(f.CPUNsPerReq), fmtRSS(f.PeakRSSKiB))
@@ -109,16 +113,17 @@ func medianFigures(fs []Figures) Figures {
 		return int64(math.Round(col(func(f Figures) float64 { return float64(get(f)) })))
 	}
 	return Figures{
-		RPS:             col(func(f Figures) float64 { return f.RPS }),
-		P50Ns:           i64(func(f Figures) int64 { return f.P50Ns }),
-		P99Ns:           i64(func(f Figures) int64 { return f.P99Ns }),
-		NsPerOp:         col(func(f Figures) float64 { return f.NsPerOp }),
-		BytesPerOp:      i64(func(f Figures) int64 { return f.BytesPerOp }),
-		AllocsPerOp:     i64(func(f Figures) int64 { return f.AllocsPerOp }),
-		CPUNsPerReq:     col(func(f Figures) float64 { return f.CPUNsPerReq }),
-		PeakRSSKiB:      i64(func(f Figures) int64 { return f.PeakRSSKiB }),
-		IdleCPUNsPerSec: col(func(f Figures) float64 { return f.IdleCPUNsPerSec }),
-		Requests:        int(math.Round(col(func(f Figures) float64 { return float64(f.Requests) }))),
+		RPS:              col(func(f Figures) float64 { return f.RPS }),
+		P50Ns:            i64(func(f Figures) int64 { return f.P50Ns }),
+		P99Ns:            i64(func(f Figures) int64 { return f.P99Ns }),
+		NsPerOp:          col(func(f Figures) float64 { return f.NsPerOp }),
+		BytesPerOp:       i64(func(f Figures) int64 { return f.BytesPerOp }),
+		AllocsPerOp:      i64(func(f Figures) int64 { return f.AllocsPerOp }),
+		CPUNsPerReq:      col(func(f Figures) float64 { return f.CPUNsPerReq }),
+		PeakRSSKiB:       i64(func(f Figures) int64 { return f.PeakRSSKiB }),
+		IdleCPUNsPerSec:  col(func(f Figures) float64 { return f.IdleCPUNsPerSec }),
+		KeepAlivesPerSec: col(func(f Figures) float64 { return f.KeepAlivesPerSec }),
+		Requests:         int(math.Round(col(func(f Figures) float64 { return float64(f.Requests) }))),
 	}
 }
 
@@ -162,6 +167,8 @@ func linesFor(m Measurement) []line {
 				return fmtDuration(float64(f.P50Ns)) + " / " + fmtDuration(float64(f.P99Ns))
 			}},
 			durLine(m.Name+" idle CPU/s", func(f Figures) float64 { return f.IdleCPUNsPerSec }),
+			{label: m.Name + " idle keep-alives/s", value: func(f Figures) float64 { return f.KeepAlivesPerSec },
+				cell: func(f Figures) string { return fmt.Sprintf("%.1f", f.KeepAlivesPerSec) }},
 			rss,
 		}
 	}

@@ -181,12 +181,13 @@ func measure(cfg Config, s Server, m Measurement, round int) (Figures, string, e
 		}
 		return Figures{NsPerOp: r.NsPerOp, BytesPerOp: r.BytesPerOp, AllocsPerOp: r.AllocsPerOp, Requests: r.N}, "", nil
 	case KindListen:
-		r, err := RunListen(s, call, ListenOptions{Streams: m.Streams, Idle: cmp.Or(cfg.ListenIdle, cfg.Duration), Triggers: 3, Timeout: time.Minute})
+		r, err := RunListen(s, call, ListenOptions{Streams: m.Streams, Idle: cmp.Or(cfg.ListenIdle, cfg.Duration), Triggers: 3, Timeout: time.Minute,
+			ExtraArgs: profileArgs(cfg, s, m, round)})
 		if err != nil {
 			return Figures{}, "", err
 		}
 		return Figures{P50Ns: r.FanoutP50.Nanoseconds(), P99Ns: r.FanoutP99.Nanoseconds(),
-			IdleCPUNsPerSec: float64(r.IdleCPU.Nanoseconds()), PeakRSSKiB: int64(r.PeakRSSKiB), Requests: m.Streams}, "", nil
+			IdleCPUNsPerSec: float64(r.IdleCPU.Nanoseconds()), KeepAlivesPerSec: r.KeepAlives, PeakRSSKiB: int64(r.PeakRSSKiB), Requests: m.Streams}, "", nil
 	case KindColdStart:
 		d, err := RunColdStart(s, call, m.Tools, cfg.Starts, time.Minute)
 		if err != nil {
@@ -206,13 +207,7 @@ func measure(cfg Config, s Server, m Measurement, round int) (Figures, string, e
 	}
 	opt := LoadOptions{Concurrency: m.Concurrency, Warmup: cfg.Warmup, Duration: cfg.Duration,
 		Sequential: m.Workload != "", MinRequests: cfg.MinRequests, Timeout: cfg.Timeout}
-	if cfg.ProfileDir != "" {
-		name := unsafeFileChars.ReplaceAllString(fmt.Sprintf("%s-%s-r%d", s.Name, m.Name, round), "_")
-		opt.ExtraArgs = []string{
-			"-cpuprofile", filepath.Join(cfg.ProfileDir, name+".pprof"),
-			"-memprofile", filepath.Join(cfg.ProfileDir, name+".alloc.pprof"),
-		}
-	}
+	opt.ExtraArgs = profileArgs(cfg, s, m, round)
 	var (
 		r   LoadResult
 		err error
@@ -230,4 +225,17 @@ func measure(cfg Config, s Server, m Measurement, round int) (Figures, string, e
 	}
 	return Figures{RPS: r.RPS, P50Ns: r.P50.Nanoseconds(), P99Ns: r.P99.Nanoseconds(), Requests: r.Requests,
 		CPUNsPerReq: float64(r.CPUPerReq.Nanoseconds()), PeakRSSKiB: int64(r.PeakRSSKiB)}, "", nil
+}
+
+// profileArgs are the server arguments that make it write its CPU and
+// allocation profiles into cfg.ProfileDir (none without one).
+func profileArgs(cfg Config, s Server, m Measurement, round int) []string {
+	if cfg.ProfileDir == "" {
+		return nil
+	}
+	name := unsafeFileChars.ReplaceAllString(fmt.Sprintf("%s-%s-r%d", s.Name, m.Name, round), "_")
+	return []string{
+		"-cpuprofile", filepath.Join(cfg.ProfileDir, name+".pprof"),
+		"-memprofile", filepath.Join(cfg.ProfileDir, name+".alloc.pprof"),
+	}
 }
