@@ -97,26 +97,10 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 // request and the authenticated principal (mrtr.mdx: state presented by a
 // different principal is rejected).
 func (r *request) identity() string {
-	return identity(r.method, r.idName, r.idArgs) + "\x00" + principalKey(r.ctx)
-}
-
-// identity binds a requestState to one request: method, name and the
-// canonical arguments (object members sorted; absent, null and {} agree).
-func identity(method, name string, args []byte) string {
-	canon := []byte("{}")
-	if a := bytes.TrimSpace(args); !jsonscan.IsNullOrAbsent(a) && string(a) != "{}" {
-		dec := json.NewDecoder(bytes.NewReader(a))
-		dec.UseNumber()
-		var v any
-		if dec.Decode(&v) == nil {
-			if b, err := json.Marshal(v); err == nil {
-				canon = b
-			}
-		} else {
-			canon = a
-		}
-	}
-	return method + "\x00" + name + "\x00" + string(canon)
+	principal := principalKey(r.ctx)
+	buf := make([]byte, 0, len(r.method)+len(r.idName)+len(r.idArgs)+len(principal)+8)
+	buf = append(appendIdentity(buf, r.method, r.idName, r.idArgs), 0)
+	return string(append(buf, principal...))
 }
 
 const (

@@ -1,0 +1,204 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+)
+
+// identity binds a requestState to one request: method, name and the
+// canonical arguments (object members sorted; absent, null and {} agree).
+//
+// The canonical form is what encoding/json writes for the arguments decoded
+// into an any with UseNumber: members sorted by their unescaped names,
+// strings re-encoded (HTML-safe, U+2028/U+2029 escaped), numbers as
+// written, no whitespace. appendCanonical writes it from one flat parse
+// (jsonscan.ParseTape) instead of building and re-encoding a map tree,
+// byte for byte the same (FuzzIdentityCanonical checks it against the
+// decode-and-marshal it replaces), so a requestState sealed before the
+// change still opens after it. Arguments the tape refuses (a repeated
+// member name, deeper nesting, malformed JSON) keep the old treatment.
+func identity(method, name string, args []byte) string {
+	return string(appendIdentity(make([]byte, 0, len(method)+len(name)+len(args)+8), method, name, args))
+}
+
+// appendIdentity appends identity(method, name, args).
+func appendIdentity(dst []byte, method, name string, args []byte) []byte {
+	dst = append(dst, method...)
+	dst = append(dst, 0)
+	dst = append(dst, name...)
+	dst = append(dst, 0)
+	return appendCanonicalArgs(dst, args)
+}
+
+// canonicalMaxDepth is the nesting the fast canonical form handles; deeper
+// arguments take the encoding/json path (whose limit is 10 000).
+const canonicalMaxDepth = 1000
+
+// appendCanonicalArgs appends the canonical form of a request's arguments.
+func appendCanonicalArgs(dst, args []byte) []byte {
+	a := bytes.TrimSpace(args)
+	if jsonscan.IsNullOrAbsent(a) || string(a) == "{}" {
+		return append(dst, "{}"...)
+	}
+	t, err := jsonscan.ParseTape(a, canonicalMaxDepth)
+	if err != nil {
+		return append(dst, decodedCanonical(a)...)
+	}
+	c := canonicalizer{t: t}
+	dst = c.value(dst, 0)
+	t.Release()
+	return dst
+}
+
+// decodedCanonical is the canonical form through encoding/json: decode
+// (UseNumber; a repeated name keeps its last value), marshal; text that
+// does not decode stands for itself.
+func decodedCanonical(a []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(a))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return a
+	}
+	if b, err := json.Marshal(v); err == nil {
+		return b
+	}
+	return []byte("{}")
+}
+
+// canonicalizer writes a tape's canonical form; members is scratch space
+// for sorting the members of the objects being written (a stack: each
+// object appends its own after its parent's).
+type canonicalizer struct {
+	t       *jsonscan.Tape
+	members []canonicalMember
+}
+
+type canonicalMember struct {
+	name []byte // unescaped
+	node int    // the name node; the value is node+1
+}
+
+func (c *canonicalizer) value(dst []byte, i int) []byte {
+	t := c.t
+	switch t.Kind(i) {
+	case jsonscan.KindString:
+		return c.string(dst, i)
+	case jsonscan.KindArray:
+		dst = append(dst, '[')
+		for e := t.FirstElement(i); e >= 0; e = t.NextElement(i, e) {
+			if e != i+1 {
+				dst = append(dst, ',')
+			}
+			dst = c.value(dst, e)
+		}
+		return append(dst, ']')
+	case jsonscan.KindObject:
+		return c.object(dst, i)
+	}
+	return append(dst, t.Raw(i)...) // null, true, false, a number as written
+}
+
+func (c *canonicalizer) object(dst []byte, obj int) []byte {
+	t := c.t
+	base := len(c.members)
+	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
+		name := t.Contents(m)
+		if t.Escaped(m) {
+			name = []byte(t.Text(m))
+		}
+		c.members = append(c.members, canonicalMember{name: name, node: m})
+	}
+	own := c.members[base:]
+	slices.SortFunc(own, func(a, b canonicalMember) int { return bytes.Compare(a.name, b.name) })
+	dst = append(dst, '{')
+	for k, m := range own {
+		if k > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendHTMLSafeString(dst, m.name)
+		dst = append(dst, ':')
+		dst = c.value(dst, m.node+1)
+	}
+	c.members = c.members[:base]
+	return append(dst, '}')
+}
+
+func (c *canonicalizer) string(dst []byte, i int) []byte {
+	t := c.t
+	if !t.Escaped(i) && htmlSafeASCII(t.Contents(i)) {
+		return append(dst, t.Raw(i)...)
+	}
+	return appendHTMLSafeString(dst, t.AppendText(nil, i))
+}
+
+// htmlSafeASCII reports whether encoding/json writes s unchanged: printable
+// ASCII other than '"', '\\', '<', '>' and '&'.
+func htmlSafeASCII(s []byte) bool {
+	for _, b := range s {
+		if b < 0x20 || b >= utf8.RuneSelf || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendHTMLSafeString appends s as encoding/json encodes a string (with
+// its default HTML escaping): '"' and '\\' and the control characters
+// escaped (\b, \f, \n, \r, \t short), '<', '>', '&', U+2028 and U+2029 as
+// \u escapes, each byte of invalid UTF-8 as \ufffd.
+func appendHTMLSafeString(dst, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
