@@ -46,7 +46,13 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *Rej
 		return nil, nil
 	}
 	limitBody(w, r, limit)
-	b, err := io.ReadAll(r.Body)
+	var b []byte
+	var err error
+	if r.ContentLength > 0 {
+		b, err = readSized(r.Body, r.ContentLength)
+	} else {
+		b, err = io.ReadAll(r.Body)
+	}
 	if err != nil {
 		if rej := tooLarge(err); rej != nil {
 			return nil, rej
@@ -55,6 +61,42 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *Rej
 			Message: "Parse error: could not read the request body"}
 	}
 	return b, nil
+}
+
+// firstBodyBuffer is the most of a body's declared length read into the
+// first buffer before any of it has arrived.
+const firstBodyBuffer = 64 << 10
+
+// readSized reads a body of declared length n (already within the limit):
+// into one buffer of exactly n bytes when n is small, otherwise growing
+// by doubling toward n as the bytes arrive, so a 10 MB body costs about
+// one copy (io.ReadAll's growth copies about twice the body and may leave
+// a buffer far larger than it), and a client that declares a large body
+// without sending it gets at most twice what it sent allocated. A body
+// that ends early is a read error, as with io.ReadAll on the net/http body.
+func readSized(body io.Reader, n int64) ([]byte, error) {
+	b := make([]byte, 0, min(n, firstBodyBuffer))
+	for {
+		if len(b) == cap(b) {
+			if int64(len(b)) >= n {
+				return b, nil
+			}
+			grown := make([]byte, len(b), min(n, 2*int64(cap(b))))
+			copy(grown, b)
+			b = grown
+		}
+		m, err := body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err == io.EOF {
+			if int64(len(b)) < n {
+				return b, io.ErrUnexpectedEOF
+			}
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 func bodyTooLarge(limit int64) *Rejection {

@@ -2,6 +2,7 @@ package httpwire
 
 import (
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -52,5 +53,30 @@ func TestReadBodyReadError(t *testing.T) {
 	}
 	if tooLarge(errors.New("other")) != nil {
 		t.Error("tooLarge matched an unrelated error")
+	}
+}
+
+// A body read by its Content-Length is read whole into a buffer of exactly
+// that size, however it arrives; one that ends early is a read error.
+func TestReadBodySized(t *testing.T) {
+	for _, n := range []int{1, 100, firstBodyBuffer - 1, firstBodyBuffer, firstBodyBuffer + 1, 3*firstBodyBuffer + 17} {
+		body := strings.Repeat("y", n)
+		for _, half := range []bool{false, true} {
+			var src io.Reader = strings.NewReader(body)
+			if half {
+				src = iotest.HalfReader(src)
+			}
+			r := httptest.NewRequest(http.MethodPost, "/mcp", src)
+			r.ContentLength = int64(n)
+			b, rej := ReadBody(httptest.NewRecorder(), r, 1<<20)
+			if rej != nil || string(b) != body || cap(b) != n {
+				t.Fatalf("n=%d half=%v: %d bytes (cap %d), %v", n, half, len(b), cap(b), rej)
+			}
+		}
+		r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
+		r.ContentLength = int64(n) + 1
+		if _, rej := ReadBody(httptest.NewRecorder(), r, 1<<20); rej == nil || rej.Status != http.StatusBadRequest {
+			t.Fatalf("n=%d: a body shorter than its Content-Length gave %v, want 400", n, rej)
+		}
 	}
 }
