@@ -42,7 +42,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 	}
-	s.lim.stopFn()
+	s.lim.stop()
 	s.tasks.close("the server shut down before the task finished")
 	t := time.NewTimer(s.lim.stopAfter)
 	defer t.Stop()
