@@ -108,35 +108,33 @@ func (v *Validator) Validate(args json.RawMessage) (json.RawMessage, error) {
 // Decoder validates a tool's arguments and binds them to T, the tool's
 // argument type. It is safe for concurrent use.
 type Decoder[T any] struct {
-	v    *Validator
-	plan *plan
+	v *Validator
 }
 
 // NewDecoder returns the Decoder of T against v.
 func NewDecoder[T any](v *Validator) *Decoder[T] {
-	return &Decoder[T]{v: v, plan: planFor(reflect.TypeFor[T]())}
+	return &Decoder[T]{v: v}
 }
 
-// Decode parses args once, validates the tree (as [Validator.Validate]) and
-// fills a T from exactly that tree: members are matched to fields by their
-// exact JSON names (never by case folding; undeclared members are ignored,
-// or rejected earlier by a schema with "additionalProperties": false) and
-// integral numbers fill integer fields. When the tree is the same as the
-// bytes (the common case) the bytes are decoded directly; otherwise the
-// tree is encoded first, so the decoder sees only what was validated.
+// Decode parses args once (a jsonscan.Tape), validates them (as
+// [Validator.Validate]: a null optional property is absent, defaults
+// apply) and fills a T from exactly that parse: members are matched to
+// fields by their exact JSON names (never by case folding; undeclared
+// members are ignored, or rejected earlier by a schema with
+// "additionalProperties": false), integral numbers fill integer fields, and
+// otherwise the rules are json.Unmarshal's (tapeDecoder). Nothing is
+// re-encoded or parsed again.
 func (d *Decoder[T]) Decode(args json.RawMessage) (T, error) {
 	var in T
-	doc, raw, changed, err := d.v.check(args)
+	t, err := parseArgs(args)
 	if err != nil {
 		return in, err
 	}
-	doc, bound := d.plan.apply(doc, 0)
-	if changed || bound {
-		if raw, err = json.Marshal(doc); err != nil {
-			return in, fmt.Errorf("argschema: re-encoding arguments: %w", err)
-		}
+	defer releaseArgs(t)
+	if err := d.v.validateTape(t); err != nil {
+		return in, err
 	}
-	if err := json.Unmarshal(raw, &in); err != nil {
+	if err := decodeTape(t, 0, d.v.shape, reflect.ValueOf(&in).Elem()); err != nil {
 		return in, decodeProblem(err)
 	}
 	return in, nil

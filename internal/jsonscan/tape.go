@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -58,7 +59,8 @@ const (
 )
 
 // smallTapeObject is the member count up to which duplicates are found by
-// comparing every pair of names; larger objects use a hash table.
+// comparing a name with the object's earlier names; larger objects use a
+// hash table.
 const smallTapeObject = 8
 
 var tapePool = sync.Pool{New: func() any { return new(Tape) }}
@@ -71,7 +73,14 @@ type tapeParser struct {
 	maxDepth int
 	nodes    []node
 	err      *SyntaxError
-	table    []uint32 // duplicate detection: node index + 1 per slot, 0 empty
+	// names finds repeated member names of the open objects with more
+	// than smallTapeObject members: a linear-probing table of name node
+	// index + 1 (0 is empty), holding live entries. An object's entries
+	// are the most recent ones while it is open, so removing them when it
+	// closes restores the table as it was before the object.
+	names []uint32
+	live  int
+	dirty bool // names may hold entries (a parse failed with objects open)
 }
 
 var tapeParsers = sync.Pool{New: func() any { return new(tapeParser) }}
@@ -91,7 +100,10 @@ func ParseTape(data []byte, maxDepth int) (*Tape, *SyntaxError) {
 	}
 	t := tapePool.Get().(*Tape)
 	p := tapeParsers.Get().(*tapeParser)
-	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: t.nodes[:0], table: p.table}
+	if p.dirty {
+		clear(p.names)
+	}
+	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: t.nodes[:0], names: p.names}
 	p.i = SkipSpace(data, 0)
 	p.value(0)
 	if p.err == nil {
@@ -101,10 +113,11 @@ func ParseTape(data []byte, maxDepth int) (*Tape, *SyntaxError) {
 	}
 	t.Data, t.nodes = data, p.nodes
 	err := p.err
-	if cap(p.table) > 1<<16 {
-		p.table = nil // do not pin a large table in the pool
+	dirty := p.live > 0
+	if len(p.names) > 1<<16 {
+		p.names, dirty = nil, false // do not pin a large table in the pool
 	}
-	*p = tapeParser{table: p.table}
+	*p = tapeParser{names: p.names, dirty: dirty}
 	tapeParsers.Put(p)
 	if err != nil {
 		t.Release()
@@ -387,7 +400,16 @@ func (p *tapeParser) object(depth int) {
 			p.failAt("invalid character %s looking for the beginning of a member name")
 			return
 		}
+		name := len(p.nodes)
 		if !p.string() {
+			return
+		}
+		if count++; count > MaxTapeElements {
+			p.fail(fmt.Sprintf("more than %d members in an object", MaxTapeElements))
+			return
+		}
+		if p.repeated(obj, name, count) {
+			p.duplicate(name)
 			return
 		}
 		if p.i = SkipSpace(p.data, p.i); p.i >= len(p.data) || p.data[p.i] != ':' {
@@ -397,10 +419,6 @@ func (p *tapeParser) object(depth int) {
 		p.i = SkipSpace(p.data, p.i+1)
 		p.value(depth + 1)
 		if p.err != nil {
-			return
-		}
-		if count++; count > MaxTapeElements {
-			p.fail(fmt.Sprintf("more than %d members in an object", MaxTapeElements))
 			return
 		}
 		if p.i = SkipSpace(p.data, p.i); p.i >= len(p.data) {
@@ -414,7 +432,9 @@ func (p *tapeParser) object(depth int) {
 			p.i++
 			p.close(obj)
 			p.nodes[obj].meta |= uint32(count) << metaShift
-			p.checkNames(obj, count)
+			if count > smallTapeObject {
+				p.forget(obj)
+			}
 			return
 		default:
 			p.failAt("invalid character %s after an object member; want ',' or '}'")
@@ -461,48 +481,89 @@ func (p *tapeParser) array(depth int) {
 	}
 }
 
-// checkNames rejects the first member name of the complete object obj that
-// repeats an earlier one (compared as unescaped text, as Tree compares).
-func (p *tapeParser) checkNames(obj, count int) {
-	end := int(p.nodes[obj].next)
+// repeated reports whether name node name, the count-th member name of
+// the open object obj, repeats an earlier name of obj (compared as
+// unescaped text, as Tree compares), checked as soon as it is read, as
+// Tree does.
+func (p *tapeParser) repeated(obj, name, count int) bool {
 	if count <= smallTapeObject {
-		for m := obj + 1; m < end; m = int(p.nodes[m+1].next) {
-			for e := obj + 1; e < m; e = int(p.nodes[e+1].next) {
-				if p.sameName(e, m) {
-					p.duplicate(m)
-					return
-				}
+		for m := obj + 1; m < name; m = int(p.nodes[m+1].next) {
+			if p.sameName(m, name) {
+				return true
 			}
 		}
-		return
+		return false
 	}
-	size := 1
-	for size < 2*count {
-		size <<= 1
+	if count == smallTapeObject+1 {
+		for m := obj + 1; m < name; m = int(p.nodes[m+1].next) {
+			p.insert(obj, m)
+		}
 	}
-	if cap(p.table) < size {
-		p.table = make([]uint32, size)
-	} else {
-		p.table = p.table[:size]
-		clear(p.table)
+	return !p.insert(obj, name)
+}
+
+// hashName hashes name node n's text.
+func (p *tapeParser) hashName(n int) uint64 {
+	if p.nodes[n].meta&flagEscaped != 0 {
+		return maphash.String(nameSeed, p.text(n))
 	}
-	mask := uint64(size - 1)
-	var scratch []byte
+	return maphash.Bytes(nameSeed, p.contents(n))
+}
+
+// insert adds name node n of the open object obj to the table, or
+// reports false when obj already has that name.
+func (p *tapeParser) insert(obj, n int) bool {
+	if 2*(p.live+1) > len(p.names) {
+		p.grow()
+	}
+	mask := uint64(len(p.names) - 1)
+	for slot := p.hashName(n) & mask; ; slot = (slot + 1) & mask {
+		e := int(p.names[slot]) - 1
+		if e < 0 {
+			p.names[slot] = uint32(n) + 1
+			p.live++
+			return true
+		}
+		// Entries after obj are its own (those of objects inside it left
+		// when they closed).
+		if e > obj && p.sameName(e, n) {
+			return false
+		}
+	}
+}
+
+// grow doubles the table and re-inserts its live entries in the order
+// they came (node order), so that removing the newest entries still
+// restores the table exactly.
+func (p *tapeParser) grow() {
+	var entries []uint32
+	for _, e := range p.names {
+		if e != 0 {
+			entries = append(entries, e)
+		}
+	}
+	slices.Sort(entries)
+	p.names = make([]uint32, max(64, 2*len(p.names)))
+	mask := uint64(len(p.names) - 1)
+	for _, e := range entries {
+		slot := p.hashName(int(e)-1) & mask
+		for p.names[slot] != 0 {
+			slot = (slot + 1) & mask
+		}
+		p.names[slot] = e
+	}
+}
+
+// forget removes the names of the closed object obj from the table.
+func (p *tapeParser) forget(obj int) {
+	mask := uint64(len(p.names) - 1)
+	end := int(p.nodes[obj].next)
 	for m := obj + 1; m < end; m = int(p.nodes[m+1].next) {
-		name := p.contents(m)
-		if p.nodes[m].meta&flagEscaped != 0 {
-			scratch = p.appendText(scratch[:0], m)
-			name = scratch
-		}
-		for slot := maphash.Bytes(nameSeed, name) & mask; ; slot = (slot + 1) & mask {
-			e := p.table[slot]
-			if e == 0 {
-				p.table[slot] = uint32(m) + 1
+		for slot := p.hashName(m) & mask; ; slot = (slot + 1) & mask {
+			if int(p.names[slot]) == m+1 {
+				p.names[slot] = 0
+				p.live--
 				break
-			}
-			if p.sameName(int(e)-1, m) {
-				p.duplicate(m)
-				return
 			}
 		}
 	}
@@ -510,11 +571,6 @@ func (p *tapeParser) checkNames(obj, count int) {
 
 func (p *tapeParser) contents(n int) []byte {
 	return p.data[p.nodes[n].start+1 : p.nodes[n].end-1]
-}
-
-func (p *tapeParser) appendText(dst []byte, n int) []byte {
-	s, _, _ := readString(p.data[:p.nodes[n].end], int(p.nodes[n].start)+1, true)
-	return append(dst, s...)
 }
 
 func (p *tapeParser) text(n int) string {

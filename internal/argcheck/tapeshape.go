@@ -1,0 +1,209 @@
+package argcheck
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+)
+
+// The shape's rules on a Tape: shape.apply rewrites a tree; on a tape the
+// decoder sees each object's members through eachMember instead, with
+// nulls of optional properties left out and defaults added, so nothing is
+// re-encoded.
+
+// memberFunc gets one member: its name node and value node on mt (the
+// arguments' tape, or a default's own) and the shape of the value.
+type memberFunc func(mt *jsonscan.Tape, name, value int, child *shape) error
+
+// maxShapeProps is the property count up to which a member's property is
+// found by comparing names; larger shapes use an index.
+const maxShapeProps = 8
+
+// shapeIndexes maps a *shape with many properties to its name index.
+var shapeIndexes sync.Map // *shape → map[string]int
+
+func (n *shape) prop(t *jsonscan.Tape, name int) int {
+	if len(n.props) <= maxShapeProps {
+		for k := range n.props {
+			if t.TextEqual(name, n.props[k].name) {
+				return k
+			}
+		}
+		return -1
+	}
+	idx, ok := shapeIndexes.Load(n)
+	if !ok {
+		m := make(map[string]int, len(n.props))
+		for k, p := range n.props {
+			m[p.name] = k
+		}
+		idx, _ = shapeIndexes.LoadOrStore(n, m)
+	}
+	var k int
+	if t.Escaped(name) {
+		k, ok = idx.(map[string]int)[t.Text(name)]
+	} else {
+		k, ok = idx.(map[string]int)[string(t.Contents(name))]
+	}
+	if !ok {
+		return -1
+	}
+	return k
+}
+
+// eachMember calls fn for the members of object obj as the shape sees
+// them: a null optional property is left out, an absent property with a
+// default gets it (after the present members).
+func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn memberFunc) error {
+	if sh == nil {
+		for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
+			if err := fn(t, m, m+1, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var seenSmall [64]bool
+	seen := seenSmall[:0]
+	if len(sh.props) > len(seenSmall) {
+		seen = make([]bool, len(sh.props))
+	} else {
+		seen = seenSmall[:len(sh.props)]
+	}
+	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
+		child := sh.extra
+		if k := sh.prop(t, m); k >= 0 {
+			p := &sh.props[k]
+			if p.dropNull && t.Kind(m+1) == jsonscan.KindNull {
+				continue
+			}
+			seen[k] = true
+			child = both(p.child, sh.extra)
+		}
+		if err := fn(t, m, m+1, child); err != nil {
+			return err
+		}
+	}
+	for k := range sh.props {
+		p := &sh.props[k]
+		if seen[k] || !p.hasDefault {
+			continue
+		}
+		dt := defaultTape(p)
+		if dt == nil {
+			continue
+		}
+		if err := fn(dt, 1, 2, both(p.child, sh.extra)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// defaultTapes holds each default as the tape of {"name": default}: node
+// 1 is the name, node 2 the default; built once per property.
+var defaultTapes sync.Map // *propShape → *jsonscan.Tape
+
+func defaultTape(p *propShape) *jsonscan.Tape {
+	if t, ok := defaultTapes.Load(p); ok {
+		return t.(*jsonscan.Tape)
+	}
+	b, err := json.Marshal(map[string]any{p.name: p.value})
+	if err != nil {
+		return nil
+	}
+	t, perr := jsonscan.ParseTape(b, maxDepth+1)
+	if perr != nil {
+		return nil
+	}
+	got, _ := defaultTapes.LoadOrStore(p, t)
+	return got.(*jsonscan.Tape)
+}
+
+type shapePair struct{ a, b *shape }
+
+var mergedShapes sync.Map // shapePair → *shape
+
+var mergeMu sync.Mutex
+
+// both is a shape applying a then b (a property's own shape and the
+// additionalProperties shape both apply to its value, as in apply).
+func both(a, b *shape) *shape {
+	switch {
+	case a == nil:
+		return b
+	case b == nil || a == b:
+		return a
+	}
+	if s, ok := mergedShapes.Load(shapePair{a, b}); ok {
+		return s.(*shape)
+	}
+	mergeMu.Lock()
+	defer mergeMu.Unlock()
+	building := map[shapePair]*shape{}
+	s := merge(a, b, building)
+	for pair, m := range building {
+		mergedShapes.LoadOrStore(pair, m)
+	}
+	return s
+}
+
+// merge builds both(a, b); building ends the recursion of cyclic shapes.
+func merge(a, b *shape, building map[shapePair]*shape) *shape {
+	switch {
+	case a == nil:
+		return b
+	case b == nil || a == b:
+		return a
+	}
+	pair := shapePair{a, b}
+	if s, ok := mergedShapes.Load(pair); ok {
+		return s.(*shape)
+	}
+	if s, ok := building[pair]; ok {
+		return s
+	}
+	s := &shape{props: append(append([]propShape(nil), a.props...), b.props...)}
+	building[pair] = s
+	s.items = merge(a.items, b.items, building)
+	s.extra = merge(a.extra, b.extra, building)
+	return s
+}
+
+// changes reports whether applying n to node i's subtree would change it:
+// a null optional property present, an absent property with a default.
+func (n *shape) changes(t *jsonscan.Tape, i, depth int) bool {
+	if n == nil || depth > maxDepth {
+		return false
+	}
+	switch t.Kind(i) {
+	case jsonscan.KindObject:
+		for k := range n.props {
+			p := &n.props[k]
+			v, ok := t.Member(i, p.name)
+			switch {
+			case ok && p.dropNull && t.Kind(v) == jsonscan.KindNull:
+				return true
+			case !ok && p.hasDefault:
+				return true
+			case ok && p.child.changes(t, v, depth+1):
+				return true
+			}
+		}
+		if n.extra != nil {
+			for m := t.FirstMember(i); m >= 0; m = t.NextMember(i, m) {
+				if n.extra.changes(t, m+1, depth+1) {
+					return true
+				}
+			}
+		}
+	case jsonscan.KindArray:
+		for e := t.FirstElement(i); e >= 0; e = t.NextElement(i, e) {
+			if n.items.changes(t, e, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
