@@ -4,6 +4,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
@@ -131,3 +132,23 @@ func trimEOL(b []byte) []byte {
 	}
 	return b
 }
+
+// LineBuffered reports whether the next Next call returns without reading
+// from the underlying reader: a whole non-blank line is already buffered.
+// A transport that reads many lines per read uses it to hand on what it has
+// before it would wait for more input.
+func (lr *LineReader) LineBuffered() bool {
+	n := lr.br.Buffered()
+	if n == 0 {
+		return false
+	}
+	buf, _ := lr.br.Peek(n)
+	i := 0
+	for i < len(buf) && jsonscan.IsSpace(buf[i]) {
+		i++
+	}
+	return bytes.IndexByte(buf[i:], '\n') >= 0
+}
+
+// Buffered is the number of input bytes read but not yet returned by Next.
+func (lr *LineReader) Buffered() int { return lr.br.Buffered() }

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -130,5 +131,29 @@ func TestLineReaderAllocs(t *testing.T) {
 	})
 	if n != 0 {
 		t.Errorf("Next allocates %v times per short line", n)
+	}
+}
+
+// TestLineReaderLineBuffered: LineBuffered is true exactly when a whole
+// non-blank line is buffered, so Next will not read.
+func TestLineReaderLineBuffered(t *testing.T) {
+	lr := NewLineReader(strings.NewReader("a\nb\n  \r\n\n{\"c\":1}\n \n d"), 0)
+	if lr.LineBuffered() {
+		t.Fatal("nothing read yet")
+	}
+	var got []string
+	var buffered []bool
+	for {
+		line, err := lr.Next()
+		if err != nil {
+			break
+		}
+		got = append(got, string(line))
+		buffered = append(buffered, lr.LineBuffered())
+	}
+	want := []string{"a", "b", `{"c":1}`, " d"}
+	wantBuffered := []bool{true, true, false, false}
+	if fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(buffered) != fmt.Sprint(wantBuffered) {
+		t.Fatalf("lines %q buffered %v, want %q %v", got, buffered, want, wantBuffered)
 	}
 }

@@ -19,19 +19,18 @@ import (
 // read loop when its era may depend on the connection's session, else in
 // the worker (the modern hot path keeps the read loop free of scanning).
 type stdioRequest struct {
-	pr   parsedRequest
-	era  era        // nil: choose in the worker
-	slot *stdioSlot // its in-flight slot, given back while it waits on the client
+	pr  parsedRequest
+	era era // nil: choose in the worker
 }
 
 // eraOf parses msg and chooses its era when that must happen in message
 // order: the connection has a legacy session, or msg is an initialize that
 // may open one. It runs on the read loop, so a session opened by
 // initialize exists before the next line is read.
-func (c *stdioConn) eraOf(ctx context.Context, msg jsonrpc.Message) *stdioRequest {
-	req := &stdioRequest{pr: parsedRequest{msg: msg}}
+func (c *stdioConn) eraOf(ctx context.Context, msg jsonrpc.Message, req *stdioRequest) {
+	req.pr = parsedRequest{msg: msg}
 	if c.legacy == nil && msg.Method != legacy.MethodInitialize {
-		return req
+		return
 	}
 	req.pr = parseRequest(msg)
 	req.era = c.s.eraFor(&req.pr, c.legacy, func() *legacySession {
@@ -43,7 +42,6 @@ func (c *stdioConn) eraOf(ctx context.Context, msg jsonrpc.Message) *stdioReques
 		}()
 		return sess
 	})
-	return req
 }
 
 // legacyMessage passes a notification or a response to the connection's
@@ -55,8 +53,9 @@ func (c *stdioConn) legacyMessage(ctx context.Context, msg jsonrpc.Message) {
 }
 
 // handle answers one request in its era.
-func (c *stdioConn) handle(ctx context.Context, req *stdioRequest) Response {
-	w := &stdioWriter{c: c, ctx: ctx, slot: req.slot}
+func (c *stdioConn) handle(ctx context.Context, call *stdioCall) Response {
+	req, w := &call.req, &call.w
+	w.ctx = ctx
 	if req.era == nil {
 		req.pr = parseRequest(req.pr.msg)
 		req.era = c.s.eraFor(&req.pr, nil, nil) // no session when it was read

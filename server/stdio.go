@@ -1,7 +1,7 @@
 package server
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -56,18 +56,15 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 }
 
 type stdioConn struct {
-	s      *Server
-	out    chan []byte
-	dead   chan struct{} // closed when writing failed
-	mu     sync.Mutex
-	calls  map[string]*stdioCall // in-flight requests by id text
-	wg     sync.WaitGroup
-	werr   error
-	sendMu sync.RWMutex // senders share it; closing out takes it alone
-	closed bool
-	jobs   chan func() // hands a request to a parked worker
-	idle   atomic.Int32
-	slots  chan struct{} // one per request in flight (MaxInFlightPerConn)
+	s     *Server
+	o     *stdioOut     // the output (stdio_write.go)
+	dead  chan struct{} // o.dead: closed when writing failed
+	mu    sync.Mutex
+	calls map[string]*stdioCall // in-flight requests by id text
+	wg    sync.WaitGroup
+	jobs  chan *stdioCall // hands a request to a parked worker
+	idle  atomic.Int32
+	slots chan struct{} // one per request in flight (MaxInFlightPerConn)
 	// waiting holds one token per request of a legacy session that waits
 	// for the client's answer to a server request; such a request gives its
 	// slot back meanwhile (see waitingForClient).
@@ -79,18 +76,27 @@ type stdioConn struct {
 	legacy   *legacySession // set by initialize (legacy_stdio.go); read loop only
 }
 
+// stdioCall is one request in flight: what the worker runs and what
+// notifications/cancelled and the end of the connection act on (one
+// allocation per request).
 type stdioCall struct {
 	id        jsonrpc.ID
+	key       string // id text: its entry in calls
+	ctx       context.Context
 	cancel    context.CancelFunc
 	listen    bool
 	cancelled atomic.Bool // the client sent notifications/cancelled for it
 	answered  atomic.Bool // its response is written (or must not be)
+	req       stdioRequest
+	slot      stdioSlot
+	w         stdioWriter
 }
 
 func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, maxLine int) error {
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
-	c := &stdioConn{s: s, out: make(chan []byte, stdioOutQueue), dead: make(chan struct{}), calls: map[string]*stdioCall{}, jobs: make(chan func()),
+	o := newStdioOut()
+	c := &stdioConn{s: s, o: o, dead: o.dead, calls: map[string]*stdioCall{}, jobs: make(chan *stdioCall),
 		client: nextConnID("stdio")}
 	if n := s.lim.cfg.MaxInFlightPerConn; n > 0 {
 		c.slots = make(chan struct{}, n)
@@ -105,32 +111,11 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 	defer context.AfterFunc(s.lim.stopCtx, func() { cancelReqs(errShutdownCancel) })()
 	defer close(c.jobs) // parked workers exit
 	writerDone := make(chan struct{})
-	go c.writeLoop(out, writerDone)
+	go o.run(out, writerDone)
 
-	lines := make(chan []byte)
+	lines := make(chan [][]byte)
 	readErr := make(chan error, 1)
-	go func() {
-		lr := jsonrpc.NewLineReader(in, maxLine)
-		for {
-			line, err := lr.Next()
-			if errors.Is(err, jsonrpc.ErrMessageTooLarge) {
-				line, err = nil, nil
-			}
-			if err != nil {
-				readErr <- err
-				return
-			}
-			var cp []byte
-			if line != nil {
-				cp = append(make([]byte, 0, len(line)), line...)
-			}
-			select {
-			case lines <- cp:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
+	go readBatches(ctx, jsonrpc.NewLineReader(in, maxLine), lines, readErr)
 
 	var result error
 	closing := s.closing        // the server drains
@@ -138,14 +123,31 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 	var stopped <-chan struct{} // the drain's grace ended
 	var sweep <-chan time.Time  // then: answer what is still unanswered
 	swept := false
+	drain := func() {
+		closing, c.draining = nil, true
+		drained, stopped = whenDone(&c.wg), s.lim.stopCtx.Done()
+	}
 loop:
 	for {
 		select {
-		case line := <-lines:
-			c.dispatch(ctx, reqs, line)
+		case batch := <-lines:
+			for i, line := range batch {
+				if i > 0 {
+					// Lines read together: the server may have begun to
+					// drain, or the connection ended, since the first.
+					if ctx.Err() != nil {
+						break
+					}
+					select {
+					case <-closing:
+						drain()
+					default:
+					}
+				}
+				c.dispatch(ctx, reqs, line)
+			}
 		case <-closing:
-			closing, c.draining = nil, true
-			drained, stopped = whenDone(&c.wg), s.lim.stopCtx.Done()
+			drain()
 		case <-drained:
 			break loop
 		case <-stopped:
@@ -164,7 +166,7 @@ loop:
 			result = ctx.Err()
 			break loop
 		case <-c.dead:
-			result = c.werr
+			result = o.err
 			break loop
 		}
 	}
@@ -181,19 +183,63 @@ loop:
 		cancelAll()
 		waitTimeout(&c.wg, time.Second)
 	}
-	c.sendMu.Lock()
-	c.closed = true
-	close(c.out)
-	c.sendMu.Unlock()
+	o.close()
 	<-writerDone
-	if result == nil && c.werr != nil {
-		result = c.werr
+	if result == nil && o.err != nil {
+		result = o.err
 	}
 	return result
 }
 
-// stdioOutQueue is how many output lines may wait for the writer.
-const stdioOutQueue = 256
+// stdioBatchLines bounds the lines the reader hands on at once.
+const stdioBatchLines = 1024
+
+// readBatches reads the input lines and hands them to the read loop in
+// batches: every whole line the last read brought in, copied together into
+// one buffer (one allocation per read, not per line), handed on before the
+// reader would wait for more input. A line over the size limit is a nil
+// entry. The reader holds at most one batch and the line reader's buffer,
+// so a read loop stopped at the in-flight cap stops the reading. It ends
+// at the first read error (io.EOF at the end of the input), which it sends
+// on readErr after the lines before it, or when ctx is done.
+func readBatches(ctx context.Context, lr *jsonrpc.LineReader, lines chan<- [][]byte, readErr chan<- error) {
+	for {
+		var batch [][]byte
+		var buf []byte
+		var err error
+		for len(batch) < stdioBatchLines {
+			var line []byte
+			line, err = lr.Next()
+			if errors.Is(err, jsonrpc.ErrMessageTooLarge) {
+				batch, err = append(batch, nil), nil
+			} else if err != nil {
+				break
+			} else {
+				if cap(buf)-len(buf) < len(line) {
+					// The lines still to come in this batch are buffered.
+					buf = make([]byte, 0, len(line)+lr.Buffered())
+				}
+				at := len(buf)
+				buf = append(buf, line...)
+				batch = append(batch, buf[at:len(buf):len(buf)])
+			}
+			if !lr.LineBuffered() {
+				break
+			}
+		}
+		if len(batch) > 0 {
+			select {
+			case lines <- batch:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if err != nil {
+			readErr <- err
+			return
+		}
+	}
+}
 
 // whenDone returns a channel closed once wg is done.
 func whenDone(wg *sync.WaitGroup) <-chan struct{} {
@@ -238,46 +284,8 @@ func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
 	}
 }
 
-// writeLoop is the only writer of out: whole lines, flushed when no more
-// are queued.
-func (c *stdioConn) writeLoop(out io.Writer, done chan struct{}) {
-	defer close(done)
-	bw := bufio.NewWriterSize(out, 64<<10)
-	failed := false
-	for line := range c.out {
-		if failed {
-			continue
-		}
-		bw.Write(line)
-		bw.WriteByte('\n')
-		if len(c.out) == 0 {
-			if err := bw.Flush(); err != nil {
-				c.werr, failed = err, true
-				close(c.dead)
-			}
-		}
-	}
-	if !failed {
-		if err := bw.Flush(); err != nil {
-			c.werr = err
-		}
-	}
-}
-
 // send queues one encoded message.
-func (c *stdioConn) send(b []byte) error {
-	c.sendMu.RLock()
-	defer c.sendMu.RUnlock()
-	if c.closed {
-		return io.ErrClosedPipe
-	}
-	select {
-	case c.out <- b:
-		return nil
-	case <-c.dead:
-		return c.werr
-	}
-}
+func (c *stdioConn) send(b []byte) error { return c.o.send(b) }
 
 // dispatch handles one input line (nil: a line over the size limit).
 // Requests run in contexts derived from reqs.
@@ -314,46 +322,59 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte) {
 		return
 	}
 	listen := msg.Method == mcp.MethodSubscriptionsListen
+	if listen {
+		// A stream may live as long as the connection: its params must
+		// not keep the whole batch its line was read with.
+		msg, _ = jsonrpc.Decode(bytes.Clone(line))
+	}
 	if !listen && !c.acquire(ctx) {
 		return
 	}
-	slot := &stdioSlot{held: !listen && c.slots != nil}
-	key := msg.ID.String()
-	rctx, cancel := context.WithCancel(reqs)
+	call := &stdioCall{id: msg.ID, key: msg.ID.String(), listen: listen}
+	call.slot.held = !listen && c.slots != nil
+	call.ctx, call.cancel = context.WithCancel(reqs)
 	c.mu.Lock()
-	if _, dup := c.calls[key]; dup {
+	if _, dup := c.calls[call.key]; dup {
 		c.mu.Unlock()
-		cancel()
-		c.release(slot)
+		call.cancel()
+		c.release(&call.slot)
 		c.send(jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}))
 		return
 	}
-	call := &stdioCall{id: msg.ID, cancel: cancel, listen: listen}
-	c.calls[key] = call
+	c.calls[call.key] = call
 	c.wg.Add(1)
 	c.mu.Unlock()
-	req := c.eraOf(ctx, msg)
-	req.slot = slot
-	c.spawn(func() {
-		defer c.wg.Done()
-		defer c.release(slot) // after the answer is queued: backpressure
-		defer cancel()
-		resp, _ := c.s.serveLimitedIn(rctx, true, msg, func(ctx context.Context) Response { return c.handle(ctx, req) })
-		c.mu.Lock()
-		delete(c.calls, key)
-		c.mu.Unlock()
-		// A request the client cancelled gets nothing more; one that ended
-		// while the connection shuts down is still answered.
-		if resp.Body == nil || call.cancelled.Load() || !call.answered.CompareAndSwap(false, true) {
-			return
-		}
-		if c.send(resp.Body) == nil && listen && resp.Code == 0 {
-			// The server ended the stream: on stdio it also sends
-			// notifications/cancelled for the listen request's id.
-			params := append(append([]byte(`{"requestId":`), msg.ID.String()...), `,"reason":"subscription closed by the server"}`...)
-			c.send(jsonrpc.AppendNotification(nil, mcp.MethodNotificationsCancelled, params))
-		}
-	})
+	c.eraOf(ctx, msg, &call.req)
+	call.w = stdioWriter{c: c, ctx: call.ctx, slot: &call.slot}
+	if !listen {
+		c.o.running.Add(1)
+	}
+	c.spawn(call)
+}
+
+// run serves one request on a worker and answers it.
+func (c *stdioConn) run(call *stdioCall) {
+	defer c.wg.Done()
+	defer c.release(&call.slot) // after the answer is queued: backpressure
+	defer call.cancel()
+	resp, _ := c.s.serveLimitedIn(call.ctx, true, call.req.pr.msg, func(ctx context.Context) Response { return c.handle(ctx, call) })
+	if !call.listen {
+		c.o.running.Add(-1) // its answer, if any, is queued next
+	}
+	c.mu.Lock()
+	delete(c.calls, call.key)
+	c.mu.Unlock()
+	// A request the client cancelled gets nothing more; one that ended
+	// while the connection shuts down is still answered.
+	if resp.Body == nil || call.cancelled.Load() || !call.answered.CompareAndSwap(false, true) {
+		return
+	}
+	if c.send(resp.Body) == nil && call.listen && resp.Code == 0 {
+		// The server ended the stream: on stdio it also sends
+		// notifications/cancelled for the listen request's id.
+		params := append(append([]byte(`{"requestId":`), call.key...), `,"reason":"subscription closed by the server"}`...)
+		c.send(jsonrpc.AppendNotification(nil, mcp.MethodNotificationsCancelled, params))
+	}
 }
 
 // acquire takes an in-flight slot of the connection, waiting while all are
@@ -362,6 +383,11 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte) {
 func (c *stdioConn) acquire(ctx context.Context) bool {
 	if c.slots == nil {
 		return true
+	}
+	select {
+	case c.slots <- struct{}{}: // a free slot: no wait
+		return true
+	default:
 	}
 	select {
 	case c.slots <- struct{}{}:
@@ -424,28 +450,28 @@ func (w *stdioWriter) waitingForClient() (done func(), err error) {
 // maxIdleWorkers bounds the request goroutines kept parked for reuse.
 const maxIdleWorkers = 64
 
-// spawn runs job on a parked worker, or on a new one when none is idle.
+// spawn runs call on a parked worker, or on a new one when none is idle.
 // Reusing goroutines keeps their grown stacks: with a goroutine per request,
 // stack growth (runtime.copystack) was 14% of the CPU profile under load.
 // Only the read loop calls spawn; serveStdio closes jobs when it returns.
-func (c *stdioConn) spawn(job func()) {
+func (c *stdioConn) spawn(call *stdioCall) {
 	select {
-	case c.jobs <- job:
+	case c.jobs <- call:
 	default:
-		go c.worker(job)
+		go c.worker(call)
 	}
 }
 
-// worker runs jobs until too many workers are idle or jobs is closed.
-func (c *stdioConn) worker(job func()) {
+// worker runs calls until too many workers are idle or jobs is closed.
+func (c *stdioConn) worker(call *stdioCall) {
 	for {
-		job()
+		c.run(call)
 		if c.idle.Add(1) > maxIdleWorkers {
 			c.idle.Add(-1)
 			return
 		}
 		var ok bool
-		job, ok = <-c.jobs
+		call, ok = <-c.jobs
 		c.idle.Add(-1)
 		if !ok {
 			return
