@@ -166,11 +166,23 @@ func (s *Server) serveLimited(ctx context.Context, msg jsonrpc.Message, fn func(
 func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc.Message, fn func(context.Context) Response) (resp Response, refused bool) {
 	l := &s.lim
 	stream := msg.Method == methodListen
+	timeout := l.cfg.RequestTimeout
+	if stream {
+		timeout = 0
+	}
 	hctx := ctx
 	var end func()
 	if stopAware {
 		if rerr := l.enter(stream); rerr != nil {
 			return errorResponse(msg.ID, rerr), true
+		}
+		if timeout <= 0 {
+			// stdio without a timeout: inline (no end closure); a handler
+			// still running at the end of a drain's grace is answered by
+			// the connection itself (stdioConn.answerRemaining).
+			resp = fn(ctx)
+			l.leave(stream)
+			return limitOutcome(ctx, msg.ID, resp, timeout), false
 		}
 		end = func() { l.leave(stream) }
 	} else {
@@ -185,18 +197,6 @@ func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc
 			cancel(nil)
 			l.leaveWatched(stream, key)
 		}
-	}
-	timeout := l.cfg.RequestTimeout
-	if stream {
-		timeout = 0
-	}
-	if stopAware && timeout <= 0 {
-		// stdio without a timeout: inline; a handler still running at the
-		// end of a drain's grace is answered by the connection itself
-		// (stdioConn.answerRemaining).
-		resp = fn(hctx)
-		end()
-		return limitOutcome(hctx, msg.ID, resp, timeout), false
 	}
 	// Otherwise the handler runs on its own goroutine, so that the client
 	// is answered when a limit ends the request (its timeout, the end of a

@@ -122,15 +122,17 @@ func (s *Server) serveParsed(ctx context.Context, pr *parsedRequest, w MessageWr
 	if pr.err != nil {
 		return nil, pr.err
 	}
-	params, meta := pr.params, pr.meta
-	p := &params // the routes keep p; a copy, so pr itself does not escape
+	meta := pr.meta
 	if !s.supports(meta.protocolVersion) {
 		return nil, s.unsupportedVersion(meta.protocolVersion)
 	}
 	if s.isClosing() {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the server is shutting down"}
 	}
-	r := &request{s: s, id: msg.ID, method: method, meta: meta, w: w}
+	// The routes keep p: a copy of the params in r (one allocation for
+	// both), so pr itself does not escape.
+	r := &request{s: s, id: msg.ID, method: method, meta: meta, w: w, params: pr.params}
+	p := &r.params
 	if len(meta.caps) > 2 { // not "{}": decode now so bad capabilities are -32602
 		if _, err := r.capabilities(); err != nil {
 			return nil, invalidParams("_meta." + keyClientCapabilities + ": " + err.Error())
@@ -176,28 +178,30 @@ func (s *Server) serveParsed(ctx context.Context, pr *parsedRequest, w MessageWr
 type routeFunc func(ctx context.Context, r *request, p *requestParams, params json.RawMessage) (any, error)
 
 // route returns the registry route of method, nil when nothing answers it.
+// The routes are static functions (routes.go): a method value such as
+// s.tools.call would be allocated on every request.
 func (s *Server) route(method string) routeFunc {
 	switch method {
 	case mcp.MethodServerDiscover:
-		return s.discover
+		return routeDiscover
 	case mcp.MethodSubscriptionsListen:
-		return s.listen
+		return routeListen
 	case mcp.MethodToolsCall:
-		return ifOffered(s.tools.offered(), s.tools.call)
+		return ifOffered(s.tools.offered(), routeToolsCall)
 	case mcp.MethodToolsList:
-		return ifOffered(s.tools.offered(), s.tools.list)
+		return ifOffered(s.tools.offered(), routeToolsList)
 	case mcp.MethodPromptsGet:
-		return ifOffered(s.prompts.offered(), s.prompts.get)
+		return ifOffered(s.prompts.offered(), routePromptsGet)
 	case mcp.MethodPromptsList:
-		return ifOffered(s.prompts.offered(), s.prompts.list)
+		return ifOffered(s.prompts.offered(), routePromptsList)
 	case mcp.MethodResourcesRead:
-		return ifOffered(s.resources.offered(), s.resources.read)
+		return ifOffered(s.resources.offered(), routeResourcesRead)
 	case mcp.MethodResourcesList:
-		return ifOffered(s.resources.offered(), s.resources.listResources)
+		return ifOffered(s.resources.offered(), routeResourcesList)
 	case mcp.MethodResourcesTemplatesList:
-		return ifOffered(s.resources.offered(), s.resources.listTemplates)
+		return ifOffered(s.resources.offered(), routeResourcesTemplates)
 	case mcp.MethodCompletionComplete:
-		return ifOffered(s.completions(), s.complete)
+		return ifOffered(s.completions(), routeComplete)
 	}
 	return s.extensionRoute(method)
 }

@@ -18,7 +18,8 @@ type request struct {
 	meta   requestMeta
 	w      MessageWriter
 	ctx    context.Context
-	done   atomic.Bool // set when the handler has returned
+	done   atomic.Bool   // set when the handler has returned
+	params requestParams // the request's scanned params (serveParsed)
 
 	progress progressState // the last progress notification sent
 

@@ -180,7 +180,7 @@ func (s *Server) parkTask(ctx context.Context, t *task, r *request, ire *InputRe
 // result.
 func (s *Server) encodeToolOutput(r *request, out any) ([]byte, *jsonrpc.Error) {
 	if tt, ok := out.(*toolText); ok {
-		return tt.appendResult(make([]byte, 0, len(tt.text)+len(tt.structured)+160), s.metaJSON), nil
+		return tt.encode(s.metaJSON), nil
 	}
 	return s.encodeResult(r, out)
 }

@@ -38,18 +38,19 @@ func outKindOf(t reflect.Type) outKind {
 // toolText is the common tool output: one text block, optionally
 // structuredContent and isError. The registry encodes it without reflection.
 type toolText struct {
-	text       []byte
+	text       string
+	textJSON   []byte // when set, the text is this JSON (often structured itself)
 	structured []byte // raw JSON, nil when absent
 	isError    bool
 }
 
-func toolError(msg string) *toolText { return &toolText{text: []byte(msg), isError: true} }
+func toolError(msg string) *toolText { return &toolText{text: msg, isError: true} }
 
 // toolOutput converts a tool's Out value.
 func toolOutput(kind outKind, out any) (any, error) {
 	switch kind {
 	case outString:
-		return &toolText{text: []byte(out.(string))}, nil
+		return &toolText{text: out.(string)}, nil
 	case outContent:
 		content := out.([]mcp.ContentBlock)
 		if content == nil {
@@ -66,20 +67,40 @@ func toolOutput(kind outKind, out any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tt := &toolText{text: b}
+	tt := &toolText{textJSON: b}
 	if kind == outStructured && string(b) != "null" {
 		tt.structured = b
 		if s, ok := out.(fmt.Stringer); ok {
-			tt.text = []byte(s.String())
+			tt.text, tt.textJSON = s.String(), nil
 		}
 	}
 	return tt, nil
 }
 
+// textLen is the length of the text block's text before escaping.
+func (t *toolText) textLen() int {
+	if t.textJSON != nil {
+		return len(t.textJSON)
+	}
+	return len(t.text)
+}
+
+// encode is the CallToolResult with resultType and _meta, in a buffer of
+// the size it needs.
+func (t *toolText) encode(meta []byte) []byte {
+	// The fixed members take 108 bytes at most; escaping may grow the text.
+	n := t.textLen()
+	return t.appendResult(make([]byte, 0, n+n/8+len(t.structured)+len(meta)+112), meta)
+}
+
 // appendResult encodes the CallToolResult with resultType and _meta.
 func (t *toolText) appendResult(dst, meta []byte) []byte {
 	dst = append(dst, `{"content":[{"type":"text","text":`...)
-	dst = jsonrpc.AppendString(dst, t.text)
+	if t.textJSON != nil {
+		dst = jsonrpc.AppendString(dst, t.textJSON)
+	} else {
+		dst = jsonrpc.AppendString(dst, t.text)
+	}
 	dst = append(dst, `}]`...)
 	if t.structured != nil {
 		dst = append(dst, `,"structuredContent":`...)
@@ -94,7 +115,11 @@ func (t *toolText) appendResult(dst, meta []byte) []byte {
 }
 
 func (t *toolText) callToolResult() *mcp.CallToolResult {
-	res := &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: string(t.text)}}}
+	text := t.text
+	if t.textJSON != nil {
+		text = string(t.textJSON)
+	}
+	res := &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: text}}}
 	if t.structured != nil {
 		res.StructuredContent = json.RawMessage(t.structured)
 	}

@@ -356,7 +356,7 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 		return nil, err
 	}
 	if tt, ok := out.(*toolText); ok {
-		return rawResult(tt.appendResult(make([]byte, 0, len(tt.text)+len(tt.structured)+160), g.s.metaJSON)), nil
+		return rawResult(tt.encode(g.s.metaJSON)), nil
 	}
 	return out, nil
 }
