@@ -122,6 +122,36 @@ var rawMessageType = reflect.TypeFor[json.RawMessage]()
 // *InputRequiredError (Ask), which the runtime answers as such; a panic
 // becomes -32603.
 func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Out, error)) Tool {
+	var call toolCall
+	if fn != nil {
+		// The only code compiled once per In and Out: everything else is
+		// newTool's, so the bindings of many tools compile in linear time.
+		call = func(ctx context.Context, args []byte, decode argsDecoder) (any, error) {
+			var in In
+			if err := decode(args, &in); err != nil {
+				return nil, argsError{err}
+			}
+			out, err := fn(ctx, in)
+			return out, err
+		}
+	}
+	return newTool(info, reflect.TypeFor[In](), reflect.TypeFor[Out](), call)
+}
+
+// toolCall decodes a tool's arguments into its In with decode and runs its
+// function; a decoding failure is returned as an argsError.
+type toolCall func(ctx context.Context, args []byte, decode argsDecoder) (out any, err error)
+
+// argsDecoder validates args and fills *into, a pointer to the tool's In.
+type argsDecoder func(args json.RawMessage, into any) error
+
+// argsError marks arguments the tool's inputSchema or In rejected.
+type argsError struct{ err error }
+
+func (e argsError) Error() string { return e.err.Error() }
+
+// newTool is [NewTool] for argument type inType and result type outType.
+func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 	t := &toolImpl{entry: newEntry("tool", info.Name, info.Scopes)}
 	fail := func(err error) Tool {
 		t.err = fmt.Errorf("tool %q: %w", info.Name, err)
@@ -130,7 +160,7 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 	if err := ValidToolName(info.Name); err != nil {
 		return fail(err)
 	}
-	if fn == nil {
+	if call == nil {
 		return fail(errors.New("nil function"))
 	}
 	switch info.TaskSupport {
@@ -142,8 +172,6 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 		return fail(errors.New("BeforeTask needs TaskSupport optional or required"))
 	}
 	t.taskSupport, t.beforeTask = info.TaskSupport, info.BeforeTask
-	inType := reflect.TypeFor[In]()
-	rawIn := inType == rawMessageType
 	schema, err := toolSchema(info.InputSchema, inType)
 	if err != nil {
 		return fail(err)
@@ -153,15 +181,27 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 		return fail(err)
 	}
 	validator := input.validator
-	decoder := argcheck.NewDecoder[In](validator)
+	var decode argsDecoder
+	if inType == rawMessageType {
+		decode = func(args json.RawMessage, into any) error {
+			valid, err := validator.Validate(args)
+			if err != nil {
+				return err
+			}
+			*into.(*json.RawMessage) = valid
+			return nil
+		}
+	} else {
+		decode = argcheck.NewTypeDecoder(inType, validator).DecodeInto
+	}
 	t.paramHeaders = input.paramHeaders
-	kind := outKindOf(reflect.TypeFor[Out]())
+	kind := outKindOf(outType)
 	outSchema, fromType := info.OutputSchema, info.OutputSchemaFromType
 	if outSchema == nil && kind == outStructured {
-		if outSchema, err = deriveSchema(reflect.TypeFor[Out]()); err != nil {
+		if outSchema, err = deriveSchema(outType); err != nil {
 			return fail(fmt.Errorf("output type: %w", err))
 		}
-		fromType = !marshalsItself(reflect.TypeFor[Out]())
+		fromType = !marshalsItself(outType)
 	}
 	var outCheck *argcheck.Validator
 	if outSchema != nil {
@@ -184,21 +224,11 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 	}
 	name := info.Name
 	t.run = func(ctx context.Context, args []byte) (any, error) {
-		var (
-			in  In
-			err error
-		)
-		if rawIn {
-			valid, err := validator.Validate(args)
-			if err != nil {
-				return toolError(err.Error()), nil
-			}
-			in = any(json.RawMessage(valid)).(In)
-		} else if in, err = decoder.Decode(args); err != nil {
-			return toolError(err.Error()), nil
-		}
-		out, err := fn(ctx, in)
+		out, err := call(ctx, args, decode)
 		if err != nil {
+			if bad, ok := err.(argsError); ok {
+				return toolError(bad.err.Error()), nil
+			}
 			if isProtocolError(err) || ctx.Err() != nil {
 				return nil, err
 			}

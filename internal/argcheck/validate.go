@@ -107,37 +107,58 @@ func (v *Validator) Validate(args json.RawMessage) (json.RawMessage, error) {
 
 // Decoder validates a tool's arguments and binds them to T, the tool's
 // argument type. It is safe for concurrent use.
-type Decoder[T any] struct {
-	v *Validator
-}
+type Decoder[T any] struct{ d *TypeDecoder }
 
 // NewDecoder returns the Decoder of T against v.
 func NewDecoder[T any](v *Validator) *Decoder[T] {
-	return &Decoder[T]{v: v}
+	return &Decoder[T]{d: NewTypeDecoder(reflect.TypeFor[T](), v)}
 }
 
-// Decode parses args once (a jsonscan.Tape), validates them (as
-// [Validator.Validate]: a null optional property is absent, defaults
-// apply) and fills a T from exactly that parse: members are matched to
-// fields by their exact JSON names (never by case folding; undeclared
-// members are ignored, or rejected earlier by a schema with
-// "additionalProperties": false), integral numbers fill integer fields, and
-// otherwise the rules are json.Unmarshal's (tapeDecoder). Nothing is
-// re-encoded or parsed again.
+// Decode is [TypeDecoder.DecodeInto] for a T.
 func (d *Decoder[T]) Decode(args json.RawMessage) (T, error) {
 	var in T
+	err := d.d.DecodeInto(args, &in)
+	return in, err
+}
+
+// TypeDecoder is [Decoder] for a type known at run time: its code is
+// compiled once, not once per argument type, which keeps the bindings of
+// many tools cheap to compile. It is safe for concurrent use.
+type TypeDecoder struct {
+	v *Validator
+	t reflect.Type
+}
+
+// NewTypeDecoder returns the decoder of arguments of type t against v.
+func NewTypeDecoder(t reflect.Type, v *Validator) *TypeDecoder {
+	return &TypeDecoder{v: v, t: t}
+}
+
+// DecodeInto parses args once (a jsonscan.Tape), validates them (as
+// [Validator.Validate]: a null optional property is absent, defaults
+// apply) and fills *into, a pointer to the decoder's type, from exactly
+// that parse: members are matched to fields by their exact JSON names
+// (never by case folding; undeclared members are ignored, or rejected
+// earlier by a schema with "additionalProperties": false), integral numbers
+// fill integer fields, and otherwise the rules are json.Unmarshal's
+// (tapeDecoder). Nothing is re-encoded or parsed again.
+func (d *TypeDecoder) DecodeInto(args json.RawMessage, into any) error {
+	rv := reflect.ValueOf(into)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != d.t {
+		return fmt.Errorf("argcheck: DecodeInto needs a non-nil *%s, got %T", d.t, into)
+	}
 	t, err := parseArgs(args)
 	if err != nil {
-		return in, err
+		return err
 	}
 	defer releaseArgs(t)
 	if err := d.v.validateTape(t); err != nil {
-		return in, err
+		return err
 	}
-	if err := decodeTape(t, 0, d.v.shape, reflect.ValueOf(&in).Elem()); err != nil {
-		return in, decodeProblem(err)
+	if err := decodeTape(t, 0, d.v.shape, rv.Elem()); err != nil {
+		return decodeProblem(err)
 	}
-	return in, nil
+	return nil
 }
 
 // decodeProblem turns a decoder error into a ValidationError naming the
