@@ -47,7 +47,11 @@ func Load(dir string, opts LoadOptions) (*Package, error) {
 	}
 	cfg := &packages.Config{Mode: loadMode, Dir: abs, Env: opts.Env, BuildFlags: opts.BuildFlags}
 	if opts.OverlayEarlierBindings {
-		cfg.Overlay = bindingOverlay(abs)
+		cleanup, err := useOverlay(cfg, bindingOverlay(abs))
+		if err != nil {
+			return nil, fmt.Errorf("bind: loading %s: %w", dir, err)
+		}
+		defer cleanup()
 	}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {

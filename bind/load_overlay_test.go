@@ -2,9 +2,13 @@ package bind
 
 import (
 	"bytes"
+	"go/ast"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // staleBindings is an earlier mcp_gen.go that no longer compiles: it binds
@@ -69,5 +73,56 @@ func TestLoadStaleBindings(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOverlayKeepsExportData loads a package with stale bindings the way
+// Load does: the go command compiles the package with the stub (its build
+// succeeds), the parser sees the stub, and the dependencies come from
+// export data, not from source (a go/packages Config.Overlay would
+// type-check every dependency from source: seconds and hundreds of MB on
+// every re-run that a first run does not pay).
+func TestOverlayKeepsExportData(t *testing.T) {
+	dir := t.TempDir()
+	writeManyTools(t, dir, 3)
+	out := filepath.Join(dir, OutputFile)
+	mustWriteFile(t, out, staleBindings)
+	cfg := &packages.Config{Mode: loadMode | packages.NeedImports, Dir: dir, Env: testEnv()}
+	cleanup, err := useOverlay(cfg, bindingOverlay(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := packages.Load(cfg, ".")
+	cleanup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pkgs[0]
+	for _, e := range p.Errors {
+		t.Errorf("load error (the stale bindings were seen): %v", e)
+	}
+	var gen *ast.File
+	for _, f := range p.Syntax {
+		if filepath.Base(p.Fset.Position(f.Package).Filename) == OutputFile {
+			gen = f
+		}
+	}
+	if gen == nil || len(gen.Decls) != 0 {
+		t.Errorf("the parsed %s is not the stub: %v", OutputFile, gen)
+	}
+	dep := p.Imports["github.com/mcpgen/mcpgen/generated/mcp"]
+	if dep == nil || dep.Types == nil {
+		t.Fatalf("dependency not loaded: %v", dep)
+	}
+	if dep.Syntax != nil {
+		t.Error("the dependency was type-checked from source, not loaded from export data")
+	}
+	flags := cfg.BuildFlags
+	if len(flags) == 0 || !strings.HasPrefix(flags[len(flags)-1], "-overlay=") {
+		t.Fatalf("build flags %q, want -overlay= last", flags)
+	}
+	flag := flags[len(flags)-1]
+	if _, err := os.Stat(filepath.Dir(strings.TrimPrefix(flag, "-overlay="))); !os.IsNotExist(err) {
+		t.Errorf("the overlay's temporary folder is left behind (%v)", err)
 	}
 }
