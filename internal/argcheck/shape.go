@@ -22,6 +22,9 @@ type propShape struct {
 	// does not include "null", so a null is the same as leaving it out.
 	dropNull bool
 	child    *shape
+	// inserted is the value inserted for an absent property (see
+	// prepareDefaults), for the native checker.
+	inserted *tape
 }
 
 // shapeOf collects the shape of a schema document parsed by

@@ -32,19 +32,54 @@ func releaseArgs(t *jsonscan.Tape) {
 	}
 }
 
-// validateTape validates the arguments on t as check does: nulls of
-// optional properties dropped and defaults applied first. The schema
-// library needs a tree, so it gets one built from the tape (the decoder
+// validateTape validates the arguments on t as Validate does: nulls of
+// optional properties dropped and defaults applied first (the decoder
 // reads the tape itself, with the same shape rules).
 func (v *Validator) validateTape(t *jsonscan.Tape) error {
+	if v.native != nil {
+		_, err := v.checkNative(t)
+		return err
+	}
+	_, err := v.checkTape(t)
+	return err
+}
+
+// checkNative runs the native checker on t with the shape's edits.
+func (v *Validator) checkNative(t *jsonscan.Tape) (map[int]*objEdit, error) {
+	edits := v.shape.edits(t)
+	if probs := checkNative(v.native, t, edits); probs != nil {
+		return nil, &ValidationError{Problems: probs}
+	}
+	return edits, nil
+}
+
+// checkTape validates the arguments parsed as t: the schema's shape drops
+// nulls of optional properties and fills absent properties with their
+// defaults, then the schema checks the result. When the shape changed
+// nothing it returns nil: t is exactly what was validated; otherwise it
+// returns the validated tree (map[string]any, []any, string, json.Number,
+// bool, nil). A failure is a *ValidationError. The native checker sees
+// the shape's changes as edits beside the tape and builds the tree only
+// when there are some; santhosh-tekuri needs a tree built from the tape.
+func (v *Validator) checkTape(t *jsonscan.Tape) (changed any, err error) {
+	if v.native != nil {
+		edits, err := v.checkNative(t)
+		if err != nil || edits == nil {
+			return nil, err
+		}
+		return valueOf(t, 0, edits), nil
+	}
 	doc := t.Value(0)
-	v.shape.apply(doc)
+	modified := v.shape.apply(doc)
 	if err := v.schema.Validate(doc); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
-			return &ValidationError{Problems: problemsOf(ve)}
+			return nil, &ValidationError{Problems: problemsOf(ve)}
 		}
-		return &ValidationError{Problems: []Problem{{Keyword: "schema", Message: err.Error()}}}
+		return nil, &ValidationError{Problems: []Problem{{Keyword: "schema", Message: err.Error()}}}
 	}
-	return nil
+	if !modified {
+		return nil, nil
+	}
+	return doc, nil
 }

@@ -19,8 +19,9 @@ import (
 // Validator checks raw JSON arguments against one compiled schema. It is safe
 // for concurrent use.
 type Validator struct {
-	schema *jsonschema.Schema
-	shape  *shape // defaults and null-means-absent; nil when there are none
+	native *nativeSchema      // the schema, when it is in the native subset
+	schema *jsonschema.Schema // else the schema compiled by santhosh-tekuri
+	shape  *shape             // defaults and null-means-absent; nil when there are none
 }
 
 // schemaURL names the in-memory resource each schema is compiled from.
@@ -40,9 +41,32 @@ func (noLoader) Load(url string) (any, error) {
 // assertions: a []byte field's "contentEncoding": "base64" rejects a value
 // that is not base64, naming the field.
 func Compile(schema json.RawMessage) (*Validator, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	return compile(schema, true)
+}
+
+// parseSchema reads a schema as jsonschema.UnmarshalJSON does (numbers
+// as json.Number, a repeated member name keeps the last value), with the
+// fast parser when no member name repeats.
+func parseSchema(schema []byte) (any, error) {
+	if doc, perr := jsonscan.Tree(jsonscan.TrimSpace(schema), jsonscan.MaxNesting); perr == nil {
+		return doc, nil
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+}
+
+// compile is Compile; native false always compiles with santhosh-tekuri
+// (the differential tests' reference).
+func compile(schema json.RawMessage, native bool) (*Validator, error) {
+	doc, err := parseSchema(schema)
 	if err != nil {
 		return nil, fmt.Errorf("argschema: schema is not valid JSON: %w", err)
+	}
+	sh := shapeOf(doc)
+	prepareDefaults(sh)
+	if native {
+		if n, err := compileNative(doc); err == nil {
+			return &Validator{native: n, shape: sh}, nil
+		}
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -56,47 +80,26 @@ func Compile(schema json.RawMessage) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("argschema: compiling schema: %w", err)
 	}
-	return &Validator{schema: sch, shape: shapeOf(doc)}, nil
-}
-
-var emptyObject = json.RawMessage(`{}`)
-
-// check parses args once, drops nulls of optional properties, applies
-// defaults and validates the tree. It returns the tree, the trimmed bytes
-// and whether the tree differs from them.
-func (v *Validator) check(args json.RawMessage) (any, json.RawMessage, bool, error) {
-	trimmed := bytes.Trim(args, " \t\r\n") // JSON whitespace only: "\v{}" is not JSON
-	var doc any
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		doc, trimmed = map[string]any{}, emptyObject
-	} else {
-		var perr *jsonscan.SyntaxError
-		if doc, perr = parse(trimmed); perr != nil {
-			return nil, nil, false, &ValidationError{Problems: []Problem{{Keyword: "json", Message: "arguments are not valid JSON: " + perr.Error()}}}
-		}
-	}
-	changed := v.shape.apply(doc)
-	if err := v.schema.Validate(doc); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			return nil, nil, false, &ValidationError{Problems: problemsOf(ve)}
-		}
-		return nil, nil, false, &ValidationError{Problems: []Problem{{Keyword: "schema", Message: err.Error()}}}
-	}
-	return doc, trimmed, changed, nil
+	return &Validator{schema: sch, shape: sh}, nil
 }
 
 // Validate parses args, treats a null optional property as absent, applies
 // schema defaults to absent properties, validates the result and returns it
 // as JSON. Absent (empty) or null args are treated as {}. When nothing had
-// to change, args is returned as is. A failure is a [*ValidationError].
+// to change, args is returned as is (without surrounding whitespace). A
+// failure is a [*ValidationError].
 func (v *Validator) Validate(args json.RawMessage) (json.RawMessage, error) {
-	doc, raw, changed, err := v.check(args)
+	t, err := parseArgs(args)
 	if err != nil {
 		return nil, err
 	}
-	if !changed {
-		return raw, nil
+	defer releaseArgs(t)
+	doc, err := v.checkTape(t)
+	if err != nil {
+		return nil, err
+	}
+	if doc == nil {
+		return t.Data, nil
 	}
 	out, err := json.Marshal(doc)
 	if err != nil {
