@@ -319,6 +319,9 @@ func checkStructured(ctx context.Context, tool string, v *argcheck.Validator, re
 
 // checkObjectSchema checks that a schema is a JSON object with "type": "object".
 func checkObjectSchema(schema json.RawMessage) error {
+	if rootTypeIsObject(schema) {
+		return nil
+	}
 	var root map[string]any
 	if err := json.Unmarshal(schema, &root); err != nil {
 		return fmt.Errorf("not a JSON object: %w", err)

@@ -299,9 +299,20 @@ func (c *nativeCompiler) compileObject(s *nativeSchema, obj map[string]any, ptr 
 			if err != nil {
 				return outside(kw, err.Error())
 			}
-			*map[string]*int{"minProperties": &s.minProps, "maxProperties": &s.maxProps,
-				"minItems": &s.minItems, "maxItems": &s.maxItems,
-				"minLength": &s.minLength, "maxLength": &s.maxLength}[kw] = n
+			switch kw {
+			case "minProperties":
+				s.minProps = n
+			case "maxProperties":
+				s.maxProps = n
+			case "minItems":
+				s.minItems = n
+			case "maxItems":
+				s.maxItems = n
+			case "minLength":
+				s.minLength = n
+			default:
+				s.maxLength = n
+			}
 		case "uniqueItems":
 			b, ok := v.(bool)
 			if !ok {
@@ -321,8 +332,16 @@ func (c *nativeCompiler) compileObject(s *nativeSchema, obj map[string]any, ptr 
 			if err != nil {
 				return outside(kw, err.Error())
 			}
-			*map[string]**bound{"minimum": &s.minimum, "maximum": &s.maximum,
-				"exclusiveMinimum": &s.exMinimum, "exclusiveMaximum": &s.exMaximum}[kw] = b
+			switch kw {
+			case "minimum":
+				s.minimum = b
+			case "maximum":
+				s.maximum = b
+			case "exclusiveMinimum":
+				s.exMinimum = b
+			default:
+				s.exMaximum = b
+			}
 		case "multipleOf":
 			b, err := boundOf(v)
 			if err != nil || b.rat.Sign() <= 0 {

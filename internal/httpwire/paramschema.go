@@ -1,11 +1,14 @@
 package httpwire
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // annotationKey is the JSON Schema extension keyword that mirrors a tool
@@ -22,6 +25,9 @@ const annotationKey = "x-mcp-header"
 // tool definition invalid (clients drop it from tools/list), so the error
 // names each offending location. A schema without annotations gives nil.
 func ParamHeadersFromSchema(inputSchema json.RawMessage) ([]ParamHeader, error) {
+	if !bytes.Contains(inputSchema, []byte(annotationKey)) && !bytes.ContainsRune(inputSchema, '\\') && jsonscan.Valid(inputSchema) {
+		return nil, nil // no member can be named x-mcp-header: nothing to decode (NewTool of many tools)
+	}
 	var root any
 	if err := json.Unmarshal(inputSchema, &root); err != nil {
 		return nil, fmt.Errorf("httpwire: inputSchema is not valid JSON: %w", err)
