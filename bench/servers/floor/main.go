@@ -1,8 +1,8 @@
 // Command floor is the do-nothing reference server: it finds each request's
 // id by a byte scan and writes a canned reply, marking what the transport
 // costs with no MCP and no JSON work. -mode raw (default) answers on one
-// goroutine; -mode concurrent has mcpgen's stdio goroutine shape (a
-// goroutine per request, one writer). stdio by default; -http ADDR serves
+// goroutine; -mode concurrent has mcpgen's stdio goroutine shape (batched
+// reads, parked workers, one writer). stdio by default; -http ADDR serves
 // the raw floor at /mcp (net/http is already concurrent).
 package main
 
@@ -17,7 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/bench/internal/servermain"
 )
 
-var mode = flag.String("mode", "raw", "raw (one goroutine) or concurrent (a goroutine per request, one writer)")
+var mode = flag.String("mode", "raw", "raw (one goroutine) or concurrent (mcpgen's stdio shape: batched reads, parked workers, one writer)")
 
 func main() {
 	servermain.Main(servermain.Server{

@@ -2,9 +2,10 @@
 // MCP and no JSON work at all. Each request's id is found by a byte scan and
 // a canned reply carrying that id is written. The raw floor does it on one
 // goroutine (read a line or body, scan, write); the concurrent floor has
-// mcpgen's stdio goroutine shape (a reader, a goroutine per request, one
-// writer flushing when its queue is empty), so the gap between the two is
-// the price of that shape alone.
+// mcpgen's stdio goroutine shape (a reader handing on batches of lines, a
+// read loop, parked worker goroutines, one writer writing every queued
+// reply at once), so the gap between the two is the price of that shape
+// alone.
 package floorpeer
 
 import (
@@ -13,7 +14,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 const (
@@ -107,44 +110,156 @@ func ServeStdio(r io.Reader, w io.Writer) error {
 }
 
 // ServeStdioConcurrent is the concurrent floor on stdio, in mcpgen's
-// goroutine shape: the reader copies each line and starts a goroutine for
-// it, which builds the reply and hands it to one writer goroutine; the
-// writer flushes when its queue is empty.
+// goroutine shape (server/stdio.go, stdio_write.go): a reader goroutine
+// hands every whole line a read brought in to the read loop at once (one
+// copy per batch); the loop hands each line to a parked worker goroutine
+// (a new one when none is idle); the worker builds the reply and queues it
+// under a mutex, waking the writer only when it sleeps; the writer takes
+// the whole queue at once and, before flushing, yields twice at most while
+// requests are still running.
 func ServeStdioConcurrent(r io.Reader, w io.Writer) error {
-	replies := make(chan []byte, 256)
-	writerDone := make(chan error, 1)
+	batches := make(chan [][]byte)
+	readErr := make(chan error, 1)
 	go func() {
-		out := bufio.NewWriterSize(w, 64<<10)
-		var err error
-		for msg := range replies {
-			if err == nil {
-				_, err = out.Write(msg)
+		var batch [][]byte
+		var buf []byte
+		err := lines(r, func(line []byte) error {
+			if cap(buf)-len(buf) < len(line) {
+				buf = make([]byte, 0, max(len(line), 64<<10))
 			}
-			if err == nil && len(replies) == 0 {
-				err = out.Flush()
+			at := len(buf)
+			buf = append(buf, line...)
+			batch = append(batch, buf[at:len(buf):len(buf)])
+			return nil
+		}, func() error { // no more input buffered: hand the batch on
+			if len(batch) > 0 {
+				batches <- batch
+				batch, buf = nil, nil
 			}
-		}
-		if err == nil {
-			err = out.Flush()
-		}
-		writerDone <- err
-	}()
-	var inflight sync.WaitGroup
-	err := lines(r, func(line []byte) error {
-		req := bytes.Clone(line)
-		inflight.Go(func() {
-			if reply := AppendReply(make([]byte, 0, len(replyPrefix)+len(replySuffix)+24), req); len(reply) > 0 {
-				replies <- append(reply, '\n')
-			}
+			return nil
 		})
-		return nil
-	}, func() error { return nil })
+		close(batches)
+		readErr <- err
+	}()
+	q := &replyQueue{}
+	q.ready.L = &q.mu
+	writerDone := make(chan error, 1)
+	go func() { writerDone <- q.write(w) }()
+	jobs := make(chan []byte)
+	var inflight sync.WaitGroup
+	var idle atomic.Int32
+	work := func(line []byte) {
+		for {
+			if reply := AppendReply(make([]byte, 0, len(replyPrefix)+len(replySuffix)+24), line); len(reply) > 0 {
+				q.send(append(reply, '\n'))
+			}
+			q.running.Add(-1)
+			inflight.Done()
+			if idle.Add(1) > 64 {
+				idle.Add(-1)
+				return
+			}
+			var ok bool
+			line, ok = <-jobs
+			idle.Add(-1)
+			if !ok {
+				return
+			}
+		}
+	}
+	for batch := range batches {
+		for _, line := range batch {
+			inflight.Add(1)
+			q.running.Add(1)
+			select {
+			case jobs <- line:
+			default:
+				go work(line)
+			}
+		}
+	}
 	inflight.Wait()
-	close(replies)
+	close(jobs)
+	q.close()
+	err := <-readErr
 	if werr := <-writerDone; err == nil {
 		err = werr
 	}
 	return err
+}
+
+// replyQueue is the concurrent floor's output, as mcpgen's stdioOut.
+type replyQueue struct {
+	mu       sync.Mutex
+	ready    sync.Cond
+	queue    [][]byte
+	sleeping bool
+	closed   bool
+	running  atomic.Int32
+}
+
+func (q *replyQueue) send(b []byte) {
+	q.mu.Lock()
+	q.queue = append(q.queue, b)
+	if q.sleeping {
+		q.sleeping = false
+		q.ready.Signal()
+	}
+	q.mu.Unlock()
+}
+
+func (q *replyQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.ready.Signal()
+	q.mu.Unlock()
+}
+
+func (q *replyQueue) write(w io.Writer) error {
+	out := bufio.NewWriterSize(w, 64<<10)
+	var batch [][]byte
+	yields := 0
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for {
+		if len(q.queue) == 0 {
+			if out.Buffered() > 0 {
+				if yields < 2 && q.running.Load() > 0 {
+					yields++
+					q.mu.Unlock()
+					runtime.Gosched()
+					q.mu.Lock()
+					continue
+				}
+				q.mu.Unlock()
+				err := out.Flush()
+				q.mu.Lock()
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			yields = 0
+			if q.closed {
+				return nil
+			}
+			q.sleeping = true
+			q.ready.Wait()
+			continue
+		}
+		batch, q.queue = q.queue, batch[:0]
+		q.mu.Unlock()
+		var err error
+		for _, msg := range batch {
+			if err == nil {
+				_, err = out.Write(msg)
+			}
+		}
+		q.mu.Lock()
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // Handler is the raw floor on HTTP: read the POSTed body, scan its id,
