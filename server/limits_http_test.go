@@ -24,14 +24,18 @@ type limitedHTTP struct {
 	done chan error
 }
 
-func startLimitedHTTP(t *testing.T, s *Server) *limitedHTTP {
+func startLimitedHTTP(t *testing.T, s *Server, wrap ...func(http.Handler) http.Handler) *limitedHTTP {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var handler http.Handler = s.HTTPHandler(HTTPOptions{})
+	for _, w := range wrap {
+		handler = w(handler)
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.HTTPHandler(HTTPOptions{}))
+	mux.Handle("/mcp", handler)
 	h := &limitedHTTP{s: s, srv: s.newHTTPServer(mux), addr: ln.Addr().String(), url: "http://" + ln.Addr().String() + "/mcp", done: make(chan error, 1)}
 	go func() { h.done <- h.srv.Serve(s.limitListener(ln)) }()
 	t.Cleanup(func() { h.srv.Close() })
@@ -225,8 +229,19 @@ func waitInFlight(t testing.TB, s *Server, n int) {
 // refused; a request still running at the end of the grace is answered
 // with the shutdown error.
 func TestHTTPDrainLosesNothing(t *testing.T) {
-	k := limitServer(t, Limits{DrainGrace: 1500 * time.Millisecond}) // generous: -race on a loaded machine
-	h := startLimitedHTTP(t, k.s)
+	k := limitServer(t, Limits{DrainGrace: 3 * time.Second}) // generous: the 200 ms calls must end within it under -race on a loaded machine
+	// The late request's handler signals once net/http has read its header:
+	// a request is received when its header is (before that, net/http's
+	// Shutdown closes the connection unanswered, see the commit message).
+	lateReceived := make(chan struct{})
+	h := startLimitedHTTP(t, k.s, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("X-Test-Late") != "" {
+				close(lateReceived)
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
 	// A request whose body is still arriving when the drain begins.
 	late, err := net.Dial("tcp", h.addr)
 	if err != nil {
@@ -234,8 +249,13 @@ func TestHTTPDrainLosesNothing(t *testing.T) {
 	}
 	defer late.Close()
 	body := faultCall("9", "weather_current", `{"location":"Paris"}`, defaultMeta)
-	if _, err := io.WriteString(late, rawPost(body, "")+body[:10]); err != nil {
+	if _, err := io.WriteString(late, rawPost(body, "X-Test-Late: 1\r\n")+body[:10]); err != nil {
 		t.Fatal(err)
+	}
+	select {
+	case <-lateReceived:
+	case <-time.After(10 * time.Second): // hang guard
+		t.Fatal("the server never read the late request's header")
 	}
 
 	const n = 20
@@ -268,7 +288,17 @@ func TestHTTPDrainLosesNothing(t *testing.T) {
 		k.s.drainHTTP(h.srv)
 		close(drained)
 	}()
-	time.Sleep(50 * time.Millisecond)
+	// Wait for the drain to have begun on both sides: the listener is
+	// closed (Serve returned) and the limiter refuses new work.
+	select {
+	case err := <-h.done:
+		if err != http.ErrServerClosed {
+			t.Fatalf("Serve returned %v, want http.ErrServerClosed", err)
+		}
+	case <-time.After(10 * time.Second): // hang guard
+		t.Fatal("the drain did not close the listener")
+	}
+	waitUntil(t, "the limiter to refuse new requests", k.s.lim.isClosing)
 	// During the drain: the late request gets 503, a new connection is
 	// refused.
 	if _, err := io.WriteString(late, body[10:]); err != nil {
@@ -298,6 +328,26 @@ func TestHTTPDrainLosesNothing(t *testing.T) {
 	}
 	if r := results[n]; !strings.HasPrefix(r, "200 ") || !strings.Contains(r, `"reason":"shutdown"`) {
 		t.Errorf("request cancelled at the end of the grace: %s, want the shutdown error", r)
+	}
+}
+
+// isClosing reports whether the drain began (new requests are refused).
+func (l *limiter) isClosing() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closing
+}
+
+// waitUntil polls cond until it holds; the deadline only guards a hang (a
+// loaded CI machine can be seconds late).
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
