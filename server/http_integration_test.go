@@ -338,8 +338,13 @@ func TestHTTPCoreDisconnect(t *testing.T) {
 		}
 		errc <- err
 	}()
-	if tag := <-f.gate.started; tag != "a" {
-		t.Fatalf("started %q", tag)
+	select {
+	case tag := <-f.gate.started:
+		if tag != "a" {
+			t.Fatalf("started %q", tag)
+		}
+	case <-time.After(30 * time.Second): // hang guard
+		t.Fatal("the tool did not start")
 	}
 	cancel()
 	select {
@@ -347,7 +352,7 @@ func TestHTTPCoreDisconnect(t *testing.T) {
 		if tag != "a" {
 			t.Fatalf("cancelled %q", tag)
 		}
-	case <-time.After(3 * time.Second):
+	case <-time.After(30 * time.Second): // hang guard
 		t.Fatal("the tool's context was not cancelled")
 	}
 	if err := <-errc; !errors.Is(err, context.Canceled) {
@@ -359,7 +364,7 @@ func TestHTTPCoreDisconnect(t *testing.T) {
 	_, resp := openListen(t, lctx, srv.URL, "2", `{"toolsListChanged":true}`)
 	lcancel()
 	resp.Body.Close()
-	httpWaitFor(t, "handlers to return", ch.idle)
+	waitUntil(t, "handlers to return", ch.idle)
 	f.s.subs.mu.Lock()
 	open := len(f.s.subs.set)
 	f.s.subs.mu.Unlock()
@@ -372,7 +377,10 @@ func TestHTTPCoreDisconnect(t *testing.T) {
 	}
 	client.CloseIdleConnections()
 	srv.Client().CloseIdleConnections()
-	httpWaitFor(t, fmt.Sprintf("goroutines to return to %d", before), func() bool { return runtime.NumGoroutine() <= before })
+	// Parked handler workers wait handlerWorkerIdle for more work before
+	// they exit, and a loaded machine runs them late: poll, with a deadline
+	// that only guards a leak.
+	waitUntil(t, fmt.Sprintf("goroutines to return to %d", before), func() bool { return runtime.NumGoroutine() <= before })
 }
 
 func TestHTTPCoreConcurrentClients(t *testing.T) {
