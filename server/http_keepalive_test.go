@@ -183,3 +183,33 @@ func TestHTTPKeepAliveOnlyWhenIdle(t *testing.T) {
 	}
 	httpWaitFor(t, "keep-alives once the stream is quiet", func() bool { n, _ := r.comments(); return n >= 2 })
 }
+
+// TestLegacyGETStreamKeepAlives: a legacy session's GET stream gets its
+// keep-alives from the shared loop too, and leaves the set when it ends.
+func TestLegacyGETStreamKeepAlives(t *testing.T) {
+	const every = 9 * time.Millisecond // an interval no other test uses
+	f := newFixture(t)
+	h := newHTTPHandler(f.s, HTTPOptions{})
+	h.keepAlive = every
+	srv := httptest.NewServer(f.s.limitHTTP(h))
+	defer srv.Close()
+	c := openSession(t, srv.URL, fullCaps)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", c.sid)
+	resp, err := srv.Client().Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream: %v %v", err, resp)
+	}
+	defer resp.Body.Close()
+	r := readKeepAlives(resp.Body)
+	httpWaitFor(t, "keep-alives on the GET stream", func() bool { n, _ := r.comments(); return n >= 3 })
+	set := keepAliveEvery(every)
+	if n := set.count(); n != 1 {
+		t.Fatalf("%d streams in the keep-alive set, want 1", n)
+	}
+	cancel()
+	httpWaitFor(t, "the closed GET stream leaving the keep-alive set", func() bool { return set.count() == 0 })
+}

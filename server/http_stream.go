@@ -34,7 +34,7 @@ var (
 type httpStream struct {
 	ctx       context.Context
 	w         http.ResponseWriter
-	listen    bool
+	listen    bool // a long-lived stream: keep-alives, and its success result is SSE
 	keepAlive time.Duration
 	invalid   bool // the request failed header validation: errors get 400
 
@@ -105,6 +105,30 @@ func (st *httpStream) openSSELocked() error {
 		st.joinKeepAlives()
 	}
 	return nil
+}
+
+// open switches the response to SSE at once: a standalone stream (a
+// legacy session's GET stream) that starts with no event.
+func (st *httpStream) open() error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := st.openSSELocked(); err != nil {
+		st.broken = true
+		return err
+	}
+	return nil
+}
+
+// close ends a stream that has no final response (a legacy GET stream):
+// nothing more is written to it, and it leaves the keep-alives.
+func (st *httpStream) close() {
+	st.mu.Lock()
+	st.done = true
+	ka := st.ka
+	st.mu.Unlock()
+	if ka != nil {
+		ka.leave()
+	}
 }
 
 // finish writes the final response for request id. Nothing is written when

@@ -13,8 +13,8 @@ import (
 // keepAliveSteps ticks, so a stream is never silent for longer than every
 // (and, once idle, gets exactly one keep-alive per interval), while a
 // stream that carried a notification recently gets none. The loop calls
-// each due member's send itself: a listen stream writes its comment from
-// the loop (no goroutine of its own wakes; http_keepalive.go bounds the
+// each due member's send itself: an HTTP stream's comment is written from
+// the loop (no goroutine of the stream wakes; http_keepalive.go bounds the
 // write so a client that stopped reading cannot hold up the loop). The
 // ticker runs only while the set has members. With 10 000 open streams
 // that is one timer, and one wake-up of one goroutine per tick, instead
@@ -78,19 +78,6 @@ func (k *keepAlives) join(send func()) *keepAlive {
 	}
 	k.mu.Unlock()
 	return m
-}
-
-// joinKicked adds a stream whose own goroutine writes its keep-alives:
-// kick receives when one is due (one that was not taken yet is not
-// queued twice).
-func (k *keepAlives) joinKicked() (m *keepAlive, kick <-chan struct{}) {
-	ch := make(chan struct{}, 1)
-	return k.join(func() {
-		select {
-		case ch <- struct{}{}:
-		default:
-		}
-	}), ch
 }
 
 // wrote records that the stream wrote something (a notification or a

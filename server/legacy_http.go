@@ -285,16 +285,10 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 		hs.touch()
 		hs.s.streams.Done()
 	}()
-	sse := httpwire.NewSSEWriter(w)
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	if sse.Open() != nil {
+	st := newHTTPStream(r.Context(), w, true, h.keepAlive) // keep-alives as on a listen stream
+	defer st.close()
+	if st.open() != nil {
 		return
-	}
-	var tick <-chan struct{}
-	var ka *keepAlive
-	if h.keepAlive > 0 {
-		ka, tick = keepAliveEvery(h.keepAlive).joinKicked()
-		defer ka.leave()
 	}
 	for {
 		select {
@@ -305,14 +299,7 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 		case <-hs.s.closing:
 			return
 		case msg := <-ch:
-			if sse.WriteEvent("", msg) != nil {
-				return
-			}
-			if ka != nil {
-				ka.wrote()
-			}
-		case <-tick:
-			if sse.WriteComment("") != nil {
+			if st.sendRaw(msg) != nil {
 				return
 			}
 		}
