@@ -90,8 +90,8 @@ func (c *canonicalizer) value(dst []byte, i int) []byte {
 		return c.string(dst, i)
 	case jsonscan.KindArray:
 		dst = append(dst, '[')
-		for e := t.FirstElement(i); e >= 0; e = t.NextElement(i, e) {
-			if e != i+1 {
+		for first, e := true, t.FirstElement(i); e >= 0; first, e = false, t.NextElement(i, e) {
+			if !first {
 				dst = append(dst, ',')
 			}
 			dst = c.value(dst, e)
