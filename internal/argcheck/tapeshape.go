@@ -94,15 +94,16 @@ func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn member
 		if dt == nil {
 			continue
 		}
-		if err := fn(dt, 1, 2, both(p.child, sh.extra)); err != nil {
+		m := dt.FirstMember(0)
+		if err := fn(dt, m, m+1, both(p.child, sh.extra)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// defaultTapes holds each default as the tape of {"name": default}: node
-// 1 is the name, node 2 the default; built once per property.
+// defaultTapes holds each default as the tape of {"name": default}, its
+// one member the name and the default; built once per property.
 var defaultTapes sync.Map // *propShape → *jsonscan.Tape
 
 func defaultTape(p *propShape) *jsonscan.Tape {

@@ -10,7 +10,7 @@
 // case-insensitively). String, IsInteger and Kind read one raw value. Tree
 // decodes a whole document into map[string]any/[]any/json.Number values,
 // rejecting repeated names. ParseTape reads a document with Tree's rules
-// into a Tape, a flat array of 16-byte nodes over the document's bytes (no
+// into a Tape, a flat array of 8-byte nodes over the document's bytes (no
 // copy of strings, no maps): the one parse a tool's arguments are
 // validated on, decoded from and identified by. One number reader
 // (numberEnd) and one string decoder (readString) serve Valid, Tree,

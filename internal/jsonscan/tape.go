@@ -30,9 +30,9 @@ const (
 // Tape is one parsed JSON document: its nodes in document order. An object
 // node is followed by its members, each a name node (KindString) then the
 // value's subtree; an array node by its elements' subtrees. A Tape refers
-// to the document's bytes (it does not copy them) and holds 16 bytes per
-// value and per member name; it is the one parse a tool's arguments are
-// validated on, decoded from and identified by.
+// to the document's bytes (it does not copy them) and holds 8 bytes per
+// scalar and member name and 16 per object or array; it is the one parse
+// a tool's arguments are validated on, decoded from and identified by.
 type Tape struct {
 	// Data is the parsed document, not copied: it must not change while
 	// the Tape is in use.
@@ -40,11 +40,33 @@ type Tape struct {
 	nodes []node
 }
 
-// node is one value (or member name) on a tape.
+// node is one slot of a tape. A scalar (or member name) is one node:
+// start is its offset, meta its kind, flags and length<<metaShift. An
+// object or array is two: the first has its offset and kind |
+// count<<metaShift, the second (its tail) its end offset in start and the
+// index of the node after its subtree in meta.
 type node struct {
-	start, end uint32 // the value's bytes: Data[start:end] (a string's with quotes)
-	next       uint32 // the index of the node after this one's subtree
-	meta       uint32 // kind | flagEscaped | count<<metaShift
+	start uint32
+	meta  uint32
+}
+
+// isContainer reports whether node i is an object or array (two slots).
+func isContainer(ns []node, i int) bool { return NodeKind(ns[i].meta&kindMask) >= KindArray }
+
+// nodeEnd is the offset just past node i's bytes.
+func nodeEnd(ns []node, i int) uint32 {
+	if isContainer(ns, i) {
+		return ns[i+1].start
+	}
+	return ns[i].start + ns[i].meta>>metaShift
+}
+
+// nodeNext is the index of the node after i's subtree.
+func nodeNext(ns []node, i int) int {
+	if isContainer(ns, i) {
+		return int(ns[i+1].meta)
+	}
+	return i + 1
 }
 
 const (
@@ -54,6 +76,8 @@ const (
 	// MaxTapeElements bounds the members of one object and the elements of
 	// one array on a Tape.
 	MaxTapeElements = math.MaxUint32 >> metaShift
+	// MaxTapeScalar bounds the length of one string or number (256 MiB).
+	MaxTapeScalar = math.MaxUint32 >> metaShift
 	// MaxTapeSize bounds the length of a document ParseTape accepts.
 	MaxTapeSize = math.MaxUint32 - 1
 )
@@ -104,6 +128,9 @@ func ParseTape(data []byte, maxDepth int) (*Tape, *SyntaxError) {
 		clear(p.names)
 	}
 	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: t.nodes[:0], names: p.names}
+	if len(data) >= 64<<10 {
+		p.nodes = make([]node, 0, nodeEstimate(data))
+	}
 	p.i = SkipSpace(data, 0)
 	p.value(0)
 	if p.err == nil {
@@ -124,6 +151,18 @@ func ParseTape(data []byte, maxDepth int) (*Tape, *SyntaxError) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// nodeEstimate bounds the nodes of data from above, counting structure
+// characters (inside strings too, so it may count more): every value and
+// name but the root follows a ':', a ',', a '[' or a '{', and each object
+// and array has a second node. A document of long strings full of those
+// characters would be overestimated: the estimate is held to one node per
+// two bytes (a denser document grows its nodes on the way).
+func nodeEstimate(data []byte) int {
+	open := bytes.Count(data, []byte{'['}) + bytes.Count(data, []byte{'{'})
+	n := 1 + bytes.Count(data, []byte{','}) + bytes.Count(data, []byte{':'}) + 2*open
+	return min(n, len(data)/2+64)
 }
 
 // Release hands t back for reuse by a later ParseTape; t and every index
@@ -148,15 +187,20 @@ func (t *Tape) Kind(i int) NodeKind { return NodeKind(t.nodes[i].meta & kindMask
 
 // Len is the number of members of an object node or of elements of an
 // array node, and 0 for any other node.
-func (t *Tape) Len(i int) int { return int(t.nodes[i].meta >> metaShift) }
+func (t *Tape) Len(i int) int {
+	if !isContainer(t.nodes, i) {
+		return 0
+	}
+	return int(t.nodes[i].meta >> metaShift)
+}
 
 // Next is the index of the node after i's whole subtree.
-func (t *Tape) Next(i int) int { return int(t.nodes[i].next) }
+func (t *Tape) Next(i int) int { return nodeNext(t.nodes, i) }
 
 // Raw is node i's bytes in Data (a string's with its quotes).
 func (t *Tape) Raw(i int) []byte {
-	n := &t.nodes[i]
-	return t.Data[n.start:n.end:n.end]
+	start, end := t.nodes[i].start, nodeEnd(t.nodes, i)
+	return t.Data[start:end:end]
 }
 
 // Offset is the offset in Data of node i's first byte.
@@ -169,8 +213,8 @@ func (t *Tape) Escaped(i int) bool { return t.nodes[i].meta&flagEscaped != 0 }
 // Contents is string node i's raw contents, between its quotes; its text
 // when !Escaped(i).
 func (t *Tape) Contents(i int) []byte {
-	n := &t.nodes[i]
-	return t.Data[n.start+1 : n.end-1 : n.end-1]
+	start, end := t.nodes[i].start, nodeEnd(t.nodes, i)
+	return t.Data[start+1 : end-1 : end-1]
 }
 
 // Text is string node i's unescaped text, as encoding/json decodes it. It
@@ -179,7 +223,7 @@ func (t *Tape) Text(i int) string {
 	if !t.Escaped(i) {
 		return string(t.Contents(i))
 	}
-	s, _, _ := readString(t.Data[:t.nodes[i].end], int(t.nodes[i].start)+1, true)
+	s, _, _ := readString(t.Data[:nodeEnd(t.nodes, i)], int(t.nodes[i].start)+1, true)
 	return s
 }
 
@@ -205,17 +249,17 @@ func (t *Tape) Number(i int) string { return string(t.Raw(i)) }
 
 // FirstMember is the name node of object obj's first member, or -1.
 func (t *Tape) FirstMember(obj int) int {
-	if t.nodes[obj].next == uint32(obj)+1 {
+	if nodeNext(t.nodes, obj) == obj+2 {
 		return -1
 	}
-	return obj + 1
+	return obj + 2
 }
 
 // NextMember is the name node of the member after m (a name node) in
 // object obj, or -1.
 func (t *Tape) NextMember(obj, m int) int {
-	next := int(t.nodes[m+1].next)
-	if next >= int(t.nodes[obj].next) {
+	next := nodeNext(t.nodes, m+1)
+	if next >= nodeNext(t.nodes, obj) {
 		return -1
 	}
 	return next
@@ -223,16 +267,16 @@ func (t *Tape) NextMember(obj, m int) int {
 
 // FirstElement is array arr's first element, or -1.
 func (t *Tape) FirstElement(arr int) int {
-	if t.nodes[arr].next == uint32(arr)+1 {
+	if nodeNext(t.nodes, arr) == arr+2 {
 		return -1
 	}
-	return arr + 1
+	return arr + 2
 }
 
 // NextElement is the element after e in array arr, or -1.
 func (t *Tape) NextElement(arr, e int) int {
-	next := int(t.nodes[e].next)
-	if next >= int(t.nodes[arr].next) {
+	next := nodeNext(t.nodes, e)
+	if next >= nodeNext(t.nodes, arr) {
 		return -1
 	}
 	return next
@@ -297,23 +341,44 @@ func (p *tapeParser) failAt(format string) *SyntaxError {
 }
 
 // push appends a node for the value starting at p.i and returns its index.
-func (p *tapeParser) push(k NodeKind) int {
-	n := len(p.nodes)
-	if n == cap(p.nodes) {
-		// Double (append grows large slices by a quarter, copying a big
-		// document's nodes several times over).
-		grown := make([]node, n, max(64, 2*n))
-		copy(grown, p.nodes)
-		p.nodes = grown
+func (p *tapeParser) push(n node) int {
+	i := len(p.nodes)
+	if i == cap(p.nodes) {
+		p.grow()
 	}
-	p.nodes = append(p.nodes, node{start: uint32(p.i), meta: uint32(k)})
+	p.nodes = append(p.nodes, n)
+	return i
+}
+
+// grow makes room for more nodes: doubling (append grows large slices by
+// a quarter, copying a big document's nodes several times over).
+func (p *tapeParser) grow() {
+	grown := make([]node, len(p.nodes), max(64, 2*len(p.nodes)))
+	copy(grown, p.nodes)
+	p.nodes = grown
+}
+
+// scalar adds a node for the scalar from start to p.i.
+func (p *tapeParser) scalar(k NodeKind, start int, flags uint32) {
+	if n := p.i - start; n > MaxTapeScalar {
+		p.i = start
+		p.fail(fmt.Sprintf("value of %d bytes is longer than %d", n, MaxTapeScalar))
+		return
+	}
+	p.push(node{start: uint32(start), meta: uint32(k) | flags | uint32(p.i-start)<<metaShift})
+}
+
+// open adds the two nodes of the object or array at p.i.
+func (p *tapeParser) open(k NodeKind) int {
+	n := p.push(node{start: uint32(p.i), meta: uint32(k)})
+	p.push(node{})
 	return n
 }
 
-// close ends node n at p.i.
-func (p *tapeParser) close(n int) {
-	p.nodes[n].end = uint32(p.i)
-	p.nodes[n].next = uint32(len(p.nodes))
+// close ends container n at p.i, with count members or elements.
+func (p *tapeParser) close(n, count int) {
+	p.nodes[n].meta |= uint32(count) << metaShift
+	p.nodes[n+1] = node{start: uint32(p.i), meta: uint32(len(p.nodes))}
 }
 
 // value reads the value at p.i, with Tree's rules and messages.
@@ -346,9 +411,9 @@ func (p *tapeParser) value(depth int) {
 			p.failAt("invalid character %s in a number")
 			return
 		}
-		n := p.push(KindNumber)
+		start := p.i
 		p.i = end
-		p.close(n)
+		p.scalar(KindNumber, start, 0)
 	default:
 		p.failAt("invalid character %s looking for the beginning of a value")
 	}
@@ -359,9 +424,9 @@ func (p *tapeParser) literal(word string, k NodeKind) {
 		p.fail("invalid literal; want " + word)
 		return
 	}
-	n := p.push(k)
+	start := p.i
 	p.i += len(word)
-	p.close(n)
+	p.scalar(k, start, 0)
 }
 
 // string reads the string at p.i (its opening quote) into a node.
@@ -376,21 +441,22 @@ func (p *tapeParser) string() bool {
 		}
 		return false
 	}
-	n := p.push(KindString)
-	if escaped {
-		p.nodes[n].meta |= flagEscaped
-	}
+	start := p.i
 	p.i = end + 1
-	p.close(n)
-	return true
+	var flags uint32
+	if escaped {
+		flags = flagEscaped
+	}
+	p.scalar(KindString, start, flags)
+	return p.err == nil
 }
 
 func (p *tapeParser) object(depth int) {
-	obj := p.push(KindObject)
+	obj := p.open(KindObject)
 	p.i = SkipSpace(p.data, p.i+1) // past '{'
 	if p.i < len(p.data) && p.data[p.i] == '}' {
 		p.i++
-		p.close(obj)
+		p.close(obj, 0)
 		return
 	}
 	count := 0
@@ -430,8 +496,7 @@ func (p *tapeParser) object(depth int) {
 			p.i++
 		case '}':
 			p.i++
-			p.close(obj)
-			p.nodes[obj].meta |= uint32(count) << metaShift
+			p.close(obj, count)
 			if count > smallTapeObject {
 				p.forget(obj)
 			}
@@ -444,11 +509,11 @@ func (p *tapeParser) object(depth int) {
 }
 
 func (p *tapeParser) array(depth int) {
-	arr := p.push(KindArray)
+	arr := p.open(KindArray)
 	p.i = SkipSpace(p.data, p.i+1) // past '['
 	if p.i < len(p.data) && p.data[p.i] == ']' {
 		p.i++
-		p.close(arr)
+		p.close(arr, 0)
 		return
 	}
 	count := 0
@@ -471,8 +536,7 @@ func (p *tapeParser) array(depth int) {
 			p.i++
 		case ']':
 			p.i++
-			p.close(arr)
-			p.nodes[arr].meta |= uint32(count) << metaShift
+			p.close(arr, count)
 			return
 		default:
 			p.failAt("invalid character %s after an array element; want ',' or ']'")
@@ -487,7 +551,7 @@ func (p *tapeParser) array(depth int) {
 // Tree does.
 func (p *tapeParser) repeated(obj, name, count int) bool {
 	if count <= smallTapeObject {
-		for m := obj + 1; m < name; m = int(p.nodes[m+1].next) {
+		for m := obj + 2; m < name; m = nodeNext(p.nodes, m+1) {
 			if p.sameName(m, name) {
 				return true
 			}
@@ -495,7 +559,7 @@ func (p *tapeParser) repeated(obj, name, count int) bool {
 		return false
 	}
 	if count == smallTapeObject+1 {
-		for m := obj + 1; m < name; m = int(p.nodes[m+1].next) {
+		for m := obj + 2; m < name; m = nodeNext(p.nodes, m+1) {
 			p.insert(obj, m)
 		}
 	}
@@ -514,7 +578,7 @@ func (p *tapeParser) hashName(n int) uint64 {
 // reports false when obj already has that name.
 func (p *tapeParser) insert(obj, n int) bool {
 	if 2*(p.live+1) > len(p.names) {
-		p.grow()
+		p.growNames()
 	}
 	mask := uint64(len(p.names) - 1)
 	for slot := p.hashName(n) & mask; ; slot = (slot + 1) & mask {
@@ -532,10 +596,10 @@ func (p *tapeParser) insert(obj, n int) bool {
 	}
 }
 
-// grow doubles the table and re-inserts its live entries in the order
+// growNames doubles the table and re-inserts its live entries in the order
 // they came (node order), so that removing the newest entries still
 // restores the table exactly.
-func (p *tapeParser) grow() {
+func (p *tapeParser) growNames() {
 	var entries []uint32
 	for _, e := range p.names {
 		if e != 0 {
@@ -557,8 +621,8 @@ func (p *tapeParser) grow() {
 // forget removes the names of the closed object obj from the table.
 func (p *tapeParser) forget(obj int) {
 	mask := uint64(len(p.names) - 1)
-	end := int(p.nodes[obj].next)
-	for m := obj + 1; m < end; m = int(p.nodes[m+1].next) {
+	end := nodeNext(p.nodes, obj)
+	for m := obj + 2; m < end; m = nodeNext(p.nodes, m+1) {
 		for slot := p.hashName(m) & mask; ; slot = (slot + 1) & mask {
 			if int(p.names[slot]) == m+1 {
 				p.names[slot] = 0
@@ -570,14 +634,14 @@ func (p *tapeParser) forget(obj int) {
 }
 
 func (p *tapeParser) contents(n int) []byte {
-	return p.data[p.nodes[n].start+1 : p.nodes[n].end-1]
+	return p.data[p.nodes[n].start+1 : nodeEnd(p.nodes, n)-1]
 }
 
 func (p *tapeParser) text(n int) string {
 	if p.nodes[n].meta&flagEscaped == 0 {
 		return string(p.contents(n))
 	}
-	s, _, _ := readString(p.data[:p.nodes[n].end], int(p.nodes[n].start)+1, true)
+	s, _, _ := readString(p.data[:nodeEnd(p.nodes, n)], int(p.nodes[n].start)+1, true)
 	return s
 }
 
