@@ -22,8 +22,9 @@ const (
 // workerPool hands jobs to parked goroutines, starting one when none is
 // parked.
 type workerPool struct {
-	jobs chan func() // unbuffered: a send succeeds only to a parked worker
-	idle atomic.Int32
+	jobs    chan func() // unbuffered: a send succeeds only to a parked worker
+	idle    atomic.Int32
+	started atomic.Int64 // workers started, for tests
 }
 
 // run runs job on a parked worker, or on a new goroutine.
@@ -31,6 +32,7 @@ func (p *workerPool) run(job func()) {
 	select {
 	case p.jobs <- job:
 	default:
+		p.started.Add(1)
 		go p.work(job)
 	}
 }

@@ -1,0 +1,41 @@
+package server
+
+import (
+	"testing"
+	"time"
+)
+
+// A worker that finished a job takes the next one (no new goroutine) and
+// retires after handlerWorkerIdle without one.
+func TestWorkerPoolReusesAndRetires(t *testing.T) {
+	p := workerPool{jobs: make(chan func())}
+	ran := make(chan int)
+	waitIdle := func(n int32, within time.Duration) {
+		t.Helper()
+		for deadline := time.Now().Add(within); p.idle.Load() != n; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d workers parked after %v, want %d", p.idle.Load(), within, n)
+			}
+		}
+	}
+	for i := range 3 {
+		p.run(func() { ran <- i })
+		if got := <-ran; got != i {
+			t.Fatalf("job %d ran as %d", i, got)
+		}
+		waitIdle(1, time.Second)
+	}
+	if n := p.started.Load(); n != 1 {
+		t.Errorf("3 jobs one after another started %d workers, want 1", n)
+	}
+	// Two at once: the parked worker takes one, a new one the other.
+	release := make(chan struct{})
+	p.run(func() { <-release })
+	p.run(func() { <-release })
+	close(release)
+	waitIdle(2, time.Second)
+	if n := p.started.Load(); n != 2 {
+		t.Errorf("two concurrent jobs: %d workers started in all, want 2", n)
+	}
+	waitIdle(0, handlerWorkerIdle+3*time.Second)
+}
