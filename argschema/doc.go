@@ -6,7 +6,11 @@
 // server.NewTool and no ToolInfo.InputSchema (its init lets the server
 // derive them at start-up). The validator itself ([Compile],
 // [Validator.Validate]) is the server's run-time one (internal/argcheck),
-// which does not link the reflection library.
+// which does not link the reflection library: a native checker for the
+// subset of JSON Schema 2020-12 this package and `mcpgen tools` derive.
+// [Compile] of a schema outside that subset needs the full validator
+// linked (import _ "github.com/mcpgen/mcpgen/fullschema"); without it
+// Compile fails naming the keyword and its JSON pointer.
 //
 // # Schema shape
 //

@@ -66,6 +66,7 @@ func Emit(pkg *Package, opts EmitOptions) ([]byte, error) {
 
 	e.f.Comment("The mcpgen runtime this file was generated for.")
 	e.f.Const().Id("_").Op("=").Qual(ServerPackagePath, "APIVersion1")
+	e.linkFullSchema()
 
 	for _, g := range groupBindings(pkg) {
 		e.group(g)

@@ -32,13 +32,18 @@ func (b *binder) tool(d *directive, fn Func, sig *types.Signature, desc string) 
 	var inSchema, outSchema Schema
 	okSchemas := true
 	if it, ok := d.first("inputSchema"); ok {
-		inSchema.Const, okSchemas = it.value, b.schemaConst(it) && okSchemas
+		var ok bool
+		inSchema.Const = it.value
+		inSchema.Text, ok = b.schemaConst(it)
+		okSchemas = ok && okSchemas
 	} else if args != nil {
 		inSchema.JSON, okSchemas = b.deriveSchema(args.Type, false, fn.Pos)
 	}
 	if it, ok := d.first("outputSchema"); ok {
+		var ok bool
 		outSchema.Const = it.value
-		okSchemas = b.schemaConst(it) && okSchemas
+		outSchema.Text, ok = b.schemaConst(it)
+		okSchemas = ok && okSchemas
 	} else if kind == ResultStruct {
 		var okOut bool
 		outSchema.JSON, outSchema.FromType, okOut = b.deriveSchemaFrom(res.Type, true, fn.Pos)

@@ -10,26 +10,26 @@ import (
 
 // schemaConst checks the constant named by inputSchema= or outputSchema=:
 // a string constant of the package holding a JSON Schema object whose root
-// is "type": "object" and that compiles.
-func (b *binder) schemaConst(it item) bool {
+// is "type": "object" and that compiles. It returns the schema's text.
+func (b *binder) schemaConst(it item) (string, bool) {
 	text, ok := b.stringConst(it)
 	if !ok {
-		return false
+		return "", false
 	}
 	var root map[string]any
 	if err := json.Unmarshal([]byte(text), &root); err != nil {
 		b.errs.add(it.pos, "%s=%s: the constant is not a JSON object: %v", it.key, it.value, err)
-		return false
+		return "", false
 	}
 	if root["type"] != "object" {
 		b.errs.add(it.pos, "%s=%s: the schema's root must have \"type\": \"object\"", it.key, it.value)
-		return false
+		return "", false
 	}
 	if msg, ok := validateValue([]byte(text), map[string]any{}); !ok && strings.Contains(msg, "compil") {
 		b.errs.add(it.pos, "%s=%s: %s", it.key, it.value, msg)
-		return false
+		return "", false
 	}
-	return true
+	return text, true
 }
 
 // metaConst checks the constant named by meta=: a JSON object.

@@ -111,6 +111,7 @@ type Tool struct {
 type Schema struct {
 	JSON  string // indented JSON derived from Go types; "" when Const is set or there is none
 	Const string // the constant named by inputSchema= or outputSchema=
+	Text  string // the constant's value, when Const is set
 	// FromType: JSON was derived from the Go type and every value of it
 	// encodes to that shape (no type in it marshals itself), so the
 	// runtime checks only the value constraints (OutputSchemaFromType).

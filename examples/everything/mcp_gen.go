@@ -8,12 +8,15 @@ package main
 import (
 	"context"
 	"encoding/json"
+	_ "github.com/mcpgen/mcpgen/fullschema"
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/server"
 )
 
 // The mcpgen runtime this file was generated for.
 const _ = server.APIVersion1
+
+// The full JSON Schema validator is linked (the blank import of fullschema): the inputSchema of tool "json_schema_2020_12_tool": keyword "$anchor" at "#/$defs/address/$anchor" is not implemented natively.
 
 // MCPTools returns the tools bound by //mcp:tool directives on methods of *Everything, in source order.
 func (e *Everything) MCPTools() []server.Tool {

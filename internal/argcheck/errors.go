@@ -4,12 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -56,71 +53,6 @@ func (p Problem) String() string {
 }
 
 var printer = message.NewPrinter(language.English)
-
-// problemsOf flattens a santhosh-tekuri validation error into its leaves.
-func problemsOf(err *jsonschema.ValidationError) []Problem {
-	var out []Problem
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
-				walk(c)
-			}
-			return
-		}
-		out = append(out, leafProblems(e)...)
-	}
-	walk(err)
-	slices.SortStableFunc(out, func(a, b Problem) int { return strings.Compare(a.Pointer, b.Pointer) })
-	return slices.Compact(out)
-}
-
-func leafProblems(e *jsonschema.ValidationError) []Problem {
-	at := pointer(e.InstanceLocation)
-	switch k := e.ErrorKind.(type) {
-	case *kind.Required:
-		ps := make([]Problem, 0, len(k.Missing))
-		for _, m := range k.Missing {
-			ps = append(ps, Problem{Pointer: at + "/" + escape(m), Keyword: "required", Message: "required property is missing"})
-		}
-		return ps
-	case *kind.AdditionalProperties:
-		ps := make([]Problem, 0, len(k.Properties))
-		for _, m := range k.Properties {
-			ps = append(ps, Problem{Pointer: at + "/" + escape(m), Keyword: "additionalProperties", Message: "property is not allowed"})
-		}
-		return ps
-	case *kind.Enum:
-		return []Problem{{Pointer: at, Keyword: "enum", Message: fmt.Sprintf("value %s is not one of %s", jsonText(k.Got), jsonText(k.Want))}}
-	case *kind.Type:
-		return []Problem{{Pointer: at, Keyword: "type", Message: fmt.Sprintf("expected %s, got %s", strings.Join(k.Want, " or "), k.Got)}}
-	case *kind.Minimum:
-		return []Problem{{Pointer: at, Keyword: "minimum", Message: fmt.Sprintf("value %s is less than the minimum %s", rat(k.Got), rat(k.Want))}}
-	case *kind.Maximum:
-		return []Problem{{Pointer: at, Keyword: "maximum", Message: fmt.Sprintf("value %s is greater than the maximum %s", rat(k.Got), rat(k.Want))}}
-	case *kind.ExclusiveMinimum:
-		return []Problem{{Pointer: at, Keyword: "exclusiveMinimum", Message: fmt.Sprintf("value %s must be greater than %s", rat(k.Got), rat(k.Want))}}
-	case *kind.ExclusiveMaximum:
-		return []Problem{{Pointer: at, Keyword: "exclusiveMaximum", Message: fmt.Sprintf("value %s must be less than %s", rat(k.Got), rat(k.Want))}}
-	case *kind.MinLength:
-		return []Problem{{Pointer: at, Keyword: "minLength", Message: fmt.Sprintf("length %d is shorter than the minimum length %d", k.Got, k.Want)}}
-	case *kind.MaxLength:
-		return []Problem{{Pointer: at, Keyword: "maxLength", Message: fmt.Sprintf("length %d is longer than the maximum length %d", k.Got, k.Want)}}
-	case *kind.Pattern:
-		return []Problem{{Pointer: at, Keyword: "pattern", Message: fmt.Sprintf("value %s does not match the pattern %s", jsonText(k.Got), jsonText(k.Want))}}
-	case *kind.MinItems:
-		return []Problem{{Pointer: at, Keyword: "minItems", Message: fmt.Sprintf("%d items are fewer than the minimum %d", k.Got, k.Want)}}
-	case *kind.MaxItems:
-		return []Problem{{Pointer: at, Keyword: "maxItems", Message: fmt.Sprintf("%d items are more than the maximum %d", k.Got, k.Want)}}
-	case *kind.Format:
-		return []Problem{{Pointer: at, Keyword: "format", Message: fmt.Sprintf("value %s is not a valid %s", jsonText(k.Got), k.Want)}}
-	}
-	kw := "schema"
-	if path := e.ErrorKind.KeywordPath(); len(path) > 0 {
-		kw = path[0]
-	}
-	return []Problem{{Pointer: at, Keyword: kw, Message: e.ErrorKind.LocalizedString(printer)}}
-}
 
 // rat prints a number the way JSON would: integers without a fraction.
 func rat(r *big.Rat) string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -187,7 +188,8 @@ func (c *nativeCompiler) compileObject(s *nativeSchema, obj map[string]any, ptr 
 	sub := func(kw string, v any) (*nativeSchema, error) {
 		return c.compile(v, ptr+"/"+escape(kw), depth+1)
 	}
-	for kw, v := range obj {
+	for _, kw := range sortedKeys(obj) { // the first keyword outside the subset is always the same one
+		v := obj[kw]
 		var err error
 		switch kw {
 		case "$schema":
@@ -199,8 +201,8 @@ func (c *nativeCompiler) compileObject(s *nativeSchema, obj map[string]any, ptr 
 			if !ok {
 				return outside(kw, "is not an object")
 			}
-			for name, d := range defs {
-				if _, err := c.compile(d, ptr+"/$defs/"+escape(name), depth+1); err != nil {
+			for _, name := range sortedKeys(defs) {
+				if _, err := c.compile(defs[name], ptr+"/$defs/"+escape(name), depth+1); err != nil {
 					return err
 				}
 			}
@@ -252,8 +254,8 @@ func (c *nativeCompiler) compileObject(s *nativeSchema, obj map[string]any, ptr 
 				return outside(kw, "is not an object")
 			}
 			s.props = make(map[string]*nativeSchema, len(props))
-			for name, p := range props {
-				if s.props[name], err = c.compile(p, ptr+"/properties/"+escape(name), depth+1); err != nil {
+			for _, name := range sortedKeys(props) {
+				if s.props[name], err = c.compile(props[name], ptr+"/properties/"+escape(name), depth+1); err != nil {
 					return err
 				}
 			}
@@ -359,6 +361,15 @@ func (c *nativeCompiler) compileObject(s *nativeSchema, obj map[string]any, ptr 
 		}
 	}
 	return nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // resolve follows a local reference "#" or "#/$defs/<name>", where the

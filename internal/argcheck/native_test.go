@@ -22,7 +22,7 @@ func TestNativeSubsetCovers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if v.native == nil || v.schema != nil {
+		if v.native == nil || v.full != nil {
 			t.Errorf("%s: not compiled natively", name)
 		}
 	}

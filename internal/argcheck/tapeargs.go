@@ -2,10 +2,8 @@ package argcheck
 
 import (
 	"bytes"
-	"errors"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // emptyTape is the tape of absent or null arguments ({}); never released.
@@ -71,12 +69,8 @@ func (v *Validator) checkTape(t *jsonscan.Tape) (changed any, err error) {
 	}
 	doc := t.Value(0)
 	modified := v.shape.apply(doc)
-	if err := v.schema.Validate(doc); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			return nil, &ValidationError{Problems: problemsOf(ve)}
-		}
-		return nil, &ValidationError{Problems: []Problem{{Keyword: "schema", Message: err.Error()}}}
+	if probs := v.full.Validate(doc); probs != nil {
+		return nil, &ValidationError{Problems: probs}
 	}
 	if !modified {
 		return nil, nil

@@ -9,37 +9,29 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Validator checks raw JSON arguments against one compiled schema. It is safe
 // for concurrent use.
 type Validator struct {
-	native *nativeSchema      // the schema, when it is in the native subset
-	schema *jsonschema.Schema // else the schema compiled by santhosh-tekuri
-	shape  *shape             // defaults and null-means-absent; nil when there are none
-}
-
-// schemaURL names the in-memory resource each schema is compiled from.
-const schemaURL = "urn:mcpgen:argschema"
-
-// noLoader refuses every external reference, so compiling never touches the
-// file system or the network.
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external schema reference %q is not allowed", url)
+	native *nativeSchema // the schema, when it is in the native subset
+	full   FullSchema    // else the schema compiled by the full validator
+	shape  *shape        // defaults and null-means-absent; nil when there are none
 }
 
 // Compile compiles schema (JSON Schema 2020-12 unless it says otherwise) once.
 // Format assertions are on (date-time, date, time, email, uri, uuid, ipv4,
 // ipv6, hostname, …; unknown formats are ignored), and so are content
 // assertions: a []byte field's "contentEncoding": "base64" rejects a value
-// that is not base64, naming the field.
+// that is not base64, naming the field. A schema of the native subset
+// (everything `mcpgen tools` and argschema derive) is compiled natively;
+// any other needs the full validator linked (package fullschema), or
+// Compile fails naming the keyword, its pointer and the import to add.
 func Compile(schema json.RawMessage) (*Validator, error) {
 	return compile(schema, true)
 }
@@ -51,11 +43,20 @@ func parseSchema(schema []byte) (any, error) {
 	if doc, perr := jsonscan.Tree(jsonscan.TrimSpace(schema), jsonscan.MaxNesting); perr == nil {
 		return doc, nil
 	}
-	return jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	dec := json.NewDecoder(bytes.NewReader(schema))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("invalid character after top-level value")
+	}
+	return doc, nil
 }
 
-// compile is Compile; native false always compiles with santhosh-tekuri
-// (the differential tests' reference).
+// compile is Compile; native false always compiles with the full
+// validator (the differential tests' reference).
 func compile(schema json.RawMessage, native bool) (*Validator, error) {
 	doc, err := parseSchema(schema)
 	if err != nil {
@@ -63,24 +64,23 @@ func compile(schema json.RawMessage, native bool) (*Validator, error) {
 	}
 	sh := shapeOf(doc)
 	prepareDefaults(sh)
+	var outside error = errors.New("the native checker was not asked")
 	if native {
-		if n, err := compileNative(doc); err == nil {
+		n, err := compileNative(doc)
+		if err == nil {
 			return &Validator{native: n, shape: sh}, nil
 		}
+		outside = err
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	c.AssertContent()
-	c.UseLoader(noLoader{})
-	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, fmt.Errorf("argschema: %w", err)
+	compileFull := fullCompiler.Load()
+	if compileFull == nil {
+		return nil, fmt.Errorf("argschema: schema %w; to validate it, link the full JSON Schema validator: import _ %q", outside, FullImport)
 	}
-	sch, err := c.Compile(schemaURL)
+	full, err := (*compileFull)(doc)
 	if err != nil {
-		return nil, fmt.Errorf("argschema: compiling schema: %w", err)
+		return nil, err
 	}
-	return &Validator{schema: sch, shape: sh}, nil
+	return &Validator{full: full, shape: sh}, nil
 }
 
 // Validate parses args, treats a null optional property as absent, applies
