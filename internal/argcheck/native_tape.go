@@ -21,10 +21,6 @@ const (
 
 type tapeKind = jsonscan.NodeKind
 
-func parseTape(data []byte) (*tape, *jsonscan.SyntaxError) {
-	return jsonscan.ParseTape(data, maxDepth)
-}
-
 // tapeOf puts a schema value (a default) on a tape of its own, kept for
 // the validator's lifetime (never released).
 func tapeOf(v any) *tape {

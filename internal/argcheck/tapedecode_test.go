@@ -99,14 +99,15 @@ type sinkArgs struct {
 	Inner
 	*Other
 	hidden
-	S       string             `json:"s"`
-	N       int8               `json:"n"`
-	U       uint16             `json:"u"`
-	F       float32            `json:"f"`
-	Q       int                `json:"q,string"`
-	QS      string             `json:"qs,string"`
-	QB      bool               `json:"qb,string"`
-	Skip    string             `json:"-"`
+	S    string  `json:"s"`
+	N    int8    `json:"n"`
+	U    uint16  `json:"u"`
+	F    float32 `json:"f"`
+	Q    int     `json:"q,string"`
+	QS   string  `json:"qs,string"`
+	QB   bool    `json:"qb,string"`
+	Skip string  `json:"-"`
+	//lint:ignore SA5008 "-," names the member "-" (encoding/json's rule, decoded here on purpose)
 	Dash    string             `json:"-,"`
 	Ptr     *string            `json:"ptr"`
 	PP      **float64          `json:"pp"`

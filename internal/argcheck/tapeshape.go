@@ -65,7 +65,7 @@ func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn member
 		return nil
 	}
 	var seenSmall [64]bool
-	seen := seenSmall[:0]
+	var seen []bool
 	if len(sh.props) > len(seenSmall) {
 		seen = make([]bool, len(sh.props))
 	} else {
