@@ -152,3 +152,17 @@ func (lr *LineReader) LineBuffered() bool {
 
 // Buffered is the number of input bytes read but not yet returned by Next.
 func (lr *LineReader) Buffered() int { return lr.br.Buffered() }
+
+// Take hands the caller the line Next just returned, when that line was
+// assembled in the reader's buffer for long lines (one longer than the
+// 64 KiB read buffer): the reader lets go of the buffer, so the caller may
+// keep the line without copying it, and the next long line is assembled in
+// a new one. It reports false for a line in the read buffer, which the
+// caller must still copy.
+func (lr *LineReader) Take(line []byte) bool {
+	if len(line) == 0 || len(lr.acc) == 0 || &line[0] != &lr.acc[0] {
+		return false
+	}
+	lr.acc = nil
+	return true
+}

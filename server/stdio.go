@@ -214,6 +214,9 @@ func readBatches(ctx context.Context, lr *jsonrpc.LineReader, lines chan<- [][]b
 				batch, err = append(batch, nil), nil
 			} else if err != nil {
 				break
+			} else if lr.Take(line) {
+				// A long line: its buffer is the request's now, not a copy.
+				batch = append(batch, line[:len(line):len(line)])
 			} else {
 				if cap(buf)-len(buf) < len(line) {
 					// The lines still to come in this batch are buffered.
