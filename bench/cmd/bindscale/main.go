@@ -96,7 +96,7 @@ func run(nsFlag string, rounds int, keep bool) error {
 		results[n] = map[string][]sample{}
 		for r := range rounds {
 			if err := round(dir, mcpgen, n, r, results[n]); err != nil {
-				return fmt.Errorf("N=%d round %d: %w", n, r+1, err)
+				return fmt.Errorf("%d tools, round %d: %w", n, r+1, err)
 			}
 			fmt.Fprintf(os.Stderr, "N=%d round %d done\n", n, r+1)
 		}
