@@ -168,19 +168,44 @@ func TestHTTPKeepAliveOnlyWhenIdle(t *testing.T) {
 	defer resp.Body.Close()
 	r := readKeepAlives(resp.Body)
 	httpWaitFor(t, "the listen stream", func() bool { return core.listenerCount() == 1 })
-	for range 40 { // 5 intervals, a notification every eighth of one
-		core.broadcast("notifications/tools/list_changed")
-		time.Sleep(every / 8)
+	// 5 intervals, a notification every eighth of one. A loaded machine can
+	// stall the sender for longer than an interval, and then a keep-alive is
+	// due: such an attempt proves nothing and is repeated.
+	sent, judged := 0, false
+	for attempt := 0; attempt < 5 && !judged; attempt++ {
+		// A keep-alive written before the first notification may still be
+		// on its way to the reader: count from the eighth.
+		var before int
+		var maxGap time.Duration
+		last := time.Now()
+		for i := range 48 {
+			core.broadcast("notifications/tools/list_changed")
+			sent++
+			time.Sleep(every / 8)
+			now := time.Now()
+			maxGap = max(maxGap, now.Sub(last))
+			last = now
+			if i == 7 {
+				before, _ = r.comments()
+			}
+		}
+		if maxGap >= every/2 {
+			t.Logf("attempt %d: the sender stalled for %v; trying again", attempt, maxGap)
+			continue
+		}
+		judged = true
+		if n, _ := r.comments(); n != before {
+			t.Errorf("a stream with a notification every %v got %d keep-alives (interval %v)", every/8, n-before, every)
+		}
 	}
-	if n, _ := r.comments(); n != 0 {
-		t.Errorf("a stream with a notification every %v got %d keep-alives (interval %v)", every/8, n, every)
+	if !judged {
+		t.Fatalf("the machine never let 40 notifications go out %v apart", every/8)
 	}
-	r.mu.Lock()
-	events := r.events
-	r.mu.Unlock()
-	if events < 20 {
-		t.Errorf("only %d of 41 events arrived", events)
-	}
+	httpWaitFor(t, "the notifications", func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.events >= sent/2
+	})
 	httpWaitFor(t, "keep-alives once the stream is quiet", func() bool { n, _ := r.comments(); return n >= 2 })
 }
 
