@@ -66,15 +66,6 @@ func rat(r *big.Rat) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-func pointer(loc []string) string {
-	var b strings.Builder
-	for _, tok := range loc {
-		b.WriteByte('/')
-		b.WriteString(escape(tok))
-	}
-	return b.String()
-}
-
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 func escape(tok string) string { return pointerEscaper.Replace(tok) }
