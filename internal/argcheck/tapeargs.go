@@ -10,7 +10,8 @@ import (
 var emptyTape, _ = jsonscan.ParseTape([]byte(`{}`), 1)
 
 // parseArgs parses a tool's arguments once: absent, empty and null are {};
-// JSON whitespace only may surround them. The caller releases the tape
+// JSON whitespace only may surround them; a number literal beyond
+// MaxNumberExponent or MaxNumberLength is refused. The caller releases the tape
 // with releaseArgs.
 func parseArgs(args []byte) (*jsonscan.Tape, error) {
 	trimmed := bytes.Trim(args, " \t\r\n") // JSON whitespace only: "\v{}" is not JSON
@@ -20,6 +21,10 @@ func parseArgs(args []byte) (*jsonscan.Tape, error) {
 	t, perr := jsonscan.ParseTape(trimmed, maxDepth)
 	if perr != nil {
 		return nil, &ValidationError{Problems: []Problem{{Keyword: "json", Message: "arguments are not valid JSON: " + perr.Error()}}}
+	}
+	if p := numberLimitProblem(t); p != nil {
+		t.Release()
+		return nil, &ValidationError{Problems: []Problem{*p}}
 	}
 	return t, nil
 }
