@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/mcpgen/mcpgen/argschema"
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/argcheck"
 )
 
 // ToolError is a tool's own failure: a CallToolResult with isError true.
@@ -90,9 +92,14 @@ func CallToolAs[T any](ctx context.Context, c *Client, name string, args any) (T
 		if cerr != nil {
 			return zero, res, fmt.Errorf("client: tool %s outputSchema: %w", name, cerr)
 		}
-		if sc, err = v.Validate(sc); err != nil {
+		// One parse: the value decoded is exactly the one validated, members
+		// matched by their exact names (json.Unmarshal would fold case, so
+		// an unvalidated "LOCATION" could fill the field "location" names).
+		var out T
+		if err := argcheck.NewTypeDecoder(reflect.TypeFor[T](), v).DecodeInto(sc, &out); err != nil {
 			return zero, res, fmt.Errorf("client: tool %s structuredContent does not match its outputSchema: %w", name, err)
 		}
+		return out, res, nil
 	}
 	var v T
 	if err := json.Unmarshal(sc, &v); err != nil {
