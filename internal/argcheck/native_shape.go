@@ -73,7 +73,7 @@ func (n *shape) editNode(t *tape, i, depth int, out *map[int]*objEdit) {
 	}
 	switch t.Kind(i) {
 	case kindObject:
-		var e *objEdit
+		e := (*out)[i] // nil map: nil
 		edit := func() *objEdit {
 			if e == nil {
 				e = &objEdit{}
@@ -94,9 +94,23 @@ func (n *shape) editNode(t *tape, i, depth int, out *map[int]*objEdit) {
 				edit().add = append(edit().add, addedMember{name: p.name, value: p.inserted})
 				continue
 			}
-			if present && p.child != nil {
-				p.child.editNode(t, v, depth+1, out)
+			if !present || p.child == nil {
+				continue
 			}
+			if k := t.Kind(v); n.extra != nil && (k == kindObject || k == kindArray) {
+				// Both the property's shape and additionalProperties'
+				// apply, one after the other, and may declare the same
+				// members: the value is shaped on the tree, as apply
+				// does, and replaces the member when that changed it.
+				val := t.Value(v)
+				changed := p.child.applyDepth(val, depth+1)
+				if n.extra.applyDepth(val, depth+1) || changed {
+					edit().drop = append(edit().drop, v-1)
+					edit().add = append(edit().add, addedMember{name: p.name, value: tapeOf(val)})
+				}
+				continue
+			}
+			p.child.editNode(t, v, depth+1, out)
 		}
 		if n.extra != nil {
 			for m := t.FirstMember(i); m >= 0; m = t.NextMember(i, m) {

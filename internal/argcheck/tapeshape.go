@@ -10,7 +10,8 @@ import (
 // The shape's rules on a Tape: shape.apply rewrites a tree; on a tape the
 // decoder sees each object's members through eachMember instead, with
 // nulls of optional properties left out and defaults added, so nothing is
-// re-encoded.
+// re-encoded (but a value that a property's shape and additionalProperties'
+// both change: see eachMember).
 
 // memberFunc gets one member: its name node and value node on mt (the
 // arguments' tape, or a default's own) and the shape of the value.
@@ -54,7 +55,11 @@ func (n *shape) prop(t *jsonscan.Tape, name int) int {
 
 // eachMember calls fn for the members of object obj as the shape sees
 // them: a null optional property is left out, an absent property with a
-// default gets it (after the present members).
+// default gets it (after the present members). A member value that both
+// its property's shape and the additionalProperties shape apply to is
+// shaped as shape.apply does (the property's, then the other, on the
+// tree) and delivered from a tape of its own: the two shapes may declare
+// the same members, and the order in which they apply decides the result.
 func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn memberFunc) error {
 	if sh == nil {
 		for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
@@ -79,7 +84,26 @@ func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn member
 				continue
 			}
 			seen[k] = true
-			child = both(p.child, sh.extra)
+			switch {
+			case p.child == nil:
+			case sh.extra == nil:
+				child = p.child
+			default:
+				child = nil // nothing to change: the value as it is
+				if p.child.changes(t, m+1, 0) || sh.extra.changes(t, m+1, 0) {
+					v := t.Value(m + 1)
+					p.child.apply(v)
+					sh.extra.apply(v)
+					mt, err := memberTape(t.Text(m), v)
+					if err != nil {
+						return err
+					}
+					if err := fn(mt, mt.FirstMember(0), mt.FirstMember(0)+1, nil); err != nil {
+						return err
+					}
+					continue
+				}
+			}
 		}
 		if err := fn(t, m, m+1, child); err != nil {
 			return err
@@ -90,86 +114,55 @@ func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn member
 		if seen[k] || !p.hasDefault {
 			continue
 		}
-		dt := defaultTape(p)
+		dt := defaultTape(sh, p)
 		if dt == nil {
 			continue
 		}
 		m := dt.FirstMember(0)
-		if err := fn(dt, m, m+1, both(p.child, sh.extra)); err != nil {
+		if err := fn(dt, m, m+1, nil); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// defaultTapes holds each default as the tape of {"name": default}, its
-// one member the name and the default; built once per property.
+// memberTape is the tape of {name: v}; v may nest deeper than arguments
+// may (a recursive default applied maxDepth levels down, as apply does).
+func memberTape(name string, v any) (*jsonscan.Tape, error) {
+	b, err := json.Marshal(map[string]any{name: v})
+	if err != nil {
+		return nil, err
+	}
+	t, perr := jsonscan.ParseTape(b, 1<<20)
+	if perr != nil {
+		return nil, perr
+	}
+	return t, nil
+}
+
+// defaultTapes holds each default as the tape of {"name": value}, its one
+// member the name and the value shape.apply inserts: the default with the
+// property's shape and then its object's additionalProperties shape
+// applied (as prepareDefaults); built once per property.
 var defaultTapes sync.Map // *propShape → *jsonscan.Tape
 
-func defaultTape(p *propShape) *jsonscan.Tape {
+func defaultTape(n *shape, p *propShape) *jsonscan.Tape {
 	if t, ok := defaultTapes.Load(p); ok {
 		return t.(*jsonscan.Tape)
 	}
-	b, err := json.Marshal(map[string]any{p.name: p.value})
-	if err != nil {
-		return nil
+	v := deepCopy(p.value)
+	if p.child != nil && v != nil {
+		p.child.applyDepth(v, 1)
 	}
-	t, perr := jsonscan.ParseTape(b, maxDepth+1)
-	if perr != nil {
+	if n.extra != nil {
+		n.extra.applyDepth(v, 1)
+	}
+	t, err := memberTape(p.name, v)
+	if err != nil {
 		return nil
 	}
 	got, _ := defaultTapes.LoadOrStore(p, t)
 	return got.(*jsonscan.Tape)
-}
-
-type shapePair struct{ a, b *shape }
-
-var mergedShapes sync.Map // shapePair → *shape
-
-var mergeMu sync.Mutex
-
-// both is a shape applying a then b (a property's own shape and the
-// additionalProperties shape both apply to its value, as in apply).
-func both(a, b *shape) *shape {
-	switch {
-	case a == nil:
-		return b
-	case b == nil || a == b:
-		return a
-	}
-	if s, ok := mergedShapes.Load(shapePair{a, b}); ok {
-		return s.(*shape)
-	}
-	mergeMu.Lock()
-	defer mergeMu.Unlock()
-	building := map[shapePair]*shape{}
-	s := merge(a, b, building)
-	for pair, m := range building {
-		mergedShapes.LoadOrStore(pair, m)
-	}
-	return s
-}
-
-// merge builds both(a, b); building ends the recursion of cyclic shapes.
-func merge(a, b *shape, building map[shapePair]*shape) *shape {
-	switch {
-	case a == nil:
-		return b
-	case b == nil || a == b:
-		return a
-	}
-	pair := shapePair{a, b}
-	if s, ok := mergedShapes.Load(pair); ok {
-		return s.(*shape)
-	}
-	if s, ok := building[pair]; ok {
-		return s
-	}
-	s := &shape{props: append(append([]propShape(nil), a.props...), b.props...)}
-	building[pair] = s
-	s.items = merge(a.items, b.items, building)
-	s.extra = merge(a.extra, b.extra, building)
-	return s
 }
 
 // changes reports whether applying n to node i's subtree would change it:

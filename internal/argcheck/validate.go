@@ -144,7 +144,9 @@ func NewTypeDecoder(t reflect.Type, v *Validator) *TypeDecoder {
 // (never by case folding; undeclared members are ignored, or rejected
 // earlier by a schema with "additionalProperties": false), integral numbers
 // fill integer fields, and otherwise the rules are json.Unmarshal's
-// (tapeDecoder). Nothing is re-encoded or parsed again.
+// (tapeDecoder). Nothing is re-encoded or parsed again, except a member
+// value that both its property's shape and additionalProperties' change
+// (shaped on a tree, as Validate does).
 func (d *TypeDecoder) DecodeInto(args json.RawMessage, into any) error {
 	rv := reflect.ValueOf(into)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != d.t {
