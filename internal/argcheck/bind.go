@@ -6,92 +6,17 @@ import (
 	"math/big"
 	"reflect"
 	"strings"
-	"sync"
 	"unicode"
 )
 
-// plan says, for one Go type, which members of a validated tree encoding/json
-// may look at when it decodes into that type: exactly the JSON names of a
-// struct's fields (encoding/json would also fill a field from a member whose
-// name only folds to it — "Units", "UNITS", "unitſ" for `json:"units"` —
-// which the schema never validated), the values of a map, the items of a
-// slice. Integer fields also get integral numbers written as integers
-// ("3.0", "3e0"): JSON Schema calls them integers, encoding/json does not.
-type plan struct {
-	kind   planKind
-	fields map[string]*plan // planStruct: exact JSON name → the field's plan
-	elem   *plan            // planMap, planSlice: the element's plan
-}
-
-type planKind uint8
-
-const (
-	planOpaque  planKind = iota // decoded as is (any, json.RawMessage, an Unmarshaler, basic types)
-	planStruct                  // members filtered to the exact field names
-	planMap                     // values follow elem
-	planSlice                   // items follow elem
-	planInteger                 // integral numbers rewritten as integers
-)
-
-var (
-	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
-	plans           sync.Map // reflect.Type → *plan
-)
-
-// planFor returns the plan of t, built once per type.
-func planFor(t reflect.Type) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
-	}
-	p := buildPlan(t, map[reflect.Type]*plan{})
-	plans.Store(t, p)
-	return p
-}
-
-func buildPlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if p, ok := seen[t]; ok {
-		return p
-	}
-	if t.Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(jsonUnmarshaler) ||
-		t.Implements(textUnmarshaler) || reflect.PointerTo(t).Implements(textUnmarshaler) {
-		return &plan{}
-	}
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return &plan{kind: planInteger}
-	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
-			return &plan{} // []byte is a base64 string
-		}
-		p := &plan{kind: planSlice}
-		seen[t] = p
-		p.elem = buildPlan(t.Elem(), seen)
-		return p
-	case reflect.Map:
-		p := &plan{kind: planMap}
-		seen[t] = p
-		p.elem = buildPlan(t.Elem(), seen)
-		return p
-	case reflect.Struct:
-		p := &plan{kind: planStruct, fields: map[string]*plan{}}
-		seen[t] = p
-		for name, ft := range jsonFields(t) {
-			p.fields[name] = buildPlan(ft, seen)
-		}
-		return p
-	}
-	return &plan{}
-}
+// textUnmarshaler is the interface a map key type decodes through.
+var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 
 // FieldNames returns the JSON names encoding/json decodes into the struct t
-// (after any pointers), computed by its rules: json tag names, else Go
-// names; embedded structs flattened; a name declared at a shallower depth
-// hides deeper ones; of several at one depth a tagged one wins, else none.
+// (after any pointers), computed by its rules (typeFields): json tag names,
+// else Go names; embedded structs flattened; a name declared at a shallower
+// depth hides deeper ones; of several at one depth a tagged one wins, else
+// none. They are exactly the members the arguments decoder fills.
 func FieldNames(t reflect.Type) []string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -100,92 +25,10 @@ func FieldNames(t reflect.Type) []string {
 		return nil
 	}
 	var names []string
-	for name := range jsonFields(t) {
+	for name := range fieldsOf(t).byName {
 		names = append(names, name)
 	}
 	return names
-}
-
-// jsonFields maps the JSON names of struct t to their field types, following
-// encoding/json's typeFields.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	type cand struct {
-		typ    reflect.Type
-		depth  int
-		tagged bool
-	}
-	byName := map[string][]cand{}
-	type level struct {
-		typ   reflect.Type
-		depth int
-	}
-	visited := map[reflect.Type]bool{}
-	queue := []level{{t, 0}}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		if visited[cur.typ] {
-			continue
-		}
-		visited[cur.typ] = true
-		for i := range cur.typ.NumField() {
-			f := cur.typ.Field(i)
-			ft := f.Type
-			if f.Anonymous {
-				if ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if !f.IsExported() && ft.Kind() != reflect.Struct {
-					continue
-				}
-			} else if !f.IsExported() {
-				continue
-			}
-			tag := f.Tag.Get("json")
-			if tag == "-" {
-				continue
-			}
-			name, _, _ := strings.Cut(tag, ",")
-			if !validTagName(name) {
-				name = ""
-			}
-			if name == "" && f.Anonymous && ft.Kind() == reflect.Struct {
-				queue = append(queue, level{ft, cur.depth + 1})
-				continue
-			}
-			tagged := name != ""
-			if name == "" {
-				name = f.Name
-			}
-			byName[name] = append(byName[name], cand{f.Type, cur.depth, tagged})
-		}
-	}
-	out := make(map[string]reflect.Type, len(byName))
-	for name, cs := range byName {
-		minDepth := cs[0].depth
-		for _, c := range cs {
-			minDepth = min(minDepth, c.depth)
-		}
-		var win []cand
-		for _, c := range cs {
-			if c.depth == minDepth {
-				win = append(win, c)
-			}
-		}
-		if len(win) > 1 {
-			var tagged []cand
-			for _, c := range win {
-				if c.tagged {
-					tagged = append(tagged, c)
-				}
-			}
-			win = tagged
-		}
-		if len(win) == 1 {
-			out[name] = win[0].typ
-		}
-	}
-	return out
 }
 
 // validTagName is encoding/json's isValidTag.
@@ -201,64 +44,6 @@ func validTagName(s string) bool {
 		}
 	}
 	return true
-}
-
-// apply rewrites v for the plan and returns it with whether it changed.
-func (p *plan) apply(v any, depth int) (any, bool) {
-	if p == nil || depth > maxDepth {
-		return v, false
-	}
-	switch p.kind {
-	case planStruct:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return v, false
-		}
-		changed := false
-		for k, e := range m {
-			fp, declared := p.fields[k]
-			if !declared {
-				delete(m, k)
-				changed = true
-				continue
-			}
-			if ne, c := fp.apply(e, depth+1); c {
-				m[k], changed = ne, true
-			}
-		}
-		return m, changed
-	case planMap:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return v, false
-		}
-		changed := false
-		for k, e := range m {
-			if ne, c := p.elem.apply(e, depth+1); c {
-				m[k], changed = ne, true
-			}
-		}
-		return m, changed
-	case planSlice:
-		a, ok := v.([]any)
-		if !ok {
-			return v, false
-		}
-		changed := false
-		for i, e := range a {
-			if ne, c := p.elem.apply(e, depth+1); c {
-				a[i], changed = ne, true
-			}
-		}
-		return a, changed
-	case planInteger:
-		if n, ok := v.(json.Number); ok {
-			if i, ok := integral(n); ok {
-				return i, true
-			}
-		}
-	}
-	return v, false
 }
 
 // integral rewrites a number with a fraction or exponent that is an
