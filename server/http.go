@@ -24,6 +24,13 @@ type HTTPOptions struct {
 	// CORS lets web pages of the listed origins call the endpoint from a
 	// browser (preflights, exposed headers); off by default (cors.go).
 	CORS CORSOptions
+	// KeepAlive is the longest a subscriptions/listen stream (or a legacy
+	// GET stream) stays silent before it gets an SSE comment, so that
+	// proxies and load balancers do not drop it as idle. 0 means the
+	// default, 15 s; a value under 1 s is raised to 1 s; a negative value
+	// sends none (for deployments where nothing between the client and the
+	// server drops quiet connections: idle streams then cost no CPU).
+	KeepAlive time.Duration
 }
 
 // HTTPHandler serves Streamable HTTP; mount it at /mcp in any mux.
@@ -71,6 +78,22 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 // machine, 0.6 ms/s for 1 000 idle streams.
 const defaultKeepAlive = 15 * time.Second
 
+// minKeepAlive is the shortest HTTPOptions.KeepAlive: shorter intervals
+// would make the shared keep-alive loop the busiest part of an idle server.
+const minKeepAlive = time.Second
+
+// keepAliveOf is the keep-alive interval HTTPOptions.KeepAlive asks for;
+// 0 means none.
+func keepAliveOf(d time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return defaultKeepAlive
+	case d < 0:
+		return 0
+	}
+	return max(d, minKeepAlive)
+}
+
 // methodListen is the long-lived subscription request.
 const methodListen = "subscriptions/listen"
 
@@ -93,7 +116,7 @@ func newHTTPHandler(core httpCore, opts HTTPOptions) *httpHandler {
 	policy.AllowedOrigins = append(policy.AllowedOrigins, opts.AllowedOrigins...)
 	policy.AllowedOrigins = append(policy.AllowedOrigins, opts.CORS.AllowedOrigins...)
 	policy.AllowedHosts = append(policy.AllowedHosts, opts.AllowedHosts...)
-	h := &httpHandler{core: core, policy: policy, maxBody: opts.MaxBodyBytes, keepAlive: defaultKeepAlive, auth: opts.Auth}
+	h := &httpHandler{core: core, policy: policy, maxBody: opts.MaxBodyBytes, keepAlive: keepAliveOf(opts.KeepAlive), auth: opts.Auth}
 	if h.maxBody <= 0 {
 		h.maxBody = httpwire.DefaultMaxBodyBytes
 	}

@@ -4,11 +4,17 @@ package main
 
 import (
 	"context"
+	"flag"
 	"net/http"
 
 	"github.com/mcpgen/mcpgen/bench/internal/peers/mcpgenpeer"
 	"github.com/mcpgen/mcpgen/bench/internal/servermain"
+	"github.com/mcpgen/mcpgen/server"
 )
+
+// keepAlive is HTTPOptions.KeepAlive: -keepalive=-1 serves listen streams
+// without keep-alive comments, the same work as the peers, which send none.
+var keepAlive = flag.Duration("keepalive", 0, "HTTPOptions.KeepAlive (0: the default 15 s; negative: no keep-alives)")
 
 func main() {
 	servermain.Main(servermain.Server{
@@ -24,7 +30,7 @@ func main() {
 			if err != nil {
 				return nil, err
 			}
-			return mcpgenpeer.Handler(s), nil
+			return s.HTTPHandler(server.HTTPOptions{MaxBodyBytes: mcpgenpeer.MaxBodyBytes, KeepAlive: *keepAlive}), nil
 		},
 	})
 }
