@@ -559,17 +559,18 @@ func TestFaultSlowSSEClient(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	heapBefore := ms.HeapAlloc
 	// The slow client reads nothing for a while (at least 1.5 s, and until
-	// the flood has filled the socket: slower under -race or on a loaded
-	// machine, where loopback send buffers take long to fill); others keep
+	// the flood has filled the socket: no notification sent for 500 ms.
+	// That takes longer under -race or on a loaded machine, where the
+	// loopback send buffers grow and fill slowly, and where a runnable
+	// flood may not be scheduled for a few milliseconds); others keep
 	// being served.
 	start := time.Now()
 	calls := 0
-	for last, stable := int64(-1), 0; time.Since(start) < 1500*time.Millisecond || (stable < 3 && time.Since(start) < 30*time.Second); calls++ {
+	for last, changed := int64(-1), start; time.Since(start) < 1500*time.Millisecond ||
+		(time.Since(changed) < 500*time.Millisecond && time.Since(start) < 30*time.Second); calls++ {
 		checkWeatherHTTP(t, ts.URL)
-		if now := k.flooded.Load(); now == last {
-			stable++
-		} else {
-			last, stable = now, 0
+		if now := k.flooded.Load(); now != last {
+			last, changed = now, time.Now()
 		}
 		time.Sleep(time.Millisecond)
 	}
