@@ -416,12 +416,14 @@ func TestFaultHandlerIgnoresCancellation(t *testing.T) {
 	if err != nil || len(rest) != 1 || !strings.Contains(rest[0], `"id":1,"error":{"code":-32603`) || !strings.Contains(rest[0], `"reason":"shutdown"`) {
 		t.Fatalf("ServeStdio: %v, output %q, want the shutdown error for id 1", err, rest)
 	}
-	if took < stdioDrain || took > stdioDrain+time.Second+500*time.Millisecond {
-		t.Errorf("ServeStdio returned after %v, want between %v and %v", took, stdioDrain, stdioDrain+time.Second)
+	// The drain (2 s) and the wait after cancelling (1 s); 2 s of slack for
+	// a loaded machine.
+	if took < stdioDrain || took > stdioDrain+time.Second+2*time.Second {
+		t.Errorf("ServeStdio returned after %v, want between %v and %v (+ 2 s of slack)", took, stdioDrain, stdioDrain+time.Second)
 	}
 	// Left behind until the handler returns: its worker and ServeStdio's two
 	// drain waiters (waitTimeout), nothing else.
-	for wait := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > before.goroutines+3; {
+	for wait := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before.goroutines+3; {
 		if time.Now().After(wait) {
 			t.Errorf("%d goroutines with one stuck handler (before: %d; allowed: +3)", runtime.NumGoroutine(), before.goroutines)
 			break
@@ -464,7 +466,8 @@ func TestFaultHandlerIgnoresCancellation(t *testing.T) {
 	}
 	serr := k.s.Shutdown(sctx)
 	scancel()
-	if !errors.Is(serr, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
+	// The grace (300 ms) and the wait for the handler (1 s); slack for load.
+	if !errors.Is(serr, context.DeadlineExceeded) || time.Since(start) > 4*time.Second {
 		t.Errorf("Shutdown with a stuck handler: %v after %v", serr, time.Since(start))
 	}
 	srv.Close()

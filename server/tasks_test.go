@@ -452,7 +452,9 @@ func TestTasksNoGoroutineLeak(t *testing.T) {
 	parked := createTask(t, s, "confirm_two", `{"file":"y"}`)
 	quick := createTask(t, s, "sleeper", `{"ms":20}`)
 	waitStatus(t, s, parked, TaskInputRequired)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	// A grace of 1 s: ample for the 20 ms task on a loaded machine (100 ms
+	// was not, under the race detector at load 15).
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	if err := s.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Shutdown with tasks left at the end of the grace = %v, want DeadlineExceeded", err)
@@ -481,6 +483,7 @@ func TestTasksNoGoroutineLeak(t *testing.T) {
 	if _, _, err := s.tasks.add(nil, nil, requestMeta{}, ""); err == nil {
 		t.Errorf("the store accepts tasks after Shutdown")
 	}
+	deadline = time.Now().Add(5 * time.Second) // the first wait may have used up the old one
 	for runtime.NumGoroutine() > before {
 		if time.Now().After(deadline) {
 			t.Fatalf("after Shutdown: %d goroutines, %d before", runtime.NumGoroutine(), before)
