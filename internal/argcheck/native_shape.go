@@ -27,7 +27,7 @@ func (e *objEdit) drops(m int) bool {
 
 // prepareDefaults stores, for every property default of the shape, the
 // value shape.apply inserts: a copy of the default with the property's own
-// shape and then its object's additionalProperties shape applied.
+// shape applied.
 func prepareDefaults(n *shape) {
 	seen := map[*shape]bool{}
 	var walk func(n *shape)
@@ -42,9 +42,6 @@ func prepareDefaults(n *shape) {
 				v := deepCopy(p.value)
 				if p.child != nil && v != nil {
 					p.child.applyDepth(v, 1)
-				}
-				if n.extra != nil {
-					n.extra.applyDepth(v, 1)
 				}
 				p.inserted = tapeOf(v)
 			}
@@ -94,27 +91,13 @@ func (n *shape) editNode(t *tape, i, depth int, out *map[int]*objEdit) {
 				edit().add = append(edit().add, addedMember{name: p.name, value: p.inserted})
 				continue
 			}
-			if !present || p.child == nil {
-				continue
+			if present && p.child != nil {
+				p.child.editNode(t, v, depth+1, out)
 			}
-			if k := t.Kind(v); n.extra != nil && (k == kindObject || k == kindArray) {
-				// Both the property's shape and additionalProperties'
-				// apply, one after the other, and may declare the same
-				// members: the value is shaped on the tree, as apply
-				// does, and replaces the member when that changed it.
-				val := t.Value(v)
-				changed := p.child.applyDepth(val, depth+1)
-				if n.extra.applyDepth(val, depth+1) || changed {
-					edit().drop = append(edit().drop, v-1)
-					edit().add = append(edit().add, addedMember{name: p.name, value: tapeOf(val)})
-				}
-				continue
-			}
-			p.child.editNode(t, v, depth+1, out)
 		}
 		if n.extra != nil {
 			for m := t.FirstMember(i); m >= 0; m = t.NextMember(i, m) {
-				if !e.drops(m) {
+				if n.additionalMember(t, m) {
 					n.extra.editNode(t, m+1, depth+1, out)
 				}
 			}

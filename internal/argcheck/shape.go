@@ -1,6 +1,11 @@
 package argcheck
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+)
 
 // shape is what the schema says about absent and null properties, for one
 // object (or array, or map) schema: the defaults to apply and the optional
@@ -11,7 +16,46 @@ import "strings"
 type shape struct {
 	props []propShape
 	items *shape // array items
-	extra *shape // values of a map (additionalProperties)
+	// extra is the additionalProperties shape: it applies to the members
+	// the object's properties do not declare and no patternProperties
+	// pattern matches (additional), as in JSON Schema.
+	extra *shape
+	// declared and patterns are those properties' names and patterns;
+	// set only with extra, the only shape they matter to.
+	declared map[string]bool
+	patterns []*regexp.Regexp
+}
+
+// additional reports whether additionalProperties applies to the member
+// named name: neither a declared property nor matched by a pattern.
+func (n *shape) additional(name string) bool {
+	if n.declared[name] {
+		return false
+	}
+	for _, re := range n.patterns {
+		if re.MatchString(name) {
+			return false
+		}
+	}
+	return true
+}
+
+// additionalMember is additional for the name node m of a tape; it
+// allocates only for a name with escapes.
+func (n *shape) additionalMember(t *jsonscan.Tape, m int) bool {
+	if t.Escaped(m) {
+		return n.additional(t.Text(m))
+	}
+	name := t.Contents(m)
+	if n.declared[string(name)] {
+		return false
+	}
+	for _, re := range n.patterns {
+		if re.Match(name) {
+			return false
+		}
+	}
+	return true
 }
 
 type propShape struct {
@@ -65,6 +109,23 @@ func (b *shapeBuilder) build(doc any, depth int) *shape {
 		for _, r := range list {
 			if name, ok := r.(string); ok {
 				required[name] = true
+			}
+		}
+	}
+	if n.extra != nil {
+		n.declared = map[string]bool{}
+		if props, ok := obj["properties"].(map[string]any); ok {
+			for name := range props {
+				n.declared[name] = true
+			}
+		}
+		if pats, ok := obj["patternProperties"].(map[string]any); ok {
+			for src := range pats {
+				// A pattern that does not compile fails the schema's
+				// compilation anyway.
+				if re, err := regexp.Compile(src); err == nil {
+					n.patterns = append(n.patterns, re)
+				}
 			}
 		}
 	}
@@ -127,7 +188,8 @@ func (b *shapeBuilder) resolve(ref string) (any, bool) {
 }
 
 // apply drops nulls of optional properties and fills absent properties with
-// their defaults, recursively, and reports whether it changed anything.
+// their defaults, recursively (additionalProperties' shape on the members
+// that are additional), and reports whether it changed anything.
 func (n *shape) apply(v any) bool { return n.applyDepth(v, 0) }
 
 func (n *shape) applyDepth(v any, depth int) bool {
@@ -153,8 +215,8 @@ func (n *shape) applyDepth(v any, depth int) bool {
 			}
 		}
 		if n.extra != nil {
-			for _, e := range v {
-				if n.extra.applyDepth(e, depth+1) {
+			for k, e := range v {
+				if n.additional(k) && n.extra.applyDepth(e, depth+1) {
 					changed = true
 				}
 			}

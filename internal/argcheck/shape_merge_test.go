@@ -5,11 +5,13 @@ import (
 	"testing"
 )
 
-// A member value that both its property's shape and the object's
-// additionalProperties shape apply to: shape.apply applies the property's
-// shape, then additionalProperties', on the tree (the reference, which
-// santhosh-tekuri validates). The native checker must validate, and the
-// decoder deliver, exactly that value.
+// An object with both a "properties" and an "additionalProperties" shape:
+// as in JSON Schema, additionalProperties' shape (its defaults and nulls)
+// applies only to the members that properties does not declare and no
+// patternProperties pattern matches; a declared property's value gets its
+// own shape alone. shape.apply is the reference (what santhosh-tekuri
+// validates); the native checker must validate, and the decoder deliver,
+// exactly that value.
 
 type mergeInner struct {
 	X *int `json:"x"`
@@ -20,27 +22,35 @@ type mergeArgs struct {
 	A mergeInner `json:"a"`
 }
 
+// additionalDefaults is an object whose declared "a" has a maximum on x
+// and whose additional members get x: 1 when absent.
+const additionalDefaults = `{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"integer","maximum":10}}}},
+  "additionalProperties":{"type":"object","properties":{"x":{"type":"integer","default":1}}}}`
+
 var shapeMergeCases = []struct {
 	name, schema, args string
 	valid              bool
 	out                string // Validate's output when valid
 }{
+	{name: "client value kept", schema: additionalDefaults, args: `{"a":{"x":5}}`, valid: true, out: `{"a":{"x":5}}`},
 	{
-		// both shapes declare x, only the additionalProperties one with a
-		// default: the client's x stays
-		name: "client value kept",
-		schema: `{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"integer","maximum":10}}}},
-		  "additionalProperties":{"type":"object","properties":{"x":{"type":"integer","default":1}}}}`,
-		args: `{"a":{"x":5}}`, valid: true, out: `{"a":{"x":5}}`,
+		name:   "additionalProperties default does not reach a declared property",
+		schema: additionalDefaults, args: `{"a":{}}`, valid: true, out: `{"a":{}}`,
 	},
 	{
-		name: "additionalProperties default fills absent member",
-		schema: `{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"integer","maximum":10}}}},
-		  "additionalProperties":{"type":"object","properties":{"x":{"type":"integer","default":1}}}}`,
-		args: `{"a":{}}`, valid: true, out: `{"a":{"x":1}}`,
+		name:   "additionalProperties default fills an additional member",
+		schema: additionalDefaults, args: `{"a":{},"b":{},"c":{"x":3}}`, valid: true, out: `{"a":{},"b":{"x":1},"c":{"x":3}}`,
 	},
 	{
-		// the property's own default applies first and is checked
+		// the refusal that shaping a declared property with
+		// additionalProperties' defaults used to cause
+		name: "declared property closed to additionalProperties defaults",
+		schema: `{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"integer"}},"additionalProperties":false}},
+		  "additionalProperties":{"type":"object","properties":{"y":{"type":"integer","default":1}}}}`,
+		args: `{"a":{"x":2},"b":{}}`, valid: true, out: `{"a":{"x":2},"b":{"y":1}}`,
+	},
+	{
+		// the property's own default applies and is checked
 		name: "own default checked",
 		schema: `{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"integer","maximum":10,"default":100}}}},
 		  "additionalProperties":{"type":"object","properties":{"y":{"type":"integer","default":1}}}}`,
@@ -50,25 +60,29 @@ var shapeMergeCases = []struct {
 		name: "own null dropped",
 		schema: `{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"integer"}}}},
 		  "additionalProperties":{"type":"object","properties":{"y":{"type":"integer","default":1}}}}`,
-		args: `{"a":{"x":null}}`, valid: true, out: `{"a":{"y":1}}`,
+		args: `{"a":{"x":null}}`, valid: true, out: `{"a":{}}`,
 	},
 	{
-		name: "own default wins over additionalProperties default",
+		name: "own default only",
 		schema: `{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"integer","default":2}}}},
 		  "additionalProperties":{"type":"object","properties":{"x":{"type":"integer","default":1},"y":{"type":"integer","default":3}}}}`,
-		args: `{"a":{}}`, valid: true, out: `{"a":{"x":2,"y":3}}`,
+		args: `{"a":{}}`, valid: true, out: `{"a":{"x":2}}`,
 	},
 	{
-		name: "own null dropped then additionalProperties default",
-		schema: `{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"integer"}}}},
+		name: "declared property without a shape of its own",
+		schema: `{"type":"object","properties":{"a":{"type":"object"}},
 		  "additionalProperties":{"type":"object","properties":{"x":{"type":"integer","default":1}}}}`,
-		args: `{"a":{"x":null}}`, valid: true, out: `{"a":{"x":1}}`,
+		args: `{"a":{},"b":{}}`, valid: true, out: `{"a":{},"b":{"x":1}}`,
 	},
 	{
-		name: "default of a property gets both shapes",
+		name: "a declared property's default gets its own shape only",
 		schema: `{"type":"object","properties":{"a":{"type":"object","default":{"x":7},"properties":{"x":{"type":"integer","maximum":10}}}},
 		  "additionalProperties":{"type":"object","properties":{"x":{"type":"integer","default":1},"y":{"type":"integer","default":4}}}}`,
-		args: `{}`, valid: true, out: `{"a":{"x":7,"y":4}}`,
+		args: `{}`, valid: true, out: `{"a":{"x":7}}`,
+	},
+	{
+		name:   "escaped member names",
+		schema: additionalDefaults, args: `{"\u0061":{},"\u0062":{}}`, valid: true, out: `{"a":{},"b":{"x":1}}`,
 	},
 }
 
@@ -136,4 +150,34 @@ func show(p *int) any {
 		return nil
 	}
 	return *p
+}
+
+// TestShapePatternPropertiesNotAdditional: a member a patternProperties
+// pattern matches is not additional, so additionalProperties' defaults do
+// not reach it (the full checker: patternProperties is outside the native
+// subset), on validation and in the decoder.
+func TestShapePatternPropertiesNotAdditional(t *testing.T) {
+	schema := `{"type":"object","patternProperties":{"^p":{"type":"object"}},
+	  "additionalProperties":{"type":"object","properties":{"x":{"type":"integer","default":1}}}}`
+	v, err := compile(json.RawMessage(schema), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := `{"p1":{},"q":{},"\u0070\u0032":{}}`
+	out, err := v.Validate(json.RawMessage(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"p1":{},"p2":{},"q":{"x":1}}`; string(out) != want {
+		t.Fatalf("Validate = %s, want %s", out, want)
+	}
+	sameDecode[map[string]any](t, v, []byte(args))
+	sameDecode[any](t, v, []byte(args))
+	got, err := NewDecoder[map[string]map[string]int](v).Decode(json.RawMessage(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got["p1"]) != 0 || len(got["p2"]) != 0 || got["q"]["x"] != 1 {
+		t.Fatalf("decoded %v, want p1 and p2 empty, q.x 1", got)
+	}
 }

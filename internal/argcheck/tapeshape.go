@@ -10,8 +10,7 @@ import (
 // The shape's rules on a Tape: shape.apply rewrites a tree; on a tape the
 // decoder sees each object's members through eachMember instead, with
 // nulls of optional properties left out and defaults added, so nothing is
-// re-encoded (but a value that a property's shape and additionalProperties'
-// both change: see eachMember).
+// re-encoded.
 
 // memberFunc gets one member: its name node and value node on mt (the
 // arguments' tape, or a default's own) and the shape of the value.
@@ -55,11 +54,9 @@ func (n *shape) prop(t *jsonscan.Tape, name int) int {
 
 // eachMember calls fn for the members of object obj as the shape sees
 // them: a null optional property is left out, an absent property with a
-// default gets it (after the present members). A member value that both
-// its property's shape and the additionalProperties shape apply to is
-// shaped as shape.apply does (the property's, then the other, on the
-// tree) and delivered from a tape of its own: the two shapes may declare
-// the same members, and the order in which they apply decides the result.
+// default gets it (after the present members); a declared property's value
+// gets the property's shape, an additional member's the
+// additionalProperties shape.
 func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn memberFunc) error {
 	if sh == nil {
 		for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
@@ -77,33 +74,16 @@ func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn member
 		seen = seenSmall[:len(sh.props)]
 	}
 	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
-		child := sh.extra
+		var child *shape
 		if k := sh.prop(t, m); k >= 0 {
 			p := &sh.props[k]
 			if p.dropNull && t.Kind(m+1) == jsonscan.KindNull {
 				continue
 			}
 			seen[k] = true
-			switch {
-			case p.child == nil:
-			case sh.extra == nil:
-				child = p.child
-			default:
-				child = nil // nothing to change: the value as it is
-				if p.child.changes(t, m+1, 0) || sh.extra.changes(t, m+1, 0) {
-					v := t.Value(m + 1)
-					p.child.apply(v)
-					sh.extra.apply(v)
-					mt, err := memberTape(t.Text(m), v)
-					if err != nil {
-						return err
-					}
-					if err := fn(mt, mt.FirstMember(0), mt.FirstMember(0)+1, nil); err != nil {
-						return err
-					}
-					continue
-				}
-			}
+			child = p.child
+		} else if sh.extra != nil && sh.additionalMember(t, m) {
+			child = sh.extra
 		}
 		if err := fn(t, m, m+1, child); err != nil {
 			return err
@@ -114,7 +94,7 @@ func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn member
 		if seen[k] || !p.hasDefault {
 			continue
 		}
-		dt := defaultTape(sh, p)
+		dt := defaultTape(p)
 		if dt == nil {
 			continue
 		}
@@ -142,20 +122,16 @@ func memberTape(name string, v any) (*jsonscan.Tape, error) {
 
 // defaultTapes holds each default as the tape of {"name": value}, its one
 // member the name and the value shape.apply inserts: the default with the
-// property's shape and then its object's additionalProperties shape
-// applied (as prepareDefaults); built once per property.
+// property's shape applied (as prepareDefaults); built once per property.
 var defaultTapes sync.Map // *propShape → *jsonscan.Tape
 
-func defaultTape(n *shape, p *propShape) *jsonscan.Tape {
+func defaultTape(p *propShape) *jsonscan.Tape {
 	if t, ok := defaultTapes.Load(p); ok {
 		return t.(*jsonscan.Tape)
 	}
 	v := deepCopy(p.value)
 	if p.child != nil && v != nil {
 		p.child.applyDepth(v, 1)
-	}
-	if n.extra != nil {
-		n.extra.applyDepth(v, 1)
 	}
 	t, err := memberTape(p.name, v)
 	if err != nil {
@@ -187,7 +163,7 @@ func (n *shape) changes(t *jsonscan.Tape, i, depth int) bool {
 		}
 		if n.extra != nil {
 			for m := t.FirstMember(i); m >= 0; m = t.NextMember(i, m) {
-				if n.extra.changes(t, m+1, depth+1) {
+				if n.additionalMember(t, m) && n.extra.changes(t, m+1, depth+1) {
 					return true
 				}
 			}
