@@ -217,6 +217,39 @@ func TestCallToolAsRejectsResultsThatFailTheSchema(t *testing.T) {
 	wantErr(t, err, "does not match its outputSchema", "/sum")
 }
 
+// TestCallToolAsHostileNumbers: a server whose outputSchema or
+// structuredContent carries a number beyond big.Rat's range (which
+// santhosh-tekuri, linked into the client for servers' schemas, panicked
+// on) gets an error naming it; the client does not crash.
+func TestCallToolAsHostileNumbers(t *testing.T) {
+	for _, c := range []struct {
+		name, schema, content string
+		want                  []string
+	}{
+		{"schema", `{"type":"object","patternProperties":{"^x":{}},"properties":{"sum":{"type":"integer","multipleOf":1e-10000000}}}`, `{"sum":1}`,
+			[]string{"/properties/sum/multipleOf", "beyond the limits"}},
+		{"content", `{"type":"object","patternProperties":{"^x":{}},"properties":{"sum":{"type":"integer","maximum":10}}}`, `{"sum":1e10000000}`,
+			[]string{"structuredContent", "1e10000000"}}, // refused as it is read, before any schema
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := fakeHTTP(t, func(req wireRequest, w http.ResponseWriter) {
+				w.Header().Set("Content-Type", "application/json")
+				switch req.Method {
+				case "tools/list":
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"private","tools":[{"name":"add","inputSchema":{"type":"object"},"outputSchema":%s}]}}`, req.ID, c.schema)
+				default:
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","content":[],"structuredContent":%s}}`, req.ID, c.content)
+				}
+			})
+			_, _, err := client.CallToolAs[sum](context.Background(), connect(t, tr, nil), "add", nil)
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			wantErr(t, err, c.want...)
+		})
+	}
+}
+
 // The OAuth seam: a 401 goes to OnUnauthorized, which may ask for one retry
 // (after fixing the credentials its http.Client's RoundTripper adds).
 func TestHTTPOnUnauthorized(t *testing.T) {

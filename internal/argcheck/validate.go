@@ -62,6 +62,9 @@ func compile(schema json.RawMessage, native bool) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("argschema: schema is not valid JSON: %w", err)
 	}
+	if err := schemaNumberError(doc); err != nil {
+		return nil, err
+	}
 	sh := shapeOf(doc)
 	prepareDefaults(sh)
 	var outside error = errors.New("the native checker was not asked")

@@ -46,7 +46,15 @@ func (noLoader) Load(url string) (any, error) {
 // Compile compiles a schema document (numbers as json.Number), JSON
 // Schema 2020-12 unless its $schema says otherwise, with format and
 // content assertions on.
-func Compile(doc any) (*Schema, error) {
+func Compile(doc any) (s *Schema, err error) {
+	defer func() {
+		// santhosh-tekuri panics on some numbers (a big.Rat out of range);
+		// argcheck refuses those first, and this keeps any other from
+		// taking the process down (a client compiles servers' schemas).
+		if r := recover(); r != nil {
+			s, err = nil, fmt.Errorf("argschema: compiling schema: the validator failed: %v", r)
+		}
+	}()
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
@@ -65,7 +73,12 @@ func Compile(doc any) (*Schema, error) {
 // Validate checks a tree (map[string]any, []any, string, json.Number,
 // bool, nil) and returns its problems sorted by pointer; nil when it
 // conforms.
-func (s *Schema) Validate(doc any) []Problem {
+func (s *Schema) Validate(doc any) (probs []Problem) {
+	defer func() {
+		if r := recover(); r != nil { // as in Compile
+			probs = []Problem{{Keyword: "schema", Message: fmt.Sprintf("the validator failed: %v", r)}}
+		}
+	}()
 	err := s.schema.Validate(doc)
 	if err == nil {
 		return nil
