@@ -9,6 +9,7 @@ import (
 	"github.com/mcpgen/mcpgen/argschema"
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/argcheck"
+	"github.com/mcpgen/mcpgen/internal/jsonenc"
 )
 
 // ToolError is a tool's own failure: a CallToolResult with isError true.
@@ -38,7 +39,7 @@ func (e *ToolError) Error() string {
 // the problem.
 func CallToolAs[T any](ctx context.Context, c *Client, name string, args any) (T, *mcp.CallToolResult, error) {
 	var zero T
-	raw, err := json.Marshal(args)
+	raw, err := jsonenc.Marshal(args)
 	if err != nil {
 		return zero, nil, fmt.Errorf("client: tool %s arguments: %w", name, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/argcheck"
+	"github.com/mcpgen/mcpgen/internal/jsonenc"
 )
 
 // ResourceInfo describes a fixed resource.
@@ -187,7 +188,7 @@ func resourceOutput(uri, mime string, out any) (any, error) {
 	case []byte:
 		c = &mcp.BlobResourceContents{URI: uri, MIMEType: or(mime, "application/octet-stream"), Blob: o}
 	default:
-		b, err := json.Marshal(out)
+		b, err := jsonenc.Marshal(out)
 		if err != nil {
 			return nil, err
 		}

@@ -2,10 +2,10 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/jsonenc"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
@@ -72,7 +72,7 @@ func (s *Server) encodeResult(r *request, result any) ([]byte, *jsonrpc.Error) {
 		// written once, not re-validated and copied at every level.
 		b, err = a.AppendJSON(nil)
 	} else {
-		b, err = json.Marshal(v)
+		b, err = jsonenc.Marshal(v)
 	}
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: encoding the result: " + err.Error()}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/jsonenc"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
@@ -63,7 +64,7 @@ func toolOutput(kind outKind, out any) (any, error) {
 		}
 		return &mcp.CallToolResult{Content: []mcp.ContentBlock{}}, nil
 	}
-	b, err := json.Marshal(out)
+	b, err := jsonenc.Marshal(out)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/argcheck"
 	"github.com/mcpgen/mcpgen/internal/derive"
 	"github.com/mcpgen/mcpgen/internal/httpwire"
+	"github.com/mcpgen/mcpgen/internal/jsonenc"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
@@ -299,7 +300,7 @@ func checkStructured(ctx context.Context, tool string, v *argcheck.Validator, re
 		if r == nil || r.StructuredContent == nil || (r.IsError != nil && *r.IsError) {
 			return nil
 		}
-		b, err := json.Marshal(r.StructuredContent)
+		b, err := jsonenc.Marshal(r.StructuredContent)
 		if err != nil {
 			return err
 		}
