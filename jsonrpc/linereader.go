@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"github.com/mcpgen/mcpgen/internal/chunkbuf"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 
 	"bufio"
@@ -32,31 +33,42 @@ var ErrMessageTooLarge = errors.New("jsonrpc: message exceeds maximum size")
 // chunk by chunk (never buffered whole) and reported as ErrMessageTooLarge.
 //
 // Lines that fit in the 64 KiB read buffer are returned without copying or
-// allocating; longer lines are assembled in a buffer that is kept for reuse
-// and may grow to the size limit.
+// allocating. A longer line is gathered in 64 KiB chunks (internal/chunkbuf)
+// and assembled once in a buffer of its exact length, which the caller may
+// Take; one not taken is kept and reused for the next long line that fits
+// in it. A 10 MB line thus touches about 20 MB (the chunks, garbage once it
+// is assembled, and the line), where a buffer grown by doubling touched
+// 64 KiB + … + 16 MiB ≈ 32 MiB and held up to 24 MiB at once.
 //
 // A LineReader is not safe for concurrent use.
 type LineReader struct {
-	br  *bufio.Reader
-	max int
-	acc []byte // accumulates lines longer than the bufio buffer; reused
+	br    *bufio.Reader
+	max   int
+	parts *chunkbuf.Buffer // a long line's bytes before its end is read
+	long  []byte           // the last long line assembled, while not taken; reused
 }
 
 // NewLineReader returns a LineReader reading from r that accepts lines of at
 // most max bytes (DefaultMaxMessageSize if max <= 0).
 func NewLineReader(r io.Reader, max int) *LineReader {
+	return newLineReader(r, max, readBufferSize, chunkbuf.Size)
+}
+
+// newLineReader is NewLineReader with the read buffer and chunk sizes
+// given (tests use small ones to cross many boundaries).
+func newLineReader(r io.Reader, max, bufSize, chunkSize int) *LineReader {
 	if max <= 0 {
 		max = DefaultMaxMessageSize
 	}
-	return &LineReader{br: bufio.NewReaderSize(r, readBufferSize), max: max}
+	return &LineReader{br: bufio.NewReaderSize(r, bufSize), max: max, parts: chunkbuf.New(chunkSize)}
 }
 
 // Next returns the next non-empty line without its line terminator.
 //
 // The returned slice is only valid until the next call to Next: it points
 // into the reader's internal buffers, which are reused. Copy it (for example
-// with bytes.Clone) before handing it to another goroutine or decoding a
-// message that must outlive the next read.
+// with bytes.Clone) or Take it before handing it to another goroutine or
+// decoding a message that must outlive the next read.
 //
 // At the end of the stream Next returns io.EOF. For an over-long line it
 // returns ErrMessageTooLarge and reading may continue. Any other error comes
@@ -77,8 +89,7 @@ func (lr *LineReader) Next() ([]byte, error) {
 
 // readLine reads one line (possibly empty) and strips its terminator.
 func (lr *LineReader) readLine() ([]byte, error) {
-	lr.acc = lr.acc[:0]
-	usingAcc := false
+	lr.parts.Reset()
 	tooLarge := false
 	for {
 		chunk, err := lr.br.ReadSlice('\n')
@@ -89,37 +100,71 @@ func (lr *LineReader) readLine() ([]byte, error) {
 			// A long line: keep it (if it may still fit) and read on.
 			if !tooLarge {
 				// Allow one extra byte for a '\r' that may precede '\n'.
-				if len(lr.acc)+len(chunk) > lr.max+1 {
+				if lr.parts.Len()+len(chunk) > lr.max+1 {
 					tooLarge = true
-					lr.acc = lr.acc[:0]
+					lr.parts.Reset()
 				} else {
-					lr.acc = append(lr.acc, chunk...)
-					usingAcc = true
+					lr.parts.Write(chunk)
 				}
 			}
 			continue
 		case err == io.EOF:
-			if len(chunk) == 0 && !usingAcc && !tooLarge {
+			if len(chunk) == 0 && lr.parts.Len() == 0 && !tooLarge {
 				return nil, io.EOF
 			}
 			// The final line has no newline; return it now, EOF comes next.
 		default:
+			lr.parts.Reset()
 			return nil, err
 		}
 		if tooLarge {
 			return nil, ErrMessageTooLarge
 		}
-		line := chunk
-		if usingAcc {
-			lr.acc = append(lr.acc, chunk...)
-			line = lr.acc
+		if lr.parts.Len() == 0 {
+			line := trimEOL(chunk)
+			if len(line) > lr.max {
+				return nil, ErrMessageTooLarge
+			}
+			return line, nil
 		}
-		line = trimEOL(line)
-		if len(line) > lr.max {
-			return nil, ErrMessageTooLarge
-		}
-		return line, nil
+		return lr.assemble(chunk)
 	}
+}
+
+// assemble joins a long line's chunks and its last piece, tail, into one
+// buffer of the line's length (the kept one if it fits, else a new one),
+// after checking the length without the terminator against the limit.
+func (lr *LineReader) assemble(tail []byte) ([]byte, error) {
+	p := lr.parts.Len()
+	at := func(i int) byte {
+		if i >= p {
+			return tail[i-p]
+		}
+		return lr.parts.At(i)
+	}
+	// trimEOL over chunks and tail: a trailing '\n', then a trailing '\r'.
+	n := p + len(tail)
+	content := n
+	if content > 0 && at(content-1) == '\n' {
+		content--
+	}
+	if content > 0 && at(content-1) == '\r' {
+		content--
+	}
+	if content > lr.max {
+		lr.parts.Reset()
+		return nil, ErrMessageTooLarge
+	}
+	var line []byte
+	if cap(lr.long) >= n {
+		line = lr.long[:n]
+		copy(line[lr.parts.CopyTo(line):], tail)
+		lr.parts.Reset()
+	} else {
+		line = lr.parts.Join(tail)
+	}
+	lr.long = line
+	return line[:content], nil
 }
 
 // trimEOL removes a trailing "\n" and then a trailing "\r".
@@ -154,15 +199,15 @@ func (lr *LineReader) LineBuffered() bool {
 func (lr *LineReader) Buffered() int { return lr.br.Buffered() }
 
 // Take hands the caller the line Next just returned, when that line was
-// assembled in the reader's buffer for long lines (one longer than the
-// 64 KiB read buffer): the reader lets go of the buffer, so the caller may
-// keep the line without copying it, and the next long line is assembled in
-// a new one. It reports false for a line in the read buffer, which the
-// caller must still copy.
+// assembled in a buffer of its own (one longer than the 64 KiB read
+// buffer): the reader lets go of the buffer, so the caller may keep the
+// line without copying it, and the next long line is assembled in a new
+// one. It reports false for a line in the read buffer, which the caller
+// must still copy.
 func (lr *LineReader) Take(line []byte) bool {
-	if len(line) == 0 || len(lr.acc) == 0 || &line[0] != &lr.acc[0] {
+	if len(line) == 0 || len(lr.long) == 0 || &line[0] != &lr.long[0] {
 		return false
 	}
-	lr.acc = nil
+	lr.long = nil
 	return true
 }

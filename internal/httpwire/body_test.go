@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -78,5 +79,66 @@ func TestReadBodySized(t *testing.T) {
 		if _, rej := ReadBody(httptest.NewRecorder(), r, 1<<20); rej == nil || rej.Status != http.StatusBadRequest {
 			t.Fatalf("n=%d: a body shorter than its Content-Length gave %v, want 400", n, rej)
 		}
+	}
+}
+
+// A sized body is read whole whatever the piece sizes, including the last
+// piece coming with io.EOF, at every length around the point where the
+// chunks give way to the body's own buffer (half of it) and around chunk
+// boundaries; one that ends early at any of those points is a read error.
+func TestReadSizedBoundaries(t *testing.T) {
+	const c = 64 << 10
+	for _, n := range []int{c + 1, 2*c - 1, 2 * c, 2*c + 1, 4*c - 2, 4 * c, 4*c + 3, 9*c + 5} {
+		body := strings.Repeat("0123456789abcdef", n/16+1)[:n]
+		for name, src := range map[string]func() io.Reader{
+			"whole":     func() io.Reader { return strings.NewReader(body) },
+			"eof-data":  func() io.Reader { return iotest.DataErrReader(strings.NewReader(body)) },
+			"half":      func() io.Reader { return iotest.HalfReader(strings.NewReader(body)) },
+			"one-bytes": func() io.Reader { return iotest.OneByteReader(strings.NewReader(body)) },
+		} {
+			b, err := readSized(src(), int64(n))
+			if err != nil || string(b) != body || cap(b) != n {
+				t.Fatalf("n=%d %s: %d bytes (cap %d), %v", n, name, len(b), cap(b), err)
+			}
+		}
+		for _, short := range []int{1, n / 2, n/2 + 1, n - c, n - 1} {
+			if _, err := readSized(iotest.DataErrReader(strings.NewReader(body[:n-short])), int64(n)); err != io.ErrUnexpectedEOF {
+				t.Fatalf("n=%d, %d bytes short: %v, want io.ErrUnexpectedEOF", n, short, err)
+			}
+		}
+	}
+}
+
+// Reading an 8 MiB body allocates about 1.5 times its length (its chunks
+// for the first half and its buffer), not the 2 times a buffer grown by
+// doubling toward it cost; and a body declared far longer than what is
+// sent costs about what was sent.
+func TestReadSizedAllocation(t *testing.T) {
+	const n = 8 << 20
+	body := strings.Repeat("z", n)
+	allocated := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	got := allocated(func() {
+		if b, err := readSized(strings.NewReader(body), n); err != nil || len(b) != n {
+			t.Fatal(len(b), err)
+		}
+	})
+	if got > n*16/10 {
+		t.Errorf("reading %d bytes allocated %d (%.2f×)", n, got, float64(got)/n)
+	}
+	sent := n / 4
+	got = allocated(func() {
+		if _, err := readSized(strings.NewReader(body[:sent]), 64<<20); err != io.ErrUnexpectedEOF {
+			t.Fatal(err)
+		}
+	})
+	if got > uint64(sent)*11/10 {
+		t.Errorf("a body declared as 64 MiB, %d bytes sent: %d allocated", sent, got)
 	}
 }
