@@ -164,6 +164,7 @@ func (s *Server) serveLimited(ctx context.Context, msg jsonrpc.Message, fn func(
 // with errShutdownCancel at the end of a drain's grace (stdio derives every
 // request from such a context, which saves two allocations per request).
 func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc.Message, fn func(context.Context) Response) (resp Response, refused bool) {
+	defer func() { collectAfterLarge(len(msg.Params) + len(resp.Body)) }() // collect.go
 	l := &s.lim
 	stream := msg.Method == methodListen
 	timeout := l.cfg.RequestTimeout
