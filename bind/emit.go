@@ -46,10 +46,14 @@ type EmitOptions struct {
 //	func MCPRegister(opts *server.Options)              // appends all of the above to opts
 //
 // and `const _ = server.APIVersion1`, which stops code generated for
-// another runtime from compiling. A func that already has the runtime's
-// shape func(context.Context, Args) (R, error) is passed as is (a method
-// value for methods); others are wrapped in a func literal that drops the
-// context or passes struct{} for a missing argument struct.
+// another runtime from compiling. A tool is bound with server.BindTool
+// (no generic instantiation per tool, so many tools compile in linear time):
+// nil pointers to its argument and result types and a func literal that
+// calls it with the decoded *Args. For prompts and resources, a func that
+// already has the runtime's shape func(context.Context, Args) (R, error) is
+// passed as is (a method value for methods); others are wrapped in a func
+// literal that drops the context or passes struct{} for a missing argument
+// struct.
 func Emit(pkg *Package, opts EmitOptions) ([]byte, error) {
 	if pkg == nil || pkg.Name == "" || pkg.Path == "" {
 		return nil, fmt.Errorf("bind: Emit needs a loaded package")

@@ -35,7 +35,7 @@ func TestEmitChunks(t *testing.T) {
 			t.Fatalf("no func %s", name)
 		}
 		body, _, _ = strings.Cut(body, "\n}\n")
-		if c := strings.Count(body, "server.NewTool("); c != n {
+		if c := strings.Count(body, "server.BindTool("); c != n {
 			t.Errorf("%s lists %d tools, want %d", name, c, n)
 		}
 	}

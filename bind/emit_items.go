@@ -52,7 +52,7 @@ func itoa(i int) string {
 	return itoa(i/10) + itoa(i%10)
 }
 
-// tool is server.NewTool(server.ToolInfo{…}, fn).
+// tool is server.BindTool(server.ToolInfo{…}, (*Args)(nil), (*R)(nil), fn).
 func (e *emitter) tool(recvVar string, t Tool) jen.Code {
 	info := fields{{"Name", jen.Lit(t.Name)}}
 	info = info.optional("Title", t.Title)
@@ -84,10 +84,7 @@ func (e *emitter) tool(recvVar string, t Tool) jen.Code {
 	if t.Meta != "" {
 		info = append(info, field{"Meta", jen.Qual(ServerPackagePath, "MetaJSON").Call(jen.Id(t.Meta))})
 	}
-	return jen.Qual(ServerPackagePath, "NewTool").Call(
-		jen.Qual(ServerPackagePath, "ToolInfo").Add(info.code()),
-		e.adapter(recvVar, t.Func, t.Args, true, t.Result),
-	)
+	return e.bindTool(recvVar, jen.Qual(ServerPackagePath, "ToolInfo").Add(info.code()), t)
 }
 
 // prompt is server.NewPrompt(server.PromptInfo{…}, fn).

@@ -69,8 +69,9 @@ func TestEmitHappyGolden(t *testing.T) {
 		"func MCPResourceTemplates() []server.ResourceTemplate",
 		"func MCPRegister(opts *server.Options)",
 		"func (s *Service) MCPRegister(opts *server.Options)",
-		// A method of the runtime's shape is passed as a method value.
-		"}, s.CurrentWeather),",
+		// Each tool is bound without generics: nil pointers to its argument
+		// and result types, and a func literal calling the method.
+		"}, (*WeatherArgs)(nil), (**WeatherReport)(nil), func(ctx context.Context, in any) (any, error) {\n\t\t\treturn s.CurrentWeather(ctx, *in.(*WeatherArgs))\n\t\t}),",
 		// The doc comment, escaped, is the description.
 		`Description: "Gets current weather information for any location worldwide.\n\nIt uses the open-meteo API.",`,
 		`Title:       "Weather \"Information\"",`,
@@ -78,8 +79,8 @@ func TestEmitHappyGolden(t *testing.T) {
 		"OpenWorldHint: new(false),",
 		`{Src: "a.png"},`,
 		// Adapters for funcs without ctx or without arguments.
-		"func(_ context.Context, in EchoArgs) (string, error) {\n\t\t\treturn Echo(in)\n\t\t}",
-		"func(ctx context.Context, _ struct{}) ([]mcp.ContentBlock, error) {\n\t\t\treturn s.ListBlocks(ctx)\n\t\t}",
+		"}, (*EchoArgs)(nil), (*string)(nil), func(_ context.Context, in any) (any, error) {\n\t\t\treturn Echo(*in.(*EchoArgs))\n\t\t}",
+		"}, (*struct{})(nil), (*[]mcp.ContentBlock)(nil), func(ctx context.Context, _ any) (any, error) {\n\t\t\treturn s.ListBlocks(ctx)\n\t\t}",
 		"func(_ context.Context, in CityVars) (string, error) {\n\t\t\treturn CityWeather(in)\n\t\t}",
 		"}, Config),",
 	} {
@@ -220,9 +221,9 @@ var _ = context2
 	for _, want := range []string{
 		`server2 "github.com/mcpgen/mcpgen/server"`,
 		"func (s_ *Store) MCPTools() []server2.Tool",
-		"return s_.Get(in)",
+		"return s_.Get(*in.(*Args))",
 		"return s_.Raw(ctx)",
-		"func(_ context.Context, in_ Args) (string, error) {\n\t\t\treturn in(in_)\n\t\t}",
+		"func(_ context.Context, in_ any) (any, error) {\n\t\t\treturn in(*in_.(*Args))\n\t\t}",
 		"func(_ context.Context) (string, error) {\n\t\t\treturn Version()\n\t\t}",
 	} {
 		if !strings.Contains(string(src), want) {

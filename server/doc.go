@@ -8,7 +8,8 @@
 //
 // Tools, prompts and resources are typed Go functions bound with NewTool,
 // NewPrompt, NewResource and NewResourceTemplate (the code `mcpgen tools`
-// generates calls these) and registered through Options or at run time
+// generates calls these, and BindTool, NewTool without generics) and
+// registered through Options or at run time
 // (AddTools, RemoveTools, AddPrompts, AddResources, …). Hand-written values
 // implementing the generated handler interfaces (mcp.ToolsHandler, …) passed
 // in Options.Handlers take over their methods instead. New reports every

@@ -135,7 +135,7 @@ func TestToolsWritesOnlyOnChange(t *testing.T) {
 		t.Fatalf("regenerate: status %d, stderr %q", code, stderr)
 	}
 	second, _ := os.ReadFile(out)
-	if !bytes.Contains(second, []byte("return Shout(in)")) {
+	if !bytes.Contains(second, []byte("return Shout(*in.(*GreetArgs))")) {
 		t.Fatalf("regenerated file lacks the new tool:\n%s", second)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(dir))

@@ -21,16 +21,16 @@ const _ = server.APIVersion1
 // MCPTools returns the tools bound by //mcp:tool directives on methods of *Everything, in source order.
 func (e *Everything) MCPTools() []server.Tool {
 	return []server.Tool{
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_tool_with_logging",
 			Description: "Logs three info messages about 50 ms apart.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.ToolWithLogging(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_sampling",
 			Description: "Asks the client's model to answer prompt.",
 			InputSchema: json.RawMessage(`{
@@ -46,8 +46,10 @@ func (e *Everything) MCPTools() []server.Tool {
     "prompt"
   ]
 }`),
-		}, e.Sampling),
-		server.NewTool(server.ToolInfo{
+		}, (*SamplingArgs)(nil), (*string)(nil), func(ctx context.Context, in any) (any, error) {
+			return e.Sampling(ctx, *in.(*SamplingArgs))
+		}),
+		server.BindTool(server.ToolInfo{
 			Name:        "test_elicitation",
 			Description: "Asks the user for a username and an email address.",
 			InputSchema: json.RawMessage(`{
@@ -63,92 +65,94 @@ func (e *Everything) MCPTools() []server.Tool {
     "message"
   ]
 }`),
-		}, e.Elicitation),
-		server.NewTool(server.ToolInfo{
+		}, (*ElicitationArgs)(nil), (*string)(nil), func(ctx context.Context, in any) (any, error) {
+			return e.Elicitation(ctx, *in.(*ElicitationArgs))
+		}),
+		server.BindTool(server.ToolInfo{
 			Name:        "test_elicitation_sep1034_defaults",
 			Description: "Asks for a form whose fields all have defaults (SEP-1034).",
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.ElicitationDefaults(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_elicitation_sep1330_enums",
 			Description: "Asks for a form with every enum style (SEP-1330).",
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.ElicitationEnums(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_input_required_result_elicitation",
 			Description: "Asks the user's name by elicitation, then greets them.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.InputRequiredElicitation(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_input_required_result_sampling",
 			Description: "Asks the client's model a question by sampling.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.InputRequiredSampling(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_input_required_result_list_roots",
 			Description: "Asks the client for its roots.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.InputRequiredListRoots(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_input_required_result_request_state",
 			Description: "Asks for a confirmation and carries a requestState that the retry must echo.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.InputRequiredRequestState(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_input_required_result_tampered_state",
 			Description: "Like the request-state fixture; a retry with a requestState that fails its integrity check is a JSON-RPC error.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.InputRequiredTamperedState(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_input_required_result_multiple_inputs",
 			Description: "Asks for a name, a greeting and the roots in one round.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.InputRequiredMultipleInputs(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_input_required_result_multi_round",
 			Description: "Asks for a name, then (in a second round, with a new requestState) for a favourite colour.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.InputRequiredMultiRound(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_input_required_result_capabilities",
 			Description: "Asks only for what this request's client capabilities allow (sampling, elicitation, roots) and completes once any of it is answered.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.InputRequiredCapabilities(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "greet",
 			Description: "Greets name. Synchronous only: never runs as a task.",
 			InputSchema: json.RawMessage(`{
@@ -164,8 +168,10 @@ func (e *Everything) MCPTools() []server.Tool {
     "name"
   ]
 }`),
-		}, e.Greet),
-		server.NewTool(server.ToolInfo{
+		}, (*GreetArgs)(nil), (*string)(nil), func(ctx context.Context, in any) (any, error) {
+			return e.Greet(ctx, *in.(*GreetArgs))
+		}),
+		server.BindTool(server.ToolInfo{
 			Name:        "slow_compute",
 			Description: "Sleeps for seconds, then reports label. Runs as a task when the client declares the tasks extension.",
 			InputSchema: json.RawMessage(`{
@@ -185,22 +191,24 @@ func (e *Everything) MCPTools() []server.Tool {
   "type": "object"
 }`),
 			TaskSupport: server.TaskSupportOptional,
-		}, e.SlowCompute),
-		server.NewTool(server.ToolInfo{
+		}, (*SlowComputeArgs)(nil), (*string)(nil), func(ctx context.Context, in any) (any, error) {
+			return e.SlowCompute(ctx, *in.(*SlowComputeArgs))
+		}),
+		server.BindTool(server.ToolInfo{
 			Name:        "failing_job",
 			Description: "Works for about a second, then fails with a tool error. Runs only as a task.",
 			TaskSupport: server.TaskSupportRequired,
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.FailingJob(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "protocol_error_job",
 			Description: "Fails with a JSON-RPC internal error (a protocol error, not a tool error).",
 			TaskSupport: server.TaskSupportOptional,
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.ProtocolErrorJob(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "confirm_delete",
 			Description: "Asks the user to confirm deleting filename (one elicitation), then reports the decision.",
 			InputSchema: json.RawMessage(`{
@@ -217,123 +225,125 @@ func (e *Everything) MCPTools() []server.Tool {
   ]
 }`),
 			TaskSupport: server.TaskSupportOptional,
-		}, e.ConfirmDelete),
-		server.NewTool(server.ToolInfo{
+		}, (*ConfirmDeleteArgs)(nil), (*string)(nil), func(ctx context.Context, in any) (any, error) {
+			return e.ConfirmDelete(ctx, *in.(*ConfirmDeleteArgs))
+		}),
+		server.BindTool(server.ToolInfo{
 			Name:        "multi_input",
 			Description: "Asks for a name and a confirmation at once (two elicitations), then reports both.",
 			TaskSupport: server.TaskSupportOptional,
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.MultiInput(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_simple_text",
 			Description: "Returns a simple text response.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.SimpleText(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_image_content",
 			Description: "Returns a small PNG image.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) ([]mcp.ContentBlock, error) {
+		}, (*struct{})(nil), (*[]mcp.ContentBlock)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.ImageContent(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_audio_content",
 			Description: "Returns a short silent WAV clip.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) ([]mcp.ContentBlock, error) {
+		}, (*struct{})(nil), (*[]mcp.ContentBlock)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.AudioContent(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_embedded_resource",
 			Description: "Returns a text resource embedded in the result.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) ([]mcp.ContentBlock, error) {
+		}, (*struct{})(nil), (*[]mcp.ContentBlock)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.EmbeddedResource(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_multiple_content_types",
 			Description: "Returns text, an image and an embedded resource in one result.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) ([]mcp.ContentBlock, error) {
+		}, (*struct{})(nil), (*[]mcp.ContentBlock)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.MultipleContentTypes(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_error_handling",
 			Description: "Always fails: the error becomes a result with isError set.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.ErrorHandling(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_tool_with_progress",
 			Description: "Reports progress 0, 50 and 100 of 100, about 50 ms apart, when the request carries a progress token.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.ToolWithProgress(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_logging_tool",
 			Description: "Logs one info message (sent only when the request asked for logs at info level or below) and returns.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.LoggingTool(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_missing_capability",
 			Description: "Needs the client's sampling capability; without it the call fails with MissingRequiredClientCapability (-32021).",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.MissingCapability(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_streaming_elicitation",
 			Description: "Answers at once with text; it never sends a request to the client on the response stream.",
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.StreamingElicitation(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_trigger_tool_change",
 			Description: "TriggerToolChange (re-)registers a transient tool, which notifies every subscriptions/listen stream that asked for toolsListChanged.",
 			Annotations: &mcp.ToolAnnotations{
 				IdempotentHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.TriggerToolChange(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "test_trigger_prompt_change",
 			Description: "TriggerPromptChange (re-)registers a transient prompt, which notifies every subscriptions/listen stream that asked for promptsListChanged.",
 			Annotations: &mcp.ToolAnnotations{
 				IdempotentHint: new(true),
 			},
-		}, func(ctx context.Context, _ struct{}) (string, error) {
+		}, (*struct{})(nil), (*string)(nil), func(ctx context.Context, _ any) (any, error) {
 			return e.TriggerPromptChange(ctx)
 		}),
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "json_schema_2020_12_tool",
 			Title:       "Tool with JSON Schema 2020-12 features",
 			Description: "Accepts a contact whose schema uses JSON Schema 2020-12 features ($defs, $ref, allOf/anyOf, if/then/else).",
@@ -341,8 +351,10 @@ func (e *Everything) MCPTools() []server.Tool {
 				ReadOnlyHint: new(true),
 			},
 			InputSchema: json.RawMessage(contactSchema),
-		}, e.JSONSchema202012Tool),
-		server.NewTool(server.ToolInfo{
+		}, (*ContactArgs)(nil), (*string)(nil), func(ctx context.Context, in any) (any, error) {
+			return e.JSONSchema202012Tool(ctx, *in.(*ContactArgs))
+		}),
+		server.BindTool(server.ToolInfo{
 			Name:        "test_x_mcp_header",
 			Description: "Echoes the region argument, which HTTP clients also send in the Mcp-Param-Region header.",
 			Annotations: &mcp.ToolAnnotations{
@@ -363,7 +375,9 @@ func (e *Everything) MCPTools() []server.Tool {
   },
   "type": "object"
 }`),
-		}, e.XMCPHeader),
+		}, (*RegionArgs)(nil), (*string)(nil), func(ctx context.Context, in any) (any, error) {
+			return e.XMCPHeader(ctx, *in.(*RegionArgs))
+		}),
 	}
 }
 

@@ -18,7 +18,7 @@ const _ = server.APIVersion1
 // MCPTools returns the tools bound by //mcp:tool directives on methods of *Forecaster, in source order.
 func (f *Forecaster) MCPTools() []server.Tool {
 	return []server.Tool{
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "weather_forecast",
 			Title:       "Weather Forecast",
 			Description: "Get a daily weather forecast (high, low and conditions) for up to 16 days at any location worldwide.",
@@ -122,7 +122,9 @@ func (f *Forecaster) MCPTools() []server.Tool {
   ]
 }`),
 			OutputSchemaFromType: true,
-		}, f.Forecast),
+		}, (*ForecastArgs)(nil), (*ForecastReport)(nil), func(ctx context.Context, in any) (any, error) {
+			return f.Forecast(ctx, *in.(*ForecastArgs))
+		}),
 	}
 }
 
@@ -134,7 +136,7 @@ func (f *Forecaster) MCPRegister(opts *server.Options) {
 // MCPTools returns the tools bound by //mcp:tool directives on methods of *Tools, in source order.
 func (t *Tools) MCPTools() []server.Tool {
 	return []server.Tool{
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "weather_current",
 			Title:       "Weather Information",
 			Description: "Get current weather information for any location worldwide: temperature, conditions, humidity and wind.",
@@ -225,8 +227,10 @@ func (t *Tools) MCPTools() []server.Tool {
   ]
 }`),
 			OutputSchemaFromType: true,
-		}, t.CurrentWeather),
-		server.NewTool(server.ToolInfo{
+		}, (*CurrentArgs)(nil), (*Report)(nil), func(ctx context.Context, in any) (any, error) {
+			return t.CurrentWeather(ctx, *in.(*CurrentArgs))
+		}),
+		server.BindTool(server.ToolInfo{
 			Name:        "calculator_arithmetic",
 			Title:       "Calculator",
 			Description: "Evaluate an arithmetic expression with operator precedence and parentheses. Trigonometric functions take degrees, so sin(30) is 0.5.",
@@ -267,8 +271,8 @@ func (t *Tools) MCPTools() []server.Tool {
   ]
 }`),
 			OutputSchemaFromType: true,
-		}, func(_ context.Context, in CalcArgs) (CalcResult, error) {
-			return t.Calculate(in)
+		}, (*CalcArgs)(nil), (*CalcResult)(nil), func(_ context.Context, in any) (any, error) {
+			return t.Calculate(*in.(*CalcArgs))
 		}),
 	}
 }

@@ -6,6 +6,7 @@
 package mcpgenpeer
 
 import (
+	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/server"
 )
@@ -16,7 +17,7 @@ const _ = server.APIVersion1
 // MCPTools returns the tools bound by //mcp:tool directives on methods of *Tools, in source order.
 func (t *Tools) MCPTools() []server.Tool {
 	return []server.Tool{
-		server.NewTool(server.ToolInfo{
+		server.BindTool(server.ToolInfo{
 			Name:        "confirm_nested",
 			Description: "The multi round-trip row's tool: the first round stores its state and asks the client to confirm (elicitation); the second, carrying the answer and the sealed state, counts the items.",
 			InputSchema: json.RawMessage(`{
@@ -53,8 +54,10 @@ func (t *Tools) MCPTools() []server.Tool {
     "items"
   ]
 }`),
-		}, t.ConfirmNested),
-		server.NewTool(server.ToolInfo{
+		}, (*NestedArgs)(nil), (*string)(nil), func(ctx context.Context, in any) (any, error) {
+			return t.ConfirmNested(ctx, *in.(*NestedArgs))
+		}),
+		server.BindTool(server.ToolInfo{
 			Name:        "blob_result",
 			Description: "Returns size bytes of text.",
 			InputSchema: json.RawMessage(`{
@@ -72,8 +75,10 @@ func (t *Tools) MCPTools() []server.Tool {
     "size"
   ]
 }`),
-		}, t.BlobResult),
-		server.NewTool(server.ToolInfo{
+		}, (*ResultArgs)(nil), (*string)(nil), func(ctx context.Context, in any) (any, error) {
+			return t.BlobResult(ctx, *in.(*ResultArgs))
+		}),
+		server.BindTool(server.ToolInfo{
 			Name:        "echo_string",
 			Description: "Reports the length of its argument.",
 			InputSchema: json.RawMessage(`{
@@ -89,8 +94,10 @@ func (t *Tools) MCPTools() []server.Tool {
     "data"
   ]
 }`),
-		}, t.EchoString),
-		server.NewTool(server.ToolInfo{
+		}, (*StringArgs)(nil), (*string)(nil), func(ctx context.Context, in any) (any, error) {
+			return t.EchoString(ctx, *in.(*StringArgs))
+		}),
+		server.BindTool(server.ToolInfo{
 			Name:        "echo_nested",
 			Description: "Reports how many items it got.",
 			InputSchema: json.RawMessage(`{
@@ -127,8 +134,10 @@ func (t *Tools) MCPTools() []server.Tool {
     "items"
   ]
 }`),
-		}, t.EchoNested),
-		server.NewTool(server.ToolInfo{
+		}, (*NestedArgs)(nil), (*string)(nil), func(ctx context.Context, in any) (any, error) {
+			return t.EchoNested(ctx, *in.(*NestedArgs))
+		}),
+		server.BindTool(server.ToolInfo{
 			Name:        "weather_current",
 			Description: "Current weather for a location.",
 			InputSchema: json.RawMessage(`{
@@ -175,7 +184,9 @@ func (t *Tools) MCPTools() []server.Tool {
   ]
 }`),
 			OutputSchemaFromType: true,
-		}, t.Current),
+		}, (*Args)(nil), (*Out)(nil), func(ctx context.Context, in any) (any, error) {
+			return t.Current(ctx, *in.(*Args))
+		}),
 	}
 }
 
