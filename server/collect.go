@@ -3,19 +3,18 @@ package server
 import (
 	"runtime"
 	"runtime/metrics"
-	"sync"
+	"sync/atomic"
 )
 
 // largeMessage is the size of a request's params and answer from which its
 // end asks for a garbage collection (collectAfterLarge).
 const largeMessage = 4 << 20
 
-// collectNow signals the collector goroutine; one pending signal at most,
-// so requests that end while it collects ask for one more cycle, not one
-// each.
-var collectNow = make(chan struct{}, 1)
-
-var startCollector sync.Once
+// collecting is set while a goroutine runs collections for large
+// requests; again asks it for one more cycle (requests that end while it
+// collects ask for one more, not one each). No goroutine stays behind: a
+// library's permanent goroutine would fail its users' leak checks.
+var collecting, again atomic.Bool
 
 // collectAfterLarge asks for a garbage collection once a request whose
 // params and answer had n bytes has been served, when n is at least
@@ -33,8 +32,8 @@ var startCollector sync.Once
 // garbage dead and sets the goal from what the process really holds
 // (measured, bench/README.md "Large payloads in about two copies": peak RSS
 // of 10 MB nested arguments on stdio 122 → 77 MiB, of a 10 MB tool result
-// 97 → 65–76 MiB). It runs on its own goroutine: the
-// request's answer does not wait for it.
+// 97 → 65–76 MiB). It runs on a goroutine of its own,
+// which ends with the cycle: the request's answer does not wait for it.
 func collectAfterLarge(n int) {
 	if n < largeMessage {
 		return
@@ -44,17 +43,21 @@ func collectAfterLarge(n int) {
 	if !worthCollecting(n, sampleUint(s[0]), sampleUint(s[1]), sampleUint(s[2])) {
 		return
 	}
-	startCollector.Do(func() {
-		go func() {
-			for range collectNow {
-				runtime.GC()
-			}
-		}()
-	})
-	select {
-	case collectNow <- struct{}{}:
-	default:
+	if !collecting.CompareAndSwap(false, true) {
+		again.Store(true)
+		return
 	}
+	go func() {
+		for {
+			runtime.GC()
+			if !again.Swap(false) {
+				break
+			}
+		}
+		// A request ending between the Swap and this Store asks for a
+		// cycle that does not run: the next large request asks again.
+		collecting.Store(false)
+	}()
 }
 
 // worthCollecting reports whether a cycle is worth running after a
