@@ -151,7 +151,14 @@ func (c *Client) initializeLocked(ctx context.Context) error {
 	if ls, ok := c.t.(legacySessioner); ok {
 		ls.startLegacy(res.ProtocolVersion)
 	}
-	if err := c.t.Notify(ctx, &Request{Method: "notifications/initialized", ProtocolVersion: c.version}); err != nil {
+	// The rest of the handshake is bounded like initialize: a server that
+	// never answers these POSTs does not hold Connect.
+	nctx, ncancel := context.WithTimeoutCause(ctx, c.opts.probeTimeout(), errors.New("no answer to notifications/initialized"))
+	defer ncancel()
+	if err := c.t.Notify(nctx, &Request{Method: "notifications/initialized", ProtocolVersion: c.version}); err != nil {
+		if nctx.Err() != nil {
+			err = context.Cause(nctx)
+		}
 		return fmt.Errorf("client: sending notifications/initialized: %w", err)
 	}
 	if ls, ok := c.t.(legacySessioner); ok {
@@ -166,7 +173,9 @@ func (c *Client) initializeLocked(ctx context.Context) error {
 		_ = json.Unmarshal(raw, &caps)
 		if len(caps.Capabilities.Logging) > 0 {
 			p, _ := json.Marshal(map[string]any{"level": c.opts.LogLevel})
-			if _, err := c.t.RoundTrip(ctx, &Request{ID: jsonrpc.IntID(c.seq.Add(1)), Method: "logging/setLevel", Params: p, ProtocolVersion: c.version}); err != nil {
+			lctx, lcancel := context.WithTimeoutCause(ctx, c.opts.probeTimeout(), errors.New("no answer to logging/setLevel"))
+			defer lcancel()
+			if _, err := c.t.RoundTrip(lctx, &Request{ID: jsonrpc.IntID(c.seq.Add(1)), Method: "logging/setLevel", Params: p, ProtocolVersion: c.version}); err != nil {
 				return fmt.Errorf("client: logging/setLevel: %w", err)
 			}
 		}

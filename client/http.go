@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
@@ -47,6 +48,8 @@ type HTTPTransport struct {
 	streamStop    context.CancelFunc // the legacy session's GET stream (session_stream.go)
 	streamDone    chan struct{}
 	sse           *sseSession // the HTTP+SSE transport (2024-11-05) once fallen back to (sse_legacy.go)
+	servingOnce   sync.Once
+	serving       chan struct{} // one token per server request being answered (maxServing)
 }
 
 // HTTP returns a transport for the Streamable HTTP endpoint url.
@@ -284,12 +287,31 @@ func (t *HTTPTransport) readStream(ctx context.Context, req *Request, body io.Re
 				req.Notify(msg.Method, msg.Params)
 			}
 		case jsonrpc.KindRequest:
-			go t.answer(msg)
+			t.serve(msg)
 		default:
 			return t.response(req, data)
 		}
 	}
 }
+
+// serve answers a server-to-client request in the background; beyond
+// maxServing at once the request is dropped unanswered (a server flooding
+// requests gets no goroutine, and no POST, per request).
+func (t *HTTPTransport) serve(msg jsonrpc.Message) {
+	t.servingOnce.Do(func() { t.serving = make(chan struct{}, maxServing) })
+	select {
+	case t.serving <- struct{}{}:
+		go func() {
+			defer func() { <-t.serving }()
+			t.answer(msg)
+		}()
+	default:
+	}
+}
+
+// answerTimeout bounds the POST that carries the client's answer to a
+// server-to-client request (the handler's own time aside).
+const answerTimeout = 30 * time.Second
 
 // answer serves a legacy session's server-to-client request and posts the
 // response back.
@@ -308,7 +330,9 @@ func (t *HTTPTransport) answer(msg jsonrpc.Message) {
 	t.mu.Lock()
 	version := t.legacyVersion
 	t.mu.Unlock()
-	resp, err := t.post(context.Background(), &Request{ProtocolVersion: version}, out)
+	ctx, cancel := context.WithTimeout(context.Background(), answerTimeout)
+	defer cancel()
+	resp, err := t.post(ctx, &Request{ProtocolVersion: version}, out)
 	if err == nil {
 		drain(resp)
 	}
@@ -328,7 +352,10 @@ func (t *HTTPTransport) Close() error {
 	if id == "" {
 		return nil
 	}
-	hr, err := http.NewRequest(http.MethodDelete, t.URL, nil)
+	// Bounded: a server that never answers the DELETE does not hold Close.
+	ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
+	defer cancel()
+	hr, err := http.NewRequestWithContext(ctx, http.MethodDelete, t.URL, nil)
 	if err != nil {
 		return err
 	}

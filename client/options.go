@@ -53,7 +53,9 @@ type Options struct {
 	// (default 60 s; negative: none). Listen streams have no timeout.
 	RequestTimeout time.Duration
 	// ProbeTimeout bounds the era probe (default 10 s): a server that stays
-	// silent is taken to be legacy.
+	// silent is taken to be legacy. It bounds each step of a legacy
+	// handshake too (initialize, notifications/initialized,
+	// logging/setLevel).
 	ProbeTimeout time.Duration
 }
 

@@ -143,7 +143,7 @@ func (t *HTTPTransport) readSessionStream(ctx context.Context, first chan struct
 				peer.HandleNotification(msg.Method, msg.Params)
 			}
 		case jsonrpc.KindRequest:
-			go t.answer(msg)
+			t.serve(msg)
 		}
 	}
 }

@@ -31,7 +31,8 @@ type streamConn struct {
 	pending   map[string]*pendingCall
 	abandoned map[string]bool // ids cancelled or timed out: a late answer is dropped
 	peer      Peer
-	err       error // set once the reader stops
+	serving   chan struct{} // one token per server request being served (maxServing)
+	err       error         // set once the reader stops
 	done      chan struct{}
 }
 
@@ -57,13 +58,8 @@ func newStreamConn(r io.Reader, w io.Writer, max int, cause func() error) *strea
 	if max <= 0 {
 		max = DefaultMaxMessageBytes
 	}
-	var wmu sync.Mutex
-	send := func(_ context.Context, b []byte) error {
-		wmu.Lock()
-		defer wmu.Unlock()
-		_, err := w.Write(append(b, '\n'))
-		return err
-	}
+	lw := newLineWriter(w)
+	send := lw.write
 	lr := jsonrpc.NewLineReader(r, max)
 	var failTooLarge func()
 	next := func() ([]byte, error) {
@@ -75,6 +71,7 @@ func newStreamConn(r io.Reader, w io.Writer, max int, cause func() error) *strea
 		return line, err
 	}
 	c := newMessageConn(next, send, max, cause, "the server closed its output")
+	go func() { <-c.done; lw.stop() }()
 	failTooLarge = func() { c.failAll(fmt.Errorf("client: the server sent a message larger than %d bytes", c.max)) }
 	return c
 }
@@ -83,7 +80,7 @@ func newStreamConn(r io.Reader, w io.Writer, max int, cause func() error) *strea
 // send; ended names the end of the stream in errors.
 func newMessageConn(next messageSource, send func(context.Context, []byte) error, max int, cause func() error, ended string) *streamConn {
 	c := &streamConn{send: send, max: max, onClose: cause, ended: ended, pending: map[string]*pendingCall{},
-		abandoned: map[string]bool{}, done: make(chan struct{})}
+		abandoned: map[string]bool{}, done: make(chan struct{}), serving: make(chan struct{}, maxServing)}
 	go c.readLoop(next)
 	return c
 }
@@ -118,7 +115,12 @@ func (c *streamConn) roundTrip(ctx context.Context, req *Request) (json.RawMessa
 	c.pending[key] = p
 	c.mu.Unlock()
 	if err := c.write(ctx, jsonrpc.AppendRequest(nil, req.ID, req.Method, req.Params)); err != nil {
-		c.forget(key, false)
+		// A write the context ended may still reach the server: its late
+		// answer is dropped.
+		c.forget(key, ctx.Err() != nil)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("client: %s: writing to the server: %w", req.Method, context.Cause(ctx))
+		}
 		return nil, fmt.Errorf("client: writing %s to the server: %w", req.Method, err)
 	}
 	select {
@@ -127,10 +129,14 @@ func (c *streamConn) roundTrip(ctx context.Context, req *Request) (json.RawMessa
 	case <-ctx.Done():
 		c.forget(key, true)
 		// stdio cancellation: tell the server (basic/patterns/cancellation.mdx).
+		// Sent in the background: a server that does not read its input
+		// must not hold the caller past its context (cancelTimeout bounds it).
 		params, _ := json.Marshal(map[string]any{"requestId": req.ID, "reason": context.Cause(ctx).Error()})
-		wctx, cancel := detached(ctx)
-		_ = c.write(wctx, jsonrpc.AppendNotification(nil, "notifications/cancelled", params))
-		cancel()
+		go func() {
+			wctx, cancel := detached(ctx)
+			defer cancel()
+			_ = c.write(wctx, jsonrpc.AppendNotification(nil, "notifications/cancelled", params))
+		}()
 		return nil, fmt.Errorf("client: %s: %w", req.Method, context.Cause(ctx))
 	}
 }
@@ -233,7 +239,19 @@ func (c *streamConn) dispatch(line []byte) {
 		c.mu.Lock()
 		peer := c.peer
 		c.mu.Unlock()
-		go c.serve(peer, msg)
+		select {
+		case c.serving <- struct{}{}:
+			go func() {
+				defer func() { <-c.serving }()
+				c.serve(peer, msg)
+			}()
+		default:
+			// A server that keeps maxServing requests waiting gets an error
+			// for the next one, not one more goroutine.
+			ctx, cancel := detached(context.Background())
+			_ = c.write(ctx, jsonrpc.AppendError(nil, msg.ID, errTooManyServerRequests))
+			cancel()
+		}
 	}
 }
 
