@@ -68,7 +68,12 @@ func (tc *toolCache) observe(result json.RawMessage, log *slog.Logger) (json.Raw
 			}
 			e.params = params
 		}
-		tc.tools[t.Name] = e
+		// The cache is bounded: a server that lists ever new names (one
+		// listing after another) cannot grow it without end. A tool past
+		// the bound is still returned, only not remembered.
+		if _, known := tc.tools[t.Name]; known || len(tc.tools) < MaxListedTools {
+			tc.tools[t.Name] = e
+		}
 		kept = append(kept, raw)
 	}
 	if len(kept) == len(tools) {
@@ -110,22 +115,38 @@ func (c *Client) refreshTools(ctx context.Context) error {
 	return err
 }
 
-// AllTools lists every tool, following nextCursor.
+// MaxListedTools bounds the tools AllTools collects and the tools the
+// client remembers from tools/list (for x-mcp-header mirroring and
+// CallToolAs's outputSchema); AllTools fails beyond it.
+const MaxListedTools = 100_000
+
+// AllTools lists every tool, following nextCursor. A server whose
+// cursors repeat (a loop), or that lists more than MaxListedTools tools or
+// 1000 pages, gets an error instead of an endless or unbounded listing.
 func (c *Client) AllTools(ctx context.Context) ([]mcp.Tool, error) {
 	var all []mcp.Tool
 	params := &mcp.PaginatedRequestParams{}
+	seen := map[string]bool{}
 	for page := 0; ; page++ {
-		if page > 1000 {
+		if page >= 1000 {
 			return nil, fmt.Errorf("client: tools/list returned more than 1000 pages")
 		}
 		res, err := c.ListTools(ctx, params)
 		if err != nil {
 			return nil, err
 		}
+		if len(all)+len(res.Tools) > MaxListedTools {
+			return nil, fmt.Errorf("client: tools/list returned more than %d tools (MaxListedTools)", MaxListedTools)
+		}
 		all = append(all, res.Tools...)
-		if res.NextCursor == nil || (params.Cursor != nil && *res.NextCursor == *params.Cursor) {
+		if res.NextCursor == nil {
 			return all, nil
 		}
+		if seen[*res.NextCursor] {
+			return nil, fmt.Errorf("client: tools/list page %d names cursor %q, which an earlier page already named: the listing loops",
+				page+1, clipString(*res.NextCursor))
+		}
+		seen[*res.NextCursor] = true
 		params = &mcp.PaginatedRequestParams{Cursor: res.NextCursor}
 	}
 }
