@@ -83,31 +83,36 @@ func CallToolAs[T any](ctx context.Context, c *Client, name string, args any) (T
 			return zero, res, fmt.Errorf("client: tool %s is not in tools/list, so its outputSchema is unknown", name)
 		}
 	}
-	if len(e.outputSchema) > 0 {
-		c.tools.mu.Lock()
-		if e.compiled == nil && e.compileErr == nil {
-			e.compiled, e.compileErr = argschema.Compile(e.outputSchema)
-		}
-		v, cerr := e.compiled, e.compileErr
-		c.tools.mu.Unlock()
-		if cerr != nil {
-			return zero, res, fmt.Errorf("client: tool %s outputSchema: %w", name, cerr)
-		}
-		// One parse: the value decoded is exactly the one validated, members
-		// matched by their exact names (json.Unmarshal would fold case, so
-		// an unvalidated "LOCATION" could fill the field "location" names).
-		var out T
-		if err := argcheck.NewTypeDecoder(reflect.TypeFor[T](), v).DecodeInto(sc, &out); err != nil {
-			return zero, res, fmt.Errorf("client: tool %s structuredContent does not match its outputSchema: %w", name, err)
-		}
-		return out, res, nil
+	schema := e.outputSchema
+	if len(schema) == 0 {
+		schema = anySchema
 	}
-	var v T
-	if err := json.Unmarshal(sc, &v); err != nil {
-		return zero, res, fmt.Errorf("client: tool %s structuredContent does not decode into %T: %w", name, v, err)
+	c.tools.mu.Lock()
+	if e.compiled == nil && e.compileErr == nil {
+		e.compiled, e.compileErr = argschema.Compile(schema)
 	}
-	return v, res, nil
+	v, cerr := e.compiled, e.compileErr
+	c.tools.mu.Unlock()
+	if cerr != nil {
+		return zero, res, fmt.Errorf("client: tool %s outputSchema: %w", name, cerr)
+	}
+	// One parse: the value decoded is exactly the one validated, members
+	// matched by their exact names (json.Unmarshal would fold case, so
+	// an unvalidated "LOCATION" could fill the field "location" names) and
+	// duplicates refused — without an outputSchema too.
+	var decoded T
+	if err := argcheck.NewTypeDecoder(reflect.TypeFor[T](), v).DecodeInto(sc, &decoded); err != nil {
+		if len(e.outputSchema) == 0 {
+			return zero, res, fmt.Errorf("client: tool %s structuredContent does not decode into %T: %w", name, decoded, err)
+		}
+		return zero, res, fmt.Errorf("client: tool %s structuredContent does not match its outputSchema: %w", name, err)
+	}
+	return decoded, res, nil
 }
+
+// anySchema is the schema of a tool without an outputSchema: any value,
+// still read by the one exact parse.
+var anySchema = json.RawMessage(`{}`)
 
 // textJSON returns the text of a result's only text block when it is a
 // JSON object, else nil.
