@@ -584,7 +584,8 @@ func refuse(fs *fields, rest map[string]json.RawMessage) {
 
 // split reads a JSON object in one pass: the value of each member named in
 // names goes to raws at the same index (nil when absent), and the other
-// members are returned. Values are slices of data, not copies.
+// members are returned. Values are slices of data, not copies. A member
+// named twice is an error (one message, one reading).
 func split(data []byte, names []string, raws []json.RawMessage) (map[string]json.RawMessage, error) {
 	s := scanner{data: data}
 	s.space()
@@ -626,6 +627,9 @@ func split(data []byte, names []string, raws []json.RawMessage) (map[string]json
 		found := false
 		for i, name := range names {
 			if string(key) == name {
+				if raws[i] != nil {
+					return nil, &DecodeError{Path: name, Msg: "duplicate member"}
+				}
 				raws[i] = val
 				found = true
 				break
@@ -634,6 +638,9 @@ func split(data []byte, names []string, raws []json.RawMessage) (map[string]json
 		if !found {
 			if extra == nil {
 				extra = map[string]json.RawMessage{}
+			}
+			if _, dup := extra[string(key)]; dup {
+				return nil, &DecodeError{Path: string(key), Msg: "duplicate member"}
 			}
 			extra[string(key)] = val
 		}
