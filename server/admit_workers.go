@@ -12,7 +12,7 @@ import (
 // worker that finished a handler instead waits a while for the next one,
 // keeping its grown stack. At most maxIdleHandlerWorkers wait, each for
 // handlerWorkerIdle, so an idle process goes back to its own goroutines.
-var handlerWorkers = workerPool{jobs: make(chan func())}
+var handlerWorkers = workerPool{jobs: make(chan func()), idleFor: handlerWorkerIdle}
 
 const (
 	maxIdleHandlerWorkers = 64
@@ -23,6 +23,7 @@ const (
 // parked.
 type workerPool struct {
 	jobs    chan func() // unbuffered: a send succeeds only to a parked worker
+	idleFor time.Duration // how long a parked worker waits for a job
 	idle    atomic.Int32
 	started atomic.Int64 // workers started, for tests
 }
@@ -38,7 +39,7 @@ func (p *workerPool) run(job func()) {
 }
 
 // work runs job, then the jobs handed to it while it is parked, until it
-// has waited handlerWorkerIdle for one or enough workers are parked.
+// has waited idleFor for one or enough workers are parked.
 func (p *workerPool) work(job func()) {
 	var idle *time.Timer
 	for {
@@ -49,9 +50,9 @@ func (p *workerPool) work(job func()) {
 			return
 		}
 		if idle == nil {
-			idle = time.NewTimer(handlerWorkerIdle)
+			idle = time.NewTimer(p.idleFor)
 		} else {
-			idle.Reset(handlerWorkerIdle)
+			idle.Reset(p.idleFor)
 		}
 		select {
 		case job = <-p.jobs:

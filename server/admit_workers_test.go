@@ -8,7 +8,9 @@ import (
 // A worker that finished a job takes the next one (no new goroutine) and
 // retires after handlerWorkerIdle without one.
 func TestWorkerPoolReusesAndRetires(t *testing.T) {
-	p := workerPool{jobs: make(chan func())}
+	// Parked workers wait 3 s here (a second in production): the test must
+	// see each one parked before it retires, on a loaded machine too.
+	p := workerPool{jobs: make(chan func()), idleFor: 3 * time.Second}
 	ran := make(chan int)
 	waitIdle := func(n int32, within time.Duration) {
 		t.Helper()
@@ -23,7 +25,7 @@ func TestWorkerPoolReusesAndRetires(t *testing.T) {
 		if got := <-ran; got != i {
 			t.Fatalf("job %d ran as %d", i, got)
 		}
-		waitIdle(1, time.Second)
+		waitIdle(1, 2*time.Second)
 	}
 	if n := p.started.Load(); n != 1 {
 		t.Errorf("3 jobs one after another started %d workers, want 1", n)
@@ -33,9 +35,9 @@ func TestWorkerPoolReusesAndRetires(t *testing.T) {
 	p.run(func() { <-release })
 	p.run(func() { <-release })
 	close(release)
-	waitIdle(2, time.Second)
+	waitIdle(2, 2*time.Second)
 	if n := p.started.Load(); n != 2 {
 		t.Errorf("two concurrent jobs: %d workers started in all, want 2", n)
 	}
-	waitIdle(0, handlerWorkerIdle+3*time.Second)
+	waitIdle(0, p.idleFor+5*time.Second)
 }
