@@ -30,10 +30,18 @@ func inputRequired(result json.RawMessage) (*mcp.InputRequiredResult, bool, erro
 	return &ir, true, nil
 }
 
+// MaxInputRequests bounds the input requests of one multi round-trip
+// round: a server that asks for more (each may prompt a user, and each
+// answer is sent back) gets an error instead.
+const MaxInputRequests = 64
+
 // answerRound answers every input request of ir with the registered
 // handlers and sets the retry's inputResponses and requestState in members
 // (requestState echoed exactly, omitted when the server sent none).
 func (c *Client) answerRound(ctx context.Context, method string, ir *mcp.InputRequiredResult, members map[string]json.RawMessage) error {
+	if n := len(ir.InputRequests); n > MaxInputRequests {
+		return fmt.Errorf("client: %s asks for %d input requests in one round, more than %d (MaxInputRequests)", method, n, MaxInputRequests)
+	}
 	keys := make([]string, 0, len(ir.InputRequests))
 	for k := range ir.InputRequests {
 		keys = append(keys, k)
