@@ -22,7 +22,7 @@ const (
 // workerPool hands jobs to parked goroutines, starting one when none is
 // parked.
 type workerPool struct {
-	jobs    chan func() // unbuffered: a send succeeds only to a parked worker
+	jobs    chan func()   // unbuffered: a send succeeds only to a parked worker
 	idleFor time.Duration // how long a parked worker waits for a job
 	idle    atomic.Int32
 	started atomic.Int64 // workers started, for tests
