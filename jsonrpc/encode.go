@@ -23,15 +23,22 @@ const header = `{"jsonrpc":"2.0"`
 // AppendResult appends a success response {"jsonrpc":"2.0","id":id,"result":result}.
 // An empty result is written as null.
 func AppendResult(dst []byte, id ID, result []byte) []byte {
-	dst = append(dst, header...)
-	dst = appendID(dst, id)
-	dst = append(dst, `,"result":`...)
+	dst = AppendResultHead(dst, id)
 	if len(result) == 0 {
 		dst = append(dst, "null"...)
 	} else {
 		dst = appendRaw(dst, result)
 	}
 	return append(dst, '}')
+}
+
+// AppendResultHead appends what AppendResult writes before the result:
+// {"jsonrpc":"2.0","id":id,"result": — a response is that, a compact
+// result without CR or LF bytes, and '}'.
+func AppendResultHead(dst []byte, id ID) []byte {
+	dst = append(dst, header...)
+	dst = appendID(dst, id)
+	return append(dst, `,"result":`...)
 }
 
 // AppendError appends an error response {"jsonrpc":"2.0","id":id,"error":{...}}.

@@ -87,6 +87,9 @@ func (s *Server) handleRequest(ctx context.Context, pr *parsedRequest, w Message
 	if rerr != nil {
 		return errorResponse(msg.ID, rerr)
 	}
+	if body := pr.frame.response(msg.ID, result); body != nil {
+		return Response{Body: body} // the result stays where it was encoded (frame.go)
+	}
 	return Response{Body: jsonrpc.AppendResult(make([]byte, 0, len(result)+40), msg.ID, result)}
 }
 
@@ -171,7 +174,11 @@ func (s *Server) serveParsed(ctx context.Context, pr *parsedRequest, w MessageWr
 			return nil, toRPCError(err)
 		}
 	}
-	return s.encodeResult(r, result)
+	b, rerr := s.encodeResult(r, result)
+	if r.frame.buf != nil {
+		pr.frame = &r.frame
+	}
+	return b, rerr
 }
 
 // routeFunc answers one method from the registries.

@@ -16,6 +16,10 @@ type parsedRequest struct {
 	// err is the -32602 that params or params._meta deserve (missing,
 	// malformed, duplicate members); nil when the modern _meta is usable.
 	err *jsonrpc.Error
+	// frame is the buffer of the result serveParsed returned when that
+	// result was encoded with room for the response's head in front
+	// (resultFrame); nil otherwise.
+	frame *resultFrame
 }
 
 // parseRequest scans the params and _meta of the request msg once.

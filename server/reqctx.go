@@ -29,6 +29,8 @@ type request struct {
 
 	cache *CachePolicy // per-call override (SetCachePolicy)
 
+	frame resultFrame // the tool result's buffer, with room for the response head (frame.go)
+
 	// Multi round-trip state.
 	mrtrAllowed    bool
 	idName         string // tool/prompt name or resource URI the state is bound to

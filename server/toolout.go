@@ -89,9 +89,20 @@ func (t *toolText) textLen() int {
 // encode is the CallToolResult with resultType and _meta, in a buffer of
 // the size it needs.
 func (t *toolText) encode(meta []byte) []byte {
-	// The fixed members take 108 bytes at most; escaping may grow the text.
+	return t.appendResult(make([]byte, 0, t.encodedSize(meta)), meta)
+}
+
+// encodeIn is encode into a buffer of f, with room for the response's
+// head in front.
+func (t *toolText) encodeIn(f *resultFrame, meta []byte) []byte {
+	return f.done(t.appendResult(f.alloc(t.encodedSize(meta)), meta))
+}
+
+// encodedSize is the buffer encode allocates: the fixed members take 108
+// bytes at most; escaping may grow the text.
+func (t *toolText) encodedSize(meta []byte) int {
 	n := t.textLen()
-	return t.appendResult(make([]byte, 0, n+n/8+len(t.structured)+len(meta)+112), meta)
+	return n + n/8 + len(t.structured) + len(meta) + 112
 }
 
 // appendResult encodes the CallToolResult with resultType and _meta.

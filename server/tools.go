@@ -390,7 +390,7 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 		return nil, err
 	}
 	if tt, ok := out.(*toolText); ok {
-		return rawResult(tt.encode(g.s.metaJSON)), nil
+		return rawResult(tt.encodeIn(&r.frame, g.s.metaJSON)), nil
 	}
 	return out, nil
 }
