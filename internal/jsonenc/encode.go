@@ -36,8 +36,18 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	r.size.Store(int64(len(b)))
+	if cap(b)-len(b) > len(b) && cap(b) > maxSpare {
+		// Sized for a larger value of the type: a small one must not
+		// keep that buffer alive (json.Marshal returns an exact copy).
+		b = append(make([]byte, 0, len(b)), b...)
+	}
 	return b, nil
 }
+
+// maxSpare is the capacity up to which Marshal returns its buffer as it
+// is, however much of it is unused; a larger buffer at most half used is
+// copied to the value's size.
+const maxSpare = 64 << 10
 
 // root is a type's encoder as Marshal uses it, with the length of the
 // type's last encoding.
