@@ -2,7 +2,6 @@ package jsonrpc
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
@@ -24,6 +23,26 @@ const (
 	memError
 )
 
+// tapeDepth is the nesting the one parse of a message takes: a tool's
+// arguments (params.arguments, two levels down) as deep as their checker
+// takes them (jsonscan.MaxArgumentsDepth), so that the arguments on the
+// message's tape are exactly those that checker's own parse would accept.
+const tapeDepth = jsonscan.MaxArgumentsDepth + 2
+
+// largeMessage is the size from which a request's params.arguments stay
+// off its tape, only checked (jsonscan.Opaque): their checker parses them
+// into a tape it releases once they are decoded, so a tape of large
+// arguments (8 bytes a value) does not stay with the message while the
+// tool runs.
+const largeMessage = 1 << 20
+
+// The values Decode only checks: a response's result, and a large
+// message's arguments.
+var (
+	opaqueResult = []jsonscan.Opaque{{Root: "result"}}
+	opaqueLarge  = []jsonscan.Opaque{{Root: "result"}, {Root: "params", Inner: "arguments"}}
+)
+
 // Decode parses and classifies one JSON-RPC 2.0 message. See the package
 // documentation for the exact rules.
 //
@@ -35,51 +54,58 @@ const (
 // omit the id (AppendError does so for a zero ID).
 //
 // The returned Params, Result and Error.Data alias data.
+//
+// The message is parsed once (a jsonscan tape, with exact member names and
+// no name repeated at any depth; a result is only checked, as nothing
+// reads it but as bytes); everything Decode reports is read from that
+// parse, and a request's Message carries it for the server's reading of
+// params. A message that parse refuses gets the verdict of the scans of
+// its bytes (decodeBytes): a repeated name inside a value the envelope does
+// not look into is no envelope error.
 func Decode(data []byte) (Message, *Error) {
+	opaque := opaqueResult
+	if len(data) >= largeMessage {
+		opaque = opaqueLarge
+	}
+	tape, perr := jsonscan.ParseEnvelope(data, tapeDepth, opaque...)
+	if perr != nil {
+		return decodeBytes(data)
+	}
+	t := &tape
+	if !t.ValidUTF8() {
+		return Message{}, invalid(CodeParseError, "message is not valid UTF-8")
+	}
+	switch t.Kind(0) {
+	case jsonscan.KindObject:
+	case jsonscan.KindArray:
+		return Message{}, invalid(CodeInvalidRequest, "batch requests are not supported")
+	default:
+		return Message{}, invalid(CodeInvalidRequest, "message must be a JSON object")
+	}
 	var msg Message
-	if !jsonscan.Valid(data) {
-		return msg, invalid(CodeParseError, "message is not valid JSON")
-	}
-	if !utf8.Valid(data) {
-		return msg, invalid(CodeParseError, "message is not valid UTF-8")
-	}
-	var vals [len(envelopeMembers)][]byte
-	seen, repeated, dup, hasDup, ok := readMembers(data, envelopeMembers[:], vals[:])
-	if !ok {
-		if jsonscan.Kind(data) == '[' {
-			return msg, invalid(CodeInvalidRequest, "batch requests are not supported")
-		}
-		return msg, invalid(CodeInvalidRequest, "message must be a JSON object")
-	}
-	version, id, method, params, result, err := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
+	var vals [len(envelopeMembers)]int
+	seen := tapeMembers(t, 0, envelopeMembers[:], vals[:])
+	version, id, method, params, result, errObj := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
 
 	// Read the id first so that later errors can still carry it.
 	idNull := false
 	idOK := true
 	if seen&memID != 0 {
-		switch {
-		case repeated&memID != 0:
-			idOK = false
-		case string(id) == "null":
+		if t.Kind(id) == jsonscan.KindNull {
 			idNull = true
-		default:
-			msg.ID, idOK = parseID(id)
+		} else {
+			msg.ID, idOK = parseID(t.Raw(id))
 		}
 	}
 	fail := func(code int64, detail string) (Message, *Error) {
 		return Message{ID: msg.ID}, invalid(code, detail)
 	}
 
-	if hasDup {
-		return fail(CodeInvalidRequest, "duplicate member "+strconv.Quote(dup))
-	}
 	if seen&memJSONRPC == 0 {
 		return fail(CodeInvalidRequest, `missing "jsonrpc" member`)
 	}
-	if string(version) != `"2.0"` {
-		if v, ok := jsonscan.String(version); !ok || v != "2.0" {
-			return fail(CodeInvalidRequest, `"jsonrpc" must be exactly "2.0"`)
-		}
+	if t.Kind(version) != jsonscan.KindString || !t.TextEqual(version, "2.0") {
+		return fail(CodeInvalidRequest, `"jsonrpc" must be exactly "2.0"`)
 	}
 	if !idOK {
 		return fail(CodeInvalidRequest, `"id" must be a string or an integer`)
@@ -87,8 +113,7 @@ func Decode(data []byte) (Message, *Error) {
 
 	switch {
 	case seen&memMethod != 0:
-		m, ok := jsonscan.String(method)
-		if !ok {
+		if t.Kind(method) != jsonscan.KindString {
 			return fail(CodeInvalidRequest, `"method" must be a string`)
 		}
 		if seen&(memResult|memError) != 0 {
@@ -97,14 +122,14 @@ func Decode(data []byte) (Message, *Error) {
 		if idNull {
 			return fail(CodeInvalidRequest, `"id" must not be null`)
 		}
-		if seen&memParams != 0 && string(params) != "null" {
-			if params[0] != '{' && params[0] != '[' {
+		if seen&memParams != 0 && t.Kind(params) != jsonscan.KindNull {
+			if k := t.Kind(params); k != jsonscan.KindObject && k != jsonscan.KindArray {
 				return fail(CodeInvalidParams, `"params" must be an object or an array`)
 			}
-
-			msg.Params = params
+			msg.Params = t.Raw(params)
+			msg.tape, msg.params = tape, params
 		}
-		msg.Method = m
+		msg.Method = methodName(t, method)
 		if seen&memID != 0 {
 			msg.Kind = KindRequest
 		} else {
@@ -120,11 +145,11 @@ func Decode(data []byte) (Message, *Error) {
 			return fail(CodeInvalidRequest, `a result response must have a string or integer "id"`)
 		}
 		msg.Kind = KindResponse
-		msg.Result = result
+		msg.Result = t.Raw(result)
 		return msg, nil
 
 	case seen&memError != 0:
-		e, detail := decodeErrorObject(err)
+		e, detail := tapeErrorObject(t, errObj)
 		if e == nil {
 			return fail(CodeInvalidRequest, detail)
 		}
@@ -135,52 +160,42 @@ func Decode(data []byte) (Message, *Error) {
 	return fail(CodeInvalidRequest, `message has neither "method" nor "result"/"error"`)
 }
 
-// decodeErrorObject parses a JSON-RPC error object. On failure it returns
-// nil and a description.
-func decodeErrorObject(raw []byte) (*Error, string) {
-	var vals [len(errorMembers)][]byte
-	_, _, _, hasDup, ok := readMembers(raw, errorMembers[:], vals[:])
-	if !ok {
+// tapeErrorObject is decodeErrorObject on node obj of t.
+func tapeErrorObject(t *jsonscan.Tape, obj int) (*Error, string) {
+	if t.Kind(obj) != jsonscan.KindObject {
 		return nil, `"error" must be an object`
 	}
-	if hasDup {
-		return nil, `duplicate member in "error"`
-	}
-	code, message, data := vals[0], vals[1], vals[2]
-	if code == nil || !jsonscan.IsInteger(code) {
+	var vals [len(errorMembers)]int
+	seen := tapeMembers(t, obj, errorMembers[:], vals[:])
+	if seen&1 == 0 || t.Kind(vals[0]) != jsonscan.KindNumber || !jsonscan.IsInteger(t.Raw(vals[0])) {
 		return nil, `"error.code" must be an integer`
 	}
-	c, perr := strconv.ParseInt(string(code), 10, 64)
+	c, perr := strconv.ParseInt(string(t.Raw(vals[0])), 10, 64)
 	if perr != nil {
 		return nil, `"error.code" is out of range`
 	}
-	m, ok := jsonscan.String(message)
-	if !ok {
+	if seen&2 == 0 || t.Kind(vals[1]) != jsonscan.KindString {
 		return nil, `"error.message" must be a string`
 	}
-	e := &Error{Code: c, Message: m}
-	if len(data) > 0 {
-		e.Data = data
+	e := &Error{Code: c, Message: t.Text(vals[1])}
+	if seen&4 != 0 {
+		e.Data = t.Raw(vals[2])
 	}
 	return e, ""
 }
 
-// readMembers reads the object obj, storing the value of the member named
-// names[i] in vals[i]; other members are ignored. seen has bit i set when
-// names[i] was present and repeated when it was present more than once;
-// hasDup reports that some member name (known or not, the empty name
-// included) appears more than once and dup is the first such name, and ok
-// is false when obj is not an object.
-func readMembers(obj []byte, names []string, vals [][]byte) (seen, repeated int, dup string, hasDup, ok bool) {
-	dup, hasDup, ok = jsonscan.Members(obj, func(key, value []byte) {
+// tapeMembers is readMembers on object node obj of t, whose names are
+// unique (the tape refuses a repeated one): vals[i] is the value node of
+// the member named names[i], compared by exact unescaped text.
+func tapeMembers(t *jsonscan.Tape, obj int, names []string, vals []int) (seen int) {
+	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
 		for i, name := range names {
-			if string(key) == name {
-				repeated |= seen & (1 << i)
+			if t.TextEqual(m, name) {
 				seen |= 1 << i
-				vals[i] = value
-				return
+				vals[i] = m + 1
+				break
 			}
 		}
-	})
-	return seen, repeated, dup, hasDup, ok
+	}
+	return seen
 }

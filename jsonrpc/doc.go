@@ -17,10 +17,10 @@
 //     not, is an Invalid Request (-32600). encoding/json would silently
 //     keep the last one; rejecting means no two readers of one message can
 //     disagree about it. Unknown members are otherwise ignored. Decode does
-//     not read inside "params" (that is one more pass over most of the
-//     message); its reader must apply the same rule there and answer a
-//     repeated member of params, or of params._meta, with Invalid params
-//     (-32602), as the server runtime does in its one scan of params.
+//     not judge what is inside "params": its reader must apply the same
+//     rule there and answer a repeated member of params, or of
+//     params._meta, with Invalid params (-32602), as the server runtime
+//     does, reading params from the one parse Decode made of the message.
 //   - Member names are matched exactly and case-sensitively ("Method" and
 //     "METHOD" are unknown members, not "method"), after unescaping
 //     ("\u006dethod" is "method").
@@ -74,6 +74,12 @@
 //
 // # Scanning
 //
-// All JSON scanning is internal/jsonscan's, the runtime's one scanner; the
-// server reads params with it too, so it sees every message as Decode does.
+// All JSON scanning is internal/jsonscan's, the runtime's one scanner.
+// Decode parses a message once into its tape (a response's result only
+// checked): the envelope is read from it, and a request's Message carries
+// it, so the server reads params, _meta and a tool's arguments from that
+// same parse and sees every message as Decode does. A message that parse
+// refuses (a member name repeated at any depth, nesting deeper than a
+// tool's arguments may) is judged by scans of its bytes instead, with the
+// same rules and answers; FuzzDecodeTape checks the two agree.
 package jsonrpc

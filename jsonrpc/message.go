@@ -1,6 +1,10 @@
 package jsonrpc
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+)
 
 // Kind classifies a decoded JSON-RPC message.
 type Kind uint8
@@ -54,4 +58,27 @@ type Message struct {
 	Result json.RawMessage
 	// Error is the error object of an error response.
 	Error *Error
+
+	// tape is Decode's one parse of the message (its nodes; zero for a
+	// message built by hand or without params), params the node of Params
+	// on it.
+	tape   jsonscan.Tape
+	params int
+}
+
+// ParamsTape is the one parse Decode made of the message and the node of
+// Params on it (whose Raw is Params), so that mcpgen's server reads params
+// from the parse the envelope was read from instead of scanning them
+// again; ok is false when the Message was not decoded, has no params, or
+// its Params are no longer the bytes that parse was made of (replaced
+// after Decode). The tape's type is internal to mcpgen; its nodes never
+// change and are never reused.
+func (m *Message) ParamsTape() (t jsonscan.Tape, params int, ok bool) {
+	if m.tape.Nodes() == 0 {
+		return jsonscan.Tape{}, 0, false
+	}
+	if raw := m.tape.Raw(m.params); len(raw) != len(m.Params) || &raw[0] != &m.Params[0] {
+		return jsonscan.Tape{}, 0, false
+	}
+	return m.tape, m.params, true
 }

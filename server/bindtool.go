@@ -34,7 +34,7 @@ func BindTool(info ToolInfo, in, out any, fn func(ctx context.Context, in any) (
 	if fn != nil {
 		call = func(ctx context.Context, args []byte, decode argsDecoder) (any, error) {
 			into := reflect.New(inType).Interface()
-			if err := decode(args, into); err != nil {
+			if err := decode(ctx, args, into); err != nil {
 				return nil, argsError{err}
 			}
 			return fn(ctx, into)

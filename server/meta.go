@@ -24,18 +24,25 @@ const (
 type requestParams struct {
 	meta           []byte // raw _meta object
 	name           string // params.name (tools/call, prompts/get)
-	hasName        bool
-	nameRaw        []byte
 	uri            string // params.uri (resources/read)
-	hasURI         bool
 	taskID         string // params.taskId (tasks/*)
-	hasTaskID      bool
 	arguments      []byte // raw params.arguments
 	requestState   string
-	hasState       bool
-	stateRaw       []byte
 	inputResponses []byte // raw params.inputResponses
 	cursor         []byte // raw params.cursor
+
+	// argsTape is arguments' subtree of the message's one parse the
+	// members were read from (no nodes: absent, or params scanned from
+	// bytes), which their validation, decoding and identity read instead
+	// of parsing arguments again.
+	argsTape jsonscan.Tape
+	// metaNode is the node of _meta on that parse (0: absent, or scanned
+	// from bytes).
+	metaNode int32
+
+	hasName, hasURI, hasTaskID, hasState bool
+	nameGiven                            bool // name present (hasName: a string)
+	stateGiven                           bool // requestState present and not null
 }
 
 // nameParam returns params.name (tools/call, prompts/get); -32602 when it
@@ -44,7 +51,7 @@ func (p *requestParams) nameParam() (string, error) {
 	if p.hasName {
 		return p.name, nil
 	}
-	if p.nameRaw == nil {
+	if !p.nameGiven {
 		return "", invalidParams("params.name: missing required member")
 	}
 	return "", invalidParams("params.name: must be a string")
@@ -74,7 +81,7 @@ func scanParams(params []byte) (requestParams, *jsonrpc.Error) {
 		case "_meta":
 			p.meta = value
 		case "name":
-			p.nameRaw = value
+			p.nameGiven = true
 			p.name, p.hasName = jsonscan.String(value)
 		case "uri":
 			p.uri, p.hasURI = jsonscan.String(value)
@@ -83,7 +90,7 @@ func scanParams(params []byte) (requestParams, *jsonrpc.Error) {
 		case "arguments":
 			p.arguments = value
 		case "requestState":
-			p.stateRaw = value
+			p.stateGiven = !jsonscan.IsNullOrAbsent(value)
 			p.requestState, p.hasState = jsonscan.String(value)
 		case "inputResponses":
 			p.inputResponses = value

@@ -73,7 +73,7 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 				in.responses[key] = resp
 			}
 		}
-		if !jsonscan.IsNullOrAbsent(p.stateRaw) {
+		if p.stateGiven {
 			if !p.hasState {
 				return invalidParams("requestState must be a string")
 			}
@@ -99,7 +99,11 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 func (r *request) identity() string {
 	principal := principalKey(r.ctx)
 	buf := make([]byte, 0, len(r.method)+len(r.idName)+len(r.idArgs)+len(principal)+8)
-	buf = append(appendIdentity(buf, r.method, r.idName, r.idArgs), 0)
+	if t := r.argsTape(r.idArgs); t != nil {
+		buf = append(appendIdentityTape(buf, r.method, r.idName, t), 0)
+	} else {
+		buf = append(appendIdentity(buf, r.method, r.idName, r.idArgs), 0)
+	}
 	return string(append(buf, principal...))
 }
 

@@ -34,6 +34,23 @@ func appendIdentity(dst []byte, method, name string, args []byte) []byte {
 	return appendCanonicalArgs(dst, args)
 }
 
+// appendIdentityTape is appendIdentity for arguments already parsed: node
+// 0 of args (their subtree of the message's one parse, which nest at most
+// jsonscan.MaxArgumentsDepth < canonicalMaxDepth levels and repeat no
+// name, so appendCanonicalArgs would take its tape path on them).
+func appendIdentityTape(dst []byte, method, name string, args *jsonscan.Tape) []byte {
+	t, i := args, 0
+	dst = append(dst, method...)
+	dst = append(dst, 0)
+	dst = append(dst, name...)
+	dst = append(dst, 0)
+	if t.Kind(i) == jsonscan.KindNull || t.Kind(i) == jsonscan.KindObject && t.Len(i) == 0 {
+		return append(dst, "{}"...)
+	}
+	c := canonicalizer{t: t}
+	return c.value(dst, i)
+}
+
 // canonicalMaxDepth is the nesting the fast canonical form handles; deeper
 // arguments take the encoding/json path (whose limit is 10 000).
 const canonicalMaxDepth = 1000

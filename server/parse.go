@@ -22,9 +22,19 @@ type parsedRequest struct {
 	frame *resultFrame
 }
 
-// parseRequest scans the params and _meta of the request msg once.
+// parseRequest reads the params and _meta of the request msg once: from
+// the parse jsonrpc.Decode made of the message when it carries one, else
+// by one scan of the bytes (a Message built by hand, or one that parse
+// refused).
 func parseRequest(msg jsonrpc.Message) parsedRequest {
 	pr := parsedRequest{msg: msg}
+	if t, params, ok := msg.ParamsTape(); ok {
+		pr.params, pr.err = scanParamsTape(&t, params)
+		if pr.err == nil {
+			pr.meta, pr.err = parseMetaTape(&t, int(pr.params.metaNode))
+		}
+		return pr
+	}
 	pr.params, pr.err = scanParams(msg.Params)
 	if pr.err == nil {
 		pr.meta, pr.err = parseMeta(pr.params.meta)

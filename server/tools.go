@@ -129,7 +129,7 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 		// newTool's, so the bindings of many tools compile in linear time.
 		call = func(ctx context.Context, args []byte, decode argsDecoder) (any, error) {
 			var in In
-			if err := decode(args, &in); err != nil {
+			if err := decode(ctx, args, &in); err != nil {
 				return nil, argsError{err}
 			}
 			out, err := fn(ctx, in)
@@ -143,8 +143,9 @@ func NewTool[In, Out any](info ToolInfo, fn func(ctx context.Context, in In) (Ou
 // function; a decoding failure is returned as an argsError.
 type toolCall func(ctx context.Context, args []byte, decode argsDecoder) (out any, err error)
 
-// argsDecoder validates args and fills *into, a pointer to the tool's In.
-type argsDecoder func(args json.RawMessage, into any) error
+// argsDecoder validates args and fills *into, a pointer to the tool's In;
+// ctx's request may hold the args' parse (argsTape).
+type argsDecoder func(ctx context.Context, args json.RawMessage, into any) error
 
 // argsError marks arguments the tool's inputSchema or In rejected.
 type argsError struct{ err error }
@@ -184,8 +185,8 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 	validator := input.validator
 	var decode argsDecoder
 	if inType == rawMessageType {
-		decode = func(args json.RawMessage, into any) error {
-			valid, err := validator.Validate(args)
+		decode = func(ctx context.Context, args json.RawMessage, into any) error {
+			valid, err := validateArgs(ctx, validator, args)
 			if err != nil {
 				return err
 			}
@@ -193,7 +194,7 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 			return nil
 		}
 	} else {
-		decode = argcheck.NewTypeDecoder(inType, validator).DecodeInto
+		decode = typeDecoder(argcheck.NewTypeDecoder(inType, validator))
 	}
 	t.paramHeaders = input.paramHeaders
 	kind := outKindOf(outType)

@@ -7,7 +7,7 @@ import (
 // maxDepth bounds the nesting of arguments: deeper documents are
 // rejected (encoding/json's own limit is 10000; a tool argument nested
 // deeper than this is hostile, not useful).
-const maxDepth = 512
+const maxDepth = jsonscan.MaxArgumentsDepth
 
 // parse decodes arguments into the one tree the schema validates and the
 // tool's struct is bound from (jsonscan.Tree: exact names, a repeated

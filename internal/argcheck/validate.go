@@ -97,12 +97,17 @@ func (v *Validator) Validate(args json.RawMessage) (json.RawMessage, error) {
 		return nil, err
 	}
 	defer releaseArgs(t)
+	return v.validateParsed(t)
+}
+
+// validateParsed is Validate on the arguments' one parse t.
+func (v *Validator) validateParsed(t *jsonscan.Tape) (json.RawMessage, error) {
 	doc, err := v.checkTape(t)
 	if err != nil {
 		return nil, err
 	}
 	if doc == nil {
-		return t.Data, nil
+		return t.Raw(0), nil
 	}
 	out, err := json.Marshal(doc)
 	if err != nil {
@@ -160,6 +165,11 @@ func (d *TypeDecoder) DecodeInto(args json.RawMessage, into any) error {
 		return err
 	}
 	defer releaseArgs(t)
+	return d.decodeParsed(t, rv)
+}
+
+// decodeParsed is DecodeInto on the arguments' one parse t.
+func (d *TypeDecoder) decodeParsed(t *jsonscan.Tape, rv reflect.Value) error {
 	if err := d.v.validateTape(t); err != nil {
 		return err
 	}

@@ -12,7 +12,9 @@
 // rejecting repeated names. ParseTape reads a document with Tree's rules
 // into a Tape, a flat array of 8-byte nodes over the document's bytes (no
 // copy of strings, no maps): the one parse a tool's arguments are
-// validated on, decoded from and identified by. One number reader
+// validated on, decoded from and identified by. ParseKept is the tape of
+// a whole message (jsonrpc.Decode's), never pooled; Sub is a node's
+// subtree as a tape of its own without copying (the arguments' node). One number reader
 // (numberEnd) and one string decoder (readString) serve Valid, Tree,
 // ParseTape, String and Unquote (ParseTape checks strings with scanString,
 // readString's grammar without the copy, and decodes them with readString

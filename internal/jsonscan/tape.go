@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
@@ -38,6 +39,14 @@ type Tape struct {
 	// the Tape is in use.
 	Data  []byte
 	nodes []node
+	// base is the index on the parsed tape of node 0: non-zero for a Sub
+	// view, whose container tails still hold the parsed tape's indices.
+	base uint32
+	// kept tapes (Sub views, ParseKept's) are never pooled: Release does
+	// nothing.
+	kept bool
+	// badUTF8 records a string with invalid UTF-8 (see ValidUTF8).
+	badUTF8 bool
 }
 
 // node is one slot of a tape. A scalar (or member name) is one node:
@@ -97,6 +106,13 @@ type tapeParser struct {
 	maxDepth int
 	nodes    []node
 	err      *SyntaxError
+	badUTF8  bool
+	// opaque are the values ParseEnvelope only checks, inner the Inner
+	// name of the root member being read; lazy sizes the nodes from the
+	// rest of the document when they first outgrow a small start.
+	opaque []Opaque
+	inner  string
+	lazy   bool
 	// names finds repeated member names of the open objects with more
 	// than smallTapeObject members: a linear-probing table of name node
 	// index + 1 (0 is empty), holding live entries. An object's entries
@@ -123,12 +139,31 @@ func ParseTape(data []byte, maxDepth int) (*Tape, *SyntaxError) {
 		return nil, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), MaxTapeSize)}
 	}
 	t := tapePool.Get().(*Tape)
+	if err := parseInto(t, data, maxDepth); err != nil {
+		t.Release()
+		return nil, err
+	}
+	return t, nil
+}
+
+// parseInto is ParseTape into t, whose nodes it reuses.
+func parseInto(t *Tape, data []byte, maxDepth int) *SyntaxError {
+	return parseWith(t, data, maxDepth, nil)
+}
+
+// parseWith is parseInto with ParseEnvelope's opaque values.
+func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque) *SyntaxError {
 	p := tapeParsers.Get().(*tapeParser)
 	if p.dirty {
 		clear(p.names)
 	}
-	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: t.nodes[:0], names: p.names}
-	if len(data) >= 64<<10 {
+	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: t.nodes[:0], names: p.names, opaque: opaque}
+	switch {
+	case opaque != nil && len(data) >= 64<<10:
+		// The opaque value's characters would count: estimate when
+		// the nodes outgrow their start instead, from what is left.
+		p.nodes, p.lazy = make([]node, 0, 256), true
+	case len(data) >= 64<<10:
 		p.nodes = make([]node, 0, nodeEstimate(data))
 	}
 	p.i = SkipSpace(data, 0)
@@ -138,7 +173,7 @@ func ParseTape(data []byte, maxDepth int) (*Tape, *SyntaxError) {
 			p.failAt("invalid character %s after the top-level value")
 		}
 	}
-	t.Data, t.nodes = data, p.nodes
+	t.Data, t.nodes, t.badUTF8 = data, p.nodes, p.badUTF8
 	err := p.err
 	dirty := p.live > 0
 	if len(p.names) > 1<<16 {
@@ -146,11 +181,7 @@ func ParseTape(data []byte, maxDepth int) (*Tape, *SyntaxError) {
 	}
 	*p = tapeParser{names: p.names, dirty: dirty}
 	tapeParsers.Put(p)
-	if err != nil {
-		t.Release()
-		return nil, err
-	}
-	return t, nil
+	return err
 }
 
 // nodeEstimate bounds the nodes of data from above, counting structure
@@ -169,7 +200,7 @@ func nodeEstimate(data []byte) int {
 // into it must not be used afterwards. Values t returned (Text, Number,
 // Value) stay valid; Raw's bytes are the caller's own Data.
 func (t *Tape) Release() {
-	if t == nil {
+	if t == nil || t.kept {
 		return
 	}
 	if cap(t.nodes) > 1<<16 {
@@ -195,7 +226,15 @@ func (t *Tape) Len(i int) int {
 }
 
 // Next is the index of the node after i's whole subtree.
-func (t *Tape) Next(i int) int { return nodeNext(t.nodes, i) }
+func (t *Tape) Next(i int) int { return t.next(i) }
+
+// next is nodeNext on t, whose tails hold indices base higher.
+func (t *Tape) next(i int) int {
+	if isContainer(t.nodes, i) {
+		return int(t.nodes[i+1].meta - t.base)
+	}
+	return i + 1
+}
 
 // Raw is node i's bytes in Data (a string's with its quotes).
 func (t *Tape) Raw(i int) []byte {
@@ -249,7 +288,7 @@ func (t *Tape) Number(i int) string { return string(t.Raw(i)) }
 
 // FirstMember is the name node of object obj's first member, or -1.
 func (t *Tape) FirstMember(obj int) int {
-	if nodeNext(t.nodes, obj) == obj+2 {
+	if t.next(obj) == obj+2 {
 		return -1
 	}
 	return obj + 2
@@ -258,8 +297,8 @@ func (t *Tape) FirstMember(obj int) int {
 // NextMember is the name node of the member after m (a name node) in
 // object obj, or -1.
 func (t *Tape) NextMember(obj, m int) int {
-	next := nodeNext(t.nodes, m+1)
-	if next >= nodeNext(t.nodes, obj) {
+	next := t.next(m + 1)
+	if next >= t.next(obj) {
 		return -1
 	}
 	return next
@@ -267,7 +306,7 @@ func (t *Tape) NextMember(obj, m int) int {
 
 // FirstElement is array arr's first element, or -1.
 func (t *Tape) FirstElement(arr int) int {
-	if nodeNext(t.nodes, arr) == arr+2 {
+	if t.next(arr) == arr+2 {
 		return -1
 	}
 	return arr + 2
@@ -275,8 +314,8 @@ func (t *Tape) FirstElement(arr int) int {
 
 // NextElement is the element after e in array arr, or -1.
 func (t *Tape) NextElement(arr, e int) int {
-	next := nodeNext(t.nodes, e)
-	if next >= nodeNext(t.nodes, arr) {
+	next := t.next(e)
+	if next >= t.next(arr) {
 		return -1
 	}
 	return next
@@ -353,7 +392,12 @@ func (p *tapeParser) push(n node) int {
 // grow makes room for more nodes: doubling (append grows large slices by
 // a quarter, copying a big document's nodes several times over).
 func (p *tapeParser) grow() {
-	grown := make([]node, len(p.nodes), max(64, 2*len(p.nodes)))
+	n := max(64, 2*len(p.nodes))
+	if p.lazy {
+		p.lazy = false
+		n = max(n, len(p.nodes)+nodeEstimate(p.data[p.i:]))
+	}
+	grown := make([]node, len(p.nodes), n)
 	copy(grown, p.nodes)
 	p.nodes = grown
 }
@@ -431,7 +475,8 @@ func (p *tapeParser) literal(word string, k NodeKind) {
 
 // string reads the string at p.i (its opening quote) into a node.
 func (p *tapeParser) string() bool {
-	end, escaped, fault := scanString(p.data, p.i+1)
+	end, escaped, badUTF8, fault := scanString(p.data, p.i+1)
+	p.badUTF8 = p.badUTF8 || badUTF8
 	if fault != "" {
 		p.i = end
 		if end < len(p.data) && p.data[end] < 0x20 {
@@ -483,7 +528,14 @@ func (p *tapeParser) object(depth int) {
 			return
 		}
 		p.i = SkipSpace(p.data, p.i+1)
-		p.value(depth + 1)
+		switch {
+		case depth == 0 && p.opaque != nil:
+			p.rootMember(name, depth)
+		case depth == 1 && p.inner != "" && p.sameText(name, p.inner):
+			p.skip(depth + 1)
+		default:
+			p.value(depth + 1)
+		}
 		if p.err != nil {
 			return
 		}
@@ -665,40 +717,70 @@ func (p *tapeParser) duplicate(m int) {
 // just past its opening quote, with readString's grammar, without decoding
 // it: it returns the index of the closing quote and whether the text
 // differs from the raw contents (an escape, or invalid UTF-8 that decodes
-// to U+FFFD); on a fault, the offending index and why, as readString.
-func scanString(data []byte, i int) (end int, escaped bool, fault string) {
+// to U+FFFD, which also sets badUTF8); on a fault, the offending index and
+// why, as readString.
+func scanString(data []byte, i int) (end int, escaped, badUTF8 bool, fault string) {
 	ascii := true
 	j := i
+	fast := i // from here on try eight bytes at a time
 	for j < len(data) {
+		if j >= fast {
+			j = skipPlain(data, j, ascii)
+			fast = j + 8 // the next eight bytes hold what stopped it
+			if j >= len(data) {
+				break
+			}
+		}
 		switch c := data[j]; {
 		case c == '"':
 			if !ascii && !utf8.Valid(data[i:j]) {
-				escaped = true
+				escaped, badUTF8 = true, true
 			}
-			return j, escaped, ""
+			return j, escaped, badUTF8, ""
 		case c == '\\':
 			if j+1 >= len(data) {
-				return len(data), false, "unexpected end of input in a string escape"
+				return len(data), false, false, "unexpected end of input in a string escape"
 			}
 			switch data[j+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				j += 2
 			case 'u':
 				if hex4(data[j+2:]) < 0 {
-					return j, false, "invalid \\u escape in a string"
+					return j, false, false, "invalid \\u escape in a string"
 				}
 				j += 6
 			default:
-				return j, false, "invalid escape in a string"
+				return j, false, false, "invalid escape in a string"
 			}
 			escaped = true
 			continue
 		case c < 0x20:
-			return j, false, "invalid control character in a string"
+			return j, false, false, "invalid control character in a string"
 		case c >= utf8.RuneSelf:
 			ascii = false
 		}
 		j++
 	}
-	return len(data), false, "unexpected end of input in a string"
+	return len(data), false, false, "unexpected end of input in a string"
+}
+
+// skipPlain returns the index of the first eight-byte block from j that
+// may hold a byte scanString must look at ('"', '\\', a control character,
+// and while ascii a byte >= 0x80), or the start of the last partial block:
+// the bytes it skips are plain string contents. The tests are exact for
+// the presence of such a byte (a borrow comes only from a byte that is one).
+func skipPlain(data []byte, j int, ascii bool) int {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	high := uint64(0)
+	if ascii {
+		high = msb
+	}
+	for ; j+8 <= len(data); j += 8 {
+		x := binary.LittleEndian.Uint64(data[j:])
+		q, b := x^(lsb*'"'), x^(lsb*'\\')
+		if ((q-lsb)&^q|(b-lsb)&^b|(x-lsb*0x20)&^x)&msb|x&high != 0 {
+			break
+		}
+	}
+	return j
 }

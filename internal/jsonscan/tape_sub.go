@@ -1,0 +1,124 @@
+package jsonscan
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// ParseKept is ParseTape for a tape the caller keeps as long as anything
+// refers to it: returned by value, its nodes its own (never from or back
+// to the pool: Release does nothing), so the parse of a small document
+// costs one allocation.
+func ParseKept(data []byte, maxDepth int) (Tape, *SyntaxError) {
+	return ParseEnvelope(data, maxDepth)
+}
+
+// Opaque names a value ParseEnvelope only checks: the value of the root
+// object's member Root, or with Inner, the value of the member Inner of
+// the object that is Root's value.
+type Opaque struct{ Root, Inner string }
+
+// ParseEnvelope is ParseKept for a JSON-RPC message (jsonrpc.Decode's one
+// parse, carried by its Message, whose params a task or a listen stream
+// may hold after the request returns), except that the opaque values (a
+// response's "result", which nothing reads but as raw bytes) are only
+// checked, with Valid's grammar and nesting limit (names inside them are
+// not compared), and each kept as one node: Raw is its bytes, Opaque
+// reports it, and an object or array of it has Len 0 and no members on
+// the tape. So a large result costs no nodes.
+func ParseEnvelope(data []byte, maxDepth int, opaque ...Opaque) (Tape, *SyntaxError) {
+	if len(data) > MaxTapeSize {
+		return Tape{}, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), MaxTapeSize)}
+	}
+	t := Tape{kept: true}
+	if len(data) < 64<<10 {
+		// Sized for this document (larger ones are sized by the parse):
+		// a pooled tape's nodes may be far larger than it needs.
+		t.nodes = make([]node, 0, nodeEstimate(data))
+	}
+	if err := parseWith(&t, data, maxDepth, opaque); err != nil {
+		return Tape{}, err
+	}
+	return t, nil
+}
+
+// Opaque reports whether node i is an opaque value ParseEnvelope only
+// checked (an object or array without its members on the tape).
+func (t *Tape) Opaque(i int) bool {
+	return isContainer(t.nodes, i) && t.nodes[i].meta&flagEscaped != 0
+}
+
+// rootMember reads the value of the root member whose name is node name
+// (at p.i), skipping it or its Inner member when an Opaque says so.
+func (p *tapeParser) rootMember(name, depth int) {
+	for _, o := range p.opaque {
+		if !p.sameText(name, o.Root) {
+			continue
+		}
+		if o.Inner == "" {
+			p.skip(depth + 1)
+			return
+		}
+		p.inner = o.Inner
+		p.value(depth + 1)
+		p.inner = ""
+		return
+	}
+	p.value(depth + 1)
+}
+
+// sameText reports whether name node n's text is s.
+func (p *tapeParser) sameText(n int, s string) bool {
+	if p.nodes[n].meta&flagEscaped == 0 {
+		return string(p.contents(n)) == s
+	}
+	return p.text(n) == s
+}
+
+// skip reads the value at p.i as ParseEnvelope's opaque value: a scalar as
+// value does; an object or array checked by Valid's reader (from depth, as
+// Valid counts it) and kept as a container without members.
+func (p *tapeParser) skip(depth int) {
+	if p.i >= len(p.data) || p.data[p.i] != '{' && p.data[p.i] != '[' {
+		p.value(depth)
+		return
+	}
+	k := KindArray
+	if p.data[p.i] == '{' {
+		k = KindObject
+	}
+	start := p.i
+	v := validator{data: p.data, i: p.i}
+	if !v.value(depth) {
+		p.i = v.i
+		p.fail("invalid JSON in the opaque value")
+		return
+	}
+	n := p.open(k)
+	p.nodes[n].meta |= flagEscaped // on a container: opaque
+	p.i = v.i
+	p.close(n, 0)
+	if !utf8.Valid(p.data[start:p.i]) {
+		p.badUTF8 = true
+	}
+}
+
+// ValidUTF8 reports whether every string on t is valid UTF-8 (outside
+// strings a parsed document is ASCII): utf8.Valid(t.Data) for the whole
+// parsed document, without reading its bytes again.
+func (t *Tape) ValidUTF8() bool { return !t.badUTF8 }
+
+// Sub is node i's subtree as a tape of its own, its node 0: Raw(0) is
+// node i's bytes; it shares t's nodes and Data (nothing is copied) and
+// Release does nothing on it. The document it is the parse of is Raw(0)
+// (Data stays the whole document: Offset counts from its start, and
+// ValidUTF8 speaks for the whole document).
+func (t *Tape) Sub(i int) Tape {
+	end := t.next(i)
+	return Tape{Data: t.Data, nodes: t.nodes[i:end:end], base: t.base + uint32(i), kept: true, badUTF8: t.badUTF8}
+}
+
+// MaxArgumentsDepth bounds the nesting of a tool's arguments (argcheck's
+// limit); a message's one parse (jsonrpc.Decode) takes two levels more,
+// the envelope and params that hold them.
+const MaxArgumentsDepth = 512

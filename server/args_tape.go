@@ -1,0 +1,55 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/mcpgen/mcpgen/internal/argcheck"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+)
+
+// argsTape is the parse of args on the message ctx's request came in
+// (see request.argsTape).
+func argsTape(ctx context.Context, args []byte) *jsonscan.Tape {
+	if len(args) == 0 {
+		return nil
+	}
+	r := requestFrom(ctx)
+	if r == nil {
+		return nil
+	}
+	return r.argsTape(args)
+}
+
+// argsTape is the subtree of args on the message r came in (jsonrpc.Decode's
+// one parse), when args are exactly r's params.arguments (the same bytes,
+// not a copy: a task runs from a copy, and parses it); else nil.
+func (r *request) argsTape(args []byte) *jsonscan.Tape {
+	t := &r.params.argsTape
+	if len(args) == 0 || t.Nodes() == 0 {
+		return nil
+	}
+	if a := t.Raw(0); len(a) != len(args) || &a[0] != &args[0] {
+		return nil
+	}
+	return t
+}
+
+// validateArgs is v.Validate(args), on the message's parse when ctx has it.
+func validateArgs(ctx context.Context, v *argcheck.Validator, args json.RawMessage) (json.RawMessage, error) {
+	if t := argsTape(ctx, args); t != nil {
+		return v.ValidateTape(t)
+	}
+	return v.Validate(args)
+}
+
+// typeDecoder is d.DecodeInto as an argsDecoder, on the message's parse
+// when ctx has it.
+func typeDecoder(d *argcheck.TypeDecoder) argsDecoder {
+	return func(ctx context.Context, args json.RawMessage, into any) error {
+		if t := argsTape(ctx, args); t != nil {
+			return d.DecodeTapeInto(t, into)
+		}
+		return d.DecodeInto(args, into)
+	}
+}

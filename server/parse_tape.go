@@ -1,0 +1,147 @@
+package server
+
+import (
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// scanParamsTape is scanParams on node obj of t, the params of a message
+// jsonrpc.Decode parsed once: the same members by their exact unescaped
+// names, read from that parse (the tape refused any repeated name). The
+// raw values alias the message, as scanParams' do.
+func scanParamsTape(t *jsonscan.Tape, obj int) (requestParams, *jsonrpc.Error) {
+	var p requestParams
+	if t.Kind(obj) != jsonscan.KindObject {
+		return p, invalidParams("params must be an object")
+	}
+	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
+		v := m + 1
+		switch paramName(t, m) {
+		case "_meta":
+			p.meta, p.metaNode = t.Raw(v), int32(v)
+		case "name":
+			p.nameGiven = true
+			p.name, p.hasName = tapeString(t, v)
+		case "uri":
+			p.uri, p.hasURI = tapeString(t, v)
+		case "taskId":
+			p.taskID, p.hasTaskID = tapeString(t, v)
+		case "arguments":
+			p.arguments = t.Raw(v)
+			if !t.Opaque(v) { // large arguments are only checked: their checker parses them
+				p.argsTape = t.Sub(v)
+			}
+		case "requestState":
+			p.stateGiven = t.Kind(v) != jsonscan.KindNull
+			p.requestState, p.hasState = tapeString(t, v)
+		case "inputResponses":
+			p.inputResponses = t.Raw(v)
+		case "cursor":
+			p.cursor = t.Raw(v)
+		}
+	}
+	return p, nil
+}
+
+// paramName is member name node m's text when it is one scanParams reads
+// (without allocating), else "".
+func paramName(t *jsonscan.Tape, m int) string {
+	for _, name := range [...]string{"_meta", "name", "arguments", "uri", "taskId", "requestState", "inputResponses", "cursor"} {
+		if t.TextEqual(m, name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// tapeString is jsonscan.String on node i: its text and whether it is a
+// string.
+func tapeString(t *jsonscan.Tape, i int) (string, bool) {
+	if t.Kind(i) != jsonscan.KindString {
+		return "", false
+	}
+	return t.Text(i), true
+}
+
+// metaMember is member name node m's text when it is one parseMeta reads
+// (without allocating), else "".
+func metaMember(t *jsonscan.Tape, m int) string {
+	for _, name := range [...]string{keyProtocolVersion, keyClientCapabilities, keyClientInfo, keyLogLevel, keyProgressToken} {
+		if t.TextEqual(m, name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// parseMetaTape is parseMeta on node obj of t (0: absent), read from the
+// message's one parse.
+func parseMetaTape(t *jsonscan.Tape, obj int) (requestMeta, *jsonrpc.Error) {
+	var m requestMeta
+	if obj == 0 || t.Kind(obj) != jsonscan.KindObject {
+		return m, metaError("missing or invalid params._meta: every request must carry _meta with " + keyProtocolVersion + " and " + keyClientCapabilities)
+	}
+	var hasVersion bool
+	for k := t.FirstMember(obj); k >= 0; k = t.NextMember(obj, k) {
+		v := k + 1
+		kind := t.Kind(v)
+		switch metaMember(t, k) {
+		case keyProtocolVersion:
+			m.protocolVersion, hasVersion = "", kind == jsonscan.KindString
+			if hasVersion {
+				m.protocolVersion = protocolVersionText(t, v)
+			}
+			// As parseMeta: each field is kept as read, a bad one too,
+			// and the first bad one ends the reading.
+			if !hasVersion || m.protocolVersion == "" {
+				return m, metaError(`missing or invalid _meta field "` + keyProtocolVersion + `": must be a non-empty string`)
+			}
+		case keyClientCapabilities:
+			m.caps = t.Raw(v)
+			if kind != jsonscan.KindObject {
+				return m, metaError(`invalid _meta field "` + keyClientCapabilities + `": must be an object`)
+			}
+		case keyClientInfo:
+			m.clientInfo = t.Raw(v)
+			if kind != jsonscan.KindObject {
+				return m, metaError(`invalid _meta field "` + keyClientInfo + `": must be an object`)
+			}
+		case keyLogLevel:
+			s, ok := tapeString(t, v)
+			m.logLevel = mcp.LoggingLevel(s)
+			if !ok || !m.logLevel.Valid() {
+				return m, metaError(`invalid _meta field "` + keyLogLevel + `": must be one of debug, info, notice, warning, error, critical, alert, emergency`)
+			}
+		case keyProgressToken:
+			m.progressToken = t.Raw(v)
+			if kind != jsonscan.KindString && !(kind == jsonscan.KindNumber && jsonscan.IsInteger(m.progressToken)) {
+				return m, metaError(`invalid _meta field "progressToken": must be a string or an integer`)
+			}
+		}
+	}
+	if !hasVersion {
+		return m, metaError(`missing or invalid _meta field "` + keyProtocolVersion + `"`)
+	}
+	if m.caps == nil {
+		return m, metaError(`missing or invalid _meta field "` + keyClientCapabilities + `"`)
+	}
+	return m, nil
+}
+
+// protocolVersionText is string node i's text: a supported protocol
+// version without allocating.
+func protocolVersionText(t *jsonscan.Tape, i int) string {
+	if !t.Escaped(i) {
+		c := t.Contents(i)
+		if string(c) == mcp.ProtocolVersion {
+			return mcp.ProtocolVersion
+		}
+		for _, v := range legacyVersions {
+			if string(c) == v {
+				return v
+			}
+		}
+	}
+	return t.Text(i)
+}
