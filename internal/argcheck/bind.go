@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"reflect"
 	"strings"
-	"unicode"
 )
 
 // textUnmarshaler is the interface a map key type decodes through.
@@ -29,21 +28,6 @@ func FieldNames(t reflect.Type) []string {
 		names = append(names, name)
 	}
 	return names
-}
-
-// validTagName is encoding/json's isValidTag.
-func validTagName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
 }
 
 // integral rewrites a number with a fraction or exponent that is an

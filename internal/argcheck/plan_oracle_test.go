@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+
+	"github.com/mcpgen/mcpgen/internal/jsonfields"
 )
 
 // The plan below is the binding the arguments decoder replaced (a tree
@@ -130,7 +132,7 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 				continue
 			}
 			name, _, _ := strings.Cut(tag, ",")
-			if !validTagName(name) {
+			if !jsonfields.ValidTag(name) {
 				name = ""
 			}
 			if name == "" && f.Anonymous && ft.Kind() == reflect.Struct {
