@@ -6,6 +6,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/internal/jsonenc"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
@@ -137,7 +138,7 @@ func (c *canonicalizer) object(dst []byte, obj int) []byte {
 		if k > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendHTMLSafeString(dst, m.name)
+		dst = jsonenc.AppendString(dst, m.name)
 		dst = append(dst, ':')
 		dst = c.value(dst, m.node+1)
 	}
@@ -150,7 +151,7 @@ func (c *canonicalizer) string(dst []byte, i int) []byte {
 	if !t.Escaped(i) && htmlSafeASCII(t.Contents(i)) {
 		return append(dst, t.Raw(i)...)
 	}
-	return appendHTMLSafeString(dst, t.AppendText(nil, i))
+	return jsonenc.AppendString(dst, t.AppendText(nil, i))
 }
 
 // htmlSafeASCII reports whether encoding/json writes s unchanged: printable
@@ -162,60 +163,4 @@ func htmlSafeASCII(s []byte) bool {
 		}
 	}
 	return true
-}
-
-// appendHTMLSafeString appends s as encoding/json encodes a string (with
-// its default HTML escaping): '"' and '\\' and the control characters
-// escaped (\b, \f, \n, \r, \t short), '<', '>', '&', U+2028 and U+2029 as
-// \u escapes, each byte of invalid UTF-8 as \ufffd.
-func appendHTMLSafeString(dst, s []byte) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
