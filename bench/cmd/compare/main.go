@@ -41,6 +41,11 @@ func servers() []driver.Server {
 			InProcess: floorpeer.InProcess{}, Floor: true},
 		{Name: "floor-conc", Package: "./servers/floor", Args: []string{"-mode", "concurrent"}, Protocol: driver.Modern,
 			Floor: true, NoHTTP: true},
+		// mcpgen with HTTPOptions.KeepAlive negative: on the listen rows it
+		// does the peers' work (they send no keep-alive comments), so its
+		// idle CPU is comparable; the mcpgen column is the default's cost.
+		{Name: "mcpgen-noka", Package: "./servers/mcpgen", Args: []string{"-keepalive", "-1s"}, Protocol: driver.Modern,
+			Kinds: []driver.Kind{driver.KindListen}},
 	}
 }
 
@@ -77,7 +82,7 @@ func parseFlags() options {
 	flag.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "load before each measuring window (results dropped)")
 	flag.DurationVar(&o.duration, "duration", 2*time.Second, "measuring window of each stdio/HTTP run")
 	flag.DurationVar(&o.benchTime, "benchtime", time.Second, "testing.Benchmark time per in-process run")
-	flag.StringVar(&o.only, "only", "", "comma-separated rows (inproc, stdio-16, http-256, …, or a kind: inproc, stdio, http, startup, coldstart, listen) and/or servers (mcpgen, go-sdk, mcp-go, floor-raw, floor-conc)")
+	flag.StringVar(&o.only, "only", "", "comma-separated rows (inproc, stdio-16, http-256, …, or a kind: inproc, stdio, http, startup, coldstart, listen) and/or servers (mcpgen, go-sdk, mcp-go, floor-raw, floor-conc, mcpgen-noka)")
 	flag.StringVar(&o.jsonOut, "json", "", "also write the report as JSON to `FILE`")
 	flag.StringVar(&o.profile, "profile", "", "servers write CPU profiles into `DIR` (<server>-<row>-r<round>.pprof)")
 	flag.StringVar(&o.dir, "dir", ".", "bench module directory (holds go.mod and ./servers)")

@@ -23,8 +23,8 @@ func TestSelectOnly(t *testing.T) {
 		servers, rows int
 		first         string
 	}{
-		{"", 5, 11, "mcpgen"},
-		{"stdio", 5, 5, "mcpgen"},
+		{"", 6, 11, "mcpgen"},
+		{"stdio", 6, 5, "mcpgen"},
 		{"http-16,floor-raw", 1, 1, "floor-raw"},
 		{" mcp-go , go-sdk ,inproc", 2, 1, "mcp-go"},
 		{"go-sdk,go-sdk", 1, 11, "go-sdk"},

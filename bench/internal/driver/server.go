@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -35,6 +36,9 @@ type Server struct {
 	Floor bool
 	// NoHTTP skips the HTTP rows (a floor whose HTTP side is another's).
 	NoHTTP bool
+	// Kinds, if set, are the only kinds of row the server runs (a variant
+	// of another column that matters for a few rows only).
+	Kinds []Kind
 }
 
 // skips says why s does not run m ("" if it does).
@@ -44,6 +48,8 @@ func (s Server) skips(m Measurement) string {
 		return "a floor answers only the weather call"
 	case s.NoHTTP && m.Kind == KindHTTP:
 		return "no HTTP side"
+	case len(s.Kinds) > 0 && !slices.Contains(s.Kinds, m.Kind):
+		return "runs only its own kinds of row"
 	}
 	return ""
 }
