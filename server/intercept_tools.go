@@ -44,8 +44,10 @@ func WrapTool(t Tool, mw ...ToolMiddleware) Tool {
 // wrapped returns a copy of t whose run goes through mw.
 func (t *toolImpl) wrapped(mw []ToolMiddleware) *toolImpl {
 	inner := t.run
+	type digestKey struct{}
 	h := ToolHandler(func(ctx context.Context, call *ToolCall) (*mcp.CallToolResult, error) {
-		out, err := inner(ctx, call.Arguments)
+		d, _ := ctx.Value(digestKey{}).(argsSum)
+		out, err := inner(ctx, middlewareArgs(ctx, call.Arguments, d.sum, d.ok))
 		if err != nil {
 			return nil, err
 		}
@@ -62,6 +64,9 @@ func (t *toolImpl) wrapped(mw []ToolMiddleware) *toolImpl {
 	w := *t
 	name := t.key
 	w.run = func(ctx context.Context, args []byte) (any, error) {
+		if sum, ok := argsDigest(ctx, args); ok {
+			ctx = context.WithValue(ctx, digestKey{}, argsSum{sum, true})
+		}
 		res, err := h(ctx, &ToolCall{Name: name, Arguments: args})
 		switch {
 		case err != nil && (isProtocolError(err) || ctx.Err() != nil):
@@ -87,4 +92,10 @@ func (s *Server) withToolMiddleware(tools []Tool) []Tool {
 		out[i] = WrapTool(t, s.opts.ToolMiddleware...)
 	}
 	return out
+}
+
+// argsSum is the digest argsDigest took of a wrapped tool's arguments.
+type argsSum struct {
+	sum uint64
+	ok  bool
 }
