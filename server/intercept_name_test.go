@@ -2,7 +2,10 @@ package server
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestInterceptorNameIsTheTarget: Request.Name is the member the method's
@@ -51,4 +54,79 @@ func TestInterceptorNameIsTheTarget(t *testing.T) {
 			t.Errorf("legacy %s %s}: the chain saw %+v, want Name %q", c.method, c.params, got, c.want)
 		}
 	}
+}
+
+// FuzzInterceptorTarget checks the interceptor chain's Request.Name
+// against an independent reading of the same body (encoding/json's
+// tokenizer, refMembers): for every request the chain sees whose envelope
+// and params repeat no name, Name is the string value of the member the
+// method acts on (params.name of tools/call and prompts/get, params.uri of
+// resources/read|subscribe|unsubscribe, params.taskId of tasks/*), "" when
+// that member is absent or not a string, whatever other members the params
+// hold, however their names are escaped.
+func FuzzInterceptorTarget(f *testing.F) {
+	meta := `"_meta":` + metaFor("2026-07-28")
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"name":"echo","uri":"test://static-text",` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"n\u0061me":"echo","\u0075ri":"test://static-text",` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"name":"echo","uri":1,` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"uri":"test://static-text","name":"echo","arguments":{"text":"x"},` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"taskId":"t","NAME":"x","name":"ec\u0068o","arguments":{"text":"x"},` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"uri":"u",` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"uri":"test://static-text","name":"simple",` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"name":"echo","taskId":"t1",` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"uri":"u","taskId":"t\u0031",` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tool\u0073/call","params":{"uri":"u","name":"echo","arguments":{"text":"x"},` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"n","uri":"u",` + meta + `}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	for _, s := range oneParseSeeds {
+		f.Add([]byte(s))
+	}
+	var rec seen
+	fx := newFixture(f, func(o *Options) {
+		o.Tools = slices.DeleteFunc(o.Tools, func(t Tool) bool { return t.Name() == "slow" || t.Name() == "sleep" })
+		o.Interceptors = []Interceptor{rec.interceptor()}
+	})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rec.take()
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		fx.s.HandleBytes(ctx, data, nil)
+		got := rec.take()
+		if len(got) == 0 {
+			return
+		}
+		if len(got) != 1 {
+			t.Fatalf("%q: the chain saw %d requests", data, len(got))
+		}
+		env, dup, ok := refMembers(data)
+		if !ok {
+			t.Fatalf("%q: the chain saw a body encoding/json does not read as an object", data)
+		}
+		params, pdup, _ := refMembers(env["params"])
+		if dup || pdup {
+			return
+		}
+		method, _ := refString(env["method"])
+		if got[0].Method != method {
+			t.Fatalf("%q: the chain saw method %q, encoding/json reads %q", data, got[0].Method, method)
+		}
+		var field string
+		switch {
+		case method == "tools/call" || method == "prompts/get":
+			field = "name"
+		case method == "resources/read" || method == "resources/subscribe" || method == "resources/unsubscribe":
+			field = "uri"
+		case strings.HasPrefix(method, "tasks/"):
+			field = "taskId"
+		default:
+			return
+		}
+		want, _ := refString(params[field])
+		if got[0].Name != want {
+			t.Fatalf("%q: the chain saw Name %q, the %s's params.%s is %q", data, got[0].Name, method, field, want)
+		}
+	})
 }
