@@ -45,11 +45,11 @@ func addPayload(s *mcp.Server) {
 		func(_ context.Context, _ *mcp.CallToolRequest, in NestedArgs) (*mcp.CallToolResult, any, error) {
 			return text(payload.ItemsText(len(in.Items))), nil, nil
 		})
-	for _, n := range payload.Sizes {
-		uri, blob := payload.BlobURI(n), payload.Blob(n)
+	for _, n := range payload.Sizes { // each blob made on its first read, as in every peer
+		uri := payload.BlobURI(n)
 		s.AddResource(&mcp.Resource{URI: uri, Name: "blob-" + payload.Label(n), MIMEType: "application/octet-stream"},
 			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/octet-stream", Blob: blob}}}, nil
+				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/octet-stream", Blob: payload.Blob(n)}}}, nil
 			})
 	}
 }

@@ -52,12 +52,13 @@ func (t *Tools) EchoNested(_ context.Context, in NestedArgs) (string, error) {
 }
 
 // blobResources are the bench://blob/<size> resources, one per payload size.
+// Each blob is made on its first read (payload.Blob caches it), as in every
+// peer, so start-up and cold start measure the server, not the fixture.
 func blobResources() []server.Resource {
 	var rs []server.Resource
 	for _, n := range payload.Sizes {
-		blob := payload.Blob(n)
 		rs = append(rs, server.NewResource(server.ResourceInfo{URI: payload.BlobURI(n), Name: "blob-" + payload.Label(n),
-			MIMEType: "application/octet-stream"}, func(context.Context) ([]byte, error) { return blob, nil }))
+			MIMEType: "application/octet-stream"}, func(context.Context) ([]byte, error) { return payload.Blob(n), nil }))
 	}
 	return rs
 }

@@ -42,11 +42,11 @@ func addPayload(s *server.MCPServer) {
 		mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, in NestedArgs) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(payload.ItemsText(len(in.Items))), nil
 		}))
-	for _, n := range payload.Sizes {
-		uri, blob := payload.BlobURI(n), payload.Blob(n)
+	for _, n := range payload.Sizes { // each blob made on its first read, as in every peer
+		uri := payload.BlobURI(n)
 		s.AddResource(mcp.NewResource(uri, "blob-"+payload.Label(n), mcp.WithMIMEType("application/octet-stream")),
 			func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-				return []mcp.ResourceContents{mcp.BlobResourceContents{URI: uri, MIMEType: "application/octet-stream", Blob: payload.Base64(blob)}}, nil
+				return []mcp.ResourceContents{mcp.BlobResourceContents{URI: uri, MIMEType: "application/octet-stream", Blob: payload.Base64(payload.Blob(n))}}, nil
 			})
 	}
 }
