@@ -7,7 +7,8 @@ def med(row, srv): return rows[row][srv].get('median', {})
 def rounds(row, srv): return rows[row][srv].get('rounds', [])
 def si(v):
     for s, f in (('M', 1e6), ('k', 1e3)):
-        if v >= f: return f"{v/f:.3g}{s}".replace('.0' + s, s) if False else f"{v/f:.1f}{s}" if v/f < 100 else f"{v/f:.0f}{s}"
+        if v >= f:
+            return f"{v/f:.1f}{s}" if v/f < 100 else f"{v/f:.0f}{s}"
     return f"{v:.3g}" if v < 100 else f"{v:.0f}"
 def dur(ns):
     if ns < 1e3: return f"{ns:.0f} ns"
