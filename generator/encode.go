@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"unicode"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/mcpgen/mcpgen/internal/jsonfields"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -91,12 +90,12 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 		return jen.If(jen.Err().Op(":=").Add(check), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 	}
 	for _, gf := range fields {
-		if !validTagName(gf.Name) {
+		if !jsonfields.ValidTag(gf.Name) {
 			named = append(named, gf)
 		}
 		switch {
 		case gf.Fixed:
-			if validTagName(gf.Name) {
+			if jsonfields.ValidTag(gf.Name) {
 				fixed = append(fixed, gf)
 			}
 			continue
@@ -170,21 +169,4 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 	f.Comment(fmt.Sprintf("AppendJSON appends the encoding of %s to dst, as MarshalJSON returns it;", article(name)))
 	f.Comment("nested values append themselves, so nothing is encoded twice.")
 	f.Func().Params(jen.Id("x").Id(name)).Id("AppendJSON").Params(jen.Id("dst").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(body...)
-}
-
-// validTagName reports whether encoding/json can take a member name from a
-// struct tag (its isValidTag): not empty, and only letters, digits and
-// the punctuation it allows.
-func validTagName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, c := range name {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
 }

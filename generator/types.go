@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/mcpgen/mcpgen/internal/jsonfields"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -68,7 +69,7 @@ func (g *gen) emitStruct(f *jen.File, t *schema.Type) {
 		if !gf.Required {
 			tag += ",omitzero"
 		}
-		if !validTagName(gf.Name) {
+		if !jsonfields.ValidTag(gf.Name) {
 			tag = "-" // MarshalJSON adds it by name
 		}
 		members = append(members, jen.Add(comment(g.fieldDoc(gf))).Id(gf.Go).Add(g.fieldType(gf.Field)).Tag(map[string]string{"json": tag}))

@@ -2,7 +2,8 @@
 // fields become which JSON members, by its typeFields rules. The argument
 // decoder (internal/argcheck) and the result encoder (internal/jsonenc)
 // both read struct types this one way, so what a tool is sent and what it
-// returns are named by the same rules as encoding/json's.
+// returns are named by the same rules as encoding/json's. The generator
+// asks ValidTag whether a schema's member name can be a json tag.
 package jsonfields
 
 import (
