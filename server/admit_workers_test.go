@@ -20,8 +20,25 @@ func TestWorkerPoolReusesAndRetires(t *testing.T) {
 			}
 		}
 	}
-	for i := range 3 {
-		p.run(func() { ran <- i })
+	// handOff gives job to the parked worker. A worker counts itself idle
+	// just before it waits on jobs, so p.run right after waitIdle may find
+	// no receiver yet and start a goroutine: the test hands off with a
+	// blocking send instead, which only a parked worker can take.
+	handOff := func(job func()) {
+		t.Helper()
+		select {
+		case p.jobs <- job:
+		case <-time.After(2 * time.Second):
+			t.Fatal("no parked worker took a job within 2s")
+		}
+	}
+	p.run(func() { ran <- 0 })
+	if got := <-ran; got != 0 {
+		t.Fatalf("job 0 ran as %d", got)
+	}
+	waitIdle(1, 2*time.Second)
+	for i := 1; i < 3; i++ {
+		handOff(func() { ran <- i })
 		if got := <-ran; got != i {
 			t.Fatalf("job %d ran as %d", i, got)
 		}
@@ -32,8 +49,8 @@ func TestWorkerPoolReusesAndRetires(t *testing.T) {
 	}
 	// Two at once: the parked worker takes one, a new one the other.
 	release := make(chan struct{})
-	p.run(func() { <-release })
-	p.run(func() { <-release })
+	handOff(func() { <-release })
+	p.run(func() { <-release }) // none parked now: a new worker
 	close(release)
 	waitIdle(2, 2*time.Second)
 	if n := p.started.Load(); n != 2 {
