@@ -3,13 +3,14 @@
 // (the weather call, the 1 MB-class payloads, start-up), measured with
 // runtime.MemStats over a fixed number of operations and checked against
 // the committed bench/budgets.json. Allocation counts are nearly
-// deterministic where timings are not, and the lowest of several rounds
-// removes what noise is left, so the guard can run in CI.
+// deterministic where timings are not, and the fewest of many single
+// operations removes what noise is left, so the guard can run in CI.
 package budget
 
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -36,15 +37,18 @@ type Op struct {
 	Setup func() (op func() error, cleanup func(), err error)
 }
 
-// Rounds is how many times Measure repeats its N operations; it reports
-// the lowest figures. Noise only ever adds allocations (a GC that empties a
-// sync.Pool mid-round, a runtime goroutine's own allocations), so the
-// minimum is the operation's own cost and a real regression still raises it.
+// Rounds is how many times Measure repeats its N operations.
 const Rounds = 5
 
-// Measure runs op once to warm up, then Rounds rounds of N operations, and
-// returns the fewest allocations and bytes per operation of any round
-// (process-wide, each round after a GC).
+// Measure runs op once to warm up, then Rounds rounds of N operations
+// (each round after a GC), and returns the fewest allocations and bytes of
+// any single operation. Noise only ever adds allocations: a GC, which the
+// 1 MB rows trigger every few operations, empties the sync.Pools and makes
+// the next call allocate its buffers anew; a runtime goroutine allocates
+// its own. An average over a few operations therefore depends on where the
+// GCs fall (the string row read 15 or 17 per call by that alone), while
+// the minimum is the operation's own cost, and a real regression, which
+// adds to every call, still raises it.
 func Measure(o Op) (Measured, error) {
 	op, cleanup, err := o.Setup()
 	if err != nil {
@@ -55,27 +59,19 @@ func Measure(o Op) (Measured, error) {
 		return Measured{}, fmt.Errorf("%s: %w", o.Name, err)
 	}
 	n := max(o.N, 1)
-	var best Measured
-	for r := range Rounds {
-		var before, after runtime.MemStats
+	best := Measured{AllocsPerOp: math.MaxInt64, BytesPerOp: math.MaxInt64}
+	var before, after runtime.MemStats
+	for range Rounds {
 		runtime.GC()
-		runtime.ReadMemStats(&before)
 		for range n {
+			runtime.ReadMemStats(&before)
 			if err := op(); err != nil {
 				return Measured{}, fmt.Errorf("%s: %w", o.Name, err)
 			}
+			runtime.ReadMemStats(&after)
+			best.AllocsPerOp = min(best.AllocsPerOp, int64(after.Mallocs-before.Mallocs))
+			best.BytesPerOp = min(best.BytesPerOp, int64(after.TotalAlloc-before.TotalAlloc))
 		}
-		runtime.ReadMemStats(&after)
-		got := Measured{
-			AllocsPerOp: int64(after.Mallocs-before.Mallocs) / int64(n),
-			BytesPerOp:  int64(after.TotalAlloc-before.TotalAlloc) / int64(n),
-		}
-		if r == 0 {
-			best = got
-			continue
-		}
-		best.AllocsPerOp = min(best.AllocsPerOp, got.AllocsPerOp)
-		best.BytesPerOp = min(best.BytesPerOp, got.BytesPerOp)
 	}
 	return best, nil
 }
