@@ -72,3 +72,36 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+var sink [][]byte
+
+// TestMeasureKeepsTheCallsOwnCost: an operation that allocates once per
+// call, and three times more on every fourth (as a call after a GC does
+// when its pooled buffers are gone), measures as one allocation whatever
+// the rounds' phase, and one that always allocates twice as two.
+func TestMeasureKeepsTheCallsOwnCost(t *testing.T) {
+	for _, tc := range []struct {
+		extraEvery int
+		want       int64
+	}{{4, 1}, {0, 2}} {
+		calls := 0
+		got, err := Measure(Op{Name: "x", N: 5, Setup: func() (func() error, func(), error) {
+			return func() error {
+				calls++
+				sink = append(sink[:0], make([]byte, 64))
+				if tc.extraEvery == 0 {
+					sink = append(sink, make([]byte, 64))
+				} else if calls%tc.extraEvery == 0 {
+					sink = append(sink, make([]byte, 64), make([]byte, 64), make([]byte, 64))
+				}
+				return nil
+			}, func() {}, nil
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.AllocsPerOp != tc.want {
+			t.Errorf("extra every %d: %d allocs/op, want %d", tc.extraEvery, got.AllocsPerOp, tc.want)
+		}
+	}
+}
