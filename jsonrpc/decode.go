@@ -43,6 +43,18 @@ var (
 	opaqueLarge  = []jsonscan.Opaque{{Root: "result"}, {Root: "params", Inner: "arguments"}}
 )
 
+// DecodeOwned is Decode for a message in a buffer of its own, which
+// nothing writes to or reuses after: a transport's copy of one message
+// (an HTTP request body, a long stdio line it took from its reader). Then a
+// string that is most of the message (a large tool argument) may be
+// decoded as a view of data rather than a copy of it, so the message's
+// payload is held once. Values decoded from it may keep data alive.
+func DecodeOwned(data []byte) (Message, *Error) {
+	msg, err := Decode(data)
+	msg.tape.SetOwner(len(data))
+	return msg, err
+}
+
 // Decode parses and classifies one JSON-RPC 2.0 message. See the package
 // documentation for the exact rules.
 //

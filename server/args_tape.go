@@ -44,12 +44,38 @@ func validateArgs(ctx context.Context, v *argcheck.Validator, args json.RawMessa
 }
 
 // typeDecoder is d.DecodeInto as an argsDecoder, on the message's parse
-// when ctx has it.
+// when ctx has it; large arguments, only checked on that parse, are parsed
+// here, as a view of the message's own buffer when it has one.
 func typeDecoder(d *argcheck.TypeDecoder) argsDecoder {
 	return func(ctx context.Context, args json.RawMessage, into any) error {
 		if t := argsTape(ctx, args); t != nil {
 			return d.DecodeTapeInto(t, into)
 		}
-		return d.DecodeInto(args, into)
+		return d.DecodeOwnedInto(args, argsOwner(ctx, args), into)
+	}
+}
+
+// argsOwner is the length of the own buffer of the message ctx's request
+// came in (see requestParams.owner) when args are exactly its
+// params.arguments (the same bytes); else 0.
+func argsOwner(ctx context.Context, args []byte) int {
+	r := requestFrom(ctx)
+	if r == nil || len(args) == 0 {
+		return 0
+	}
+	if a := r.params.arguments; len(a) != len(args) || &a[0] != &args[0] {
+		return 0
+	}
+	return r.params.owner
+}
+
+// disownArgs stops the arguments of ctx's request from being decoded as a
+// view of the message's buffer (argsOwner): a tool middleware is handed
+// those bytes and may keep them, or rewrite them in place, after the tool
+// decoded them.
+func disownArgs(ctx context.Context) {
+	if r := requestFrom(ctx); r != nil {
+		r.params.owner = 0
+		r.params.argsTape.SetOwner(0)
 	}
 }

@@ -151,7 +151,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = rej.Write(w, nil)
 		return
 	}
-	msg, derr := jsonrpc.Decode(body)
+	msg, derr := jsonrpc.DecodeOwned(body) // the body is read into a buffer of its own
 	if derr != nil {
 		writeJSON(w, httpwire.StatusForCode(derr.Code), jsonrpc.AppendError(nil, msg.ID, derr))
 		return

@@ -64,6 +64,7 @@ func (t *toolImpl) wrapped(mw []ToolMiddleware) *toolImpl {
 	w := *t
 	name := t.key
 	w.run = func(ctx context.Context, args []byte) (any, error) {
+		disownArgs(ctx)
 		if sum, ok := argsDigest(ctx, args); ok {
 			ctx = context.WithValue(ctx, digestKey{}, argsSum{sum, true})
 		}

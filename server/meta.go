@@ -36,6 +36,10 @@ type requestParams struct {
 	// bytes), which their validation, decoding and identity read instead
 	// of parsing arguments again.
 	argsTape jsonscan.Tape
+	// owner is the length of the message's own buffer, when the transport
+	// decoded it with jsonrpc.DecodeOwned (0: not), which a large string
+	// argument may be a view of (argcheck.TypeDecoder.DecodeOwnedInto).
+	owner int
 	// metaNode is the node of _meta on that parse (0: absent, or scanned
 	// from bytes).
 	metaNode int32

@@ -11,7 +11,7 @@ import (
 // names, read from that parse (the tape refused any repeated name). The
 // raw values alias the message, as scanParams' do.
 func scanParamsTape(t *jsonscan.Tape, obj int) (requestParams, *jsonrpc.Error) {
-	var p requestParams
+	p := requestParams{owner: t.Owner()}
 	if t.Kind(obj) != jsonscan.KindObject {
 		return p, invalidParams("params must be an object")
 	}

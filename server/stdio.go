@@ -113,7 +113,7 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 	writerDone := make(chan struct{})
 	go o.run(out, writerDone)
 
-	lines := make(chan [][]byte)
+	lines := make(chan []stdioLine)
 	readErr := make(chan error, 1)
 	go readBatches(ctx, jsonrpc.NewLineReader(in, maxLine), lines, readErr)
 
@@ -144,7 +144,7 @@ loop:
 					default:
 					}
 				}
-				c.dispatch(ctx, reqs, line)
+				c.dispatch(ctx, reqs, line.b, line.own)
 			}
 		case <-closing:
 			drain()
@@ -197,26 +197,28 @@ const stdioBatchLines = 1024
 // readBatches reads the input lines and hands them to the read loop in
 // batches: every whole line the last read brought in, copied together into
 // one buffer (one allocation per read, not per line), handed on before the
-// reader would wait for more input. A line over the size limit is a nil
-// entry. The reader holds at most one batch and the line reader's buffer,
-// so a read loop stopped at the in-flight cap stops the reading. It ends
+// reader would wait for more input. A line over the size limit is an
+// entry without bytes; a line longer than the line reader's buffer is
+// handed in the buffer it was assembled in (own), not copied. The reader
+// holds at most one batch and the line reader's buffer, so a read loop
+// stopped at the in-flight cap stops the reading. It ends
 // at the first read error (io.EOF at the end of the input), which it sends
 // on readErr after the lines before it, or when ctx is done.
-func readBatches(ctx context.Context, lr *jsonrpc.LineReader, lines chan<- [][]byte, readErr chan<- error) {
+func readBatches(ctx context.Context, lr *jsonrpc.LineReader, lines chan<- []stdioLine, readErr chan<- error) {
 	for {
-		var batch [][]byte
+		var batch []stdioLine
 		var buf []byte
 		var err error
 		for len(batch) < stdioBatchLines {
 			var line []byte
 			line, err = lr.Next()
 			if errors.Is(err, jsonrpc.ErrMessageTooLarge) {
-				batch, err = append(batch, nil), nil
+				batch, err = append(batch, stdioLine{}), nil
 			} else if err != nil {
 				break
 			} else if lr.Take(line) {
 				// A long line: its buffer is the request's now, not a copy.
-				batch = append(batch, line[:len(line):len(line)])
+				batch = append(batch, stdioLine{b: line[:len(line):len(line)], own: true})
 			} else {
 				if cap(buf)-len(buf) < len(line) {
 					// The lines still to come in this batch are buffered.
@@ -224,7 +226,7 @@ func readBatches(ctx context.Context, lr *jsonrpc.LineReader, lines chan<- [][]b
 				}
 				at := len(buf)
 				buf = append(buf, line...)
-				batch = append(batch, buf[at:len(buf):len(buf)])
+				batch = append(batch, stdioLine{b: buf[at:len(buf):len(buf)]})
 			}
 			if !lr.LineBuffered() {
 				break
@@ -290,14 +292,30 @@ func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
 // send queues one encoded message.
 func (c *stdioConn) send(b []byte) error { return c.o.send(b) }
 
-// dispatch handles one input line (nil: a line over the size limit).
-// Requests run in contexts derived from reqs.
-func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte) {
+// stdioLine is one input line readBatches hands on: b is nil for a line
+// over the size limit; own is set when b is in a buffer of its own (a long
+// line taken from the line reader), not in one shared with the other
+// lines of its read.
+type stdioLine struct {
+	b   []byte
+	own bool
+}
+
+// dispatch handles one input line (nil: a line over the size limit); own
+// says the line is in a buffer of its own (stdioLine). Requests run in
+// contexts derived from reqs.
+func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte, own bool) {
 	if line == nil {
 		c.send(jsonrpc.AppendError(nil, jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: message exceeds the maximum size"}))
 		return
 	}
-	msg, derr := jsonrpc.Decode(line)
+	decode := jsonrpc.Decode
+	if own {
+		// Nothing else uses or reuses the line's buffer: a large string
+		// argument may be decoded as a view of it.
+		decode = jsonrpc.DecodeOwned
+	}
+	msg, derr := decode(line)
 	if derr != nil {
 		if msg.Kind != jsonrpc.KindNotification {
 			c.send(jsonrpc.AppendError(nil, msg.ID, derr))

@@ -25,6 +25,19 @@ import (
 type tapeDecoder struct {
 	saved error
 	stack []string // struct field names down to the value, for errors
+	// alias is set while store runs for a string literal whose text may be
+	// a view of the message (jsonscan.Tape.Aliasable): a large argument is
+	// then not copied.
+	alias bool
+}
+
+// str is a string literal's text as a Go string: a view of it when alias
+// allows, else a copy.
+func (d *tapeDecoder) str(text []byte) string {
+	if d.alias {
+		return jsonscan.AliasString(text)
+	}
+	return string(text)
 }
 
 // decodeTape fills v (settable) from node i of t under sh.
@@ -327,13 +340,19 @@ func (d *tapeDecoder) array(t *jsonscan.Tape, i int, sh *shape, v reflect.Value)
 // literal decodes a scalar node.
 func (d *tapeDecoder) literal(t *jsonscan.Tape, i int, v reflect.Value) error {
 	var text []byte
+	alias := false
 	if t.Kind(i) == jsonscan.KindString {
 		text = t.Contents(i)
 		if t.Escaped(i) {
 			text = t.AppendText(make([]byte, 0, len(text)), i)
+		} else {
+			alias = t.Aliasable(i)
 		}
 	}
-	return d.store(t.Raw(i), text, v, false)
+	d.alias = alias
+	err := d.store(t.Raw(i), text, v, false)
+	d.alias = false
+	return err
 }
 
 var numberType = reflect.TypeFor[json.Number]()
@@ -428,14 +447,14 @@ func (d *tapeDecoder) store(item, text []byte, v reflect.Value, fromQuoted bool)
 			}
 			v.SetBytes(b[:n])
 		case reflect.String:
-			s := string(text)
+			s := d.str(text)
 			if v.Type() == numberType && !validNumber(s) {
 				return fmt.Errorf("json: invalid number literal, trying to unmarshal %q into Number", item)
 			}
 			v.SetString(s)
 		case reflect.Interface:
 			if v.NumMethod() == 0 {
-				v.Set(reflect.ValueOf(string(text)))
+				v.Set(reflect.ValueOf(d.str(text)))
 			} else {
 				d.save(typeError("string", v.Type()))
 			}

@@ -156,6 +156,14 @@ func NewTypeDecoder(t reflect.Type, v *Validator) *TypeDecoder {
 // value that both its property's shape and additionalProperties' change
 // (shaped on a tree, as Validate does).
 func (d *TypeDecoder) DecodeInto(args json.RawMessage, into any) error {
+	return d.DecodeOwnedInto(args, 0, into)
+}
+
+// DecodeOwnedInto is DecodeInto for args that are part of a buffer of
+// owner bytes belonging to their message alone (jsonscan.Tape.SetOwner):
+// a string argument that is most of it is decoded as a view of it, not a
+// copy. owner 0 is DecodeInto.
+func (d *TypeDecoder) DecodeOwnedInto(args json.RawMessage, owner int, into any) error {
 	rv := reflect.ValueOf(into)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != d.t {
 		return fmt.Errorf("argcheck: DecodeInto needs a non-nil *%s, got %T", d.t, into)
@@ -165,6 +173,9 @@ func (d *TypeDecoder) DecodeInto(args json.RawMessage, into any) error {
 		return err
 	}
 	defer releaseArgs(t)
+	if t != emptyTape {
+		t.SetOwner(owner)
+	}
 	return d.decodeParsed(t, rv)
 }
 

@@ -47,6 +47,9 @@ type Tape struct {
 	kept bool
 	// badUTF8 records a string with invalid UTF-8 (see ValidUTF8).
 	badUTF8 bool
+	// owner is the length of the buffer Data is part of when that buffer
+	// belongs to the parsed message alone (SetOwner); 0 when it does not.
+	owner int
 }
 
 // node is one slot of a tape. A scalar (or member name) is one node:
@@ -206,7 +209,7 @@ func (t *Tape) Release() {
 	if cap(t.nodes) > 1<<16 {
 		t.nodes = nil // a large document's nodes go to the collector
 	}
-	t.Data, t.nodes = nil, t.nodes[:0]
+	t.Data, t.nodes, t.owner = nil, t.nodes[:0], 0
 	tapePool.Put(t)
 }
 
@@ -260,6 +263,9 @@ func (t *Tape) Contents(i int) []byte {
 // allocates the string once (a string without escapes is one copy).
 func (t *Tape) Text(i int) string {
 	if !t.Escaped(i) {
+		if t.aliasable(i) {
+			return aliasString(t.Contents(i))
+		}
 		return string(t.Contents(i))
 	}
 	s, _, _ := readString(t.Data[:nodeEnd(t.nodes, i)], int(t.nodes[i].start)+1, true)

@@ -115,7 +115,7 @@ func (t *Tape) ValidUTF8() bool { return !t.badUTF8 }
 // ValidUTF8 speaks for the whole document).
 func (t *Tape) Sub(i int) Tape {
 	end := t.next(i)
-	return Tape{Data: t.Data, nodes: t.nodes[i:end:end], base: t.base + uint32(i), kept: true, badUTF8: t.badUTF8}
+	return Tape{Data: t.Data, nodes: t.nodes[i:end:end], base: t.base + uint32(i), kept: true, badUTF8: t.badUTF8, owner: t.owner}
 }
 
 // MaxArgumentsDepth bounds the nesting of a tool's arguments (argcheck's
