@@ -61,6 +61,7 @@ type stdioConn struct {
 	dead  chan struct{} // o.dead: closed when writing failed
 	mu    sync.Mutex
 	calls map[string]*stdioCall // in-flight requests by id text
+	gone  *ctxRef               // a cancelled child of reqs: cancelled calls' context (stdio_ctx.go)
 	wg    sync.WaitGroup
 	jobs  chan *stdioCall // hands a request to a parked worker
 	idle  atomic.Int32
@@ -81,9 +82,8 @@ type stdioConn struct {
 // allocation per request).
 type stdioCall struct {
 	id        jsonrpc.ID
-	key       string // id text: its entry in calls
-	ctx       context.Context
-	cancel    context.CancelFunc
+	key       string  // id text: its entry in calls
+	ctx       callCtx // the handler's: a child of reqs (stdio_ctx.go)
 	listen    bool
 	cancelled atomic.Bool // the client sent notifications/cancelled for it
 	answered  atomic.Bool // its response is written (or must not be)
@@ -108,6 +108,7 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 	// the read loop watches ctx only.
 	reqs, cancelReqs := context.WithCancelCause(ctx)
 	defer cancelReqs(nil)
+	c.gone = newGoneRef(reqs)
 	defer context.AfterFunc(s.lim.stopCtx, func() { cancelReqs(errShutdownCancel) })()
 	defer close(c.jobs) // parked workers exit
 	writerDone := make(chan struct{})
@@ -174,7 +175,7 @@ loop:
 	c.mu.Lock()
 	for _, call := range c.calls {
 		if call.listen || result != nil {
-			call.cancel()
+			call.ctx.cancel()
 		}
 	}
 	c.mu.Unlock()
@@ -353,11 +354,10 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte, own bool) {
 	}
 	call := &stdioCall{id: msg.ID, key: msg.ID.String(), listen: listen}
 	call.slot.held = !listen && c.slots != nil
-	call.ctx, call.cancel = context.WithCancel(reqs)
+	call.ctx.init(reqs, c.gone)
 	c.mu.Lock()
 	if _, dup := c.calls[call.key]; dup {
 		c.mu.Unlock()
-		call.cancel()
 		c.release(&call.slot)
 		c.send(jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}))
 		return
@@ -366,7 +366,7 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte, own bool) {
 	c.wg.Add(1)
 	c.mu.Unlock()
 	c.eraOf(ctx, msg, &call.req)
-	call.w = stdioWriter{c: c, ctx: call.ctx, slot: &call.slot}
+	call.w = stdioWriter{c: c, ctx: &call.ctx, slot: &call.slot}
 	if !listen {
 		c.o.running.Add(1)
 	}
@@ -377,8 +377,8 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte, own bool) {
 func (c *stdioConn) run(call *stdioCall) {
 	defer c.wg.Done()
 	defer c.release(&call.slot) // after the answer is queued: backpressure
-	defer call.cancel()
-	resp, _ := c.s.serveLimitedIn(call.ctx, true, call.req.pr.msg, func(ctx context.Context) Response { return c.handle(ctx, call) })
+	defer call.ctx.cancel()
+	resp, _ := c.s.serveLimitedIn(&call.ctx, true, call.req.pr.msg, func(ctx context.Context) Response { return c.handle(ctx, call) })
 	if !call.listen {
 		c.o.running.Add(-1) // its answer, if any, is queued next
 	}
@@ -518,7 +518,7 @@ func (c *stdioConn) cancelled(params []byte) {
 	c.mu.Unlock()
 	if call != nil {
 		call.cancelled.Store(true)
-		call.cancel()
+		call.ctx.cancel()
 	}
 }
 
