@@ -19,8 +19,12 @@ import (
 // read loop when its era may depend on the connection's session, else in
 // the worker (the modern hot path keeps the read loop free of scanning).
 type stdioRequest struct {
-	pr  parsedRequest
-	era era // nil: choose in the worker
+	msg jsonrpc.Message
+	// pr is the parse made on the read loop, era the era it chose; nil on
+	// the modern path, where the worker parses msg into a parsedRequest
+	// on its stack (512 bytes the stdioCall does not carry).
+	pr  *parsedRequest
+	era era
 }
 
 // eraOf parses msg and chooses its era when that must happen in message
@@ -28,12 +32,13 @@ type stdioRequest struct {
 // may open one. It runs on the read loop, so a session opened by
 // initialize exists before the next line is read.
 func (c *stdioConn) eraOf(ctx context.Context, msg jsonrpc.Message, req *stdioRequest) {
-	req.pr = parsedRequest{msg: msg}
+	req.msg = msg
 	if c.legacy == nil && msg.Method != legacy.MethodInitialize {
 		return
 	}
-	req.pr = parseRequest(msg)
-	req.era = c.s.eraFor(&req.pr, c.legacy, func() *legacySession {
+	pr := parseRequest(msg)
+	req.pr = &pr
+	req.era = c.s.eraFor(req.pr, c.legacy, func() *legacySession {
 		sess := c.s.newLegacySession(c.send)
 		c.legacy = sess
 		go func() {
@@ -56,11 +61,16 @@ func (c *stdioConn) legacyMessage(ctx context.Context, msg jsonrpc.Message) {
 func (c *stdioConn) handle(ctx context.Context, call *stdioCall) Response {
 	req, w := &call.req, &call.w
 	w.ctx = ctx
-	if req.era == nil {
-		req.pr = parseRequest(req.pr.msg)
-		req.era = c.s.eraFor(&req.pr, nil, nil) // no session when it was read
+	if req.pr != nil {
+		return req.era.handleRequest(ctx, req.pr, w)
 	}
-	return req.era.handleRequest(ctx, &req.pr, w)
+	// No session when it was read.
+	pr := parseRequest(req.msg)
+	if c.s.chooseEra(&pr, false) == eraModern {
+		return c.s.handleRequest(ctx, &pr, w) // a static call: pr stays on the stack
+	}
+	lp := pr
+	return c.s.eraFor(&lp, nil, nil).handleRequest(ctx, &lp, w)
 }
 
 // sendRaw sends a server-to-client request of a legacy session on the

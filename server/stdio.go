@@ -378,7 +378,7 @@ func (c *stdioConn) run(call *stdioCall) {
 	defer c.wg.Done()
 	defer c.release(&call.slot) // after the answer is queued: backpressure
 	defer call.ctx.cancel()
-	resp, _ := c.s.serveLimitedIn(&call.ctx, true, call.req.pr.msg, func(ctx context.Context) Response { return c.handle(ctx, call) })
+	resp, _ := c.s.serveLimitedIn(&call.ctx, true, call.req.msg, func(ctx context.Context) Response { return c.handle(ctx, call) })
 	if !call.listen {
 		c.o.running.Add(-1) // its answer, if any, is queued next
 	}
