@@ -157,13 +157,26 @@ func (l *limiter) beginDrain() <-chan struct{} {
 // of the empty Response a cancelled handler gives. When the client itself
 // went away (ctx is done) resp stays empty: nothing is written for it.
 func (s *Server) serveLimited(ctx context.Context, msg jsonrpc.Message, fn func(context.Context) Response) (resp Response, refused bool) {
-	return s.serveLimitedIn(ctx, false, msg, fn)
+	return s.serveLimitedIn(ctx, false, msg, handlerFunc(fn))
 }
 
-// serveLimitedIn is serveLimited; stopAware says ctx is already cancelled
-// with errShutdownCancel at the end of a drain's grace (stdio derives every
-// request from such a context, which saves two allocations per request).
-func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc.Message, fn func(context.Context) Response) (resp Response, refused bool) {
+// limitedHandler is the handling of one request that serveLimitedIn runs:
+// a func (handlerFunc), or a value of the transport whose method it is, so
+// that no closure is allocated per request (stdio: *stdioCall).
+type limitedHandler interface {
+	handleLimited(ctx context.Context) Response
+}
+
+// handlerFunc is a func as a limitedHandler.
+type handlerFunc func(context.Context) Response
+
+func (f handlerFunc) handleLimited(ctx context.Context) Response { return f(ctx) }
+
+// serveLimitedIn is serveLimited running h; stopAware says ctx is already
+// cancelled with errShutdownCancel at the end of a drain's grace (stdio
+// derives every request from such a context, which saves two allocations
+// per request).
+func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc.Message, h limitedHandler) (resp Response, refused bool) {
 	defer func() { collectAfterLarge(len(msg.Params) + len(resp.Body)) }() // collect.go
 	l := &s.lim
 	stream := msg.Method == methodListen
@@ -181,7 +194,7 @@ func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc
 			// stdio without a timeout: inline (no end closure); a handler
 			// still running at the end of a drain's grace is answered by
 			// the connection itself (stdioConn.answerRemaining).
-			resp = fn(ctx)
+			resp = h.handleLimited(ctx)
 			l.leave(stream)
 			return limitOutcome(ctx, msg.ID, resp, timeout), false
 		}
@@ -211,7 +224,7 @@ func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc
 	handlerWorkers.run(func() {
 		defer end()
 		defer tcancel()
-		done <- fn(rctx)
+		done <- h.handleLimited(rctx)
 	})
 	select {
 	case resp = <-done:

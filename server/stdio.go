@@ -378,7 +378,7 @@ func (c *stdioConn) run(call *stdioCall) {
 	defer c.wg.Done()
 	defer c.release(&call.slot) // after the answer is queued: backpressure
 	defer call.ctx.cancel()
-	resp, _ := c.s.serveLimitedIn(&call.ctx, true, call.req.msg, func(ctx context.Context) Response { return c.handle(ctx, call) })
+	resp, _ := c.s.serveLimitedIn(&call.ctx, true, call.req.msg, call)
 	if !call.listen {
 		c.o.running.Add(-1) // its answer, if any, is queued next
 	}
@@ -397,6 +397,10 @@ func (c *stdioConn) run(call *stdioCall) {
 		c.send(jsonrpc.AppendNotification(nil, mcp.MethodNotificationsCancelled, params))
 	}
 }
+
+// handleLimited answers the request (limitedHandler: serveLimitedIn runs
+// the call itself, no closure is made for it).
+func (call *stdioCall) handleLimited(ctx context.Context) Response { return call.w.c.handle(ctx, call) }
 
 // acquire takes an in-flight slot of the connection, waiting while all are
 // taken: the read loop stops reading (backpressure). false when the
