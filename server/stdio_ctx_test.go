@@ -125,3 +125,38 @@ func TestCallCtxAfterFunc(t *testing.T) {
 		t.Fatal("AfterFunc did not run after cancel")
 	}
 }
+
+// BenchmarkRequestContext is the life of a stdio request's context on the
+// hot path (made, Err and Value asked, cancelled) with every request a
+// child of one shared reqs, from parallel workers: the standard
+// context.WithCancel child against a callCtx.
+func BenchmarkRequestContext(b *testing.B) {
+	reqs, cancelReqs := context.WithCancelCause(context.WithValue(context.Background(), callCtxKey{}, "v"))
+	defer cancelReqs(nil)
+	b.Run("WithCancel", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				ctx, cancel := context.WithCancel(reqs)
+				if ctx.Err() != nil || ctx.Value(callCtxKey{}) == nil || ctx.Err() != nil {
+					b.Fatal("not live")
+				}
+				cancel()
+			}
+		})
+	})
+	b.Run("callCtx", func(b *testing.B) {
+		gone := newGoneRef(reqs)
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				c := new(callCtx) // in a stdioCall: allocated with it
+				c.init(reqs, gone)
+				if c.Err() != nil || c.Value(callCtxKey{}) == nil || c.Err() != nil {
+					b.Fatal("not live")
+				}
+				c.cancel()
+			}
+		})
+	})
+}
