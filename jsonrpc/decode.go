@@ -49,9 +49,12 @@ var (
 // string that is most of the message (a large tool argument) may be
 // decoded as a view of data rather than a copy of it, so the message's
 // payload is held once. Values decoded from it may keep data alive.
+// data's capacity is taken as the buffer's size (pass it uncut): a view
+// keeps the whole buffer, so only a string of at least half of that is
+// one.
 func DecodeOwned(data []byte) (Message, *Error) {
 	msg, err := Decode(data)
-	msg.tape.SetOwner(len(data))
+	msg.tape.SetOwner(cap(data))
 	return msg, err
 }
 

@@ -219,7 +219,9 @@ func readBatches(ctx context.Context, lr *jsonrpc.LineReader, lines chan<- []std
 				break
 			} else if lr.Take(line) {
 				// A long line: its buffer is the request's now, not a copy.
-				batch = append(batch, stdioLine{b: line[:len(line):len(line)], own: true})
+				// Uncut: its capacity is the buffer a view of it keeps (a
+				// kept buffer reused for a shorter line is larger).
+				batch = append(batch, stdioLine{b: line, own: true})
 			} else {
 				if cap(buf)-len(buf) < len(line) {
 					// The lines still to come in this batch are buffered.
@@ -295,8 +297,9 @@ func (c *stdioConn) send(b []byte) error { return c.o.send(b) }
 
 // stdioLine is one input line readBatches hands on: b is nil for a line
 // over the size limit; own is set when b is in a buffer of its own (a long
-// line taken from the line reader), not in one shared with the other
-// lines of its read.
+// line taken from the line reader, uncut: its capacity is that buffer's
+// size, which DecodeOwned weighs a view against), not in one shared with
+// the other lines of its read.
 type stdioLine struct {
 	b   []byte
 	own bool
