@@ -39,6 +39,14 @@ import (
 // modernParams returns params with the modern _meta the core requires, and
 // with the multi round-trip fields the session resolved (nil: none).
 func (l *legacySession) modernParams(params json.RawMessage, responses mcp.InputResponses, state string) (json.RawMessage, *jsonrpc.Error) {
+	if out, ok := l.modernParamsFast(params, responses, state); ok { // legacy_fast.go
+		return out, nil
+	}
+	return l.modernParamsGeneral(params, responses, state)
+}
+
+// modernParamsGeneral is modernParams on maps of members, for any params.
+func (l *legacySession) modernParamsGeneral(params json.RawMessage, responses mcp.InputResponses, state string) (json.RawMessage, *jsonrpc.Error) {
 	obj := map[string]json.RawMessage{}
 	if !jsonscan.IsNullOrAbsent(params) {
 		var rerr *jsonrpc.Error
@@ -98,6 +106,14 @@ func marshalRaw(v any) (json.RawMessage, error) {
 
 // convertResult turns a modern result of method into the session's revision.
 func (l *legacySession) convertResult(method string, b []byte) ([]byte, *jsonrpc.Error) {
+	if out, ok := l.convertResultFast(method, b); ok { // legacy_fast.go
+		return out, nil
+	}
+	return l.convertResultGeneral(method, b)
+}
+
+// convertResultGeneral is convertResult on maps of members, for any result.
+func (l *legacySession) convertResultGeneral(method string, b []byte) ([]byte, *jsonrpc.Error) {
 	if name, ok := repeatedName(b); ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the result repeats the member name " + strconv.Quote(name)}
 	}
