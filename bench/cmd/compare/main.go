@@ -49,6 +49,27 @@ func servers() []driver.Server {
 	}
 }
 
+// legacyKinds are the rows a legacy-session column runs.
+var legacyKinds = []driver.Kind{driver.KindStdio, driver.KindHTTP}
+
+// legacyServers are -legacy's columns: mcpgen, go-sdk and mcp-go spoken to
+// through a legacy session (initialize, then plain requests), which most
+// deployed clients still open; mcpgen serves it from the same handlers by
+// converting each request and result (server/legacy*.go).
+func legacyServers(all []driver.Server) []driver.Server {
+	var out []driver.Server
+	for _, s := range all {
+		switch s.Name {
+		case "mcpgen", "go-sdk", "mcp-go":
+			s.Name += "-legacy"
+			s.Protocol, s.Kinds, s.InProcess = driver.Legacy, legacyKinds, nil
+			s.ModernOnly = []string{"mrtr-"} // multi round-trip results are 2026-07-28's
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 func main() {
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
@@ -68,6 +89,7 @@ type options struct {
 	listenIdle                  time.Duration
 	smoke                       bool
 	with                        []driver.Server
+	legacy                      bool
 }
 
 func parseFlags() options {
@@ -90,18 +112,27 @@ func parseFlags() options {
 	flag.StringVar(&o.floor, "floor", "floor-raw", "server whose throughput is the 100% mark")
 	flag.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
 	flag.IntVar(&o.minRequests, "min-requests", 3, "least requests a large-payload row measures (one at a time) however long they take")
-	flag.Func("with", "add a column `NAME=BINARY`: a prebuilt 2026-07-28 server binary (stdio; -http ADDR), e.g. the mcpgen server built before a change, for A/B runs (repeatable)", func(v string) error {
-		name, bin, ok := strings.Cut(v, "=")
-		if !ok || name == "" || bin == "" {
-			return fmt.Errorf("want NAME=BINARY, got %q", v)
+	with := func(p driver.Protocol, kinds []driver.Kind) func(string) error {
+		return func(v string) error {
+			name, bin, ok := strings.Cut(v, "=")
+			if !ok || name == "" || bin == "" {
+				return fmt.Errorf("want NAME=BINARY, got %q", v)
+			}
+			abs, err := filepath.Abs(bin)
+			if err != nil {
+				return err
+			}
+			srv := driver.Server{Name: name, Binary: abs, Protocol: p, Kinds: kinds}
+			if p == driver.Legacy {
+				srv.ModernOnly = []string{"mrtr-"}
+			}
+			o.with = append(o.with, srv)
+			return nil
 		}
-		abs, err := filepath.Abs(bin)
-		if err != nil {
-			return err
-		}
-		o.with = append(o.with, driver.Server{Name: name, Binary: abs, Protocol: driver.Modern})
-		return nil
-	})
+	}
+	flag.Func("with", "add a column `NAME=BINARY`: a prebuilt 2026-07-28 server binary (stdio; -http ADDR), e.g. the mcpgen server built before a change, for A/B runs (repeatable)", with(driver.Modern, nil))
+	flag.Func("with-legacy", "as -with, but the driver speaks to `NAME=BINARY` through a legacy session (initialize, "+driver.LegacyVersion+"), on the stdio and HTTP rows", with(driver.Legacy, legacyKinds))
+	flag.BoolVar(&o.legacy, "legacy", false, "add the columns mcpgen-legacy, go-sdk-legacy and mcp-go-legacy: the same servers through a legacy session (initialize, "+driver.LegacyVersion+"), on the stdio and HTTP rows")
 	flag.Parse()
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -155,7 +186,11 @@ func run() error {
 	if _, err := os.Stat(filepath.Join(o.dir, "go.mod")); err != nil {
 		return fmt.Errorf("-dir %q is not the bench module (run from bench/ or pass -dir): %w", o.dir, err)
 	}
-	srvs, rows, err := selectOnly(o.only, append(servers(), o.with...), allRows(o.maxSize, o.maxTools))
+	all := servers()
+	if o.legacy {
+		all = append(all, legacyServers(all)...)
+	}
+	srvs, rows, err := selectOnly(o.only, append(all, o.with...), allRows(o.maxSize, o.maxTools))
 	if err != nil {
 		return err
 	}

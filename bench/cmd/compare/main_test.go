@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/bench/internal/driver"
@@ -40,5 +41,34 @@ func TestSelectOnly(t *testing.T) {
 	}
 	if _, _, err := selectOnly("stdio-7", all, rows); err == nil {
 		t.Error("unknown token: want error")
+	}
+}
+
+// TestLegacyServers: -legacy adds mcpgen, go-sdk and mcp-go once more,
+// spoken to through a legacy session on the stdio and HTTP rows only.
+func TestLegacyServers(t *testing.T) {
+	got := legacyServers(servers())
+	var cols []string
+	for _, s := range got {
+		cols = append(cols, s.Name)
+		if s.Protocol != driver.Legacy || s.InProcess != nil {
+			t.Errorf("%s: protocol %v, in process %v; want legacy, none", s.Name, s.Protocol, s.InProcess)
+		}
+		for _, k := range []driver.Kind{driver.KindInProc, driver.KindListen, driver.KindStartup} {
+			if slices.Contains(s.Kinds, k) {
+				t.Errorf("%s runs %v rows", s.Name, k)
+			}
+		}
+		if !slices.Contains(s.Kinds, driver.KindStdio) || !slices.Contains(s.Kinds, driver.KindHTTP) {
+			t.Errorf("%s: kinds %v, want stdio and http", s.Name, s.Kinds)
+		}
+	}
+	if want := []string{"mcpgen-legacy", "go-sdk-legacy", "mcp-go-legacy"}; !slices.Equal(cols, want) {
+		t.Errorf("columns %v, want %v", cols, want)
+	}
+	for _, s := range servers() {
+		if s.Protocol != driver.Modern {
+			t.Errorf("-legacy changed %s's protocol", s.Name)
+		}
 	}
 }

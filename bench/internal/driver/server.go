@@ -39,6 +39,9 @@ type Server struct {
 	// Kinds, if set, are the only kinds of row the server runs (a variant
 	// of another column that matters for a few rows only).
 	Kinds []Kind
+	// ModernOnly lists workloads (Measurement.Workload prefixes) the server
+	// leaves out: a legacy-session column has no multi round-trip rows.
+	ModernOnly []string
 }
 
 // skips says why s does not run m ("" if it does).
@@ -50,6 +53,11 @@ func (s Server) skips(m Measurement) string {
 		return "no HTTP side"
 	case len(s.Kinds) > 0 && !slices.Contains(s.Kinds, m.Kind):
 		return "runs only its own kinds of row"
+	}
+	for _, w := range s.ModernOnly {
+		if m.Workload != "" && strings.HasPrefix(m.Workload, w) {
+			return "a 2026-07-28 workload"
+		}
 	}
 	return ""
 }
