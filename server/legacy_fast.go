@@ -159,25 +159,17 @@ func blockConverts(t *jsonscan.Tape, e int, version string) bool {
 // appendMetaWithout appends member m of t (a _meta object) without its
 // member named drop; nothing when no other member is left.
 func appendMetaWithout(out []byte, t *jsonscan.Tape, m int, drop string) []byte {
-	obj := m + 1
-	start := len(out)
+	obj, start := m+1, len(out)
 	out = appendComma(out)
 	out = append(out, t.Raw(m)...)
 	out = append(out, ':', '{')
-	open, kept := len(out), false
+	open := len(out)
 	for n := t.FirstMember(obj); n >= 0; n = t.NextMember(obj, n) {
-		if t.TextEqual(n, drop) {
-			continue
+		if !t.TextEqual(n, drop) {
+			out = appendMember(out, t.Raw(n), t.Raw(n+1))
 		}
-		if len(out) > open {
-			out = append(out, ',')
-		}
-		out = append(out, t.Raw(n)...)
-		out = append(out, ':')
-		out = append(out, t.Raw(n+1)...)
-		kept = true
 	}
-	if !kept {
+	if len(out) == open {
 		return out[:start]
 	}
 	return append(out, '}')

@@ -264,7 +264,7 @@ func (t *Tape) Contents(i int) []byte {
 func (t *Tape) Text(i int) string {
 	if !t.Escaped(i) {
 		if t.aliasable(i) {
-			return aliasString(t.Contents(i))
+			return AliasString(t.Contents(i))
 		}
 		return string(t.Contents(i))
 	}

@@ -30,14 +30,11 @@ func (t *Tape) aliasable(i int) bool {
 	return t.owner > 0 && 2*(int(t.nodes[i].meta>>metaShift)-2) >= t.owner // the length less the quotes
 }
 
-// aliasString is b as a string without copying it; b must never change.
-func aliasString(b []byte) string {
+// AliasString is b as a string without copying it, for a caller that
+// checked Aliasable on the node b is the contents of; b must never change.
+func AliasString(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
-
-// AliasString is b as a string without copying it, for a caller that
-// checked Aliasable on the node b is the contents of.
-func AliasString(b []byte) string { return aliasString(b) }
