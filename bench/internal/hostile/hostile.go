@@ -41,24 +41,25 @@ var (
 
 // Figures are the soak's measurements.
 type Figures struct {
-	NeverReadTaken   int64 // requests the server took from the never-reading client
-	NeverReadPeakKiB int   // its peak RSS (VmHWM)
-	FDsBefore        int   // server fds before the stalled bodies
-	FDsStalled       int   // with the stalled bodies open
-	FDsAfter         int   // after ReadTimeout
-	StalledCut       int   // stalled clients the server closed
-	ServedWhileHeld  int64 // normal calls served while the bodies stalled
-	GoroutinesBefore int   // before the abrupt disconnects
-	GoroutinesAfter  int   // after them
-	ServedDuring     int64 // normal calls served during the disconnects
-	FailedDuring     int64 // normal calls that failed during them
-	LostHTTP         int   // HTTP requests not answered at all on SIGTERM
-	LostStdio        int   // stdio requests not answered at all on SIGTERM
-	ResultsHTTP      int   // HTTP requests answered with their result
-	ResultsStdio     int   // stdio requests answered with their result
-	RefusedStdio     int   // stdio requests not yet read, answered with the shutdown error
-	ListenHTTP       bool  // the HTTP listen stream ended with its result
-	ListenStdio      bool  // the stdio listen stream ended with its result
+	NeverReadTaken   int64  // requests the server took from the never-reading client
+	NeverReadPeakKiB int    // its peak RSS (VmHWM)
+	FDsBefore        int    // server fds before the stalled bodies
+	FDsStalled       int    // with the stalled bodies open
+	FDsAfter         int    // after ReadTimeout
+	StalledCut       int    // stalled clients the server closed
+	ServedWhileHeld  int64  // normal calls served while the bodies stalled
+	GoroutinesBefore int    // before the abrupt disconnects
+	GoroutinesAfter  int    // after them
+	StacksAfter      string // then the server's goroutines by first frame (the stacks probe)
+	ServedDuring     int64  // normal calls served during the disconnects
+	FailedDuring     int64  // normal calls that failed during them
+	LostHTTP         int    // HTTP requests not answered at all on SIGTERM
+	LostStdio        int    // stdio requests not answered at all on SIGTERM
+	ResultsHTTP      int    // HTTP requests answered with their result
+	ResultsStdio     int    // stdio requests answered with their result
+	RefusedStdio     int    // stdio requests not yet read, answered with the shutdown error
+	ListenHTTP       bool   // the HTTP listen stream ended with its result
+	ListenStdio      bool   // the stdio listen stream ended with its result
 }
 
 // ReadTimeout is the server's Limits.ReadTimeout in the soak (short, so
@@ -113,7 +114,7 @@ func (f Figures) Check(sz Sizes) error {
 		bad = append(bad, fmt.Sprintf("normal clients: %d served while bodies stalled, %d failed during the disconnects", f.ServedWhileHeld, f.FailedDuring))
 	}
 	if f.GoroutinesAfter > f.GoroutinesBefore+10 {
-		bad = append(bad, fmt.Sprintf("goroutines %d before the disconnects, %d after", f.GoroutinesBefore, f.GoroutinesAfter))
+		bad = append(bad, fmt.Sprintf("goroutines %d before the disconnects, %d after; by first frame:\n%s", f.GoroutinesBefore, f.GoroutinesAfter, f.StacksAfter))
 	}
 	if f.LostHTTP+f.LostStdio > 0 || !f.ListenHTTP || !f.ListenStdio {
 		bad = append(bad, fmt.Sprintf("SIGTERM lost %d HTTP and %d stdio responses (listen results: HTTP %v, stdio %v)", f.LostHTTP, f.LostStdio, f.ListenHTTP, f.ListenStdio))
@@ -297,6 +298,23 @@ func (c *client) goroutines() (int, error) {
 	return strconv.Atoi(m.Result.Content[0].Text)
 }
 
+// stacks asks the server for its goroutines counted by first frame.
+func (c *client) stacks() (string, error) {
+	code, b, err := c.do(context.Background(), call(1, "stacks", `{}`), "tools/call", "stacks")
+	if err != nil || code != 200 {
+		return "", fmt.Errorf("stacks probe: %d %s %v", code, b, err)
+	}
+	var m struct {
+		Result struct {
+			Content []struct{ Text string } `json:"content"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil || len(m.Result.Content) == 0 {
+		return "", fmt.Errorf("stacks probe: %s", b)
+	}
+	return m.Result.Content[0].Text, nil
+}
+
 // normalLoad runs one normal client until stop, counting its calls.
 func normalLoad(c *client, stop <-chan struct{}, ok, failed *atomic.Int64) *sync.WaitGroup {
 	var wg sync.WaitGroup
@@ -407,6 +425,11 @@ func httpPhases(bin string, sz Sizes, f *Figures, logf func(string, ...any)) err
 		c.hc.CloseIdleConnections()
 		if f.GoroutinesAfter <= f.GoroutinesBefore+2 || time.Now().After(deadline) {
 			break
+		}
+	}
+	if f.GoroutinesAfter > f.GoroutinesBefore+10 {
+		if f.StacksAfter, err = c.stacks(); err != nil {
+			return err
 		}
 	}
 	logf("%d abrupt HTTP disconnects (connect-and-close, half headers, half body, gone before the answer, listen stream dropped): server goroutines %d before, %d after; %d normal calls served meanwhile, %d failed",

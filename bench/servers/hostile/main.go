@@ -1,5 +1,5 @@
 // Command hostile is the server of the hostile soak (go run ./cmd/load
-// -hostile): the weather tool and two probes, sleep and goroutines, served
+// -hostile): the weather tool and three probes, sleep, goroutines and stacks, served
 // by server.Run with its default Limits, the way an `mcpgen init` project
 // serves: stdio, or Streamable HTTP with -http ADDR; SIGTERM drains.
 package main
@@ -43,6 +43,8 @@ func main() {
 				}),
 			server.NewTool(server.ToolInfo{Name: "goroutines", Description: "The server's goroutine count."},
 				func(context.Context, struct{}) (string, error) { return strconv.Itoa(runtime.NumGoroutine()), nil }),
+			server.NewTool(server.ToolInfo{Name: "stacks", Description: "The server's goroutines, counted by the first frame outside the runtime."},
+				func(context.Context, struct{}) (string, error) { return stackSummary(), nil }),
 		}}
 	(&mcpgenpeer.Tools{}).MCPRegister(&opts)
 	s, err := server.New(opts)
