@@ -215,7 +215,7 @@ func BenchmarkBindToolRun(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := c.tool.t.run(context.Background(), args); err != nil {
+				if _, err := c.tool.t.run(context.Background(), args, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

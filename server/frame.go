@@ -18,6 +18,11 @@ const frameRoom = 64
 // 10 MB tool result was copied once more into its response.
 type resultFrame struct {
 	buf []byte // frameRoom bytes of room, then the result
+	// result is the encoded result (in buf, or a buffer it outgrew into):
+	// a registry returns the frame itself as its result (encodeResult), a
+	// pointer into the request, where a []byte in an interface would be
+	// allocated.
+	result []byte
 }
 
 // alloc returns an empty result buffer of capacity n (and the room and
@@ -31,6 +36,7 @@ func (f *resultFrame) alloc(n int) []byte {
 // result that outgrew the buffer (append moved it: escaping grew the
 // text more than the estimate) leaves f without a frame.
 func (f *resultFrame) done(result []byte) []byte {
+	f.result = result
 	if n := frameRoom + len(result); len(result) > 0 && n <= cap(f.buf) && &f.buf[:n][frameRoom] == &result[0] {
 		f.buf = f.buf[:n]
 	} else {

@@ -141,7 +141,7 @@ func (s *Server) serveParsed(ctx context.Context, pr *parsedRequest, w MessageWr
 			return nil, invalidParams("_meta." + keyClientCapabilities + ": " + err.Error())
 		}
 	}
-	ctx = withRequest(ctx, r)
+	ctx = withRequestIn(ctx, r)
 	r.ctx = ctx
 	defer r.done.Store(true)
 

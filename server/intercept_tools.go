@@ -47,7 +47,7 @@ func (t *toolImpl) wrapped(mw []ToolMiddleware) *toolImpl {
 	type digestKey struct{}
 	h := ToolHandler(func(ctx context.Context, call *ToolCall) (*mcp.CallToolResult, error) {
 		d, _ := ctx.Value(digestKey{}).(argsSum)
-		out, err := inner(ctx, middlewareArgs(ctx, call.Arguments, d.sum, d.ok))
+		out, err := inner(ctx, middlewareArgs(ctx, call.Arguments, d.sum, d.ok), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +63,7 @@ func (t *toolImpl) wrapped(mw []ToolMiddleware) *toolImpl {
 	}
 	w := *t
 	name := t.key
-	w.run = func(ctx context.Context, args []byte) (any, error) {
+	w.run = func(ctx context.Context, args []byte, _ *toolText) (any, error) {
 		disownArgs(ctx)
 		if sum, ok := argsDigest(ctx, args); ok {
 			ctx = context.WithValue(ctx, digestKey{}, argsSum{sum, true})

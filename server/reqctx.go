@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -18,6 +19,7 @@ type request struct {
 	meta   requestMeta
 	w      MessageWriter
 	ctx    context.Context
+	inCtx  requestCtx    // ctx when serveParsed made it: the request as a context value
 	done   atomic.Bool   // set when the handler has returned
 	params requestParams // the request's scanned params (serveParsed)
 
@@ -29,7 +31,8 @@ type request struct {
 
 	cache *CachePolicy // per-call override (SetCachePolicy)
 
-	frame resultFrame // the tool result's buffer, with room for the response head (frame.go)
+	frame   resultFrame // the tool result's buffer, with room for the response head (frame.go)
+	toolOut toolText    // the tool's output, lent to it by the registry (toolRegistry.call)
 
 	// Multi round-trip state.
 	mrtrAllowed    bool
@@ -50,6 +53,32 @@ type requestKey struct{}
 
 func withRequest(ctx context.Context, r *request) context.Context {
 	return context.WithValue(ctx, requestKey{}, r)
+}
+
+// requestCtx is what withRequest makes, held inside the request (no
+// allocation of its own): parent with r as the value of requestKey.
+type requestCtx struct {
+	context.Context
+	r *request
+}
+
+// Value is r for requestKey, the parent's value for any other key.
+func (c *requestCtx) Value(key any) any {
+	if key == (requestKey{}) {
+		return c.r
+	}
+	return c.Context.Value(key)
+}
+
+// String names the context as context.WithValue's does.
+func (c *requestCtx) String() string {
+	return fmt.Sprintf("%v.WithValue(server.requestKey, request)", c.Context)
+}
+
+// withRequestIn is withRequest with the context held in r.
+func withRequestIn(ctx context.Context, r *request) context.Context {
+	r.inCtx = requestCtx{Context: ctx, r: r}
+	return &r.inCtx
 }
 
 func requestFrom(ctx context.Context) *request {

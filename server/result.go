@@ -58,6 +58,8 @@ func (s *Server) encodeResult(r *request, result any) ([]byte, *jsonrpc.Error) {
 		return nil, errNoResult
 	case rawResult:
 		return x, nil
+	case *resultFrame:
+		return x.result, nil
 	case mcp.ResultCompleter:
 		if v = x.Completed(r.resultDefaults()); v == nil {
 			return nil, errNoResult

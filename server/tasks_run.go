@@ -95,7 +95,7 @@ func (s *Server) runTask(ctx context.Context, t *task) {
 		t.mu.Unlock()
 		rctx := withRequest(withTaskOwner(ctx, t), r)
 		r.ctx = rctx
-		out, err := s.call(rctx, func(c context.Context) (any, error) { return t.tool.run(c, t.args) })
+		out, err := s.call(rctx, func(c context.Context) (any, error) { return t.tool.run(c, t.args, nil) })
 		r.done.Store(true)
 		if ctx.Err() != nil {
 			t.finish(TaskCancelled, nil, nil, stopReason(ctx))

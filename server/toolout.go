@@ -47,11 +47,12 @@ type toolText struct {
 
 func toolError(msg string) *toolText { return &toolText{text: msg, isError: true} }
 
-// toolOutput converts a tool's Out value.
-func toolOutput(kind outKind, out any) (any, error) {
+// toolOutput converts a tool's Out value; a *toolText is built in scratch
+// when that is not nil.
+func toolOutput(kind outKind, out any, scratch *toolText) (any, error) {
 	switch kind {
 	case outString:
-		return &toolText{text: out.(string)}, nil
+		return scratch.set(toolText{text: out.(string)}), nil
 	case outContent:
 		content := out.([]mcp.ContentBlock)
 		if content == nil {
@@ -68,7 +69,7 @@ func toolOutput(kind outKind, out any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tt := &toolText{textJSON: b}
+	tt := scratch.set(toolText{textJSON: b})
 	if kind == outStructured && string(b) != "null" {
 		tt.structured = b
 		if s, ok := out.(fmt.Stringer); ok {
@@ -76,6 +77,16 @@ func toolOutput(kind outKind, out any) (any, error) {
 		}
 	}
 	return tt, nil
+}
+
+// set stores v in t and returns t, or a new toolText holding v when t is
+// nil.
+func (t *toolText) set(v toolText) *toolText {
+	if t == nil {
+		t = new(toolText) // not &v: v would then be on the heap either way
+	}
+	*t = v
+	return t
 }
 
 // textLen is the length of the text block's text before escaping.

@@ -74,9 +74,12 @@ func (t Tool) Name() string {
 type toolImpl struct {
 	entry        // key: the name; def: the encoded Tool definition
 	paramHeaders []httpwire.ParamHeader
-	run          func(ctx context.Context, args []byte) (any, error)
-	taskSupport  TaskSupport
-	beforeTask   func(ctx context.Context) error
+	// run runs the tool; its output is a *toolText (in scratch when that
+	// is not nil: a caller that reads it at once and runs nothing else
+	// meanwhile may lend one) or an *mcp.CallToolResult.
+	run         func(ctx context.Context, args []byte, scratch *toolText) (any, error)
+	taskSupport TaskSupport
+	beforeTask  func(ctx context.Context) error
 }
 
 // toolWire is the wire form of a tool definition; inputSchema and
@@ -225,7 +228,7 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 		return fail(err)
 	}
 	name := info.Name
-	t.run = func(ctx context.Context, args []byte) (any, error) {
+	t.run = func(ctx context.Context, args []byte, scratch *toolText) (any, error) {
 		out, err := call(ctx, args, decode)
 		if err != nil {
 			if bad, ok := err.(argsError); ok {
@@ -236,7 +239,7 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 			}
 			return toolError(err.Error()), nil
 		}
-		res, err := toolOutput(kind, out)
+		res, err := toolOutput(kind, out, scratch)
 		if err != nil || outCheck == nil {
 			return res, err
 		}
@@ -385,13 +388,16 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 		out, handled, err = g.callTask(ctx, r, p, t)
 	}
 	if !handled {
-		out, err = t.run(ctx, p.arguments)
+		// The result is encoded below, before anything else runs: the
+		// request lends its toolText.
+		out, err = t.run(ctx, p.arguments, &r.toolOut)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if tt, ok := out.(*toolText); ok {
-		return rawResult(tt.encodeIn(&r.frame, g.s.metaJSON)), nil
+		tt.encodeIn(&r.frame, g.s.metaJSON)
+		return &r.frame, nil
 	}
 	return out, nil
 }
@@ -414,7 +420,7 @@ func (g *toolRegistry) CallTool(ctx context.Context, params *mcp.CallToolRequest
 	if err := checkScopes(ctx, t.scopes); err != nil {
 		return nil, err
 	}
-	out, err := t.run(ctx, params.Arguments)
+	out, err := t.run(ctx, params.Arguments, nil)
 	if err != nil {
 		return nil, err
 	}

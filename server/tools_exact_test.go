@@ -68,7 +68,7 @@ func exactTool(t testing.TB, strict bool) (*toolImpl, *[]exactArgs, json.RawMess
 
 func callExact(t testing.TB, tool *toolImpl, args string) (string, bool) {
 	t.Helper()
-	out, err := tool.run(context.Background(), []byte(args))
+	out, err := tool.run(context.Background(), []byte(args), nil)
 	if err != nil {
 		t.Fatalf("run(%s): %v", args, err)
 	}
@@ -196,7 +196,7 @@ func FuzzToolReceivesValidated(f *testing.F) {
 			tool, got, sch = strict, strictGot, strictCompiled
 		}
 		*got = nil
-		out, err := tool.run(context.Background(), args)
+		out, err := tool.run(context.Background(), args, nil)
 		if err != nil {
 			t.Fatalf("run(%q): %v", args, err)
 		}
@@ -321,7 +321,7 @@ func TestStructuredContentChecked(t *testing.T) {
 	if tool.t.err != nil {
 		t.Fatal(tool.t.err)
 	}
-	_, err := tool.t.run(context.Background(), nil)
+	_, err := tool.t.run(context.Background(), nil, nil)
 	var je interface{ Error() string }
 	if err == nil {
 		t.Fatal("a structuredContent outside its outputSchema was accepted")
@@ -333,7 +333,7 @@ func TestStructuredContentChecked(t *testing.T) {
 	good := NewTool(ToolInfo{Name: "good"}, func(_ context.Context, _ struct{}) (badReport, error) {
 		return badReport{Units: "metric"}, nil
 	})
-	if _, err := good.t.run(context.Background(), nil); err != nil {
+	if _, err := good.t.run(context.Background(), nil, nil); err != nil {
 		t.Errorf("a conforming structuredContent: %v", err)
 	}
 }
@@ -371,11 +371,11 @@ type plainReport struct {
 func TestStructuredContentHandWrittenSchema(t *testing.T) {
 	tool := NewTool(ToolInfo{Name: "hand", OutputSchema: json.RawMessage(`{"type":"object","required":["temperature"]}`)},
 		func(_ context.Context, _ struct{}) (plainReport, error) { return plainReport{Units: "metric"}, nil })
-	if _, err := tool.t.run(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "/temperature") {
+	if _, err := tool.t.run(context.Background(), nil, nil); err == nil || !strings.Contains(err.Error(), "/temperature") {
 		t.Errorf("hand-written outputSchema not enforced: %v", err)
 	}
 	derived := NewTool(ToolInfo{Name: "derived"}, func(_ context.Context, _ struct{}) (plainReport, error) { return plainReport{}, nil })
-	if _, err := derived.t.run(context.Background(), nil); err != nil {
+	if _, err := derived.t.run(context.Background(), nil, nil); err != nil {
 		t.Errorf("derived outputSchema: %v", err)
 	}
 }

@@ -24,7 +24,7 @@ import (
 // Unmarshaler ends it.
 type tapeDecoder struct {
 	saved error
-	stack []string // struct field names down to the value, for errors
+	path  fieldPath // struct field names down to the value, for errors
 	// alias is set while store runs for a string literal whose text may be
 	// a view of the message (jsonscan.Tape.Aliasable): a large argument is
 	// then not copied.
@@ -57,8 +57,8 @@ func (d *tapeDecoder) save(err error) {
 
 // context adds the field path to a type error, as encoding/json does.
 func (d *tapeDecoder) context(err error) error {
-	if te, ok := err.(*json.UnmarshalTypeError); ok && len(d.stack) > 0 {
-		stack := d.stack
+	if te, ok := err.(*json.UnmarshalTypeError); ok && d.path.depth > 0 {
+		stack := d.path.names()
 		if te.Field != "" {
 			stack = append(stack[:len(stack):len(stack)], te.Field)
 		}
@@ -206,8 +206,8 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 			if f == nil {
 				return nil // not a field: ignored (the schema may reject it)
 			}
-			depth := len(d.stack)
-			defer func() { d.stack = d.stack[:depth] }()
+			depth := d.path.depth
+			defer func() { d.path.depth = depth }()
 			sub := v
 			for k, ind := range f.index {
 				if sub.Kind() == reflect.Pointer {
@@ -221,11 +221,11 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 					sub = sub.Elem()
 				}
 				if k < len(f.index)-1 {
-					d.stack = append(d.stack, sub.Type().Field(ind).Name)
+					d.path.push(sub.Type().Field(ind).Name)
 				}
 				sub = sub.Field(ind)
 			}
-			d.stack = append(d.stack, f.name)
+			d.path.push(f.name)
 			if f.quoted {
 				return d.quoted(mt, val, sub)
 			}
