@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"sync"
@@ -727,12 +728,13 @@ func (p *tapeParser) duplicate(m int) {
 // why, as readString.
 func scanString(data []byte, i int) (end int, escaped, badUTF8 bool, fault string) {
 	ascii := true
+	high := uint64(highBytes) // skipPlain stops at bytes >= 0x80 too while ascii
 	j := i
 	fast := i // from here on try eight bytes at a time
 	for j < len(data) {
 		if j >= fast {
-			j = skipPlain(data, j, ascii)
-			fast = j + 8 // the next eight bytes hold what stopped it
+			j = skipPlain(data, j, high)
+			fast = j + 1 // data[j] stopped it (or the last partial block starts there)
 			if j >= len(data) {
 				break
 			}
@@ -763,29 +765,31 @@ func scanString(data []byte, i int) (end int, escaped, badUTF8 bool, fault strin
 		case c < 0x20:
 			return j, false, false, "invalid control character in a string"
 		case c >= utf8.RuneSelf:
-			ascii = false
+			ascii, high = false, 0
 		}
 		j++
 	}
 	return len(data), false, false, "unexpected end of input in a string"
 }
 
-// skipPlain returns the index of the first eight-byte block from j that
-// may hold a byte scanString must look at ('"', '\\', a control character,
-// and while ascii a byte >= 0x80), or the start of the last partial block:
-// the bytes it skips are plain string contents. The tests are exact for
-// the presence of such a byte (a borrow comes only from a byte that is one).
-func skipPlain(data []byte, j int, ascii bool) int {
+// highBytes is skipPlain's high for a string read as ASCII so far: it
+// stops at bytes >= 0x80 too.
+const highBytes = 0x8080808080808080
+
+// skipPlain returns the index of the first byte from j that scanString
+// must look at ('"', '\\', a control character, and the bytes >= 0x80 when
+// high is highBytes rather than 0) when one is in a whole eight-byte
+// block, else the start of the last partial block: the bytes it skips are
+// plain string contents. The tests are exact for the lowest such byte of a
+// block (a borrow only comes from a byte that is one, and only moves up):
+// its bit is the lowest set. Small enough to be inlined.
+func skipPlain(data []byte, j int, high uint64) int {
 	const lsb, msb = 0x0101010101010101, 0x8080808080808080
-	high := uint64(0)
-	if ascii {
-		high = msb
-	}
 	for ; j+8 <= len(data); j += 8 {
 		x := binary.LittleEndian.Uint64(data[j:])
 		q, b := x^(lsb*'"'), x^(lsb*'\\')
-		if ((q-lsb)&^q|(b-lsb)&^b|(x-lsb*0x20)&^x)&msb|x&high != 0 {
-			break
+		if stop := ((q-lsb)&^q|(b-lsb)&^b|(x-lsb*0x20)&^x)&msb | x&high; stop != 0 {
+			return j + bits.TrailingZeros64(stop)/8
 		}
 	}
 	return j

@@ -188,26 +188,28 @@ func TestKeptTapeOutlivesPool(t *testing.T) {
 	}
 }
 
-// FuzzSkipPlain checks skipPlain's word tests against a byte loop.
+// FuzzSkipPlain checks skipPlain's word tests, and the byte they stop at,
+// against a byte loop.
 func FuzzSkipPlain(f *testing.F) {
 	for _, s := range []string{"abcdefgh\"", "abcdefghijklmnop\\", "\x1f", "abcdefg\x80hijklmno", "\x20\x20\x20\x20\x20\x20\x20\x1f", "\xff\xff\xff\xff\xff\xff\xff\x00"} {
 		f.Add([]byte(s), true)
 		f.Add([]byte(s), false)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, ascii bool) {
-		want := 0
-		for ; want+8 <= len(data); want += 8 {
-			stop := false
-			for _, c := range data[want : want+8] {
-				if c == '"' || c == '\\' || c < 0x20 || ascii && c >= 0x80 {
-					stop = true
-				}
-			}
-			if stop {
+		// The first byte to look at, when a whole block holds it, else the
+		// start of the last partial block.
+		want := len(data) - len(data)%8
+		for i, c := range data[:want] {
+			if c == '"' || c == '\\' || c < 0x20 || ascii && c >= 0x80 {
+				want = i
 				break
 			}
 		}
-		if got := skipPlain(data, 0, ascii); got != want {
+		high := uint64(0)
+		if ascii {
+			high = highBytes
+		}
+		if got := skipPlain(data, 0, high); got != want {
 			t.Fatalf("skipPlain(%q, %v) = %d, want %d", data, ascii, got, want)
 		}
 	})
