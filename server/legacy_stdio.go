@@ -16,12 +16,12 @@ import (
 // _meta's version on either kind of connection.
 
 // stdioRequest is a request on its way to its era: parsed once, on the
-// read loop when its era may depend on the connection's session, else in
-// the worker (the modern hot path keeps the read loop free of scanning).
+// read loop before the request runs when its era may depend on the
+// connection's session, else when it runs (handle).
 type stdioRequest struct {
 	msg jsonrpc.Message
 	// pr is the parse made on the read loop, era the era it chose; nil on
-	// the modern path, where the worker parses msg into a parsedRequest
+	// the modern path, where handle parses msg into a parsedRequest
 	// on its stack (512 bytes the stdioCall does not carry).
 	pr  *parsedRequest
 	era era

@@ -20,12 +20,14 @@ import (
 const stdioDrain = 2 * time.Second
 
 // ServeStdio serves newline-delimited JSON-RPC on in/out until in ends or
-// ctx is done; many requests are in flight at once and one writer keeps
-// lines whole.
+// ctx is done; many requests are in flight at once and one writer at a
+// time keeps lines whole.
 //
-// Every request runs in its own goroutine and is answered when it is done,
-// so answers may come out of order. notifications/cancelled cancels that
-// request's context; nothing more is written for it. A line that is not
+// Every request runs inline on the read loop and is answered when it is
+// done; one that has not returned within 50 µs is promoted (the reading
+// goes on on another goroutine while it finishes), so a slow request holds
+// up nothing and answers may come out of order. notifications/cancelled
+// cancels that request's context; nothing more is written for it. A line that is not
 // JSON gets -32700, a non-request object -32600, a line over the size
 // limit (16 MiB) -32600; reading goes on. Nothing but MCP messages is
 // written to out (diagnostics go to Options.Logger, stderr by default).
@@ -63,21 +65,22 @@ type stdioConn struct {
 	calls map[string]*stdioCall // in-flight requests by id text
 	gone  *ctxRef               // a cancelled child of reqs: cancelled calls' context (stdio_ctx.go)
 	wg    sync.WaitGroup
-	jobs  chan *stdioCall // hands a request to a parked worker
+	jobs  chan *stdioCall // hands a listen stream to a parked worker
 	idle  atomic.Int32
 	slots chan struct{} // one per request in flight (MaxInFlightPerConn)
 	// waiting holds one token per request of a legacy session that waits
 	// for the client's answer to a server request; such a request gives its
 	// slot back meanwhile (see waitingForClient).
 	waiting chan struct{}
-	// draining is set by the read loop once the server drains: requests are
-	// refused there, so c.wg gets no Add after the loop waits on it.
+	// draining is set under the read loop's mutex once the server drains
+	// (stdioLoop): requests are refused from then on, so c.wg gets no Add
+	// after the drain waits on it.
 	draining bool
 	client   string         // the connection's identity for per-client quotas
 	legacy   *legacySession // set by initialize (legacy_stdio.go); read loop only
 }
 
-// stdioCall is one request in flight: what the worker runs and what
+// stdioCall is one request in flight: what the loop or a worker runs and what
 // notifications/cancelled and the end of the connection act on (one
 // allocation per request).
 type stdioCall struct {
@@ -95,7 +98,7 @@ type stdioCall struct {
 func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, maxLine int) error {
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
-	o := newStdioOut()
+	o := newStdioOut(out)
 	c := &stdioConn{s: s, o: o, dead: o.dead, calls: map[string]*stdioCall{}, jobs: make(chan *stdioCall),
 		client: nextConnID("stdio")}
 	if n := s.lim.cfg.MaxInFlightPerConn; n > 0 {
@@ -111,66 +114,14 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 	c.gone = newGoneRef(reqs)
 	defer context.AfterFunc(s.lim.stopCtx, func() { cancelReqs(errShutdownCancel) })()
 	defer close(c.jobs) // parked workers exit
-	writerDone := make(chan struct{})
-	go o.run(out, writerDone)
 
-	lines := make(chan []stdioLine)
-	readErr := make(chan error, 1)
-	go readBatches(ctx, jsonrpc.NewLineReader(in, maxLine), lines, readErr)
-
-	var result error
-	closing := s.closing        // the server drains
-	var drained <-chan struct{} // closed once the drain has nothing left
-	var stopped <-chan struct{} // the drain's grace ended
-	var sweep <-chan time.Time  // then: answer what is still unanswered
-	swept := false
-	drain := func() {
-		closing, c.draining = nil, true
-		drained, stopped = whenDone(&c.wg), s.lim.stopCtx.Done()
-	}
-loop:
-	for {
-		select {
-		case batch := <-lines:
-			for i, line := range batch {
-				if i > 0 {
-					// Lines read together: the server may have begun to
-					// drain, or the connection ended, since the first.
-					if ctx.Err() != nil {
-						break
-					}
-					select {
-					case <-closing:
-						drain()
-					default:
-					}
-				}
-				c.dispatch(ctx, reqs, line.b, line.own)
-			}
-		case <-closing:
-			drain()
-		case <-drained:
-			break loop
-		case <-stopped:
-			stopped, sweep = nil, time.After(s.lim.stopAfter)
-		case <-sweep:
-			c.answerRemaining()
-			swept = true
-			break loop
-		case err := <-readErr:
-			if !errors.Is(err, io.EOF) {
-				s.logger.Warn("stdio: reading input", "err", err)
-				result = err
-			}
-			break loop
-		case <-ctx.Done():
-			result = ctx.Err()
-			break loop
-		case <-c.dead:
-			result = o.err
-			break loop
-		}
-	}
+	l := &stdioLoop{c: c, ctx: ctx, reqs: reqs, lr: jsonrpc.NewLineReader(in, maxLine),
+		closing: s.closing, eof: make(chan error, 1)}
+	l.timer = time.AfterFunc(time.Hour, l.promote)
+	l.timer.Stop()
+	l.mu.Lock()
+	go l.own()
+	result, swept := l.watch()
 	// Input ended: listen streams end now, other requests may finish.
 	c.mu.Lock()
 	for _, call := range c.calls {
@@ -185,68 +136,50 @@ loop:
 		waitTimeout(&c.wg, time.Second)
 	}
 	o.close()
-	<-writerDone
 	if result == nil && o.err != nil {
 		result = o.err
 	}
 	return result
 }
 
-// stdioBatchLines bounds the lines the reader hands on at once.
+// stdioBatchLines bounds the lines dispatched between two reads.
 const stdioBatchLines = 1024
 
-// readBatches reads the input lines and hands them to the read loop in
-// batches: every whole line the last read brought in, copied together into
-// one buffer (one allocation per read, not per line), handed on before the
-// reader would wait for more input. A line over the size limit is an
+// nextBatch reads the next input lines: every whole line the read brought
+// in (at least one, waiting for it), copied together into one buffer (one
+// allocation per read, not per line). A line over the size limit is an
 // entry without bytes; a line longer than the line reader's buffer is
-// handed in the buffer it was assembled in (own), not copied. The reader
-// holds at most one batch and the line reader's buffer, so a read loop
-// stopped at the in-flight cap stops the reading. It ends
-// at the first read error (io.EOF at the end of the input), which it sends
-// on readErr after the lines before it, or when ctx is done.
-func readBatches(ctx context.Context, lr *jsonrpc.LineReader, lines chan<- []stdioLine, readErr chan<- error) {
-	for {
-		var batch []stdioLine
-		var buf []byte
-		var err error
-		for len(batch) < stdioBatchLines {
-			var line []byte
-			line, err = lr.Next()
-			if errors.Is(err, jsonrpc.ErrMessageTooLarge) {
-				batch, err = append(batch, stdioLine{}), nil
-			} else if err != nil {
-				break
-			} else if lr.Take(line) {
-				// A long line: its buffer is the request's now, not a copy.
-				// Uncut: its capacity is the buffer a view of it keeps (a
-				// kept buffer reused for a shorter line is larger).
-				batch = append(batch, stdioLine{b: line, own: true})
-			} else {
-				if cap(buf)-len(buf) < len(line) {
-					// The lines still to come in this batch are buffered.
-					buf = make([]byte, 0, len(line)+lr.Buffered())
-				}
-				at := len(buf)
-				buf = append(buf, line...)
-				batch = append(batch, stdioLine{b: buf[at:len(buf):len(buf)]})
+// handed in the buffer it was assembled in (own), not copied. err is the
+// read error that ended the batch (io.EOF at the end of the input); the
+// lines before it are in the batch.
+func nextBatch(lr *jsonrpc.LineReader) (batch []stdioLine, err error) {
+	var buf []byte
+	for len(batch) < stdioBatchLines {
+		var line []byte
+		line, err = lr.Next()
+		if errors.Is(err, jsonrpc.ErrMessageTooLarge) {
+			batch, err = append(batch, stdioLine{}), nil
+		} else if err != nil {
+			break
+		} else if lr.Take(line) {
+			// A long line: its buffer is the request's now, not a copy.
+			// Uncut: its capacity is the buffer a view of it keeps (a
+			// kept buffer reused for a shorter line is larger).
+			batch = append(batch, stdioLine{b: line, own: true})
+		} else {
+			if cap(buf)-len(buf) < len(line) {
+				// The lines still to come in this batch are buffered.
+				buf = make([]byte, 0, len(line)+lr.Buffered())
 			}
-			if !lr.LineBuffered() {
-				break
-			}
+			at := len(buf)
+			buf = append(buf, line...)
+			batch = append(batch, stdioLine{b: buf[at:len(buf):len(buf)]})
 		}
-		if len(batch) > 0 {
-			select {
-			case lines <- batch:
-			case <-ctx.Done():
-				return
-			}
-		}
-		if err != nil {
-			readErr <- err
-			return
+		if !lr.LineBuffered() {
+			break
 		}
 	}
+	return batch, err
 }
 
 // whenDone returns a channel closed once wg is done.
@@ -295,7 +228,7 @@ func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
 // send queues one encoded message.
 func (c *stdioConn) send(b []byte) error { return c.o.send(b) }
 
-// stdioLine is one input line readBatches hands on: b is nil for a line
+// stdioLine is one input line of a batch (nextBatch): b is nil for a line
 // over the size limit; own is set when b is in a buffer of its own (a long
 // line taken from the line reader, uncut: its capacity is that buffer's
 // size, which DecodeOwned weighs a view against), not in one shared with
@@ -305,13 +238,16 @@ type stdioLine struct {
 	own bool
 }
 
-// dispatch handles one input line (nil: a line over the size limit); own
-// says the line is in a buffer of its own (stdioLine). Requests run in
-// contexts derived from reqs.
-func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte, own bool) {
+// dispatch handles one input line (nil: a line over the size limit) on
+// the read loop l; own says the line is in a buffer of its own
+// (stdioLine). Requests run in contexts derived from l.reqs, inline (listen
+// streams on a worker). It returns false when an inline request was
+// promoted: the loop is another goroutine's now.
+func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
+	ctx, reqs := l.ctx, l.reqs
 	if line == nil {
 		c.send(jsonrpc.AppendError(nil, jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: message exceeds the maximum size"}))
-		return
+		return true
 	}
 	decode := jsonrpc.Decode
 	if own {
@@ -324,7 +260,7 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte, own bool) {
 		if msg.Kind != jsonrpc.KindNotification {
 			c.send(jsonrpc.AppendError(nil, msg.ID, derr))
 		}
-		return
+		return true
 	}
 	switch msg.Kind {
 	case jsonrpc.KindNotification:
@@ -332,19 +268,19 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte, own bool) {
 			c.cancelled(msg.Params)
 		}
 		c.legacyMessage(ctx, msg)
-		return
+		return true
 	case jsonrpc.KindRequest:
 	default:
 		c.legacyMessage(ctx, msg) // answers to a legacy session's requests; else ignored
-		return
+		return true
 	}
 	if c.draining {
 		c.send(jsonrpc.AppendError(nil, msg.ID, shuttingDownError()))
-		return
+		return true
 	}
 	if rr := c.s.admitRate(ctx); rr != nil { // ratelimit.go
 		c.send(jsonrpc.AppendError(nil, msg.ID, rr.err()))
-		return
+		return true
 	}
 	listen := msg.Method == mcp.MethodSubscriptionsListen
 	if listen {
@@ -352,8 +288,11 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte, own bool) {
 		// not keep the whole batch its line was read with.
 		msg, _ = jsonrpc.Decode(bytes.Clone(line))
 	}
-	if !listen && !c.acquire(ctx) {
-		return
+	if !listen && !c.tryAcquire() {
+		l.flush() // the loop may wait for a slot: answers go out first
+		if !c.acquire(ctx) {
+			return true
+		}
 	}
 	call := &stdioCall{id: msg.ID, key: msg.ID.String(), listen: listen}
 	call.slot.held = !listen && c.slots != nil
@@ -363,42 +302,55 @@ func (c *stdioConn) dispatch(ctx, reqs context.Context, line []byte, own bool) {
 		c.mu.Unlock()
 		c.release(&call.slot)
 		c.send(jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}))
-		return
+		return true
 	}
 	c.calls[call.key] = call
 	c.wg.Add(1)
 	c.mu.Unlock()
 	c.eraOf(ctx, msg, &call.req)
 	call.w = stdioWriter{c: c, ctx: &call.ctx, slot: &call.slot}
-	if !listen {
-		c.o.running.Add(1)
+	if listen {
+		c.spawn(call) // a stream lives long: its own goroutine
+		return true
 	}
-	c.spawn(call)
+	return l.inline(call)
 }
 
-// run serves one request on a worker and answers it.
+// run serves one request on a worker (a listen stream; other requests run
+// inline, stdioLoop) and answers it.
 func (c *stdioConn) run(call *stdioCall) {
-	defer c.wg.Done()
-	defer c.release(&call.slot) // after the answer is queued: backpressure
-	defer call.ctx.cancel()
-	resp, _ := c.s.serveLimitedIn(&call.ctx, true, call.req.msg, call)
-	if !call.listen {
-		c.o.running.Add(-1) // its answer, if any, is queued next
+	body, code := c.serve(call)
+	if body != nil && c.send(body) == nil && call.listen && code == 0 {
+		// The server ended the stream: on stdio it also sends
+		// notifications/cancelled for the listen request's id.
+		params := append(append([]byte(`{"requestId":`), call.key...), `,"reason":"subscription closed by the server"}`...)
+		c.send(jsonrpc.AppendNotification(nil, mcp.MethodNotificationsCancelled, params))
 	}
+	c.end(call)
+}
+
+// serve runs call's handler and returns its answer, nil when nothing is
+// to be written for it; code is the answer's error code (0: a result).
+// end must follow once the answer is queued.
+func (c *stdioConn) serve(call *stdioCall) (body []byte, code int64) {
+	resp, _ := c.s.serveLimitedIn(&call.ctx, true, call.req.msg, call)
 	c.mu.Lock()
 	delete(c.calls, call.key)
 	c.mu.Unlock()
 	// A request the client cancelled gets nothing more; one that ended
 	// while the connection shuts down is still answered.
 	if resp.Body == nil || call.cancelled.Load() || !call.answered.CompareAndSwap(false, true) {
-		return
+		return nil, 0
 	}
-	if c.send(resp.Body) == nil && call.listen && resp.Code == 0 {
-		// The server ended the stream: on stdio it also sends
-		// notifications/cancelled for the listen request's id.
-		params := append(append([]byte(`{"requestId":`), call.key...), `,"reason":"subscription closed by the server"}`...)
-		c.send(jsonrpc.AppendNotification(nil, mcp.MethodNotificationsCancelled, params))
-	}
+	return resp.Body, resp.Code
+}
+
+// end ends call once its answer is queued (backpressure: the slot is
+// given back only then).
+func (c *stdioConn) end(call *stdioCall) {
+	call.ctx.cancel()
+	c.release(&call.slot)
+	c.wg.Done()
 }
 
 // handleLimited answers the request (limitedHandler: serveLimitedIn runs
@@ -409,13 +361,8 @@ func (call *stdioCall) handleLimited(ctx context.Context) Response { return call
 // taken: the read loop stops reading (backpressure). false when the
 // connection ends first.
 func (c *stdioConn) acquire(ctx context.Context) bool {
-	if c.slots == nil {
+	if c.tryAcquire() {
 		return true
-	}
-	select {
-	case c.slots <- struct{}{}: // a free slot: no wait
-		return true
-	default:
 	}
 	select {
 	case c.slots <- struct{}{}:
@@ -424,6 +371,20 @@ func (c *stdioConn) acquire(ctx context.Context) bool {
 	case <-c.dead:
 	}
 	return false
+}
+
+// tryAcquire takes a free in-flight slot, if there is one, without
+// waiting.
+func (c *stdioConn) tryAcquire() bool {
+	if c.slots == nil {
+		return true
+	}
+	select {
+	case c.slots <- struct{}{}:
+		return true
+	default:
+		return false
+	}
 }
 
 // stdioSlot says whether a request holds an in-flight slot of its

@@ -8,7 +8,7 @@ import (
 )
 
 // TestStdioBatchedLines: lines that arrive in one write are read together
-// (readBatches) and each is still answered on its own, an over-long or
+// (nextBatch) and each is still answered on its own, an over-long or
 // malformed one among them included; a line whose end has not arrived yet
 // does not hold back the answers to the whole lines read with it.
 func TestStdioBatchedLines(t *testing.T) {

@@ -3,128 +3,99 @@ package server
 import (
 	"bufio"
 	"io"
-	"runtime"
 	"sync"
-	"sync/atomic"
 )
 
-// stdioOutQueue is how many output lines may wait for the writer; a sender
+// stdioOutQueue is how many output lines may wait to be written; a sender
 // finding the queue full waits (a client that never reads stdout stops the
 // requests that answer it, and so the reading).
 const stdioOutQueue = 256
 
-// stdioFlushYields bounds how often the writer, finding nothing queued
-// while requests are still running, lets them run before it flushes: their
-// answers then usually share one write (one syscall, one wake-up of the
-// client) instead of one each.
-const stdioFlushYields = 2
-
-// stdioOut is a connection's output: whole lines queue here and one writer
-// goroutine (run) writes them, everything queued at once into one buffer,
-// flushed when nothing more is queued. Senders and the writer meet on a
-// mutex; a sender wakes the writer only when it sleeps.
+// stdioOut is a connection's output: whole lines queue here and one
+// sender at a time writes them (no writer goroutine to wake): the sender
+// that finds nobody writing writes everything queued at once into one
+// buffer, again while more was queued meanwhile, and flushes when nothing
+// more is queued. The read loop sends the answers of a batch together
+// (stdioLoop.flush), so they share one write, as the raw floor's do.
 type stdioOut struct {
-	mu       sync.Mutex
-	space    sync.Cond // senders wait for room in queue
-	ready    sync.Cond // the writer waits for lines
-	queue    [][]byte
-	sleeping bool // the writer waits on ready
-	waiting  int  // senders waiting for room; the writer stays for them
-	closed   bool // no new sends; the writer ends once the queue is written
-	err      error
-	dead     chan struct{} // closed when writing failed (err set)
-	// running counts requests whose answer is still to come (listen
-	// streams aside): the writer yields to them before flushing.
-	running atomic.Int32
+	mu      sync.Mutex
+	space   sync.Cond // senders wait for room in queue
+	idle    sync.Cond // close waits for the writing to end
+	queue   [][]byte
+	spare   [][]byte // the queue last written, reused
+	bw      *bufio.Writer
+	writing bool // a sender writes (with mu released)
+	waiting int  // senders waiting for room
+	closed  bool // no new sends
+	err     error
+	dead    chan struct{} // closed when writing failed (err set)
 }
 
-func newStdioOut() *stdioOut {
-	o := &stdioOut{dead: make(chan struct{}), queue: make([][]byte, 0, 16)}
-	o.space.L, o.ready.L = &o.mu, &o.mu
+func newStdioOut(out io.Writer) *stdioOut {
+	o := &stdioOut{dead: make(chan struct{}), queue: make([][]byte, 0, 16), bw: bufio.NewWriterSize(out, 64<<10)}
+	o.space.L, o.idle.L = &o.mu, &o.mu
 	return o
 }
 
-// send queues one encoded message (without its newline). It waits while
-// the queue is full; it fails once writing failed or the output is closed.
+// send queues one encoded message (without its newline), writing it when
+// nobody else writes. It waits while the queue is full; it fails once
+// writing failed or the output is closed.
 func (o *stdioOut) send(b []byte) error {
+	return o.sendAll([][]byte{b})
+}
+
+// sendAll queues every message of bs in order, as send would one by one,
+// taking the lock once (or once per queue's worth).
+func (o *stdioOut) sendAll(bs [][]byte) error {
 	o.mu.Lock()
+	defer o.mu.Unlock()
 	if o.closed {
-		o.mu.Unlock()
 		return io.ErrClosedPipe
 	}
-	if len(o.queue) >= stdioOutQueue && o.err == nil {
-		o.waiting++
-		for len(o.queue) >= stdioOutQueue && o.err == nil {
-			o.space.Wait()
+	for len(bs) > 0 {
+		if len(o.queue) >= stdioOutQueue && o.err == nil {
+			o.waiting++
+			for len(o.queue) >= stdioOutQueue && o.err == nil {
+				o.space.Wait()
+			}
+			o.waiting--
+			if o.waiting == 0 {
+				o.idle.Broadcast()
+			}
 		}
-		o.waiting--
+		if o.err != nil {
+			return o.err
+		}
+		n := min(len(bs), stdioOutQueue-len(o.queue))
+		o.queue = append(o.queue, bs[:n]...)
+		bs = bs[n:]
+		if !o.writing {
+			o.write()
+		}
 	}
-	if err := o.err; err != nil {
-		o.mu.Unlock()
-		return err
-	}
-	o.queue = append(o.queue, b)
-	if o.sleeping {
-		o.sleeping = false
-		o.ready.Signal()
-	}
-	o.mu.Unlock()
-	return nil
+	return o.err
 }
 
-// close ends the output: later sends fail, senders already waiting for
-// room still get their line queued, and the writer ends once everything
-// queued is written.
-func (o *stdioOut) close() {
-	o.mu.Lock()
-	o.closed = true
-	o.ready.Signal()
-	o.mu.Unlock()
-}
-
-// run is the only writer of out. It takes everything queued at once,
-// writes it into a 64 KiB buffer and flushes when the queue is empty; it
-// returns once the output is closed and written, or writing failed (then
-// err is set and dead closed). After a failure the queue is dropped and
-// senders get the error.
-func (o *stdioOut) run(out io.Writer, done chan<- struct{}) {
-	defer close(done)
-	bw := bufio.NewWriterSize(out, 64<<10)
-	var batch [][]byte
-	yields := 0
-	o.mu.Lock()
-	for {
+// write writes the queue (o.mu held, released while writing) until it is
+// empty and flushed, or writing failed (then err is set and dead closed;
+// the queue is dropped and senders get the error).
+func (o *stdioOut) write() {
+	o.writing = true
+	for o.err == nil {
 		if len(o.queue) == 0 {
-			if bw.Buffered() > 0 {
-				// Nothing more queued: let running requests add their
-				// answers to this write, a few times at most, then flush.
-				if yields < stdioFlushYields && o.running.Load() > 0 {
-					yields++
-					o.mu.Unlock()
-					runtime.Gosched()
-					o.mu.Lock()
-					continue
-				}
-				o.mu.Unlock()
-				err := bw.Flush()
-				o.mu.Lock()
-				if err != nil {
-					o.fail(err)
-					return
-				}
-				continue
+			if o.bw.Buffered() == 0 {
+				break
 			}
-			yields = 0
-			if o.closed && o.waiting == 0 {
-				o.mu.Unlock()
-				return
+			o.mu.Unlock()
+			err := o.bw.Flush()
+			o.mu.Lock()
+			if err != nil {
+				o.fail(err)
 			}
-			o.sleeping = true
-			o.ready.Wait()
-			o.sleeping = false
 			continue
 		}
-		batch, o.queue = o.queue, batch[:0]
+		batch := o.queue
+		o.queue = o.spare[:0]
 		if o.waiting > 0 {
 			o.space.Broadcast()
 		}
@@ -132,26 +103,39 @@ func (o *stdioOut) run(out io.Writer, done chan<- struct{}) {
 		var err error
 		for i, line := range batch {
 			if err == nil {
-				if _, err = bw.Write(line); err == nil {
-					err = bw.WriteByte('\n')
+				if _, err = o.bw.Write(line); err == nil {
+					err = o.bw.WriteByte('\n')
 				}
 			}
 			batch[i] = nil // the line may be collected once written
 		}
 		o.mu.Lock()
+		o.spare = batch[:0]
 		if err != nil {
 			o.fail(err)
-			return
 		}
 	}
+	o.writing = false
+	o.idle.Broadcast()
 }
 
-// fail records a write error (o.mu held, released here): senders get it
-// from now on, the waiting ones are woken.
+// close ends the output: later sends fail; it returns once what was sent
+// is written (senders already waiting for room still get their line
+// written), or writing failed.
+func (o *stdioOut) close() {
+	o.mu.Lock()
+	o.closed = true
+	for o.writing || o.waiting > 0 {
+		o.idle.Wait()
+	}
+	o.mu.Unlock()
+}
+
+// fail records a write error (o.mu held): senders get it from now on, the
+// waiting ones are woken.
 func (o *stdioOut) fail(err error) {
 	o.err = err
-	o.queue = nil
+	o.queue, o.spare = nil, nil
 	close(o.dead)
 	o.space.Broadcast()
-	o.mu.Unlock()
 }

@@ -2,9 +2,10 @@
 // MCP and no JSON work at all. Each request's id is found by a byte scan and
 // a canned reply carrying that id is written. The raw floor does it on one
 // goroutine (read a line or body, scan, write); the concurrent floor has
-// mcpgen's stdio goroutine shape (a reader handing on batches of lines, a
-// read loop, parked worker goroutines, one writer writing every queued
-// reply at once), so the gap between the two is the price of that shape
+// mcpgen's stdio goroutine shape (a read loop answering each batch of
+// lines inline, with a timer per request that would promote a slow one to
+// a goroutine of its own, and an output written by whichever sender finds
+// nobody writing), so the gap between the two is the price of that shape
 // alone.
 package floorpeer
 
@@ -14,9 +15,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 const (
@@ -110,156 +111,176 @@ func ServeStdio(r io.Reader, w io.Writer) error {
 }
 
 // ServeStdioConcurrent is the concurrent floor on stdio, in mcpgen's
-// goroutine shape (server/stdio.go, stdio_write.go): a reader goroutine
-// hands every whole line a read brought in to the read loop at once (one
-// copy per batch); the loop hands each line to a parked worker goroutine
-// (a new one when none is idle); the worker builds the reply and queues it
-// under a mutex, waking the writer only when it sleeps; the writer takes
-// the whole queue at once and, before flushing, yields twice at most while
-// requests are still running.
+// goroutine shape (server/stdio_loop.go, stdio_write.go): the goroutine
+// that owns the read loop reads every whole line a read brought in (one
+// copy per batch) and answers each inline, arming a reused timer per
+// request that would promote a slow one (another goroutine takes the loop
+// over, settled by one CAS); the batch's replies are queued together under
+// a mutex, and whichever sender finds nobody writing writes the queue and
+// flushes it, so there is no writer goroutine to wake.
 func ServeStdioConcurrent(r io.Reader, w io.Writer) error {
-	batches := make(chan [][]byte)
-	readErr := make(chan error, 1)
-	go func() {
-		var batch [][]byte
-		var buf []byte
-		err := lines(r, func(line []byte) error {
-			if cap(buf)-len(buf) < len(line) {
-				buf = make([]byte, 0, max(len(line), 64<<10))
-			}
-			at := len(buf)
-			buf = append(buf, line...)
-			batch = append(batch, buf[at:len(buf):len(buf)])
-			return nil
-		}, func() error { // no more input buffered: hand the batch on
-			if len(batch) > 0 {
-				batches <- batch
-				batch, buf = nil, nil
-			}
-			return nil
-		})
-		close(batches)
-		readErr <- err
-	}()
-	q := &replyQueue{}
-	q.ready.L = &q.mu
-	writerDone := make(chan error, 1)
-	go func() { writerDone <- q.write(w) }()
-	jobs := make(chan []byte)
-	var inflight sync.WaitGroup
-	var idle atomic.Int32
-	work := func(line []byte) {
-		for {
-			if reply := AppendReply(make([]byte, 0, len(replyPrefix)+len(replySuffix)+24), line); len(reply) > 0 {
-				q.send(append(reply, '\n'))
-			}
-			q.running.Add(-1)
-			inflight.Done()
-			if idle.Add(1) > 64 {
-				idle.Add(-1)
-				return
-			}
-			var ok bool
-			line, ok = <-jobs
-			idle.Add(-1)
-			if !ok {
-				return
-			}
-		}
-	}
-	for batch := range batches {
-		for _, line := range batch {
-			inflight.Add(1)
-			q.running.Add(1)
-			select {
-			case jobs <- line:
-			default:
-				go work(line)
-			}
-		}
-	}
-	inflight.Wait()
-	close(jobs)
-	q.close()
-	err := <-readErr
-	if werr := <-writerDone; err == nil {
+	l := &floorLoop{in: bufio.NewReaderSize(r, 64<<10), out: &floorOut{bw: bufio.NewWriterSize(w, 64<<10)},
+		done: make(chan error, 1)}
+	l.out.idle.L = &l.out.mu
+	l.timer = time.AfterFunc(time.Hour, l.promote)
+	l.timer.Stop()
+	go l.own()
+	err := <-l.done
+	l.timer.Stop()
+	l.inflight.Wait()
+	if werr := l.out.close(); err == nil {
 		err = werr
 	}
 	return err
 }
 
-// replyQueue is the concurrent floor's output, as mcpgen's stdioOut.
-type replyQueue struct {
-	mu       sync.Mutex
-	ready    sync.Cond
-	queue    [][]byte
-	sleeping bool
-	closed   bool
-	running  atomic.Int32
+// floorLoop is the concurrent floor's read loop, as mcpgen's stdioLoop:
+// one goroutine owns it at a time; seq is odd while a request runs inline.
+type floorLoop struct {
+	in       *bufio.Reader
+	out      *floorOut
+	done     chan error
+	timer    *time.Timer
+	seq      atomic.Uint64
+	inflight sync.WaitGroup // requests not yet answered (promoted ones too)
+
+	batch   [][]byte // the owner's: lines still to answer
+	pending [][]byte // replies of the batch not yet queued
+	err     error    // the read error after batch
 }
 
-func (q *replyQueue) send(b []byte) {
-	q.mu.Lock()
-	q.queue = append(q.queue, b)
-	if q.sleeping {
-		q.sleeping = false
-		q.ready.Signal()
-	}
-	q.mu.Unlock()
-}
-
-func (q *replyQueue) close() {
-	q.mu.Lock()
-	q.closed = true
-	q.ready.Signal()
-	q.mu.Unlock()
-}
-
-func (q *replyQueue) write(w io.Writer) error {
-	out := bufio.NewWriterSize(w, 64<<10)
-	var batch [][]byte
-	yields := 0
-	q.mu.Lock()
-	defer q.mu.Unlock()
+// own answers the rest of the batch, then reads and answers on, until the
+// input ends or a request is promoted.
+func (l *floorLoop) own() {
 	for {
-		if len(q.queue) == 0 {
-			if out.Buffered() > 0 {
-				if yields < 2 && q.running.Load() > 0 {
-					yields++
-					q.mu.Unlock()
-					runtime.Gosched()
-					q.mu.Lock()
-					continue
+		for len(l.batch) > 0 {
+			line := l.batch[0]
+			l.batch = l.batch[1:]
+			l.inflight.Add(1)
+			g := l.seq.Add(1)
+			l.timer.Reset(50 * time.Microsecond)
+			reply := AppendReply(make([]byte, 0, len(replyPrefix)+len(replySuffix)+24), line)
+			if !l.seq.CompareAndSwap(g, g+1) { // promoted: the loop is another goroutine's
+				if len(reply) > 0 {
+					l.out.send([][]byte{reply})
 				}
-				q.mu.Unlock()
-				err := out.Flush()
-				q.mu.Lock()
-				if err != nil {
-					return err
-				}
-				continue
+				l.inflight.Done()
+				return
 			}
-			yields = 0
-			if q.closed {
-				return nil
+			l.timer.Stop()
+			l.inflight.Done()
+			if len(reply) > 0 {
+				l.pending = append(l.pending, reply)
 			}
-			q.sleeping = true
-			q.ready.Wait()
+		}
+		if len(l.pending) > 0 {
+			l.out.send(l.pending)
+			l.pending = nil
+		}
+		if l.err != nil {
+			if errors.Is(l.err, io.EOF) {
+				l.err = nil
+			}
+			l.done <- l.err
+			return
+		}
+		l.batch, l.err = l.read()
+	}
+}
+
+// promote takes the loop over from the request running inline.
+func (l *floorLoop) promote() {
+	if g := l.seq.Load(); g%2 == 1 && l.seq.CompareAndSwap(g, g+1) {
+		l.own()
+	}
+}
+
+// read returns every whole non-blank line buffered after the next read,
+// copied together into one buffer; err ends the input.
+func (l *floorLoop) read() (batch [][]byte, err error) {
+	var buf []byte
+	for {
+		var line []byte
+		line, err = l.in.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) { // rare: line longer than the buffer
+			long := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = l.in.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			if cap(buf)-len(buf) < len(line) {
+				buf = make([]byte, 0, max(len(line), l.in.Buffered()))
+			}
+			at := len(buf)
+			buf = append(buf, line...)
+			batch = append(batch, buf[at:len(buf):len(buf)])
+		}
+		if err != nil || l.in.Buffered() == 0 {
+			return batch, err
+		}
+	}
+}
+
+// floorOut is the concurrent floor's output, as mcpgen's stdioOut.
+type floorOut struct {
+	mu      sync.Mutex
+	idle    sync.Cond
+	queue   [][]byte
+	bw      *bufio.Writer
+	writing bool
+	err     error
+}
+
+// send queues the replies and, when nobody writes, writes the queue until
+// it is empty and flushed.
+func (o *floorOut) send(replies [][]byte) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.queue = append(o.queue, replies...)
+	if o.writing {
+		return
+	}
+	o.writing = true
+	for o.err == nil {
+		if len(o.queue) == 0 {
+			if o.bw.Buffered() == 0 {
+				break
+			}
+			o.mu.Unlock()
+			err := o.bw.Flush()
+			o.mu.Lock()
+			o.err = err
 			continue
 		}
-		batch, q.queue = q.queue, batch[:0]
-		q.mu.Unlock()
+		batch := o.queue
+		o.queue = nil
+		o.mu.Unlock()
 		var err error
-		for _, msg := range batch {
+		for _, reply := range batch {
 			if err == nil {
-				_, err = out.Write(msg)
+				if _, err = o.bw.Write(reply); err == nil {
+					err = o.bw.WriteByte('\n')
+				}
 			}
 		}
-		q.mu.Lock()
-		if err != nil {
-			return err
-		}
+		o.mu.Lock()
+		o.err = err
 	}
+	o.writing = false
+	o.idle.Broadcast()
+}
+
+// close waits for the writing to end and returns its error.
+func (o *floorOut) close() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for o.writing {
+		o.idle.Wait()
+	}
+	return o.err
 }
 
 // Handler is the raw floor on HTTP: read the POSTed body, scan its id,

@@ -1,0 +1,205 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// stdioPromoteAfter is how long a request may run inline on the read loop
+// before another goroutine takes the loop over (stdioLoop.promote).
+const stdioPromoteAfter = 50 * time.Microsecond
+
+// stdioLoop is a connection's read loop: one goroutine at a time reads a
+// batch of lines (nextBatch) and dispatches them, then reads on. A request
+// (listen streams aside) runs inline, on that goroutine: no hand-off to a
+// reader, a loop or a worker, no wake-up. So that a slow handler does not
+// hold up the connection (notifications/cancelled, other requests, a
+// legacy session's answers to the server's requests), a timer armed for
+// each inline request promotes it once it has run stdioPromoteAfter: the
+// timer's goroutine takes the loop over (the rest of the batch, then the
+// reading), and the goroutine of the slow request finishes it as a worker
+// would, then leaves.
+//
+// The owner holds mu from taking a batch until it is dispatched (not while
+// it reads); watch, on serveStdio's goroutine, takes mu to start a drain
+// and to end the loop, so no request is dispatched once the teardown has
+// begun. A promoted request hands mu over without unlocking it: ownership
+// changes hands through seq, which an inline request makes odd; whoever
+// moves it from that odd value to the next even one (the request when it
+// returns, or the timer) owns the loop, and the CAS orders the previous
+// owner's writes before the new owner's reads. The fields below seq are
+// the owner's.
+type stdioLoop struct {
+	c         *stdioConn
+	ctx, reqs context.Context // the connection's; requests derive from reqs
+	closing   <-chan struct{} // the server drains
+	eof       chan error      // the read error that ended the input
+	timer     *time.Timer     // promote, armed for each inline request
+	mu        sync.Mutex
+	seq       atomic.Uint64
+
+	lr      *jsonrpc.LineReader
+	ended   bool        // watch ended the loop: dispatch nothing more
+	batch   []stdioLine // lines still to dispatch
+	err     error       // the read error after batch
+	pending [][]byte    // answers of inline requests, not queued yet (flush)
+}
+
+// stdioPendingMax bounds the answers the read loop holds back (flush).
+const stdioPendingMax = 64
+
+// own runs the loop from where it stands, mu held: the rest of the batch,
+// then reading on, until the input ends, the loop is ended, or a request
+// is promoted (the loop is then the timer goroutine's).
+func (l *stdioLoop) own() {
+	for {
+		if !l.dispatchBatch() {
+			return
+		}
+		if l.err != nil {
+			l.eof <- l.err
+			l.mu.Unlock()
+			return
+		}
+		l.mu.Unlock()
+		batch, err := nextBatch(l.lr)
+		l.mu.Lock()
+		if l.ended {
+			l.mu.Unlock()
+			return
+		}
+		l.batch, l.err = batch, err
+	}
+}
+
+// watch waits, on serveStdio's goroutine, for the loop to end: the input
+// ended, the drain has nothing left (or its grace ended and what was left
+// is answered: swept), the connection's context is done, or writing
+// failed. It returns why (nil: the end of the input or the drain).
+func (l *stdioLoop) watch() (result error, swept bool) {
+	c := l.c
+	closing := l.closing
+	var drained <-chan struct{} // closed once the drain has nothing left
+	var stopped <-chan struct{} // the drain's grace ended
+	var sweep <-chan time.Time  // then: answer what is still unanswered
+loop:
+	for {
+		select {
+		case <-closing:
+			closing = nil
+			l.mu.Lock()
+			c.draining = true // no request is dispatched from now on: no wg.Add
+			l.mu.Unlock()
+			drained, stopped = whenDone(&c.wg), c.s.lim.stopCtx.Done()
+		case <-drained:
+			break loop
+		case <-stopped:
+			stopped, sweep = nil, time.After(c.s.lim.stopAfter)
+		case <-sweep:
+			swept = true
+			break loop
+		case err := <-l.eof:
+			if !errors.Is(err, io.EOF) {
+				c.s.logger.Warn("stdio: reading input", "err", err)
+				result = err
+			}
+			break loop
+		case <-l.ctx.Done():
+			result = l.ctx.Err()
+			break loop
+		case <-c.dead:
+			result = c.o.err
+			break loop
+		}
+	}
+	l.mu.Lock()
+	l.ended = true
+	l.mu.Unlock()
+	l.timer.Stop()
+	if swept {
+		c.answerRemaining()
+	}
+	return result, swept
+}
+
+// dispatchBatch dispatches the lines left in batch and queues the inline
+// answers; false when a request was promoted meanwhile (the rest is the
+// new owner's).
+func (l *stdioLoop) dispatchBatch() bool {
+	for len(l.batch) > 0 {
+		line := l.batch[0]
+		l.batch[0] = stdioLine{}
+		l.batch = l.batch[1:]
+		// The server may have begun to drain, or the connection ended,
+		// since the batch was read.
+		if l.ctx.Err() != nil {
+			l.batch = nil
+			break
+		}
+		select {
+		case <-l.closing:
+			l.c.draining = true
+		default:
+		}
+		if !l.c.dispatch(l, line.b, line.own) {
+			return false
+		}
+	}
+	l.batch = nil
+	l.flush()
+	return true
+}
+
+// inline runs call on the loop's goroutine; false when it was promoted
+// meanwhile: the loop is another goroutine's now.
+func (l *stdioLoop) inline(call *stdioCall) bool {
+	g := l.seq.Add(1) // odd: a request runs inline
+	l.timer.Reset(stdioPromoteAfter)
+	body, _ := l.c.serve(call)
+	if !l.seq.CompareAndSwap(g, g+1) {
+		// Promoted: answer as a worker would.
+		if body != nil {
+			l.c.send(body)
+		}
+		l.c.end(call)
+		return false
+	}
+	l.timer.Stop()
+	if body != nil {
+		// The loop's own answers go out together, once the batch is done.
+		l.pending = append(l.pending, body)
+		if len(l.pending) >= stdioPendingMax {
+			l.flush()
+		}
+	}
+	l.c.end(call)
+	return true
+}
+
+// promote takes the loop over from a request that runs inline (the
+// timer's goroutine): the request's goroutine finishes it and leaves.
+func (l *stdioLoop) promote() {
+	g := l.seq.Load()
+	if g%2 == 1 && l.seq.CompareAndSwap(g, g+1) {
+		l.own()
+	}
+}
+
+// flush queues the answers of the requests the loop ran inline: at the end
+// of a batch (before reading on), before the loop may wait for a slot, and
+// every stdioPendingMax answers. Like every send it waits while the output
+// queue is full: a client that never reads stops the reading.
+func (l *stdioLoop) flush() {
+	if len(l.pending) == 0 {
+		return
+	}
+	l.c.o.sendAll(l.pending)
+	clear(l.pending)
+	l.pending = l.pending[:0]
+}

@@ -1,0 +1,176 @@
+package server
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+// inlineKit is a server whose tools block in the ways that would stop a
+// read loop running requests inline without promotion.
+type inlineKit struct {
+	s      *Server
+	signal chan struct{} // closed by the tool "signal"
+}
+
+func newInlineKit(t *testing.T) *inlineKit {
+	t.Helper()
+	k := &inlineKit{signal: make(chan struct{})}
+	type args struct {
+		MS int `json:"ms,omitempty"`
+	}
+	s, err := New(Options{Name: "inline", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Tools: []Tool{
+			weatherTool(),
+			// await returns once signal has run (or its context ends).
+			NewTool(ToolInfo{Name: "await"}, func(ctx context.Context, in args) (string, error) {
+				select {
+				case <-k.signal:
+					return "signalled", nil
+				case <-ctx.Done():
+					return "", ctx.Err()
+				}
+			}),
+			NewTool(ToolInfo{Name: "signal"}, func(ctx context.Context, in args) (string, error) {
+				close(k.signal)
+				return "sent", nil
+			}),
+			// sleep blocks its goroutine for ms.
+			NewTool(ToolInfo{Name: "sleep"}, func(ctx context.Context, in args) (string, error) {
+				time.Sleep(time.Duration(in.MS) * time.Millisecond)
+				return "slept", nil
+			}),
+			// spin keeps its goroutine running for ms, never parking.
+			NewTool(ToolInfo{Name: "spin"}, func(ctx context.Context, in args) (string, error) {
+				for end := time.Now().Add(time.Duration(in.MS) * time.Millisecond); time.Now().Before(end); {
+				}
+				return "spun", nil
+			}),
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.s = s
+	return k
+}
+
+// TestStdioInlinePromotedForLaterRequest: a request whose handler waits
+// for a request sent after it on the same connection completes, whether
+// the two lines are read together (one batch) or apart: the waiting
+// request is promoted off the read loop, which goes on dispatching.
+func TestStdioInlinePromotedForLaterRequest(t *testing.T) {
+	for _, together := range []bool{true, false} {
+		k := newInlineKit(t)
+		p := startStdio(t, k.s, 0)
+		first, second := faultCall("1", "await", `{}`, defaultMeta), faultCall("2", "signal", `{}`, defaultMeta)
+		if together {
+			p.send(first + "\n" + second)
+		} else {
+			p.send(first)
+			time.Sleep(10 * time.Millisecond)
+			p.send(second)
+		}
+		got := map[string]bool{}
+		for range 2 {
+			m := p.next()
+			if m["result"] == nil {
+				t.Fatalf("together=%v: %v", together, m)
+			}
+			got[idOf(m)] = true
+		}
+		if !got["1"] || !got["2"] {
+			t.Fatalf("together=%v: answers %v, want 1 and 2", together, got)
+		}
+	}
+}
+
+// TestStdioInlinePromotedForCancel: notifications/cancelled sent after a
+// request that waits for it reaches it (the read loop is not held by the
+// request running inline).
+func TestStdioInlinePromotedForCancel(t *testing.T) {
+	k := newInlineKit(t)
+	p := startStdio(t, k.s, 0)
+	p.send(faultCall(`"a"`, "await", `{}`, defaultMeta) + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}` + "\n" +
+		faultCall("2", "weather_current", `{"location":"Paris"}`, defaultMeta))
+	if m := p.next(); idOf(m) != "2" || !isWeather(m) {
+		t.Fatalf("got %v, want the weather answer (nothing for the cancelled request)", m)
+	}
+	select {
+	case line := <-p.lines:
+		t.Fatalf("an answer for the cancelled request: %s", line)
+	case <-time.After(50 * time.Millisecond):
+	}
+}
+
+// TestStdioSlowRequestDoesNotDelayFast: a slow request, blocked or busy on
+// the CPU, does not hold back a fast one sent after it on the connection
+// (read with it or later) by more than a bounded time.
+func TestStdioSlowRequestDoesNotDelayFast(t *testing.T) {
+	const slow = 1500 // ms
+	for _, tool := range []string{"sleep", "spin"} {
+		for _, together := range []bool{true, false} {
+			k := newInlineKit(t)
+			p := startStdio(t, k.s, 0)
+			first := faultCall("1", tool, `{"ms":1500}`, defaultMeta)
+			second := faultCall("2", "weather_current", `{"location":"Paris"}`, defaultMeta)
+			start := time.Now()
+			if together {
+				p.send(first + "\n" + second)
+			} else {
+				p.send(first)
+				p.send(second)
+			}
+			m := p.next()
+			took := time.Since(start)
+			if idOf(m) != "2" || !isWeather(m) {
+				t.Fatalf("%s together=%v: first answer %v after %v, want the fast one", tool, together, m, took)
+			}
+			t.Logf("%s together=%v: the fast answer after %v", tool, together, took)
+			// Far below the slow request's time; slack for -race and a
+			// loaded machine.
+			if took > slow/3*time.Millisecond {
+				t.Errorf("%s together=%v: the fast answer took %v", tool, together, took)
+			}
+			if m := p.next(); idOf(m) != "1" || !strings.Contains(m["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string), tool[:2]) {
+				t.Fatalf("%s: slow answer %v", tool, m)
+			}
+		}
+	}
+}
+
+// TestStdioInlineManyPromoted: many slow requests in one batch are each
+// promoted in turn and all answered, with fast ones among them; they run
+// side by side (20 × 50 ms one after the other would take 1 s).
+func TestStdioInlineManyPromoted(t *testing.T) {
+	k := newInlineKit(t)
+	p := startStdio(t, k.s, 0)
+	start := time.Now()
+	var b strings.Builder
+	for i := range 40 {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		id := strings.Repeat("x", i%3) + string(rune('a'+i%26)) + "-" + string(rune('0'+i/26))
+		if i%2 == 0 {
+			b.WriteString(faultCall(`"`+id+`"`, "sleep", `{"ms":50}`, defaultMeta))
+		} else {
+			b.WriteString(faultCall(`"`+id+`"`, "weather_current", `{"location":"Paris"}`, defaultMeta))
+		}
+	}
+	p.send(b.String())
+	seen := map[string]bool{}
+	for range 40 {
+		m := p.next()
+		if m["result"] == nil || seen[idOf(m)] {
+			t.Fatalf("answer %v (seen: %v)", m, seen[idOf(m)])
+		}
+		seen[idOf(m)] = true
+	}
+	if took := time.Since(start); took > 600*time.Millisecond {
+		t.Errorf("40 requests took %v: the slow ones ran one after the other", took)
+	}
+}
