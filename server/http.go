@@ -109,6 +109,9 @@ type httpHandler struct {
 	maxBody   int64
 	keepAlive time.Duration
 	auth      *Auth // nil: no authorization
+	// versions is core.SupportedVersions(), read once: the header checks
+	// of every request use it (it was copied per request).
+	versions []string
 }
 
 func newHTTPHandler(core httpCore, opts HTTPOptions) *httpHandler {
@@ -116,7 +119,8 @@ func newHTTPHandler(core httpCore, opts HTTPOptions) *httpHandler {
 	policy.AllowedOrigins = append(policy.AllowedOrigins, opts.AllowedOrigins...)
 	policy.AllowedOrigins = append(policy.AllowedOrigins, opts.CORS.AllowedOrigins...)
 	policy.AllowedHosts = append(policy.AllowedHosts, opts.AllowedHosts...)
-	h := &httpHandler{core: core, policy: policy, maxBody: opts.MaxBodyBytes, keepAlive: keepAliveOf(opts.KeepAlive), auth: opts.Auth}
+	h := &httpHandler{core: core, policy: policy, maxBody: opts.MaxBodyBytes, keepAlive: keepAliveOf(opts.KeepAlive), auth: opts.Auth,
+		versions: core.SupportedVersions()}
 	if h.maxBody <= 0 {
 		h.maxBody = httpwire.DefaultMaxBodyBytes
 	}
@@ -232,7 +236,7 @@ func (h *httpHandler) checkHeaders(r *http.Request, pr *parsedRequest) (checked 
 			}
 		}
 	}
-	rules := httpwire.HeaderRules{SupportedVersions: h.core.SupportedVersions()}
+	rules := httpwire.HeaderRules{SupportedVersions: h.versions}
 	return true, rules.Check(r.Header, facts)
 }
 

@@ -23,7 +23,8 @@ func ParseAccept(h http.Header) Accept {
 	if len(vals) == 0 {
 		return Accept{JSON: true, SSE: true}
 	}
-	var ranges []mediaRange
+	var room [4]mediaRange // the usual Accept lists fit: no allocation
+	ranges := room[:0]
 	for _, v := range vals {
 		for part := range strings.SplitSeq(v, ",") {
 			if r, ok := parseMediaRange(part); ok {
@@ -73,13 +74,16 @@ type mediaRange struct {
 }
 
 func parseMediaRange(s string) (mediaRange, bool) {
-	fields := strings.Split(s, ";")
-	typ, sub, ok := strings.Cut(strings.TrimSpace(fields[0]), "/")
+	media, params, _ := strings.Cut(s, ";")
+	typ, sub, ok := strings.Cut(strings.TrimSpace(media), "/")
 	if !ok || typ == "" || sub == "" {
 		return mediaRange{}, false
 	}
 	r := mediaRange{typ: strings.ToLower(strings.TrimSpace(typ)), sub: strings.ToLower(strings.TrimSpace(sub)), q: 1}
-	for _, p := range fields[1:] {
+	if !strings.Contains(s, ";") {
+		return r, true
+	}
+	for p := range strings.SplitSeq(params, ";") {
 		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
 		if strings.EqualFold(strings.TrimSpace(k), "q") {
 			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)

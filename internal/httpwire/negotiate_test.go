@@ -88,3 +88,14 @@ func TestCheckMethod(t *testing.T) {
 		t.Errorf("POST rejected: %v", rej)
 	}
 }
+
+// The Accept lists clients send are read without allocating (the header
+// checks run on every request).
+func TestParseAcceptAllocatesNothingForUsualLists(t *testing.T) {
+	for _, v := range []string{"application/json, text/event-stream", "text/event-stream;q=0.9, application/json, */*;q=0.1", "*/*"} {
+		h := http.Header{"Accept": {v}}
+		if n := testing.AllocsPerRun(100, func() { ParseAccept(h) }); n != 0 {
+			t.Errorf("ParseAccept(%q): %v allocations, want 0", v, n)
+		}
+	}
+}
