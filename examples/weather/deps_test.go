@@ -24,6 +24,12 @@ func TestNoReflectionLibrary(t *testing.T) {
 	if strings.Contains(deps, "github.com/santhosh-tekuri/jsonschema/v6") || strings.Contains(deps, "github.com/mcpgen/mcpgen/fullschema\n") {
 		t.Errorf("the weather binary links the full validator:\n%s", deps)
 	}
+	// The checker's messages print their numbers as x/text's English
+	// printer does without linking golang.org/x/text: its code, tables
+	// and init were about half a megabyte of the server's resident pages.
+	if strings.Contains("\n"+deps, "\ngolang.org/x/text/") {
+		t.Errorf("the weather binary links golang.org/x/text:\n%s", deps)
+	}
 }
 
 // TestHelpExitsZero: --help prints the usage and is a success.

@@ -87,7 +87,7 @@ func (c *checker) validate(s *nativeSchema, t *tape, i int) bool {
 	case 1:
 		return true
 	case -1:
-		c.fail("schema", printer.Sprintf("false schema"))
+		c.fail("schema", "false schema")
 		return false
 	}
 	k := t.Kind(i)
@@ -198,11 +198,11 @@ func (c *checker) object(s *nativeSchema, t *tape, obj int) bool {
 			n += len(edit.add) - len(edit.drop)
 		}
 		if s.minProps >= 0 && n < s.minProps {
-			c.fail("minProperties", printer.Sprintf("minProperties: got %d, want %d", n, s.minProps))
+			c.fail("minProperties", "minProperties: got "+groupInt(n)+", want "+groupInt(s.minProps))
 			ok = false
 		}
 		if s.maxProps >= 0 && n > s.maxProps {
-			c.fail("maxProperties", printer.Sprintf("maxProperties: got %d, want %d", n, s.maxProps))
+			c.fail("maxProperties", "maxProperties: got "+groupInt(n)+", want "+groupInt(s.maxProps))
 			ok = false
 		}
 	}
@@ -306,7 +306,7 @@ func (c *checker) array(s *nativeSchema, t *tape, arr int) bool {
 	}
 	if s.unique && n > 1 {
 		if i, j, dup := c.duplicate(t, arr); dup {
-			c.fail("uniqueItems", printer.Sprintf("items at %d and %d are equal", i, j))
+			c.fail("uniqueItems", "items at "+groupInt(i)+" and "+groupInt(j)+" are equal")
 			ok = false
 		}
 	}
@@ -439,7 +439,7 @@ func (c *checker) string(s *nativeSchema, t *tape, i int) bool {
 	}
 	if s.base64 {
 		if _, err := base64.StdEncoding.Decode(make([]byte, base64.StdEncoding.DecodedLen(len(raw))), raw); err != nil {
-			c.fail("contentEncoding", printer.Sprintf("value is not %s encoded: %v", quote("base64"), err.Error()))
+			c.fail("contentEncoding", "value is not "+quote("base64")+" encoded: "+err.Error())
 			ok = false
 		}
 	}
@@ -481,7 +481,7 @@ func (c *checker) number(s *nativeSchema, t *tape, i int) bool {
 		case !new(big.Rat).Quo(r, s.multiple).IsInt():
 			got, _ := r.Float64()
 			want, _ := s.multiple.Float64()
-			c.fail("multipleOf", printer.Sprintf("multipleOf: got %v, want %v", got, want))
+			c.fail("multipleOf", "multipleOf: got "+englishFloat(got)+", want "+englishFloat(want))
 			ok = false
 		}
 	}
@@ -531,7 +531,7 @@ func (c *checker) combinators(s *nativeSchema, t *tape, i int) bool {
 		matched := c.validate(s.not, t, i)
 		c.quiet--
 		if matched {
-			c.fail("schema", printer.Sprintf("'not' failed"))
+			c.fail("schema", "'not' failed")
 			ok = false
 			if c.quiet > 0 {
 				return false
@@ -583,7 +583,7 @@ func (c *checker) combinators(s *nativeSchema, t *tape, i int) bool {
 				c.probs = c.probs[:mark]
 				continue
 			}
-			c.fail("oneOf", printer.Sprintf("'oneOf' failed, subschemas %d, %d matched", first, j))
+			c.fail("oneOf", "'oneOf' failed, subschemas "+groupInt(first)+", "+groupInt(j)+" matched")
 			ok = false
 			break
 		}
@@ -715,9 +715,9 @@ func valueOf(t *tape, i int, edits map[int]*objEdit) any {
 func constMessage(want any) string {
 	switch want.(type) {
 	case []any, map[string]any:
-		return printer.Sprintf("'const' failed")
+		return "'const' failed"
 	}
-	return printer.Sprintf("value must be %s", display(want))
+	return "value must be " + display(want)
 }
 
 func display(v any) string {
