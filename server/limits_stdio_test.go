@@ -260,3 +260,35 @@ func TestStdioDrainLosesNothing(t *testing.T) {
 		t.Errorf("the listen result is not followed by notifications/cancelled: %v", order)
 	}
 }
+
+// TestStdioDrainAnswersStuckHandlerAtCap: Shutdown while a request that
+// ignores cancellation holds the connection's only in-flight slot and the
+// read loop waits for that slot with the next request: at the end of the
+// grace the stuck request is answered with the shutdown error, the waiting
+// one is refused with it, and ServeStdio returns (the loop waiting for a
+// slot does not hold up the drain).
+func TestStdioDrainAnswersStuckHandlerAtCap(t *testing.T) {
+	k := limitServer(t, Limits{MaxInFlightPerConn: 1})
+	defer close(k.release)
+	f := startFaultStdio(t, k.s, 0)
+	f.send(faultCall("1", "stubborn", `{}`, defaultMeta))
+	k.waitFor(t, k.started, "stubborn")
+	f.send(faultCall("2", "weather_current", `{"location":"Paris"}`, defaultMeta))
+	time.Sleep(20 * time.Millisecond) // the loop waits for the slot
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	go k.s.Shutdown(ctx)
+	got := map[string]map[string]any{}
+	for len(got) < 2 {
+		m := f.reply()
+		got[idOf(m)] = m
+	}
+	for _, id := range []string{"1", "2"} {
+		if m := got[id]; errorCode(m) != -32603 || reasonOf(m) != reasonShutdown {
+			t.Errorf("request %s: %v, want -32603 reason shutdown", id, m)
+		}
+	}
+	if err, _, _ := f.closeIn(3 * time.Second); err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+}

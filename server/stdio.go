@@ -290,7 +290,16 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 	}
 	if !listen && !c.tryAcquire() {
 		l.flush() // the loop may wait for a slot: answers go out first
-		if !c.acquire(ctx) {
+		if !c.acquire(ctx, l.closing) {
+			select {
+			case <-l.closing:
+				// The server began to drain while the loop waited: the
+				// request is refused, as every later one is (the loop
+				// holds its mutex here, so the drain waits for it).
+				c.draining = true
+				c.send(jsonrpc.AppendError(nil, msg.ID, shuttingDownError()))
+			default:
+			}
 			return true
 		}
 	}
@@ -359,8 +368,10 @@ func (call *stdioCall) handleLimited(ctx context.Context) Response { return call
 
 // acquire takes an in-flight slot of the connection, waiting while all are
 // taken: the read loop stops reading (backpressure). false when the
-// connection ends first.
-func (c *stdioConn) acquire(ctx context.Context) bool {
+// connection ends first, or the server begins to drain (closing): the
+// drain, whose grace ends stuck requests, must not wait for a slot that
+// only they can give back.
+func (c *stdioConn) acquire(ctx context.Context, closing <-chan struct{}) bool {
 	if c.tryAcquire() {
 		return true
 	}
@@ -369,6 +380,7 @@ func (c *stdioConn) acquire(ctx context.Context) bool {
 		return true
 	case <-ctx.Done():
 	case <-c.dead:
+	case <-closing:
 	}
 	return false
 }

@@ -1,10 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -172,5 +176,110 @@ func TestStdioInlineManyPromoted(t *testing.T) {
 	}
 	if took := time.Since(start); took > 600*time.Millisecond {
 		t.Errorf("40 requests took %v: the slow ones ran one after the other", took)
+	}
+}
+
+// gatedWriter is a client's stdout: the first Write waits until gate is
+// closed (entered says it began), every later one takes delay (a slow
+// reader); what was written is kept.
+type gatedWriter struct {
+	entered chan struct{}
+	gate    chan struct{}
+	delay   time.Duration
+	mu      sync.Mutex
+	first   bool
+	out     []byte
+}
+
+func (w *gatedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	first := !w.first
+	w.first = true
+	w.mu.Unlock()
+	if first {
+		close(w.entered)
+		<-w.gate
+	} else {
+		time.Sleep(w.delay)
+	}
+	w.mu.Lock()
+	w.out = append(w.out, p...)
+	w.mu.Unlock()
+	return len(p), nil
+}
+
+func (w *gatedWriter) has(s string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return bytes.Contains(w.out, []byte(s))
+}
+
+// TestStdioLoopNotStuckWritingOthersLines: the read loop writes its own
+// answer to an idle output; while that write is slow, a request starts
+// flooding notifications faster than the (slow but reading) client takes
+// them. The loop must not go on writing the flood's lines for as long as
+// it lasts: a later request is read and answered, and
+// notifications/cancelled stops the flood.
+func TestStdioLoopNotStuckWritingOthersLines(t *testing.T) {
+	flood := make(chan struct{})
+	var flooded atomic.Int64
+	stopped := make(chan struct{})
+	s, err := New(Options{Name: "gated", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Tools: []Tool{NewTool(ToolInfo{Name: "flood"}, func(ctx context.Context, in struct{}) (string, error) {
+			defer close(stopped)
+			<-flood
+			msg := strings.Repeat("x", 1024)
+			for i := 1; ctx.Err() == nil; i++ {
+				Progress(ctx, float64(i), 0, msg)
+				flooded.Add(1)
+			}
+			return "", ctx.Err()
+		})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW, err := os.Pipe() // buffered: the test's writes do not wait for the loop
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	out := &gatedWriter{entered: make(chan struct{}), gate: make(chan struct{}), delay: time.Millisecond}
+	done := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // a failed run: the flood ends
+	go func() { done <- s.serveStdio(ctx, inR, out, 0) }()
+	send := func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(faultCall(`"f"`, "flood", `{}`, progressMeta)) // promoted: it waits
+	time.Sleep(20 * time.Millisecond)
+	send(`{"jsonrpc":"2.0","id":1,"method":"ping","params":` + withMeta(`{}`, defaultMeta) + `}`)
+	<-out.entered // the loop writes the ping's answer
+	close(flood)
+	for flooded.Load() < 200 { // the flood fills the output queue
+		time.Sleep(time.Millisecond)
+	}
+	close(out.gate)
+	send(`{"jsonrpc":"2.0","id":2,"method":"ping","params":` + withMeta(`{}`, defaultMeta) + `}`)
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"f"}}`)
+	select {
+	case <-stopped:
+	case <-time.After(3 * time.Second):
+		t.Fatalf("notifications/cancelled did not reach the flood in 3 s (%d sent): the read loop stopped reading", flooded.Load())
+	}
+	for end := time.Now().Add(3 * time.Second); !out.has(`"id":2,`); {
+		if time.Now().After(end) {
+			t.Fatal("the second ping was not answered")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	inW.Close()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("ServeStdio did not return")
 	}
 }

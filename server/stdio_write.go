@@ -13,10 +13,11 @@ const stdioOutQueue = 256
 
 // stdioOut is a connection's output: whole lines queue here and one
 // sender at a time writes them (no writer goroutine to wake): the sender
-// that finds nobody writing writes everything queued at once into one
-// buffer, again while more was queued meanwhile, and flushes when nothing
-// more is queued. The read loop sends the answers of a batch together
-// (stdioLoop.flush), so they share one write, as the raw floor's do.
+// that finds nobody writing writes its lines at once into one buffer and
+// flushes when nothing more is queued; what others queued meanwhile a
+// goroutine writes on (write). The read loop sends the answers of a batch
+// together (stdioLoop.flush), so they share one write, as the raw floor's
+// do.
 type stdioOut struct {
 	mu      sync.Mutex
 	space   sync.Cond // senders wait for room in queue
@@ -70,7 +71,7 @@ func (o *stdioOut) sendAll(bs [][]byte) error {
 		o.queue = append(o.queue, bs[:n]...)
 		bs = bs[n:]
 		if !o.writing {
-			o.write()
+			o.write(false)
 		}
 	}
 	return o.err
@@ -78,9 +79,17 @@ func (o *stdioOut) sendAll(bs [][]byte) error {
 
 // write writes the queue (o.mu held, released while writing) until it is
 // empty and flushed, or writing failed (then err is set and dead closed;
-// the queue is dropped and senders get the error).
-func (o *stdioOut) write() {
+// the queue is dropped and senders get the error). A sender calls it with
+// rest false: it writes its own lines (while nobody writes the queue holds
+// nothing else) and flushes them when nothing more is queued; lines others
+// queue meanwhile are left to a goroutine that writes on (rest true). A
+// sender must not go on writing others' lines for as long as they send
+// faster than the client reads: the read loop would stop reading, and a
+// request flooding notifications would never see the
+// notifications/cancelled that stops it.
+func (o *stdioOut) write(rest bool) {
 	o.writing = true
+	own := !rest // the next batch is the sender's own lines
 	for o.err == nil {
 		if len(o.queue) == 0 {
 			if o.bw.Buffered() == 0 {
@@ -94,6 +103,16 @@ func (o *stdioOut) write() {
 			}
 			continue
 		}
+		if !rest && !own {
+			// Others' lines: a goroutine writes them (writing stays set).
+			go func() {
+				o.mu.Lock()
+				o.write(true)
+				o.mu.Unlock()
+			}()
+			return
+		}
+		own = false
 		batch := o.queue
 		o.queue = o.spare[:0]
 		if o.waiting > 0 {
