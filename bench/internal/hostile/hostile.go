@@ -98,6 +98,10 @@ func Run(bin string, sz Sizes, logf func(string, ...any)) (Figures, error) {
 	return f, nil
 }
 
+// goroutinesLeft reports whether more goroutines outlived the disconnects
+// than the soak allows.
+func (f Figures) goroutinesLeft() bool { return f.GoroutinesAfter > f.GoroutinesBefore+10 }
+
 // Check returns the bounds the figures break, if any.
 func (f Figures) Check(sz Sizes) error {
 	var bad []string
@@ -113,7 +117,7 @@ func (f Figures) Check(sz Sizes) error {
 	if f.ServedWhileHeld == 0 || f.FailedDuring > 0 {
 		bad = append(bad, fmt.Sprintf("normal clients: %d served while bodies stalled, %d failed during the disconnects", f.ServedWhileHeld, f.FailedDuring))
 	}
-	if f.GoroutinesAfter > f.GoroutinesBefore+10 {
+	if f.goroutinesLeft() {
 		bad = append(bad, fmt.Sprintf("goroutines %d before the disconnects, %d after; by first frame:\n%s", f.GoroutinesBefore, f.GoroutinesAfter, f.StacksAfter))
 	}
 	if f.LostHTTP+f.LostStdio > 0 || !f.ListenHTTP || !f.ListenStdio {
@@ -283,26 +287,21 @@ func (c *client) weather(id int64) bool {
 
 // goroutines asks the server for its goroutine count.
 func (c *client) goroutines() (int, error) {
-	code, b, err := c.do(context.Background(), call(1, "goroutines", `{}`), "tools/call", "goroutines")
-	if err != nil || code != 200 {
-		return 0, fmt.Errorf("goroutines probe: %d %s %v", code, b, err)
+	text, err := c.probe("goroutines")
+	if err != nil {
+		return 0, err
 	}
-	var m struct {
-		Result struct {
-			Content []struct{ Text string } `json:"content"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(b, &m); err != nil || len(m.Result.Content) == 0 {
-		return 0, fmt.Errorf("goroutines probe: %s", b)
-	}
-	return strconv.Atoi(m.Result.Content[0].Text)
+	return strconv.Atoi(text)
 }
 
 // stacks asks the server for its goroutines counted by first frame.
-func (c *client) stacks() (string, error) {
-	code, b, err := c.do(context.Background(), call(1, "stacks", `{}`), "tools/call", "stacks")
+func (c *client) stacks() (string, error) { return c.probe("stacks") }
+
+// probe calls the server's probe tool name and returns its text.
+func (c *client) probe(name string) (string, error) {
+	code, b, err := c.do(context.Background(), call(1, name, `{}`), "tools/call", name)
 	if err != nil || code != 200 {
-		return "", fmt.Errorf("stacks probe: %d %s %v", code, b, err)
+		return "", fmt.Errorf("%s probe: %d %s %v", name, code, b, err)
 	}
 	var m struct {
 		Result struct {
@@ -310,7 +309,7 @@ func (c *client) stacks() (string, error) {
 		} `json:"result"`
 	}
 	if err := json.Unmarshal(b, &m); err != nil || len(m.Result.Content) == 0 {
-		return "", fmt.Errorf("stacks probe: %s", b)
+		return "", fmt.Errorf("%s probe: %s", name, b)
 	}
 	return m.Result.Content[0].Text, nil
 }
@@ -431,7 +430,7 @@ func httpPhases(bin string, sz Sizes, f *Figures, logf func(string, ...any)) err
 			break
 		}
 	}
-	if f.GoroutinesAfter > f.GoroutinesBefore+10 {
+	if f.goroutinesLeft() {
 		if f.StacksAfter, err = c.stacks(); err != nil {
 			return err
 		}
