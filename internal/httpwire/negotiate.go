@@ -74,13 +74,13 @@ type mediaRange struct {
 }
 
 func parseMediaRange(s string) (mediaRange, bool) {
-	media, params, _ := strings.Cut(s, ";")
+	media, params, hasParams := strings.Cut(s, ";")
 	typ, sub, ok := strings.Cut(strings.TrimSpace(media), "/")
 	if !ok || typ == "" || sub == "" {
 		return mediaRange{}, false
 	}
 	r := mediaRange{typ: strings.ToLower(strings.TrimSpace(typ)), sub: strings.ToLower(strings.TrimSpace(sub)), q: 1}
-	if !strings.Contains(s, ";") {
+	if !hasParams {
 		return r, true
 	}
 	for p := range strings.SplitSeq(params, ";") {

@@ -727,8 +727,9 @@ func (p *tapeParser) duplicate(m int) {
 // to U+FFFD, which also sets badUTF8); on a fault, the offending index and
 // why, as readString.
 func scanString(data []byte, i int) (end int, escaped, badUTF8 bool, fault string) {
-	ascii := true
-	high := uint64(highBytes) // skipPlain stops at bytes >= 0x80 too while ascii
+	// high is highBytes while the string is ASCII so far (skipPlain stops
+	// at bytes >= 0x80 too), 0 once a byte >= 0x80 was seen.
+	high := uint64(highBytes)
 	j := i
 	fast := i // from here on try eight bytes at a time
 	for j < len(data) {
@@ -741,7 +742,7 @@ func scanString(data []byte, i int) (end int, escaped, badUTF8 bool, fault strin
 		}
 		switch c := data[j]; {
 		case c == '"':
-			if !ascii && !utf8.Valid(data[i:j]) {
+			if high == 0 && !utf8.Valid(data[i:j]) {
 				escaped, badUTF8 = true, true
 			}
 			return j, escaped, badUTF8, ""
@@ -765,7 +766,7 @@ func scanString(data []byte, i int) (end int, escaped, badUTF8 bool, fault strin
 		case c < 0x20:
 			return j, false, false, "invalid control character in a string"
 		case c >= utf8.RuneSelf:
-			ascii, high = false, 0
+			high = 0
 		}
 		j++
 	}
