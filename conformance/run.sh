@@ -174,11 +174,16 @@ if [[ -z "$server_cmd" ]]; then
 	server_cmd="$tmp/everything --http {addr}"
 fi
 
-# 3. Pick a free port (bind port 0 with the pinned Node and release it).
-port="$("$node22" -e '
-const s = require("net").createServer();
-s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')"
-[[ "$port" =~ ^[0-9]+$ ]] || die "could not pick a free port (got \"$port\")"
+# 3. Pick a free port: one nothing listens on, below the kernel's ephemeral
+# range (a port in that range, even one the kernel just handed out for port
+# 0, may become the local end of an outgoing connection before the server
+# binds it, which then fails with "address already in use").
+ephemeral_low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+((ephemeral_low > 21000)) || die "the ephemeral port range starts at $ephemeral_low: no room below it"
+for _ in $(seq 1 100); do
+	port=$((20000 + RANDOM % (ephemeral_low - 20000)))
+	(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
+done
 addr="127.0.0.1:$port"
 
 if [[ "$server_cmd" == *"{addr}"* || "$server_cmd" == *"{port}"* ]]; then
