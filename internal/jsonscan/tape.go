@@ -284,6 +284,13 @@ func (t *Tape) AppendText(dst []byte, i int) []byte {
 // TextEqual reports whether string node i's text is s; it allocates only
 // for a string with escapes.
 func (t *Tape) TextEqual(i int, s string) bool {
+	if n := t.nodes[i]; n.meta&(kindMask|flagEscaped) == uint32(KindString) {
+		// Raw text: its length (the node's, less the quotes) first.
+		if int(n.meta>>metaShift) != len(s)+2 {
+			return false
+		}
+		return string(t.Data[n.start+1:n.start+1+uint32(len(s))]) == s
+	}
 	if !t.Escaped(i) {
 		return string(t.Contents(i)) == s
 	}
@@ -392,7 +399,8 @@ func (p *tapeParser) push(n node) int {
 	if i == cap(p.nodes) {
 		p.grow()
 	}
-	p.nodes = append(p.nodes, n)
+	p.nodes = p.nodes[:i+1]
+	p.nodes[i] = n
 	return i
 }
 
@@ -482,6 +490,15 @@ func (p *tapeParser) literal(word string, k NodeKind) {
 
 // string reads the string at p.i (its opening quote) into a node.
 func (p *tapeParser) string() bool {
+	// Most strings are short ASCII without escapes: when the first byte
+	// skipPlain stops at is the closing quote, that is all scanString
+	// would find.
+	if j := skipPlain(p.data, p.i+1, highBytes); j < len(p.data) && p.data[j] == '"' {
+		start := p.i
+		p.i = j + 1
+		p.scalar(KindString, start, 0)
+		return p.err == nil
+	}
 	end, escaped, badUTF8, fault := scanString(p.data, p.i+1)
 	p.badUTF8 = p.badUTF8 || badUTF8
 	if fault != "" {
@@ -706,8 +723,11 @@ func (p *tapeParser) text(n int) string {
 
 // sameName reports whether name nodes a and b have the same text.
 func (p *tapeParser) sameName(a, b int) bool {
-	if (p.nodes[a].meta|p.nodes[b].meta)&flagEscaped == 0 {
-		return bytes.Equal(p.contents(a), p.contents(b))
+	ma, mb := p.nodes[a].meta, p.nodes[b].meta
+	if (ma|mb)&flagEscaped == 0 {
+		// Raw text: equal names have equal metas (kind, no flags, the
+		// same length), which settles most pairs without their bytes.
+		return ma == mb && bytes.Equal(p.contents(a), p.contents(b))
 	}
 	return p.text(a) == p.text(b)
 }
