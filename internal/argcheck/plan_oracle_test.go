@@ -38,10 +38,7 @@ const (
 	planInteger                 // integral numbers rewritten as integers
 )
 
-var (
-	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-	plans           sync.Map // reflect.Type → *plan
-)
+var plans sync.Map // reflect.Type → *plan
 
 // planFor returns the plan of t, built once per type.
 func planFor(t reflect.Type) *plan {

@@ -43,7 +43,7 @@ func (d *tapeDecoder) str(text []byte) string {
 // decodeTape fills v (settable) from node i of t under sh.
 func decodeTape(t *jsonscan.Tape, i int, sh *shape, v reflect.Value) error {
 	var d tapeDecoder
-	if err := d.value(t, i, sh, v); err != nil {
+	if err := d.value(t, i, sh, v, plainType(v.Type())); err != nil {
 		return d.context(err)
 	}
 	return d.saved
@@ -71,18 +71,28 @@ func typeError(what string, t reflect.Type) error {
 	return &json.UnmarshalTypeError{Value: what, Type: t}
 }
 
-// value decodes node i into v; an invalid v skips the value.
-func (d *tapeDecoder) value(t *jsonscan.Tape, i int, sh *shape, v reflect.Value) error {
+// value decodes node i into v; an invalid v skips the value. plain says
+// v's type is plainType: indirect would hand v back as it is.
+func (d *tapeDecoder) value(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, plain bool) error {
 	if !v.IsValid() {
 		return nil
 	}
 	switch t.Kind(i) {
 	case jsonscan.KindObject:
-		return d.object(t, i, sh, v)
+		return d.object(t, i, sh, v, plain)
 	case jsonscan.KindArray:
-		return d.array(t, i, sh, v)
+		return d.array(t, i, sh, v, plain)
 	}
-	return d.literal(t, i, v)
+	return d.literal(t, i, v, plain)
+}
+
+// indirectUnless is indirect, skipped for a plain type (plainType), whose
+// value it would return unchanged.
+func indirectUnless(plain bool, v reflect.Value, decodingNull bool) (json.Unmarshaler, encoding.TextUnmarshaler, reflect.Value) {
+	if plain {
+		return nil, nil, v
+	}
+	return indirect(v, decodingNull)
 }
 
 // indirect is encoding/json's: it walks down v allocating pointers until
@@ -148,8 +158,8 @@ func rawFor(t *jsonscan.Tape, i int, sh *shape) ([]byte, error) {
 	return json.Marshal(v)
 }
 
-func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value) error {
-	u, ut, pv := indirect(v, false)
+func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, plain bool) error {
+	u, ut, pv := indirectUnless(plain, v, false)
 	if u != nil {
 		raw, err := rawFor(t, i, sh)
 		if err != nil {
@@ -184,7 +194,7 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 		}
 		return d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape) error {
 			elem := reflect.New(typ.Elem()).Elem()
-			if err := d.value(mt, val, child, elem); err != nil {
+			if err := d.value(mt, val, child, elem, false); err != nil {
 				return err
 			}
 			key, err := d.mapKey(mt, name, typ.Key())
@@ -229,7 +239,7 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 			if f.quoted {
 				return d.quoted(mt, val, sub)
 			}
-			return d.value(mt, val, child, sub)
+			return d.value(mt, val, child, sub, f.plain)
 		})
 	}
 	d.save(typeError("object", typ))
@@ -292,8 +302,8 @@ func (d *tapeDecoder) mapKey(t *jsonscan.Tape, m int, kt reflect.Type) (reflect.
 	}
 }
 
-func (d *tapeDecoder) array(t *jsonscan.Tape, i int, sh *shape, v reflect.Value) error {
-	u, ut, pv := indirect(v, false)
+func (d *tapeDecoder) array(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, plain bool) error {
+	u, ut, pv := indirectUnless(plain, v, false)
 	if u != nil {
 		raw, err := rawFor(t, i, sh)
 		if err != nil {
@@ -325,10 +335,10 @@ func (d *tapeDecoder) array(t *jsonscan.Tape, i int, sh *shape, v reflect.Value)
 		d.save(typeError("array", v.Type()))
 		return nil
 	}
-	k := 0
+	k, plainElem := 0, plainType(v.Type().Elem())
 	for e := t.FirstElement(i); e >= 0; e = t.NextElement(i, e) {
 		if k < v.Len() {
-			if err := d.value(t, e, items, v.Index(k)); err != nil {
+			if err := d.value(t, e, items, v.Index(k), plainElem); err != nil {
 				return err
 			}
 		}
@@ -338,7 +348,7 @@ func (d *tapeDecoder) array(t *jsonscan.Tape, i int, sh *shape, v reflect.Value)
 }
 
 // literal decodes a scalar node.
-func (d *tapeDecoder) literal(t *jsonscan.Tape, i int, v reflect.Value) error {
+func (d *tapeDecoder) literal(t *jsonscan.Tape, i int, v reflect.Value, plain bool) error {
 	var text []byte
 	alias := false
 	if t.Kind(i) == jsonscan.KindString {
@@ -350,7 +360,7 @@ func (d *tapeDecoder) literal(t *jsonscan.Tape, i int, v reflect.Value) error {
 		}
 	}
 	d.alias = alias
-	err := d.store(t.Raw(i), text, v, false)
+	err := d.storeIn(plain, t.Raw(i), text, v, false)
 	d.alias = false
 	return err
 }
@@ -361,6 +371,11 @@ var numberType = reflect.TypeFor[json.Number]()
 // string literal's unescaped contents (nil when item is not one). Integer kinds also take integral
 // numbers written with a fraction or exponent.
 func (d *tapeDecoder) store(item, text []byte, v reflect.Value, fromQuoted bool) error {
+	return d.storeIn(false, item, text, v, fromQuoted)
+}
+
+// storeIn is store, with plain as value's.
+func (d *tapeDecoder) storeIn(plain bool, item, text []byte, v reflect.Value, fromQuoted bool) error {
 	invalidUse := func() error {
 		return fmt.Errorf("json: invalid use of ,string struct tag, trying to unmarshal %q into %v", item, v.Type())
 	}
@@ -369,7 +384,7 @@ func (d *tapeDecoder) store(item, text []byte, v reflect.Value, fromQuoted bool)
 		return nil
 	}
 	isNull := item[0] == 'n'
-	u, ut, pv := indirect(v, isNull)
+	u, ut, pv := indirectUnless(plain, v, isNull)
 	if u != nil {
 		return u.UnmarshalJSON(item)
 	}

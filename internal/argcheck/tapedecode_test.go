@@ -274,3 +274,38 @@ func sameProblems(a, b error, reencoded bool) bool {
 	}
 	return reencoded || !typeError(pa) && !typeError(pb) && pa.Pointer == pb.Pointer
 }
+
+// TestPlainType: only types whose values indirect hands back unchanged
+// skip it (a pointer, an interface or an unmarshaler at either receiver
+// does not).
+func TestPlainType(t *testing.T) {
+	for _, c := range []struct {
+		typ   reflect.Type
+		plain bool
+	}{
+		{reflect.TypeFor[string](), true},
+		{reflect.TypeFor[int](), true},
+		{reflect.TypeFor[[]string](), true},
+		{reflect.TypeFor[map[string]int](), true},
+		{reflect.TypeFor[weatherAt](), true},
+		{reflect.TypeFor[*int](), false},
+		{reflect.TypeFor[any](), false},
+		{reflect.TypeFor[upper](), false},           // *upper.UnmarshalText
+		{reflect.TypeFor[json.RawMessage](), false}, // *RawMessage.UnmarshalJSON
+		{reflect.TypeFor[time.Time](), false},
+		{reflect.TypeFor[netip.Addr](), false},
+		{reflect.TypeFor[big.Rat](), false},
+	} {
+		if got := plainType(c.typ); got != c.plain {
+			t.Errorf("plainType(%v) = %v, want %v", c.typ, got, c.plain)
+		}
+		// Indirect agrees: a plain type's addressable value comes back as is.
+		if c.plain {
+			v := reflect.New(c.typ).Elem()
+			u, ut, pv := indirect(v, false)
+			if u != nil || ut != nil || pv != v {
+				t.Errorf("indirect(%v) does not return the value itself", c.typ)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package argcheck
 
 import (
+	"encoding/json"
 	"reflect"
 	"sync"
 
@@ -14,6 +15,7 @@ type decodeField struct {
 	name   string
 	index  []int
 	quoted bool
+	plain  bool // the field's type is plainType
 }
 
 // structFields are the members decodeStruct fills: exact names only (the
@@ -44,7 +46,27 @@ func typeFields(t reflect.Type) []decodeField {
 	fields := jsonfields.TypeFields(t)
 	out := make([]decodeField, len(fields))
 	for i, f := range fields {
-		out[i] = decodeField{name: f.Name, index: f.Index, quoted: f.Quoted}
+		out[i] = decodeField{name: f.Name, index: f.Index, quoted: f.Quoted, plain: plainType(t.FieldByIndex(f.Index).Type)}
 	}
 	return out
+}
+
+var (
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	plainTypes      sync.Map // reflect.Type → bool
+)
+
+// plainType reports whether indirect hands every value of type t back as
+// it is: t is neither a pointer nor an interface, and neither t nor *t is
+// a json.Unmarshaler or an encoding.TextUnmarshaler. Decoding a value of
+// such a type may skip indirect's walk.
+func plainType(t reflect.Type) bool {
+	if p, ok := plainTypes.Load(t); ok {
+		return p.(bool)
+	}
+	k := t.Kind()
+	pt := reflect.PointerTo(t)
+	plain := k != reflect.Pointer && k != reflect.Interface && !pt.Implements(jsonUnmarshaler) && !pt.Implements(textUnmarshaler)
+	plainTypes.Store(t, plain)
+	return plain
 }
