@@ -395,13 +395,11 @@ func (p *tapeParser) failAt(format string) *SyntaxError {
 
 // push appends a node for the value starting at p.i and returns its index.
 func (p *tapeParser) push(n node) int {
-	i := len(p.nodes)
-	if i == cap(p.nodes) {
+	if len(p.nodes) == cap(p.nodes) {
 		p.grow()
 	}
-	p.nodes = p.nodes[:i+1]
-	p.nodes[i] = n
-	return i
+	p.nodes = append(p.nodes, n) // room made: no growth here
+	return len(p.nodes) - 1
 }
 
 // grow makes room for more nodes: doubling (append grows large slices by
@@ -419,12 +417,18 @@ func (p *tapeParser) grow() {
 
 // scalar adds a node for the scalar from start to p.i.
 func (p *tapeParser) scalar(k NodeKind, start int, flags uint32) {
-	if n := p.i - start; n > MaxTapeScalar {
-		p.i = start
-		p.fail(fmt.Sprintf("value of %d bytes is longer than %d", n, MaxTapeScalar))
+	n := p.i - start
+	if n > MaxTapeScalar {
+		p.tooLong(start, n)
 		return
 	}
-	p.push(node{start: uint32(start), meta: uint32(k) | flags | uint32(p.i-start)<<metaShift})
+	p.push(node{start: uint32(start), meta: uint32(k) | flags | uint32(n)<<metaShift})
+}
+
+// tooLong fails at the scalar from start, n bytes long.
+func (p *tapeParser) tooLong(start, n int) {
+	p.i = start
+	p.fail(fmt.Sprintf("value of %d bytes is longer than %d", n, MaxTapeScalar))
 }
 
 // open adds the two nodes of the object or array at p.i.
@@ -627,7 +631,12 @@ func (p *tapeParser) array(depth int) {
 // Tree does.
 func (p *tapeParser) repeated(obj, name, count int) bool {
 	if count <= smallTapeObject {
+		nm := p.nodes[name].meta
 		for m := obj + 2; m < name; m = nodeNext(p.nodes, m+1) {
+			// Raw names of different lengths differ (sameName's first test).
+			if mm := p.nodes[m].meta; (mm|nm)&flagEscaped == 0 && mm != nm {
+				continue
+			}
 			if p.sameName(m, name) {
 				return true
 			}
