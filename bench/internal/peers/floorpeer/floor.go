@@ -116,8 +116,9 @@ func ServeStdio(r io.Reader, w io.Writer) error {
 // copy per batch) and answers each inline, arming a reused timer per
 // request that would promote a slow one (another goroutine takes the loop
 // over, settled by one CAS); the batch's replies are queued together under
-// a mutex, and whichever sender finds nobody writing writes the queue and
-// flushes it, so there is no writer goroutine to wake.
+// a mutex, and a sender that finds nobody writing writes them and flushes,
+// so there is no writer goroutine to wake; replies others queued meanwhile
+// a goroutine writes on (a sender writes only its own lines).
 func ServeStdioConcurrent(r io.Reader, w io.Writer) error {
 	l := &floorLoop{in: bufio.NewReaderSize(r, 64<<10), out: &floorOut{bw: bufio.NewWriterSize(w, 64<<10)},
 		done: make(chan error, 1)}
@@ -234,17 +235,35 @@ type floorOut struct {
 	err     error
 }
 
-// send queues the replies and, when nobody writes, writes the queue until
-// it is empty and flushed.
+// send queues the replies and, when nobody writes, writes them and
+// flushes once nothing more is queued; replies others queue meanwhile a
+// goroutine writes on, as mcpgen's stdioOut.write does (a sender writes
+// only its own lines).
 func (o *floorOut) send(replies [][]byte) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.queue = append(o.queue, replies...)
-	if o.writing {
-		return
+	if !o.writing {
+		o.write(false)
 	}
+}
+
+// write writes the queue (o.mu held, released while writing) until it is
+// empty and flushed; a sender (rest false) writes its own lines, then
+// leaves lines queued by others to a goroutine (rest true).
+func (o *floorOut) write(rest bool) {
 	o.writing = true
+	own := !rest
 	for o.err == nil {
+		if len(o.queue) > 0 && !rest && !own {
+			go func() {
+				o.mu.Lock()
+				o.write(true)
+				o.mu.Unlock()
+			}()
+			return
+		}
+		own = false
 		if len(o.queue) == 0 {
 			if o.bw.Buffered() == 0 {
 				break
