@@ -79,5 +79,5 @@ func (w *stdioWriter) sendRaw(msg []byte) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
-	return w.c.send(msg)
+	return w.c.o.sendFor(w.ctx, msg)
 }

@@ -517,7 +517,7 @@ func (w *stdioWriter) Notify(method string, params any) error {
 	if err != nil {
 		return err
 	}
-	return w.c.send(jsonrpc.AppendNotification(nil, method, raw))
+	return w.c.o.sendFor(w.ctx, jsonrpc.AppendNotification(nil, method, raw))
 }
 
 // notifyParams encodes notification params (json.RawMessage as is).

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -281,5 +282,85 @@ func TestStdioLoopNotStuckWritingOthersLines(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("ServeStdio did not return")
+	}
+}
+
+// TestStdioCancelReachesHandlerWaitingForOutput: a handler whose
+// notifications wait for room in a full output queue (the client reads
+// nothing; another request's line is stuck in the write) stops waiting
+// when notifications/cancelled cancels it, instead of staying blocked until
+// the client reads.
+func TestStdioCancelReachesHandlerWaitingForOutput(t *testing.T) {
+	start, flood := make(chan struct{}), make(chan struct{})
+	var flooded atomic.Int64
+	stopped := make(chan error, 1)
+	s, err := New(Options{Name: "gated", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Tools: []Tool{
+			NewTool(ToolInfo{Name: "blocker"}, func(ctx context.Context, in struct{}) (string, error) {
+				<-start
+				Progress(ctx, 1, 0, "first") // nobody writes: this request writes it, into the stuck writer
+				return "", nil
+			}),
+			NewTool(ToolInfo{Name: "flood"}, func(ctx context.Context, in struct{}) (string, error) {
+				<-flood
+				for i := 1; ctx.Err() == nil; i++ {
+					Progress(ctx, float64(i), 0, "x")
+					flooded.Add(1)
+				}
+				stopped <- context.Cause(ctx)
+				return "", ctx.Err()
+			}),
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	out := &gatedWriter{entered: make(chan struct{}), gate: make(chan struct{})}
+	done := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { done <- s.serveStdio(ctx, inR, out, 0) }()
+	send := func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(faultCall(`"b"`, "blocker", `{}`, progressMeta)) // promoted: it waits for start
+	send(faultCall(`"f"`, "flood", `{}`, progressMeta))   // promoted: it waits for flood
+	time.Sleep(20 * time.Millisecond)
+	close(start)
+	<-out.entered // the blocker's progress is stuck in the write
+	close(flood)
+	for last := int64(-1); ; {
+		time.Sleep(20 * time.Millisecond)
+		n := flooded.Load()
+		if n == last && n >= stdioOutQueue-1 {
+			break // the flood waits for room
+		}
+		last = n
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"f"}}`)
+	select {
+	case cause := <-stopped:
+		if !errors.Is(cause, context.Canceled) {
+			t.Errorf("the flood ended with %v, want context.Canceled", cause)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatalf("the cancelled flood was still waiting for room after 3 s (%d sent): its cancel did not reach it", flooded.Load())
+	}
+	close(out.gate)
+	inW.Close()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("ServeStdio did not return")
+	}
+	if !out.has(`"first"`) {
+		t.Error("the blocker's notification was not written")
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"sync"
 )
@@ -42,12 +43,22 @@ func newStdioOut(out io.Writer) *stdioOut {
 // nobody else writes. It waits while the queue is full; it fails once
 // writing failed or the output is closed.
 func (o *stdioOut) send(b []byte) error {
-	return o.sendAll([][]byte{b})
+	return o.sendAll(nil, [][]byte{b})
+}
+
+// sendFor is send for a request's own message (a notification, a legacy
+// session's request to the client): while the queue is full it also stops
+// waiting when ctx is done, and then returns ctx's error without queuing
+// b, so a handler cancelled while the client does not read is not held up.
+func (o *stdioOut) sendFor(ctx context.Context, b []byte) error {
+	return o.sendAll(ctx, [][]byte{b})
 }
 
 // sendAll queues every message of bs in order, as send would one by one,
-// taking the lock once (or once per queue's worth).
-func (o *stdioOut) sendAll(bs [][]byte) error {
+// taking the lock once (or once per queue's worth). A non-nil ctx ends
+// the waiting for room as sendFor says (the messages not queued yet are
+// dropped).
+func (o *stdioOut) sendAll(ctx context.Context, bs [][]byte) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
@@ -55,13 +66,8 @@ func (o *stdioOut) sendAll(bs [][]byte) error {
 	}
 	for len(bs) > 0 {
 		if len(o.queue) >= stdioOutQueue && o.err == nil {
-			o.waiting++
-			for len(o.queue) >= stdioOutQueue && o.err == nil {
-				o.space.Wait()
-			}
-			o.waiting--
-			if o.waiting == 0 {
-				o.idle.Broadcast()
+			if err := o.waitForRoom(ctx); err != nil {
+				return err
 			}
 		}
 		if o.err != nil {
@@ -75,6 +81,35 @@ func (o *stdioOut) sendAll(bs [][]byte) error {
 		}
 	}
 	return o.err
+}
+
+// waitForRoom waits (o.mu held) until the queue has room or writing
+// failed; with a ctx, also until ctx is done, which it then returns.
+func (o *stdioOut) waitForRoom(ctx context.Context) error {
+	var stop func() bool
+	if ctx != nil {
+		// Cond waits cannot select: wake every waiter when ctx ends (the
+		// others wait on).
+		stop = context.AfterFunc(ctx, func() {
+			o.mu.Lock()
+			o.space.Broadcast()
+			o.mu.Unlock()
+		})
+		defer stop()
+	}
+	o.waiting++
+	defer func() {
+		if o.waiting--; o.waiting == 0 {
+			o.idle.Broadcast()
+		}
+	}()
+	for len(o.queue) >= stdioOutQueue && o.err == nil {
+		if ctx != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		o.space.Wait()
+	}
+	return nil
 }
 
 // write writes the queue (o.mu held, released while writing) until it is
