@@ -199,7 +199,7 @@ func (l *stdioLoop) flush() {
 	if len(l.pending) == 0 {
 		return
 	}
-	l.c.o.sendAll(nil, l.pending)
+	l.c.o.sendAll(context.Background(), l.pending)
 	clear(l.pending)
 	l.pending = l.pending[:0]
 }

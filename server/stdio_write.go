@@ -43,7 +43,7 @@ func newStdioOut(out io.Writer) *stdioOut {
 // nobody else writes. It waits while the queue is full; it fails once
 // writing failed or the output is closed.
 func (o *stdioOut) send(b []byte) error {
-	return o.sendAll(nil, [][]byte{b})
+	return o.sendAll(context.Background(), [][]byte{b})
 }
 
 // sendFor is send for a request's own message (a notification, a legacy
@@ -55,9 +55,9 @@ func (o *stdioOut) sendFor(ctx context.Context, b []byte) error {
 }
 
 // sendAll queues every message of bs in order, as send would one by one,
-// taking the lock once (or once per queue's worth). A non-nil ctx ends
-// the waiting for room as sendFor says (the messages not queued yet are
-// dropped).
+// taking the lock once (or once per queue's worth). A ctx that can be
+// done ends the waiting for room as sendFor says (the messages not queued
+// yet are dropped).
 func (o *stdioOut) sendAll(ctx context.Context, bs [][]byte) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -84,13 +84,13 @@ func (o *stdioOut) sendAll(ctx context.Context, bs [][]byte) error {
 }
 
 // waitForRoom waits (o.mu held) until the queue has room or writing
-// failed; with a ctx, also until ctx is done, which it then returns.
+// failed, or ctx is done, whose error it then returns.
 func (o *stdioOut) waitForRoom(ctx context.Context) error {
-	var stop func() bool
-	if ctx != nil {
+	cancellable := ctx.Done() != nil
+	if cancellable {
 		// Cond waits cannot select: wake every waiter when ctx ends (the
 		// others wait on).
-		stop = context.AfterFunc(ctx, func() {
+		stop := context.AfterFunc(ctx, func() {
 			o.mu.Lock()
 			o.space.Broadcast()
 			o.mu.Unlock()
@@ -104,7 +104,7 @@ func (o *stdioOut) waitForRoom(ctx context.Context) error {
 		}
 	}()
 	for len(o.queue) >= stdioOutQueue && o.err == nil {
-		if ctx != nil && ctx.Err() != nil {
+		if cancellable && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		o.space.Wait()
