@@ -38,7 +38,9 @@ const stdioDrain = 2 * time.Second
 // At most Limits.MaxInFlightPerConn requests (listen streams aside) are in
 // flight; at the cap the next line is not read until one is answered, and
 // an answer waits while the output is not being read, so a client that
-// never reads stdout stops being read instead of growing the server. A
+// never reads stdout stops being read instead of growing the server (a
+// request's notifications wait too, until it is cancelled: its Notify then
+// returns the context's error). A
 // request of a legacy session that waits for the client's answer to a
 // server-to-client request (elicitation, sampling, roots) gives its slot
 // back while it waits, so the answers are still read; at most
