@@ -177,7 +177,8 @@ func (f handlerFunc) handleLimited(ctx context.Context) Response { return f(ctx)
 // derives every request from such a context, which saves two allocations
 // per request).
 func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc.Message, h limitedHandler) (resp Response, refused bool) {
-	defer func() { collectAfterLarge(len(msg.Params) + len(resp.Body)) }() // collect.go
+	before := liveBefore(len(msg.Params))
+	defer func() { collectAfterLarge(len(msg.Params)+len(resp.Body), before) }() // collect.go
 	l := &s.lim
 	stream := msg.Method == methodListen
 	timeout := l.cfg.RequestTimeout

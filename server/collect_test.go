@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -76,31 +79,93 @@ func TestCollectAfterLargeRequest(t *testing.T) {
 	}
 }
 
+// A cycle that runs while a large request holds its memory counts it live
+// and sets the collector's goal from it, so the request is followed by a
+// collection even when the heap has little room under that goal (the room
+// test alone skipped it: the pacer's cycle that began during a 10 MB nested
+// request found 46 MB live, a goal of 92 MB that the next request filled).
+// The tool runs that cycle itself, at a GOGC that leaves less room than
+// the request took.
+func TestCollectAfterACycleCountedTheRequest(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(1000)) // no cycle before the tool's
+	// during is the count of forced cycles once the tool's own one ran.
+	var during atomic.Uint64
+	s, err := New(Options{Name: "big", Version: "1", Tools: []Tool{NewTool(ToolInfo{Name: "big", Description: "its length"},
+		func(_ context.Context, in bigArgs) (string, error) {
+			debug.SetGCPercent(10) // a goal 10 % over what this cycle finds live
+			runtime.GC()           // finds the request's message live
+			during.Store(forcedCycles())
+			return strconv.Itoa(len(in.S)), nil
+		})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := largeMessage
+	call := bigCall(n)
+	h := s.HTTPHandler(HTTPOptions{MaxBodyBytes: 2 * largeMessage})
+	runtime.GC()
+	w := post(h, call, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "big")
+	if w.Code != 200 || !strings.Contains(w.Body.String(), strconv.Itoa(n)) {
+		t.Fatalf("HTTP: status %d, %.200s", w.Code, w.Body.String())
+	}
+	if !waitForced(during.Load()) {
+		t.Fatal("HTTP: no collection after a large request that a cycle counted live")
+	}
+	debug.SetGCPercent(1000)
+	runtime.GC()
+	var out bytes.Buffer
+	if err := s.ServeStdio(context.Background(), strings.NewReader(call+"\n"), &out); err != nil && err != io.EOF {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), strconv.Itoa(n)) {
+		t.Fatalf("stdio: %.200s", out.String())
+	}
+	if !waitForced(during.Load()) {
+		t.Fatal("stdio: no collection after a large request that a cycle counted live")
+	}
+}
+
 // The collection is for large requests only, only when the request is not
 // small next to the live heap (a cycle costs about the live heap), and only
-// when the heap has more room under the collector's goal than the request
-// took.
+// when a cycle during the request counted half of it live or more, or the
+// heap has more room under the collector's goal than the request took.
 func TestWorthCollecting(t *testing.T) {
+	const M = 1 << 20
 	tests := []struct {
-		n                   int
-		live, goal, objects uint64
-		want                bool
+		n                           int
+		before, live, goal, objects uint64
+		want                        bool
 	}{
-		{largeMessage, 0, 100 << 20, 10 << 20, true},
-		{largeMessage, 16 * largeMessage, 200 << 20, 100 << 20, true},
-		{largeMessage, 16*largeMessage + 16, 200 << 20, 100 << 20, false}, // small next to the heap
-		{10 << 20, 50 << 20, 100 << 20, 60 << 20, true},
-		{10 << 20, 24 << 20, 49 << 20, 40 << 20, false}, // 9 MiB of room: the next request collects
-		{10 << 20, 24 << 20, 49 << 20, 50 << 20, false}, // over the goal already
-		{4 << 20, 1 << 30, 2 << 30, 1 << 30, false},
+		{largeMessage, notSampled, 0, 100 * M, 10 * M, true},
+		{largeMessage, notSampled, 16 * largeMessage, 200 * M, 100 * M, true},
+		{largeMessage, notSampled, 16*largeMessage + 16, 200 * M, 100 * M, false}, // small next to the heap
+		{10 * M, notSampled, 50 * M, 100 * M, 60 * M, true},
+		{10 * M, notSampled, 24 * M, 49 * M, 40 * M, false}, // 9 MiB of room: the next request collects
+		{10 * M, notSampled, 24 * M, 49 * M, 50 * M, false}, // over the goal already
+		{4 * M, notSampled, 1 << 30, 2 << 30, 1 << 30, false},
+		// nested-10m-http as its request ends: the last cycle, during the
+		// request, found 26 MB live where 15 MB were before it; the
+		// collector's next cycle has begun and will find 46 MB live.
+		{10 * M, 15 * M, 26 * M, 53 * M, 50 * M, true},
+		{10 * M, 15 * M, 19 * M, 53 * M, 50 * M, false}, // 4 MiB more live: under half the request
+		{10 * M, 26 * M, 15 * M, 53 * M, 50 * M, false}, // less live than before
+		{10 * M, 15 * M, 26 * M, 53 * M, 30 * M, true},  // and room enough
+		{4 * M, 0, 1 << 30, 2 << 30, 1 << 30, false},    // small next to the heap
+		// resources/read of 10 MB: its cycles find the same live heap as
+		// before the read (only sampled for large params, but the rule
+		// does not depend on it).
+		{13 * M, 23 * M, 23 * M, 47 * M, 36 * M, false},
 	}
 	for _, tt := range tests {
-		if got := worthCollecting(tt.n, tt.live, tt.goal, tt.objects); got != tt.want {
-			t.Errorf("worthCollecting(%d, live %d, goal %d, objects %d) = %v, want %v", tt.n, tt.live, tt.goal, tt.objects, got, tt.want)
+		if got := worthCollecting(tt.n, tt.before, tt.live, tt.goal, tt.objects); got != tt.want {
+			t.Errorf("worthCollecting(%d, before %d, live %d, goal %d, objects %d) = %v, want %v", tt.n, tt.before, tt.live, tt.goal, tt.objects, got, tt.want)
 		}
 	}
+	if liveBefore(largeMessage-1) != notSampled {
+		t.Error("liveBefore read the heap for a small request")
+	}
 	before := forcedCycles()
-	collectAfterLarge(largeMessage - 1)
+	collectAfterLarge(largeMessage-1, 0)
 	time.Sleep(50 * time.Millisecond)
 	if forcedCycles() != before {
 		t.Error("a request under largeMessage was followed by a collection")
