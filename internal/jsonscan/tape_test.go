@@ -18,6 +18,13 @@ var tapeSeeds = append([]string{
 	`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":{}},"j":1,"a":2}`,
 	`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"a":{}},"j":1}`,
 	`[{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9},{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"i":0}]`, `"\ud800\u12g4"`, `"\\"`, `"a\u00e9\ud83d\ude00b"`,
+	// Names equal as text but not as bytes, names of one length (the metas
+	// tell them apart only by length), strings ending at and around the
+	// eight-byte blocks skipPlain reads.
+	`{"a":1,"\u0061":2}`, `{"\u0061":1,"a":2}`, "{\"\xff\":1,\"\ufffd\":2}", "{\"\ufffd\":1,\"\xff\":2}", `{"é":1,"\u00e9":2}`, "{\"\xc3\xa9\":1,\"\xc3\":2}",
+	`{"ab":1,"ba":2,"ab":3}`, `{"abcdefgh":1,"abcdefgi":2,"abcdefgh":3}`, `{"abcdefg":1,"abcdefgh":2,"abcdefghi":3,"abcdefgh\u0069":4}`,
+	`"abcdefg"`, `"abcdefgh"`, `"abcdefghijklmno"`, `"abcdefghijklmnop"`, `"abcdefgh`, `"abcdefg\"`, `"abcdefgh\n"`, "\"abcdefg\x7f\"", "\"abcdefg\x80\"", "\"abcdefgh\x01\"",
+	`["abcdefg","abcdefgh",{"abcdefgh":"abcdefgh"}]`, `{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"aa":8,"\u0061a":9}`,
 }, treeSeeds...)
 
 func TestTapeMatchesTree(t *testing.T) {
@@ -83,6 +90,13 @@ func checkNode(t *testing.T, tape *Tape, i int) {
 	case KindString:
 		if s := tape.Text(i); s != v || !tape.TextEqual(i, s) || tape.TextEqual(i, s+"x") || string(tape.AppendText(nil, i)) != s {
 			t.Fatalf("node %d %q: text %q, want %q", i, raw, s, v)
+		}
+		s := tape.Text(i)
+		if n := len(s); n > 0 && (tape.TextEqual(i, s[:n-1]) || tape.TextEqual(i, s[:n-1]+string(s[n-1]^1)) || tape.TextEqual(i, string(s[0]^1)+s[1:])) {
+			t.Fatalf("node %d %q: TextEqual holds for a changed text", i, raw)
+		}
+		if c := string(tape.Contents(i)); tape.TextEqual(i, c) != (c == s) {
+			t.Fatalf("node %d %q: TextEqual(contents %q) = %v, text %q", i, raw, c, c != s, s)
 		}
 		if !tape.Escaped(i) && string(tape.Contents(i)) != v {
 			t.Fatalf("node %d %q: not escaped, but text %q", i, raw, v)
