@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // gateWriter blocks every Write until open is closed, then records.
@@ -30,13 +31,17 @@ func (g *gateWriter) Write(p []byte) (int, error) {
 }
 
 // waitersAre waits (no clock) until n senders wait for room.
-func waitersAre(o *stdioOut, n int) {
-	for {
+func waitersAre(t *testing.T, o *stdioOut, n int) {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); ; {
 		o.mu.Lock()
 		w := o.waiting
 		o.mu.Unlock()
 		if w == n {
 			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%d senders wait for room after 5 s, want %d", w, n)
 		}
 		runtime.Gosched()
 	}
@@ -78,13 +83,18 @@ func TestStdioOutCancelledWaiter(t *testing.T) {
 			go func() { plain <- o.send([]byte("plain")) }()
 			want = append(want, "plain")
 			if !early {
-				waitersAre(o, 2)
+				waitersAre(t, o, 2)
 				cc.cancel()
 			}
-			if err := <-flood; !errors.Is(err, context.Canceled) {
-				t.Fatalf("cancelled sendFor: %v, want context.Canceled", err)
+			select {
+			case err := <-flood:
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("cancelled sendFor: %v, want context.Canceled", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the cancelled sendFor still waits for room after 5 s")
 			}
-			waitersAre(o, 1) // the plain sender still waits
+			waitersAre(t, o, 1) // the plain sender still waits
 			close(g.open)
 			if err := <-plain; err != nil {
 				t.Fatalf("plain send: %v", err)
@@ -136,7 +146,7 @@ func TestStdioOutCloseAfterCancelledWaiters(t *testing.T) {
 	for range n {
 		go func() { errs <- o.sendFor(ctx, []byte("flood")) }()
 	}
-	waitersAre(o, n)
+	waitersAre(t, o, n)
 	closed := make(chan struct{})
 	go func() { o.close(); close(closed) }()
 	cancel()
@@ -145,7 +155,7 @@ func TestStdioOutCloseAfterCancelledWaiters(t *testing.T) {
 			t.Fatalf("sendFor: %v", err)
 		}
 	}
-	waitersAre(o, 0)
+	waitersAre(t, o, 0)
 	close(g.open)
 	<-closed
 	if err := o.send([]byte("late")); !errors.Is(err, io.ErrClosedPipe) {
