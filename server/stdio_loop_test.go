@@ -364,3 +364,70 @@ func TestStdioCancelReachesHandlerWaitingForOutput(t *testing.T) {
 		t.Error("the blocker's notification was not written")
 	}
 }
+
+// stuckWriter is a client's stdout that is never read: every Write
+// blocks until release is closed.
+type stuckWriter struct {
+	entered chan struct{} // a write has begun
+	release chan struct{}
+	once    sync.Once
+}
+
+func (w *stuckWriter) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.entered) })
+	<-w.release
+	return len(p), nil
+}
+
+// TestStdioEndsWithAStuckOutput: a client that reads nothing leaves a
+// write of the loop's blocked for good; ServeStdio still returns when its
+// ctx is done (with ctx's error) and when the server is shut down, within
+// about stdioStall of the output's last progress, instead of waiting for
+// that write forever.
+func TestStdioEndsWithAStuckOutput(t *testing.T) {
+	for _, how := range []string{"ctx", "shutdown"} {
+		t.Run(how, func(t *testing.T) {
+			s, err := New(Options{Name: "stuck", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			inR, inW, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer inR.Close()
+			defer inW.Close()
+			out := &stuckWriter{entered: make(chan struct{}), release: make(chan struct{})}
+			defer close(out.release) // the blocked write ends with the test
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() { done <- s.ServeStdio(ctx, inR, out) }()
+			if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping","params":`+withMeta(`{}`, defaultMeta)+"}\n"); err != nil {
+				t.Fatal(err)
+			}
+			<-out.entered // the answer's write blocks
+			start := time.Now()
+			switch how {
+			case "ctx":
+				cancel()
+			case "shutdown":
+				go s.Shutdown(context.Background())
+			}
+			select {
+			case err := <-done:
+				if how == "ctx" && !errors.Is(err, context.Canceled) {
+					t.Errorf("ServeStdio returned %v, want context.Canceled", err)
+				}
+				if how == "shutdown" && !errors.Is(err, errOutputStalled) {
+					t.Errorf("ServeStdio returned %v, want the stalled-output error", err)
+				}
+				if d := time.Since(start); d < stdioStall/2 {
+					t.Errorf("returned after %v: the output was given up before it stalled for %v", d, stdioStall)
+				}
+			case <-time.After(stdioStall + 8*time.Second):
+				t.Fatal("ServeStdio did not return: it waits for a write the client never reads")
+			}
+		})
+	}
+}
