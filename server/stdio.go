@@ -54,10 +54,7 @@ const stdioDrain = 2 * time.Second
 // with that error, in-flight ones finish and are answered, listen streams
 // end with their result, and ServeStdio returns nil once nothing is left
 // (or Shutdown's grace ended and the requests it cancelled were answered).
-// When ctx is done it cancels everything and returns ctx.Err(). Once the
-// connection ends or the server drains, a write that makes no progress for
-// 2 s (a client that reads nothing; such a write cannot be interrupted) is
-// given up: ServeStdio returns without waiting for it.
+// When ctx is done it cancels everything and returns ctx.Err().
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	return s.serveStdio(ctx, in, out, jsonrpc.DefaultMaxMessageSize)
 }
@@ -141,7 +138,6 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 		waitTimeout(&c.wg, time.Second)
 	}
 	o.close()
-	l.stopStall()
 	if result == nil && o.err != nil {
 		result = o.err
 	}
@@ -252,7 +248,7 @@ type stdioLine struct {
 func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 	ctx, reqs := l.ctx, l.reqs
 	if line == nil {
-		l.answer(jsonrpc.AppendError(nil, jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: message exceeds the maximum size"}))
+		c.send(jsonrpc.AppendError(nil, jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: message exceeds the maximum size"}))
 		return true
 	}
 	decode := jsonrpc.Decode
@@ -264,7 +260,7 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 	msg, derr := decode(line)
 	if derr != nil {
 		if msg.Kind != jsonrpc.KindNotification {
-			l.answer(jsonrpc.AppendError(nil, msg.ID, derr))
+			c.send(jsonrpc.AppendError(nil, msg.ID, derr))
 		}
 		return true
 	}
@@ -281,11 +277,11 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 		return true
 	}
 	if c.draining {
-		l.answer(jsonrpc.AppendError(nil, msg.ID, shuttingDownError()))
+		c.send(jsonrpc.AppendError(nil, msg.ID, shuttingDownError()))
 		return true
 	}
 	if rr := c.s.admitRate(ctx); rr != nil { // ratelimit.go
-		l.answer(jsonrpc.AppendError(nil, msg.ID, rr.err()))
+		c.send(jsonrpc.AppendError(nil, msg.ID, rr.err()))
 		return true
 	}
 	listen := msg.Method == mcp.MethodSubscriptionsListen
@@ -296,9 +292,6 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 	}
 	if !listen && !c.tryAcquire() {
 		l.flush() // the loop may wait for a slot: answers go out first
-		if l.ended {
-			return true
-		}
 		if !c.acquire(ctx, l.closing) {
 			select {
 			case <-l.closing:
@@ -306,7 +299,7 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 				// request is refused, as every later one is (the loop
 				// holds its mutex here, so the drain waits for it).
 				c.draining = true
-				l.answer(jsonrpc.AppendError(nil, msg.ID, shuttingDownError()))
+				c.send(jsonrpc.AppendError(nil, msg.ID, shuttingDownError()))
 			default:
 			}
 			return true
@@ -319,7 +312,7 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 	if _, dup := c.calls[call.key]; dup {
 		c.mu.Unlock()
 		c.release(&call.slot)
-		l.answer(jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}))
+		c.send(jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}))
 		return true
 	}
 	c.calls[call.key] = call

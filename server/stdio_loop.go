@@ -41,7 +41,6 @@ type stdioLoop struct {
 	closing   <-chan struct{} // the server drains
 	eof       chan error      // the read error that ended the input
 	timer     *time.Timer     // promote, armed for each inline request
-	stopStall func()          // ends giveUpWhenStalled's watch (watch starts it; nil before)
 	mu        sync.Mutex
 	seq       atomic.Uint64
 
@@ -61,10 +60,6 @@ const stdioPendingMax = 64
 func (l *stdioLoop) own() {
 	for {
 		if !l.dispatchBatch() {
-			return
-		}
-		if l.ended {
-			l.mu.Unlock()
 			return
 		}
 		if l.err != nil {
@@ -98,7 +93,6 @@ loop:
 		select {
 		case <-closing:
 			closing = nil
-			l.watchStall()
 			l.mu.Lock()
 			c.draining = true // no request is dispatched from now on: no wg.Add
 			l.mu.Unlock()
@@ -124,7 +118,6 @@ loop:
 			break loop
 		}
 	}
-	l.watchStall()
 	l.mu.Lock()
 	l.ended = true
 	l.mu.Unlock()
@@ -133,20 +126,6 @@ loop:
 		c.answerRemaining()
 	}
 	return result, swept
-}
-
-// stdioStall is how long, once the connection ends or the server drains,
-// a write may make no progress before the output is given up: the client
-// does not read it, and such a write cannot be interrupted.
-const stdioStall = 2 * time.Second
-
-// watchStall starts giving the output up when it stalls (watch's
-// goroutine, once: before it takes mu, which an owner waiting for room in
-// the output queue holds).
-func (l *stdioLoop) watchStall() {
-	if l.stopStall == nil {
-		l.stopStall = l.c.o.giveUpWhenStalled(stdioStall)
-	}
 }
 
 // dispatchBatch dispatches the lines left in batch and queues the inline
@@ -158,8 +137,8 @@ func (l *stdioLoop) dispatchBatch() bool {
 		l.batch[0] = stdioLine{}
 		l.batch = l.batch[1:]
 		// The server may have begun to drain, or the connection ended,
-		// since the batch was read (or while flush wrote).
-		if l.ended || l.ctx.Err() != nil {
+		// since the batch was read.
+		if l.ctx.Err() != nil {
 			l.batch = nil
 			break
 		}
@@ -203,15 +182,6 @@ func (l *stdioLoop) inline(call *stdioCall) bool {
 	return true
 }
 
-// answer queues an answer the loop makes itself (an error, a refusal)
-// with the batch's answers (flush).
-func (l *stdioLoop) answer(b []byte) {
-	l.pending = append(l.pending, b)
-	if len(l.pending) >= stdioPendingMax {
-		l.flush()
-	}
-}
-
 // promote takes the loop over from a request that runs inline (the
 // timer's goroutine): the request's goroutine finishes it and leaves.
 func (l *stdioLoop) promote() {
@@ -224,22 +194,12 @@ func (l *stdioLoop) promote() {
 // flush queues the answers of the requests the loop ran inline: at the end
 // of a batch (before reading on), before the loop may wait for a slot, and
 // every stdioPendingMax answers. Like every send it waits while the output
-// queue is full: a client that never reads stops the reading. The answers
-// are queued with mu held (nothing is lost if watch ends the loop next),
-// then written with mu released (and taken again), so that a write blocked
-// on such a client does not keep watch from ending the loop: the caller
-// checks ended afterwards. No request runs inline meanwhile, so nothing
-// takes the loop over.
+// queue is full: a client that never reads stops the reading.
 func (l *stdioLoop) flush() {
 	if len(l.pending) == 0 {
 		return
 	}
-	mustWrite, _ := l.c.o.queueAll(l.pending)
+	l.c.o.sendAll(context.Background(), l.pending)
 	clear(l.pending)
 	l.pending = l.pending[:0]
-	if mustWrite {
-		l.mu.Unlock()
-		l.c.o.writeQueued()
-		l.mu.Lock()
-	}
 }

@@ -3,11 +3,8 @@ package server
 import (
 	"bufio"
 	"context"
-	"errors"
 	"io"
 	"sync"
-	"sync/atomic"
-	"time"
 )
 
 // stdioOutQueue is how many output lines may wait to be written; a sender
@@ -32,74 +29,14 @@ type stdioOut struct {
 	writing bool // a sender writes (with mu released)
 	waiting int  // senders waiting for room
 	closed  bool // no new sends
-	stalled bool // given up: a write made no progress (giveUpWhenStalled)
 	err     error
 	dead    chan struct{} // closed when writing failed (err set)
-	written atomic.Uint64 // bytes that reached out (progressWriter)
 }
 
 func newStdioOut(out io.Writer) *stdioOut {
-	o := &stdioOut{dead: make(chan struct{}), queue: make([][]byte, 0, 16)}
-	o.bw = bufio.NewWriterSize(progressWriter{w: out, n: &o.written}, 64<<10)
+	o := &stdioOut{dead: make(chan struct{}), queue: make([][]byte, 0, 16), bw: bufio.NewWriterSize(out, 64<<10)}
 	o.space.L, o.idle.L = &o.mu, &o.mu
 	return o
-}
-
-// progressWriter counts the bytes that reach w, handing them over in
-// pieces of at most 64 KiB so that a long line's write shows progress.
-type progressWriter struct {
-	w io.Writer
-	n *atomic.Uint64
-}
-
-func (p progressWriter) Write(b []byte) (int, error) {
-	total := 0
-	for len(b) > 0 {
-		k, err := p.w.Write(b[:min(len(b), 64<<10)])
-		total += k
-		p.n.Add(uint64(k))
-		if err != nil {
-			return total, err
-		}
-		b = b[k:]
-	}
-	return total, nil
-}
-
-// errOutputStalled is what senders get once the output was given up.
-var errOutputStalled = errors.New("stdio: the output made no progress (the client does not read it): given up")
-
-// giveUpWhenStalled watches the output while the connection ends: once a
-// write has made no progress for stall (a client that does not read;
-// such a write cannot be interrupted), the output is given up, as if
-// writing failed: senders waiting for room and close stop waiting for it.
-// stop ends the watch.
-func (o *stdioOut) giveUpWhenStalled(stall time.Duration) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(stall)
-		defer t.Stop()
-		last := o.written.Load()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-			now := o.written.Load()
-			o.mu.Lock()
-			if o.writing && o.err == nil && now == last {
-				o.stalled = true
-				o.fail(errOutputStalled)
-				o.idle.Broadcast()
-				o.mu.Unlock()
-				return
-			}
-			o.mu.Unlock()
-			last = now
-		}
-	}()
-	return func() { close(done) }
 }
 
 // send queues one encoded message (without its newline), writing it when
@@ -144,44 +81,6 @@ func (o *stdioOut) sendAll(ctx context.Context, bs [][]byte) error {
 		}
 	}
 	return o.err
-}
-
-// queueAll queues bs as sendAll does but leaves the writing to the
-// caller: when nobody was writing it reports mustWrite, with writing now
-// set for the caller, which then calls writeQueued. The read loop queues
-// its answers so while it holds its mutex and writes them without it.
-func (o *stdioOut) queueAll(bs [][]byte) (mustWrite bool, err error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.closed {
-		return false, io.ErrClosedPipe
-	}
-	for len(bs) > 0 {
-		if len(o.queue) >= stdioOutQueue && o.err == nil {
-			// Someone writes: with nobody writing the queue is empty.
-			if err := o.waitForRoom(context.Background()); err != nil {
-				return false, err
-			}
-		}
-		if o.err != nil {
-			return false, o.err
-		}
-		n := min(len(bs), stdioOutQueue-len(o.queue))
-		o.queue = append(o.queue, bs[:n]...)
-		bs = bs[n:]
-	}
-	if o.writing {
-		return false, nil
-	}
-	o.writing = true
-	return true, nil
-}
-
-// writeQueued writes the queue for the caller queueAll told to.
-func (o *stdioOut) writeQueued() {
-	o.mu.Lock()
-	o.write(false)
-	o.mu.Unlock()
 }
 
 // waitForRoom waits (o.mu held) until the queue has room or writing
@@ -276,23 +175,19 @@ func (o *stdioOut) write(rest bool) {
 
 // close ends the output: later sends fail; it returns once what was sent
 // is written (senders already waiting for room still get their line
-// written), or writing failed, or the output was given up (a write that
-// made no progress is then not waited for).
+// written), or writing failed.
 func (o *stdioOut) close() {
 	o.mu.Lock()
 	o.closed = true
-	for (o.writing && !o.stalled) || o.waiting > 0 {
+	for o.writing || o.waiting > 0 {
 		o.idle.Wait()
 	}
 	o.mu.Unlock()
 }
 
 // fail records a write error (o.mu held): senders get it from now on, the
-// waiting ones are woken. Only the first error counts.
+// waiting ones are woken.
 func (o *stdioOut) fail(err error) {
-	if o.err != nil {
-		return
-	}
 	o.err = err
 	o.queue, o.spare = nil, nil
 	close(o.dead)
