@@ -3,7 +3,6 @@ package argcheck
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -131,32 +130,3 @@ func FuzzDecodePlain(f *testing.F) {
 }
 
 var _ json.Unmarshaler = valueUn{}
-
-// TestPlainTypeUnmarshalers: value-receiver and promoted unmarshalers make
-// a type not plain; a container of unmarshalers is plain itself (indirect
-// hands the array back; its elements are checked one by one).
-func TestPlainTypeUnmarshalers(t *testing.T) {
-	for _, c := range []struct {
-		typ   reflect.Type
-		plain bool
-	}{
-		{reflect.TypeFor[valueUn](), false},
-		{reflect.TypeFor[valueText](), false},
-		{reflect.TypeFor[promotes](), false},
-		{reflect.TypeFor[promotesPtr](), false},
-		{reflect.TypeFor[upperList](), false},
-		{reflect.TypeFor[[]*int](), true},
-		{reflect.TypeFor[[2]upper](), true},
-		{reflect.TypeFor[deepInner](), true},
-		{reflect.TypeFor[plainArgs](), true},
-	} {
-		if got := plainType(c.typ); got != c.plain {
-			t.Errorf("plainType(%v) = %v, want %v", c.typ, got, c.plain)
-		}
-		v := reflect.New(c.typ).Elem()
-		u, ut, pv := indirect(v, false)
-		if same := u == nil && ut == nil && pv == v; same != c.plain {
-			t.Errorf("indirect(%v) returns the value itself: %v, plain %v", c.typ, same, c.plain)
-		}
-	}
-}

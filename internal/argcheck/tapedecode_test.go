@@ -276,8 +276,10 @@ func sameProblems(a, b error, reencoded bool) bool {
 }
 
 // TestPlainType: only types whose values indirect hands back unchanged
-// skip it (a pointer, an interface or an unmarshaler at either receiver
-// does not).
+// skip it (a pointer, an interface or an unmarshaler at either receiver,
+// by value, promoted or behind an embedded pointer, does not); a container
+// of unmarshalers is plain itself (indirect hands it back; its elements
+// are checked one by one).
 func TestPlainType(t *testing.T) {
 	for _, c := range []struct {
 		typ   reflect.Type
@@ -295,17 +297,27 @@ func TestPlainType(t *testing.T) {
 		{reflect.TypeFor[time.Time](), false},
 		{reflect.TypeFor[netip.Addr](), false},
 		{reflect.TypeFor[big.Rat](), false},
+		{reflect.TypeFor[valueUn](), false},
+		{reflect.TypeFor[valueText](), false},
+		{reflect.TypeFor[promotes](), false},
+		{reflect.TypeFor[promotesPtr](), false},
+		{reflect.TypeFor[upperList](), false},
+		{reflect.TypeFor[[]*int](), true},
+		{reflect.TypeFor[[2]upper](), true},
+		{reflect.TypeFor[deepInner](), true},
+		{reflect.TypeFor[plainArgs](), true},
 	} {
 		if got := plainType(c.typ); got != c.plain {
 			t.Errorf("plainType(%v) = %v, want %v", c.typ, got, c.plain)
 		}
-		// Indirect agrees: a plain type's addressable value comes back as is.
-		if c.plain {
-			v := reflect.New(c.typ).Elem()
-			u, ut, pv := indirect(v, false)
-			if u != nil || ut != nil || pv != v {
-				t.Errorf("indirect(%v) does not return the value itself", c.typ)
-			}
+		// Indirect agrees: a plain type's addressable value comes back as
+		// is, any other's does not (but a nil interface's, which it has
+		// nothing to walk in: interfaces are never plain).
+		v := reflect.New(c.typ).Elem()
+		u, ut, pv := indirect(v, false)
+		same := u == nil && ut == nil && pv == v
+		if c.plain && !same || !c.plain && same && c.typ.Kind() != reflect.Interface {
+			t.Errorf("indirect(%v) returns the value itself: %v, plain %v", c.typ, same, c.plain)
 		}
 	}
 }
