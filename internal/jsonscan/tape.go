@@ -633,8 +633,8 @@ func (p *tapeParser) repeated(obj, name, count int) bool {
 	if count <= smallTapeObject {
 		nm := p.nodes[name].meta
 		for m := obj + 2; m < name; m = nodeNext(p.nodes, m+1) {
-			// Raw names of different lengths differ (sameName's first test).
-			if mm := p.nodes[m].meta; (mm|nm)&flagEscaped == 0 && mm != nm {
+			// sameName's first test, without the call.
+			if rawNamesDiffer(p.nodes[m].meta, nm) {
 				continue
 			}
 			if p.sameName(m, name) {
@@ -734,11 +734,17 @@ func (p *tapeParser) text(n int) string {
 func (p *tapeParser) sameName(a, b int) bool {
 	ma, mb := p.nodes[a].meta, p.nodes[b].meta
 	if (ma|mb)&flagEscaped == 0 {
-		// Raw text: equal names have equal metas (kind, no flags, the
-		// same length), which settles most pairs without their bytes.
-		return ma == mb && bytes.Equal(p.contents(a), p.contents(b))
+		return !rawNamesDiffer(ma, mb) && bytes.Equal(p.contents(a), p.contents(b))
 	}
 	return p.text(a) == p.text(b)
+}
+
+// rawNamesDiffer reports, from their metas alone, that two name nodes
+// without escapes have different texts: equal raw names have equal metas
+// (kind, no flags, the same length), which settles most pairs without
+// their bytes. false says nothing for names with escapes.
+func rawNamesDiffer(ma, mb uint32) bool {
+	return (ma|mb)&flagEscaped == 0 && ma != mb
 }
 
 // duplicate fails at name node m, a repeated member name, as Tree does.
