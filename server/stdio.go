@@ -55,6 +55,13 @@ const stdioDrain = 2 * time.Second
 // end with their result, and ServeStdio returns nil once nothing is left
 // (or Shutdown's grace ended and the requests it cancelled were answered).
 // When ctx is done it cancels everything and returns ctx.Err().
+//
+// Stopping (ctx done, the end of in, Shutdown) waits for the client to
+// read the answers, but not for a client that reads nothing: once a write
+// to out has waited 2 s for it, the output is given up, what was not
+// written is dropped, and ServeStdio returns (an error saying so, unless
+// ctx's). The goroutine blocked in out's Write stays there until it
+// returns.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	return s.serveStdio(ctx, in, out, jsonrpc.DefaultMaxMessageSize)
 }
@@ -118,7 +125,7 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 	defer close(c.jobs) // parked workers exit
 
 	l := &stdioLoop{c: c, ctx: ctx, reqs: reqs, lr: jsonrpc.NewLineReader(in, maxLine),
-		closing: s.closing, eof: make(chan error, 1)}
+		closing: s.closing, eof: make(chan error, 1), stall: stdioStallAfter}
 	l.timer = time.AfterFunc(time.Hour, l.promote)
 	l.timer.Stop()
 	l.mu.Lock()
@@ -132,12 +139,13 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 		}
 	}
 	c.mu.Unlock()
-	if swept || !waitTimeout(&c.wg, stdioDrain) {
+	if swept || !waitUnlessDead(&c.wg, stdioDrain, c.dead) {
 		c.answerRemaining()
 		cancelAll()
 		waitTimeout(&c.wg, time.Second)
 	}
 	o.close()
+	o.stopGuard()
 	if result == nil && o.err != nil {
 		result = o.err
 	}
@@ -208,6 +216,26 @@ func (c *stdioConn) answerRemaining() {
 			c.send(jsonrpc.AppendError(nil, call.id, shutdownCancelError()))
 		}
 	}
+}
+
+// waitUnlessDead is waitTimeout that also gives up once dead is closed
+// (the output failed: nothing can be answered any more).
+func waitUnlessDead(wg *sync.WaitGroup, d time.Duration, dead <-chan struct{}) bool {
+	select {
+	case <-dead:
+		return false
+	default:
+	}
+	done := whenDone(wg)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+	case <-dead:
+	}
+	return false
 }
 
 // waitTimeout waits for wg up to d; it reports whether wg finished.

@@ -41,6 +41,7 @@ type stdioLoop struct {
 	closing   <-chan struct{} // the server drains
 	eof       chan error      // the read error that ended the input
 	timer     *time.Timer     // promote, armed for each inline request
+	stall     time.Duration   // stdioStallAfter, read once
 	mu        sync.Mutex
 	seq       atomic.Uint64
 
@@ -82,6 +83,12 @@ func (l *stdioLoop) own() {
 // ended, the drain has nothing left (or its grace ended and what was left
 // is answered: swept), the connection's context is done, or writing
 // failed. It returns why (nil: the end of the input or the drain).
+//
+// The loop holds mu over a whole batch, waiting for room in the output
+// (or writing) while the client is slow, so a drain never ends it halfway
+// through one. Once watch sees the end begin it guards the output against
+// a client that reads nothing (guardStalls): the output is then given up
+// within the stall limit, and watch no longer waits for mu (locked).
 func (l *stdioLoop) watch() (result error, swept bool) {
 	c := l.c
 	closing := l.closing
@@ -93,9 +100,8 @@ loop:
 		select {
 		case <-closing:
 			closing = nil
-			l.mu.Lock()
-			c.draining = true // no request is dispatched from now on: no wg.Add
-			l.mu.Unlock()
+			c.o.guardStalls(l.stall)
+			l.locked(func() { c.draining = true }) // no request is dispatched from now on: no wg.Add
 			drained, stopped = whenDone(&c.wg), c.s.lim.stopCtx.Done()
 		case <-drained:
 			break loop
@@ -118,14 +124,37 @@ loop:
 			break loop
 		}
 	}
-	l.mu.Lock()
-	l.ended = true
-	l.mu.Unlock()
+	c.o.guardStalls(l.stall)
+	l.locked(func() { l.ended = true })
 	l.timer.Stop()
 	if swept {
 		c.answerRemaining()
 	}
 	return result, swept
+}
+
+// locked runs f under mu as soon as the loop lets go of it. It returns
+// once f has run, or before when the output is dead: the loop may then be
+// stuck in a write to a client that reads nothing, holding mu, and f runs
+// when (if ever) that write returns. Once the output is dead the loop
+// dispatches nothing more (dispatchBatch), with or without f.
+func (l *stdioLoop) locked(f func()) {
+	if l.mu.TryLock() {
+		f()
+		l.mu.Unlock()
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		l.mu.Lock()
+		f()
+		l.mu.Unlock()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-l.c.dead:
+	}
 }
 
 // dispatchBatch dispatches the lines left in batch and queues the inline
@@ -145,6 +174,11 @@ func (l *stdioLoop) dispatchBatch() bool {
 		select {
 		case <-l.closing:
 			l.c.draining = true
+		case <-l.c.dead:
+			// Nothing can be answered; watch ends the loop, perhaps
+			// without waiting for mu (locked).
+			l.batch = nil
+			return true
 		default:
 		}
 		if !l.c.dispatch(l, line.b, line.own) {

@@ -26,15 +26,20 @@ type stdioOut struct {
 	queue   [][]byte
 	spare   [][]byte // the queue last written, reused
 	bw      *bufio.Writer
-	writing bool // a sender writes (with mu released)
-	waiting int  // senders waiting for room
-	closed  bool // no new sends
+	pw      *progressWriter // under bw: when the write under way began (stdio_stall.go)
+	writing bool            // a sender writes (with mu released)
+	waiting int             // senders waiting for room
+	closed  bool            // no new sends
 	err     error
 	dead    chan struct{} // closed when writing failed (err set)
+
+	guard     chan struct{} // closed to end guardStalls' goroutine
+	guardDone bool          // stopGuard ran
 }
 
 func newStdioOut(out io.Writer) *stdioOut {
-	o := &stdioOut{dead: make(chan struct{}), queue: make([][]byte, 0, 16), bw: bufio.NewWriterSize(out, 64<<10)}
+	pw := newProgressWriter(out)
+	o := &stdioOut{dead: make(chan struct{}), queue: make([][]byte, 0, 16), pw: pw, bw: bufio.NewWriterSize(pw, 64<<10)}
 	o.space.L, o.idle.L = &o.mu, &o.mu
 	return o
 }
@@ -175,21 +180,26 @@ func (o *stdioOut) write(rest bool) {
 
 // close ends the output: later sends fail; it returns once what was sent
 // is written (senders already waiting for room still get their line
-// written), or writing failed.
+// written), or writing failed or was given up (guardStalls: a write may
+// still be blocked in the client's Write).
 func (o *stdioOut) close() {
 	o.mu.Lock()
 	o.closed = true
-	for o.writing || o.waiting > 0 {
+	for o.err == nil && (o.writing || o.waiting > 0) {
 		o.idle.Wait()
 	}
 	o.mu.Unlock()
 }
 
 // fail records a write error (o.mu held): senders get it from now on, the
-// waiting ones are woken.
+// waiting ones and close are woken. The first error stays.
 func (o *stdioOut) fail(err error) {
+	if o.err != nil {
+		return
+	}
 	o.err = err
 	o.queue, o.spare = nil, nil
 	close(o.dead)
 	o.space.Broadcast()
+	o.idle.Broadcast()
 }
