@@ -32,6 +32,26 @@ func (f *resultFrame) alloc(n int) []byte {
 	return f.buf[frameRoom:frameRoom]
 }
 
+// resultStart is the capacity behind the room that start gives a
+// result encoded by appending: enough for most results without growing;
+// a large one grows once (the generated encoders reserve a blob's or a
+// text's encoded size before writing it).
+const resultStart = 512
+
+// start returns a buffer holding the room and nothing else, for an
+// encoder that appends the result to it (adopt takes what it returns).
+func (f *resultFrame) start() []byte {
+	return make([]byte, frameRoom, frameRoom+resultStart)
+}
+
+// adopt records the result an encoder appended to start's buffer (out is
+// that buffer, grown or not: appending keeps the room in front) and
+// returns the result.
+func (f *resultFrame) adopt(out []byte) []byte {
+	f.buf, f.result = out, out[frameRoom:]
+	return f.result
+}
+
 // done records the result encoded into alloc's buffer and returns it; a
 // result that outgrew the buffer (append moved it: escaping grew the
 // text more than the estimate) leaves f without a frame.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -109,5 +110,61 @@ func TestToolCallFramedResponse(t *testing.T) {
 	grown := []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"weather_current","arguments":{"location":"` + ctrl + `"}}}`)
 	if resp := s.HandleBytes(ctx, grown, nil); !json.Valid(resp.Body) || !bytes.Contains(resp.Body, []byte(`\u0001\u0001`)) {
 		t.Fatalf("escaped text: %.200s", resp.Body)
+	}
+}
+
+// TestGeneratedResultFramedResponse: a generated result (resources/read)
+// encoded behind the frame's room answers with the bytes AppendResult
+// builds around it, for short and long ids (a long one is copied), for a
+// result within the frame's first capacity and one that grows it, and its
+// encoding is not copied again into the response.
+func TestGeneratedResultFramedResponse(t *testing.T) {
+	for _, size := range []int{3, 64 << 10} {
+		blob := bytes.Repeat([]byte{0xfb}, size)
+		res := NewResource(ResourceInfo{URI: "file:///blob", Name: "blob", MIMEType: "application/octet-stream"},
+			func(context.Context) ([]byte, error) { return blob, nil })
+		s, err := New(Options{Name: "bench", Version: "1", Resources: []Resource{res}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		for _, id := range []string{`1`, `"` + strings.Repeat("z", 60) + `"`} {
+			msg := []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"uri":"file:///blob"}}`)
+			resp := s.HandleBytes(ctx, msg, nil)
+			var env struct {
+				ID     json.RawMessage `json:"id"`
+				Result struct {
+					Contents []struct {
+						Blob []byte `json:"blob"`
+					} `json:"contents"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal(resp.Body, &env); err != nil || string(env.ID) != id ||
+				len(env.Result.Contents) != 1 || !bytes.Equal(env.Result.Contents[0].Blob, blob) {
+				t.Fatalf("size %d, id %s: %.300s (%v)", size, id, resp.Body, err)
+			}
+			decoded, _ := jsonrpc.Decode(msg)
+			var raw struct {
+				Result json.RawMessage `json:"result"`
+			}
+			json.Unmarshal(resp.Body, &raw)
+			if want := jsonrpc.AppendResult(nil, decoded.ID, raw.Result); !bytes.Equal(resp.Body, want) {
+				t.Fatalf("size %d, id %s: %s, want %s", size, id, resp.Body, want)
+			}
+		}
+		// The response is the encoded result framed in place: one buffer
+		// of the result's size, not two.
+		msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"uri":"file:///blob"}}`)
+		body := len(s.HandleBytes(ctx, msg, nil).Body)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		const n = 20
+		for range n {
+			s.HandleBytes(ctx, msg, nil)
+		}
+		runtime.ReadMemStats(&after)
+		if per := int(after.TotalAlloc-before.TotalAlloc) / n; size > resultStart && per > body+body/2+4096 {
+			t.Errorf("size %d: %d bytes allocated per read for a %d-byte response: the result is copied", size, per, body)
+		}
 	}
 }

@@ -69,9 +69,15 @@ func (s *Server) encodeResult(r *request, result any) ([]byte, *jsonrpc.Error) {
 	}
 	var b []byte
 	var err error
-	if a, ok := v.(jsonAppender); ok {
+	if a, ok := v.(jsonAppender); ok && !unknown {
 		// A generated result appends itself: a large blob or text is
-		// written once, not re-validated and copied at every level.
+		// written once, not re-validated and copied at every level, and
+		// behind the room for the response's head (frame.go), so it is
+		// not copied into the response either.
+		if b, err = a.AppendJSON(r.frame.start()); err == nil {
+			b = r.frame.adopt(b)
+		}
+	} else if ok {
 		b, err = a.AppendJSON(nil)
 	} else {
 		b, err = jsonenc.Marshal(v)
