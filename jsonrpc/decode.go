@@ -99,7 +99,7 @@ func Decode(data []byte) (Message, *Error) {
 	}
 	var msg Message
 	var vals [len(envelopeMembers)]int
-	seen := tapeMembers(t, 0, envelopeMembers[:], vals[:])
+	seen := tapeEnvelope(t, &vals)
 	version, id, method, params, result, errObj := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
 
 	// Read the id first so that later errors can still carry it.
@@ -197,6 +197,39 @@ func tapeErrorObject(t *jsonscan.Tape, obj int) (*Error, string) {
 		e.Data = t.Raw(vals[2])
 	}
 	return e, ""
+}
+
+// envelopeIndex is the index of name in envelopeMembers, -1 when it is
+// none of them: one switch (TestEnvelopeIndex keeps the two in step).
+func envelopeIndex(name string) int {
+	switch name {
+	case "jsonrpc":
+		return 0
+	case "id":
+		return 1
+	case "method":
+		return 2
+	case "params":
+		return 3
+	case "result":
+		return 4
+	case "error":
+		return 5
+	}
+	return -1
+}
+
+// tapeEnvelope is tapeMembers on the root object of t with
+// envelopeMembers, each name read once (envelopeIndex) instead of compared
+// with every envelope member in turn.
+func tapeEnvelope(t *jsonscan.Tape, vals *[len(envelopeMembers)]int) (seen int) {
+	for m := t.FirstMember(0); m >= 0; m = t.NextMember(0, m) {
+		if i := envelopeIndex(t.Key(m)); i >= 0 {
+			seen |= 1 << i
+			vals[i] = m + 1
+		}
+	}
+	return seen
 }
 
 // tapeMembers is readMembers on object node obj of t, whose names are

@@ -17,7 +17,7 @@ func scanParamsTape(t *jsonscan.Tape, obj int) (requestParams, *jsonrpc.Error) {
 	}
 	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
 		v := m + 1
-		switch paramName(t, m) {
+		switch t.Key(m) { // one switch on the name (not kept: it may be a view of the message)
 		case "_meta":
 			p.meta, p.metaNode = t.Raw(v), int32(v)
 		case "name":
@@ -44,17 +44,6 @@ func scanParamsTape(t *jsonscan.Tape, obj int) (requestParams, *jsonrpc.Error) {
 	return p, nil
 }
 
-// paramName is member name node m's text when it is one scanParams reads
-// (without allocating), else "".
-func paramName(t *jsonscan.Tape, m int) string {
-	for _, name := range [...]string{"_meta", "name", "arguments", "uri", "taskId", "requestState", "inputResponses", "cursor"} {
-		if t.TextEqual(m, name) {
-			return name
-		}
-	}
-	return ""
-}
-
 // tapeString is jsonscan.String on node i: its text and whether it is a
 // string.
 func tapeString(t *jsonscan.Tape, i int) (string, bool) {
@@ -62,17 +51,6 @@ func tapeString(t *jsonscan.Tape, i int) (string, bool) {
 		return "", false
 	}
 	return t.Text(i), true
-}
-
-// metaMember is member name node m's text when it is one parseMeta reads
-// (without allocating), else "".
-func metaMember(t *jsonscan.Tape, m int) string {
-	for _, name := range [...]string{keyProtocolVersion, keyClientCapabilities, keyClientInfo, keyLogLevel, keyProgressToken} {
-		if t.TextEqual(m, name) {
-			return name
-		}
-	}
-	return ""
 }
 
 // parseMetaTape is parseMeta on node obj of t (0: absent), read from the
@@ -86,7 +64,7 @@ func parseMetaTape(t *jsonscan.Tape, obj int) (requestMeta, *jsonrpc.Error) {
 	for k := t.FirstMember(obj); k >= 0; k = t.NextMember(obj, k) {
 		v := k + 1
 		kind := t.Kind(v)
-		switch metaMember(t, k) {
+		switch t.Key(k) { // as in scanParamsTape
 		case keyProtocolVersion:
 			m.protocolVersion, hasVersion = "", kind == jsonscan.KindString
 			if hasVersion {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // NodeKind is a JSON value's kind on a Tape (Kind, the function, reads
@@ -297,6 +298,18 @@ func (t *Tape) TextEqual(i int, s string) bool {
 	return t.Text(i) == s
 }
 
+// Key is string node i's text to compare or switch on without copying
+// it: for a string without escapes a view of Data (which the caller must
+// not keep: it is only valid while Data is), else its Text. A switch on
+// Key(m) reads a member name in one step where a TextEqual per candidate
+// name compares it once for each.
+func (t *Tape) Key(i int) string {
+	if n := t.nodes[i]; n.meta&flagEscaped == 0 {
+		return unsafe.String(&t.Data[n.start+1], n.meta>>metaShift-2) // Contents(i)
+	}
+	return t.Text(i)
+}
+
 // Number is number node i's literal text (json.Number's form).
 func (t *Tape) Number(i int) string { return string(t.Raw(i)) }
 
@@ -312,7 +325,7 @@ func (t *Tape) FirstMember(obj int) int {
 // object obj, or -1.
 func (t *Tape) NextMember(obj, m int) int {
 	next := t.next(m + 1)
-	if next >= t.next(obj) {
+	if next >= int(t.nodes[obj+1].meta-t.base) { // t.next(obj), obj being an object
 		return -1
 	}
 	return next

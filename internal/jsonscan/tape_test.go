@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 var tapeSeeds = append([]string{
@@ -101,6 +102,9 @@ func checkNode(t *testing.T, tape *Tape, i int) {
 		if !tape.Escaped(i) && string(tape.Contents(i)) != v {
 			t.Fatalf("node %d %q: not escaped, but text %q", i, raw, v)
 		}
+		if k := tape.Key(i); k != s {
+			t.Fatalf("node %d %q: key %q, text %q", i, raw, k, s)
+		}
 		if tape.Next(i) != i+1 {
 			t.Fatalf("string node %d: next %d", i, tape.Next(i))
 		}
@@ -173,5 +177,26 @@ func TestTapeDepthAndLargeObjects(t *testing.T) {
 	_, err = ParseTape([]byte(big+`,"k\u0078xa702":2}`), 512)
 	if err == nil || !err.Repeated || err.Duplicate != "kxxa702" {
 		t.Fatalf("a repeated escaped name among 1000: %v", err)
+	}
+}
+
+// TestTapeKey checks that Key is a view of the document for a string
+// without escapes (no copy) and the decoded text for one with them.
+func TestTapeKey(t *testing.T) {
+	data := []byte(`{"name":1,"n\u0061mf":2,"":3}`)
+	tape, err := ParseTape(data, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tape.Release()
+	plain, escaped, empty := 2, tape.NextMember(0, 2), tape.Nodes()-2
+	if k := tape.Key(plain); k != "name" || unsafe.StringData(k) != &data[2] {
+		t.Errorf("Key of a plain name = %q, not a view of the document", k)
+	}
+	if k := tape.Key(escaped); k != "namf" {
+		t.Errorf("Key of an escaped name = %q, want %q", k, "namf")
+	}
+	if k := tape.Key(empty); k != "" {
+		t.Errorf("Key of an empty name = %q", k)
 	}
 }
