@@ -126,7 +126,13 @@ type tapeParser struct {
 	names []uint32
 	live  int
 	dirty bool // names may hold entries (a parse failed with objects open)
+	// scratch are the nodes a small document is parsed into when its tape
+	// gets a copy of its own (ParseEnvelope), kept for the next parse.
+	scratch []node
 }
+
+// maxScratch bounds the scratch nodes a parser keeps in the pool.
+const maxScratch = 1 << 12
 
 var tapeParsers = sync.Pool{New: func() any { return new(tapeParser) }}
 
@@ -153,16 +159,23 @@ func ParseTape(data []byte, maxDepth int) (*Tape, *SyntaxError) {
 
 // parseInto is ParseTape into t, whose nodes it reuses.
 func parseInto(t *Tape, data []byte, maxDepth int) *SyntaxError {
-	return parseWith(t, data, maxDepth, nil)
+	return parseWith(t, data, maxDepth, nil, false)
 }
 
-// parseWith is parseInto with ParseEnvelope's opaque values.
-func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque) *SyntaxError {
+// parseWith is parseInto with ParseEnvelope's opaque values; own gives t
+// nodes of its own, of the size the document needs (for a small document,
+// parsed into the parser's scratch nodes and copied, which costs less than
+// sizing them beforehand from the document's bytes).
+func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool) *SyntaxError {
 	p := tapeParsers.Get().(*tapeParser)
 	if p.dirty {
 		clear(p.names)
 	}
-	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: t.nodes[:0], names: p.names, opaque: opaque}
+	nodes, copyOut := t.nodes[:0], own && len(data) < 64<<10
+	if copyOut {
+		nodes = p.scratch[:0]
+	}
+	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: nodes, names: p.names, opaque: opaque}
 	switch {
 	case opaque != nil && len(data) >= 64<<10:
 		// The opaque value's characters would count: estimate when
@@ -180,11 +193,21 @@ func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque) *SyntaxError
 	}
 	t.Data, t.nodes, t.badUTF8 = data, p.nodes, p.badUTF8
 	err := p.err
+	var scratch []node
+	if copyOut {
+		t.nodes = nil
+		if err == nil {
+			t.nodes = slices.Clone(p.nodes)
+		}
+		if cap(p.nodes) <= maxScratch {
+			scratch = p.nodes[:0]
+		}
+	}
 	dirty := p.live > 0
 	if len(p.names) > 1<<16 {
 		p.names, dirty = nil, false // do not pin a large table in the pool
 	}
-	*p = tapeParser{names: p.names, dirty: dirty}
+	*p = tapeParser{names: p.names, dirty: dirty, scratch: scratch}
 	tapeParsers.Put(p)
 	return err
 }
@@ -510,10 +533,15 @@ func (p *tapeParser) string() bool {
 	// Most strings are short ASCII without escapes: when the first byte
 	// skipPlain stops at is the closing quote, that is all scanString
 	// would find.
-	if j := skipPlain(p.data, p.i+1, highBytes); j < len(p.data) && p.data[j] == '"' {
+	if j := skipASCII(p.data, p.i+1); j < len(p.data) && p.data[j] == '"' {
 		start := p.i
 		p.i = j + 1
-		p.scalar(KindString, start, 0)
+		if n := p.i - start; n <= MaxTapeScalar && len(p.nodes) < cap(p.nodes) {
+			// scalar's common case, without the call.
+			p.nodes = append(p.nodes, node{start: uint32(start), meta: uint32(KindString) | uint32(n)<<metaShift})
+		} else {
+			p.scalar(KindString, start, 0)
+		}
 		return p.err == nil
 	}
 	end, escaped, badUTF8, fault := scanString(p.data, p.i+1)
@@ -546,6 +574,13 @@ func (p *tapeParser) object(depth int) {
 		return
 	}
 	count := 0
+	// lens has bit n%64 set for each raw length n of the names read so
+	// far (while there are at most smallTapeObject), escaped whether one
+	// of them had an escape: a name without escapes whose length no
+	// earlier name had repeats none of them (equal raw names have equal
+	// lengths), so repeated need not look.
+	var lens uint64
+	escaped := false
 	for p.err == nil {
 		p.i = SkipSpace(p.data, p.i)
 		if p.i >= len(p.data) || p.data[p.i] != '"' {
@@ -560,7 +595,16 @@ func (p *tapeParser) object(depth int) {
 			p.fail(fmt.Sprintf("more than %d members in an object", MaxTapeElements))
 			return
 		}
-		if p.repeated(obj, name, count) {
+		if count <= smallTapeObject {
+			nm := p.nodes[name].meta
+			bit := uint64(1) << (nm >> metaShift % 64)
+			escaped = escaped || nm&flagEscaped != 0
+			if (escaped || lens&bit != 0) && p.repeated(obj, name, count) {
+				p.duplicate(name)
+				return
+			}
+			lens |= bit
+		} else if p.repeated(obj, name, count) {
 			p.duplicate(name)
 			return
 		}
@@ -838,6 +882,26 @@ func skipPlain(data []byte, j int, high uint64) int {
 		x := binary.LittleEndian.Uint64(data[j:])
 		q, b := x^(lsb*'"'), x^(lsb*'\\')
 		if stop := ((q-lsb)&^q|(b-lsb)&^b|(x-lsb*0x20)&^x)&msb | x&high; stop != 0 {
+			return j + bits.TrailingZeros64(stop)/8
+		}
+	}
+	return j
+}
+
+// skipASCII is skipPlain(data, j, highBytes) with fewer operations a
+// block: as the bytes >= 0x80 stop it anyway, the tests need no mask
+// against them. For the lowest byte that stops it, the bytes below are
+// 0x20 to 0x7f and neither a quote nor a backslash, so none of the three
+// differences borrows from or sets the top bit of one of them, and that
+// byte sets its own top bit (a byte >= 0x80 by itself, a quote, a
+// backslash or a control character through a borrow from it alone).
+// FuzzSkipASCII checks it against skipPlain.
+func skipASCII(data []byte, j int) int {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	for ; j+8 <= len(data); j += 8 {
+		x := binary.LittleEndian.Uint64(data[j:])
+		q, b := x^(lsb*'"'), x^(lsb*'\\')
+		if stop := ((q - lsb) | (b - lsb) | (x - lsb*0x20) | x) & msb; stop != 0 {
 			return j + bits.TrailingZeros64(stop)/8
 		}
 	}

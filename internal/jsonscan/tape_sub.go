@@ -30,13 +30,10 @@ func ParseEnvelope(data []byte, maxDepth int, opaque ...Opaque) (Tape, *SyntaxEr
 	if len(data) > MaxTapeSize {
 		return Tape{}, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), MaxTapeSize)}
 	}
+	// Nodes of its own, of the size this document needs (a pooled tape's
+	// may be far larger).
 	t := Tape{kept: true}
-	if len(data) < 64<<10 {
-		// Sized for this document (larger ones are sized by the parse):
-		// a pooled tape's nodes may be far larger than it needs.
-		t.nodes = make([]node, 0, nodeEstimate(data))
-	}
-	if err := parseWith(&t, data, maxDepth, opaque); err != nil {
+	if err := parseWith(&t, data, maxDepth, opaque, true); err != nil {
 		return Tape{}, err
 	}
 	return t, nil

@@ -200,3 +200,32 @@ func TestTapeKey(t *testing.T) {
 		t.Errorf("Key of an empty name = %q", k)
 	}
 }
+
+// FuzzSkipASCII checks skipASCII against skipPlain with highBytes (and
+// both against a byte-by-byte reading): the same stop from every start.
+func FuzzSkipASCII(f *testing.F) {
+	for _, s := range []string{"", "abcdefgh", `abcdefg"`, `abc\defgh"`, "abcdefgh\x1fijklmnop", "abcdefgh\x80", "\x7f\x20\x21\x23\x5b\x5d\x7e\x7f!", "a\"\\\x00\xff\x1f\x20\x22\x5c\x80"} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, from uint8) {
+		j := min(int(from), len(data))
+		got, want := skipASCII(data, j), skipPlain(data, j, highBytes)
+		if got != want {
+			t.Fatalf("skipASCII(%q, %d) = %d, skipPlain %d", data, j, got, want)
+		}
+		// Bytewise: the first stop byte in a whole block, else the start of
+		// the last partial block.
+		k := j
+		for k < len(data) && data[k] >= 0x20 && data[k] < 0x80 && data[k] != '"' && data[k] != '\\' {
+			k++
+		}
+		if stop := j + (k-j)/8*8; k < len(data) && k-j < (len(data)-j)/8*8 {
+			stop = k
+			if got != stop {
+				t.Fatalf("skipASCII(%q, %d) = %d, first stop byte at %d", data, j, got, stop)
+			}
+		} else if got != j+(len(data)-j)/8*8 {
+			t.Fatalf("skipASCII(%q, %d) = %d, no stop in a whole block", data, j, got)
+		}
+	})
+}
