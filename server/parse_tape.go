@@ -22,7 +22,11 @@ func scanParamsTape(t *jsonscan.Tape, obj int) (requestParams, *jsonrpc.Error) {
 			p.meta, p.metaNode = t.Raw(v), int32(v)
 		case "name":
 			p.nameGiven = true
-			p.name, p.hasName = tapeString(t, v)
+			if t.Kind(v) == jsonscan.KindString && !t.Escaped(v) {
+				p.name, p.hasName = internName(t.Contents(v)), true
+			} else {
+				p.name, p.hasName = tapeString(t, v)
+			}
 		case "uri":
 			p.uri, p.hasURI = tapeString(t, v)
 		case "taskId":
