@@ -29,6 +29,9 @@ type tapeDecoder struct {
 	// a view of the message (jsonscan.Tape.Aliasable): a large argument is
 	// then not copied.
 	alias bool
+	// root is the decoded type's rootType, whose fields the root object
+	// uses without a lookup in fieldsOf's cache.
+	root *rootType
 }
 
 // str is a string literal's text as a Go string: a view of it when alias
@@ -40,10 +43,11 @@ func (d *tapeDecoder) str(text []byte) string {
 	return string(text)
 }
 
-// decodeTape fills v (settable) from node i of t under sh.
-func decodeTape(t *jsonscan.Tape, i int, sh *shape, v reflect.Value) error {
-	var d tapeDecoder
-	if err := d.value(t, i, sh, v, plainType(v.Type())); err != nil {
+// decodeTape fills v (settable, of root's type) from node i of t under
+// sh.
+func decodeTape(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, root *rootType) error {
+	d := tapeDecoder{root: root}
+	if err := d.value(t, i, sh, v, root.plain); err != nil {
 		return d.context(err)
 	}
 	return d.saved
@@ -205,7 +209,10 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 			return nil
 		})
 	case reflect.Struct:
-		fields := fieldsOf(typ)
+		fields := d.root.fields
+		if typ != d.root.t || fields == nil {
+			fields = fieldsOf(typ)
+		}
 		return d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape) error {
 			var f *decodeField
 			if mt.Escaped(name) {

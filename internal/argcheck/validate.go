@@ -12,6 +12,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
@@ -138,6 +139,30 @@ func (d *Decoder[T]) Decode(args json.RawMessage) (T, error) {
 type TypeDecoder struct {
 	v *Validator
 	t reflect.Type
+	// root is what decoding needs of t itself, found on the first decode
+	// (rootOf) and kept: each of the per-type caches it is read from is a
+	// sync.Map, whose lookups cost more than a call's other bookkeeping.
+	root atomic.Pointer[rootType]
+}
+
+// rootType is a TypeDecoder's type's plainType and decode fields.
+type rootType struct {
+	t      reflect.Type
+	plain  bool
+	fields *structFields // nil unless t is a struct
+}
+
+// rootOf is d's rootType.
+func (d *TypeDecoder) rootOf() *rootType {
+	if r := d.root.Load(); r != nil {
+		return r
+	}
+	r := &rootType{t: d.t, plain: plainType(d.t)}
+	if d.t.Kind() == reflect.Struct {
+		r.fields = fieldsOf(d.t)
+	}
+	d.root.Store(r)
+	return r
 }
 
 // NewTypeDecoder returns the decoder of arguments of type t against v.
@@ -184,7 +209,7 @@ func (d *TypeDecoder) decodeParsed(t *jsonscan.Tape, rv reflect.Value) error {
 	if err := d.v.validateTape(t); err != nil {
 		return err
 	}
-	if err := decodeTape(t, 0, d.v.shape, rv.Elem()); err != nil {
+	if err := decodeTape(t, 0, d.v.shape, rv.Elem(), d.rootOf()); err != nil {
 		return decodeProblem(err)
 	}
 	return nil
