@@ -219,13 +219,12 @@ func FuzzSkipASCII(f *testing.F) {
 		for k < len(data) && data[k] >= 0x20 && data[k] < 0x80 && data[k] != '"' && data[k] != '\\' {
 			k++
 		}
-		if stop := j + (k-j)/8*8; k < len(data) && k-j < (len(data)-j)/8*8 {
-			stop = k
-			if got != stop {
-				t.Fatalf("skipASCII(%q, %d) = %d, first stop byte at %d", data, j, got, stop)
-			}
-		} else if got != j+(len(data)-j)/8*8 {
-			t.Fatalf("skipASCII(%q, %d) = %d, no stop in a whole block", data, j, got)
+		blocks := j + (len(data)-j)/8*8 // the end of the last whole block
+		if k < blocks && got != k {
+			t.Fatalf("skipASCII(%q, %d) = %d, first stop byte at %d", data, j, got, k)
+		}
+		if k >= blocks && got != blocks {
+			t.Fatalf("skipASCII(%q, %d) = %d, no stop in a whole block (they end at %d)", data, j, got, blocks)
 		}
 	})
 }
