@@ -57,11 +57,12 @@ const stdioDrain = 2 * time.Second
 // When ctx is done it cancels everything and returns ctx.Err().
 //
 // Stopping (ctx done, the end of in, Shutdown) waits for the client to
-// read the answers, but not for a client that reads nothing: once a write
-// to out has waited 2 s for it, the output is given up, what was not
-// written is dropped, and ServeStdio returns (an error saying so, unless
-// ctx's). The goroutine blocked in out's Write stays there until it
-// returns.
+// read the answers, however slowly it reads (out is written 4 KiB at a time
+// from then on), but not for a client that reads nothing: once a write to
+// out has waited 2 s for it (counted from the stop), the output is given
+// up, what was not written is dropped, and ServeStdio returns (an error
+// saying so, unless ctx's). The goroutine blocked in out's Write stays
+// there until it returns, and writes nothing more.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	return s.serveStdio(ctx, in, out, jsonrpc.DefaultMaxMessageSize)
 }
@@ -85,8 +86,13 @@ type stdioConn struct {
 	// (stdioLoop): requests are refused from then on, so c.wg gets no Add
 	// after the drain waits on it.
 	draining bool
-	client   string         // the connection's identity for per-client quotas
-	legacy   *legacySession // set by initialize (legacy_stdio.go); read loop only
+	// over is set under mu when the teardown goes on without the read
+	// loop's mutex (the output was given up while the loop held it,
+	// stdioLoop.locked): dispatch starts nothing from then on, so c.wg
+	// gets no Add after the teardown waits on it.
+	over   bool
+	client string         // the connection's identity for per-client quotas
+	legacy *legacySession // set by initialize (legacy_stdio.go); read loop only
 }
 
 // stdioCall is one request in flight: what the loop or a worker runs and what
@@ -337,6 +343,13 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 	call.slot.held = !listen && c.slots != nil
 	call.ctx.init(reqs, c.gone)
 	c.mu.Lock()
+	if c.over {
+		// The teardown goes on without the loop (the output was given
+		// up): nothing can be answered, nothing must start.
+		c.mu.Unlock()
+		c.release(&call.slot)
+		return true
+	}
 	if _, dup := c.calls[call.key]; dup {
 		c.mu.Unlock()
 		c.release(&call.slot)

@@ -137,7 +137,8 @@ loop:
 // once f has run, or before when the output is dead: the loop may then be
 // stuck in a write to a client that reads nothing, holding mu, and f runs
 // when (if ever) that write returns. Once the output is dead the loop
-// dispatches nothing more (dispatchBatch), with or without f.
+// dispatches nothing more (dispatchBatch, and c.over for a dispatch under
+// way), with or without f.
 func (l *stdioLoop) locked(f func()) {
 	if l.mu.TryLock() {
 		f()
@@ -154,6 +155,11 @@ func (l *stdioLoop) locked(f func()) {
 	select {
 	case <-done:
 	case <-l.c.dead:
+		// The loop goes on once its write returns, perhaps in the middle
+		// of a dispatch (waiting for a slot): it must start nothing.
+		l.c.mu.Lock()
+		l.c.over = true
+		l.c.mu.Unlock()
 	}
 }
 

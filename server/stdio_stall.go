@@ -18,6 +18,14 @@ var stdioStallAfter = 2 * time.Second
 // so that a stall is told from a large line being read.
 const stdioChunk = 64 << 10
 
+// stdioStopChunk bounds one write once the stall guard runs (a page: a
+// write to a full pipe returns once the client read that much), so that a
+// client reading slowly but steadily (at least stdioStopChunk per stall
+// limit) is told from one that reads nothing. A write under way when the
+// guard starts keeps its size (up to stdioChunk, to be read within the
+// limit from the guard's start).
+const stdioStopChunk = 4 << 10
+
 // errStdioStalled is the output's error once it was given up.
 var errStdioStalled = errors.New("stdio: output given up: the client read none of it for " +
 	"the stall limit while the server stopped; what was not written is dropped")
@@ -29,6 +37,8 @@ type progressWriter struct {
 	w     io.Writer
 	epoch time.Time    // monotonic base of since
 	since atomic.Int64 // when the chunk being written began, after epoch; 0: none is
+	small atomic.Bool  // chunks of stdioStopChunk (the stall guard runs)
+	off   atomic.Bool  // the output failed or was given up: write nothing more
 }
 
 func newProgressWriter(w io.Writer) *progressWriter {
@@ -37,7 +47,14 @@ func newProgressWriter(w io.Writer) *progressWriter {
 
 func (p *progressWriter) Write(b []byte) (n int, err error) {
 	for len(b) > 0 {
-		chunk := b[:min(len(b), stdioChunk)]
+		if p.off.Load() {
+			return n, errStdioStalled
+		}
+		size := stdioChunk
+		if p.small.Load() {
+			size = stdioStopChunk
+		}
+		chunk := b[:min(len(b), size)]
 		p.since.Store(int64(time.Since(p.epoch)) + 1) // +1: never 0
 		m, err := p.w.Write(chunk)
 		p.since.Store(0)
@@ -64,7 +81,8 @@ func (p *progressWriter) stuckFor() time.Duration {
 }
 
 // guardStalls gives the output up once one chunk has waited for the
-// client for longer than after: writing fails with errStdioStalled, every
+// client for longer than after (counted from the guard's start for a
+// chunk begun before it): writing fails with errStdioStalled, every
 // sender waiting for room (the read loop too) and close return at once. A
 // goroutine blocked in the client's Write stays there until it returns;
 // nothing is written after it. ServeStdio calls it once it begins to stop,
@@ -79,6 +97,8 @@ func (o *stdioOut) guardStalls(after time.Duration) {
 	}
 	stop := make(chan struct{})
 	o.guard = stop
+	o.pw.small.Store(true)
+	start := time.Now()
 	go func() {
 		tick := time.NewTicker(max(after/4, time.Millisecond))
 		defer tick.Stop()
@@ -87,7 +107,9 @@ func (o *stdioOut) guardStalls(after time.Duration) {
 			case <-stop:
 				return
 			case <-tick.C:
-				if o.pw.stuckFor() > after {
+				// A chunk begun before the stop may have waited while
+				// the client paused, as it may until then.
+				if min(o.pw.stuckFor(), time.Since(start)) > after {
 					o.mu.Lock()
 					o.fail(errStdioStalled)
 					o.mu.Unlock()

@@ -198,6 +198,7 @@ func (o *stdioOut) fail(err error) {
 		return
 	}
 	o.err = err
+	o.pw.off.Store(true) // a write under way writes nothing more when it returns
 	o.queue, o.spare = nil, nil
 	close(o.dead)
 	o.space.Broadcast()
