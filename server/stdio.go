@@ -76,8 +76,10 @@ type stdioConn struct {
 	gone  *ctxRef               // a cancelled child of reqs: cancelled calls' context (stdio_ctx.go)
 	wg    sync.WaitGroup
 	jobs  chan *stdioCall // hands a listen stream to a parked worker
-	idle  atomic.Int32
-	slots chan struct{} // one per request in flight (MaxInFlightPerConn)
+	// jobsClosed is set under mu when serveStdio closes jobs (closeJobs).
+	jobsClosed bool
+	idle       atomic.Int32
+	slots      chan struct{} // one per request in flight (MaxInFlightPerConn)
 	// waiting holds one token per request of a legacy session that waits
 	// for the client's answer to a server request; such a request gives its
 	// slot back meanwhile (see waitingForClient).
@@ -128,7 +130,7 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 	defer cancelReqs(nil)
 	c.gone = newGoneRef(reqs)
 	defer context.AfterFunc(s.lim.stopCtx, func() { cancelReqs(errShutdownCancel) })()
-	defer close(c.jobs) // parked workers exit
+	defer c.closeJobs() // parked workers exit
 
 	l := &stdioLoop{c: c, ctx: ctx, reqs: reqs, lr: jsonrpc.NewLineReader(in, maxLine),
 		closing: s.closing, eof: make(chan error, 1), stall: stdioStallAfter}
@@ -497,13 +499,35 @@ const maxIdleWorkers = 64
 // spawn runs call on a parked worker, or on a new one when none is idle.
 // Reusing goroutines keeps their grown stacks: with a goroutine per request,
 // stack growth (runtime.copystack) was 14% of the CPU profile under load.
-// Only the read loop calls spawn; serveStdio closes jobs when it returns.
+// Only the read loop calls spawn; serveStdio closes jobs when it returns
+// (closeJobs). The hand-off is made under mu, so that a loop that runs on
+// after serveStdio ended without it (its output given up while the loop
+// held its mutex, stdioLoop.locked) neither sends on the closed channel
+// nor starts a handler: the call is ended unserved.
 func (c *stdioConn) spawn(call *stdioCall) {
-	select {
-	case c.jobs <- call:
-	default:
-		go c.worker(call)
+	c.mu.Lock()
+	if c.jobsClosed {
+		delete(c.calls, call.key)
+		c.mu.Unlock()
+		c.end(call)
+		return
 	}
+	select {
+	case c.jobs <- call: // a parked worker receives without mu
+		c.mu.Unlock()
+		return
+	default:
+	}
+	c.mu.Unlock()
+	go c.worker(call)
+}
+
+// closeJobs closes jobs under mu (spawn): parked workers exit.
+func (c *stdioConn) closeJobs() {
+	c.mu.Lock()
+	c.jobsClosed = true
+	close(c.jobs)
+	c.mu.Unlock()
 }
 
 // worker runs calls until too many workers are idle or jobs is closed.

@@ -112,3 +112,28 @@ func dispatchAfterReturn(t *testing.T) bool {
 	}
 	return true
 }
+
+// TestStdioSpawnAfterJobsClosed: a listen stream that the read loop hands
+// to a worker after serveStdio closed jobs (the loop ran on without its
+// mutex, the output having been given up) is ended unserved: no send on
+// the closed channel, no handler, its WaitGroup count given back.
+func TestStdioSpawnAfterJobsClosed(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := &stdioConn{calls: map[string]*stdioCall{}, jobs: make(chan *stdioCall)}
+	call := &stdioCall{key: "1", listen: true}
+	call.ctx.init(ctx, newGoneRef(ctx))
+	c.calls[call.key] = call
+	c.wg.Add(1)
+	c.closeJobs()
+	c.spawn(call) // panicked: send on closed channel
+	if !waitTimeout(&c.wg, 5*time.Second) {
+		t.Fatal("the call was not ended")
+	}
+	if len(c.calls) != 0 {
+		t.Errorf("the call is still registered: %v", c.calls)
+	}
+	if call.ctx.Err() == nil {
+		t.Error("the call's context is not cancelled")
+	}
+}
