@@ -134,6 +134,7 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 
 	l := &stdioLoop{c: c, ctx: ctx, reqs: reqs, lr: jsonrpc.NewLineReader(in, maxLine),
 		closing: s.closing, eof: make(chan error, 1), stall: stdioStallAfter}
+	l.epoch = time.Now()
 	l.timer = time.AfterFunc(time.Hour, l.promote)
 	l.timer.Stop()
 	l.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -362,5 +363,34 @@ func TestStdioCancelReachesHandlerWaitingForOutput(t *testing.T) {
 	}
 	if !out.has(`"first"`) {
 		t.Error("the blocker's notification was not written")
+	}
+}
+
+// TestStdioPromotedAfterFastOnes: a request that waits for a later one is
+// promoted when fast requests ran inline before it in its batch (the
+// promotion timer, armed by the first of them, fires while the waiting
+// one has not run its time yet and must wait for the rest of it), for a
+// few lengths of the fast run before it.
+func TestStdioPromotedAfterFastOnes(t *testing.T) {
+	for _, fast := range []int{1, 2, 4, 8, 16} {
+		k := newInlineKit(t)
+		p := startStdio(t, k.s, 0)
+		var b strings.Builder
+		for i := range fast {
+			b.WriteString(faultCall(strconv.Itoa(10+i), "weather_current", `{"location":"Paris"}`, defaultMeta) + "\n")
+		}
+		b.WriteString(faultCall("1", "await", `{}`, defaultMeta) + "\n" + faultCall("2", "signal", `{}`, defaultMeta))
+		p.send(b.String())
+		got := map[string]bool{}
+		for range fast + 2 {
+			m := p.next() // fails after 3 s: the waiting request was never promoted
+			if m["result"] == nil {
+				t.Fatalf("fast=%d: %v", fast, m)
+			}
+			got[idOf(m)] = true
+		}
+		if !got["1"] || !got["2"] {
+			t.Fatalf("fast=%d: answers %v, want 1 and 2 among them", fast, got)
+		}
 	}
 }
