@@ -68,14 +68,23 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 }
 
 type stdioConn struct {
-	s     *Server
-	o     *stdioOut     // the output (stdio_write.go)
-	dead  chan struct{} // o.dead: closed when writing failed
-	mu    sync.Mutex
-	calls map[string]*stdioCall // in-flight requests by id text
-	gone  *ctxRef               // a cancelled child of reqs: cancelled calls' context (stdio_ctx.go)
-	wg    sync.WaitGroup
-	jobs  chan *stdioCall // hands a listen stream to a parked worker
+	s    *Server
+	o    *stdioOut     // the output (stdio_write.go)
+	dead chan struct{} // o.dead: closed when writing failed
+	mu   sync.Mutex
+	// calls holds, by id text, the requests in flight while the read loop
+	// reads on: listen streams and promoted requests (stdioLoop.promote
+	// registers them). A request running inline is not in it: the loop
+	// reads nothing, so nothing can cancel it, repeat its id or outlive
+	// it, before it is promoted or done (a key string, two map writes and
+	// a lock of mu per request saved).
+	calls map[string]*stdioCall
+	// ncalls is len(calls), for the read loop's duplicate check without
+	// mu: only the loop adds calls, so none is added while it looks.
+	ncalls atomic.Int32
+	gone   *ctxRef // a cancelled child of reqs: cancelled calls' context (stdio_ctx.go)
+	wg     sync.WaitGroup
+	jobs   chan *stdioCall // hands a listen stream to a parked worker
 	// jobsClosed is set under mu when serveStdio closes jobs (closeJobs).
 	jobsClosed bool
 	idle       atomic.Int32
@@ -102,7 +111,9 @@ type stdioConn struct {
 // allocation per request).
 type stdioCall struct {
 	id        jsonrpc.ID
-	key       string  // id text: its entry in calls
+	key       string  // id text: its entry in calls (set when registered)
+	inCalls   bool    // under c.mu: registered in calls
+	retired   bool    // under c.mu: done with calls (serve): not to be registered
 	ctx       callCtx // the handler's: a child of reqs (stdio_ctx.go)
 	listen    bool
 	cancelled atomic.Bool // the client sent notifications/cancelled for it
@@ -342,7 +353,7 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 			return true
 		}
 	}
-	call := &stdioCall{id: msg.ID, key: msg.ID.String(), listen: listen}
+	call := &stdioCall{id: msg.ID, listen: listen}
 	call.slot.held = !listen && c.slots != nil
 	call.ctx.init(reqs, c.gone)
 	c.mu.Lock()
@@ -353,13 +364,20 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 		c.release(&call.slot)
 		return true
 	}
-	if _, dup := c.calls[call.key]; dup {
-		c.mu.Unlock()
-		c.release(&call.slot)
-		c.send(jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}))
-		return true
+	if listen || c.ncalls.Load() > 0 {
+		// A request of this id in flight is in calls (no other runs
+		// inline now).
+		key := msg.ID.String()
+		if _, dup := c.calls[key]; dup {
+			c.mu.Unlock()
+			c.release(&call.slot)
+			c.send(jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}))
+			return true
+		}
+		if listen {
+			c.register(call, key)
+		}
 	}
-	c.calls[call.key] = call
 	c.wg.Add(1)
 	c.mu.Unlock()
 	c.eraOf(ctx, msg, &call.req)
@@ -384,13 +402,24 @@ func (c *stdioConn) run(call *stdioCall) {
 	c.end(call)
 }
 
-// serve runs call's handler and returns its answer, nil when nothing is
-// to be written for it; code is the answer's error code (0: a result).
-// end must follow once the answer is queued.
+// serve runs call's handler and returns its answer (answer).
 func (c *stdioConn) serve(call *stdioCall) (body []byte, code int64) {
+	return c.answer(call, c.runCall(call))
+}
+
+// runCall runs call's handler under the server's limits.
+func (c *stdioConn) runCall(call *stdioCall) Response {
 	resp, _ := c.s.serveLimitedIn(&call.ctx, true, call.req.msg, call)
+	return resp
+}
+
+// answer takes call, whose handler returned resp, out of calls (if it was
+// registered; once retired it is not) and returns its answer, nil when
+// nothing is to be written for it; code is the answer's error code (0: a
+// result). end must follow once the answer is queued.
+func (c *stdioConn) answer(call *stdioCall, resp Response) (body []byte, code int64) {
 	c.mu.Lock()
-	delete(c.calls, call.key)
+	c.retire(call)
 	c.mu.Unlock()
 	// A request the client cancelled gets nothing more; one that ended
 	// while the connection shuts down is still answered.
@@ -398,6 +427,35 @@ func (c *stdioConn) serve(call *stdioCall) (body []byte, code int64) {
 		return nil, 0
 	}
 	return resp.Body, resp.Code
+}
+
+// retire takes call out of calls, if it is there, for good (c.mu held):
+// adopt does not register it afterwards.
+func (c *stdioConn) retire(call *stdioCall) {
+	call.retired = true
+	if call.inCalls {
+		call.inCalls = false
+		delete(c.calls, call.key)
+		c.ncalls.Add(-1)
+	}
+}
+
+// register enters call in calls under key (c.mu held; the read loop only).
+func (c *stdioConn) register(call *stdioCall, key string) {
+	call.key, call.inCalls = key, true
+	c.calls[key] = call
+	c.ncalls.Add(1)
+}
+
+// adopt registers call, a request just promoted (by the loop's new owner,
+// before it reads on), unless its handler returned meanwhile and it was
+// retired (answer).
+func (c *stdioConn) adopt(call *stdioCall) {
+	c.mu.Lock()
+	if !call.retired {
+		c.register(call, call.id.String())
+	}
+	c.mu.Unlock()
 }
 
 // end ends call once its answer is queued (backpressure: the slot is
@@ -508,7 +566,7 @@ const maxIdleWorkers = 64
 func (c *stdioConn) spawn(call *stdioCall) {
 	c.mu.Lock()
 	if c.jobsClosed {
-		delete(c.calls, call.key)
+		c.retire(call)
 		c.mu.Unlock()
 		c.end(call)
 		return

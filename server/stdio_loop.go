@@ -61,6 +61,7 @@ type stdioLoop struct {
 	epoch     time.Time    // since's origin (monotonic)
 	since     atomic.Int64 // when the last inline request began: time since epoch
 	seq       atomic.Uint64
+	cur       *stdioCall // the request running inline; its promoter reads it after its CAS
 
 	lr      *jsonrpc.LineReader
 	ended   bool        // watch ended the loop: dispatch nothing more
@@ -220,21 +221,25 @@ func (l *stdioLoop) dispatchBatch() bool {
 // inline runs call on the loop's goroutine; false when it was promoted
 // meanwhile: the loop is another goroutine's now.
 func (l *stdioLoop) inline(call *stdioCall) bool {
+	l.cur = call
 	l.since.Store(int64(time.Since(l.epoch)))
 	g := l.seq.Add(1) // odd: a request runs inline
 	if !l.armed.Load() && l.armed.CompareAndSwap(false, true) {
 		l.timer.Reset(stdioPromoteAfter)
 	}
-	body, _ := l.c.serve(call)
+	resp := l.c.runCall(call)
 	if !l.seq.CompareAndSwap(g, g+1) {
-		// Promoted: answer as a worker would.
-		if body != nil {
+		// Promoted: answer as a worker would (the promoter registers
+		// the request in calls unless answer retires it first).
+		if body, _ := l.c.answer(call, resp); body != nil {
 			l.c.send(body)
 		}
 		l.c.end(call)
 		return false
 	}
-	if body != nil {
+	// Never in calls: nothing cancelled it, nothing else answers it.
+	l.cur = nil
+	if body := resp.Body; body != nil {
 		// The loop's own answers go out together, once the batch is done.
 		l.pending = append(l.pending, body)
 		if len(l.pending) >= stdioPendingMax {
@@ -265,6 +270,9 @@ func (l *stdioLoop) promote() {
 		return
 	}
 	if l.seq.CompareAndSwap(g, g+1) {
+		call := l.cur
+		l.cur = nil
+		l.c.adopt(call)
 		l.own()
 	}
 }

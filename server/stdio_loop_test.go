@@ -394,3 +394,22 @@ func TestStdioPromotedAfterFastOnes(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioPromotedIDReusable: once a promoted request is answered its id
+// is free again (a later request with it is not refused as a duplicate).
+func TestStdioPromotedIDReusable(t *testing.T) {
+	k := newInlineKit(t)
+	p := startStdio(t, k.s, 0)
+	p.send(faultCall("1", "await", `{}`, defaultMeta) + "\n" + faultCall("2", "signal", `{}`, defaultMeta))
+	for range 2 {
+		if m := p.next(); m["result"] == nil {
+			t.Fatalf("%v", m)
+		}
+	}
+	for i := range 3 {
+		p.send(faultCall("1", "weather_current", `{"location":"Paris"}`, defaultMeta))
+		if m := p.next(); idOf(m) != "1" || !isWeather(m) {
+			t.Fatalf("request %d with the promoted request's id: %v", i, m)
+		}
+	}
+}

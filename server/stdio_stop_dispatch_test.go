@@ -121,9 +121,9 @@ func TestStdioSpawnAfterJobsClosed(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c := &stdioConn{calls: map[string]*stdioCall{}, jobs: make(chan *stdioCall)}
-	call := &stdioCall{key: "1", listen: true}
+	call := &stdioCall{listen: true}
 	call.ctx.init(ctx, newGoneRef(ctx))
-	c.calls[call.key] = call
+	c.register(call, "1")
 	c.wg.Add(1)
 	c.closeJobs()
 	c.spawn(call) // panicked: send on closed channel
