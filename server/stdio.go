@@ -181,8 +181,10 @@ const stdioBatchLines = 1024
 // entry without bytes; a line longer than the line reader's buffer is
 // handed in the buffer it was assembled in (own), not copied. err is the
 // read error that ended the batch (io.EOF at the end of the input); the
-// lines before it are in the batch.
-func nextBatch(lr *jsonrpc.LineReader) (batch []stdioLine, err error) {
+// lines before it are in the batch. The lines are appended to batch (the
+// previous batch's array, emptied, so that it is not grown again).
+func nextBatch(lr *jsonrpc.LineReader, batch []stdioLine) ([]stdioLine, error) {
+	var err error
 	var buf []byte
 	for len(batch) < stdioBatchLines {
 		var line []byte

@@ -66,6 +66,7 @@ type stdioLoop struct {
 	lr      *jsonrpc.LineReader
 	ended   bool        // watch ended the loop: dispatch nothing more
 	batch   []stdioLine // lines still to dispatch
+	lines   []stdioLine // the array of batch, reused by the next read (its lines are cleared as they are dispatched)
 	err     error       // the read error after batch
 	pending [][]byte    // answers of inline requests, not queued yet (flush)
 }
@@ -91,13 +92,14 @@ func (l *stdioLoop) own() {
 		if l.armed.CompareAndSwap(true, false) {
 			l.timer.Stop()
 		}
-		batch, err := nextBatch(l.lr)
+		clear(l.lines) // lines a loop that stopped early left undispatched
+		batch, err := nextBatch(l.lr, l.lines[:0])
 		l.mu.Lock()
 		if l.ended {
 			l.mu.Unlock()
 			return
 		}
-		l.batch, l.err = batch, err
+		l.lines, l.batch, l.err = batch, batch, err
 	}
 }
 
