@@ -163,7 +163,11 @@ func TestGeneratedResultFramedResponse(t *testing.T) {
 			s.HandleBytes(ctx, msg, nil)
 		}
 		runtime.ReadMemStats(&after)
-		if per := int(after.TotalAlloc-before.TotalAlloc) / n; size > resultStart && per > body+body/2+4096 {
+		slack := body/2 + 4096
+		if raceEnabled {
+			slack += body // the encoder's slices.Grow allocates twice (race_on_test.go)
+		}
+		if per := int(after.TotalAlloc-before.TotalAlloc) / n; size > resultStart && per > body+slack {
 			t.Errorf("size %d: %d bytes allocated per read for a %d-byte response: the result is copied", size, per, body)
 		}
 	}
