@@ -47,9 +47,10 @@ type toolText struct {
 
 func toolError(msg string) *toolText { return &toolText{text: msg, isError: true} }
 
-// toolOutput converts a tool's Out value; a *toolText is built in scratch
-// when that is not nil.
-func toolOutput(kind outKind, out any, scratch *toolText) (any, error) {
+// toolOutput converts a tool's Out value, encoded by enc (the Out type's
+// encoder) when it is JSON; a *toolText is built in scratch when that is
+// not nil.
+func toolOutput(kind outKind, enc *jsonenc.Encoder, out any, scratch *toolText) (any, error) {
 	switch kind {
 	case outString:
 		return scratch.set(toolText{text: out.(string)}), nil
@@ -65,7 +66,7 @@ func toolOutput(kind outKind, out any, scratch *toolText) (any, error) {
 		}
 		return &mcp.CallToolResult{Content: []mcp.ContentBlock{}}, nil
 	}
-	b, err := jsonenc.Marshal(out)
+	b, err := enc.Marshal(out)
 	if err != nil {
 		return nil, err
 	}

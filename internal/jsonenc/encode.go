@@ -26,7 +26,11 @@ func Marshal(v any) ([]byte, error) {
 	if !rv.IsValid() {
 		return []byte("null"), nil
 	}
-	r := rootFor(rv.Type())
+	return rootFor(rv.Type()).marshal(rv)
+}
+
+// marshal is Marshal of rv, a valid value of r's type.
+func (r *root) marshal(rv reflect.Value) ([]byte, error) {
 	h := int(r.size.Load())
 	e := statePool.Get().(*encState)
 	b, err := r.enc(e, make([]byte, 0, h+h/16), rv, false)
