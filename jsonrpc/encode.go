@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -126,7 +127,7 @@ const hexDigits = "0123456789abcdef"
 func AppendString[T string | []byte](dst []byte, s T) []byte {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); {
+	for i := plainASCII(s, 0); i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -152,6 +153,7 @@ func AppendString[T string | []byte](dst []byte, s T) []byte {
 			}
 			i++
 			start = i
+			i = plainASCII(s, i)
 			continue
 		}
 		r, size := decodeRune(s[i:])
@@ -160,12 +162,36 @@ func AppendString[T string | []byte](dst []byte, s T) []byte {
 			dst = append(dst, "\uFFFD"...)
 			i++
 			start = i
+			i = plainASCII(s, i)
 			continue
 		}
-		i += size
+		i = plainASCII(s, i+size)
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// plainASCII is the index of the first byte from i on that AppendString
+// must look at (a byte >= 0x80, a control character, '"' or '\\'), read 8
+// bytes at a time; or the start of the last 8 bytes or fewer, which it
+// leaves to the bytewise loop. AppendString calls it where the string
+// starts and after each escape or multi-byte character. For the lowest
+// byte that stops it, the bytes below are 0x20 to 0x7f and neither a quote
+// nor a backslash, so none of the three differences borrows from or sets
+// the top bit of one of them, and that byte sets its own top bit (as
+// jsonscan's skipASCII).
+func plainASCII[T string | []byte](s T, i int) int {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		q, b := x^(lsb*'"'), x^(lsb*'\\')
+		if stop := ((q - lsb) | (b - lsb) | (x - lsb*0x20) | x) & msb; stop != 0 {
+			return i + bits.TrailingZeros64(stop)/8
+		}
+	}
+	return i
 }
 
 // decodeRune decodes the first UTF-8 character of s, a string or bytes.
