@@ -57,15 +57,16 @@ func (s *Server) unsupportedVersion(requested string) *jsonrpc.Error {
 		mcp.UnsupportedProtocolVersionErrorErrorData{Supported: s.SupportedVersions(), Requested: requested})
 }
 
-// removedMethods were removed from the protocol in 2026-07-28; sent with a
-// modern _meta (or, on HTTP, with a modern MCP-Protocol-Version) they get
-// -32601 naming the versions the server speaks.
-var removedMethods = map[string]bool{
-	"initialize":            true,
-	"ping":                  true,
-	"logging/setLevel":      true,
-	"resources/subscribe":   true,
-	"resources/unsubscribe": true,
+// isRemovedMethod reports whether method was removed from the protocol in
+// 2026-07-28; sent with a modern _meta (or, on HTTP, with a modern
+// MCP-Protocol-Version) it gets -32601 naming the versions the server
+// speaks. A switch, not a map: it is asked on every request.
+func isRemovedMethod(method string) bool {
+	switch method {
+	case "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
+		return true
+	}
+	return false
 }
 
 func (s *Server) removedMethod(method string) *jsonrpc.Error {

@@ -35,7 +35,7 @@ type extensionMethod struct {
 // removed), which an extension may not take.
 func coreMethod(name string) bool {
 	_, ok := mcp.LookupMethod(name)
-	return ok || removedMethods[name]
+	return ok || isRemovedMethod(name)
 }
 
 // add registers extensions, reporting every mistake.

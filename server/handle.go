@@ -119,7 +119,7 @@ func (s *Server) serve(ctx context.Context, msg jsonrpc.Message, w MessageWriter
 func (s *Server) serveParsed(ctx context.Context, pr *parsedRequest, w MessageWriter) ([]byte, *jsonrpc.Error) {
 	msg := pr.msg
 	method := msg.Method
-	if removedMethods[method] {
+	if isRemovedMethod(method) {
 		return nil, s.removedMethod(method)
 	}
 	if pr.err != nil {
@@ -156,7 +156,7 @@ func (s *Server) serveParsed(ctx context.Context, pr *parsedRequest, w MessageWr
 		if route == nil {
 			return nil, methodNotFound(method)
 		}
-		if mrtrMethods[method] {
+		if isMRTRMethod(method) {
 			if rerr := r.prepareMRTR(p, nil); rerr != nil {
 				return nil, rerr
 			}
@@ -237,7 +237,7 @@ func (s *Server) call(ctx context.Context, fn func(context.Context) (any, error)
 // decoded params (multi round-trip fields).
 func (s *Server) beforeHandler(ctx context.Context, method string, params any) (context.Context, error) {
 	r := requestFrom(ctx)
-	if r == nil || !mrtrMethods[method] {
+	if r == nil || !isMRTRMethod(method) {
 		return ctx, nil
 	}
 	var in mrtrInput

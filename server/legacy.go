@@ -557,7 +557,7 @@ func (l *legacySession) forward(ctx context.Context, msg jsonrpc.Message, w Mess
 		if rerr != nil {
 			return nil, rerr
 		}
-		if !mrtrMethods[msg.Method] || resultTypeOf(b) != "input_required" {
+		if !isMRTRMethod(msg.Method) || resultTypeOf(b) != "input_required" {
 			return l.convertResult(msg.Method, b)
 		}
 		if round+1 >= maxLegacyRounds {

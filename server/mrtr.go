@@ -28,11 +28,14 @@ import (
 // request; a tampered, expired or foreign requestState is answered with
 // -32602.
 
-// mrtrMethods are the requests that may answer InputRequiredResult.
-var mrtrMethods = map[string]bool{
-	mcp.MethodToolsCall:     true,
-	mcp.MethodPromptsGet:    true,
-	mcp.MethodResourcesRead: true,
+// isMRTRMethod reports whether method is a request that may answer
+// InputRequiredResult (a switch, not a map: it is asked on every request).
+func isMRTRMethod(method string) bool {
+	switch method {
+	case mcp.MethodToolsCall, mcp.MethodPromptsGet, mcp.MethodResourcesRead:
+		return true
+	}
+	return false
 }
 
 // mrtrInput are the multi round-trip fields of a request's params.
