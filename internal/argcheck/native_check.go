@@ -225,9 +225,12 @@ func (c *checker) object(s *nativeSchema, t *tape, obj int) bool {
 		}
 		var sub *nativeSchema
 		found := false
-		if t.Escaped(m) {
-			sub, found = s.props[t.Text(m)]
-		} else {
+		switch {
+		case t.Escaped(m):
+			sub, found = s.prop(t.Text(m))
+		case s.propList != nil:
+			sub, found = s.propList.findBytes(t.Contents(m))
+		default:
 			sub, found = s.props[string(t.Contents(m))] // no allocation
 		}
 		if found {
@@ -248,7 +251,7 @@ func (c *checker) object(s *nativeSchema, t *tape, obj int) bool {
 	}
 	if edit != nil {
 		for _, a := range edit.add {
-			sub, found := s.props[a.name]
+			sub, found := s.prop(a.name)
 			switch {
 			case !found && s.noExtra:
 				extra = append(extra, a.name)
@@ -271,6 +274,15 @@ func (c *checker) object(s *nativeSchema, t *tape, obj int) bool {
 }
 
 // has reports whether the object (after its edits) has the member name.
+// prop is the schema of property name, and whether s declares it.
+func (s *nativeSchema) prop(name string) (*nativeSchema, bool) {
+	if s.propList != nil {
+		return s.propList.find(name)
+	}
+	sub, found := s.props[name]
+	return sub, found
+}
+
 func (c *checker) has(t *tape, obj int, edit *objEdit, name string) bool {
 	if m, found := t.Member(obj, name); found && !edit.drops(m-1) {
 		return true

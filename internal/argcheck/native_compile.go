@@ -31,8 +31,9 @@ type nativeSchema struct {
 	maxProps  int
 	required  []string
 	props     map[string]*nativeSchema
-	noExtra   bool          // "additionalProperties": false
-	extra     *nativeSchema // "additionalProperties" as a schema
+	propList  nameList[*nativeSchema] // props when there are a few (prop)
+	noExtra   bool                    // "additionalProperties": false
+	extra     *nativeSchema           // "additionalProperties" as a schema
 	items     *nativeSchema
 	minItems  int
 	maxItems  int
@@ -254,11 +255,13 @@ func (c *nativeCompiler) compileObject(s *nativeSchema, obj map[string]any, ptr 
 				return outside(kw, "is not an object")
 			}
 			s.props = make(map[string]*nativeSchema, len(props))
-			for _, name := range sortedKeys(props) {
+			names := sortedKeys(props)
+			for _, name := range names {
 				if s.props[name], err = c.compile(props[name], ptr+"/properties/"+escape(name), depth+1); err != nil {
 					return err
 				}
 			}
+			s.propList = newNameList(s.props, names)
 		case "required":
 			if s.required, err = uniqueStrings(v); err != nil {
 				return outside(kw, err.Error())

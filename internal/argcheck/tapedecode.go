@@ -216,9 +216,9 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 		return d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape) error {
 			var f *decodeField
 			if mt.Escaped(name) {
-				f = fields.byName[mt.Text(name)]
+				f = fields.field(mt.Text(name))
 			} else {
-				f = fields.byName[string(mt.Contents(name))]
+				f = fields.fieldBytes(mt.Contents(name))
 			}
 			if f == nil {
 				return nil // not a field: ignored (the schema may reject it)

@@ -22,6 +22,25 @@ type decodeField struct {
 // validator saw exactly these; encoding/json would also fold case).
 type structFields struct {
 	byName map[string]*decodeField
+	list   nameList[*decodeField] // byName when there are a few (field)
+}
+
+// field is the decode field named name, nil for none.
+func (f *structFields) field(name string) *decodeField {
+	if f.list != nil {
+		d, _ := f.list.find(name)
+		return d
+	}
+	return f.byName[name]
+}
+
+// fieldBytes is field(string(name)) without the conversion.
+func (f *structFields) fieldBytes(name []byte) *decodeField {
+	if f.list != nil {
+		d, _ := f.list.findBytes(name)
+		return d
+	}
+	return f.byName[string(name)] // no allocation
 }
 
 var fieldCache sync.Map // reflect.Type → *structFields
@@ -33,9 +52,12 @@ func fieldsOf(t reflect.Type) *structFields {
 	}
 	fields := typeFields(t)
 	sf := &structFields{byName: make(map[string]*decodeField, len(fields))}
+	names := make([]string, len(fields))
 	for i := range fields {
 		sf.byName[fields[i].name] = &fields[i]
+		names[i] = fields[i].name
 	}
+	sf.list = newNameList(sf.byName, names)
 	f, _ := fieldCache.LoadOrStore(t, sf)
 	return f.(*structFields)
 }
