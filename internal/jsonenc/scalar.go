@@ -52,6 +52,11 @@ func appendFloat(b []byte, v reflect.Value, bits int, quoted bool) ([]byte, erro
 		return b, &json.UnsupportedValueError{Value: v, Str: strconv.FormatFloat(f, 'g', -1, bits)}
 	}
 	b = appendQuote(b, quoted)
+	if bits == 64 {
+		if out, ok := appendShortDecimal(b, f); ok {
+			return appendQuote(out, quoted), nil
+		}
+	}
 	abs := math.Abs(f)
 	format := byte('f')
 	if abs != 0 {

@@ -1,0 +1,70 @@
+package jsonenc
+
+import "math"
+
+// shortPow10 are the scales appendShortDecimal tries: a float64 with at
+// most len(shortPow10)-1 decimals (21.5, 0.25, 1013) takes its fast path.
+var shortPow10 = [...]float64{1, 10, 100, 1e3, 1e4}
+
+// shortMax bounds the digits of a decimal appendShortDecimal writes: below
+// it a float64's ulp is less than a tenth of the step of the decimal's last
+// digit (see appendShortDecimal).
+const shortMax = 1 << 45
+
+// appendShortDecimal appends f as strconv.AppendFloat(b, f, 'f', -1, 64)
+// does, when f is m/10^k for an integer m (|m| < shortMax, no trailing
+// zero when k > 0) and k < len(shortPow10); false (and b as it was)
+// otherwise, zero included (-0 keeps its sign on the slow path).
+//
+// float64(m)/10^k is the double nearest the decimal m/10^k (both operands
+// exact, the division correctly rounded), so when it equals f that decimal
+// reads back as f. It is also the only one of as many significant digits
+// or fewer that does, so the one AppendFloat's shortest formatting
+// chooses: near f, such another decimal has its leading digit at most one
+// place lower, so it is a multiple of 10^-(k+1), as m/10^k is, and at least
+// 10^-(k+1) away from it, while two decimals that read back as f are less
+// than f's ulp apart, at most |f|·2^-52 = |m|·10^-k·2^-52 < 10^-(k+1).
+// FuzzShortDecimal holds it to AppendFloat.
+func appendShortDecimal(b []byte, f float64) ([]byte, bool) {
+	abs := math.Abs(f)
+	if !(abs >= 1e-3 && abs < shortMax) { // NaN too
+		return b, false
+	}
+	for k, p := range shortPow10 {
+		s := f * p
+		if s >= shortMax || s <= -shortMax {
+			break // so is every larger scale
+		}
+		m := int64(s)
+		if float64(m) != s || float64(m)/p != f {
+			continue
+		}
+		for k > 0 && m%10 == 0 {
+			m /= 10
+			k--
+		}
+		return appendDecimal(b, m, k), true
+	}
+	return b, false
+}
+
+// appendDecimal appends m/10^k in positional notation ("-0.05" for m = -5,
+// k = 2), |m| < shortMax.
+func appendDecimal(b []byte, m int64, k int) []byte {
+	if m < 0 {
+		b = append(b, '-')
+		m = -m
+	}
+	var digits [24]byte // shortMax has 14 digits
+	i := len(digits)
+	for n := 0; m > 0 || n <= k; n++ { // the last digits, the point, the units
+		if n == k && k > 0 {
+			i--
+			digits[i] = '.'
+		}
+		i--
+		digits[i] = byte('0' + m%10)
+		m /= 10
+	}
+	return append(b, digits[i:]...)
+}
