@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/jsonenc"
@@ -43,14 +44,38 @@ type toolText struct {
 	textJSON   []byte // when set, the text is this JSON (often structured itself)
 	structured []byte // raw JSON, nil when absent
 	isError    bool
+	// room is the buffer structured was encoded into, behind room for the
+	// response's head and the content block (framedOutput); out is the
+	// encoder that made it, which learns the room the result took.
+	room []byte
+	out  *outEncoder
 }
 
 func toolError(msg string) *toolText { return &toolText{text: msg, isError: true} }
 
-// toolOutput converts a tool's Out value, encoded by enc (the Out type's
-// encoder) when it is JSON; a *toolText is built in scratch when that is
-// not nil.
-func toolOutput(kind outKind, enc *jsonenc.Encoder, out any, scratch *toolText) (any, error) {
+// outEncoder encodes one tool's Out values.
+type outEncoder struct {
+	kind outKind
+	enc  *jsonenc.Encoder // the Out type's
+	// front and back are the room the last structured result framed in
+	// place needed in front of its structuredContent (the response's head,
+	// the content block) and behind it (the rest of the result, the
+	// text's escaping): the next one is encoded with as much (encodeAround).
+	front, back atomic.Int64
+}
+
+func newOutEncoder(outType reflect.Type) *outEncoder {
+	o := &outEncoder{kind: outKindOf(outType), enc: jsonenc.NewEncoder(outType)}
+	o.front.Store(frameRoom + 128)
+	o.back.Store(256)
+	return o
+}
+
+// toolOutput converts a tool's Out value; a *toolText is built in scratch
+// when that is not nil, its structuredContent encoded with room around it
+// for the rest of the result (encodeIn).
+func (o *outEncoder) toolOutput(out any, scratch *toolText) (any, error) {
+	kind := o.kind
 	switch kind {
 	case outString:
 		return scratch.set(toolText{text: out.(string)}), nil
@@ -66,7 +91,12 @@ func toolOutput(kind outKind, enc *jsonenc.Encoder, out any, scratch *toolText) 
 		}
 		return &mcp.CallToolResult{Content: []mcp.ContentBlock{}}, nil
 	}
-	b, err := enc.Marshal(out)
+	if kind == outStructured && scratch != nil {
+		if _, ok := out.(fmt.Stringer); ok {
+			return o.framedOutput(out, scratch)
+		}
+	}
+	b, err := o.enc.Marshal(out)
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +107,24 @@ func toolOutput(kind outKind, enc *jsonenc.Encoder, out any, scratch *toolText) 
 			tt.text, tt.textJSON = s.String(), nil
 		}
 	}
+	return tt, nil
+}
+
+// framedOutput is toolOutput of a structured Out that is a fmt.Stringer,
+// its structuredContent encoded behind o.front bytes of room, with o.back
+// bytes spare behind it.
+func (o *outEncoder) framedOutput(out any, scratch *toolText) (any, error) {
+	front := int(o.front.Load())
+	buf, err := o.enc.MarshalRoom(out, front, int(o.back.Load()))
+	if err != nil {
+		return nil, err
+	}
+	b := buf[front:]
+	if string(b) == "null" {
+		return scratch.set(toolText{textJSON: b}), nil
+	}
+	tt := scratch.set(toolText{structured: b, room: buf, out: o})
+	tt.text = out.(fmt.Stringer).String()
 	return tt, nil
 }
 
@@ -107,7 +155,52 @@ func (t *toolText) encode(meta []byte) []byte {
 // encodeIn is encode into a buffer of f, with room for the response's
 // head in front.
 func (t *toolText) encodeIn(f *resultFrame, meta []byte) []byte {
+	if t.room != nil {
+		if result := t.encodeAround(f, meta); result != nil {
+			return result
+		}
+	}
 	return f.done(t.appendResult(f.alloc(t.encodedSize(meta)), meta))
+}
+
+// framedSlack is the room framedOutput asks for beyond what the last
+// result took, either side: a slightly longer text still fits.
+const framedSlack = 32
+
+// The result's members in front of and behind a structuredContent
+// encoded in place (encodeAround).
+const (
+	framedHead   = `{"content":[{"type":"text","text":`
+	framedMiddle = `}],"structuredContent":`
+	framedTail   = `,"resultType":"complete","_meta":`
+)
+
+// encodeAround encodes the result around the structuredContent in t.room
+// (framedOutput's buffer), which becomes f's buffer: the text is escaped
+// behind the structuredContent and moved in front of it, then the rest
+// appended. It returns appendResult's bytes, or nil (and nothing written
+// in front) when the room either side is too small, and the caller
+// encodes into a buffer of its own.
+func (t *toolText) encodeAround(f *resultFrame, meta []byte) []byte {
+	buf, s := t.room, len(t.room)-len(t.structured)
+	end := len(buf)
+	text := jsonrpc.AppendString(buf[end:end], t.text)
+	back := len(text) + len(framedTail) + len(meta) + 2 // '}' and the spare byte
+	front := frameRoom + len(framedHead) + len(text) + len(framedMiddle)
+	t.out.front.Store(int64(front + framedSlack))
+	t.out.back.Store(int64(back + framedSlack))
+	if front > s || cap(buf)-end < back || &buf[:end+1][end] != &text[0] {
+		return nil // text did not fit: escaped into a buffer of its own
+	}
+	start := s - (front - frameRoom)
+	n := copy(buf[start:], framedHead)
+	n += copy(buf[start+n:], text)
+	copy(buf[start+n:], framedMiddle)
+	out := append(buf, framedTail...)
+	out = append(out, meta...)
+	out = append(out, '}')
+	f.buf, f.result = out[start-frameRoom:], out[start:]
+	return f.result
 }
 
 // encodedSize is the buffer encode allocates: the fixed members take 108

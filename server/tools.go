@@ -228,7 +228,7 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 		return fail(err)
 	}
 	name := info.Name
-	enc := jsonenc.NewEncoder(outType)
+	outEnc := newOutEncoder(outType)
 	t.run = func(ctx context.Context, args []byte, scratch *toolText) (any, error) {
 		out, err := call(ctx, args, decode)
 		if err != nil {
@@ -240,7 +240,7 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 			}
 			return toolError(err.Error()), nil
 		}
-		res, err := toolOutput(kind, enc, out, scratch)
+		res, err := outEnc.toolOutput(out, scratch)
 		if err != nil || outCheck == nil {
 			return res, err
 		}

@@ -26,24 +26,26 @@ func Marshal(v any) ([]byte, error) {
 	if !rv.IsValid() {
 		return []byte("null"), nil
 	}
-	return rootFor(rv.Type()).marshal(rv)
+	return rootFor(rv.Type()).marshal(rv, 0, 0)
 }
 
-// marshal is Marshal of rv, a valid value of r's type.
-func (r *root) marshal(rv reflect.Value) ([]byte, error) {
+// marshal is Marshal of rv, a valid value of r's type, behind front bytes
+// of room and with back bytes of spare capacity planned (MarshalRoom).
+func (r *root) marshal(rv reflect.Value, front, back int) ([]byte, error) {
 	h := int(r.size.Load())
 	e := statePool.Get().(*encState)
-	b, err := r.enc(e, make([]byte, 0, h+h/16), rv, false)
+	b, err := r.enc(e, make([]byte, front, front+h+h/16+back), rv, false)
 	e.reset()
 	statePool.Put(e)
 	if err != nil {
 		return nil, err
 	}
-	r.size.Store(int64(len(b)))
-	if cap(b)-len(b) > len(b) && cap(b) > maxSpare {
+	n := len(b) - front
+	r.size.Store(int64(n))
+	if cap(b)-len(b) > n+back && cap(b) > maxSpare {
 		// Sized for a larger value of the type: a small one must not
 		// keep that buffer alive (json.Marshal returns an exact copy).
-		b = append(make([]byte, 0, len(b)), b...)
+		b = append(make([]byte, 0, len(b)+back), b...)
 	}
 	return b, nil
 }

@@ -20,18 +20,24 @@ func NewEncoder(t reflect.Type) *Encoder { return &Encoder{t: t} }
 // Marshal returns the JSON encoding of v, Marshal(v) byte for byte. A v of
 // another type than the Encoder's (a dynamic type when that is an
 // interface type) is encoded as Marshal encodes it.
-func (e *Encoder) Marshal(v any) ([]byte, error) {
+func (e *Encoder) Marshal(v any) ([]byte, error) { return e.MarshalRoom(v, 0, 0) }
+
+// MarshalRoom is Marshal(v) behind front bytes of room (zeros): the
+// encoding is buf[front:], and buf has back bytes of spare capacity or
+// more, unless the encoding outgrew the size guessed from the type's last
+// one. A caller that frames the encoding writes around it in place.
+func (e *Encoder) MarshalRoom(v any, front, back int) (buf []byte, err error) {
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() {
-		return []byte("null"), nil
+		return append(make([]byte, front, front+len("null")+back), "null"...), nil
 	}
 	if rv.Type() != e.t {
-		return rootFor(rv.Type()).marshal(rv)
+		return rootFor(rv.Type()).marshal(rv, front, back)
 	}
 	r := e.r.Load()
 	if r == nil {
 		r = rootFor(e.t)
 		e.r.Store(r)
 	}
-	return r.marshal(rv)
+	return r.marshal(rv, front, back)
 }

@@ -32,3 +32,23 @@ func TestEncoder(t *testing.T) {
 		t.Error("a channel must not encode")
 	}
 }
+
+// TestMarshalRoom checks the encoding behind the room is Marshal's, the
+// room is zeros and the spare capacity is there once the encoder knows
+// the type's size.
+func TestMarshalRoom(t *testing.T) {
+	type out struct{ A, B string }
+	enc := NewEncoder(reflect.TypeFor[out]())
+	for _, v := range []any{out{"x", "<y>"}, nil, 2.5, out{B: string(make([]byte, 3000))}} {
+		want, _ := json.Marshal(v)
+		for call := range 2 { // the second call guesses from the first
+			buf, err := enc.MarshalRoom(v, 40, 100)
+			if err != nil || len(buf) < 40 || string(buf[40:]) != string(want) || string(buf[:40]) != string(make([]byte, 40)) {
+				t.Fatalf("MarshalRoom(%v) = %q, %v; want 40 zeros and %s", v, buf, err, want)
+			}
+			if call == 1 && cap(buf)-len(buf) < 100 {
+				t.Errorf("MarshalRoom(%v): %d bytes spare, want 100", v, cap(buf)-len(buf))
+			}
+		}
+	}
+}
