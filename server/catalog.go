@@ -86,7 +86,11 @@ func impls[W any, T item](wrappers []W, impl func(W) T) []T {
 type namedSet[T item] struct {
 	list  []T
 	byKey map[string]int // positions of the keys when the set was built
-	added *sync.Map      // key → position, for keys appended since (shared)
+	// keys is byKey as a slice when it holds at most smallKeys keys: a
+	// scan comparing lengths first costs less than the map's hash and
+	// probe (~290 instructions for a tool name). Shared as byKey is.
+	keys  []keyPos
+	added *sync.Map // key → position, for keys appended since (shared)
 	// extendable is true while no set has been extended from this one.
 	extendable atomic.Bool
 	nAdded     int // keys in added that are within list
@@ -100,13 +104,42 @@ func newNamedSet[T item](list []T) *namedSet[T] {
 	for i, x := range list {
 		set.byKey[x.base().key] = i
 	}
+	if len(list) <= smallKeys {
+		for _, x := range list {
+			key := x.base().key
+			set.keys = append(set.keys, keyPos{key, set.byKey[key]})
+		}
+	}
 	set.extendable.Store(true)
 	return set
 }
 
+// smallKeys is the most keys a namedSet also holds as a slice (keys).
+const smallKeys = 16
+
+// keyPos is a key and its position in the list.
+type keyPos struct {
+	key string
+	pos int
+}
+
+// built is the position of key among the keys the set was built with.
+func (set *namedSet[T]) built(key string) (int, bool) {
+	if set.keys == nil {
+		i, ok := set.byKey[key]
+		return i, ok
+	}
+	for i := range set.keys {
+		if set.keys[i].key == key {
+			return set.keys[i].pos, true
+		}
+	}
+	return 0, false
+}
+
 // lookup returns the item keyed key, or the zero T.
 func (set *namedSet[T]) lookup(key string) T {
-	if i, ok := set.byKey[key]; ok {
+	if i, ok := set.built(key); ok {
 		return set.list[i]
 	}
 	var zero T
@@ -136,7 +169,10 @@ func (set *namedSet[T]) with(items []T) *namedSet[T] {
 			break
 		}
 	}
-	if replaces || set.nAdded+len(items) > len(set.byKey)+64 || !set.extendable.CompareAndSwap(true, false) {
+	// A small set is built afresh (at most smallKeys items copied), so
+	// that its lookups scan keys instead of reading the shared index.
+	small := len(set.list)+len(items) <= smallKeys
+	if replaces || small || set.nAdded+len(items) > len(set.byKey)+64 || !set.extendable.CompareAndSwap(true, false) {
 		list := slices.Clone(set.list)
 		index := make(map[string]int, len(list)+len(items))
 		for i, x := range list {
@@ -153,7 +189,7 @@ func (set *namedSet[T]) with(items []T) *namedSet[T] {
 		return newNamedSet(list)
 	}
 	// New keys only, and this set is the newest of its chain: extend.
-	next := &namedSet[T]{list: append(set.list, items...), byKey: set.byKey, added: set.added, nAdded: set.nAdded + len(items)}
+	next := &namedSet[T]{list: append(set.list, items...), byKey: set.byKey, keys: set.keys, added: set.added, nAdded: set.nAdded + len(items)}
 	for i, x := range items {
 		next.added.Store(x.base().key, len(set.list)+i)
 	}
