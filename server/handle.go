@@ -61,7 +61,8 @@ func (s *Server) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWrite
 	default:
 		return errorResponse(msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request"})
 	}
-	pr := parseRequest(msg)
+	var pr parsedRequest
+	pr.parse(msg)
 	if s.chooseEra(&pr, false) == eraModern {
 		return s.handleRequest(ctx, &pr, w) // a static call: pr stays on the stack
 	}

@@ -27,19 +27,26 @@ type parsedRequest struct {
 // by one scan of the bytes (a Message built by hand, or one that parse
 // refused).
 func parseRequest(msg jsonrpc.Message) parsedRequest {
-	pr := parsedRequest{msg: msg}
+	var pr parsedRequest
+	pr.parse(msg)
+	return pr
+}
+
+// parse is parseRequest into pr, a zero parsedRequest: the params and
+// _meta read from the message's parse are written in place, not copied
+// out of their own results (several hundred bytes each).
+func (pr *parsedRequest) parse(msg jsonrpc.Message) {
+	pr.msg = msg
 	if t, params, ok := msg.ParamsTape(); ok {
-		pr.params, pr.err = scanParamsTape(&t, params)
-		if pr.err == nil {
-			pr.meta, pr.err = parseMetaTape(&t, int(pr.params.metaNode))
+		if pr.err = scanParamsTape(&t, params, &pr.params); pr.err == nil {
+			pr.err = parseMetaTape(&t, int(pr.params.metaNode), &pr.meta)
 		}
-		return pr
+		return
 	}
 	pr.params, pr.err = scanParams(msg.Params)
 	if pr.err == nil {
 		pr.meta, pr.err = parseMeta(pr.params.meta)
 	}
-	return pr
 }
 
 // metaUsable reports whether the request carries a well-formed modern

@@ -7,13 +7,13 @@ import (
 )
 
 // scanParamsTape is scanParams on node obj of t, the params of a message
-// jsonrpc.Decode parsed once: the same members by their exact unescaped
-// names, read from that parse (the tape refused any repeated name). The
-// raw values alias the message, as scanParams' do.
-func scanParamsTape(t *jsonscan.Tape, obj int) (requestParams, *jsonrpc.Error) {
-	p := requestParams{owner: t.Owner()}
+// jsonrpc.Decode parsed once, written into *p: the same members by their
+// exact unescaped names, read from that parse (the tape refused any
+// repeated name). The raw values alias the message, as scanParams' do.
+func scanParamsTape(t *jsonscan.Tape, obj int, p *requestParams) *jsonrpc.Error {
+	*p = requestParams{owner: t.Owner()}
 	if t.Kind(obj) != jsonscan.KindObject {
-		return p, invalidParams("params must be an object")
+		return invalidParams("params must be an object")
 	}
 	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
 		v := m + 1
@@ -45,7 +45,7 @@ func scanParamsTape(t *jsonscan.Tape, obj int) (requestParams, *jsonrpc.Error) {
 			p.cursor = t.Raw(v)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // tapeString is jsonscan.String on node i: its text and whether it is a
@@ -58,11 +58,11 @@ func tapeString(t *jsonscan.Tape, i int) (string, bool) {
 }
 
 // parseMetaTape is parseMeta on node obj of t (0: absent), read from the
-// message's one parse.
-func parseMetaTape(t *jsonscan.Tape, obj int) (requestMeta, *jsonrpc.Error) {
-	var m requestMeta
+// message's one parse, written into *m.
+func parseMetaTape(t *jsonscan.Tape, obj int, m *requestMeta) *jsonrpc.Error {
+	*m = requestMeta{}
 	if obj == 0 || t.Kind(obj) != jsonscan.KindObject {
-		return m, metaError("missing or invalid params._meta: every request must carry _meta with " + keyProtocolVersion + " and " + keyClientCapabilities)
+		return metaError("missing or invalid params._meta: every request must carry _meta with " + keyProtocolVersion + " and " + keyClientCapabilities)
 	}
 	var hasVersion bool
 	for k := t.FirstMember(obj); k >= 0; k = t.NextMember(obj, k) {
@@ -77,38 +77,38 @@ func parseMetaTape(t *jsonscan.Tape, obj int) (requestMeta, *jsonrpc.Error) {
 			// As parseMeta: each field is kept as read, a bad one too,
 			// and the first bad one ends the reading.
 			if !hasVersion || m.protocolVersion == "" {
-				return m, metaError(`missing or invalid _meta field "` + keyProtocolVersion + `": must be a non-empty string`)
+				return metaError(`missing or invalid _meta field "` + keyProtocolVersion + `": must be a non-empty string`)
 			}
 		case keyClientCapabilities:
 			m.caps = t.Raw(v)
 			if kind != jsonscan.KindObject {
-				return m, metaError(`invalid _meta field "` + keyClientCapabilities + `": must be an object`)
+				return metaError(`invalid _meta field "` + keyClientCapabilities + `": must be an object`)
 			}
 		case keyClientInfo:
 			m.clientInfo = t.Raw(v)
 			if kind != jsonscan.KindObject {
-				return m, metaError(`invalid _meta field "` + keyClientInfo + `": must be an object`)
+				return metaError(`invalid _meta field "` + keyClientInfo + `": must be an object`)
 			}
 		case keyLogLevel:
 			s, ok := tapeString(t, v)
 			m.logLevel = mcp.LoggingLevel(s)
 			if !ok || !m.logLevel.Valid() {
-				return m, metaError(`invalid _meta field "` + keyLogLevel + `": must be one of debug, info, notice, warning, error, critical, alert, emergency`)
+				return metaError(`invalid _meta field "` + keyLogLevel + `": must be one of debug, info, notice, warning, error, critical, alert, emergency`)
 			}
 		case keyProgressToken:
 			m.progressToken = t.Raw(v)
 			if kind != jsonscan.KindString && !(kind == jsonscan.KindNumber && jsonscan.IsInteger(m.progressToken)) {
-				return m, metaError(`invalid _meta field "progressToken": must be a string or an integer`)
+				return metaError(`invalid _meta field "progressToken": must be a string or an integer`)
 			}
 		}
 	}
 	if !hasVersion {
-		return m, metaError(`missing or invalid _meta field "` + keyProtocolVersion + `"`)
+		return metaError(`missing or invalid _meta field "` + keyProtocolVersion + `"`)
 	}
 	if m.caps == nil {
-		return m, metaError(`missing or invalid _meta field "` + keyClientCapabilities + `"`)
+		return metaError(`missing or invalid _meta field "` + keyClientCapabilities + `"`)
 	}
-	return m, nil
+	return nil
 }
 
 // protocolVersionText is string node i's text: a supported protocol
