@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/internal/smallmap"
 )
 
 // entry is what every registered tool, prompt, resource and resource
@@ -86,10 +87,10 @@ func impls[W any, T item](wrappers []W, impl func(W) T) []T {
 type namedSet[T item] struct {
 	list  []T
 	byKey map[string]int // positions of the keys when the set was built
-	// keys is byKey as a slice when it holds at most smallKeys keys: a
-	// scan comparing lengths first costs less than the map's hash and
-	// probe (~290 instructions for a tool name). Shared as byKey is.
-	keys  []keyPos
+	// keys is byKey as a smallmap.List when it holds at most smallKeys
+	// keys (a scan instead of the map's hash and probe). Shared as byKey
+	// is.
+	keys  smallmap.List[int]
 	added *sync.Map // key → position, for keys appended since (shared)
 	// extendable is true while no set has been extended from this one.
 	extendable atomic.Bool
@@ -105,10 +106,11 @@ func newNamedSet[T item](list []T) *namedSet[T] {
 		set.byKey[x.base().key] = i
 	}
 	if len(list) <= smallKeys {
-		for _, x := range list {
-			key := x.base().key
-			set.keys = append(set.keys, keyPos{key, set.byKey[key]})
+		keys := make([]string, len(list))
+		for i, x := range list {
+			keys[i] = x.base().key
 		}
+		set.keys = smallmap.New(set.byKey, keys, smallKeys)
 	}
 	set.extendable.Store(true)
 	return set
@@ -117,24 +119,13 @@ func newNamedSet[T item](list []T) *namedSet[T] {
 // smallKeys is the most keys a namedSet also holds as a slice (keys).
 const smallKeys = 16
 
-// keyPos is a key and its position in the list.
-type keyPos struct {
-	key string
-	pos int
-}
-
 // built is the position of key among the keys the set was built with.
 func (set *namedSet[T]) built(key string) (int, bool) {
 	if set.keys == nil {
 		i, ok := set.byKey[key]
 		return i, ok
 	}
-	for i := range set.keys {
-		if set.keys[i].key == key {
-			return set.keys[i].pos, true
-		}
-	}
-	return 0, false
+	return set.keys.Find(key)
 }
 
 // lookup returns the item keyed key, or the zero T.

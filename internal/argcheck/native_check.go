@@ -229,7 +229,7 @@ func (c *checker) object(s *nativeSchema, t *tape, obj int) bool {
 		case t.Escaped(m):
 			sub, found = s.prop(t.Text(m))
 		case s.propList != nil:
-			sub, found = s.propList.findBytes(t.Contents(m))
+			sub, found = s.propList.FindBytes(t.Contents(m))
 		default:
 			sub, found = s.props[string(t.Contents(m))] // no allocation
 		}
@@ -277,7 +277,7 @@ func (c *checker) object(s *nativeSchema, t *tape, obj int) bool {
 // prop is the schema of property name, and whether s declares it.
 func (s *nativeSchema) prop(name string) (*nativeSchema, bool) {
 	if s.propList != nil {
-		return s.propList.find(name)
+		return s.propList.Find(name)
 	}
 	sub, found := s.props[name]
 	return sub, found

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/smallmap"
 )
 
 // nativeSchema is one compiled (sub)schema of the native checker: the
@@ -31,9 +33,9 @@ type nativeSchema struct {
 	maxProps  int
 	required  []string
 	props     map[string]*nativeSchema
-	propList  nameList[*nativeSchema] // props when there are a few (prop)
-	noExtra   bool                    // "additionalProperties": false
-	extra     *nativeSchema           // "additionalProperties" as a schema
+	propList  smallmap.List[*nativeSchema] // props when there are a few (prop)
+	noExtra   bool                         // "additionalProperties": false
+	extra     *nativeSchema                // "additionalProperties" as a schema
 	items     *nativeSchema
 	minItems  int
 	maxItems  int
@@ -261,7 +263,7 @@ func (c *nativeCompiler) compileObject(s *nativeSchema, obj map[string]any, ptr 
 					return err
 				}
 			}
-			s.propList = newNameList(s.props, names)
+			s.propList = smallmap.New(s.props, names, smallNames)
 		case "required":
 			if s.required, err = uniqueStrings(v); err != nil {
 				return outside(kw, err.Error())

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/jsonfields"
+	"github.com/mcpgen/mcpgen/internal/smallmap"
 )
 
 // decodeField is one JSON member of a struct, as encoding/json's
@@ -18,17 +19,21 @@ type decodeField struct {
 	plain  bool // the field's type is plainType
 }
 
+// smallNames is the most property or field names held as a
+// smallmap.List besides their map (a schema's props, a struct's fields).
+const smallNames = 8
+
 // structFields are the members decodeStruct fills: exact names only (the
 // validator saw exactly these; encoding/json would also fold case).
 type structFields struct {
 	byName map[string]*decodeField
-	list   nameList[*decodeField] // byName when there are a few (field)
+	list   smallmap.List[*decodeField] // byName when there are a few (field)
 }
 
 // field is the decode field named name, nil for none.
 func (f *structFields) field(name string) *decodeField {
 	if f.list != nil {
-		d, _ := f.list.find(name)
+		d, _ := f.list.Find(name)
 		return d
 	}
 	return f.byName[name]
@@ -37,7 +42,7 @@ func (f *structFields) field(name string) *decodeField {
 // fieldBytes is field(string(name)) without the conversion.
 func (f *structFields) fieldBytes(name []byte) *decodeField {
 	if f.list != nil {
-		d, _ := f.list.findBytes(name)
+		d, _ := f.list.FindBytes(name)
 		return d
 	}
 	return f.byName[string(name)] // no allocation
@@ -57,7 +62,7 @@ func fieldsOf(t reflect.Type) *structFields {
 		sf.byName[fields[i].name] = &fields[i]
 		names[i] = fields[i].name
 	}
-	sf.list = newNameList(sf.byName, names)
+	sf.list = smallmap.New(sf.byName, names, smallNames)
 	f, _ := fieldCache.LoadOrStore(t, sf)
 	return f.(*structFields)
 }
