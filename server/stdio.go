@@ -240,8 +240,9 @@ func (c *stdioConn) answerRemaining() {
 	}
 }
 
-// waitUnlessDead is waitTimeout that also gives up once dead is closed
-// (the output failed: nothing can be answered any more).
+// waitUnlessDead waits for wg up to d, or until dead is closed (the
+// output failed: nothing can be answered any more); it reports whether wg
+// finished. A nil dead is never closed (waitTimeout).
 func waitUnlessDead(wg *sync.WaitGroup, d time.Duration, dead <-chan struct{}) bool {
 	select {
 	case <-dead:
@@ -262,19 +263,7 @@ func waitUnlessDead(wg *sync.WaitGroup, d time.Duration, dead <-chan struct{}) b
 
 // waitTimeout waits for wg up to d; it reports whether wg finished.
 func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
-	done := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-done:
-		return true
-	case <-t.C:
-		return false
-	}
+	return waitUnlessDead(wg, d, nil)
 }
 
 // send queues one encoded message.
