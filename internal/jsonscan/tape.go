@@ -52,6 +52,12 @@ type Tape struct {
 	// owner is the length of the buffer Data is part of when that buffer
 	// belongs to the parsed message alone (SetOwner); 0 when it does not.
 	owner int
+	// lazy is set on a tape of ParseLazy: its lazy arrays (lazy.go).
+	lazy *lazyInfo
+	// spans are the large arrays of node spanNode (an index on the parsed
+	// tape), an Opaque value checked with Spans.
+	spans    Spans
+	spanNode int
 }
 
 // node is one slot of a tape. A scalar (or member name) is one node:
@@ -115,9 +121,10 @@ type tapeParser struct {
 	// opaque are the values ParseEnvelope only checks, inner the Inner
 	// name of the root member being read; lazy sizes the nodes from the
 	// rest of the document when they first outgrow a small start.
-	opaque []Opaque
-	inner  string
-	lazy   bool
+	opaque     []Opaque
+	inner      string
+	innerSpans bool // the Inner value's large arrays are recorded (Opaque.Spans)
+	lazy       bool
 	// names finds repeated member names of the open objects with more
 	// than smallTapeObject members: a linear-probing table of name node
 	// index + 1 (0 is empty), holding live entries. An object's entries
@@ -129,6 +136,17 @@ type tapeParser struct {
 	// scratch are the nodes a small document is parsed into when its tape
 	// gets a copy of its own (ParseEnvelope), kept for the next parse.
 	scratch []node
+	// spans are the large arrays ParseLazy keeps off the tape (lazySpans),
+	// in document order; spanAt the next one to meet; lazyNodes the nodes
+	// made for them.
+	spans     []span
+	spanAt    int
+	lazyNodes []lazyNode
+	// rec records the large arrays of the Opaque value being checked
+	// (skipInner); spanned are those of the one so checked, node spanNode.
+	rec      *spanRecorder
+	spanned  Spans
+	spanNode int
 }
 
 // maxScratch bounds the scratch nodes a parser keeps in the pool.
@@ -159,14 +177,14 @@ func ParseTape(data []byte, maxDepth int) (*Tape, *SyntaxError) {
 
 // parseInto is ParseTape into t, whose nodes it reuses.
 func parseInto(t *Tape, data []byte, maxDepth int) *SyntaxError {
-	return parseWith(t, data, maxDepth, nil, false)
+	return parseWith(t, data, maxDepth, nil, false, nil)
 }
 
 // parseWith is parseInto with ParseEnvelope's opaque values; own gives t
 // nodes of its own, of the size the document needs (for a small document,
 // parsed into the parser's scratch nodes and copied, which costs less than
 // sizing them beforehand from the document's bytes).
-func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool) *SyntaxError {
+func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool, spans []span) *SyntaxError {
 	p := tapeParsers.Get().(*tapeParser)
 	if p.dirty {
 		clear(p.names)
@@ -175,8 +193,11 @@ func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool) *S
 	if copyOut {
 		nodes = p.scratch[:0]
 	}
-	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: nodes, names: p.names, opaque: opaque}
+	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: nodes, names: p.names, opaque: opaque, spans: spans}
 	switch {
+	case spans != nil:
+		// Most of the document is in the lazy arrays, off the tape.
+		p.nodes = make([]node, 0, 64)
 	case opaque != nil && len(data) >= 64<<10:
 		// The opaque value's characters would count: estimate when
 		// the nodes outgrow their start instead, from what is left.
@@ -192,6 +213,10 @@ func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool) *S
 		}
 	}
 	t.Data, t.nodes, t.badUTF8 = data, p.nodes, p.badUTF8
+	if spans != nil {
+		t.lazy = &lazyInfo{nodes: p.lazyNodes, maxDepth: maxDepth}
+	}
+	t.spans, t.spanNode = p.spanned, p.spanNode
 	err := p.err
 	var scratch []node
 	if copyOut {
@@ -234,7 +259,7 @@ func (t *Tape) Release() {
 	if cap(t.nodes) > 1<<16 {
 		t.nodes = nil // a large document's nodes go to the collector
 	}
-	t.Data, t.nodes, t.owner = nil, t.nodes[:0], 0
+	t.Data, t.nodes, t.owner, t.lazy, t.spans = nil, t.nodes[:0], 0, nil, Spans{}
 	tapePool.Put(t)
 }
 
@@ -617,7 +642,7 @@ func (p *tapeParser) object(depth int) {
 		case depth == 0 && p.opaque != nil:
 			p.rootMember(name, depth)
 		case depth == 1 && p.inner != "" && p.sameText(name, p.inner):
-			p.skip(depth + 1)
+			p.skipInner(depth + 1)
 		default:
 			p.value(depth + 1)
 		}
@@ -646,6 +671,10 @@ func (p *tapeParser) object(depth int) {
 }
 
 func (p *tapeParser) array(depth int) {
+	if p.spanAt < len(p.spans) && depth > 0 && int(p.spans[p.spanAt].start) == p.i {
+		p.lazyArray(depth)
+		return
+	}
 	arr := p.open(KindArray)
 	p.i = SkipSpace(p.data, p.i+1) // past '['
 	if p.i < len(p.data) && p.data[p.i] == ']' {

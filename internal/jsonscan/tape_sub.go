@@ -15,8 +15,12 @@ func ParseKept(data []byte, maxDepth int) (Tape, *SyntaxError) {
 
 // Opaque names a value ParseEnvelope only checks: the value of the root
 // object's member Root, or with Inner, the value of the member Inner of
-// the object that is Root's value.
-type Opaque struct{ Root, Inner string }
+// the object that is Root's value. With Spans, the check also records the
+// value's large arrays for ParseLazySpans (see Tape.Spans).
+type Opaque struct {
+	Root, Inner string
+	Spans       bool
+}
 
 // ParseEnvelope is ParseKept for a JSON-RPC message (jsonrpc.Decode's one
 // parse, carried by its Message, whose params a task or a listen stream
@@ -33,7 +37,7 @@ func ParseEnvelope(data []byte, maxDepth int, opaque ...Opaque) (Tape, *SyntaxEr
 	// Nodes of its own, of the size this document needs (a pooled tape's
 	// may be far larger).
 	t := Tape{kept: true}
-	if err := parseWith(&t, data, maxDepth, opaque, true); err != nil {
+	if err := parseWith(&t, data, maxDepth, opaque, true, nil); err != nil {
 		return Tape{}, err
 	}
 	return t, nil
@@ -56,9 +60,9 @@ func (p *tapeParser) rootMember(name, depth int) {
 			p.skip(depth + 1)
 			return
 		}
-		p.inner = o.Inner
+		p.inner, p.innerSpans = o.Inner, o.Spans
 		p.value(depth + 1)
-		p.inner = ""
+		p.inner, p.innerSpans = "", false
 		return
 	}
 	p.value(depth + 1)
@@ -70,6 +74,26 @@ func (p *tapeParser) sameText(n int, s string) bool {
 		return string(p.contents(n)) == s
 	}
 	return p.text(n) == s
+}
+
+// spanMin is the size of the arrays skipInner records (LazyArrayMin; a
+// variable for the tests).
+var spanMin = LazyArrayMin
+
+// skipInner is skip for an Opaque's Inner value, recording its large
+// arrays when the Opaque says so: the tape then carries them (Spans).
+func (p *tapeParser) skipInner(depth int) {
+	if !p.innerSpans || p.i >= len(p.data) || p.data[p.i] != '{' && p.data[p.i] != '[' {
+		p.skip(depth)
+		return
+	}
+	rec := &spanRecorder{root: p.i, min: spanMin}
+	p.rec = rec
+	p.skip(depth)
+	p.rec = nil
+	if p.err == nil {
+		p.spanned, p.spanNode = rec.spans(), len(p.nodes)-2
+	}
 }
 
 // skip reads the value at p.i as ParseEnvelope's opaque value: a scalar as
@@ -85,7 +109,7 @@ func (p *tapeParser) skip(depth int) {
 		k = KindObject
 	}
 	start := p.i
-	v := validator{data: p.data, i: p.i}
+	v := validator{data: p.data, i: p.i, rec: p.rec}
 	if !v.value(depth) {
 		p.i = v.i
 		p.fail("invalid JSON in the opaque value")
@@ -112,7 +136,8 @@ func (t *Tape) ValidUTF8() bool { return !t.badUTF8 }
 // ValidUTF8 speaks for the whole document).
 func (t *Tape) Sub(i int) Tape {
 	end := t.next(i)
-	return Tape{Data: t.Data, nodes: t.nodes[i:end:end], base: t.base + uint32(i), kept: true, badUTF8: t.badUTF8, owner: t.owner}
+	return Tape{Data: t.Data, nodes: t.nodes[i:end:end], base: t.base + uint32(i), kept: true, badUTF8: t.badUTF8, owner: t.owner,
+		spans: t.spans, spanNode: t.spanNode}
 }
 
 // MaxArgumentsDepth bounds the nesting of a tool's arguments (argcheck's

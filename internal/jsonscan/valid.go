@@ -20,6 +20,8 @@ func Valid(data []byte) bool {
 type validator struct {
 	data []byte
 	i    int
+	// rec, when set, records the value's large arrays (spanRecorder).
+	rec *spanRecorder
 }
 
 func (v *validator) space() {
@@ -65,13 +67,17 @@ func (v *validator) container(depth int, end byte) bool {
 	if depth > MaxNesting {
 		return false
 	}
+	start := v.i
 	v.i++ // '{' or '['
 	v.space()
 	if v.i < len(v.data) && v.data[v.i] == end {
 		v.i++
+		if v.rec != nil && end == ']' {
+			v.rec.add(start, v.i, 0)
+		}
 		return true
 	}
-	for {
+	for count := 1; ; count++ {
 		v.space()
 		if end == '}' && !v.key() {
 			return false
@@ -88,6 +94,9 @@ func (v *validator) container(depth int, end byte) bool {
 			v.i++
 		case end:
 			v.i++
+			if v.rec != nil && end == ']' {
+				v.rec.add(start, v.i, count)
+			}
 			return true
 		default:
 			return false
