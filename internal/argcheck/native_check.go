@@ -23,6 +23,12 @@ type checker struct {
 	path  []pathTok
 	probs []Problem
 	quiet int // > 0: only the verdict matters (inside "not", a matched "oneOf")
+	// lazy is set when main is a tape of jsonscan.ParseLazy: the items of
+	// its lazy arrays are checked later, element by element
+	// (lazyargs.go), or the lazy path is given up. branch > 0 inside
+	// "not", "anyOf" and "oneOf", whose verdicts cannot wait.
+	lazy   *lazyDefer
+	branch int
 }
 
 // pathTok is one step of the instance location: a member (its name node on
@@ -39,12 +45,25 @@ var checkers = sync.Pool{New: func() any { return new(checker) }}
 // checkNative validates the document t (with edits) against s and returns
 // its problems, sorted by pointer as problemsOf sorts santhosh-tekuri's.
 func checkNative(s *nativeSchema, t *tape, edits map[int]*objEdit) []Problem {
+	return sortProblems(checkFrom(s, t, 0, edits, nil, nil, nil))
+}
+
+// checkFrom validates node i of t (with edits) against s from the
+// instance location path and appends its problems, unsorted, to probs;
+// lazy is checkNative's lazyDefer for a tape of jsonscan.ParseLazy.
+func checkFrom(s *nativeSchema, t *tape, i int, edits map[int]*objEdit, path []pathTok, lazy *lazyDefer, probs []Problem) []Problem {
 	c := checkers.Get().(*checker)
-	c.main, c.edits, c.path, c.probs, c.quiet = t, edits, c.path[:0], nil, 0
-	c.validate(s, t, 0)
-	probs := c.probs
-	c.main, c.edits, c.probs = nil, nil, nil
+	c.main, c.edits, c.path, c.probs, c.quiet, c.lazy, c.branch = t, edits, append(c.path[:0], path...), probs, 0, lazy, 0
+	c.validate(s, t, i)
+	probs = c.probs
+	c.main, c.edits, c.probs, c.lazy = nil, nil, nil, nil
 	checkers.Put(c)
+	return probs
+}
+
+// sortProblems sorts problems by pointer, as problemsOf sorts
+// santhosh-tekuri's, and drops repeats; nil for none.
+func sortProblems(probs []Problem) []Problem {
 	if len(probs) == 0 {
 		return nil
 	}
@@ -88,6 +107,9 @@ func (c *checker) validate(s *nativeSchema, t *tape, i int) bool {
 		return true
 	case -1:
 		c.fail("schema", "false schema")
+		return false
+	}
+	if c.lazy != nil && !c.lazy.allows(c, s, t, i) {
 		return false
 	}
 	k := t.Kind(i)
@@ -326,6 +348,10 @@ func (c *checker) array(s *nativeSchema, t *tape, arr int) bool {
 		return false
 	}
 	if s.items != nil {
+		if c.lazy != nil && t.Lazy(arr) {
+			c.lazy.later(c, s.items, arr)
+			return ok
+		}
 		idx := 0
 		for e := t.FirstElement(arr); e >= 0; e = t.NextElement(arr, e) {
 			c.path = append(c.path, pathTok{node: -1, index: idx})
@@ -540,7 +566,9 @@ func (c *checker) combinators(s *nativeSchema, t *tape, i int) bool {
 	ok := true
 	if s.not != nil {
 		c.quiet++
+		c.branch++
 		matched := c.validate(s.not, t, i)
+		c.branch--
 		c.quiet--
 		if matched {
 			c.fail("schema", "'not' failed")
@@ -561,12 +589,14 @@ func (c *checker) combinators(s *nativeSchema, t *tape, i int) bool {
 	if len(s.anyOf) > 0 {
 		mark := len(c.probs)
 		matched := false
+		c.branch++
 		for _, sub := range s.anyOf {
 			if c.validate(sub, t, i) {
 				matched = true
 				break
 			}
 		}
+		c.branch--
 		if matched {
 			c.probs = c.probs[:mark]
 		} else {
@@ -583,7 +613,9 @@ func (c *checker) combinators(s *nativeSchema, t *tape, i int) bool {
 			if first >= 0 {
 				c.quiet++
 			}
+			c.branch++
 			valid := c.validate(sub, t, i)
+			c.branch--
 			if first >= 0 {
 				c.quiet--
 			}

@@ -59,25 +59,33 @@ func (n *shape) edits(t *tape) map[int]*objEdit {
 	if n == nil {
 		return nil
 	}
-	var out map[int]*objEdit
-	n.editNode(t, 0, 0, &out)
-	return out
+	var w editWalk
+	n.editNode(t, 0, 0, &w)
+	return w.out
 }
 
-func (n *shape) editNode(t *tape, i, depth int, out *map[int]*objEdit) {
+// editWalk collects a document's edits; with lazy set it also records the
+// items shape of each lazy array it meets (whose elements are not on the
+// tape: see lazyargs.go).
+type editWalk struct {
+	out  map[int]*objEdit
+	lazy map[int]*shape
+}
+
+func (n *shape) editNode(t *tape, i, depth int, w *editWalk) {
 	if n == nil || depth > maxDepth {
 		return
 	}
 	switch t.Kind(i) {
 	case kindObject:
-		e := (*out)[i] // nil map: nil
+		e := w.out[i] // nil map: nil
 		edit := func() *objEdit {
 			if e == nil {
 				e = &objEdit{}
-				if *out == nil {
-					*out = map[int]*objEdit{}
+				if w.out == nil {
+					w.out = map[int]*objEdit{}
 				}
-				(*out)[i] = e
+				w.out[i] = e
 			}
 			return e
 		}
@@ -92,20 +100,24 @@ func (n *shape) editNode(t *tape, i, depth int, out *map[int]*objEdit) {
 				continue
 			}
 			if present && p.child != nil {
-				p.child.editNode(t, v, depth+1, out)
+				p.child.editNode(t, v, depth+1, w)
 			}
 		}
 		if n.extra != nil {
 			for m := t.FirstMember(i); m >= 0; m = t.NextMember(i, m) {
 				if n.additionalMember(t, m) {
-					n.extra.editNode(t, m+1, depth+1, out)
+					n.extra.editNode(t, m+1, depth+1, w)
 				}
 			}
 		}
 	case kindArray:
+		if w.lazy != nil && t.Lazy(i) {
+			w.lazy[i] = n.items
+			return
+		}
 		if n.items != nil {
 			for el := t.FirstElement(i); el >= 0; el = t.NextElement(i, el) {
-				n.items.editNode(t, el, depth+1, out)
+				n.items.editNode(t, el, depth+1, w)
 			}
 		}
 	}

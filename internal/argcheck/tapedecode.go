@@ -32,6 +32,18 @@ type tapeDecoder struct {
 	// root is the decoded type's rootType, whose fields the root object
 	// uses without a lookup in fieldsOf's cache.
 	root *rootType
+	// lazy is set when the tape is one of jsonscan.ParseLazy: its lazy
+	// arrays are read a window at a time (lazyargs.go). abort is
+	// errLazyFallback from where no error can be returned (anyArray).
+	lazy  *lazyRun
+	abort error
+}
+
+// fail records an error that ends the decoding where none can be returned.
+func (d *tapeDecoder) fail(err error) {
+	if d.abort == nil {
+		d.abort = err
+	}
 }
 
 // str is a string literal's text as a Go string: a view of it when alias
@@ -164,6 +176,9 @@ func rawFor(t *jsonscan.Tape, i int, sh *shape) ([]byte, error) {
 
 func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, plain bool) error {
 	u, ut, pv := indirectUnless(plain, v, false)
+	if u != nil && d.lazy != nil && t.LazyWithin(i) {
+		return errLazyFallback // its bytes, shaped: only from the whole tape
+	}
 	if u != nil {
 		raw, err := rawFor(t, i, sh)
 		if err != nil {
@@ -311,6 +326,9 @@ func (d *tapeDecoder) mapKey(t *jsonscan.Tape, m int, kt reflect.Type) (reflect.
 
 func (d *tapeDecoder) array(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, plain bool) error {
 	u, ut, pv := indirectUnless(plain, v, false)
+	if u != nil && d.lazy != nil && t.LazyWithin(i) {
+		return errLazyFallback // its bytes, shaped: only from the whole tape
+	}
 	if u != nil {
 		raw, err := rawFor(t, i, sh)
 		if err != nil {
@@ -326,6 +344,9 @@ func (d *tapeDecoder) array(t *jsonscan.Tape, i int, sh *shape, v reflect.Value,
 	var items *shape
 	if sh != nil {
 		items = sh.items
+	}
+	if d.lazy != nil && t.Lazy(i) {
+		return d.lazyArray(t, i, items, v)
 	}
 	switch v.Kind() {
 	case reflect.Interface:
@@ -569,6 +590,15 @@ func (d *tapeDecoder) anyObject(t *jsonscan.Tape, i int, sh *shape) map[string]a
 
 func (d *tapeDecoder) anyArray(t *jsonscan.Tape, i int, items *shape) []any {
 	a := make([]any, 0, t.Len(i))
+	if d.lazy != nil && t.Lazy(i) {
+		if err := d.lazy.elements(t, i, func(wt *jsonscan.Tape, e, _ int) error {
+			a = append(a, d.anyValue(wt, e, items))
+			return nil
+		}); err != nil {
+			d.fail(err)
+		}
+		return a
+	}
 	for e := t.FirstElement(i); e >= 0; e = t.NextElement(i, e) {
 		a = append(a, d.anyValue(t, e, items))
 	}

@@ -189,9 +189,26 @@ func (d *TypeDecoder) DecodeInto(args json.RawMessage, into any) error {
 // a string argument that is most of it is decoded as a view of it, not a
 // copy. owner 0 is DecodeInto.
 func (d *TypeDecoder) DecodeOwnedInto(args json.RawMessage, owner int, into any) error {
+	return d.DecodeFrom(args, Source{Owner: owner}, into)
+}
+
+// Source is what a transport knows of the arguments it hands a decoder:
+// Owner as DecodeOwnedInto's owner, and Spans their large arrays as the
+// check of the message they came in found them (jsonscan.Tape.Spans), so
+// that the decoder need not look for them (see decodeLarge).
+type Source struct {
+	Owner int
+	Spans jsonscan.Spans
+}
+
+// DecodeFrom is DecodeInto for arguments from src.
+func (d *TypeDecoder) DecodeFrom(args json.RawMessage, src Source, into any) error {
 	rv := reflect.ValueOf(into)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != d.t {
 		return fmt.Errorf("argcheck: DecodeInto needs a non-nil *%s, got %T", d.t, into)
+	}
+	if done, err := d.decodeLarge(args, src, rv); done {
+		return err
 	}
 	t, err := parseArgs(args)
 	if err != nil {
@@ -199,7 +216,7 @@ func (d *TypeDecoder) DecodeOwnedInto(args json.RawMessage, owner int, into any)
 	}
 	defer releaseArgs(t)
 	if t != emptyTape {
-		t.SetOwner(owner)
+		t.SetOwner(src.Owner)
 	}
 	return d.decodeParsed(t, rv)
 }
