@@ -40,7 +40,7 @@ const largeMessage = 1 << 20
 // message's arguments.
 var (
 	opaqueResult = []jsonscan.Opaque{{Root: "result"}}
-	opaqueLarge  = []jsonscan.Opaque{{Root: "result"}, {Root: "params", Inner: "arguments"}}
+	opaqueLarge  = []jsonscan.Opaque{{Root: "result"}, {Root: "params", Inner: "arguments", Spans: true}}
 )
 
 // DecodeOwned is Decode for a message in a buffer of its own, which

@@ -51,22 +51,23 @@ func typeDecoder(d *argcheck.TypeDecoder) argsDecoder {
 		if t := argsTape(ctx, args); t != nil {
 			return d.DecodeTapeInto(t, into)
 		}
-		return d.DecodeOwnedInto(args, argsOwner(ctx, args), into)
+		return d.DecodeFrom(args, argsSource(ctx, args), into)
 	}
 }
 
-// argsOwner is the length of the own buffer of the message ctx's request
-// came in (see requestParams.owner) when args are exactly its
-// params.arguments (the same bytes); else 0.
-func argsOwner(ctx context.Context, args []byte) int {
+// argsSource is what is known of args as the params.arguments of the
+// message ctx's request came in (the same bytes): the length of the
+// message's own buffer (see requestParams.owner) and the large arrays its
+// check found (requestParams.argSpans); else nothing.
+func argsSource(ctx context.Context, args []byte) argcheck.Source {
 	r := requestFrom(ctx)
 	if r == nil || len(args) == 0 {
-		return 0
+		return argcheck.Source{}
 	}
 	if a := r.params.arguments; len(a) != len(args) || &a[0] != &args[0] {
-		return 0
+		return argcheck.Source{}
 	}
-	return r.params.owner
+	return argcheck.Source{Owner: r.params.owner, Spans: r.params.argSpans}
 }
 
 // disownArgs stops the arguments of ctx's request from being decoded as a

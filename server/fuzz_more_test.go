@@ -28,13 +28,13 @@ func FuzzRequestStateUnseal(f *testing.F) {
 	f.Add([]byte("\x00\xff"), "prompts/get\x00p\x00", "prompts/get\x00p\x00 ", uint16(60), byte(0xff), "not base64!")
 	s := newFixture(f).s
 	f.Fuzz(func(t *testing.T, state []byte, id, other string, at uint16, flip byte, token string) {
-		sealed := s.seal(state, id)
-		got, err := s.unseal(sealed, id)
+		sealed := s.seal(state, digestOf(id))
+		got, err := s.unseal(sealed, digestOf(id))
 		if err != nil || !bytes.Equal(got, state) && !(len(state) == 0 && got == nil) {
 			t.Fatalf("round trip of %q: %q, %v", state, got, err)
 		}
 		if other != id {
-			if _, err := s.unseal(sealed, other); err == nil {
+			if _, err := s.unseal(sealed, digestOf(other)); err == nil {
 				t.Fatalf("state sealed for %q opened for %q", id, other)
 			}
 		}
@@ -42,11 +42,11 @@ func FuzzRequestStateUnseal(f *testing.F) {
 		if flip != 0 {
 			tampered := slices.Clone(raw)
 			tampered[int(at)%len(tampered)] ^= flip
-			if _, err := s.unseal(base64.RawURLEncoding.EncodeToString(tampered), id); err == nil {
+			if _, err := s.unseal(base64.RawURLEncoding.EncodeToString(tampered), digestOf(id)); err == nil {
 				t.Fatalf("tampered token (byte %d ^ %#x) opened", int(at)%len(tampered), flip)
 			}
 		}
-		if _, err := s.unseal(token, id); err == nil {
+		if _, err := s.unseal(token, digestOf(id)); err == nil {
 			if b, derr := base64.RawURLEncoding.DecodeString(token); derr != nil || !bytes.Equal(b, raw) {
 				t.Fatalf("fuzzed token %q opened", token)
 			}

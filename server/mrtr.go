@@ -87,7 +87,7 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 	r.inputResponses = in.responses
 	r.idName, r.idArgs = in.name, in.args
 	if in.state != "" {
-		state, err := r.s.unseal(in.state, r.identity())
+		state, err := r.s.unseal(in.state, r.identityDigest())
 		if err != nil {
 			return invalidParams("requestState: " + err.Error())
 		}
@@ -96,18 +96,29 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 	return nil
 }
 
-// identity returns the request identity a requestState is bound to: the
-// request and the authenticated principal (mrtr.mdx: state presented by a
-// different principal is rejected).
-func (r *request) identity() string {
+// identityDigest returns the digest of the request identity a
+// requestState is bound to: the request and the authenticated principal
+// (mrtr.mdx: state presented by a different principal is rejected), the
+// SHA-256 of identity's text, a zero byte and the principal. Large
+// arguments are hashed as their canonical form is written, never held
+// whole (identityDigestOf).
+func (r *request) identityDigest() [sha256.Size]byte {
 	principal := principalKey(r.ctx)
-	buf := make([]byte, 0, len(r.method)+len(r.idName)+len(r.idArgs)+len(principal)+8)
 	if t := r.argsTape(r.idArgs); t != nil {
+		buf := make([]byte, 0, len(r.method)+len(r.idName)+len(r.idArgs)+len(principal)+8)
 		buf = append(appendIdentityTape(buf, r.method, r.idName, t), 0)
-	} else {
-		buf = append(appendIdentity(buf, r.method, r.idName, r.idArgs), 0)
+		return sha256.Sum256(append(buf, principal...))
 	}
-	return string(append(buf, principal...))
+	return identityDigestOf(r.method, r.idName, r.idArgs, r.argSpans(r.idArgs), principal)
+}
+
+// argSpans are the large arrays of args as the check of the message r came
+// in found them, when args are exactly its params.arguments; else unknown.
+func (r *request) argSpans(args []byte) jsonscan.Spans {
+	if a := r.params.arguments; len(args) == 0 || len(a) != len(args) || &a[0] != &args[0] {
+		return jsonscan.Spans{}
+	}
+	return r.params.argSpans
 }
 
 const (
@@ -120,11 +131,10 @@ const (
 // base64url(header ‖ nonce ‖ AES-256-GCM(state)), with the header (version,
 // expiry, identity digest) as additional data, so the state is both secret
 // and tamper-evident.
-func (s *Server) seal(state []byte, identity string) string {
+func (s *Server) seal(state []byte, digest [sha256.Size]byte) string {
 	out := make([]byte, sealHeader+nonceSize, sealHeader+nonceSize+len(state)+s.ring.aeads[0].Overhead())
 	out[0] = sealVersion
 	binary.BigEndian.PutUint64(out[1:9], uint64(time.Now().Add(s.stateTTL).Unix()))
-	digest := sha256.Sum256([]byte(identity))
 	copy(out[9:sealHeader], digest[:])
 	if _, err := rand.Read(out[sealHeader:]); err != nil {
 		panic("server: no randomness for a requestState nonce: " + err.Error())
@@ -133,8 +143,9 @@ func (s *Server) seal(state []byte, identity string) string {
 	return base64.RawURLEncoding.EncodeToString(out)
 }
 
-// unseal verifies a requestState token and returns the state it carries.
-func (s *Server) unseal(token, identity string) (json.RawMessage, error) {
+// unseal verifies a requestState token, bound to the identity whose
+// digest is given, and returns the state it carries.
+func (s *Server) unseal(token string, digest [sha256.Size]byte) (json.RawMessage, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(token)
 	if err != nil || len(raw) < sealHeader+nonceSize+s.ring.aeads[0].Overhead() || raw[0] != sealVersion {
 		return nil, errors.New("malformed or tampered state")
@@ -147,7 +158,6 @@ func (s *Server) unseal(token, identity string) (json.RawMessage, error) {
 	if time.Now().Unix() > int64(binary.BigEndian.Uint64(header[1:9])) {
 		return nil, errors.New("state expired; start the request again")
 	}
-	digest := sha256.Sum256([]byte(identity))
 	if !bytes.Equal(digest[:], header[9:sealHeader]) {
 		return nil, errors.New("state belongs to a different request (method, name or arguments differ)")
 	}
@@ -184,7 +194,7 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 		res.InputRequests = reqs
 	}
 	if state != nil {
-		sealed := r.s.seal(state, r.identity())
+		sealed := r.s.seal(state, r.identityDigest())
 		res.RequestState = &sealed
 	}
 	return res, nil

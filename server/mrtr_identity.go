@@ -2,7 +2,9 @@ package server
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
+	"hash"
 	"slices"
 	"unicode/utf8"
 
@@ -88,12 +90,110 @@ func decodedCanonical(a []byte) []byte {
 	return []byte("{}")
 }
 
+// identityDigestOf is the SHA-256 of identity(method, name, args), a zero
+// byte and principal (request.identityDigest). Arguments of at least
+// jsonscan.LazyArrayMin bytes are parsed lazily (spans: their large arrays,
+// when the check of their message found them) and hashed as their
+// canonical form is written: neither a tape of them nor their canonical
+// form is ever held whole. Those the lazy parse cannot read take the path
+// of identity, whose text the digest is always of.
+func identityDigestOf(method, name string, args []byte, spans jsonscan.Spans, principal string) [sha256.Size]byte {
+	if a := bytes.TrimSpace(args); len(a) >= lazyIdentityMin {
+		if len(a) == 0 || &a[0] != &args[0] {
+			spans = jsonscan.Spans{} // their offsets count from args' first byte
+		}
+		if sum, ok := lazyIdentityDigest(method, name, a, spans, principal); ok {
+			return sum
+		}
+	}
+	buf := make([]byte, 0, len(method)+len(name)+len(args)+len(principal)+8)
+	buf = append(appendIdentity(buf, method, name, args), 0)
+	return sha256.Sum256(append(buf, principal...))
+}
+
+// lazyIdentityDigest is identityDigestOf through jsonscan.ParseLazySpans;
+// false when a window of a lazy array fails (the whole parse refuses the
+// arguments too: identity then takes encoding/json's reading).
+func lazyIdentityDigest(method, name string, a []byte, spans jsonscan.Spans, principal string) ([sha256.Size]byte, bool) {
+	var t *jsonscan.Tape
+	var err *jsonscan.SyntaxError
+	if lazyIdentityMin == jsonscan.LazyArrayMin {
+		t, err = jsonscan.ParseLazySpans(a, canonicalMaxDepth, spans)
+	} else {
+		t, err = jsonscan.ParseLazyMin(a, canonicalMaxDepth, lazyIdentityMin)
+	}
+	if err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	defer t.Release()
+	h := sha256.New()
+	dst := make([]byte, 0, 2*canonicalFlush)
+	dst = append(append(append(append(dst, method...), 0), name...), 0)
+	c := canonicalizer{t: t, h: h}
+	dst = c.value(dst, 0)
+	if c.failed {
+		return [sha256.Size]byte{}, false
+	}
+	h.Write(append(append(dst, 0), principal...))
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum, true
+}
+
+// lazyIdentityMin is the size of the arguments identityDigestOf parses
+// lazily and of the arrays it keeps off their tape (a variable for the
+// tests).
+var lazyIdentityMin = jsonscan.LazyArrayMin
+
+// canonicalFlush is how much canonical form a hashing canonicalizer holds
+// before it hashes it.
+const canonicalFlush = 32 << 10
+
 // canonicalizer writes a tape's canonical form; members is scratch space
 // for sorting the members of the objects being written (a stack: each
-// object appends its own after its parent's).
+// object appends its own after its parent's). With h set, what it has
+// written is hashed and dropped every canonicalFlush bytes or so (flush),
+// and the lazy arrays of a tape of jsonscan.ParseLazy are read a window at
+// a time (failed: a window's parse failed).
 type canonicalizer struct {
 	t       *jsonscan.Tape
 	members []canonicalMember
+	h       hash.Hash
+	failed  bool
+}
+
+// flush hashes and drops what dst holds once it is canonicalFlush long
+// (only with h: dst is then all canonical form still to hash).
+func (c *canonicalizer) flush(dst []byte) []byte {
+	if c.h == nil || len(dst) < canonicalFlush {
+		return dst
+	}
+	c.h.Write(dst)
+	return dst[:0]
+}
+
+// lazyArray writes lazy array i's canonical form, its elements read a
+// window at a time.
+func (c *canonicalizer) lazyArray(dst []byte, i int) []byte {
+	w := c.t.Windows(i)
+	defer w.Release()
+	dst = append(dst, '[')
+	first := true
+	for w.Next() {
+		wc := canonicalizer{t: w.Tape(), members: c.members, h: c.h}
+		for e := wc.t.FirstElement(0); e >= 0; e = wc.t.NextElement(0, e) {
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = wc.flush(wc.value(dst, e))
+		}
+		c.members = wc.members[:len(c.members)] // the stack, perhaps grown by the window's objects
+	}
+	if w.Err() != nil {
+		c.failed = true
+	}
+	return append(dst, ']')
 }
 
 type canonicalMember struct {
@@ -107,12 +207,15 @@ func (c *canonicalizer) value(dst []byte, i int) []byte {
 	case jsonscan.KindString:
 		return c.string(dst, i)
 	case jsonscan.KindArray:
+		if t.Lazy(i) {
+			return c.lazyArray(dst, i)
+		}
 		dst = append(dst, '[')
 		for first, e := true, t.FirstElement(i); e >= 0; first, e = false, t.NextElement(i, e) {
 			if !first {
 				dst = append(dst, ',')
 			}
-			dst = c.value(dst, e)
+			dst = c.flush(c.value(dst, e))
 		}
 		return append(dst, ']')
 	case jsonscan.KindObject:
@@ -140,7 +243,7 @@ func (c *canonicalizer) object(dst []byte, obj int) []byte {
 		}
 		dst = jsonenc.AppendString(dst, m.name)
 		dst = append(dst, ':')
-		dst = c.value(dst, m.node+1)
+		dst = c.flush(c.value(dst, m.node+1))
 	}
 	c.members = c.members[:base]
 	return append(dst, '}')

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -122,6 +123,77 @@ func BenchmarkIdentity(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			_ = decodeMarshalIdentity("tools/call", "confirm_nested", args)
+		}
+	})
+}
+
+// digestOf is the digest seal and unseal take for an identity's text.
+func digestOf(id string) [sha256.Size]byte { return sha256.Sum256([]byte(id)) }
+
+// wantDigest is the digest identityDigestOf must return: of identity's
+// text, a zero byte and the principal.
+func wantDigest(method, name string, args []byte, principal string) [sha256.Size]byte {
+	return sha256.Sum256(append(append([]byte(identity(method, name, args)), 0), principal...))
+}
+
+// lazyIdentityArgs is arguments of at least n bytes around v: v in a large
+// array, as a member, and in an array of an inner object, members out of
+// order.
+func lazyIdentityArgs(v string, n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"z":[`)
+	for k := 0; k == 0 || b.Len() < n; k++ {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(v)
+	}
+	b.WriteString(`],"a":` + v + `,"m":{"y":[` + v + `,` + v + `],"b":1}}`)
+	return []byte(b.String())
+}
+
+var lazyIdentitySeeds = []string{
+	`1`, `"x"`, `{"q":1,"p":[2,{"s":"\u00e9<>&","r":null}]}`, `[1,[2,[3]]]`, `"\u2028"`, `{"a":1,"a":2}`, `[`, `{"b":"` + "\xff" + `"}`, `1e400`, `{}`, `[]`,
+}
+
+// TestIdentityDigestLazy: large arguments are hashed through the lazy parse
+// (with spans from their message's check, and without) to exactly the
+// digest of identity's text.
+func TestIdentityDigestLazy(t *testing.T) {
+	for _, v := range lazyIdentitySeeds {
+		args := lazyIdentityArgs(v, jsonscan.LazyArrayMin)
+		want := wantDigest("tools/call", "t", args, "p")
+		if got := identityDigestOf("tools/call", "t", args, jsonscan.Spans{}, "p"); got != want {
+			t.Fatalf("%.80s…: digest differs from identity's", args)
+		}
+		msg := append(append([]byte(`{"params":{"arguments":`), args...), `}}`...)
+		env, err := jsonscan.ParseEnvelope(msg, 600, jsonscan.Opaque{Root: "params", Inner: "arguments", Spans: true})
+		if err != nil {
+			continue
+		}
+		p, _ := env.Member(0, "params")
+		a, _ := env.Member(p, "arguments")
+		if got := identityDigestOf("tools/call", "t", env.Raw(a), env.Spans(a), "p"); got != want {
+			t.Fatalf("%.80s…: digest with the message's spans differs from identity's", args)
+		}
+		if _, ok := lazyIdentityDigest("tools/call", "t", env.Raw(a), env.Spans(a), "p"); !ok && json.Valid(args) && !strings.Contains(v, `"a":1,"a"`) {
+			t.Fatalf("%.80s…: the lazy path gave up on valid arguments", args)
+		}
+	}
+}
+
+// FuzzIdentityDigestLazy holds identityDigestOf, with every array lazy, to
+// the digest of identity's text, on any value.
+func FuzzIdentityDigestLazy(f *testing.F) {
+	for _, v := range lazyIdentitySeeds {
+		f.Add(v, uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, v string, reps uint8) {
+		defer func(old int) { lazyIdentityMin = old }(lazyIdentityMin)
+		lazyIdentityMin = 1
+		args := lazyIdentityArgs(v, len(v)*int(reps%8))
+		if got, want := identityDigestOf("m", "n", args, jsonscan.Spans{}, "p"), wantDigest("m", "n", args, "p"); got != want {
+			t.Fatalf("%q: digest differs from identity's", args)
 		}
 	})
 }

@@ -134,9 +134,9 @@ func TestMRTRCrossInstance(t *testing.T) {
 
 func TestMRTRSealExpiry(t *testing.T) {
 	f := newFixture(t)
-	id := identity("tools/call", "x", nil)
+	id := digestOf(identity("tools/call", "x", nil))
 	tok := f.s.seal(json.RawMessage(`{"a":1}`), id)
-	if st, err := f.s.unseal(tok, identity("tools/call", "x", json.RawMessage(`{}`))); err != nil || string(st) != `{"a":1}` {
+	if st, err := f.s.unseal(tok, digestOf(identity("tools/call", "x", json.RawMessage(`{}`)))); err != nil || string(st) != `{"a":1}` {
 		t.Fatalf("unseal: %s %v", st, err)
 	}
 	if identity("m", "n", []byte(`{"b":1,"a":2}`)) != identity("m", "n", []byte(`{ "a":2, "b":1 }`)) {

@@ -35,6 +35,8 @@ func scanParamsTape(t *jsonscan.Tape, obj int, p *requestParams) *jsonrpc.Error 
 			p.arguments = t.Raw(v)
 			if !t.Opaque(v) { // large arguments are only checked: their checker parses them
 				p.argsTape = t.Sub(v)
+			} else {
+				p.argSpans = t.Spans(v) // their large arrays, which the check found
 			}
 		case "requestState":
 			p.stateGiven = t.Kind(v) != jsonscan.KindNull
