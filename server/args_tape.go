@@ -26,7 +26,7 @@ func argsTape(ctx context.Context, args []byte) *jsonscan.Tape {
 // not a copy: a task runs from a copy, and parses it); else nil.
 func (r *request) argsTape(args []byte) *jsonscan.Tape {
 	t := &r.params.argsTape
-	if len(args) == 0 || t.Nodes() == 0 {
+	if len(args) == 0 || t.Nodes() == 0 || t.Opaque(0) {
 		return nil
 	}
 	if a := t.Raw(0); len(a) != len(args) || &a[0] != &args[0] {
@@ -67,7 +67,7 @@ func argsSource(ctx context.Context, args []byte) argcheck.Source {
 	if a := r.params.arguments; len(a) != len(args) || &a[0] != &args[0] {
 		return argcheck.Source{}
 	}
-	return argcheck.Source{Owner: r.params.owner, Spans: r.params.argSpans}
+	return argcheck.Source{Owner: r.params.owner, Spans: r.argSpans(args)}
 }
 
 // disownArgs stops the arguments of ctx's request from being decoded as a

@@ -125,7 +125,7 @@ func checkOneParse(t *testing.T, fx *fixture, data []byte, timeout time.Duration
 	msg, derr := jsonrpc.Decode(data)
 	if _, _, ok := msg.ParamsTape(); ok && derr == nil {
 		pr := parseRequest(msg)
-		if pr.params.argsTape.Nodes() != 0 {
+		if at := &pr.params.argsTape; at.Nodes() != 0 && !at.Opaque(0) {
 			got := appendIdentityTape(nil, msg.Method, pr.params.name, &pr.params.argsTape)
 			want := appendIdentity(nil, msg.Method, pr.params.name, pr.params.arguments)
 			if !bytes.Equal(got, want) {
@@ -227,7 +227,7 @@ func TestOneParseLarge(t *testing.T) {
 			if _, _, ok := msg.ParamsTape(); !ok {
 				t.Fatalf("%.80q…: no parse", data)
 			}
-			if pr := parseRequest(msg); pr.params.argsTape.Nodes() != 0 {
+			if at := parseRequest(msg).params.argsTape; at.Nodes() != 0 && !at.Opaque(0) {
 				t.Fatalf("%.80q…: large arguments on the message's tape", data)
 			}
 		}

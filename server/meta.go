@@ -34,12 +34,10 @@ type requestParams struct {
 	// argsTape is arguments' subtree of the message's one parse the
 	// members were read from (no nodes: absent, or params scanned from
 	// bytes), which their validation, decoding and identity read instead
-	// of parsing arguments again.
+	// of parsing arguments again. Large arguments are only checked on that
+	// parse (one opaque node, see request.argsTape), which found their
+	// large arrays (jsonscan.Tape.Spans: argSpans).
 	argsTape jsonscan.Tape
-	// argSpans are the large arrays of large arguments (off the message's
-	// parse, only checked), as that check found them: their decoder
-	// parses them element by element (argcheck.Source).
-	argSpans jsonscan.Spans
 	// owner is the length of the message's own buffer, when the transport
 	// decoded it with jsonrpc.DecodeOwned (0: not), which a large string
 	// argument may be a view of (argcheck.TypeDecoder.DecodeOwnedInto).

@@ -118,7 +118,7 @@ func (r *request) argSpans(args []byte) jsonscan.Spans {
 	if a := r.params.arguments; len(args) == 0 || len(a) != len(args) || &a[0] != &args[0] {
 		return jsonscan.Spans{}
 	}
-	return r.params.argSpans
+	return r.params.argsTape.Spans(0)
 }
 
 const (

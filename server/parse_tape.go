@@ -33,11 +33,7 @@ func scanParamsTape(t *jsonscan.Tape, obj int, p *requestParams) *jsonrpc.Error 
 			p.taskID, p.hasTaskID = tapeString(t, v)
 		case "arguments":
 			p.arguments = t.Raw(v)
-			if !t.Opaque(v) { // large arguments are only checked: their checker parses them
-				p.argsTape = t.Sub(v)
-			} else {
-				p.argSpans = t.Spans(v) // their large arrays, which the check found
-			}
+			p.argsTape = t.Sub(v) // large arguments: one opaque node (only checked: their checker parses them)
 		case "requestState":
 			p.stateGiven = t.Kind(v) != jsonscan.KindNull
 			p.requestState, p.hasState = tapeString(t, v)

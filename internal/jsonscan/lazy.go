@@ -13,6 +13,34 @@ const LazyArrayMin = 64 << 10
 // elements holds (at least one element, however large).
 const windowNodes = 4096
 
+// tapeExt is what a Tape holds beyond its nodes (Tape.ext).
+type tapeExt struct {
+	lazy     *lazyInfo // a tape of ParseLazy's lazy arrays
+	spans    Spans     // the large arrays of node spanNode (an index on the parsed tape), an Opaque value checked with Spans
+	spanNode int
+}
+
+// sub is what a Sub view keeps of e: the recorded spans (whose node is
+// found by its index on the parsed tape), not the lazy arrays (whose
+// indices would not be the view's).
+func (e *tapeExt) sub() *tapeExt {
+	switch {
+	case e == nil || !e.spans.known:
+		return nil
+	case e.lazy == nil:
+		return e // nothing to leave out: shared
+	}
+	return &tapeExt{spans: e.spans, spanNode: e.spanNode}
+}
+
+// lazyOf is t's lazy arrays, nil for a tape not of ParseLazy.
+func (t *Tape) lazyOf() *lazyInfo {
+	if t.ext == nil {
+		return nil
+	}
+	return t.ext.lazy
+}
+
 // lazyInfo is what a tape of ParseLazy knows of its lazy arrays.
 type lazyInfo struct {
 	nodes    []lazyNode // in document order
@@ -64,10 +92,15 @@ type Spans struct {
 // Spans returns the large arrays of opaque node i, when ParseEnvelope's
 // check of it recorded them (Opaque.Spans); else the zero Spans.
 func (t *Tape) Spans(i int) Spans {
-	if !t.spans.known || i+int(t.base) != t.spanNode {
+	if t.noSpans && t.Opaque(i) {
+		// The one opaque value checked with Spans (a message has no
+		// other: its result is a response's, its arguments a request's).
+		return Spans{known: true}
+	}
+	if t.ext == nil || !t.ext.spans.known || i+int(t.base) != t.ext.spanNode {
 		return Spans{}
 	}
-	return t.spans
+	return t.ext.spans
 }
 
 // ParseLazySpans is ParseLazy for data, a value whose large arrays spans
@@ -236,16 +269,17 @@ func (p *tapeParser) lazyArray(depth int) {
 
 // Lazy reports whether node i is a lazy array of a tape of ParseLazy: an
 // array whose elements are not on the tape (see Windows).
-func (t *Tape) Lazy(i int) bool { return t.lazy != nil && t.Opaque(i) }
+func (t *Tape) Lazy(i int) bool { return t.lazyOf() != nil && t.Opaque(i) }
 
 // LazyArrays is the nodes of t's lazy arrays, in document order (nil for a
 // tape with none).
 func (t *Tape) LazyArrays() []int {
-	if t.lazy == nil {
+	lz := t.lazyOf()
+	if lz == nil {
 		return nil
 	}
-	nodes := make([]int, len(t.lazy.nodes))
-	for k, l := range t.lazy.nodes {
+	nodes := make([]int, len(lz.nodes))
+	for k, l := range lz.nodes {
 		nodes[k] = l.node
 	}
 	return nodes
@@ -254,12 +288,13 @@ func (t *Tape) LazyArrays() []int {
 // LazyWithin reports whether node i's subtree holds a lazy array (i
 // itself included).
 func (t *Tape) LazyWithin(i int) bool {
-	if t.lazy == nil || !isContainer(t.nodes, i) {
+	lz := t.lazyOf()
+	if lz == nil || !isContainer(t.nodes, i) {
 		return false
 	}
 	end := t.next(i)
-	k := sort.Search(len(t.lazy.nodes), func(k int) bool { return t.lazy.nodes[k].node >= i })
-	return k < len(t.lazy.nodes) && t.lazy.nodes[k].node < end
+	k := sort.Search(len(lz.nodes), func(k int) bool { return lz.nodes[k].node >= i })
+	return k < len(lz.nodes) && lz.nodes[k].node < end
 }
 
 // Windows is an iterator over a lazy array's elements, a window of them at
@@ -285,13 +320,17 @@ type Windows struct {
 
 // Windows returns the iterator over the elements of lazy array i.
 func (t *Tape) Windows(i int) *Windows {
-	k := sort.Search(len(t.lazy.nodes), func(k int) bool { return t.lazy.nodes[k].node >= i })
-	if !t.Lazy(i) || k == len(t.lazy.nodes) || t.lazy.nodes[k].node != i {
+	lz := t.lazyOf()
+	if lz == nil || !t.Opaque(i) {
+		panic("jsonscan: Windows of a node that is not a lazy array")
+	}
+	k := sort.Search(len(lz.nodes), func(k int) bool { return lz.nodes[k].node >= i })
+	if k == len(lz.nodes) || lz.nodes[k].node != i {
 		panic("jsonscan: Windows of a node that is not a lazy array")
 	}
 	end := int(t.nodes[i+1].start) - 1 // ']'
 	return &Windows{data: t.Data, pos: int(t.nodes[i].start) + 1, end: end, left: t.Len(i),
-		depth: t.lazy.nodes[k].depth, maxDepth: t.lazy.maxDepth, owner: t.owner,
+		depth: lz.nodes[k].depth, maxDepth: lz.maxDepth, owner: t.owner,
 		w: Tape{kept: true}}
 }
 

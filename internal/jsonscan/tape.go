@@ -49,15 +49,16 @@ type Tape struct {
 	kept bool
 	// badUTF8 records a string with invalid UTF-8 (see ValidUTF8).
 	badUTF8 bool
+	// noSpans says that the check of an Opaque value with Spans found no
+	// large array in it (see Spans).
+	noSpans bool
 	// owner is the length of the buffer Data is part of when that buffer
 	// belongs to the parsed message alone (SetOwner); 0 when it does not.
 	owner int
-	// lazy is set on a tape of ParseLazy: its lazy arrays (lazy.go).
-	lazy *lazyInfo
-	// spans are the large arrays of node spanNode (an index on the parsed
-	// tape), an Opaque value checked with Spans.
-	spans    Spans
-	spanNode int
+	// ext is what few tapes hold beyond their nodes: a tape of
+	// ParseLazy's lazy arrays, an envelope's recorded spans (lazy.go). One
+	// pointer, so that a Tape held by value stays small.
+	ext *tapeExt
 }
 
 // node is one slot of a tape. A scalar (or member name) is one node:
@@ -143,8 +144,10 @@ type tapeParser struct {
 	spanAt    int
 	lazyNodes []lazyNode
 	// rec records the large arrays of the Opaque value being checked
-	// (skipInner); spanned are those of the one so checked, node spanNode.
+	// (skipInner, into recorder); spanned are those of the one so checked,
+	// node spanNode.
 	rec      *spanRecorder
+	recorder spanRecorder
 	spanned  Spans
 	spanNode int
 }
@@ -213,10 +216,15 @@ func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool, sp
 		}
 	}
 	t.Data, t.nodes, t.badUTF8 = data, p.nodes, p.badUTF8
-	if spans != nil {
-		t.lazy = &lazyInfo{nodes: p.lazyNodes, maxDepth: maxDepth}
+	t.ext, t.noSpans = nil, false
+	switch {
+	case spans != nil:
+		t.ext = &tapeExt{lazy: &lazyInfo{nodes: p.lazyNodes, maxDepth: maxDepth}}
+	case len(p.spanned.list) > 0:
+		t.ext = &tapeExt{spans: p.spanned, spanNode: p.spanNode}
+	case p.spanned.known:
+		t.noSpans = true // recorded, none: no allocation for that
 	}
-	t.spans, t.spanNode = p.spanned, p.spanNode
 	err := p.err
 	var scratch []node
 	if copyOut {
@@ -259,7 +267,7 @@ func (t *Tape) Release() {
 	if cap(t.nodes) > 1<<16 {
 		t.nodes = nil // a large document's nodes go to the collector
 	}
-	t.Data, t.nodes, t.owner, t.lazy, t.spans = nil, t.nodes[:0], 0, nil, Spans{}
+	t.Data, t.nodes, t.owner, t.ext, t.noSpans = nil, t.nodes[:0], 0, nil, false
 	tapePool.Put(t)
 }
 

@@ -87,13 +87,14 @@ func (p *tapeParser) skipInner(depth int) {
 		p.skip(depth)
 		return
 	}
-	rec := &spanRecorder{root: p.i, min: spanMin}
-	p.rec = rec
+	p.recorder = spanRecorder{root: p.i, min: spanMin}
+	p.rec = &p.recorder
 	p.skip(depth)
 	p.rec = nil
 	if p.err == nil {
-		p.spanned, p.spanNode = rec.spans(), len(p.nodes)-2
+		p.spanned, p.spanNode = p.recorder.spans(), len(p.nodes)-2
 	}
+	p.recorder = spanRecorder{}
 }
 
 // skip reads the value at p.i as ParseEnvelope's opaque value: a scalar as
@@ -137,7 +138,7 @@ func (t *Tape) ValidUTF8() bool { return !t.badUTF8 }
 func (t *Tape) Sub(i int) Tape {
 	end := t.next(i)
 	return Tape{Data: t.Data, nodes: t.nodes[i:end:end], base: t.base + uint32(i), kept: true, badUTF8: t.badUTF8, owner: t.owner,
-		spans: t.spans, spanNode: t.spanNode}
+		ext: t.ext.sub(), noSpans: t.noSpans}
 }
 
 // MaxArgumentsDepth bounds the nesting of a tool's arguments (argcheck's
