@@ -98,7 +98,7 @@ func decodedCanonical(a []byte) []byte {
 // form is ever held whole. Those the lazy parse cannot read take the path
 // of identity, whose text the digest is always of.
 func identityDigestOf(method, name string, args []byte, spans jsonscan.Spans, principal string) [sha256.Size]byte {
-	if a := bytes.TrimSpace(args); len(a) >= lazyIdentityMin {
+	if a := bytes.TrimSpace(args); len(a) >= lazyIdentityMin && !jsonscan.IsNullOrAbsent(a) && string(a) != "{}" {
 		if len(a) == 0 || &a[0] != &args[0] {
 			spans = jsonscan.Spans{} // their offsets count from args' first byte
 		}

@@ -2,8 +2,10 @@ package argcheck
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
@@ -19,22 +21,29 @@ import (
 // being the tool's own.
 //
 // The checker validates the rest of the arguments first, as it would the
-// whole, and leaves each lazy array's items for later (lazyDefer); then
-// the decoder fills the value, and when it meets a lazy array it reads its
-// windows: each element is checked against the items schemas the checker
-// left, with the shape's edits of its window, and decoded into its place
-// while no problem has been found (after one, the elements are only
-// checked, so that every problem is reported, as the whole would be). The
-// lazy arrays the decoder did not read (or all, when the rest already had
-// problems) are read and checked at the end: every byte of the arguments
-// is parsed once.
+// whole, and leaves each lazy array's items schemas for later (lazyDefer).
+// Then, for a Go type whose decoding runs no code of its own, the decoder
+// fills the value, and when it meets a lazy array it reads its windows:
+// each element is checked against the items schemas the checker left,
+// with the shape's edits of its window, and decoded into its place while
+// no problem has been found (after one, the elements are only checked, so
+// that every problem is reported as the whole would report it, and the
+// value is left zero as the whole leaves it); the lazy arrays the decoder
+// did not read are checked at the end. For a type with an Unmarshaler
+// somewhere, or arguments the rest already refuses, every element is
+// checked first and decoded on a second reading of the windows: user code
+// runs only on arguments that passed, and once. Every byte of the
+// arguments is parsed (once, or twice for the second kind), never held as
+// one tape.
 //
 // Whatever the element-wise reading cannot decide exactly as the whole
 // tape would — a lazy array under "not", "anyOf" or "oneOf", or under
 // "const", "enum" or "uniqueItems", a number beyond the limits, a syntax
-// error, an Unmarshaler over a lazy array — gives the lazy path up
-// (errLazyFallback) before it has decided anything, and the arguments are
-// parsed whole and handled as before: same verdicts, same messages.
+// error — gives the lazy path up (errLazyFallback), with the value zero
+// again, and the arguments are parsed whole and handled as before: same
+// verdicts, same messages. Only a syntax error or a number beyond the
+// limits in the elements gives it up after something was decoded, and then
+// only for a type that runs no code while decoding.
 
 // lazyMin is the size of arguments decodeLarge parses lazily, and of the
 // arrays it keeps off their tape (a variable for the tests).
@@ -85,19 +94,22 @@ type lazyRun struct {
 	shapes   map[int]*shape
 	probs    []Problem
 	decoding bool // no problem so far: elements are decoded as they are checked
+	checked  bool // every element was checked beforehand: elements only decodes
 	visited  map[int]bool
 	c        checker // checks every element
 }
 
 // element checks element e of window wt, the lazy array's k-th, against
-// def and appends its problems, unsorted, to probs.
-func (c *checker) element(def deferral, wt *tape, e int, edits map[int]*objEdit, k int, probs []Problem) []Problem {
-	c.main, c.edits, c.probs, c.quiet, c.branch = wt, edits, probs, 0, 0
-	c.path = append(append(c.path[:0], def.path...), pathTok{node: -1, index: k})
-	c.validate(def.items, wt, e)
-	probs = c.probs
-	c.main, c.edits, c.probs = nil, nil, nil
-	return probs
+// items and appends its problems, unsorted, to probs. path is the array's
+// instance location and one token for the element, whose index element
+// sets; it returns path (the checker may have grown it).
+func (c *checker) element(items *nativeSchema, wt *tape, e int, edits map[int]*objEdit, path []pathTok, k int, probs []Problem) ([]Problem, []pathTok) {
+	path[len(path)-1].index = k
+	c.main, c.edits, c.probs, c.quiet, c.branch, c.path = wt, edits, probs, 0, 0, path
+	c.validate(items, wt, e)
+	probs, path = c.probs, c.path[:len(path)]
+	c.main, c.edits, c.probs, c.path = nil, nil, nil, nil
+	return probs, path
 }
 
 // decodeLarge is DecodeOwnedInto for arguments of at least
@@ -141,7 +153,16 @@ func (d *TypeDecoder) decodeLarge(args []byte, src Source, rv reflect.Value) (do
 
 // decodeLazy is decodeParsed on t, a tape of jsonscan.ParseLazy with lazy
 // arrays, into rv's zero value; errLazyFallback when the arguments must be
-// parsed whole instead (rv may then hold part of them).
+// parsed whole instead (rv is then zero again). On any other error rv holds
+// what the whole path would leave in it: nothing when the schema refuses
+// the arguments, what was decoded before a type error of decoding.
+//
+// For a type whose decoding runs no code of its own (no Unmarshaler
+// anywhere in it: rootType.userCode), each element is checked and decoded
+// in one reading of the windows. Otherwise every element is checked first,
+// as the whole tape is before anything is decoded, and the windows are
+// read again to decode: an Unmarshaler runs only on arguments that passed,
+// and once.
 func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value) error {
 	v := d.v
 	if v.native == nil || oversizedNumber(t, 0) >= 0 {
@@ -154,20 +175,48 @@ func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value) error {
 	if later.fallback {
 		return errLazyFallback
 	}
-	r := &lazyRun{defers: later.byNode, shapes: w.lazy, probs: probs, decoding: len(probs) == 0, visited: map[int]bool{}}
-	var decodeErr error
-	if r.decoding {
-		root := d.rootOf()
-		dd := tapeDecoder{root: root, lazy: r}
-		if err := dd.value(t, 0, v.shape, rv.Elem(), root.plain); err != nil {
-			decodeErr = dd.context(err)
-		} else {
-			decodeErr = dd.saved
+	r := &lazyRun{defers: later.byNode, shapes: w.lazy, probs: probs, visited: map[int]bool{}}
+	root := d.rootOf()
+	if len(probs) > 0 || root.userCode {
+		if err := r.checkRest(t); err != nil {
+			return err
 		}
-		if dd.abort != nil || errors.Is(decodeErr, errLazyFallback) {
-			return errLazyFallback
+		if len(r.probs) > 0 {
+			return &ValidationError{Problems: sortProblems(r.probs)}
+		}
+		r.checked, r.visited = true, map[int]bool{}
+	}
+	r.decoding = true
+	dd := tapeDecoder{root: root, lazy: r}
+	var decodeErr error
+	if err := dd.value(t, 0, v.shape, rv.Elem(), root.plain); err != nil {
+		decodeErr = dd.context(err)
+	} else {
+		decodeErr = dd.saved
+	}
+	if dd.abort != nil || errors.Is(decodeErr, errLazyFallback) {
+		rv.Elem().SetZero()
+		return errLazyFallback
+	}
+	if !r.checked {
+		if err := r.checkRest(t); err != nil {
+			rv.Elem().SetZero()
+			return err
+		}
+		if len(r.probs) > 0 {
+			rv.Elem().SetZero()
+			return &ValidationError{Problems: sortProblems(r.probs)}
 		}
 	}
+	if decodeErr != nil {
+		return decodeProblem(decodeErr)
+	}
+	return nil
+}
+
+// checkRest checks the elements of the lazy arrays of t not read yet;
+// errLazyFallback when one cannot be decided element-wise.
+func (r *lazyRun) checkRest(t *tape) error {
 	for _, i := range t.LazyArrays() {
 		if r.visited[i] {
 			continue
@@ -176,39 +225,45 @@ func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value) error {
 			return err
 		}
 	}
-	if len(r.probs) > 0 {
-		return &ValidationError{Problems: sortProblems(r.probs)}
-	}
-	if decodeErr != nil {
-		return decodeProblem(decodeErr)
-	}
 	return nil
 }
 
 // elements reads lazy array i of t a window at a time: each element is
-// checked against the items schemas left for it and, while no problem has
-// been found, handed to each (element node e on window wt, index k); nil
-// each only checks. An error of each ends the decoding (not the checking)
-// and is returned at the end.
+// checked against the items schemas left for it (unless every element
+// was checked already: r.checked) and, while no problem has been found,
+// handed to each (element node e on window wt, index k); nil each only
+// checks. An error of each ends the decoding (not the checking) and is
+// returned at the end.
 func (r *lazyRun) elements(t *tape, i int, each func(wt *tape, e, k int) error) error {
 	r.visited[i] = true
 	items, defs := r.shapes[i], r.defers[i]
+	if r.checked {
+		defs = nil
+	}
+	// Each items schema's instance location, the element's index last:
+	// set once, only the index changes from element to element.
+	paths := make([][]pathTok, len(defs))
+	for k, def := range defs {
+		paths[k] = append(append(make([]pathTok, 0, len(def.path)+8), def.path...), pathTok{node: -1})
+	}
 	w := t.Windows(i)
 	defer w.Release()
 	var eachErr error
 	for w.Next() {
 		wt := w.Tape()
-		if oversizedNumber(wt, 0) >= 0 {
-			return errLazyFallback
-		}
 		var ew editWalk
-		for e := wt.FirstElement(0); items != nil && e >= 0; e = wt.NextElement(0, e) {
-			items.editNode(wt, e, w.Depth(), &ew)
+		if !r.checked {
+			if oversizedNumber(wt, 0) >= 0 {
+				return errLazyFallback
+			}
+			for e := wt.FirstElement(0); items != nil && e >= 0; e = wt.NextElement(0, e) {
+				items.editNode(wt, e, w.Depth(), &ew)
+			}
 		}
 		k := w.First()
 		for e := wt.FirstElement(0); e >= 0; e = wt.NextElement(0, e) {
-			for _, def := range defs {
-				r.probs = r.c.element(def, wt, e, ew.out, k, r.probs)
+			for d, def := range defs {
+				r.probs, paths[d] = r.c.element(def.items, wt, e, ew.out, paths[d], k, r.probs)
 			}
 			if len(r.probs) > 0 {
 				r.decoding = false
@@ -235,6 +290,12 @@ func (r *lazyRun) elements(t *tape, i int, each func(wt *tape, e, k int) error) 
 // with the items shape.
 func (d *tapeDecoder) lazyArray(t *tape, i int, items *shape, v reflect.Value) error {
 	r := d.lazy
+	if !r.decoding {
+		if r.checked {
+			return nil
+		}
+		return r.elements(t, i, nil) // only checked: nothing is made for it
+	}
 	switch v.Kind() {
 	case reflect.Interface:
 		if v.NumMethod() != 0 {
@@ -262,4 +323,168 @@ func (d *tapeDecoder) lazyArray(t *tape, i int, items *shape, v reflect.Value) e
 		}
 		return d.value(wt, e, items, v.Index(k), plainElem)
 	})
+}
+
+// userCodeTypes caches hasUserCode.
+var userCodeTypes sync.Map // reflect.Type → bool
+
+// hasUserCode reports whether decoding into t may run code of its own: a
+// json.Unmarshaler or encoding.TextUnmarshaler (at either receiver)
+// anywhere in t, through pointers, struct fields, slice, array and map
+// elements and map keys. An interface holds nothing in a zero value
+// (decodeLarge decodes only into one), so it runs none.
+func hasUserCode(t reflect.Type) bool {
+	if v, ok := userCodeTypes.Load(t); ok {
+		return v.(bool)
+	}
+	found := userCodeIn(t, map[reflect.Type]bool{})
+	userCodeTypes.Store(t, found)
+	return found
+}
+
+func userCodeIn(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	for _, u := range []reflect.Type{t, reflect.PointerTo(t)} {
+		if u.Implements(jsonUnmarshaler) || u.Implements(textUnmarshaler) {
+			return true
+		}
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return userCodeIn(t.Elem(), seen)
+	case reflect.Map:
+		return userCodeIn(t.Key(), seen) || userCodeIn(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if userCodeIn(t.Field(i).Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lazyRaw is rawFor on a tape of jsonscan.ParseLazy, for node i whose
+// subtree holds a lazy array: its own bytes when the shape changes nothing
+// in it (its lazy arrays' elements read to tell), else the shaped value
+// encoded, as rawFor encodes it, built with the elements of its windows.
+func (r *lazyRun) lazyRaw(t *tape, i int, sh *shape) ([]byte, error) {
+	changed, err := r.changes(sh, t, i, 0)
+	if err != nil || !changed {
+		return t.Raw(i), err
+	}
+	v, err := lazyValue(t, i)
+	if err != nil {
+		return nil, err
+	}
+	sh.apply(v)
+	return json.Marshal(v)
+}
+
+// changes is shape.changes on a tape of jsonscan.ParseLazy: the elements
+// of its lazy arrays are read a window at a time.
+func (r *lazyRun) changes(n *shape, t *tape, i, depth int) (bool, error) {
+	if n == nil || depth > maxDepth {
+		return false, nil
+	}
+	switch {
+	case t.Lazy(i):
+		if n.items == nil {
+			return false, nil
+		}
+		w := t.Windows(i)
+		defer w.Release()
+		for w.Next() {
+			wt := w.Tape()
+			for e := wt.FirstElement(0); e >= 0; e = wt.NextElement(0, e) {
+				if n.items.changes(wt, e, depth+1) {
+					return true, nil
+				}
+			}
+		}
+		if w.Err() != nil {
+			return false, errLazyFallback
+		}
+		return false, nil
+	case !t.LazyWithin(i):
+		return n.changes(t, i, depth), nil
+	case t.Kind(i) == kindArray:
+		for e := t.FirstElement(i); e >= 0; e = t.NextElement(i, e) {
+			if c, err := r.changes(n.items, t, e, depth+1); c || err != nil {
+				return c, err
+			}
+		}
+		return false, nil
+	}
+	// An object holding a lazy array: shape.changes' test of its members
+	// (the same order), its values read lazily.
+	for k := range n.props {
+		p := &n.props[k]
+		v, ok := t.Member(i, p.name)
+		switch {
+		case ok && p.dropNull && t.Kind(v) == kindNull:
+			return true, nil
+		case !ok && p.hasDefault:
+			return true, nil
+		case ok:
+			if c, err := r.changes(p.child, t, v, depth+1); c || err != nil {
+				return c, err
+			}
+		}
+	}
+	if n.extra != nil {
+		for m := t.FirstMember(i); m >= 0; m = t.NextMember(i, m) {
+			if n.additionalMember(t, m) {
+				if c, err := r.changes(n.extra, t, m+1, depth+1); c || err != nil {
+					return c, err
+				}
+			}
+		}
+	}
+	return false, nil
+}
+
+// lazyValue is Tape.Value on a tape of jsonscan.ParseLazy, its lazy
+// arrays' elements read a window at a time.
+func lazyValue(t *tape, i int) (any, error) {
+	switch {
+	case t.Lazy(i):
+		a := make([]any, 0, t.Len(i))
+		w := t.Windows(i)
+		defer w.Release()
+		for w.Next() {
+			wt := w.Tape()
+			for e := wt.FirstElement(0); e >= 0; e = wt.NextElement(0, e) {
+				a = append(a, wt.Value(e))
+			}
+		}
+		if w.Err() != nil {
+			return nil, errLazyFallback
+		}
+		return a, nil
+	case !t.LazyWithin(i):
+		return t.Value(i), nil
+	case t.Kind(i) == kindArray:
+		a := make([]any, 0, t.Len(i))
+		for e := t.FirstElement(i); e >= 0; e = t.NextElement(i, e) {
+			v, err := lazyValue(t, e)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		return a, nil
+	}
+	m := make(map[string]any, t.Len(i))
+	for k := t.FirstMember(i); k >= 0; k = t.NextMember(i, k) {
+		v, err := lazyValue(t, k+1)
+		if err != nil {
+			return nil, err
+		}
+		m[t.Text(k)] = v
+	}
+	return m, nil
 }

@@ -177,7 +177,11 @@ func rawFor(t *jsonscan.Tape, i int, sh *shape) ([]byte, error) {
 func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, plain bool) error {
 	u, ut, pv := indirectUnless(plain, v, false)
 	if u != nil && d.lazy != nil && t.LazyWithin(i) {
-		return errLazyFallback // its bytes, shaped: only from the whole tape
+		raw, err := d.lazy.lazyRaw(t, i, sh)
+		if err != nil {
+			return err
+		}
+		return u.UnmarshalJSON(raw)
 	}
 	if u != nil {
 		raw, err := rawFor(t, i, sh)
@@ -327,7 +331,11 @@ func (d *tapeDecoder) mapKey(t *jsonscan.Tape, m int, kt reflect.Type) (reflect.
 func (d *tapeDecoder) array(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, plain bool) error {
 	u, ut, pv := indirectUnless(plain, v, false)
 	if u != nil && d.lazy != nil && t.LazyWithin(i) {
-		return errLazyFallback // its bytes, shaped: only from the whole tape
+		raw, err := d.lazy.lazyRaw(t, i, sh)
+		if err != nil {
+			return err
+		}
+		return u.UnmarshalJSON(raw)
 	}
 	if u != nil {
 		raw, err := rawFor(t, i, sh)

@@ -145,11 +145,13 @@ type TypeDecoder struct {
 	root atomic.Pointer[rootType]
 }
 
-// rootType is a TypeDecoder's type's plainType and decode fields.
+// rootType is a TypeDecoder's type's plainType and decode fields, and
+// whether decoding into it may run code of its own (hasUserCode).
 type rootType struct {
-	t      reflect.Type
-	plain  bool
-	fields *structFields // nil unless t is a struct
+	t        reflect.Type
+	plain    bool
+	fields   *structFields // nil unless t is a struct
+	userCode bool
 }
 
 // rootOf is d's rootType.
@@ -157,7 +159,7 @@ func (d *TypeDecoder) rootOf() *rootType {
 	if r := d.root.Load(); r != nil {
 		return r
 	}
-	r := &rootType{t: d.t, plain: plainType(d.t)}
+	r := &rootType{t: d.t, plain: plainType(d.t), userCode: hasUserCode(d.t)}
 	if d.t.Kind() == reflect.Struct {
 		r.fields = fieldsOf(d.t)
 	}
