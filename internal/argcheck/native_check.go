@@ -45,7 +45,16 @@ var checkers = sync.Pool{New: func() any { return new(checker) }}
 // checkNative validates the document t (with edits) against s and returns
 // its problems, sorted by pointer as problemsOf sorts santhosh-tekuri's.
 func checkNative(s *nativeSchema, t *tape, edits map[int]*objEdit) []Problem {
-	return sortProblems(checkFrom(s, t, 0, edits, nil, nil, nil))
+	c := checkers.Get().(*checker)
+	c.main, c.edits, c.path, c.probs, c.quiet = t, edits, c.path[:0], nil, 0
+	c.validate(s, t, 0)
+	probs := c.probs
+	c.main, c.edits, c.probs = nil, nil, nil
+	checkers.Put(c)
+	if len(probs) == 0 {
+		return nil
+	}
+	return sortProblems(probs)
 }
 
 // checkFrom validates node i of t (with edits) against s from the
@@ -53,7 +62,7 @@ func checkNative(s *nativeSchema, t *tape, edits map[int]*objEdit) []Problem {
 // lazy is checkNative's lazyDefer for a tape of jsonscan.ParseLazy.
 func checkFrom(s *nativeSchema, t *tape, i int, edits map[int]*objEdit, path []pathTok, lazy *lazyDefer, probs []Problem) []Problem {
 	c := checkers.Get().(*checker)
-	c.main, c.edits, c.path, c.probs, c.quiet, c.lazy, c.branch = t, edits, append(c.path[:0], path...), probs, 0, lazy, 0
+	c.main, c.edits, c.path, c.probs, c.quiet, c.lazy = t, edits, append(c.path[:0], path...), probs, 0, lazy
 	c.validate(s, t, i)
 	probs = c.probs
 	c.main, c.edits, c.probs, c.lazy = nil, nil, nil, nil

@@ -14,12 +14,19 @@
 // copy of strings, no maps): the one parse a tool's arguments are
 // validated on, decoded from and identified by. ParseKept is the tape of
 // a whole message (jsonrpc.Decode's), never pooled; Sub is a node's
-// subtree as a tape of its own without copying (the arguments' node). One number reader
+// subtree as a tape of its own without copying (the arguments' node).
+// ParseLazy keeps arrays of 64 KiB or more off the tape, one node each,
+// whose elements Windows parses a few thousand nodes at a time onto a tape
+// it reuses (a large argument array validated and decoded without a tape
+// of it all); ParseEnvelope's check of an Opaque with Spans records those
+// arrays, for ParseLazySpans, as it reads them. One number reader
 // (numberEnd) and one string decoder (readString) serve Valid, Tree,
 // ParseTape, String and Unquote (ParseTape checks strings with scanString,
 // readString's grammar without the copy, and decodes them with readString
 // when asked for their text).
 //
 // Everything here is fuzzed against encoding/json (FuzzValid, FuzzMembers,
-// FuzzString, FuzzTree; FuzzTape against Tree) and never panics on any input.
+// FuzzString, FuzzTree; FuzzTape against Tree; FuzzLazy and FuzzLazyWrapped,
+// the lazy parse read through its windows, against ParseTape) and never
+// panics on any input.
 package jsonscan

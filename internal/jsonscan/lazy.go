@@ -20,22 +20,11 @@ type tapeExt struct {
 	spanNode int
 }
 
-// sub is what a Sub view keeps of e: the recorded spans (whose node is
-// found by its index on the parsed tape), not the lazy arrays (whose
-// indices would not be the view's).
-func (e *tapeExt) sub() *tapeExt {
-	switch {
-	case e == nil || !e.spans.known:
-		return nil
-	case e.lazy == nil:
-		return e // nothing to leave out: shared
-	}
-	return &tapeExt{spans: e.spans, spanNode: e.spanNode}
-}
-
-// lazyOf is t's lazy arrays, nil for a tape not of ParseLazy.
+// lazyOf is t's lazy arrays, nil for a tape not of ParseLazy. A Sub view
+// shares its tape's ext, whose lazy arrays are known by their indices on
+// that tape: a view of a subtree (base > 0) has none.
 func (t *Tape) lazyOf() *lazyInfo {
-	if t.ext == nil {
+	if t.ext == nil || t.base != 0 {
 		return nil
 	}
 	return t.ext.lazy
@@ -255,16 +244,58 @@ func lazySpans(data []byte, min, maxDepth int) []span {
 	return spans
 }
 
+// parseExtras is a parser's state for ParseLazy's lazy arrays and an
+// Opaque's recorded spans (tapeParser.x).
+type parseExtras struct {
+	used bool // set by extras: reset after the parse
+	// spans are the large arrays ParseLazy keeps off the tape (lazySpans),
+	// in document order; spanAt the next one to meet; lazyNodes the nodes
+	// made for them.
+	spans     []span
+	spanAt    int
+	lazyNodes []lazyNode
+	// rec records the large arrays of the Opaque value being checked
+	// (skipInner, into recorder); spanned are those of the one so checked,
+	// node spanNode.
+	rec      *spanRecorder
+	recorder spanRecorder
+	spanned  Spans
+	spanNode int
+}
+
+// extras is p.x, made if need be and marked used.
+func (p *tapeParser) extras() *parseExtras {
+	if p.x == nil {
+		p.x = new(parseExtras)
+	}
+	p.x.used = true
+	return p.x
+}
+
+// result gives t what the parse recorded: the lazy arrays of a ParseLazy
+// (lazy), or the spans an Opaque with Spans recorded.
+func (x *parseExtras) result(t *Tape, lazy bool, maxDepth int) {
+	switch {
+	case lazy:
+		t.ext = &tapeExt{lazy: &lazyInfo{nodes: x.lazyNodes, maxDepth: maxDepth}}
+	case len(x.spanned.list) > 0:
+		t.ext = &tapeExt{spans: x.spanned, spanNode: x.spanNode}
+	case x.spanned.known:
+		t.noSpans = true // recorded, none: no allocation for that
+	}
+}
+
 // lazyArray adds the node of the lazy array at p.i (the next span), at
 // depth, and moves past it.
 func (p *tapeParser) lazyArray(depth int) {
-	s := p.spans[p.spanAt]
-	p.spanAt++
+	x := p.x
+	s := x.spans[x.spanAt]
+	x.spanAt++
 	n := p.open(KindArray)
 	p.nodes[n].meta |= flagEscaped // on a container: opaque
 	p.i = int(s.end)
 	p.close(n, int(s.count))
-	p.lazyNodes = append(p.lazyNodes, lazyNode{node: n, depth: depth})
+	x.lazyNodes = append(x.lazyNodes, lazyNode{node: n, depth: depth})
 }
 
 // Lazy reports whether node i is a lazy array of a tape of ParseLazy: an

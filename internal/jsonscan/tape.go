@@ -137,19 +137,11 @@ type tapeParser struct {
 	// scratch are the nodes a small document is parsed into when its tape
 	// gets a copy of its own (ParseEnvelope), kept for the next parse.
 	scratch []node
-	// spans are the large arrays ParseLazy keeps off the tape (lazySpans),
-	// in document order; spanAt the next one to meet; lazyNodes the nodes
-	// made for them.
-	spans     []span
-	spanAt    int
-	lazyNodes []lazyNode
-	// rec records the large arrays of the Opaque value being checked
-	// (skipInner, into recorder); spanned are those of the one so checked,
-	// node spanNode.
-	rec      *spanRecorder
-	recorder spanRecorder
-	spanned  Spans
-	spanNode int
+	// x is the state of ParseLazy's lazy arrays and of an Opaque's
+	// recorded spans (lazy.go): allocated once for a pooled parser that
+	// needs it, kept with it, reset only after a parse that used it, so
+	// that the reset of every other parse stays small.
+	x *parseExtras
 }
 
 // maxScratch bounds the scratch nodes a parser keeps in the pool.
@@ -196,7 +188,10 @@ func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool, sp
 	if copyOut {
 		nodes = p.scratch[:0]
 	}
-	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: nodes, names: p.names, opaque: opaque, spans: spans}
+	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: nodes, names: p.names, opaque: opaque, x: p.x}
+	if spans != nil {
+		p.extras().spans = spans
+	}
 	switch {
 	case spans != nil:
 		// Most of the document is in the lazy arrays, off the tape.
@@ -215,15 +210,9 @@ func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool, sp
 			p.failAt("invalid character %s after the top-level value")
 		}
 	}
-	t.Data, t.nodes, t.badUTF8 = data, p.nodes, p.badUTF8
-	t.ext, t.noSpans = nil, false
-	switch {
-	case spans != nil:
-		t.ext = &tapeExt{lazy: &lazyInfo{nodes: p.lazyNodes, maxDepth: maxDepth}}
-	case len(p.spanned.list) > 0:
-		t.ext = &tapeExt{spans: p.spanned, spanNode: p.spanNode}
-	case p.spanned.known:
-		t.noSpans = true // recorded, none: no allocation for that
+	t.Data, t.nodes, t.badUTF8, t.ext, t.noSpans = data, p.nodes, p.badUTF8, nil, false
+	if p.x != nil && p.x.used {
+		p.x.result(t, spans != nil, maxDepth)
 	}
 	err := p.err
 	var scratch []node
@@ -240,7 +229,11 @@ func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool, sp
 	if len(p.names) > 1<<16 {
 		p.names, dirty = nil, false // do not pin a large table in the pool
 	}
-	*p = tapeParser{names: p.names, dirty: dirty, scratch: scratch}
+	x := p.x
+	if x != nil && x.used {
+		*x = parseExtras{} // nothing of this parse kept in the pool
+	}
+	*p = tapeParser{names: p.names, dirty: dirty, scratch: scratch, x: x}
 	tapeParsers.Put(p)
 	return err
 }
@@ -679,7 +672,7 @@ func (p *tapeParser) object(depth int) {
 }
 
 func (p *tapeParser) array(depth int) {
-	if p.spanAt < len(p.spans) && depth > 0 && int(p.spans[p.spanAt].start) == p.i {
+	if x := p.x; x != nil && x.spanAt < len(x.spans) && depth > 0 && int(x.spans[x.spanAt].start) == p.i {
 		p.lazyArray(depth)
 		return
 	}

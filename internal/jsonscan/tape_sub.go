@@ -87,14 +87,15 @@ func (p *tapeParser) skipInner(depth int) {
 		p.skip(depth)
 		return
 	}
-	p.recorder = spanRecorder{root: p.i, min: spanMin}
-	p.rec = &p.recorder
+	x := p.extras()
+	x.recorder = spanRecorder{root: p.i, min: spanMin}
+	x.rec = &x.recorder
 	p.skip(depth)
-	p.rec = nil
+	x.rec = nil
 	if p.err == nil {
-		p.spanned, p.spanNode = p.recorder.spans(), len(p.nodes)-2
+		x.spanned, x.spanNode = x.recorder.spans(), len(p.nodes)-2
 	}
-	p.recorder = spanRecorder{}
+	x.recorder = spanRecorder{}
 }
 
 // skip reads the value at p.i as ParseEnvelope's opaque value: a scalar as
@@ -110,7 +111,10 @@ func (p *tapeParser) skip(depth int) {
 		k = KindObject
 	}
 	start := p.i
-	v := validator{data: p.data, i: p.i, rec: p.rec}
+	v := validator{data: p.data, i: p.i}
+	if p.x != nil {
+		v.rec = p.x.rec
+	}
 	if !v.value(depth) {
 		p.i = v.i
 		p.fail("invalid JSON in the opaque value")
@@ -138,7 +142,7 @@ func (t *Tape) ValidUTF8() bool { return !t.badUTF8 }
 func (t *Tape) Sub(i int) Tape {
 	end := t.next(i)
 	return Tape{Data: t.Data, nodes: t.nodes[i:end:end], base: t.base + uint32(i), kept: true, badUTF8: t.badUTF8, owner: t.owner,
-		ext: t.ext.sub(), noSpans: t.noSpans}
+		ext: t.ext, noSpans: t.noSpans}
 }
 
 // MaxArgumentsDepth bounds the nesting of a tool's arguments (argcheck's
