@@ -232,9 +232,9 @@ func run() error {
 	if progress != nil {
 		cfg.Progress = progress
 	}
-	rep, err := driver.Run(cfg)
-	if err != nil {
-		return err
+	rep, runErr := driver.Run(cfg)
+	if rep == nil {
+		return runErr
 	}
 	if progress != nil {
 		fmt.Fprintf(progress, "done in %.1fs\n\n", time.Since(start).Seconds())
@@ -251,9 +251,11 @@ func run() error {
 			f.Close()
 			return err
 		}
-		return f.Close()
+		if err := f.Close(); err != nil {
+			return err
+		}
 	}
-	return nil
+	return runErr // the figures are out: now the failures, if any
 }
 
 // selectOnly filters servers and rows by the -only list. A token may name a

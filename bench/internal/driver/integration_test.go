@@ -194,3 +194,38 @@ func TestSoakMcpgen(t *testing.T) {
 		t.Errorf("peak RSS not read: %d %d", st.PeakRSSKiB, ht.PeakRSSKiB)
 	}
 }
+
+// TestRunGoesOnPastAFailedCell: a server that fails its measurement (it
+// exits at once) costs only its own cells: Run measures the other server
+// in every round, marks the failed cell in the report, and returns the
+// report with an error naming each failure.
+func TestRunGoesOnPastAFailedCell(t *testing.T) {
+	floor := server(t, "floor", Modern)
+	cfg := Config{
+		Servers:      []Server{{Name: "exits", Binary: "false"}, floor},
+		Measurements: []Measurement{{Name: "stdio-4", Kind: KindStdio, Concurrency: 4}},
+		Rounds:       2, Warmup: shortLoad.Warmup, Duration: shortLoad.Duration, Call: testCall,
+		Timeout: 5 * time.Second, Baseline: floor.Name,
+	}
+	rep, err := Run(cfg)
+	if rep == nil || err == nil {
+		t.Fatalf("report %v, error %v: want both", rep, err)
+	}
+	if n := strings.Count(err.Error(), "stdio-4, exits"); n != 2 {
+		t.Errorf("error names %d failures of exits, want 2: %v", n, err)
+	}
+	cells := rep.Rows[0].Cells
+	if got := len(cells["exits"].Failures); got != 2 {
+		t.Errorf("exits: %d failures recorded, want 2", got)
+	}
+	if got := len(cells[floor.Name].Rounds); got != 2 {
+		t.Errorf("floor measured in %d rounds, want 2", got)
+	}
+	var b strings.Builder
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "failed") {
+		t.Errorf("table does not mark the failed cell:\n%s", b.String())
+	}
+}

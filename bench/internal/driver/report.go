@@ -54,6 +54,9 @@ type Cell struct {
 	Median  Figures   `json:"median"`
 	Rounds  []Figures `json:"rounds,omitempty"`
 	Skipped string    `json:"skipped,omitzero"`
+	// Failures are the rounds whose measurement failed (a server that
+	// stopped answering, …): the median is of the others.
+	Failures []string `json:"failures,omitempty"`
 }
 
 // Figures are the numbers of one run (or the per-field medians of several).
@@ -224,7 +227,10 @@ func (r *Report) WriteTable(w io.Writer) error {
 func (r *Report) cellText(row Row, server string, l line) string {
 	c := row.Cells[server]
 	if c == nil || len(c.Rounds) == 0 {
-		if c != nil && c.Skipped != "" {
+		switch {
+		case c != nil && len(c.Failures) > 0:
+			return "failed"
+		case c != nil && c.Skipped != "":
 			return "n/a"
 		}
 		return "-"
@@ -243,6 +249,9 @@ func (r *Report) cellText(row Row, server string, l line) string {
 		if fv := l.value(f.Median); fv > 0 {
 			parts = append(parts, fmt.Sprintf("%.0f%% of floor", 100*v/fv))
 		}
+	}
+	if n := len(c.Failures); n > 0 {
+		parts = append(parts, fmt.Sprintf("[%d round(s) failed]", n))
 	}
 	return strings.Join(parts, " ")
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -97,7 +98,10 @@ type Config struct {
 
 // Run measures every (row, server) pair Rounds times, interleaved: round 1
 // runs row 1 on A, B, C, then row 2 on A, B, C, …; then round 2, and so on,
-// so machine drift hits every server alike. Any failure aborts the run.
+// so machine drift hits every server alike. A measurement that fails is
+// recorded in its cell (Cell.Failures) and the run goes on, so that one
+// server that stops answering does not cost the others' figures; Run then
+// returns the report and an error listing the failures.
 func Run(cfg Config) (*Report, error) {
 	rounds := max(cfg.Rounds, 1)
 	if cfg.Progress == nil {
@@ -125,6 +129,7 @@ func Run(cfg Config) (*Report, error) {
 		}
 		rep.Rows = append(rep.Rows, row)
 	}
+	var failures []string
 	for r := 1; r <= rounds; r++ {
 		for i, m := range cfg.Measurements {
 			if m.MaxRounds > 0 && r > m.MaxRounds {
@@ -135,7 +140,11 @@ func Run(cfg Config) (*Report, error) {
 				start := time.Now()
 				f, skipped, err := measure(cfg, s, m, r)
 				if err != nil {
-					return nil, fmt.Errorf("round %d, %s, %s: %w", r, m.Name, s.Name, err)
+					failure := fmt.Sprintf("round %d, %s, %s: %v", r, m.Name, s.Name, err)
+					cell.Failures = append(cell.Failures, failure)
+					failures = append(failures, failure)
+					fmt.Fprintf(cfg.Progress, "round %d/%d  %-14s %-10s FAILED: %v\n", r, rounds, m.Name, s.Name, err)
+					continue
 				}
 				if skipped != "" {
 					cell.Skipped = skipped
@@ -152,6 +161,9 @@ func Run(cfg Config) (*Report, error) {
 		}
 	}
 	rep.Machine.LoadAfter = loadAverage()
+	if len(failures) > 0 {
+		return rep, fmt.Errorf("%d measurement(s) failed:\n  %s", len(failures), strings.Join(failures, "\n  "))
+	}
 	return rep, nil
 }
 
