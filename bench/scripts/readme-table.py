@@ -41,7 +41,8 @@ for tr, label, unit in (('stdio', 'stdio, {n} in flight', 'calls/s'), ('http', '
         cells = [f"**{si(m)}/s**, {dur(med(r,'mcpgen')['cpuNsPerReq'])} CPU/req ({100*m/f:.0f} % of raw floor)"] + [f"{si(med(r,p)['rps'])}/s, {dur(med(r,p)['cpuNsPerReq'])}" for p in P] + [f"{si(f)}/s, {dur(med(r,'floor-raw')['cpuNsPerReq'])}"]
         out.append((label.format(n=n).replace(' 1 clients', ' 1 client'), cells, peers_note(r, 'rps', True)))
 for r, label in (('read-10m-http', '`resources/read` 10 MB, HTTP'), ('result-10m-http', 'tool result 10 MB, HTTP'),
-                 ('string-10m-stdio', 'string argument 10 MB, stdio'), ('nested-10m-stdio', 'nested arguments 10 MB, stdio')):
+                 ('string-10m-stdio', 'string argument 10 MB, stdio'), ('nested-10m-stdio', 'nested arguments 10 MB, stdio'),
+                 ('nested-10m-http', 'nested arguments 10 MB, HTTP')):
     cells = [f"**{med(r,'mcpgen')['rps']:.3g}/s**, {mib(med(r,'mcpgen')['peakRSSKiB'])} peak"] + [f"{med(r,p)['rps']:.3g}/s, {mib(med(r,p)['peakRSSKiB'])}" for p in P] + ['']
     out.append((label, cells, peers_note(r, 'rps', True)))
 r = 'mrtr-1m-http'
