@@ -1,10 +1,14 @@
 package server
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestStdioBatchedLines: lines that arrive in one write are read together
@@ -62,5 +66,58 @@ func TestStdioBatchedLines(t *testing.T) {
 	p.send(last[len(last)/2:])
 	if m := p.next(); idOf(m) != "41" || m["result"] == nil {
 		t.Fatalf("the line completed later: %v", m)
+	}
+}
+
+// TestStdioBatchFirstHalfAnsweredEarly: the answers to the first half of a
+// batch of lines are written before its second half runs, so that a client
+// waiting on them can send more while the rest is answered. Promotion is
+// ruled out: the request in the second half waits for the first half's
+// answers on the read loop's goroutine, and only an early write lets it go
+// on (without one the test fails after 3 s).
+func TestStdioBatchFirstHalfAnsweredEarly(t *testing.T) {
+	defer func(d time.Duration) { stdioPromoteAfter = d }(stdioPromoteAfter)
+	stdioPromoteAfter = time.Hour
+	firstHalf := make(chan struct{})
+	type none struct{}
+	s, err := New(Options{Name: "batch", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Tools: []Tool{
+			weatherTool(),
+			NewTool(ToolInfo{Name: "after_first_half"}, func(ctx context.Context, _ none) (string, error) {
+				select {
+				case <-firstHalf:
+					return "after", nil
+				case <-time.After(5 * time.Second):
+					return "never seen", nil
+				}
+			}),
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startStdio(t, s, 0)
+	var b strings.Builder
+	for id := 1; id <= 4; id++ {
+		b.WriteString(faultCall(strconv.Itoa(id), "weather_current", `{"location":"Paris"}`, defaultMeta) + "\n")
+	}
+	b.WriteString(faultCall("5", "after_first_half", `{}`, defaultMeta) + "\n")
+	for id := 6; id <= 8; id++ {
+		b.WriteString(faultCall(strconv.Itoa(id), "weather_current", `{"location":"Paris"}`, defaultMeta) + "\n")
+	}
+	p.send(strings.TrimSuffix(b.String(), "\n"))
+	for want := 1; want <= 4; want++ {
+		if m := p.next(); idOf(m) != strconv.Itoa(want) || !isWeather(m) {
+			t.Fatalf("answer %v, want the weather for id %d", m, want)
+		}
+	}
+	close(firstHalf)
+	m := p.next()
+	if r, _ := m["result"].(map[string]any); idOf(m) != "5" || !strings.Contains(fmt.Sprint(r["content"]), "after") {
+		t.Fatalf("answer %v, want id 5 run after the first half's answers were written", m)
+	}
+	for want := 6; want <= 8; want++ {
+		if m := p.next(); idOf(m) != strconv.Itoa(want) || !isWeather(m) {
+			t.Fatalf("answer %v, want the weather for id %d", m, want)
+		}
 	}
 }

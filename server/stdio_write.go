@@ -17,8 +17,8 @@ const stdioOutQueue = 256
 // that finds nobody writing writes its lines at once into one buffer and
 // flushes when nothing more is queued; what others queued meanwhile a
 // goroutine writes on (write). The read loop sends the answers of a batch
-// together (stdioLoop.flush), so they share one write, as the raw floor's
-// do.
+// together (stdioLoop.flush), so they share a write, as the raw floor's
+// do (two writes for a batch of 8 lines or more: its halves).
 type stdioOut struct {
 	mu      sync.Mutex
 	space   sync.Cond // senders wait for room in queue

@@ -116,7 +116,8 @@ func ServeStdio(r io.Reader, w io.Writer) error {
 // copy per batch) and answers each inline, arming a reused timer per
 // request that would promote a slow one (another goroutine takes the loop
 // over, settled by one CAS); the batch's replies are queued together under
-// a mutex, and a sender that finds nobody writing writes them and flushes,
+// a mutex (those of a batch's first half, of 8 lines or more, once its
+// second half begins), and a sender that finds nobody writing writes them and flushes,
 // so there is no writer goroutine to wake; replies others queued meanwhile
 // a goroutine writes on (a sender writes only its own lines).
 func ServeStdioConcurrent(r io.Reader, w io.Writer) error {
@@ -147,6 +148,7 @@ type floorLoop struct {
 
 	batch   [][]byte // the owner's: lines still to answer
 	pending [][]byte // replies of the batch not yet queued
+	mid     int      // len(batch) at the batch's midpoint
 	err     error    // the read error after batch
 }
 
@@ -173,6 +175,10 @@ func (l *floorLoop) own() {
 			if len(reply) > 0 {
 				l.pending = append(l.pending, reply)
 			}
+			if len(l.batch) == l.mid && l.mid >= 4 && len(l.pending) > 0 {
+				l.out.send(l.pending)
+				l.pending = nil
+			}
 		}
 		if len(l.pending) > 0 {
 			l.out.send(l.pending)
@@ -186,6 +192,7 @@ func (l *floorLoop) own() {
 			return
 		}
 		l.batch, l.err = l.read()
+		l.mid = len(l.batch) / 2
 	}
 }
 
