@@ -117,9 +117,10 @@ func ServeStdio(r io.Reader, w io.Writer) error {
 // request that would promote a slow one (another goroutine takes the loop
 // over, settled by one CAS); the batch's replies are queued together under
 // a mutex (those of a batch's first half, of 8 lines or more, once its
-// second half begins), and a sender that finds nobody writing writes them and flushes,
-// so there is no writer goroutine to wake; replies others queued meanwhile
-// a goroutine writes on (a sender writes only its own lines).
+// second half begins), and a sender that finds nobody writing writes them
+// and flushes, so there is no writer goroutine to wake; replies others
+// queued meanwhile a goroutine writes on (a sender writes only its own
+// lines).
 func ServeStdioConcurrent(r io.Reader, w io.Writer) error {
 	l := &floorLoop{in: bufio.NewReaderSize(r, 64<<10), out: &floorOut{bw: bufio.NewWriterSize(w, 64<<10)},
 		done: make(chan error, 1)}
