@@ -144,7 +144,7 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 	defer c.closeJobs() // parked workers exit
 
 	l := &stdioLoop{c: c, ctx: ctx, reqs: reqs, lr: jsonrpc.NewLineReader(in, maxLine),
-		closing: s.closing, eof: make(chan error, 1), stall: stdioStallAfter}
+		closing: s.closing, eof: make(chan error, 1), stall: stdioStallAfter, promoteAt: stdioPromoteAfter}
 	l.epoch = time.Now()
 	l.timer = time.AfterFunc(time.Hour, l.promote)
 	l.timer.Stop()

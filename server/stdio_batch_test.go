@@ -1,12 +1,15 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -118,6 +121,112 @@ func TestStdioBatchFirstHalfAnsweredEarly(t *testing.T) {
 	for want := 6; want <= 8; want++ {
 		if m := p.next(); idOf(m) != strconv.Itoa(want) || !isWeather(m) {
 			t.Fatalf("answer %v, want the weather for id %d", m, want)
+		}
+	}
+}
+
+// TestStdioBatchMidpointAfterPromotion: when the request that ends a
+// batch's first half is promoted, the loop's new owner writes the first
+// half's answers before it runs the second half (found by review: the
+// midpoint was checked only after an inline request returned).
+func TestStdioBatchMidpointAfterPromotion(t *testing.T) {
+	defer func(d time.Duration) { stdioPromoteAfter = d }(stdioPromoteAfter)
+	stdioPromoteAfter = 200 * time.Millisecond
+	firstHalf, release := make(chan struct{}), make(chan struct{})
+	type none struct{}
+	s, err := New(Options{Name: "batch", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Tools: []Tool{
+			weatherTool(),
+			// block ends the first half and is promoted.
+			NewTool(ToolInfo{Name: "block"}, func(ctx context.Context, _ none) (string, error) {
+				select {
+				case <-release:
+				case <-time.After(5 * time.Second):
+				}
+				return "blocked", nil
+			}),
+			// after_first_half begins the second half; it waits for less
+			// than the promotion delay, so it is never promoted itself.
+			NewTool(ToolInfo{Name: "after_first_half"}, func(ctx context.Context, _ none) (string, error) {
+				select {
+				case <-firstHalf:
+					return "after", nil
+				case <-time.After(100 * time.Millisecond):
+					return "never seen", nil
+				}
+			}),
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startStdio(t, s, 0)
+	var b strings.Builder
+	for id := 1; id <= 8; id++ {
+		tool, args := "weather_current", `{"location":"Paris"}`
+		switch id {
+		case 4:
+			tool, args = "block", `{}`
+		case 5:
+			tool, args = "after_first_half", `{}`
+		}
+		b.WriteString(faultCall(strconv.Itoa(id), tool, args, defaultMeta) + "\n")
+	}
+	p.send(strings.TrimSuffix(b.String(), "\n"))
+	for want := 1; want <= 3; want++ {
+		if m := p.next(); idOf(m) != strconv.Itoa(want) || !isWeather(m) {
+			t.Fatalf("answer %v, want the weather for id %d", m, want)
+		}
+	}
+	close(firstHalf)
+	close(release)
+	got := map[string]string{}
+	for range 5 {
+		m := p.next()
+		r, _ := m["result"].(map[string]any)
+		got[idOf(m)] = fmt.Sprint(r["content"])
+	}
+	if !strings.Contains(got["5"], "after") || !strings.Contains(got["4"], "blocked") {
+		t.Fatalf("answers %v: want id 5 run after the first half's answers were written", got)
+	}
+}
+
+// lineWrites records how many lines each write of the output held.
+type lineWrites struct {
+	mu     sync.Mutex
+	writes []int
+}
+
+func (w *lineWrites) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	w.writes = append(w.writes, bytes.Count(b, []byte("\n")))
+	w.mu.Unlock()
+	return len(b), nil
+}
+
+// TestStdioBatchWrites: how the answers of one batch of n inline requests
+// are written: in one write under 8 lines, in two halves from 8 to
+// stdioMidpointMax, every stdioPendingMax answers and at the end beyond.
+func TestStdioBatchWrites(t *testing.T) {
+	defer func(d time.Duration) { stdioPromoteAfter = d }(stdioPromoteAfter)
+	stdioPromoteAfter = time.Hour
+	f := newFixture(t)
+	for _, c := range []struct {
+		n    int
+		want []int
+	}{
+		{1, []int{1}}, {7, []int{7}}, {8, []int{4, 4}}, {9, []int{5, 4}}, {32, []int{16, 16}},
+		{33, []int{33}}, {64, []int{64}}, {100, []int{64, 36}}, {130, []int{64, 64, 2}},
+	} {
+		var b strings.Builder
+		for id := 1; id <= c.n; id++ {
+			b.WriteString(faultCall(strconv.Itoa(id), "weather_current", `{"location":"Paris"}`, defaultMeta) + "\n")
+		}
+		w := &lineWrites{}
+		if err := f.s.serveStdio(context.Background(), strings.NewReader(b.String()), w, 0); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(w.writes, c.want) {
+			t.Errorf("batch of %d: writes of %v lines, want %v", c.n, w.writes, c.want)
 		}
 	}
 }

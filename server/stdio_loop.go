@@ -12,9 +12,10 @@ import (
 )
 
 // stdioPromoteAfter is how long a request may run inline on the read loop
-// before another goroutine takes the loop over (stdioLoop.promote). A
-// variable only so that BenchmarkStdioDispatch can keep promotions, which
-// depend on the machine's timing, out of its instruction count.
+// before another goroutine takes the loop over (stdioLoop.promote); each
+// connection reads it once. A variable only so that BenchmarkStdioDispatch
+// can keep promotions, which depend on the machine's timing, out of its
+// instruction count, and tests can rule them out or provoke them.
 var stdioPromoteAfter = 50 * time.Microsecond
 
 // stdioLoop is a connection's read loop: one goroutine at a time reads a
@@ -56,6 +57,7 @@ type stdioLoop struct {
 	eof       chan error      // the read error that ended the input
 	timer     *time.Timer     // promote, armed while requests run inline
 	stall     time.Duration   // stdioStallAfter, read once
+	promoteAt time.Duration   // stdioPromoteAfter, read once
 	mu        sync.Mutex
 	armed     atomic.Bool  // timer is armed
 	epoch     time.Time    // since's origin (monotonic)
@@ -69,7 +71,7 @@ type stdioLoop struct {
 	lines   []stdioLine // the array of batch, reused by the next read (its lines are cleared as they are dispatched)
 	err     error       // the read error after batch
 	pending [][]byte    // answers of inline requests, not queued yet (flush)
-	mid     int         // len(batch) at the batch's midpoint: the first half's answers go out (dispatchBatch)
+	mid     int         // len(batch) when the first half's answers go out (midpoint), 0: none
 }
 
 // stdioPendingMax bounds the answers the read loop holds back (flush).
@@ -101,7 +103,7 @@ func (l *stdioLoop) own() {
 			return
 		}
 		l.lines, l.batch, l.err = batch, batch, err
-		l.mid = len(batch) / 2
+		l.mid = midpoint(len(batch))
 	}
 }
 
@@ -189,15 +191,34 @@ func (l *stdioLoop) locked(f func()) {
 	}
 }
 
+// midpoint is how many lines of a batch of n are left when the answers of
+// the first half go out (0: none before the end). A client that sent the
+// batch and waits on its answers can then send more while the second half
+// runs, for one more write (stdio-16: 1.04–1.23× the requests a second,
+// median 1.11×, p50 latency 0.77–0.92×, in seven A/B runs;
+// bench/README.md). Not for batches under 8 lines, nor over
+// stdioMidpointMax: at 64 in flight the extra write cost about 10 % more
+// CPU a request (median of six runs) for no more throughput.
+func midpoint(n int) int {
+	if n >= 8 && n <= stdioMidpointMax {
+		return n / 2
+	}
+	return 0
+}
+
+// stdioMidpointMax is the longest batch whose first half's answers go out
+// before its end (midpoint).
+const stdioMidpointMax = 32
+
 // dispatchBatch dispatches the lines left in batch and queues the inline
-// answers; false when a request was promoted meanwhile (the rest is the
-// new owner's). A batch of 8 lines or more has its first half's answers
-// queued (written) as its second half begins: a client that sent the
-// batch and waits on its answers can send more while the second half runs,
-// for one more write a batch (stdio-16: 1.10–1.23× the requests a second,
-// p50 latency 0.78–0.84×, in four A/B runs; bench/README.md).
+// answers, those of the first half once its second half begins (midpoint);
+// false when a request was promoted meanwhile (the rest is the new
+// owner's, midpoint included).
 func (l *stdioLoop) dispatchBatch() bool {
 	for len(l.batch) > 0 {
+		if len(l.batch) == l.mid {
+			l.flush()
+		}
 		line := l.batch[0]
 		l.batch[0] = stdioLine{}
 		l.batch = l.batch[1:]
@@ -227,9 +248,6 @@ func (l *stdioLoop) dispatchBatch() bool {
 		if !l.c.dispatch(l, line.b, line.own) {
 			return false
 		}
-		if len(l.batch) == l.mid && l.mid >= 4 {
-			l.flush()
-		}
 	}
 	l.batch = nil
 	l.flush()
@@ -243,7 +261,7 @@ func (l *stdioLoop) inline(call *stdioCall) bool {
 	l.since.Store(int64(time.Since(l.epoch)))
 	g := l.seq.Add(1) // odd: a request runs inline
 	if !l.armed.Load() && l.armed.CompareAndSwap(false, true) {
-		l.timer.Reset(stdioPromoteAfter)
+		l.timer.Reset(l.promoteAt)
 	}
 	resp := l.c.runCall(call)
 	if !l.seq.CompareAndSwap(g, g+1) {
@@ -259,7 +277,7 @@ func (l *stdioLoop) inline(call *stdioCall) bool {
 	l.cur = nil
 	if body := resp.Body; body != nil {
 		// The loop's own answers go out together: at the batch's midpoint
-		// and at its end (dispatchBatch).
+		// and at its end (dispatchBatch), and every stdioPendingMax.
 		l.pending = append(l.pending, body)
 		if len(l.pending) >= stdioPendingMax {
 			l.flush()
@@ -282,7 +300,7 @@ func (l *stdioLoop) promote() {
 	}
 	// since is g's start or a later request's (stored before seq moved):
 	// never earlier, so no request is promoted before its time.
-	if rest := stdioPromoteAfter - (time.Since(l.epoch) - time.Duration(l.since.Load())); rest > 0 {
+	if rest := l.promoteAt - (time.Since(l.epoch) - time.Duration(l.since.Load())); rest > 0 {
 		if l.armed.CompareAndSwap(false, true) {
 			l.timer.Reset(rest)
 		}

@@ -16,9 +16,10 @@ const stdioOutQueue = 256
 // sender at a time writes them (no writer goroutine to wake): the sender
 // that finds nobody writing writes its lines at once into one buffer and
 // flushes when nothing more is queued; what others queued meanwhile a
-// goroutine writes on (write). The read loop sends the answers of a batch
-// together (stdioLoop.flush), so they share a write, as the raw floor's
-// do (two writes for a batch of 8 lines or more: its halves).
+// goroutine writes on (write). The read loop sends the answers it ran
+// inline together (stdioLoop.flush), so they share a write, as the raw
+// floor's do: at the end of a batch, at its midpoint (batches of 8 to 32
+// lines) and every stdioPendingMax answers.
 type stdioOut struct {
 	mu      sync.Mutex
 	space   sync.Cond // senders wait for room in queue

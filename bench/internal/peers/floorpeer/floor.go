@@ -116,11 +116,11 @@ func ServeStdio(r io.Reader, w io.Writer) error {
 // copy per batch) and answers each inline, arming a reused timer per
 // request that would promote a slow one (another goroutine takes the loop
 // over, settled by one CAS); the batch's replies are queued together under
-// a mutex (those of a batch's first half, of 8 lines or more, once its
-// second half begins), and a sender that finds nobody writing writes them
-// and flushes, so there is no writer goroutine to wake; replies others
-// queued meanwhile a goroutine writes on (a sender writes only its own
-// lines).
+// a mutex (those of a batch's first half, for batches of 8 to 32 lines,
+// once its second half begins), and a sender that finds nobody writing
+// writes them and flushes, so there is no writer goroutine to wake;
+// replies others queued meanwhile a goroutine writes on (a sender writes
+// only its own lines).
 func ServeStdioConcurrent(r io.Reader, w io.Writer) error {
 	l := &floorLoop{in: bufio.NewReaderSize(r, 64<<10), out: &floorOut{bw: bufio.NewWriterSize(w, 64<<10)},
 		done: make(chan error, 1)}
@@ -149,7 +149,7 @@ type floorLoop struct {
 
 	batch   [][]byte // the owner's: lines still to answer
 	pending [][]byte // replies of the batch not yet queued
-	mid     int      // len(batch) at the batch's midpoint
+	mid     int      // len(batch) when the first half's replies go out, 0: none
 	err     error    // the read error after batch
 }
 
@@ -158,6 +158,10 @@ type floorLoop struct {
 func (l *floorLoop) own() {
 	for {
 		for len(l.batch) > 0 {
+			if len(l.batch) == l.mid && len(l.pending) > 0 {
+				l.out.send(l.pending)
+				l.pending = nil
+			}
 			line := l.batch[0]
 			l.batch = l.batch[1:]
 			l.inflight.Add(1)
@@ -176,10 +180,6 @@ func (l *floorLoop) own() {
 			if len(reply) > 0 {
 				l.pending = append(l.pending, reply)
 			}
-			if len(l.batch) == l.mid && l.mid >= 4 && len(l.pending) > 0 {
-				l.out.send(l.pending)
-				l.pending = nil
-			}
 		}
 		if len(l.pending) > 0 {
 			l.out.send(l.pending)
@@ -193,7 +193,9 @@ func (l *floorLoop) own() {
 			return
 		}
 		l.batch, l.err = l.read()
-		l.mid = len(l.batch) / 2
+		if l.mid = len(l.batch) / 2; len(l.batch) < 8 || len(l.batch) > 32 {
+			l.mid = 0
+		}
 	}
 }
 
