@@ -195,8 +195,8 @@ func (l *stdioLoop) locked(f func()) {
 // the first half go out (0: none before the end). A client that sent the
 // batch and waits on its answers can then send more while the second half
 // runs, for one more write (stdio-16: 1.04–1.23× the requests a second,
-// median 1.11×, p50 latency 0.77–0.92×, in seven A/B runs;
-// bench/README.md). Not for batches under 8 lines, nor over
+// median 1.11×, p50 latency 0.77–0.92×, in seven A/B measurements of six
+// runs; bench/README.md). Not for batches under 8 lines, nor over
 // stdioMidpointMax: at 64 in flight the extra write cost about 10 % more
 // CPU a request (median of six runs) for no more throughput.
 func midpoint(n int) int {
