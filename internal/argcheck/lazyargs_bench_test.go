@@ -2,9 +2,7 @@ package argcheck
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
@@ -19,16 +17,8 @@ func BenchmarkDecodeLargeArray(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var sb strings.Builder
-	sb.WriteString(`{"params":{"arguments":{"items":[`)
-	for k := range 20000 {
-		if k > 0 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, `{"name":"item-%07d","value":%d,"tags":["alpha","beta"]}`, k, k%1000)
-	}
-	sb.WriteString(`]}}}`)
-	env, perr := jsonscan.ParseEnvelope([]byte(sb.String()), maxDepth+2, jsonscan.Opaque{Root: "params", Inner: "arguments", Spans: true})
+	msg := `{"params":{"arguments":{"items":` + itemsArray(20000) + `}}}`
+	env, perr := jsonscan.ParseEnvelope([]byte(msg), maxDepth+2, jsonscan.Opaque{Root: "params", Inner: "arguments", Spans: true})
 	if perr != nil {
 		b.Fatal(perr)
 	}

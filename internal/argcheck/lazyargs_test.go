@@ -184,16 +184,7 @@ func TestLazyDecodeLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	b.WriteString(`{"items":[`)
-	for k := range 10000 {
-		if k > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"name":"item-%07d","value":%d,"tags":["alpha","beta"]}`, k, k%1000)
-	}
-	b.WriteString(`]}`)
-	args := []byte(b.String())
+	args := []byte(`{"items":` + itemsArray(10000) + `}`)
 	if len(args) < jsonscan.LazyArrayMin {
 		t.Fatalf("%d bytes: not lazy", len(args))
 	}
@@ -238,4 +229,19 @@ func FuzzLazyDecode(f *testing.F) {
 		typ := lazyTypes[int(which/16)%len(lazyTypes)]
 		checkLazyDecode(t, v, typ, args, int(min%32)+1)
 	})
+}
+
+// itemsArray is the JSON array of n {name, value, tags} items of
+// lazySchemas[0] (57 bytes each), item k named item-%07d.
+func itemsArray(n int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for k := range n {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":"item-%07d","value":%d,"tags":["alpha","beta"]}`, k, k%1000)
+	}
+	b.WriteByte(']')
+	return b.String()
 }

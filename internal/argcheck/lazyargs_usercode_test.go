@@ -172,16 +172,7 @@ func TestLazyRawMessageOverALargeArray(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := NewTypeDecoder(reflect.TypeFor[rawTailArgs](), v)
-	var b strings.Builder
-	b.WriteString(`{"items":[`)
-	for k := range 100000 {
-		if k > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"name":"item-%07d","value":%d,"tags":["alpha","beta"]}`, k, k%1000)
-	}
-	b.WriteString(`],"raw":[` + strings.Repeat(`1,`, 40000) + `1]}`)
-	args := []byte(b.String())
+	args := []byte(`{"items":` + itemsArray(100000) + `,"raw":[` + strings.Repeat(`1,`, 40000) + `1]}`)
 	measure := func(f func() error) (time.Duration, uint64) {
 		var before, after runtime.MemStats
 		runtime.GC()
