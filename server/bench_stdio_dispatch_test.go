@@ -58,8 +58,7 @@ func BenchmarkStdioDispatch(b *testing.B) {
 	}
 	// No promotion: how often a timer fires is not the same from run to
 	// run (bench/scripts/icount.sh counts instructions).
-	defer func(d time.Duration) { stdioPromoteAfter = d }(stdioPromoteAfter)
-	stdioPromoteAfter = time.Hour
+	promoteAfter(b, time.Hour)
 	batches := (b.N + stdioBatchWindow - 1) / stdioBatchWindow
 	in := &repeatReader{chunk: chunk, n: batches}
 	out := &lineCounter{}

@@ -79,35 +79,19 @@ func TestStdioBatchedLines(t *testing.T) {
 // answers on the read loop's goroutine, and only an early write lets it go
 // on (without one the test fails after 3 s).
 func TestStdioBatchFirstHalfAnsweredEarly(t *testing.T) {
-	defer func(d time.Duration) { stdioPromoteAfter = d }(stdioPromoteAfter)
-	stdioPromoteAfter = time.Hour
+	promoteAfter(t, time.Hour)
 	firstHalf := make(chan struct{})
 	type none struct{}
-	s, err := New(Options{Name: "batch", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Tools: []Tool{
-			weatherTool(),
-			NewTool(ToolInfo{Name: "after_first_half"}, func(ctx context.Context, _ none) (string, error) {
-				select {
-				case <-firstHalf:
-					return "after", nil
-				case <-time.After(5 * time.Second):
-					return "never seen", nil
-				}
-			}),
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := batchServer(t, NewTool(ToolInfo{Name: "after_first_half"}, func(ctx context.Context, _ none) (string, error) {
+		select {
+		case <-firstHalf:
+			return "after", nil
+		case <-time.After(5 * time.Second):
+			return "never seen", nil
+		}
+	}))
 	p := startStdio(t, s, 0)
-	var b strings.Builder
-	for id := 1; id <= 4; id++ {
-		b.WriteString(faultCall(strconv.Itoa(id), "weather_current", `{"location":"Paris"}`, defaultMeta) + "\n")
-	}
-	b.WriteString(faultCall("5", "after_first_half", `{}`, defaultMeta) + "\n")
-	for id := 6; id <= 8; id++ {
-		b.WriteString(faultCall(strconv.Itoa(id), "weather_current", `{"location":"Paris"}`, defaultMeta) + "\n")
-	}
-	p.send(strings.TrimSuffix(b.String(), "\n"))
+	p.send(strings.TrimSuffix(batchCalls(8, map[int]string{5: "after_first_half"}), "\n"))
 	for want := 1; want <= 4; want++ {
 		if m := p.next(); idOf(m) != strconv.Itoa(want) || !isWeather(m) {
 			t.Fatalf("answer %v, want the weather for id %d", m, want)
@@ -130,48 +114,30 @@ func TestStdioBatchFirstHalfAnsweredEarly(t *testing.T) {
 // half's answers before it runs the second half (found by review: the
 // midpoint was checked only after an inline request returned).
 func TestStdioBatchMidpointAfterPromotion(t *testing.T) {
-	defer func(d time.Duration) { stdioPromoteAfter = d }(stdioPromoteAfter)
-	stdioPromoteAfter = 200 * time.Millisecond
+	promoteAfter(t, 200*time.Millisecond)
 	firstHalf, release := make(chan struct{}), make(chan struct{})
 	type none struct{}
-	s, err := New(Options{Name: "batch", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Tools: []Tool{
-			weatherTool(),
-			// block ends the first half and is promoted.
-			NewTool(ToolInfo{Name: "block"}, func(ctx context.Context, _ none) (string, error) {
-				select {
-				case <-release:
-				case <-time.After(5 * time.Second):
-				}
-				return "blocked", nil
-			}),
-			// after_first_half begins the second half; it waits for less
-			// than the promotion delay, so it is never promoted itself.
-			NewTool(ToolInfo{Name: "after_first_half"}, func(ctx context.Context, _ none) (string, error) {
-				select {
-				case <-firstHalf:
-					return "after", nil
-				case <-time.After(100 * time.Millisecond):
-					return "never seen", nil
-				}
-			}),
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := batchServer(t,
+		// block ends the first half and is promoted.
+		NewTool(ToolInfo{Name: "block"}, func(ctx context.Context, _ none) (string, error) {
+			select {
+			case <-release:
+			case <-time.After(5 * time.Second):
+			}
+			return "blocked", nil
+		}),
+		// after_first_half begins the second half; it waits for less than
+		// the promotion delay, so it is never promoted itself.
+		NewTool(ToolInfo{Name: "after_first_half"}, func(ctx context.Context, _ none) (string, error) {
+			select {
+			case <-firstHalf:
+				return "after", nil
+			case <-time.After(100 * time.Millisecond):
+				return "never seen", nil
+			}
+		}))
 	p := startStdio(t, s, 0)
-	var b strings.Builder
-	for id := 1; id <= 8; id++ {
-		tool, args := "weather_current", `{"location":"Paris"}`
-		switch id {
-		case 4:
-			tool, args = "block", `{}`
-		case 5:
-			tool, args = "after_first_half", `{}`
-		}
-		b.WriteString(faultCall(strconv.Itoa(id), tool, args, defaultMeta) + "\n")
-	}
-	p.send(strings.TrimSuffix(b.String(), "\n"))
+	p.send(strings.TrimSuffix(batchCalls(8, map[int]string{4: "block", 5: "after_first_half"}), "\n"))
 	for want := 1; want <= 3; want++ {
 		if m := p.next(); idOf(m) != strconv.Itoa(want) || !isWeather(m) {
 			t.Fatalf("answer %v, want the weather for id %d", m, want)
@@ -207,8 +173,7 @@ func (w *lineWrites) Write(b []byte) (int, error) {
 // are written: in one write under 8 lines, in two halves from 8 to
 // stdioMidpointMax, every stdioPendingMax answers and at the end beyond.
 func TestStdioBatchWrites(t *testing.T) {
-	defer func(d time.Duration) { stdioPromoteAfter = d }(stdioPromoteAfter)
-	stdioPromoteAfter = time.Hour
+	promoteAfter(t, time.Hour)
 	f := newFixture(t)
 	for _, c := range []struct {
 		n    int
@@ -217,16 +182,46 @@ func TestStdioBatchWrites(t *testing.T) {
 		{1, []int{1}}, {7, []int{7}}, {8, []int{4, 4}}, {9, []int{5, 4}}, {32, []int{16, 16}},
 		{33, []int{33}}, {64, []int{64}}, {100, []int{64, 36}}, {130, []int{64, 64, 2}},
 	} {
-		var b strings.Builder
-		for id := 1; id <= c.n; id++ {
-			b.WriteString(faultCall(strconv.Itoa(id), "weather_current", `{"location":"Paris"}`, defaultMeta) + "\n")
-		}
 		w := &lineWrites{}
-		if err := f.s.serveStdio(context.Background(), strings.NewReader(b.String()), w, 0); err != nil {
+		if err := f.s.serveStdio(context.Background(), strings.NewReader(batchCalls(c.n, nil)), w, 0); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(w.writes, c.want) {
 			t.Errorf("batch of %d: writes of %v lines, want %v", c.n, w.writes, c.want)
 		}
 	}
+}
+
+// promoteAfter sets stdioPromoteAfter for the connections started until tb
+// ends (each reads it once, when it starts).
+func promoteAfter(tb testing.TB, d time.Duration) {
+	old := stdioPromoteAfter
+	stdioPromoteAfter = d
+	tb.Cleanup(func() { stdioPromoteAfter = old })
+}
+
+// batchServer is a server with weather_current and tools.
+func batchServer(t *testing.T, tools ...Tool) *Server {
+	t.Helper()
+	s, err := New(Options{Name: "batch", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Tools: append([]Tool{weatherTool()}, tools...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// batchCalls is n tools/call lines with ids 1…n, each ending in a newline:
+// weather_current in Paris, but the ids in others call the tool named there
+// with no arguments.
+func batchCalls(n int, others map[int]string) string {
+	var b strings.Builder
+	for id := 1; id <= n; id++ {
+		tool, args := "weather_current", `{"location":"Paris"}`
+		if name, ok := others[id]; ok {
+			tool, args = name, `{}`
+		}
+		b.WriteString(faultCall(strconv.Itoa(id), tool, args, defaultMeta) + "\n")
+	}
+	return b.String()
 }
