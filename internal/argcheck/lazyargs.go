@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
@@ -325,21 +324,14 @@ func (d *tapeDecoder) lazyArray(t *tape, i int, items *shape, v reflect.Value) e
 	})
 }
 
-// userCodeTypes caches hasUserCode.
-var userCodeTypes sync.Map // reflect.Type → bool
-
 // hasUserCode reports whether decoding into t may run code of its own: a
 // json.Unmarshaler or encoding.TextUnmarshaler (at either receiver)
 // anywhere in t, through pointers, struct fields, slice, array and map
 // elements and map keys. An interface holds nothing in a zero value
-// (decodeLarge decodes only into one), so it runs none.
+// (decodeLarge decodes only into one), so it runs none. Called once per
+// TypeDecoder (rootOf keeps the answer), so it keeps no cache of its own.
 func hasUserCode(t reflect.Type) bool {
-	if v, ok := userCodeTypes.Load(t); ok {
-		return v.(bool)
-	}
-	found := userCodeIn(t, map[reflect.Type]bool{})
-	userCodeTypes.Store(t, found)
-	return found
+	return userCodeIn(t, map[reflect.Type]bool{})
 }
 
 func userCodeIn(t reflect.Type, seen map[reflect.Type]bool) bool {
