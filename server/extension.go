@@ -79,8 +79,8 @@ type methodImpl struct {
 // NewMethod binds fn as an extension method. Params decodes the request's
 // params (without _meta, which the runtime has checked): a struct whose
 // json field names must match exactly, at any depth (a member that differs
-// from a field name only in case, or a duplicate member anywhere, is
-// -32602), a type with its own UnmarshalJSON (generated types), or
+// from a field name only in case, ASCII or Unicode folding as encoding/json
+// matches it, or a duplicate member anywhere, is -32602), a type with its own UnmarshalJSON (generated types), or
 // json.RawMessage for the raw params.
 // Absent or null params decode as the zero Params. Result must encode to a
 // JSON object; the runtime adds resultType "complete" (unless the result

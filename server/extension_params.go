@@ -14,7 +14,9 @@ import (
 // fields case-insensitively and keeps the last of duplicate members. So that
 // the handler reads the message as every peer does (one message, one
 // reading), checkMembers first rejects, at any depth, a duplicate member and
-// a member that names a struct field only case-insensitively.
+// a member that names a struct field only under case folding, Unicode's as
+// encoding/json applies it ("TEXT" for "text", "taſkId" with U+017F for
+// "taskId").
 
 // maxParamsDepth bounds the recursion of checkMembers (encoding/json's own
 // limit is far deeper; params this deep are hostile).
@@ -55,7 +57,7 @@ func checkMembers(raw []byte, t reflect.Type, path string, depth int) error {
 			if fields != nil {
 				f, ok := fields[name]
 				if !ok {
-					if f, folded := fields[strings.ToLower(name)]; folded && f.name != name {
+					if f, folded := foldedField(fields, name); folded {
 						bad = invalidParams(fmt.Sprintf("%s: unknown member (the field is %q; names are case-sensitive)", at, f.name))
 						return
 					}
@@ -86,6 +88,23 @@ func checkMembers(raw []byte, t reflect.Type, path string, depth int) error {
 	return nil
 }
 
+// foldedField returns the field whose name equals name under Unicode
+// simple case folding (strings.EqualFold) but not exactly: the member
+// encoding/json would store in that field, as it matches names so folded
+// ("TASKID", and "taſkId" with U+017F, both fill taskId), while the checks
+// that read the exact name never see it. Of several, the first in name
+// order, so the error is the same every time.
+func foldedField(fields map[string]structField, name string) (structField, bool) {
+	var found structField
+	ok := false
+	for exact, f := range fields {
+		if exact != name && strings.EqualFold(exact, name) && (!ok || exact < found.name) {
+			found, ok = f, true
+		}
+	}
+	return found, ok
+}
+
 type structField struct {
 	name string
 	typ  reflect.Type
@@ -94,8 +113,7 @@ type structField struct {
 var fieldCache sync.Map // reflect.Type -> map[string]structField
 
 // fieldsOf maps the JSON names of a struct's fields (promoted fields of
-// embedded structs included) to the field, both by exact name and by
-// lower-cased name.
+// embedded structs included) to the field, by exact name.
 func fieldsOf(t reflect.Type) map[string]structField {
 	if m, ok := fieldCache.Load(t); ok {
 		return m.(map[string]structField)
@@ -129,9 +147,6 @@ func fieldsOf(t reflect.Type) map[string]structField {
 			sf := structField{name: name, typ: f.Type}
 			if _, ok := m[name]; !ok {
 				m[name] = sf
-			}
-			if _, ok := m[strings.ToLower(name)]; !ok {
-				m[strings.ToLower(name)] = sf
 			}
 		}
 	}
