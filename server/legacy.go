@@ -442,6 +442,15 @@ var errSessionClosed = errors.New("server: the legacy session has ended")
 // answer: its result, or its error as a *jsonrpc.Error. When ctx ends first
 // the client is told with notifications/cancelled.
 func (l *legacySession) request(ctx context.Context, method string, params json.RawMessage, w MessageWriter) (json.RawMessage, error) {
+	if l.oneShot {
+		// Nothing can bring the answer back: a one-request session is in
+		// no transport's table (an HTTP answer without Mcp-Session-Id is
+		// refused, a stdio answer goes to the connection's own session),
+		// so the request would wait for ever and hold its slot.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: " + method +
+			" needs a session: this request was served on its own (its _meta names " + l.ProtocolVersion() +
+			"), so the client could not answer; initialize a session, or use protocol version " + mcp.ProtocolVersion}
+	}
 	id := jsonrpc.IntID(l.nextID.Add(1))
 	ch := make(chan jsonrpc.Message, 1)
 	l.mu.Lock()
