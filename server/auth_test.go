@@ -522,3 +522,32 @@ func TestAuthTaskQuotaPerPrincipal(t *testing.T) {
 		t.Errorf("bob's task was refused: %v", r)
 	}
 }
+
+// TestAuthLegacySubscribeNeedsReadScope: in a legacy session,
+// resources/subscribe to a resource the token may not read is the 403
+// challenge resources/read would get; with the scope it is accepted.
+func TestAuthLegacySubscribeNeedsReadScope(t *testing.T) {
+	k := newAuthKit(t, nil)
+	for _, c := range []struct {
+		token  string
+		status int
+	}{{"alice-read", 403}, {"admin", 200}} {
+		sess := &lgHTTP{t: t, url: k.srv.URL + "/mcp"}
+		resp := sess.post(lgBody("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), bearer(c.token)...)
+		resp.Body.Close()
+		if sess.sid = resp.Header.Get("Mcp-Session-Id"); resp.StatusCode != 200 || sess.sid == "" {
+			t.Fatalf("%s: initialize: %d sid %q", c.token, resp.StatusCode, sess.sid)
+		}
+		resp = sess.post(lgBody("2", "resources/subscribe", `{"uri":"file:///secret"}`), bearer(c.token)...)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Errorf("%s: resources/subscribe file:///secret: %d %s, want %d", c.token, resp.StatusCode, b, c.status)
+		}
+		if c.status == 403 {
+			if ch := challenge(t, resp.Header.Get("WWW-Authenticate")); ch["scope"] != "mcp admin" {
+				t.Errorf("%s: challenge %v, want scope \"mcp admin\"", c.token, ch)
+			}
+		}
+	}
+}

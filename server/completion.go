@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 )
@@ -25,19 +26,29 @@ func (s *Server) complete(ctx context.Context, r *request, _ *requestParams, par
 		if pr == nil || s.hidden(ctx, &pr.entry) {
 			return nil, invalidParams(fmt.Sprintf("Unknown prompt: %q", ref.Name))
 		}
+		// Completing a prompt's arguments needs what getting it needs.
+		if err := checkScopes(ctx, pr.scopes); err != nil {
+			return nil, err
+		}
 		fn = pr.complete
 	case *mcp.ResourceTemplateReference:
 		known := false
+		var need []string
 		for _, t := range s.resources.set.Load().tmpl.list {
 			if t.key == ref.URI && !s.hidden(ctx, &t.entry) {
-				fn, known = t.complete, true
+				fn, known, need = t.complete, true, t.scopes
 			}
 		}
 		if res := s.resources.set.Load().res.lookup(ref.URI); res != nil && !s.hidden(ctx, &res.entry) {
 			known = true
+			need = append(slices.Clip(need), res.scopes...)
 		}
 		if !known {
 			return nil, invalidParams(fmt.Sprintf("Unknown resource template: %q", ref.URI))
+		}
+		// Completing a template's variables needs what reading it needs.
+		if err := checkScopes(ctx, need); err != nil {
+			return nil, err
 		}
 	default:
 		return nil, invalidParams("params.ref: unknown reference type")

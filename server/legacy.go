@@ -216,7 +216,7 @@ func (l *legacySession) serve(ctx context.Context, msg jsonrpc.Message, w Messag
 	case legacy.MethodLoggingSetLevel:
 		return l.setLevel(msg.Params)
 	case legacy.MethodResourcesSubscribe, legacy.MethodResourcesUnsubscribe:
-		return l.subscribe(msg.Method == legacy.MethodResourcesSubscribe, msg.Params)
+		return l.subscribe(ctx, msg.Method == legacy.MethodResourcesSubscribe, msg.Params)
 	case legacy.MethodToolsList, legacy.MethodToolsCall, legacy.MethodPromptsList, legacy.MethodPromptsGet,
 		legacy.MethodResourcesList, legacy.MethodResourcesRead, legacy.MethodResourcesTemplatesList,
 		legacy.MethodCompletionComplete:
@@ -311,7 +311,7 @@ func (l *legacySession) setLevel(params json.RawMessage) ([]byte, *jsonrpc.Error
 }
 
 // subscribe answers resources/subscribe and resources/unsubscribe with {}.
-func (l *legacySession) subscribe(on bool, params json.RawMessage) ([]byte, *jsonrpc.Error) {
+func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawMessage) ([]byte, *jsonrpc.Error) {
 	if !l.s.offers("resources") {
 		return nil, methodNotFound(map[bool]string{true: legacy.MethodResourcesSubscribe, false: legacy.MethodResourcesUnsubscribe}[on])
 	}
@@ -324,6 +324,12 @@ func (l *legacySession) subscribe(on bool, params json.RawMessage) ([]byte, *jso
 	}
 	if p.URI == "" {
 		return nil, invalidParams("params.uri: must be a non-empty URI")
+	}
+	if on {
+		// Updates of what the caller may not read are not theirs to hear.
+		if err := l.s.resources.checkSubscribe(ctx, p.URI); err != nil {
+			return nil, toRPCError(err)
+		}
 	}
 	l.mu.Lock()
 	sub := l.sub

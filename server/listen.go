@@ -126,10 +126,15 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 		granted.ResourcesListChanged, sub.resources = &yes, true
 	}
 	if len(f.ResourceSubscriptions) > 0 && s.offers("resources") {
-		granted.ResourceSubscriptions = f.ResourceSubscriptions
+		// Only what the caller may read: resources/read of a URI left out
+		// is refused (403 insufficient_scope, or not found when hidden),
+		// and so would be its updates.
 		sub.uris = make(map[string]bool, len(f.ResourceSubscriptions))
 		for _, u := range f.ResourceSubscriptions {
-			sub.uris[u] = true
+			if s.resources.readable(ctx, u) {
+				granted.ResourceSubscriptions = append(granted.ResourceSubscriptions, u)
+				sub.uris[u] = true
+			}
 		}
 	}
 	taskIDs, err := s.listenTasks(ctx, f)
@@ -189,6 +194,9 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 			case changeResources:
 				method = mcp.MethodNotificationsResourcesListChanged
 			case changeResourceUpdated:
+				if !s.resources.readable(ctx, ev.uri) {
+					continue // registered since, behind scopes the caller lacks
+				}
 				method = mcp.MethodNotificationsResourcesUpdated
 				body = append(append(append(append([]byte(`{"_meta":`), tag...), `,"uri":`...), jsonrpc.AppendString(nil, ev.uri)...), '}')
 			}

@@ -319,6 +319,51 @@ func (g *resourceRegistry) readURI(ctx context.Context, uri string) (any, error)
 	return nil, ResourceNotFound(uri)
 }
 
+// guard resolves uri as readURI does for the current request: the scopes
+// of the resource, or of the first template that matches, that Options.Visible
+// leaves visible (served); hidden when only hidden ones match, so that
+// reading it is "not found". A URI nothing serves has neither.
+func (g *resourceRegistry) guard(ctx context.Context, uri string) (scopes []string, served, hidden bool) {
+	set := g.set.Load()
+	if res := set.res.lookup(uri); res != nil {
+		if !g.s.hidden(ctx, &res.entry) {
+			return res.scopes, true, false
+		}
+		hidden = true
+	}
+	for _, t := range set.tmpl.list {
+		if _, ok := t.matcher.match(uri); !ok {
+			continue
+		}
+		if !g.s.hidden(ctx, &t.entry) {
+			return t.scopes, true, false
+		}
+		hidden = true
+	}
+	return nil, false, hidden
+}
+
+// readable reports whether the current request may read uri: what a
+// subscription to uri may deliver updates of. A URI nothing serves (yet)
+// is readable: nothing guards it.
+func (g *resourceRegistry) readable(ctx context.Context, uri string) bool {
+	scopes, served, hidden := g.guard(ctx, uri)
+	return !hidden && (!served || allowed(ctx, scopes))
+}
+
+// checkSubscribe is the error of a legacy resources/subscribe to uri the
+// caller may not read: not found when hidden, else 403 insufficient_scope.
+func (g *resourceRegistry) checkSubscribe(ctx context.Context, uri string) error {
+	scopes, served, hidden := g.guard(ctx, uri)
+	if hidden {
+		return ResourceNotFound(uri)
+	}
+	if served {
+		return checkScopes(ctx, scopes)
+	}
+	return nil
+}
+
 // ListResources implements mcp.ResourcesHandler over the registry.
 func (g *resourceRegistry) ListResources(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
 	page, next, err := decodePage[mcp.Resource](g.set.Load().res.visible(ctx, g.s), params.Cursor, g.s.pageSize)
