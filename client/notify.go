@@ -122,3 +122,6 @@ func orEmpty(p json.RawMessage) json.RawMessage {
 	}
 	return p
 }
+
+// warn logs msg through Options.Logger.
+func (c *Client) warn(msg string, args ...any) { c.opts.logger().Warn(msg, args...) }

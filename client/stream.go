@@ -9,6 +9,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
@@ -207,31 +208,17 @@ func (c *streamConn) readLoop(next messageSource) {
 func (c *streamConn) dispatch(line []byte) {
 	msg, derr := jsonrpc.Decode(line)
 	if derr != nil {
-		if msg.Kind == jsonrpc.KindNotification {
-			return // a malformed notification concerns no request
-		}
-		c.failOne(msg.ID, fmt.Errorf("client: the server sent an invalid JSON-RPC message (%s): %s", derr.Message, clip(line)))
+		c.malformed(line, msg.ID, derr)
 		return
 	}
 	switch msg.Kind {
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
-		key := msg.ID.String()
-		c.mu.Lock()
-		p, ok := c.pending[key]
-		delete(c.pending, key)
-		abandoned := c.abandoned[key]
-		delete(c.abandoned, key)
-		c.mu.Unlock()
-		if !ok {
-			if !abandoned {
-				c.failOne(jsonrpc.ID{}, fmt.Errorf("client: the server answered request id %s, which the client never sent or already had answered", key))
-			}
-			return
-		}
+		r := callResult{result: msg.Result}
 		if msg.Kind == jsonrpc.KindErrorResponse {
-			p.ch <- callResult{err: msg.Error}
-		} else {
-			p.ch <- callResult{result: msg.Result}
+			r = callResult{err: msg.Error}
+		}
+		if key := msg.ID.String(); c.settle(key, r) {
+			c.failAll(fmt.Errorf("client: the server answered request id %s, which the client never sent or already had answered", key))
 		}
 	case jsonrpc.KindNotification:
 		c.route(msg.Method, msg.Params)
@@ -255,21 +242,73 @@ func (c *streamConn) dispatch(line []byte) {
 	}
 }
 
-// failOne ends the request with id (or, when the id is unknown, every
-// waiting request: the server broke the protocol and no answer can be
-// trusted to arrive).
-func (c *streamConn) failOne(id jsonrpc.ID, err error) {
-	if !id.IsZero() {
-		c.mu.Lock()
-		p, ok := c.pending[id.String()]
-		delete(c.pending, id.String())
-		c.mu.Unlock()
-		if ok {
-			p.ch <- callResult{err: err}
-			return
-		}
+// settle hands r to the call waiting for the answer with id key. An
+// answer to an abandoned call (cancelled or timed out) is dropped: "The
+// client SHOULD ignore any response to the cancelled request that arrives
+// afterward" (cancellation.mdx). unknown reports an answer to no call.
+func (c *streamConn) settle(key string, r callResult) (unknown bool) {
+	c.mu.Lock()
+	p, ok := c.pending[key]
+	delete(c.pending, key)
+	abandoned := c.abandoned[key]
+	delete(c.abandoned, key)
+	c.mu.Unlock()
+	if ok {
+		p.ch <- r
 	}
-	c.failAll(err)
+	return !ok && !abandoned
+}
+
+// malformed handles a message Decode refused (its id, when readable).
+// A request or notification of the server concerns none of the client's
+// calls — the ids of the server's requests are another id space than the
+// client's — so it is dropped with a warning; a session that serves
+// server requests gets no answer to it either, as its method and params
+// cannot be trusted. Only a response fails a call: the one with its id, or
+// every call when the id is unreadable or unknown (the server broke the
+// protocol and no answer can be trusted to arrive).
+func (c *streamConn) malformed(line []byte, id jsonrpc.ID, derr *jsonrpc.Error) {
+	err := fmt.Errorf("client: the server sent an invalid JSON-RPC message (%s): %s", derr.Message, clip(line))
+	if fromServer(line) {
+		c.warn("mcp client: dropped an invalid request or notification of the server", "error", err)
+		return
+	}
+	if id.IsZero() || c.settle(id.String(), callResult{err: err}) {
+		c.failAll(err)
+	}
+}
+
+// fromServer reports whether line has the shape of a request or a
+// notification: a "method" member and neither "result" nor "error". The
+// members are read as Decode reads them (jsonscan.Members: exact,
+// unescaped names); a message malformed part-way is judged by the members
+// before the fault.
+func fromServer(line []byte) bool {
+	var method, answer bool
+	jsonscan.Members(line, func(key, _ []byte) {
+		switch string(key) {
+		case "method":
+			method = true
+		case "result", "error":
+			answer = true
+		}
+	})
+	return method && !answer
+}
+
+// warn logs through the Client's Options.Logger when the peer is a Client.
+func (c *streamConn) warn(msg string, args ...any) {
+	c.mu.Lock()
+	w, ok := c.peer.(warner)
+	c.mu.Unlock()
+	if ok {
+		w.warn(msg, args...)
+	}
+}
+
+// warner is implemented by a Peer that logs warnings (the Client).
+type warner interface {
+	warn(msg string, args ...any)
 }
 
 // route delivers a notification to the request it names: by progress token
