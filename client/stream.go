@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
@@ -30,7 +31,7 @@ type streamConn struct {
 
 	mu        sync.Mutex
 	pending   map[string]*pendingCall
-	abandoned map[string]bool // ids cancelled or timed out: a late answer is dropped
+	abandoned abandonedIDs // ids cancelled or timed out: a late answer is dropped
 	peer      Peer
 	serving   chan struct{} // one token per server request being served (maxServing)
 	err       error         // set once the reader stops
@@ -81,7 +82,7 @@ func newStreamConn(r io.Reader, w io.Writer, max int, cause func() error) *strea
 // send; ended names the end of the stream in errors.
 func newMessageConn(next messageSource, send func(context.Context, []byte) error, max int, cause func() error, ended string) *streamConn {
 	c := &streamConn{send: send, max: max, onClose: cause, ended: ended, pending: map[string]*pendingCall{},
-		abandoned: map[string]bool{}, done: make(chan struct{}), serving: make(chan struct{}, maxServing)}
+		done: make(chan struct{}), serving: make(chan struct{}, maxServing)}
 	go c.readLoop(next)
 	return c
 }
@@ -146,10 +147,7 @@ func (c *streamConn) forget(key string, abandon bool) {
 	c.mu.Lock()
 	delete(c.pending, key)
 	if abandon {
-		if len(c.abandoned) > 4096 {
-			clear(c.abandoned)
-		}
-		c.abandoned[key] = true
+		c.abandoned.add(key)
 	}
 	c.mu.Unlock()
 }
@@ -250,13 +248,81 @@ func (c *streamConn) settle(key string, r callResult) (unknown bool) {
 	c.mu.Lock()
 	p, ok := c.pending[key]
 	delete(c.pending, key)
-	abandoned := c.abandoned[key]
-	delete(c.abandoned, key)
+	late := !ok && c.abandoned.answer(key)
 	c.mu.Unlock()
 	if ok {
 		p.ch <- r
 	}
-	return !ok && !abandoned
+	return !ok && !late
+}
+
+// maxAbandoned bounds the abandoned ids a connection remembers.
+const maxAbandoned = 4096
+
+// abandonedIDs remembers the ids of abandoned calls so that their late
+// answers are dropped, not taken for answers to ids the client never sent
+// (which end every call). It keeps the newest maxAbandoned ids and forgets
+// the oldest first; of the ids it forgot it keeps the range of the integer
+// ones (the Client numbers its requests 1, 2, 3, …) and whether any was a
+// string, so that an answer that may be late for a forgotten id is dropped
+// too rather than failing every call.
+type abandonedIDs struct {
+	waiting map[string]bool // id → no answer has arrived yet
+	order   []string        // the ids in waiting, oldest at next once full
+	next    int
+
+	forgotLow, forgotHigh int64 // range of the integer ids forgotten (forgotHigh < forgotLow: none)
+	forgotString          bool  // a string id was forgotten
+}
+
+// add remembers key, forgetting the oldest id when maxAbandoned are kept.
+func (a *abandonedIDs) add(key string) {
+	if a.waiting == nil {
+		a.waiting, a.forgotLow, a.forgotHigh = map[string]bool{}, 1, 0
+	}
+	if _, kept := a.waiting[key]; !kept {
+		if len(a.order) < maxAbandoned {
+			a.order = append(a.order, key)
+		} else {
+			a.forget(a.order[a.next])
+			a.order[a.next] = key
+			a.next = (a.next + 1) % maxAbandoned
+		}
+	}
+	a.waiting[key] = true
+}
+
+func (a *abandonedIDs) forget(key string) {
+	delete(a.waiting, key)
+	n, isInt := intKey(key)
+	switch {
+	case !isInt:
+		a.forgotString = true
+	case a.forgotHigh < a.forgotLow:
+		a.forgotLow, a.forgotHigh = n, n
+	default:
+		a.forgotLow, a.forgotHigh = min(a.forgotLow, n), max(a.forgotHigh, n)
+	}
+}
+
+// answer reports whether an answer with key, which no call waits for, may
+// be the late answer of an abandoned call: the first answer to a kept id,
+// or any answer to an id in the forgotten range.
+func (a *abandonedIDs) answer(key string) bool {
+	if a.waiting[key] {
+		a.waiting[key] = false // a second answer is one too many
+		return true
+	}
+	if n, ok := intKey(key); ok {
+		return a.forgotLow <= n && n <= a.forgotHigh
+	}
+	return a.forgotString
+}
+
+// intKey returns the value of an integer id's text (jsonrpc.ID.String).
+func intKey(key string) (int64, bool) {
+	n, err := strconv.ParseInt(key, 10, 64)
+	return n, err == nil
 }
 
 // malformed handles a message Decode refused (its id, when readable).
