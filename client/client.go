@@ -277,8 +277,10 @@ func (c *Client) send(ctx context.Context, method string, members map[string]jso
 			return nil, fmt.Errorf("client: tools/call %s: %w", req.Name, err)
 		}
 	}
-	req.Notify = c.notifier(ctx, meta.progressToken, notify)
+	var flush func()
+	req.Notify, flush = c.notifier(ctx, notify)
 	result, err := c.t.RoundTrip(ctx, req)
+	flush()
 	if err != nil {
 		return nil, err
 	}

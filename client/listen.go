@@ -24,6 +24,14 @@ type Notification struct {
 // offer, the requested URIs are subscribed with resources/subscribe, and
 // the session's list_changed and resources/updated notifications are
 // yielded as filter asks.
+//
+// The transport's reader never waits for the loop: notifications queue
+// until the loop takes them, so the loop may call the client (ListTools on
+// notifications/tools/list_changed) and take its time. The queue is
+// bounded: a list_changed or resources/updated notification equal to one
+// still queued is coalesced with it, and a loop that falls more than 1024
+// notifications behind gets the ones queued and then ErrListenOverflow,
+// which ends the stream; listening again resumes.
 func (c *Client) Listen(ctx context.Context, filter mcp.SubscriptionFilter) iter.Seq2[Notification, error] {
 	return func(yield func(Notification, error) bool) {
 		if c.Legacy() {
@@ -32,46 +40,23 @@ func (c *Client) Listen(ctx context.Context, filter mcp.SubscriptionFilter) iter
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		ch := make(chan Notification, 16)
-		done := make(chan error, 1)
+		q := newListenQueue(cancel)
 		go func() {
 			if err := c.ensureEra(ctx); err != nil {
-				done <- err
+				q.end(err)
 				return
 			}
 			members, err := paramMembers(&mcp.SubscriptionsListenRequestParams{Notifications: filter})
 			if err != nil {
-				done <- err
+				q.end(err)
 				return
 			}
-			_, err = c.call(ctx, mcp.MethodSubscriptionsListen, members, func(method string, params json.RawMessage) {
-				select {
-				case ch <- Notification{Method: method, Params: params}:
-				case <-ctx.Done():
-				}
-			})
+			_, err = c.call(ctx, mcp.MethodSubscriptionsListen, members, q.push)
 			if err == nil {
 				err = errors.New("client: the server ended the listen stream")
 			}
-			done <- err
+			q.end(err)
 		}()
-		for {
-			select {
-			case n := <-ch:
-				if !yield(n, nil) {
-					return
-				}
-			case err := <-done:
-				for len(ch) > 0 { // notifications that arrived before the end
-					if !yield(<-ch, nil) {
-						return
-					}
-				}
-				if ctx.Err() == nil {
-					yield(Notification{}, err)
-				}
-				return
-			}
-		}
+		yieldQueue(ctx, q, nil, yield)
 	}
 }

@@ -20,8 +20,7 @@ import (
 // legacyListener is one Listen of a legacy session.
 type legacyListener struct {
 	filter mcp.SubscriptionFilter
-	ch     chan Notification
-	done   <-chan struct{}
+	q      *listenQueue
 }
 
 type legacyListeners struct {
@@ -56,7 +55,8 @@ func (ls *legacyListeners) remove(l *legacyListener) []string {
 	return unused
 }
 
-// deliver hands a notification to every listener whose filter asks for it.
+// deliver queues a notification for every listener whose filter asks for
+// it. It never blocks: it runs on the transport's reader.
 func (ls *legacyListeners) deliver(method string, params json.RawMessage) {
 	ls.mu.Lock()
 	var targets []*legacyListener
@@ -67,10 +67,7 @@ func (ls *legacyListeners) deliver(method string, params json.RawMessage) {
 	}
 	ls.mu.Unlock()
 	for _, l := range targets {
-		select {
-		case l.ch <- Notification{Method: method, Params: params}:
-		case <-l.done:
-		}
+		l.q.push(method, params)
 	}
 }
 
@@ -129,7 +126,7 @@ func (c *Client) listenLegacy(ctx context.Context, filter mcp.SubscriptionFilter
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	honored := c.honored(filter)
-	l := &legacyListener{filter: honored, ch: make(chan Notification, 16), done: ctx.Done()}
+	l := &legacyListener{filter: honored, q: newListenQueue(cancel)}
 	c.listeners.add(l)
 	var subscribed []string
 	defer func() {
@@ -157,14 +154,5 @@ func (c *Client) listenLegacy(ctx context.Context, filter mcp.SubscriptionFilter
 	if !yield(Notification{Method: mcp.MethodNotificationsSubscriptionsAcknowledged, Params: ack}, nil) {
 		return
 	}
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case n := <-l.ch:
-			if !yield(n, nil) {
-				return
-			}
-		}
-	}
+	yieldQueue(ctx, l.q, ctx.Done(), yield)
 }

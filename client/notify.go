@@ -3,6 +3,8 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/jsonrpc"
@@ -12,6 +14,10 @@ type progressKey struct{}
 
 // WithProgress returns a context whose calls ask for progress (a
 // progressToken in _meta) and deliver their notifications/progress to fn.
+// fn runs on a goroutine of its own, one notification at a time in order,
+// and may call the client; a call returns once fn has had its
+// notifications. When fn falls 64 notifications behind, the oldest it has
+// not had is dropped (a later progress notification supersedes it).
 func WithProgress(ctx context.Context, fn func(mcp.ProgressNotificationParams)) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }
@@ -22,18 +28,24 @@ func progressFunc(ctx context.Context) (func(mcp.ProgressNotificationParams), bo
 }
 
 // notifier returns the Notify func of one request: progress to the call's
-// WithProgress callback, the rest as HandleNotification would, or to
-// stream (a Listen) when set.
-func (c *Client) notifier(ctx context.Context, token string, stream func(string, json.RawMessage)) func(string, json.RawMessage) {
-	progress, hasProgress := progressFunc(ctx)
+// WithProgress callback (through a progressRelay; flush waits until it
+// has had every notification of the request), the rest as
+// HandleNotification would, or to stream (a Listen) when set.
+func (c *Client) notifier(ctx context.Context, stream func(string, json.RawMessage)) (notify func(string, json.RawMessage), flush func()) {
+	flush = func() {}
+	var relay *progressRelay
+	if fn, ok := progressFunc(ctx); ok {
+		relay = &progressRelay{fn: fn}
+		flush = relay.flush
+	}
 	return func(method string, params json.RawMessage) {
-		if method == mcp.MethodNotificationsProgress && hasProgress {
+		if method == mcp.MethodNotificationsProgress && relay != nil {
 			var p mcp.ProgressNotificationParams
 			if err := json.Unmarshal(params, &p); err != nil {
 				c.opts.logger().Warn("mcp client: undecodable notifications/progress", "error", err)
 				return
 			}
-			progress(p)
+			relay.push(p)
 			return
 		}
 		if stream != nil && method != mcp.MethodNotificationsProgress && method != mcp.MethodNotificationsMessage {
@@ -41,6 +53,73 @@ func (c *Client) notifier(ctx context.Context, token string, stream func(string,
 			return
 		}
 		c.HandleNotification(method, params)
+	}, flush
+}
+
+// maxQueuedProgress bounds the progress notifications a progressRelay
+// holds for a callback that has not taken them yet.
+const maxQueuedProgress = 64
+
+// progressRelay hands one request's progress notifications to its
+// WithProgress callback on a goroutine of its own (one at a time, in
+// order), so that the transport's reader never waits for the callback: a
+// callback that calls the client would otherwise wait, on stdio, for that
+// very reader. When the callback falls maxQueuedProgress behind, the
+// oldest notification not yet taken is dropped: progress only increases
+// and each notification reports the whole of it, so a later one
+// supersedes an earlier one.
+type progressRelay struct {
+	fn func(mcp.ProgressNotificationParams)
+
+	mu      sync.Mutex
+	queue   []mcp.ProgressNotificationParams
+	idle    chan struct{} // closed when the running delivery goroutine ends; nil: none ran
+	running bool
+	closed  bool // the request has ended: later notifications are dropped
+}
+
+// push queues p; it never blocks.
+func (r *progressRelay) push(p mcp.ProgressNotificationParams) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	if len(r.queue) == maxQueuedProgress {
+		r.queue = slices.Delete(r.queue, 0, 1)
+	}
+	r.queue = append(r.queue, p)
+	if !r.running {
+		r.running, r.idle = true, make(chan struct{})
+		go r.deliver(r.idle)
+	}
+}
+
+func (r *progressRelay) deliver(idle chan struct{}) {
+	defer close(idle)
+	for {
+		r.mu.Lock()
+		if len(r.queue) == 0 {
+			r.running = false
+			r.mu.Unlock()
+			return
+		}
+		p := r.queue[0]
+		r.queue = r.queue[1:]
+		r.mu.Unlock()
+		r.fn(p)
+	}
+}
+
+// flush ends the relay and returns once the callback has had every
+// notification queued: a call returns after its progress is reported.
+func (r *progressRelay) flush() {
+	r.mu.Lock()
+	r.closed = true
+	idle := r.idle
+	r.mu.Unlock()
+	if idle != nil {
+		<-idle
 	}
 }
 
@@ -122,3 +201,6 @@ func orEmpty(p json.RawMessage) json.RawMessage {
 	}
 	return p
 }
+
+// warn logs msg through Options.Logger.
+func (c *Client) warn(msg string, args ...any) { c.opts.logger().Warn(msg, args...) }

@@ -44,6 +44,11 @@ type Options struct {
 	// OnLog receives notifications/message.
 	OnLog func(mcp.LoggingMessageNotificationParams)
 	// OnNotification receives every other notification outside a Listen.
+	//
+	// OnProgress, OnLog and OnNotification run on the goroutine that reads
+	// the server's messages: they must return promptly, and must not wait
+	// for a call of the client (on stdio its answer would wait for them).
+	// WithProgress callbacks and Listen loops have no such limit.
 	OnNotification func(method string, params json.RawMessage)
 	// Logger receives warnings (a tool dropped for an invalid x-mcp-header,
 	// a notification that does not decode). Default: slog.Default().

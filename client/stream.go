@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
@@ -29,7 +31,7 @@ type streamConn struct {
 
 	mu        sync.Mutex
 	pending   map[string]*pendingCall
-	abandoned map[string]bool // ids cancelled or timed out: a late answer is dropped
+	abandoned abandonedIDs // ids cancelled or timed out: a late answer is dropped
 	peer      Peer
 	serving   chan struct{} // one token per server request being served (maxServing)
 	err       error         // set once the reader stops
@@ -80,7 +82,7 @@ func newStreamConn(r io.Reader, w io.Writer, max int, cause func() error) *strea
 // send; ended names the end of the stream in errors.
 func newMessageConn(next messageSource, send func(context.Context, []byte) error, max int, cause func() error, ended string) *streamConn {
 	c := &streamConn{send: send, max: max, onClose: cause, ended: ended, pending: map[string]*pendingCall{},
-		abandoned: map[string]bool{}, done: make(chan struct{}), serving: make(chan struct{}, maxServing)}
+		done: make(chan struct{}), serving: make(chan struct{}, maxServing)}
 	go c.readLoop(next)
 	return c
 }
@@ -145,10 +147,7 @@ func (c *streamConn) forget(key string, abandon bool) {
 	c.mu.Lock()
 	delete(c.pending, key)
 	if abandon {
-		if len(c.abandoned) > 4096 {
-			clear(c.abandoned)
-		}
-		c.abandoned[key] = true
+		c.abandoned.add(key)
 	}
 	c.mu.Unlock()
 }
@@ -207,31 +206,17 @@ func (c *streamConn) readLoop(next messageSource) {
 func (c *streamConn) dispatch(line []byte) {
 	msg, derr := jsonrpc.Decode(line)
 	if derr != nil {
-		if msg.Kind == jsonrpc.KindNotification {
-			return // a malformed notification concerns no request
-		}
-		c.failOne(msg.ID, fmt.Errorf("client: the server sent an invalid JSON-RPC message (%s): %s", derr.Message, clip(line)))
+		c.malformed(line, msg.ID, derr)
 		return
 	}
 	switch msg.Kind {
 	case jsonrpc.KindResponse, jsonrpc.KindErrorResponse:
-		key := msg.ID.String()
-		c.mu.Lock()
-		p, ok := c.pending[key]
-		delete(c.pending, key)
-		abandoned := c.abandoned[key]
-		delete(c.abandoned, key)
-		c.mu.Unlock()
-		if !ok {
-			if !abandoned {
-				c.failOne(jsonrpc.ID{}, fmt.Errorf("client: the server answered request id %s, which the client never sent or already had answered", key))
-			}
-			return
-		}
+		r := callResult{result: msg.Result}
 		if msg.Kind == jsonrpc.KindErrorResponse {
-			p.ch <- callResult{err: msg.Error}
-		} else {
-			p.ch <- callResult{result: msg.Result}
+			r = callResult{err: msg.Error}
+		}
+		if key := msg.ID.String(); c.settle(key, r) {
+			c.failAll(fmt.Errorf("client: the server answered request id %s, which the client never sent or already had answered", key))
 		}
 	case jsonrpc.KindNotification:
 		c.route(msg.Method, msg.Params)
@@ -255,21 +240,141 @@ func (c *streamConn) dispatch(line []byte) {
 	}
 }
 
-// failOne ends the request with id (or, when the id is unknown, every
-// waiting request: the server broke the protocol and no answer can be
-// trusted to arrive).
-func (c *streamConn) failOne(id jsonrpc.ID, err error) {
-	if !id.IsZero() {
-		c.mu.Lock()
-		p, ok := c.pending[id.String()]
-		delete(c.pending, id.String())
-		c.mu.Unlock()
-		if ok {
-			p.ch <- callResult{err: err}
-			return
+// settle hands r to the call waiting for the answer with id key. An
+// answer to an abandoned call (cancelled or timed out) is dropped: "The
+// client SHOULD ignore any response to the cancelled request that arrives
+// afterward" (cancellation.mdx). unknown reports an answer to no call.
+func (c *streamConn) settle(key string, r callResult) (unknown bool) {
+	c.mu.Lock()
+	p, ok := c.pending[key]
+	delete(c.pending, key)
+	late := !ok && c.abandoned.answer(key)
+	c.mu.Unlock()
+	if ok {
+		p.ch <- r
+	}
+	return !ok && !late
+}
+
+// maxAbandoned bounds the abandoned ids a connection remembers.
+const maxAbandoned = 4096
+
+// abandonedIDs remembers the ids of abandoned calls so that their late
+// answers are dropped, not taken for answers to ids the client never sent
+// (which end every call). It keeps the newest maxAbandoned ids and forgets
+// the oldest first; of the ids it forgot it keeps the range of the integer
+// ones (the Client numbers its requests 1, 2, 3, …) and whether any was a
+// string, so that an answer that may be late for a forgotten id is dropped
+// too rather than failing every call.
+type abandonedIDs struct {
+	waiting map[string]bool // id → no answer has arrived yet
+	order   []string        // the ids in waiting, oldest at next once full
+	next    int
+
+	forgotLow, forgotHigh int64 // range of the integer ids forgotten (forgotHigh < forgotLow: none)
+	forgotString          bool  // a string id was forgotten
+}
+
+// add remembers key, forgetting the oldest id when maxAbandoned are kept.
+func (a *abandonedIDs) add(key string) {
+	if a.waiting == nil {
+		a.waiting, a.forgotLow, a.forgotHigh = map[string]bool{}, 1, 0
+	}
+	if _, kept := a.waiting[key]; !kept {
+		if len(a.order) < maxAbandoned {
+			a.order = append(a.order, key)
+		} else {
+			a.forget(a.order[a.next])
+			a.order[a.next] = key
+			a.next = (a.next + 1) % maxAbandoned
 		}
 	}
-	c.failAll(err)
+	a.waiting[key] = true
+}
+
+func (a *abandonedIDs) forget(key string) {
+	delete(a.waiting, key)
+	n, isInt := intKey(key)
+	switch {
+	case !isInt:
+		a.forgotString = true
+	case a.forgotHigh < a.forgotLow:
+		a.forgotLow, a.forgotHigh = n, n
+	default:
+		a.forgotLow, a.forgotHigh = min(a.forgotLow, n), max(a.forgotHigh, n)
+	}
+}
+
+// answer reports whether an answer with key, which no call waits for, may
+// be the late answer of an abandoned call: the first answer to a kept id,
+// or any answer to an id in the forgotten range.
+func (a *abandonedIDs) answer(key string) bool {
+	if a.waiting[key] {
+		a.waiting[key] = false // a second answer is one too many
+		return true
+	}
+	if n, ok := intKey(key); ok {
+		return a.forgotLow <= n && n <= a.forgotHigh
+	}
+	return a.forgotString
+}
+
+// intKey returns the value of an integer id's text (jsonrpc.ID.String).
+func intKey(key string) (int64, bool) {
+	n, err := strconv.ParseInt(key, 10, 64)
+	return n, err == nil
+}
+
+// malformed handles a message Decode refused (its id, when readable).
+// A request or notification of the server concerns none of the client's
+// calls — the ids of the server's requests are another id space than the
+// client's — so it is dropped with a warning; a session that serves
+// server requests gets no answer to it either, as its method and params
+// cannot be trusted. Only a response fails a call: the one with its id, or
+// every call when the id is unreadable or unknown (the server broke the
+// protocol and no answer can be trusted to arrive).
+func (c *streamConn) malformed(line []byte, id jsonrpc.ID, derr *jsonrpc.Error) {
+	err := fmt.Errorf("client: the server sent an invalid JSON-RPC message (%s): %s", derr.Message, clip(line))
+	if fromServer(line) {
+		c.warn("mcp client: dropped an invalid request or notification of the server", "error", err)
+		return
+	}
+	if id.IsZero() || c.settle(id.String(), callResult{err: err}) {
+		c.failAll(err)
+	}
+}
+
+// fromServer reports whether line has the shape of a request or a
+// notification: a "method" member and neither "result" nor "error". The
+// members are read as Decode reads them (jsonscan.Members: exact,
+// unescaped names); a message malformed part-way is judged by the members
+// before the fault.
+func fromServer(line []byte) bool {
+	var method, answer bool
+	jsonscan.Members(line, func(key, _ []byte) {
+		switch string(key) {
+		case "method":
+			method = true
+		case "result", "error":
+			answer = true
+		}
+	})
+	return method && !answer
+}
+
+// warn logs through the Client's Options.Logger when the peer is a Client.
+func (c *streamConn) warn(msg string, args ...any) {
+	c.mu.Lock()
+	w, ok := c.peer.(warner)
+	c.mu.Unlock()
+	if ok {
+		w.warn(msg, args...)
+	}
+}
+
+// warner is implemented by a Peer that logs warnings (the Client).
+type warner interface {
+	warn(msg string, args ...any)
 }
 
 // route delivers a notification to the request it names: by progress token
