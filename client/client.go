@@ -35,6 +35,7 @@ type Client struct {
 	version  string // the protocol version requests are sent at
 	discover *mcp.DiscoverResult
 	initRes  json.RawMessage // legacy InitializeResult
+	initCaps map[string]any  // its capabilities, read once (parseInitializeResult)
 
 	tools     toolCache
 	listeners legacyListeners // Listen in a legacy session (listen_legacy.go)
