@@ -24,6 +24,7 @@ func (c *Client) ensureEra(ctx context.Context) error {
 	switch c.opts.Era {
 	case EraModern:
 		c.eraKnown = true
+		c.modern.Store(true)
 		return nil
 	case EraLegacy:
 		return c.initializeLocked(ctx)
@@ -34,6 +35,7 @@ func (c *Client) ensureEra(ctx context.Context) error {
 	}
 	if modern {
 		c.eraKnown = true
+		c.modern.Store(true)
 		return nil
 	}
 	return c.initializeLocked(ctx)
@@ -119,6 +121,7 @@ func (c *Client) initializeLocked(ctx context.Context) error {
 	if slices.Contains(legacyVersions, c.opts.ProtocolVersion) {
 		want = c.opts.ProtocolVersion
 	}
+	c.modern.Store(false) // a legacy server may send requests from now on
 	if ls, ok := c.t.(legacySessioner); ok {
 		ls.startLegacy("")
 	}

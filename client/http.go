@@ -296,8 +296,15 @@ func (t *HTTPTransport) readStream(ctx context.Context, req *Request, body io.Re
 
 // serve answers a server-to-client request in the background; beyond
 // maxServing at once the request is dropped unanswered (a server flooding
-// requests gets no goroutine, and no POST, per request).
+// requests gets no goroutine, and no POST, per request). In a 2026-07-28
+// session it is dropped unanswered in any case (serverRequestGate).
 func (t *HTTPTransport) serve(msg jsonrpc.Message) {
+	t.mu.Lock()
+	peer := t.peer
+	t.mu.Unlock()
+	if !acceptsServerRequest(peer, msg.Method) {
+		return
+	}
 	t.servingOnce.Do(func() { t.serving = make(chan struct{}, maxServing) })
 	select {
 	case t.serving <- struct{}{}:
