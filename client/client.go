@@ -35,10 +35,12 @@ type Client struct {
 	version  string // the protocol version requests are sent at
 	discover *mcp.DiscoverResult
 	initRes  json.RawMessage // legacy InitializeResult
+	initCaps map[string]any  // its capabilities, read once (parseInitializeResult)
 
 	tools     toolCache
 	listeners legacyListeners // Listen in a legacy session (listen_legacy.go)
 	answered  atomic.Bool     // EraModern: the first request settled the era
+	modern    atomic.Bool     // a 2026-07-28 session: the server's requests are dropped (acceptServerRequest)
 }
 
 // Connect returns a Client for the server t reaches. With EraAuto and

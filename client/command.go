@@ -27,6 +27,10 @@ type CommandTransport struct {
 	// (DefaultMaxMessageBytes when 0).
 	MaxMessageBytes int
 	// ShutdownTimeout is how long Close waits after each step (default 2s).
+	// It is also Cmd.WaitDelay when that is unset: a process the server
+	// left behind that still holds its stdout or stderr (a background
+	// grandchild) holds Close and the pending requests no longer than
+	// that once the server itself has exited.
 	ShutdownTimeout time.Duration
 
 	once    sync.Once
@@ -73,6 +77,9 @@ func (t *CommandTransport) start() error {
 			t.Cmd.Stderr = io.MultiWriter(t.Stderr, t.tail)
 		} else {
 			t.Cmd.Stderr = t.tail
+		}
+		if t.Cmd.WaitDelay == 0 {
+			t.Cmd.WaitDelay = t.shutdownTimeout()
 		}
 		if err := t.Cmd.Start(); err != nil {
 			t.err = fmt.Errorf("client: starting %s: %w", t.Cmd.Path, err)
@@ -144,10 +151,7 @@ func (t *CommandTransport) Close() error {
 	if t.conn == nil {
 		return t.err
 	}
-	d := t.ShutdownTimeout
-	if d <= 0 {
-		d = 2 * time.Second
-	}
+	d := t.shutdownTimeout()
 	_ = t.stdin.Close()
 	select {
 	case <-t.exited:
@@ -163,6 +167,13 @@ func (t *CommandTransport) Close() error {
 	_ = t.Cmd.Process.Kill()
 	<-t.exited
 	return fmt.Errorf("client: the server did not exit within %v of SIGTERM and was killed", d)
+}
+
+func (t *CommandTransport) shutdownTimeout() time.Duration {
+	if t.ShutdownTimeout <= 0 {
+		return 2 * time.Second
+	}
+	return t.ShutdownTimeout
 }
 
 // tailBuffer keeps the last max bytes written to it.

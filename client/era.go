@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
@@ -23,6 +24,7 @@ func (c *Client) ensureEra(ctx context.Context) error {
 	switch c.opts.Era {
 	case EraModern:
 		c.eraKnown = true
+		c.modern.Store(true)
 		return nil
 	case EraLegacy:
 		return c.initializeLocked(ctx)
@@ -33,6 +35,7 @@ func (c *Client) ensureEra(ctx context.Context) error {
 	}
 	if modern {
 		c.eraKnown = true
+		c.modern.Store(true)
 		return nil
 	}
 	return c.initializeLocked(ctx)
@@ -118,6 +121,7 @@ func (c *Client) initializeLocked(ctx context.Context) error {
 	if slices.Contains(legacyVersions, c.opts.ProtocolVersion) {
 		want = c.opts.ProtocolVersion
 	}
+	c.modern.Store(false) // a legacy server may send requests from now on
 	if ls, ok := c.t.(legacySessioner); ok {
 		ls.startLegacy("")
 	}
@@ -135,21 +139,16 @@ func (c *Client) initializeLocked(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("client: the server answers neither server/discover nor initialize: %w", err)
 	}
-	var res struct {
-		ProtocolVersion string `json:"protocolVersion"`
-		ServerInfo      *struct {
-			Name string `json:"name"`
-		} `json:"serverInfo"`
+	res, err := parseInitializeResult(raw)
+	if err != nil {
+		return err
 	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return fmt.Errorf("client: the initialize result does not decode: %w", err)
+	if !slices.Contains(legacyVersions, res.version) {
+		return fmt.Errorf("client: the server chose protocol version %q, which this client does not speak (%v)", res.version, legacyVersions)
 	}
-	if !slices.Contains(legacyVersions, res.ProtocolVersion) {
-		return fmt.Errorf("client: the server chose protocol version %q, which this client does not speak (%v)", res.ProtocolVersion, legacyVersions)
-	}
-	c.version, c.legacy, c.eraKnown, c.initRes = res.ProtocolVersion, true, true, raw
+	c.version, c.legacy, c.eraKnown, c.initRes, c.initCaps = res.version, true, true, raw, res.capabilities
 	if ls, ok := c.t.(legacySessioner); ok {
-		ls.startLegacy(res.ProtocolVersion)
+		ls.startLegacy(res.version)
 	}
 	// The rest of the handshake is bounded like initialize: a server that
 	// never answers these POSTs does not hold Connect.
@@ -165,13 +164,7 @@ func (c *Client) initializeLocked(ctx context.Context) error {
 		ls.sessionReady()
 	}
 	if c.opts.LogLevel != "" {
-		var caps struct {
-			Capabilities struct {
-				Logging json.RawMessage `json:"logging"`
-			} `json:"capabilities"`
-		}
-		_ = json.Unmarshal(raw, &caps)
-		if len(caps.Capabilities.Logging) > 0 {
+		if _, logging := res.capabilities["logging"]; logging {
 			p, _ := json.Marshal(map[string]any{"level": c.opts.LogLevel})
 			lctx, lcancel := context.WithTimeoutCause(ctx, c.opts.probeTimeout(), errors.New("no answer to logging/setLevel"))
 			defer lcancel()
@@ -181,4 +174,27 @@ func (c *Client) initializeLocked(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// initializeResult is what the client reads of a legacy initialize result.
+type initializeResult struct {
+	version      string
+	capabilities map[string]any // the server's capabilities, nil when not an object
+}
+
+// parseInitializeResult reads a legacy initialize result in one parse
+// (jsonscan.Tree): members by their exact names, and a name given twice in
+// any object an error naming it, as the typed decoders refuse it.
+func parseInitializeResult(raw []byte) (initializeResult, error) {
+	tree, perr := jsonscan.Tree(jsonscan.TrimSpace(raw), jsonscan.MaxNesting)
+	if perr != nil {
+		return initializeResult{}, fmt.Errorf("client: the initialize result does not decode: %w", perr)
+	}
+	obj, ok := tree.(map[string]any)
+	if !ok {
+		return initializeResult{}, errors.New("client: the initialize result is not a JSON object")
+	}
+	version, _ := obj["protocolVersion"].(string)
+	caps, _ := obj["capabilities"].(map[string]any)
+	return initializeResult{version: version, capabilities: caps}, nil
 }

@@ -49,7 +49,32 @@ type HTTPTransport struct {
 	streamDone    chan struct{}
 	sse           *sseSession // the HTTP+SSE transport (2024-11-05) once fallen back to (sse_legacy.go)
 	servingOnce   sync.Once
-	serving       chan struct{} // one token per server request being answered (maxServing)
+	serving       chan struct{}   // one token per server request being answered (maxServing)
+	inflight      context.Context // ended by Close: every POST's context is merged with it (untilClose)
+	endInflight   context.CancelCauseFunc
+}
+
+// errTransportClosed ends the requests in flight when the transport is
+// closed.
+var errTransportClosed = errors.New("the transport was closed")
+
+// untilClose returns ctx, ended also by Close, and the func that releases
+// it. A request in flight (a Listen stream, a call the server never
+// answers) thus ends with Close rather than outliving the Client; the
+// transport stays usable for requests sent after Close.
+func (t *HTTPTransport) untilClose(ctx context.Context) (context.Context, context.CancelFunc) {
+	t.mu.Lock()
+	if t.inflight == nil {
+		t.inflight, t.endInflight = context.WithCancelCause(context.Background())
+	}
+	inflight := t.inflight
+	t.mu.Unlock()
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(inflight, func() { cancel(context.Cause(inflight)) })
+	return ctx, func() {
+		stop()
+		cancel(nil)
+	}
 }
 
 // HTTP returns a transport for the Streamable HTTP endpoint url.
@@ -179,6 +204,8 @@ func (t *HTTPTransport) Notify(ctx context.Context, req *Request) error {
 	if conn := t.sseConn(); conn != nil {
 		return conn.notify(ctx, req)
 	}
+	ctx, done := t.untilClose(ctx)
+	defer done()
 	resp, err := t.post(ctx, req, jsonrpc.AppendNotification(nil, req.Method, req.Params))
 	if err != nil {
 		return err
@@ -196,8 +223,10 @@ func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request) (json.RawMe
 	if conn := t.sseConn(); conn != nil {
 		return conn.roundTrip(ctx, req)
 	}
-	result, err := t.roundTrip(ctx, req)
-	if err != nil && ctx.Err() != nil {
+	rctx, done := t.untilClose(ctx)
+	defer done()
+	result, err := t.roundTrip(rctx, req)
+	if err != nil && ctx.Err() != nil { // the caller's cancellation, not Close's
 		t.cancelInSession(ctx, req)
 	}
 	return result, err
@@ -296,8 +325,15 @@ func (t *HTTPTransport) readStream(ctx context.Context, req *Request, body io.Re
 
 // serve answers a server-to-client request in the background; beyond
 // maxServing at once the request is dropped unanswered (a server flooding
-// requests gets no goroutine, and no POST, per request).
+// requests gets no goroutine, and no POST, per request). In a 2026-07-28
+// session it is dropped unanswered in any case (serverRequestGate).
 func (t *HTTPTransport) serve(msg jsonrpc.Message) {
+	t.mu.Lock()
+	peer := t.peer
+	t.mu.Unlock()
+	if !acceptsServerRequest(peer, msg.Method) {
+		return
+	}
 	t.servingOnce.Do(func() { t.serving = make(chan struct{}, maxServing) })
 	select {
 	case t.serving <- struct{}{}:
@@ -330,22 +366,29 @@ func (t *HTTPTransport) answer(msg jsonrpc.Message) {
 	t.mu.Lock()
 	version := t.legacyVersion
 	t.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), answerTimeout)
+	ctx, cancel := t.untilClose(context.Background())
 	defer cancel()
+	ctx, cancelPost := context.WithTimeout(ctx, answerTimeout)
+	defer cancelPost()
 	resp, err := t.post(ctx, &Request{ProtocolVersion: version}, out)
 	if err == nil {
 		drain(resp)
 	}
 }
 
-// Close implements Transport: a legacy session's GET stream is closed and
-// the session deleted; an HTTP+SSE session's stream is closed.
+// Close implements Transport: the requests in flight end (their POSTs are
+// cancelled, a Listen stream among them), a legacy session's GET stream is
+// closed and the session deleted; an HTTP+SSE session's stream is closed.
 func (t *HTTPTransport) Close() error {
 	t.stopSessionStream()
 	t.mu.Lock()
-	id, sse := t.sessionID, t.sse
+	id, sse, endInflight := t.sessionID, t.sse, t.endInflight
 	t.sessionID, t.sse = "", nil
+	t.inflight, t.endInflight = nil, nil
 	t.mu.Unlock()
+	if endInflight != nil {
+		endInflight(errTransportClosed)
+	}
 	if sse != nil {
 		sse.close()
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/reqmeta"
 )
 
 // cacheableMethods are the requests whose 2026-07-28 results carry the
@@ -23,9 +24,9 @@ func upgradeLegacyResult(method string, raw json.RawMessage) (json.RawMessage, e
 	if !cacheableMethods[method] {
 		return raw, nil
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &members); err != nil {
-		return nil, fmt.Errorf("client: the %s result is not a JSON object: %w", method, err)
+	members, err := exactMembers(raw)
+	if err != nil {
+		return nil, fmt.Errorf("client: the %s result: %w", method, err)
 	}
 	changed := false
 	for k, v := range map[string]string{"resultType": `"complete"`, "ttlMs": `0`, "cacheScope": `"private"`} {
@@ -37,5 +38,5 @@ func upgradeLegacyResult(method string, raw json.RawMessage) (json.RawMessage, e
 	if !changed {
 		return raw, nil
 	}
-	return json.Marshal(members)
+	return reqmeta.Join(members), nil
 }

@@ -91,31 +91,24 @@ func (l *legacyListener) wants(method string, params json.RawMessage) bool {
 
 // honored is the part of filter the legacy server's capabilities offer.
 func (c *Client) honored(filter mcp.SubscriptionFilter) mcp.SubscriptionFilter {
-	var init struct {
-		Capabilities struct {
-			Tools, Prompts *struct {
-				ListChanged bool `json:"listChanged"`
-			}
-			Resources *struct {
-				ListChanged bool `json:"listChanged"`
-				Subscribe   bool `json:"subscribe"`
-			}
-		} `json:"capabilities"`
-	}
-	_ = json.Unmarshal(c.InitializeResult(), &init)
-	caps := init.Capabilities
+	c.eraMu.Lock()
+	caps := c.initCaps
+	c.eraMu.Unlock()
+	tools, _ := caps["tools"].(map[string]any)
+	prompts, _ := caps["prompts"].(map[string]any)
+	resources, _ := caps["resources"].(map[string]any)
 	yes := true
 	var out mcp.SubscriptionFilter
-	if filter.ToolsListChanged != nil && *filter.ToolsListChanged && caps.Tools != nil && caps.Tools.ListChanged {
+	if filter.ToolsListChanged != nil && *filter.ToolsListChanged && tools["listChanged"] == true {
 		out.ToolsListChanged = &yes
 	}
-	if filter.PromptsListChanged != nil && *filter.PromptsListChanged && caps.Prompts != nil && caps.Prompts.ListChanged {
+	if filter.PromptsListChanged != nil && *filter.PromptsListChanged && prompts["listChanged"] == true {
 		out.PromptsListChanged = &yes
 	}
-	if filter.ResourcesListChanged != nil && *filter.ResourcesListChanged && caps.Resources != nil && caps.Resources.ListChanged {
+	if filter.ResourcesListChanged != nil && *filter.ResourcesListChanged && resources["listChanged"] == true {
 		out.ResourcesListChanged = &yes
 	}
-	if caps.Resources != nil && caps.Resources.Subscribe {
+	if resources["subscribe"] == true {
 		out.ResourceSubscriptions = slices.Clone(filter.ResourceSubscriptions)
 	}
 	return out

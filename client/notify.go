@@ -188,6 +188,17 @@ func (c *Client) HandleRequest(ctx context.Context, method string, params json.R
 	return out, nil
 }
 
+// acceptServerRequest implements serverRequestGate: in a 2026-07-28
+// session a server's request is dropped with a warning; in a legacy
+// session, and before the era is known, it is served.
+func (c *Client) acceptServerRequest(method string) bool {
+	if !c.modern.Load() {
+		return true
+	}
+	c.opts.logger().Warn("mcp client: dropped a request the server sent in a 2026-07-28 session, where servers send none", "method", method)
+	return false
+}
+
 var inputMethods = map[string]struct{}{"elicitation/create": {}, "sampling/createMessage": {}, "roots/list": {}}
 
 func mustJSON(v any) json.RawMessage {

@@ -224,6 +224,9 @@ func (c *streamConn) dispatch(line []byte) {
 		c.mu.Lock()
 		peer := c.peer
 		c.mu.Unlock()
+		if !acceptsServerRequest(peer, msg.Method) {
+			return
+		}
 		select {
 		case c.serving <- struct{}{}:
 			go func() {

@@ -11,6 +11,8 @@ import (
 	"github.com/mcpgen/mcpgen/argschema"
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/httpwire"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/internal/reqmeta"
 )
 
 // toolCache remembers what tools/list said about each tool: its
@@ -35,9 +37,9 @@ type toolEntry struct {
 // logged ("Clients using the Streamable HTTP transport MUST reject tool
 // definitions where any x-mcp-header value violates these constraints").
 func (tc *toolCache) observe(result json.RawMessage, log *slog.Logger) (json.RawMessage, error) {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(result, &members); err != nil {
-		return nil, fmt.Errorf("client: the tools/list result is not a JSON object: %w", err)
+	members, err := exactMembers(result)
+	if err != nil {
+		return nil, fmt.Errorf("client: the tools/list result: %w", err)
 	}
 	var tools []json.RawMessage
 	if err := json.Unmarshal(members["tools"], &tools); err != nil {
@@ -50,20 +52,20 @@ func (tc *toolCache) observe(result json.RawMessage, log *slog.Logger) (json.Raw
 		tc.tools = map[string]*toolEntry{}
 	}
 	for i, raw := range tools {
-		var t struct {
-			Name         string          `json:"name"`
-			InputSchema  json.RawMessage `json:"inputSchema"`
-			OutputSchema json.RawMessage `json:"outputSchema"`
+		tool, err := exactMembers(raw)
+		if err != nil {
+			return nil, fmt.Errorf("client: tools/list tools[%d]: %w", i, err)
 		}
-		if err := json.Unmarshal(raw, &t); err != nil {
-			return nil, fmt.Errorf("client: tools/list tools[%d] does not decode: %w", i, err)
+		name, ok := jsonscan.String(tool["name"])
+		if !ok {
+			return nil, fmt.Errorf("client: tools/list tools[%d] has no string name", i)
 		}
-		e := &toolEntry{outputSchema: t.OutputSchema}
+		e := &toolEntry{outputSchema: tool["outputSchema"]}
 		if tc.mirror {
-			params, err := httpwire.ParamHeadersFromSchema(t.InputSchema)
+			params, err := httpwire.ParamHeadersFromSchema(tool["inputSchema"])
 			if err != nil {
-				log.Warn("mcp client: tool rejected for an invalid x-mcp-header annotation", "tool", t.Name, "error", err)
-				delete(tc.tools, t.Name)
+				log.Warn("mcp client: tool rejected for an invalid x-mcp-header annotation", "tool", name, "error", err)
+				delete(tc.tools, name)
 				continue
 			}
 			e.params = params
@@ -71,8 +73,8 @@ func (tc *toolCache) observe(result json.RawMessage, log *slog.Logger) (json.Raw
 		// The cache is bounded: a server that lists ever new names (one
 		// listing after another) cannot grow it without end. A tool past
 		// the bound is still returned, only not remembered.
-		if _, known := tc.tools[t.Name]; known || len(tc.tools) < MaxListedTools {
-			tc.tools[t.Name] = e
+		if _, known := tc.tools[name]; known || len(tc.tools) < MaxListedTools {
+			tc.tools[name] = e
 		}
 		kept = append(kept, raw)
 	}
@@ -84,7 +86,7 @@ func (tc *toolCache) observe(result json.RawMessage, log *slog.Logger) (json.Raw
 		return nil, err
 	}
 	members["tools"] = b
-	return json.Marshal(members)
+	return reqmeta.Join(members), nil
 }
 
 // headers returns the Mcp-Param-* headers of a call to tool name.

@@ -57,6 +57,26 @@ type Peer interface {
 	HandleNotification(method string, params json.RawMessage)
 }
 
+// serverRequestGate is implemented by a Peer that knows the session's era
+// (the Client). A 2026-07-28 server sends no requests of its own
+// (streamable-http.mdx: "The server MUST NOT send independent JSON-RPC
+// requests on this stream"; stdio.mdx: "The server MUST NOT write JSON-RPC
+// requests to stdout"), and the client answers none ("The client MUST NOT
+// send JSON-RPC responses"): a transport drops such a request, neither
+// served nor answered, when the gate says so.
+type serverRequestGate interface {
+	// acceptServerRequest reports whether a server request for method is
+	// served; when it is not, the gate has logged why.
+	acceptServerRequest(method string) bool
+}
+
+// acceptsServerRequest reports whether a transport serves a server request
+// for method: always, unless p is a serverRequestGate that refuses it.
+func acceptsServerRequest(p Peer, method string) bool {
+	g, ok := p.(serverRequestGate)
+	return !ok || g.acceptServerRequest(method)
+}
+
 // PeerBinder is implemented by transports that deliver such messages;
 // Connect binds the Client before the first request.
 type PeerBinder interface {
