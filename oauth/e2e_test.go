@@ -262,6 +262,19 @@ func TestJWTBadTokens(t *testing.T) {
 	if _, err := jwtVerifier(t, as2.Issuer)(m.url).VerifyToken(context.Background(), token(t, as2, m.url, "mcp")); err != nil {
 		t.Errorf("as2's token under as2's verifier: %v", err)
 	}
+	// The OP signs its access tokens with typ "JWT", as many do: the
+	// default takes them (the good token above), RequireAccessTokenType,
+	// which wants RFC 9068's "at+jwt", does not.
+	if header["typ"] != "JWT" {
+		t.Errorf("the OP's access token has typ %v, want JWT", header["typ"])
+	}
+	strict, err := NewJWTVerifier(context.Background(), JWTConfig{Issuer: as.Issuer, Audience: m.url, RequireAccessTokenType: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := strict.VerifyToken(context.Background(), good); !errors.Is(err, ErrTokenType) || !errors.Is(err, server.ErrInvalidToken) {
+		t.Errorf("typ JWT under RequireAccessTokenType: %v, want ErrTokenType wrapping server.ErrInvalidToken", err)
+	}
 }
 
 // TestJWTKeyRotation: after the server rotates its signing key, a token

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -41,11 +42,29 @@ type JWTConfig struct {
 	// HTTPClient fetches metadata and keys (default: a client with a 10
 	// second timeout).
 	HTTPClient *http.Client
+	// RequireAccessTokenType accepts only tokens whose JOSE "typ" header
+	// is "at+jwt" or "application/at+jwt" (RFC 9068 §2.1 and §4), so that
+	// no other JWT the authorization server signs (an ID token, a logout
+	// token, a security event token) can pass for an access token. By
+	// default a "typ" of "JWT" (or "application/jwt") and a token without
+	// "typ" are accepted too, as many authorization servers (Auth0, Okta,
+	// Keycloak, Zitadel) issue their access tokens so (an ID token, often
+	// typed "JWT" too, is then refused by its audience: the client, not
+	// this resource); any other "typ" ("logout+jwt", "secevent+jwt",
+	// "dpop+jwt", ...) is refused either way. Media type names are
+	// compared case-insensitively (RFC 7515 §4.1.9).
+	RequireAccessTokenType bool
 }
 
+// ErrTokenType is wrapped, along with server.ErrInvalidToken, by the
+// refusal of a token whose JOSE "typ" header is not an access token's (see
+// JWTConfig.RequireAccessTokenType).
+var ErrTokenType = errors.New("not an access token type")
+
 // JWTVerifier verifies JWT access tokens (RFC 9068) with the
-// authorization server's keys: signature (algorithm allow-list, key by
-// "kid"), "iss", "aud" (RFC 8707 audience binding), "exp" (required),
+// authorization server's keys: the "typ" header (an access token's, see
+// JWTConfig.RequireAccessTokenType), signature (algorithm allow-list, key
+// by "kid"), "iss", "aud" (RFC 8707 audience binding), "exp" (required),
 // "nbf" and "iat". It implements server.TokenVerifier.
 type JWTVerifier struct {
 	cfg  JWTConfig
@@ -108,6 +127,9 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*server.To
 		return nil, fmt.Errorf("%w: want exactly one signature", errInvalid)
 	}
 	h := tok.Headers[0]
+	if err := v.checkType(h); err != nil {
+		return nil, err
+	}
 	keys, err := v.keys.lookup(ctx, h.KeyID, h.Algorithm)
 	if err != nil {
 		return nil, err
@@ -134,6 +156,60 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*server.To
 		return nil, fmt.Errorf("%w: %w: the token is for %v, not %s", errInvalid, jwt.ErrInvalidAudience, []string(std.Audience), v.cfg.Audience)
 	}
 	return tokenInfo(all), nil
+}
+
+// checkType refuses a "typ" header that is not an access token's: by
+// default "at+jwt", "JWT" or none; with RequireAccessTokenType "at+jwt"
+// only.
+func (v *JWTVerifier) checkType(h jose.Header) error {
+	raw, ok := h.ExtraHeaders[jose.HeaderType]
+	if !ok { // absent (or null: go-jose drops it)
+		if v.cfg.RequireAccessTokenType {
+			return fmt.Errorf("%w: %w: no typ header, want %q", errInvalid, ErrTokenType, "at+jwt")
+		}
+		return nil
+	}
+	typ, isString := raw.(string)
+	if !isString {
+		return fmt.Errorf("%w: %w: typ header %v is not a string", errInvalid, ErrTokenType, raw)
+	}
+	switch mediaType(typ) {
+	case "application/at+jwt":
+		return nil
+	case "application/jwt":
+		if !v.cfg.RequireAccessTokenType {
+			return nil
+		}
+	}
+	want := `"at+jwt" or "JWT"`
+	if v.cfg.RequireAccessTokenType {
+		want = `"at+jwt"`
+	}
+	if len(typ) > 64 {
+		typ = typ[:64] + "..."
+	}
+	return fmt.Errorf("%w: %w: typ %q, want %s", errInvalid, ErrTokenType, typ, want)
+}
+
+// mediaType is the full, lower-case media type a "typ" header names: the
+// "application/" prefix is implied when the value has no "/" (RFC 7515
+// §4.1.9), and media type names are ASCII case-insensitive (RFC 2045 §2,
+// RFC 6838 §4.2); a value with non-ASCII bytes is kept as is, so it
+// matches nothing (no Unicode case folding).
+func mediaType(typ string) string {
+	b := []byte(typ)
+	for i, c := range b {
+		switch {
+		case c >= 0x80:
+			return typ
+		case 'A' <= c && c <= 'Z':
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	if !bytes.ContainsRune(b, '/') {
+		return "application/" + string(b)
+	}
+	return string(b)
 }
 
 var _ server.TokenVerifier = (*JWTVerifier)(nil)

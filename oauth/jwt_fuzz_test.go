@@ -29,10 +29,11 @@ const (
 	fuzzLeeway   = time.Minute
 )
 
-// jwtFuzzEnv is a JWTVerifier with a cached one-key JWKS (ES256, kid
-// "k1") and the keys to sign hostile tokens with.
+// jwtFuzzEnv is a JWTVerifier, and one with RequireAccessTokenType, with
+// a cached one-key JWKS (ES256, kid "k1") and the keys to sign hostile
+// tokens with.
 type jwtFuzzEnv struct {
-	v          *JWTVerifier
+	v, strict  *JWTVerifier
 	key, other *ecdsa.PrivateKey
 	pubBytes   []byte // the public key, for HMAC key confusion
 }
@@ -43,12 +44,18 @@ func newJWTFuzzEnv(f *testing.F) *jwtFuzzEnv {
 	set, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: "k1", Algorithm: "ES256", Use: "sig"}}})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(set) }))
 	f.Cleanup(srv.Close)
-	v, err := NewJWTVerifier(context.Background(), JWTConfig{Issuer: fuzzIssuer, Audience: fuzzAudience, JWKSURL: srv.URL, Leeway: fuzzLeeway})
+	cfg := JWTConfig{Issuer: fuzzIssuer, Audience: fuzzAudience, JWKSURL: srv.URL, Leeway: fuzzLeeway}
+	v, err := NewJWTVerifier(context.Background(), cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	cfg.RequireAccessTokenType = true
+	strict, err := NewJWTVerifier(context.Background(), cfg)
 	if err != nil {
 		f.Fatal(err)
 	}
 	pub, _ := key.PublicKey.Bytes()
-	return &jwtFuzzEnv{v: v, key: key, other: other, pubBytes: pub}
+	return &jwtFuzzEnv{v: v, strict: strict, key: key, other: other, pubBytes: pub}
 }
 
 func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
@@ -81,7 +88,8 @@ func (e *jwtFuzzEnv) sign(header, payload string, mode uint8) string {
 // refVerdict is the reference path's answer: written from RFC 7515/7519
 // with the standard library only (no go-jose), for the one ES256 key.
 type refVerdict struct {
-	ok       bool
+	ok       bool // the default verifier must accept
+	atJWT    bool // typ is at+jwt: with ok, RequireAccessTokenType must accept
 	subject  string
 	simple   bool // the header has only alg, kid, typ: go-jose has nothing more to refuse
 	boundary bool // a time claim is within seconds of the leeway edge, or absurd: no verdict
@@ -121,10 +129,29 @@ func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
 	}
 	// Member names are case-sensitive (RFC 7515 §4, RFC 7519 §4): read
 	// exact keys, not encoding/json's case-insensitive struct fields.
-	var h struct{ Alg, Kid, Typ string }
+	var h struct {
+		Alg, Kid string
+		Typ      *string // nil: absent or null
+	}
 	if err := errors.Join(member(header, "alg", &h.Alg), member(header, "kid", &h.Kid), member(header, "typ", &h.Typ)); err != nil {
 		v.why = "header members"
 		return v
+	}
+	// typ (RFC 9068 §4, RFC 7515 §4.1.9): a media type, "application/"
+	// implied without a "/", names compared ASCII case-insensitively.
+	// at+jwt is an access token; JWT and no typ are what many servers
+	// issue for one; anything else is another kind of JWT.
+	typOK := h.Typ == nil
+	if h.Typ != nil {
+		t := strings.Map(func(r rune) rune {
+			if 'A' <= r && r <= 'Z' {
+				return r + 'a' - 'A'
+			}
+			return r
+		}, *h.Typ)
+		t = strings.TrimPrefix(t, "application/")
+		v.atJWT = t == "at+jwt"
+		typOK = v.atJWT || t == "jwt"
 	}
 	if _, crit := header["crit"]; crit {
 		v.why = "crit"
@@ -179,6 +206,8 @@ func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
 	edge(c.Nbf, now.Add(fuzzLeeway))
 	edge(c.Iat, now.Add(fuzzLeeway))
 	switch {
+	case !typOK:
+		v.why = "typ"
 	case c.Exp == nil:
 		v.why = "no exp"
 	case c.Iss != fuzzIssuer:
@@ -202,8 +231,9 @@ func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
 // key, another key, HMAC keyed with the public key, or no signature) and
 // compares with refVerify. A token the verifier accepts and the reference
 // refuses is a failure; so is a refusal of a token with a plain header
-// (alg, kid, typ) the reference accepts. Every refusal must wrap
-// server.ErrInvalidToken.
+// (alg, kid, typ) the reference accepts. The same goes for the verifier
+// with RequireAccessTokenType, which must accept only what the reference
+// accepts with typ at+jwt. Every refusal must wrap server.ErrInvalidToken.
 func FuzzJWTVerify(f *testing.F) {
 	env := newJWTFuzzEnv(f)
 	now := time.Now().Unix()
@@ -226,6 +256,11 @@ func FuzzJWTVerify(f *testing.F) {
 		{hdr, fmt.Sprintf(`{"iss":%q,"aud":%q,"exp":"%d"}`, fuzzIssuer, fuzzAudience, now+60), 0},
 		{hdr, fmt.Sprintf(`{"iss":%q,"iss":"x","aud":%q,"exp":%d}`, fuzzIssuer, fuzzAudience, now+60), 0},
 		{hdr, `[]`, 0}, {hdr, `null`, 0},
+		{`{"alg":"ES256","kid":"k1","typ":"JWT"}`, good, 0}, {`{"alg":"ES256","kid":"k1","typ":"application/AT+JWT"}`, good, 0},
+		{`{"alg":"ES256","kid":"k1","typ":"logout+jwt"}`, good, 0}, {`{"alg":"ES256","kid":"k1","typ":"secevent+jwt"}`, good, 0},
+		{`{"alg":"ES256","kid":"k1","typ":null}`, good, 0}, {`{"alg":"ES256","kid":"k1","typ":""}`, good, 0},
+		{`{"alg":"ES256","kid":"k1","typ":1}`, good, 0}, {`{"alg":"ES256","kid":"k1","typ":"at+jwt","typ":"dpop+jwt"}`, good, 0},
+		{`{"alg":"ES256","kid":"k1","Typ":"logout+jwt"}`, good, 0}, {`{"alg":"ES256","kid":"k1","typ":"at+jwt\u0000"}`, good, 0},
 	} {
 		f.Add(s.header, s.payload, s.mode, "")
 	}
@@ -239,20 +274,29 @@ func FuzzJWTVerify(f *testing.F) {
 		}
 		at := time.Now()
 		info, err := env.v.VerifyToken(context.Background(), token)
+		sInfo, sErr := env.strict.VerifyToken(context.Background(), token)
 		ref := refVerify(token, &env.key.PublicKey, at)
-		if err != nil && !errors.Is(err, server.ErrInvalidToken) {
-			t.Fatalf("refusal does not wrap ErrInvalidToken: %v", err)
+		check := func(name string, info *server.TokenInfo, err error, ok bool) {
+			if err != nil && !errors.Is(err, server.ErrInvalidToken) {
+				t.Fatalf("%s: refusal does not wrap ErrInvalidToken: %v", name, err)
+			}
+			if ref.boundary {
+				return
+			}
+			why := ref.why
+			if ref.ok && !ok {
+				why = "typ not at+jwt"
+			}
+			switch {
+			case err == nil && !ok:
+				t.Fatalf("%s: the verifier accepts a token the reference refuses (%s): %q", name, why, token)
+			case err == nil && info.Subject != ref.subject:
+				t.Fatalf("%s: subject %q, the reference reads %q: %q", name, info.Subject, ref.subject, token)
+			case err != nil && ok && ref.simple:
+				t.Fatalf("%s: the verifier refuses (%v) a plain token the reference accepts: %q", name, err, token)
+			}
 		}
-		if ref.boundary {
-			return
-		}
-		switch {
-		case err == nil && !ref.ok:
-			t.Fatalf("the verifier accepts a token the reference refuses (%s): %q", ref.why, token)
-		case err == nil && info.Subject != ref.subject:
-			t.Fatalf("subject %q, the reference reads %q: %q", info.Subject, ref.subject, token)
-		case err != nil && ref.ok && ref.simple:
-			t.Fatalf("the verifier refuses (%v) a plain token the reference accepts: %q", err, token)
-		}
+		check("default", info, err, ref.ok)
+		check("RequireAccessTokenType", sInfo, sErr, ref.ok && ref.atJWT)
 	})
 }
