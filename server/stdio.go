@@ -345,7 +345,9 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 		}
 	}
 	call := &stdioCall{id: msg.ID, listen: listen}
-	call.slot.held = !listen && c.slots != nil
+	if !listen && c.slots != nil {
+		call.slot.hold()
+	}
 	call.ctx.init(reqs, c.gone)
 	c.mu.Lock()
 	if c.over {
@@ -495,15 +497,27 @@ func (c *stdioConn) tryAcquire() bool {
 }
 
 // stdioSlot says whether a request holds an in-flight slot of its
-// connection (listen streams hold none). Only the request's own goroutine
-// changes it once the request runs.
-type stdioSlot struct{ held bool }
+// connection (listen streams hold none): slotHeld, slotFree while it waits
+// for the client's answer (waitingForClient), slotEnded once the request
+// ended (release). Atomic: with Limits.RequestTimeout the handler runs on a
+// goroutine of its own, which may take the slot back after the request
+// timed out and ended; it then sees slotEnded and gives the slot straight
+// back instead of keeping it for good.
+type stdioSlot struct{ state atomic.Uint32 }
 
-// release gives back the slot acquire took for a request, if it still
-// holds it.
+const (
+	slotFree uint32 = iota
+	slotHeld
+	slotEnded
+)
+
+// hold records the slot acquire took for the request about to run.
+func (slot *stdioSlot) hold() { slot.state.Store(slotHeld) }
+
+// release ends the request's hold on its slot for good: the slot goes back
+// if the request holds it, and the request can take none again.
 func (c *stdioConn) release(slot *stdioSlot) {
-	if slot.held {
-		slot.held = false
+	if slot.state.Swap(slotEnded) == slotHeld {
 		<-c.slots
 	}
 }
@@ -523,7 +537,7 @@ const waitingPerSlot = 4
 // one) before the request goes on.
 func (w *stdioWriter) waitingForClient() (done func(), err error) {
 	c, slot := w.c, w.slot
-	if slot == nil || !slot.held {
+	if slot == nil || slot.state.Load() != slotHeld {
 		return func() {}, nil
 	}
 	select {
@@ -531,12 +545,18 @@ func (w *stdioWriter) waitingForClient() (done func(), err error) {
 	default:
 		return nil, limitError(reasonBusy, "Internal error: too many requests of this connection wait for the client's answers; answer them, then retry")
 	}
-	c.release(slot)
+	if !slot.state.CompareAndSwap(slotHeld, slotFree) {
+		<-c.waiting // the request ended meanwhile (timed out): nothing to give back
+		return func() {}, nil
+	}
+	<-c.slots
 	return func() {
 		<-c.waiting
 		select {
 		case c.slots <- struct{}{}:
-			slot.held = true
+			if !slot.state.CompareAndSwap(slotFree, slotHeld) {
+				<-c.slots // the request ended while it waited: not its slot any more
+			}
 		case <-w.ctx.Done():
 		case <-c.dead:
 		}
