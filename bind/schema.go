@@ -43,10 +43,11 @@ func (b *binder) deriveSchema(t types.Type, output bool, at token.Position) (str
 	return s, ok
 }
 
-// deriveSchemaFrom is deriveSchema that also reports whether every value
-// of t encodes to the shape the schema describes (no type met marshals
-// itself).
-func (b *binder) deriveSchemaFrom(t types.Type, output bool, at token.Position) (string, bool, bool) {
+// deriveSchemaFrom is deriveSchema that also reports, as fromType, whether
+// every value of t encodes to the shape the schema describes (no type met
+// marshals itself). ok is last, as in deriveSchema: false only after an
+// error was reported.
+func (b *binder) deriveSchemaFrom(t types.Type, output bool, at token.Position) (schema string, fromType, ok bool) {
 	named, _, ok := namedStruct(t)
 	if !ok {
 		b.errs.add(at, "cannot derive a schema for %s: not a named struct", types.TypeString(t, qualifier(b.pkg)))
@@ -70,7 +71,7 @@ func (b *binder) deriveSchemaFrom(t types.Type, output bool, at token.Position) 
 		b.errs.add(at, "encoding the schema of %s: %v", named.Obj().Name(), err)
 		return "", false, false
 	}
-	return string(out), true, !d.marshals
+	return string(out), !d.marshals, true
 }
 
 func (d *deriver) fail(pos token.Position, format string, args ...any) {
@@ -149,17 +150,8 @@ func (d *deriver) mapSchema(m *types.Map, pos token.Position, path string) *json
 // (through $defs when it is recursive), a string type with declared
 // constants (an enum), else its underlying type.
 func (d *deriver) named(n *types.Named, pos token.Position, path string) *jsonschema.Schema {
-	switch {
-	case isNamed(n, "time", "Time"):
+	if isNamed(n, "time", "Time") {
 		return &jsonschema.Schema{Type: "string", Format: "date-time"}
-	case isNamed(n, "encoding/json", "RawMessage"):
-		d.marshals = true
-		return &jsonschema.Schema{}
-	}
-	for _, m := range []string{"MarshalJSON", "MarshalText"} {
-		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), true, n.Obj().Pkg(), m); obj != nil {
-			d.marshals = true
-		}
 	}
 	for _, m := range []string{"JSONSchema", "JSONSchemaExtend"} {
 		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), true, n.Obj().Pkg(), m); obj != nil {
@@ -167,6 +159,19 @@ func (d *deriver) named(n *types.Named, pos token.Position, path string) *jsonsc
 				d.fail(pos, "type %s has a %s method, which `mcpgen tools` cannot call (schemas are derived at build time); declare the schema as a string constant and name it in the directive: inputSchema=<const> (or outputSchema=<const>)", d.typeString(n), m)
 				return &jsonschema.Schema{}
 			}
+		}
+	}
+	if jsonMethods, textMethods := selfEncoding(n); jsonMethods || textMethods {
+		d.marshals = true
+		// encoding/json hands the value to the type's own methods, so its
+		// fields say nothing about its JSON form: any JSON for the JSON
+		// methods, a string for the text ones (argschema maps them alike at
+		// run time). The root is still described by its fields.
+		if n != d.root {
+			if jsonMethods {
+				return &jsonschema.Schema{}
+			}
+			return &jsonschema.Schema{Type: "string"}
 		}
 	}
 	st, isStruct := n.Underlying().(*types.Struct)
@@ -189,6 +194,40 @@ func (d *deriver) named(n *types.Named, pos token.Position, path string) *jsonsc
 		return &jsonschema.Schema{Ref: d.ref(n)}
 	}
 	return s
+}
+
+// The interfaces through which encoding/json lets a type encode and decode
+// itself.
+var (
+	jsonMarshaler   = methodInterface("MarshalJSON", false)
+	jsonUnmarshaler = methodInterface("UnmarshalJSON", true)
+	textMarshaler   = methodInterface("MarshalText", false)
+	textUnmarshaler = methodInterface("UnmarshalText", true)
+)
+
+// methodInterface is interface{ name() ([]byte, error) }, or with unmarshal
+// interface{ name([]byte) error }.
+func methodInterface(name string, unmarshal bool) *types.Interface {
+	bytes := types.NewVar(token.NoPos, nil, "", types.NewSlice(types.Typ[types.Byte]))
+	errVar := types.NewVar(token.NoPos, nil, "", types.Universe.Lookup("error").Type())
+	params, results := types.NewTuple(), types.NewTuple(bytes, errVar)
+	if unmarshal {
+		params, results = types.NewTuple(bytes), types.NewTuple(errVar)
+	}
+	sig := types.NewSignatureType(nil, nil, nil, params, results, false)
+	return types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, name, sig)}, nil).Complete()
+}
+
+// selfEncoding reports whether encoding/json encodes or decodes a value of
+// n (a field, addressable) through n's own methods: json.Marshaler or
+// json.Unmarshaler (jsonMethods), else encoding.TextMarshaler or
+// encoding.TextUnmarshaler (textMethods), at either receiver.
+func selfEncoding(n *types.Named) (jsonMethods, textMethods bool) {
+	p := types.NewPointer(n)
+	if types.Implements(p, jsonMarshaler) || types.Implements(p, jsonUnmarshaler) {
+		return true, false
+	}
+	return false, types.Implements(p, textMarshaler) || types.Implements(p, textUnmarshaler)
 }
 
 // ref is the reference to a recursive type: "#" for the root, else its
