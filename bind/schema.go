@@ -291,8 +291,8 @@ func (d *deriver) fields(s *jsonschema.Schema, st *types.Struct, path string, de
 		jsonTag := tag.Get("json")
 		jsonName, jsonOpts, _ := strings.Cut(jsonTag, ",")
 		schemaTag := tag.Get("jsonschema")
-		if jsonName == "-" && jsonOpts == "" || schemaTag == "-" {
-			continue
+		if jsonTag == "-" || schemaTag == "-" {
+			continue // `json:"-,"` is the member "-", as in encoding/json
 		}
 		if f.Embedded() && jsonName == "" && depth < 8 {
 			et := types.Unalias(f.Type())

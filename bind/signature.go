@@ -163,7 +163,8 @@ func hasInvalid(t types.Type) bool {
 
 // structFields lists the JSON-visible fields of a struct like encoding/json
 // does: exported fields and the fields of embedded structs without a json
-// name; `json:"-"` and `jsonschema:"-"` fields are skipped.
+// name; `json:"-"` and `jsonschema:"-"` fields are skipped (`json:"-,"` is
+// the member "-").
 func structFields(fset *token.FileSet, st *types.Struct) []ArgField {
 	var out []ArgField
 	var walk func(st *types.Struct, prefix string, depth int)
@@ -171,11 +172,12 @@ func structFields(fset *token.FileSet, st *types.Struct) []ArgField {
 		for i := 0; i < st.NumFields(); i++ {
 			f := st.Field(i)
 			tag := reflect.StructTag(st.Tag(i))
-			jsonName, _, _ := strings.Cut(tag.Get("json"), ",")
+			jsonTag := tag.Get("json")
+			jsonName, _, _ := strings.Cut(jsonTag, ",")
 			schemaTag := tag.Get("jsonschema")
 			first, _, _ := strings.Cut(schemaTag, ",")
-			if jsonName == "-" || first == "-" {
-				continue
+			if jsonTag == "-" || first == "-" {
+				continue // `json:"-,"` is the member "-", as in encoding/json
 			}
 			if f.Embedded() && jsonName == "" && depth < 8 {
 				et := types.Unalias(f.Type())

@@ -129,3 +129,26 @@ func Echo(ctx context.Context, in PingArgs) (string, error) { return in.Host.Str
 		{"echo", `{"host":"10.0.0.1"}`, `"text":"10.0.0.1"`},
 	})
 }
+
+// TestToolsDashMemberEndToEnd: a field tagged `json:"-,"` is the member
+// "-" in the inputSchema and is filled from it.
+func TestToolsDashMemberEndToEnd(t *testing.T) {
+	src := `package p
+
+import "context"
+
+type DashArgs struct {
+	Dash   string ` + "`json:\"-,\" jsonschema:\"required\"`" + `
+	Hidden string ` + "`json:\"-\"`" + `
+}
+
+// Dash returns the member "-".
+//
+//mcp:tool name=dash
+func Dash(ctx context.Context, in DashArgs) (string, error) { return in.Dash + "|" + in.Hidden, nil }
+`
+	bindAndCall(t, src, 1, []toolCall{
+		{"dash", `{"-":"x","Hidden":"h"}`, `"text":"x|"`},
+		{"dash", `{}`, `"isError":true`},
+	})
+}
