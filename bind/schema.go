@@ -6,7 +6,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -275,80 +274,59 @@ func (d *deriver) enumOf(n *types.Named) []any {
 	return out
 }
 
-// structSchema is the object schema of a struct's JSON fields (embedded
-// structs flattened, as encoding/json and invopop do).
+// structSchema is the object schema of a struct's JSON members, picked
+// by encoding/json's rules (jsonFields: embedded structs flattened, the
+// shallowest field of a name wins), as the runtime decoder fills them.
 func (d *deriver) structSchema(st *types.Struct, pos token.Position, path string) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
-	d.fields(s, st, path, 0)
+	for _, jf := range jsonFields(st) {
+		if !jf.hidden {
+			d.field(s, jf, path)
+		}
+	}
 	return s
 }
 
-func (d *deriver) fields(s *jsonschema.Schema, st *types.Struct, path string, depth int) {
-	for i := range st.NumFields() {
-		f := st.Field(i)
-		tag := reflect.StructTag(st.Tag(i))
-		fpos := d.b.pos(f.Pos())
-		jsonTag := tag.Get("json")
-		jsonName, jsonOpts, _ := strings.Cut(jsonTag, ",")
-		schemaTag := tag.Get("jsonschema")
-		if jsonTag == "-" || schemaTag == "-" {
-			continue // `json:"-,"` is the member "-", as in encoding/json
+// field adds the property of one member to s.
+func (d *deriver) field(s *jsonschema.Schema, jf jsonField, path string) {
+	f, tag, name := jf.v, jf.tag, jf.name
+	fpos := d.b.pos(f.Pos())
+	_, jsonOpts, _ := strings.Cut(tag.Get("json"), ",")
+	schemaTag := tag.Get("jsonschema")
+	where := fmt.Sprintf("field %s of %s", f.Name(), path)
+	items, err := splitTag(schemaTag)
+	if err != nil {
+		d.fail(fpos, "%s: %v", where, err)
+		return
+	}
+	prop := d.typeSchema(f.Type(), fpos, path+"."+f.Name())
+	if prop.Ref != "" {
+		prop = &jsonschema.Schema{Ref: prop.Ref}
+	} else {
+		prop = cloneSchema(prop)
+	}
+	if slices.Contains(strings.Split(jsonOpts, ","), "string") && (prop.Type == "integer" || prop.Type == "number" || prop.Type == "boolean") {
+		prop = &jsonschema.Schema{Type: "string"}
+	}
+	required := d.applyTags(prop, items, fpos, where)
+	if desc := tag.Get("jsonschema_description"); desc != "" {
+		prop.Description = desc
+	}
+	if extras, err := parseExtras(tag.Get("jsonschema_extras")); err != nil {
+		d.fail(fpos, "%s: %v", where, err)
+	} else if extras != nil {
+		prop.Extras = extras
+	}
+	omit := slices.Contains(strings.Split(jsonOpts, ","), "omitempty") || slices.Contains(strings.Split(jsonOpts, ","), "omitzero")
+	if d.output {
+		required = required || !omit
+		if !omit && nilable(f.Type()) {
+			prop = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{prop, {Type: "null"}}}
 		}
-		if f.Embedded() && jsonName == "" && depth < 8 {
-			et := types.Unalias(f.Type())
-			if p, ok := et.(*types.Pointer); ok {
-				et = types.Unalias(p.Elem())
-			}
-			if inner, ok := et.Underlying().(*types.Struct); ok {
-				d.fields(s, inner, path, depth+1)
-				continue
-			}
-		}
-		if !f.Exported() {
-			continue
-		}
-		name := f.Name()
-		if jsonName != "" {
-			name = jsonName
-		}
-		where := fmt.Sprintf("field %s of %s", f.Name(), path)
-		items, err := splitTag(schemaTag)
-		if err != nil {
-			d.fail(fpos, "%s: %v", where, err)
-			continue
-		}
-		prop := d.typeSchema(f.Type(), fpos, path+"."+f.Name())
-		if prop.Ref != "" {
-			prop = &jsonschema.Schema{Ref: prop.Ref}
-		} else {
-			prop = cloneSchema(prop)
-		}
-		if slices.Contains(strings.Split(jsonOpts, ","), "string") && (prop.Type == "integer" || prop.Type == "number" || prop.Type == "boolean") {
-			prop = &jsonschema.Schema{Type: "string"}
-		}
-		required := d.applyTags(prop, items, fpos, where)
-		if desc := tag.Get("jsonschema_description"); desc != "" {
-			prop.Description = desc
-		}
-		if extras, err := parseExtras(tag.Get("jsonschema_extras")); err != nil {
-			d.fail(fpos, "%s: %v", where, err)
-		} else if extras != nil {
-			prop.Extras = extras
-		}
-		omit := slices.Contains(strings.Split(jsonOpts, ","), "omitempty") || slices.Contains(strings.Split(jsonOpts, ","), "omitzero")
-		if d.output {
-			required = required || !omit
-			if !omit && nilable(f.Type()) {
-				prop = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{prop, {Type: "null"}}}
-			}
-		}
-		if _, dup := s.Properties.Get(name); dup {
-			continue // encoding/json keeps the shallower field; invopop the first
-		}
-		s.Properties.Set(name, prop)
-		if required {
-			s.Required = append(s.Required, name)
-		}
+	}
+	s.Properties.Set(name, prop)
+	if required {
+		s.Required = append(s.Required, name)
 	}
 }
 

@@ -152,3 +152,55 @@ func Dash(ctx context.Context, in DashArgs) (string, error) { return in.Dash + "
 		{"dash", `{}`, `"isError":true`},
 	})
 }
+
+// TestToolsShadowedFieldEndToEnd: a direct field wins over an embedded
+// field of the same JSON name (encoding/json's rule, which the runtime
+// decoder follows), in the inputSchema as in the value the tool gets.
+func TestToolsShadowedFieldEndToEnd(t *testing.T) {
+	src := `package p
+
+import (
+	"context"
+	"strconv"
+)
+
+type Outer struct {
+	Name string ` + "`json:\"name\"`" + `
+	Note string ` + "`json:\"note\"`" + `
+}
+
+type Args3 struct {
+	Outer
+	Name int ` + "`json:\"name\" jsonschema:\"required,minimum=1\"`" + `
+}
+
+// A and B are embedded at one depth: both tag dup, so neither gets it.
+type A struct{ Dup string ` + "`json:\"dup\"`" + ` }
+type B struct{ Dup string ` + "`json:\"dup\"`" + ` }
+
+type Args4 struct {
+	A
+	B
+	X string ` + "`json:\"x\"`" + `
+}
+
+// Clash tests shadowing.
+//
+//mcp:tool name=clash
+func Clash(ctx context.Context, in Args3) (string, error) {
+	return strconv.Itoa(in.Name) + "|" + in.Outer.Name + "|" + in.Note, nil
+}
+
+// Dup tests annihilation.
+//
+//mcp:tool name=dup
+func Dup(ctx context.Context, in Args4) (string, error) { return in.A.Dup + in.B.Dup + "|" + in.X, nil }
+`
+	bindAndCall(t, src, 2, []toolCall{
+		{"clash", `{"name":5,"note":"n"}`, `"text":"5||n"`},
+		{"clash", `{"name":"x"}`, `"isError":true`},
+		{"clash", `{"name":0}`, `"isError":true`},
+		{"clash", `{}`, `"isError":true`},
+		{"dup", `{"dup":"d","x":"y"}`, `"text":"|y"`},
+	})
+}
