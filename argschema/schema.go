@@ -1,6 +1,7 @@
 package argschema
 
 import (
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -30,9 +31,11 @@ func ForType[T any]() (json.RawMessage, error) {
 	return For(reflect.TypeFor[T]())
 }
 
-// newReflector returns the one Reflector configuration used for every schema.
-func newReflector() *jsonschema.Reflector {
+// newReflector returns the one Reflector configuration used for every
+// schema of the root type root.
+func newReflector(root reflect.Type) *jsonschema.Reflector {
 	return &jsonschema.Reflector{
+		Mapper:                     func(t reflect.Type) *jsonschema.Schema { return selfEncodedSchema(root, t) },
 		Anonymous:                  true, // no $id
 		ExpandedStruct:             true, // root inline, not a $ref
 		DoNotReference:             true, // nested structs inline, no $defs
@@ -62,7 +65,7 @@ func reflectSchema(t reflect.Type) (s *jsonschema.Schema, err error) {
 			s, err = nil, fmt.Errorf("argschema: cannot derive schema of %s: %v", t, r)
 		}
 	}()
-	s = newReflector().ReflectFromType(t)
+	s = newReflector(t).ReflectFromType(t)
 	if s.Type != "object" {
 		return nil, fmt.Errorf("argument type %s is not a struct", t)
 	}
@@ -73,6 +76,35 @@ func reflectSchema(t reflect.Type) (s *jsonschema.Schema, err error) {
 		s.AdditionalProperties = jsonschema.FalseSchema
 	}
 	return s, nil
+}
+
+var (
+	jsonMarshaler   = reflect.TypeFor[json.Marshaler]()
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textMarshaler   = reflect.TypeFor[encoding.TextMarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// selfEncodedSchema is the schema of a type that encoding/json encodes and
+// decodes through its own methods, whose fields say nothing about its JSON
+// form: {} (any JSON) for json.Marshaler or json.Unmarshaler, else
+// {"type":"string"} for encoding.TextMarshaler or encoding.TextUnmarshaler
+// (netip.Addr, net.IP, big.Int, slog.Level, …). It is nil for other types,
+// for time.Time and types with a JSONSchema method (invopop handles them),
+// and for the root, which is described by its fields. `mcpgen tools`
+// derives the same schemas at build time (package bind).
+func selfEncodedSchema(root, t reflect.Type) *jsonschema.Schema {
+	if t == root || t == timeType || t.Implements(customIface) || reflect.PointerTo(t).Implements(customIface) {
+		return nil
+	}
+	p := reflect.PointerTo(t)
+	switch {
+	case p.Implements(jsonMarshaler) || p.Implements(jsonUnmarshaler):
+		return &jsonschema.Schema{}
+	case p.Implements(textMarshaler) || p.Implements(textUnmarshaler):
+		return &jsonschema.Schema{Type: "string"}
+	}
+	return nil
 }
 
 // dropNull rewrites every {"oneOf":[X,{"type":"null"}]} produced by the

@@ -209,6 +209,13 @@ func (b *binder) bind(d *directive, fd *ast.FuncDecl) {
 		return
 	}
 	desc := description(fd.Doc.Text(), fd.Name.Name)
+	bound, reported := b.bound(), len(*b.errs)
+	defer func() {
+		// A directive is bound or explained: never left out in silence.
+		if b.bound() == bound && len(*b.errs) == reported {
+			b.errs.add(d.pos, "internal error: the //mcp:%s directive of %s was neither bound nor reported; please report this mcpgen bug", d.kind, describe(fn))
+		}
+	}()
 	switch d.kind {
 	case kindTool:
 		b.tool(d, fn, sig, desc)
@@ -219,6 +226,11 @@ func (b *binder) bind(d *directive, fd *ast.FuncDecl) {
 	case kindTemplate:
 		b.template(d, fn, sig, desc)
 	}
+}
+
+// bound counts the directives bound so far.
+func (b *binder) bound() int {
+	return len(b.out.Tools) + len(b.out.Prompts) + len(b.out.Resources) + len(b.out.Templates)
 }
 
 // describe names a func for messages: "func Weather" or "method (*Service).Weather".

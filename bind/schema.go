@@ -6,7 +6,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -43,10 +42,11 @@ func (b *binder) deriveSchema(t types.Type, output bool, at token.Position) (str
 	return s, ok
 }
 
-// deriveSchemaFrom is deriveSchema that also reports whether every value
-// of t encodes to the shape the schema describes (no type met marshals
-// itself).
-func (b *binder) deriveSchemaFrom(t types.Type, output bool, at token.Position) (string, bool, bool) {
+// deriveSchemaFrom is deriveSchema that also reports, as fromType, whether
+// every value of t encodes to the shape the schema describes (no type met
+// marshals itself). ok is last, as in deriveSchema: false only after an
+// error was reported.
+func (b *binder) deriveSchemaFrom(t types.Type, output bool, at token.Position) (schema string, fromType, ok bool) {
 	named, _, ok := namedStruct(t)
 	if !ok {
 		b.errs.add(at, "cannot derive a schema for %s: not a named struct", types.TypeString(t, qualifier(b.pkg)))
@@ -70,7 +70,7 @@ func (b *binder) deriveSchemaFrom(t types.Type, output bool, at token.Position) 
 		b.errs.add(at, "encoding the schema of %s: %v", named.Obj().Name(), err)
 		return "", false, false
 	}
-	return string(out), true, !d.marshals
+	return string(out), !d.marshals, true
 }
 
 func (d *deriver) fail(pos token.Position, format string, args ...any) {
@@ -149,17 +149,8 @@ func (d *deriver) mapSchema(m *types.Map, pos token.Position, path string) *json
 // (through $defs when it is recursive), a string type with declared
 // constants (an enum), else its underlying type.
 func (d *deriver) named(n *types.Named, pos token.Position, path string) *jsonschema.Schema {
-	switch {
-	case isNamed(n, "time", "Time"):
+	if isNamed(n, "time", "Time") {
 		return &jsonschema.Schema{Type: "string", Format: "date-time"}
-	case isNamed(n, "encoding/json", "RawMessage"):
-		d.marshals = true
-		return &jsonschema.Schema{}
-	}
-	for _, m := range []string{"MarshalJSON", "MarshalText"} {
-		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), true, n.Obj().Pkg(), m); obj != nil {
-			d.marshals = true
-		}
 	}
 	for _, m := range []string{"JSONSchema", "JSONSchemaExtend"} {
 		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), true, n.Obj().Pkg(), m); obj != nil {
@@ -167,6 +158,19 @@ func (d *deriver) named(n *types.Named, pos token.Position, path string) *jsonsc
 				d.fail(pos, "type %s has a %s method, which `mcpgen tools` cannot call (schemas are derived at build time); declare the schema as a string constant and name it in the directive: inputSchema=<const> (or outputSchema=<const>)", d.typeString(n), m)
 				return &jsonschema.Schema{}
 			}
+		}
+	}
+	if jsonMethods, textMethods := selfEncoding(n); jsonMethods || textMethods {
+		d.marshals = true
+		// encoding/json hands the value to the type's own methods, so its
+		// fields say nothing about its JSON form: any JSON for the JSON
+		// methods, a string for the text ones (argschema maps them alike at
+		// run time). The root is still described by its fields.
+		if n != d.root {
+			if jsonMethods {
+				return &jsonschema.Schema{}
+			}
+			return &jsonschema.Schema{Type: "string"}
 		}
 	}
 	st, isStruct := n.Underlying().(*types.Struct)
@@ -189,6 +193,40 @@ func (d *deriver) named(n *types.Named, pos token.Position, path string) *jsonsc
 		return &jsonschema.Schema{Ref: d.ref(n)}
 	}
 	return s
+}
+
+// The interfaces through which encoding/json lets a type encode and decode
+// itself.
+var (
+	jsonMarshaler   = methodInterface("MarshalJSON", false)
+	jsonUnmarshaler = methodInterface("UnmarshalJSON", true)
+	textMarshaler   = methodInterface("MarshalText", false)
+	textUnmarshaler = methodInterface("UnmarshalText", true)
+)
+
+// methodInterface is interface{ name() ([]byte, error) }, or with unmarshal
+// interface{ name([]byte) error }.
+func methodInterface(name string, unmarshal bool) *types.Interface {
+	bytes := types.NewVar(token.NoPos, nil, "", types.NewSlice(types.Typ[types.Byte]))
+	errVar := types.NewVar(token.NoPos, nil, "", types.Universe.Lookup("error").Type())
+	params, results := types.NewTuple(), types.NewTuple(bytes, errVar)
+	if unmarshal {
+		params, results = types.NewTuple(bytes), types.NewTuple(errVar)
+	}
+	sig := types.NewSignatureType(nil, nil, nil, params, results, false)
+	return types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, name, sig)}, nil).Complete()
+}
+
+// selfEncoding reports whether encoding/json encodes or decodes a value of
+// n (a field, addressable) through n's own methods: json.Marshaler or
+// json.Unmarshaler (jsonMethods), else encoding.TextMarshaler or
+// encoding.TextUnmarshaler (textMethods), at either receiver.
+func selfEncoding(n *types.Named) (jsonMethods, textMethods bool) {
+	p := types.NewPointer(n)
+	if types.Implements(p, jsonMarshaler) || types.Implements(p, jsonUnmarshaler) {
+		return true, false
+	}
+	return false, types.Implements(p, textMarshaler) || types.Implements(p, textUnmarshaler)
 }
 
 // ref is the reference to a recursive type: "#" for the root, else its
@@ -236,80 +274,59 @@ func (d *deriver) enumOf(n *types.Named) []any {
 	return out
 }
 
-// structSchema is the object schema of a struct's JSON fields (embedded
-// structs flattened, as encoding/json and invopop do).
+// structSchema is the object schema of a struct's JSON members, picked
+// by encoding/json's rules (jsonFields: embedded structs flattened, the
+// shallowest field of a name wins), as the runtime decoder fills them.
 func (d *deriver) structSchema(st *types.Struct, pos token.Position, path string) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
-	d.fields(s, st, path, 0)
+	for _, jf := range jsonFields(st) {
+		if !jf.hidden {
+			d.field(s, jf, path)
+		}
+	}
 	return s
 }
 
-func (d *deriver) fields(s *jsonschema.Schema, st *types.Struct, path string, depth int) {
-	for i := range st.NumFields() {
-		f := st.Field(i)
-		tag := reflect.StructTag(st.Tag(i))
-		fpos := d.b.pos(f.Pos())
-		jsonTag := tag.Get("json")
-		jsonName, jsonOpts, _ := strings.Cut(jsonTag, ",")
-		schemaTag := tag.Get("jsonschema")
-		if jsonName == "-" && jsonOpts == "" || schemaTag == "-" {
-			continue
+// field adds the property of one member to s.
+func (d *deriver) field(s *jsonschema.Schema, jf jsonField, path string) {
+	f, tag, name := jf.v, jf.tag, jf.name
+	fpos := d.b.pos(f.Pos())
+	_, jsonOpts, _ := strings.Cut(tag.Get("json"), ",")
+	schemaTag := tag.Get("jsonschema")
+	where := fmt.Sprintf("field %s of %s", f.Name(), path)
+	items, err := splitTag(schemaTag)
+	if err != nil {
+		d.fail(fpos, "%s: %v", where, err)
+		return
+	}
+	prop := d.typeSchema(f.Type(), fpos, path+"."+f.Name())
+	if prop.Ref != "" {
+		prop = &jsonschema.Schema{Ref: prop.Ref}
+	} else {
+		prop = cloneSchema(prop)
+	}
+	if slices.Contains(strings.Split(jsonOpts, ","), "string") && (prop.Type == "integer" || prop.Type == "number" || prop.Type == "boolean") {
+		prop = &jsonschema.Schema{Type: "string"}
+	}
+	required := d.applyTags(prop, items, fpos, where)
+	if desc := tag.Get("jsonschema_description"); desc != "" {
+		prop.Description = desc
+	}
+	if extras, err := parseExtras(tag.Get("jsonschema_extras")); err != nil {
+		d.fail(fpos, "%s: %v", where, err)
+	} else if extras != nil {
+		prop.Extras = extras
+	}
+	omit := slices.Contains(strings.Split(jsonOpts, ","), "omitempty") || slices.Contains(strings.Split(jsonOpts, ","), "omitzero")
+	if d.output {
+		required = required || !omit
+		if !omit && nilable(f.Type()) {
+			prop = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{prop, {Type: "null"}}}
 		}
-		if f.Embedded() && jsonName == "" && depth < 8 {
-			et := types.Unalias(f.Type())
-			if p, ok := et.(*types.Pointer); ok {
-				et = types.Unalias(p.Elem())
-			}
-			if inner, ok := et.Underlying().(*types.Struct); ok {
-				d.fields(s, inner, path, depth+1)
-				continue
-			}
-		}
-		if !f.Exported() {
-			continue
-		}
-		name := f.Name()
-		if jsonName != "" {
-			name = jsonName
-		}
-		where := fmt.Sprintf("field %s of %s", f.Name(), path)
-		items, err := splitTag(schemaTag)
-		if err != nil {
-			d.fail(fpos, "%s: %v", where, err)
-			continue
-		}
-		prop := d.typeSchema(f.Type(), fpos, path+"."+f.Name())
-		if prop.Ref != "" {
-			prop = &jsonschema.Schema{Ref: prop.Ref}
-		} else {
-			prop = cloneSchema(prop)
-		}
-		if slices.Contains(strings.Split(jsonOpts, ","), "string") && (prop.Type == "integer" || prop.Type == "number" || prop.Type == "boolean") {
-			prop = &jsonschema.Schema{Type: "string"}
-		}
-		required := d.applyTags(prop, items, fpos, where)
-		if desc := tag.Get("jsonschema_description"); desc != "" {
-			prop.Description = desc
-		}
-		if extras, err := parseExtras(tag.Get("jsonschema_extras")); err != nil {
-			d.fail(fpos, "%s: %v", where, err)
-		} else if extras != nil {
-			prop.Extras = extras
-		}
-		omit := slices.Contains(strings.Split(jsonOpts, ","), "omitempty") || slices.Contains(strings.Split(jsonOpts, ","), "omitzero")
-		if d.output {
-			required = required || !omit
-			if !omit && nilable(f.Type()) {
-				prop = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{prop, {Type: "null"}}}
-			}
-		}
-		if _, dup := s.Properties.Get(name); dup {
-			continue // encoding/json keeps the shallower field; invopop the first
-		}
-		s.Properties.Set(name, prop)
-		if required {
-			s.Required = append(s.Required, name)
-		}
+	}
+	s.Properties.Set(name, prop)
+	if required {
+		s.Required = append(s.Required, name)
 	}
 }
 

@@ -2,7 +2,13 @@ package bind
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -70,4 +76,102 @@ func TestDerivedSchemas(t *testing.T) {
 	if got := at(self, "properties", "children", "items", "$ref"); got != "#" {
 		t.Errorf("recursive root: children items $ref = %v, want #", got)
 	}
+}
+
+// TestSelfEncodingTypes: a type that encodes itself (json.Marshaler,
+// encoding.TextMarshaler, their Unmarshalers) in an argument or result
+// struct is described as encoding/json reads it, as argschema does at run
+// time: true (any JSON) for the JSON methods, a string for the text ones; the tool is
+// bound, and its outputSchema is not "from the type".
+func TestSelfEncodingTypes(t *testing.T) {
+	pkg, err := loadFixture(t, "selfencode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkg.Tools) != 2 || pkg.Tools[0].Name != "ping" || pkg.Tools[1].Name != "plain" {
+		t.Fatalf("bound %d tools: %+v", len(pkg.Tools), pkg.Tools)
+	}
+	in := decodeSchema(t, pkg.Tools[0].InputSchema)
+	str := map[string]any{"type": "string"}
+	for prop, want := range map[string]any{
+		"host":   map[string]any{"type": "string", "description": "IP address"},
+		"raw":    true,
+		"temp":   true,
+		"color":  str,
+		"big":    true,
+		"ip":     str,
+		"level":  true,
+		"hosts":  map[string]any{"type": "array", "items": str},
+		"nested": map[string]any{"type": "object", "properties": map[string]any{"addr": str}},
+	} {
+		if got := at(in, "properties", prop); !reflect.DeepEqual(got, want) {
+			t.Errorf("inputSchema property %s = %#v, want %#v", prop, got, want)
+		}
+	}
+	if got := at(in, "required"); !reflect.DeepEqual(got, []any{"host"}) {
+		t.Errorf("required = %v", got)
+	}
+	out := pkg.Tools[0].OutputSchema
+	if got := at(decodeSchema(t, out), "properties", "host"); !reflect.DeepEqual(got, str) {
+		t.Errorf("outputSchema host = %#v", got)
+	}
+	if out.FromType {
+		t.Error("outputSchema.FromType is set although netip.Addr marshals itself")
+	}
+	if got := at(decodeSchema(t, pkg.Tools[1].InputSchema), "properties", "addr"); !reflect.DeepEqual(got, str) {
+		t.Errorf("plain addr = %#v", got)
+	}
+}
+
+// TestNoDirectiveDropped: whenever Load succeeds, every //mcp: directive
+// of every fixture (outside generated files) is bound; a directive is
+// never left out without an error.
+func TestNoDirectiveDropped(t *testing.T) {
+	dirs, err := os.ReadDir(filepath.Join("testdata", "fixture"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := 0
+	for _, dir := range dirs {
+		if !dir.IsDir() {
+			continue
+		}
+		pkg, err := loadFixture(t, dir.Name())
+		if err != nil {
+			continue // an error fixture: its errors are checked elsewhere
+		}
+		loaded++
+		want := countDirectives(t, filepath.Join("testdata", "fixture", dir.Name()))
+		if got := len(pkg.Tools) + len(pkg.Prompts) + len(pkg.Resources) + len(pkg.Templates); got != want {
+			t.Errorf("fixture %s: %d directives, %d bound, no error", dir.Name(), want, got)
+		}
+	}
+	if loaded < 3 {
+		t.Errorf("only %d fixtures loaded", loaded)
+	}
+}
+
+// countDirectives counts the //mcp: directives of the hand-written files of dir.
+func countDirectives(t *testing.T, dir string) int {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	n := 0
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ast.IsGenerated(f) {
+			continue
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if strings.HasPrefix(c.Text, "//mcp:") {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }

@@ -3,7 +3,6 @@ package bind
 import (
 	"go/token"
 	"go/types"
-	"reflect"
 	"strings"
 )
 
@@ -161,50 +160,25 @@ func hasInvalid(t types.Type) bool {
 	return false
 }
 
-// structFields lists the JSON-visible fields of a struct like encoding/json
-// does: exported fields and the fields of embedded structs without a json
-// name; `json:"-"` and `jsonschema:"-"` fields are skipped.
+// structFields lists the JSON members of a struct as encoding/json picks
+// them (jsonFields: exported fields and the fields of embedded structs
+// without a json name, the shallowest field of a name winning); members
+// hidden by `jsonschema:"-"` are left out.
 func structFields(fset *token.FileSet, st *types.Struct) []ArgField {
 	var out []ArgField
-	var walk func(st *types.Struct, prefix string, depth int)
-	walk = func(st *types.Struct, prefix string, depth int) {
-		for i := 0; i < st.NumFields(); i++ {
-			f := st.Field(i)
-			tag := reflect.StructTag(st.Tag(i))
-			jsonName, _, _ := strings.Cut(tag.Get("json"), ",")
-			schemaTag := tag.Get("jsonschema")
-			first, _, _ := strings.Cut(schemaTag, ",")
-			if jsonName == "-" || first == "-" {
-				continue
-			}
-			if f.Embedded() && jsonName == "" && depth < 8 {
-				et := types.Unalias(f.Type())
-				if p, ok := et.(*types.Pointer); ok {
-					et = p.Elem()
-				}
-				if inner, ok := et.Underlying().(*types.Struct); ok {
-					walk(inner, prefix+f.Name()+".", depth+1)
-					continue
-				}
-			}
-			if !f.Exported() {
-				continue
-			}
-			name := f.Name()
-			if jsonName != "" {
-				name = jsonName
-			}
-			out = append(out, ArgField{
-				Name:     name,
-				GoPath:   prefix + f.Name(),
-				Type:     f.Type(),
-				Required: hasOption(schemaTag, "required"),
-				Pos:      fset.Position(f.Pos()),
-				Tag:      st.Tag(i),
-			})
+	for _, f := range jsonFields(st) {
+		if f.hidden {
+			continue
 		}
+		out = append(out, ArgField{
+			Name:     f.name,
+			GoPath:   f.goPath,
+			Type:     f.v.Type(),
+			Required: hasOption(f.tag.Get("jsonschema"), "required"),
+			Pos:      fset.Position(f.v.Pos()),
+			Tag:      string(f.tag),
+		})
 	}
-	walk(st, "", 0)
 	return out
 }
 
