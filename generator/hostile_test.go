@@ -3,6 +3,9 @@ package generator_test
 import (
 	"errors"
 	"fmt"
+	"go/build/constraint"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -193,4 +196,78 @@ func TestInlineNamesStable(t *testing.T) {
 			t.Errorf("inline type %s renamed once an unrelated definition was added (now %v)", n, after)
 		}
 	}
+}
+
+// directiveDefs put directives, block comments, build constraints and
+// characters the Go scanner refuses into every kind of text that becomes a
+// comment: descriptions of types and fields, and method names (constants,
+// client and server docs).
+const directiveDefs = `{
+"A":{"type":"object","description":"Hi.\n//go:generate touch PWNED\n//go:embed secret.txt\n/* open\n+build linux\n \u00a0+build x\nnul \u0000 bom \ufeff rtl \u202e del \u007f end\r\ncr\rnext\u2028sep\n//line x.go:1","properties":{"x":{"type":"string","description":"f\n//go:linkname foo runtime.foo\n//export X\n\t//go:generate touch PWNED"}}},
+"NReq":{"type":"object","description":"N.","properties":{"method":{"const":"n\n//go:generate touch PWNED"},"id":{"type":"string"}},"required":["method","id"]},
+"MReq":{"type":"object","description":"M.","properties":{"method":{"const":"m\n//go:generate touch PWNED/list"},"id":{"type":"string"}},"required":["method","id"]},
+"ClientRequest":{"anyOf":[{"$ref":"#/$defs/NReq"},{"$ref":"#/$defs/MReq"}]}
+}`
+
+// TestDescriptionsInert: text from the schema is only ever comment text.
+// No line of the output is a directive (//go:generate would run a command
+// from the schema in the user's project; //go:embed, //go:linkname and
+// //line change the build), a +build constraint or the start of a block
+// comment; the output parses, the characters the Go scanner refuses are
+// escaped, and every line of a description can still be read.
+func TestDescriptionsInert(t *testing.T) {
+	m, err := loadDefs(t, directiveDefs)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	files, err := generator.Generate(m, generator.Options{Package: "p"})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	var all strings.Builder
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if _, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments); err != nil {
+			t.Errorf("%s does not parse: %v", f.Name, err)
+		}
+		for i, line := range strings.Split(string(f.Content), "\n") {
+			text := strings.TrimLeft(line, " \t")
+			for _, bad := range []string{"//go:", "//line", "//export", "//extern", "/*"} {
+				if strings.HasPrefix(text, bad) {
+					t.Errorf("%s:%d is a directive or a block comment: %q", f.Name, i+1, line)
+				}
+			}
+			if constraint.IsPlusBuild(text) || constraint.IsGoBuild(text) {
+				t.Errorf("%s:%d is a build constraint: %q", f.Name, i+1, line)
+			}
+		}
+		all.Write(f.Content)
+	}
+	for _, want := range []string{
+		"// A: Hi.\n",
+		"// //go:generate touch PWNED\n",
+		"// //go:embed secret.txt\n",
+		"// /* open\n",
+		`// \+build linux` + "\n",
+		`// nul \x00 bom \ufeff rtl \u202e del \x7f end` + "\n",
+		"// cr\n// next\n// sep\n",
+		"// //line x.go:1\n",
+		"\t// //go:linkname foo runtime.foo\n",
+		"\t// //export X\n",
+		"\t// \t//go:generate touch PWNED\n",
+		"// //go:generate touch PWNED.\n", // the client's doc of NReq
+		"// /* requests.\n",               // the server interface of the "m\n…" methods
+	} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("no line %q in the output", want)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	mod := t.TempDir()
+	for _, f := range files {
+		writeFile(t, filepath.Join(mod, "p", f.Name), f.Content)
+	}
+	goVet(t, mod, "build")
 }
