@@ -30,6 +30,7 @@ var hostileSchemas = []struct {
 	{"not identifiers", `{"tool-annotations.v2":{"type":"object","properties":{"":{"type":"string"},"2x":{"type":"string"},"a,b":{"type":"string"},"say \"hi\"":{"type":"string"},"back\\slash":{"type":"string"},"-":{"type":"string"},"k":{"const":"v","type":"string"},"x,y":{"const":1,"type":"integer"}},"required":["k","x,y"]},"3d":{"type":"string"},"$schema":{"type":"string"}}`, ""},
 	{"non-ASCII names", `{"über":{"type":"object","properties":{"größe":{"type":"string"},"名前":{"type":"string"},"ǆx":{"type":"string"}}},"名前":{"type":"string"},"Ωmega":{"type":"string"}}`, ""},
 	{"enum values", `{"E":{"type":"string","enum":["a-b","a_b","2x","","über","AB","-",".","a b"]}}`, ""},
+	{"duplicate enum values", `{"E":{"type":"string","enum":["a","b","a","\u0061"]},"T":{"type":"object","properties":{"e":{"type":"string","enum":["x","y","x"]},"n":{"type":"integer","enum":[2,2]}}}}`, ""},
 	{"direct recursion", `{"Node":{"type":"object","properties":{"next":{"$ref":"#/$defs/Node"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}},"byName":{"type":"object","additionalProperties":{"$ref":"#/$defs/Node"}}}}}`, ""},
 	{"mutual recursion", `{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/B"}}},"B":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}}}`, ""},
 	{"recursion through a union", `{"U":{"anyOf":[{"$ref":"#/$defs/S"},{"$ref":"#/$defs/T"}]},"S":{"type":"object","properties":{"k":{"const":"s"},"u":{"$ref":"#/$defs/U"}},"required":["k","u"]},"T":{"type":"object","properties":{"k":{"const":"t"},"list":{"type":"array","items":{"$ref":"#/$defs/U"}}},"required":["k"]}}`, ""},
@@ -53,6 +54,7 @@ var hostileSchemas = []struct {
 // generated package must decode and encode again unchanged.
 var roundTrips = map[string][2]string{
 	"generated methods":        {"X", `{"marshalJSON":"m","appendJSON":"a","AppendJSON":2,"completed":"c","_meta":{"get":"g","set":"s","validate":"v"}}`},
+	"duplicate enum values":    {"T", `{"e":"y","n":2}`},
 	"names equal after casing": {"T", `{"fooBar":"a","foo_bar":2,"FooBar":true,"foo-bar":"d"}`},
 	"not identifiers":          {"tool-annotations.v2", `{"":"e","2x":"t","a,b":"c","say \"hi\"":"q","back\\slash":"s","-":"m","k":"v","x,y":1}`},
 	"non-ASCII names":          {"über", `{"größe":"g","名前":"n","ǆx":"d"}`},
