@@ -36,8 +36,7 @@ in-memory server implements it. A JSON-RPC error comes back as the error.`)).Typ
 		default:
 			decode = jen.Return(jen.Id("decodeResult").Index(jen.Id(g.name(md.Result))).Call(jen.Id("raw")))
 		}
-		f.Comment(fmt.Sprintf("%s sends %s.", name, md.Name))
-		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(g.handlerParams(md)...).Params(g.resultType(md), jen.Error()).Block(
+		f.Add(comment(fmt.Sprintf("%s sends %s.", name, md.Name))).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(g.handlerParams(md)...).Params(g.resultType(md), jen.Error()).Block(
 			jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id("c").Dot("caller").Dot("Call").Call(jen.Id("ctx"), jen.Id(g.id.method[md]), jen.Id("params")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			decode,

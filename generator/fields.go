@@ -45,10 +45,13 @@ func structFields(t *schema.Type) (fields []goField, extra string) {
 }
 
 // reservedMembers are the Go names a struct's fields may not take: the
-// methods the generated code declares on structs (a field and a method of
-// one name do not compile) and the catch-all Extra.
+// exported methods the generated code declares on structs (a field and a
+// method of one name do not compile: MarshalJSON, UnmarshalJSON and
+// AppendJSON in decode.go and encode.go, GetMeta, Get, Set and Validate in
+// meta.go, Completed in results.go) and the catch-all Extra. The union
+// markers (isContentBlock) are unexported, which no field name is.
 var reservedMembers = []string{
-	"Extra", "MarshalJSON", "UnmarshalJSON", "GetMeta", "Get", "Set", "Validate",
+	"Extra", "MarshalJSON", "UnmarshalJSON", "AppendJSON", "GetMeta", "Get", "Set", "Validate",
 	completedMethod,
 }
 

@@ -3,6 +3,9 @@ package generator_test
 import (
 	"errors"
 	"fmt"
+	"go/build/constraint"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,11 +25,15 @@ var hostileSchemas = []struct {
 }{
 	{"keywords and predeclared names", `{"error":{"type":"string"},"string":{"type":"object","properties":{"type":{"type":"string"},"func":{"type":"integer"},"map":{"type":"string"}}},"any":{"type":"integer"},"int":{"type":"boolean"},"Error":{"type":"string"}}`, ""},
 	{"generated names", `{"Client":{"type":"object","properties":{"a":{"type":"string"}}},"Caller":{"type":"string"},"MethodPing":{"type":"string"},"Level":{"type":"string","enum":["debug"]},"LevelDebug":{"type":"string"},"DecodeU":{"type":"string"},"U":{"anyOf":[{"$ref":"#/$defs/S1"},{"$ref":"#/$defs/S2"}]},"S1":{"type":"object","properties":{"k":{"const":"a"}},"required":["k"]},"S2":{"type":"object","properties":{"k":{"const":"b"}},"required":["k"]},"Dispatcher":{"type":"string"},"ResultDefaults":{"type":"string"},"DecodeError":{"type":"string"},"PingRequest":{"type":"object","properties":{"method":{"const":"ping"},"id":{"type":"string"}},"required":["method","id"]}}`, ""},
-	{"generated methods", `{"X":{"type":"object","properties":{"marshalJSON":{"type":"string"},"unmarshalJSON":{"type":"string"},"getMeta":{"type":"string"},"validate":{"type":"string"},"extra":{"type":"string"},"completed":{"type":"string"},"_meta":{"$ref":"#/$defs/M"}}},"M":{"type":"object","properties":{"get":{"type":"string"},"set":{"type":"string"},"validate":{"type":"string"}}}}`, ""},
+	{"generated methods", `{"X":{"type":"object","properties":{"marshalJSON":{"type":"string"},"appendJSON":{"type":"string"},"AppendJSON":{"type":"integer"},"unmarshalJSON":{"type":"string"},"getMeta":{"type":"string"},"validate":{"type":"string"},"extra":{"type":"string"},"completed":{"type":"string"},"_meta":{"$ref":"#/$defs/M"}}},"M":{"type":"object","properties":{"get":{"type":"string"},"set":{"type":"string"},"validate":{"type":"string"}}}}`, ""},
 	{"names equal after casing", `{"T":{"type":"object","properties":{"fooBar":{"type":"string"},"foo_bar":{"type":"integer"},"FooBar":{"type":"boolean"},"foo-bar":{"type":"string"}}},"ab":{"type":"string"},"Ab":{"type":"string"},"AB":{"type":"string"}}`, ""},
 	{"not identifiers", `{"tool-annotations.v2":{"type":"object","properties":{"":{"type":"string"},"2x":{"type":"string"},"a,b":{"type":"string"},"say \"hi\"":{"type":"string"},"back\\slash":{"type":"string"},"-":{"type":"string"},"k":{"const":"v","type":"string"},"x,y":{"const":1,"type":"integer"}},"required":["k","x,y"]},"3d":{"type":"string"},"$schema":{"type":"string"}}`, ""},
 	{"non-ASCII names", `{"über":{"type":"object","properties":{"größe":{"type":"string"},"名前":{"type":"string"},"ǆx":{"type":"string"}}},"名前":{"type":"string"},"Ωmega":{"type":"string"}}`, ""},
 	{"enum values", `{"E":{"type":"string","enum":["a-b","a_b","2x","","über","AB","-",".","a b"]}}`, ""},
+	{"duplicate enum values", `{"E":{"type":"string","enum":["a","b","a","\u0061"]},"T":{"type":"object","properties":{"e":{"type":"string","enum":["x","y","x"]},"n":{"type":"integer","enum":[2,2]}}}}`, ""},
+	// Completed fills cacheScope (a string) and ttlMs (a number) from
+	// ResultDefaults; results that declare them otherwise keep their own.
+	{"cache members of other types", `{"ListThingsRequest":{"type":"object","properties":{"method":{"const":"things/list"},"id":{"type":"string"}},"required":["method","id"]},"ListThingsResult":{"type":"object","properties":{"cacheScope":{"type":"string","enum":["private","public"]},"ttlMs":{"type":"integer"}},"required":["cacheScope","ttlMs"]},"GetOddRequest":{"type":"object","properties":{"method":{"const":"odd/get"},"id":{"type":"string"}},"required":["method","id"]},"GetOddResult":{"type":"object","properties":{"cacheScope":{"type":"integer"},"ttlMs":{"type":"string"}},"required":["cacheScope","ttlMs"]},"GetFlagRequest":{"type":"object","properties":{"method":{"const":"flag/get"},"id":{"type":"string"}},"required":["method","id"]},"GetFlagResult":{"type":"object","properties":{"cacheScope":{"type":"boolean"},"ttlMs":{"type":"number"}}},"GetTextRequest":{"type":"object","properties":{"method":{"const":"text/get"},"id":{"type":"string"}},"required":["method","id"]},"GetTextResult":{"type":"object","properties":{"cacheScope":{"type":"string"},"ttlMs":{"type":"string"}},"required":["cacheScope","ttlMs"]}}`, ""},
 	{"direct recursion", `{"Node":{"type":"object","properties":{"next":{"$ref":"#/$defs/Node"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}},"byName":{"type":"object","additionalProperties":{"$ref":"#/$defs/Node"}}}}}`, ""},
 	{"mutual recursion", `{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/B"}}},"B":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}}}`, ""},
 	{"recursion through a union", `{"U":{"anyOf":[{"$ref":"#/$defs/S"},{"$ref":"#/$defs/T"}]},"S":{"type":"object","properties":{"k":{"const":"s"},"u":{"$ref":"#/$defs/U"}},"required":["k","u"]},"T":{"type":"object","properties":{"k":{"const":"t"},"list":{"type":"array","items":{"$ref":"#/$defs/U"}}},"required":["k"]}}`, ""},
@@ -49,6 +56,8 @@ var hostileSchemas = []struct {
 // roundTrips are, per hostile schema, a definition and a message that the
 // generated package must decode and encode again unchanged.
 var roundTrips = map[string][2]string{
+	"generated methods":        {"X", `{"marshalJSON":"m","appendJSON":"a","AppendJSON":2,"completed":"c","_meta":{"get":"g","set":"s","validate":"v"}}`},
+	"duplicate enum values":    {"T", `{"e":"y","n":2}`},
 	"names equal after casing": {"T", `{"fooBar":"a","foo_bar":2,"FooBar":true,"foo-bar":"d"}`},
 	"not identifiers":          {"tool-annotations.v2", `{"":"e","2x":"t","a,b":"c","say \"hi\"":"q","back\\slash":"s","-":"m","k":"v","x,y":1}`},
 	"non-ASCII names":          {"über", `{"größe":"g","名前":"n","ǆx":"d"}`},
@@ -193,4 +202,78 @@ func TestInlineNamesStable(t *testing.T) {
 			t.Errorf("inline type %s renamed once an unrelated definition was added (now %v)", n, after)
 		}
 	}
+}
+
+// directiveDefs put directives, block comments, build constraints and
+// characters the Go scanner refuses into every kind of text that becomes a
+// comment: descriptions of types and fields, and method names (constants,
+// client and server docs).
+const directiveDefs = `{
+"A":{"type":"object","description":"Hi.\n//go:generate touch PWNED\n//go:embed secret.txt\n/* open\n+build linux\n \u00a0+build x\nnul \u0000 bom \ufeff rtl \u202e del \u007f end\r\ncr\rnext\u2028sep\n//line x.go:1","properties":{"x":{"type":"string","description":"f\n//go:linkname foo runtime.foo\n//export X\n\t//go:generate touch PWNED"}}},
+"NReq":{"type":"object","description":"N.","properties":{"method":{"const":"n\n//go:generate touch PWNED"},"id":{"type":"string"}},"required":["method","id"]},
+"MReq":{"type":"object","description":"M.","properties":{"method":{"const":"m\n//go:generate touch PWNED/list"},"id":{"type":"string"}},"required":["method","id"]},
+"ClientRequest":{"anyOf":[{"$ref":"#/$defs/NReq"},{"$ref":"#/$defs/MReq"}]}
+}`
+
+// TestDescriptionsInert: text from the schema is only ever comment text.
+// No line of the output is a directive (//go:generate would run a command
+// from the schema in the user's project; //go:embed, //go:linkname and
+// //line change the build), a +build constraint or the start of a block
+// comment; the output parses, the characters the Go scanner refuses are
+// escaped, and every line of a description can still be read.
+func TestDescriptionsInert(t *testing.T) {
+	m, err := loadDefs(t, directiveDefs)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	files, err := generator.Generate(m, generator.Options{Package: "p"})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	var all strings.Builder
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if _, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments); err != nil {
+			t.Errorf("%s does not parse: %v", f.Name, err)
+		}
+		for i, line := range strings.Split(string(f.Content), "\n") {
+			text := strings.TrimLeft(line, " \t")
+			for _, bad := range []string{"//go:", "//line", "//export", "//extern", "/*"} {
+				if strings.HasPrefix(text, bad) {
+					t.Errorf("%s:%d is a directive or a block comment: %q", f.Name, i+1, line)
+				}
+			}
+			if constraint.IsPlusBuild(text) || constraint.IsGoBuild(text) {
+				t.Errorf("%s:%d is a build constraint: %q", f.Name, i+1, line)
+			}
+		}
+		all.Write(f.Content)
+	}
+	for _, want := range []string{
+		"// A: Hi.\n",
+		"// //go:generate touch PWNED\n",
+		"// //go:embed secret.txt\n",
+		"// /* open\n",
+		`// \+build linux` + "\n",
+		`// nul \x00 bom \ufeff rtl \u202e del \x7f end` + "\n",
+		"// cr\n// next\n// sep\n",
+		"// //line x.go:1\n",
+		"\t// //go:linkname foo runtime.foo\n",
+		"\t// //export X\n",
+		"\t// \t//go:generate touch PWNED\n",
+		"// //go:generate touch PWNED.\n", // the client's doc of NReq
+		"// /* requests.\n",               // the server interface of the "m\n…" methods
+	} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("no line %q in the output", want)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	mod := t.TempDir()
+	for _, f := range files {
+		writeFile(t, filepath.Join(mod, "p", f.Name), f.Content)
+	}
+	goVet(t, mod, "build")
 }

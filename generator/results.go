@@ -69,7 +69,7 @@ func (g *gen) planDefaults(results []*schema.Type) defaultsPlan {
 				count[resolve(gf.Type.Named)]++
 			}
 			for _, c := range cacheMembers {
-				if gf.Name == c && p.cache[c] == nil && scalarRef(gf.Type) {
+				if gf.Name == c && p.cache[c] == nil && cacheFillable(c, gf.Type) {
 					p.cache[c] = gf
 				}
 			}
@@ -96,6 +96,25 @@ func scalarRef(r *schema.Ref) bool {
 		return t.Kind == schema.KindEnum || t.Kind == schema.KindScalar && !t.Elem.Base64
 	}
 	return r.Prim != "" && r.Array == nil && r.Map == nil && !r.Any && !r.Raw && !r.Base64
+}
+
+// cacheFillable reports whether a cache member has a type ResultDefaults
+// can fill: cacheScope a string (or a string enum), whose "" says the
+// result sets none, and ttlMs a number. A schema may declare either
+// otherwise in some result (an integer cacheScope, a string ttlMs); that
+// member is then not filled (converting a default to it would not compile,
+// or, string(ttlMs), would make a one-rune string), and the result keeps
+// what its handler set.
+func cacheFillable(member string, r *schema.Ref) bool {
+	if !scalarRef(r) {
+		return false
+	}
+	switch p := primOf(r); member {
+	case cacheMembers[1]:
+		return p == schema.String
+	default:
+		return p == schema.Integer || p == schema.Number
+	}
 }
 
 // primOf is the primitive a scalar field holds.
@@ -167,10 +186,10 @@ func (g *gen) emitCompleted(f *jen.File, t *schema.Type, p defaultsPlan, metaFil
 			body = append(body, jen.Id("c").Dot(gf.Go).Op("=").Id("d").Dot(metaFiller(g.name(mt))).Call(jen.Id("c").Dot(gf.Go)))
 		}
 	}
-	if scope, ok := byName[cacheMembers[1]]; ok && p.cache[cacheMembers[1]] != nil && scalarRef(scope.Type) && !pointerField(scope.Field) {
+	if scope, ok := byName[cacheMembers[1]]; ok && p.cache[cacheMembers[1]] != nil && cacheFillable(cacheMembers[1], scope.Type) && !pointerField(scope.Field) {
 		set := []jen.Code{jen.Id("c").Dot(scope.Go).Op("=").Add(g.goType(scope.Type)).Call(jen.Id("d").Dot(p.cache[cacheMembers[1]].Go))}
 		ttl, hasTTL := byName[cacheMembers[0]]
-		hasTTL = hasTTL && p.cache[cacheMembers[0]] != nil && scalarRef(ttl.Type)
+		hasTTL = hasTTL && p.cache[cacheMembers[0]] != nil && cacheFillable(cacheMembers[0], ttl.Type)
 		if hasTTL && !pointerField(ttl.Field) {
 			set = append(set, jen.Id("c").Dot(ttl.Go).Op("=").Add(g.goType(ttl.Type)).Call(jen.Id("d").Dot(p.cache[cacheMembers[0]].Go)))
 		}

@@ -84,8 +84,7 @@ func (g *gen) emitServer(f *jen.File) {
 			}
 			methods = append(methods, jen.Add(comment(doc)).Id(g.id.handler[md]).Params(g.handlerParams(md)...).Params(g.resultType(md), jen.Error()))
 		}
-		f.Comment(fmt.Sprintf("%s is implemented by servers that offer the %s/* requests.", iface, gr.Prefix))
-		f.Type().Id(iface).Interface(methods...)
+		f.Add(comment(fmt.Sprintf("%s is implemented by servers that offer the %s/* requests.", iface, gr.Prefix))).Type().Id(iface).Interface(methods...)
 
 		unimpl := "Unimplemented" + iface
 		f.Add(comment(fmt.Sprintf(`%s answers every %s/* request with a NotImplementedError.

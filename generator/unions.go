@@ -72,18 +72,31 @@ func (g *gen) decodeMember(union, member *schema.Type) *jen.Statement {
 	return jen.Id(fn).Index(jen.List(jen.Id(g.name(member)), jen.Id(g.name(union)))).Call(jen.Id("data"))
 }
 
-// emitTagDecoder decodes a union by its discriminator member.
+// emitTagDecoder decodes a union by its discriminator member. Its members
+// that are no structs are tried by the JSON kind of the input: an array as
+// each array member in turn, the first that decodes it winning; an object
+// that the member its tag names does not decode (or that has no tag, or a
+// tag no member has) as each map member in turn, so that a union of a
+// tagged struct and a map of strings still decodes {"x":"y"}. When none
+// decodes the input, the error is the one of the first array member, or
+// the one the tag gives.
 func (g *gen) emitTagDecoder(f *jen.File, t *schema.Type) {
 	u := t.Union
-	var body []jen.Code
-	var tags []jen.Code
+	var arrays, maps []*schema.Type
 	for _, m := range u.Members {
-		if m.Type.Kind != schema.KindStruct {
-			body = append(body, jen.If(jen.Id("jsonKind").Call(jen.Id("data")).Op("==").LitRune('a')).Block(
-				jen.Return(g.decodeMember(t, m.Type)),
-			))
+		switch {
+		case m.Type.Kind == schema.KindStruct:
+		case m.Type.Kind == schema.KindMap:
+			maps = append(maps, m.Type)
+		default:
+			arrays = append(arrays, m.Type)
 		}
 	}
+	var arrayCase, body []jen.Code
+	if len(arrays) > 0 {
+		arrayCase = append(arrayCase, jen.If(jen.Id("jsonKind").Call(jen.Id("data")).Op("==").LitRune('a')).Block(g.tryMembers(t, arrays)...))
+	}
+	var tags []jen.Code
 	body = append(body,
 		jen.List(jen.Id("tag"), jen.Id("present"), jen.Err()).Op(":=").Id("tagOf").Call(jen.Id("data"), jen.Lit(u.Discriminator)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -110,12 +123,69 @@ func (g *gen) emitTagDecoder(f *jen.File, t *schema.Type) {
 			jen.Id("Msg"):  jen.Qual("fmt", "Sprintf").Call(jen.Lit("unknown value %q (want one of %q)"), jen.Id("tag"), jen.Index().String().Values(tags...)),
 		})),
 	)
+	if len(maps) > 0 {
+		// The tag decoder becomes a closure; an object it refuses is tried
+		// as each map member.
+		var retry []jen.Code
+		for _, m := range maps {
+			retry = append(retry, jen.If(jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(g.decodeMember(t, m)), jen.Err().Op("==").Nil()).Block(
+				jen.Return(jen.Id("v"), jen.Nil()),
+			))
+		}
+		body = append([]jen.Code{
+			jen.Id("byTag").Op(":=").Func().Params().Params(jen.Id(g.name(t)), jen.Error()).Block(body...),
+			jen.List(jen.Id("v"), jen.Id("tagErr")).Op(":=").Id("byTag").Call(),
+			jen.If(jen.Id("tagErr").Op("==").Nil().Op("||").Id("jsonKind").Call(jen.Id("data")).Op("!=").LitRune('o')).Block(
+				jen.Return(jen.Id("v"), jen.Id("tagErr")),
+			),
+		}, retry...)
+		body = append(body, jen.Return(jen.Nil(), jen.Id("tagErr")))
+	}
+	body = append(arrayCase, body...)
 	doc := fmt.Sprintf("Decode%s decodes %s by its %q member.", g.name(t), article(g.name(t)), u.Discriminator)
 	if u.Default != nil {
 		doc += fmt.Sprintf(" Without it, the value is %s.", article(g.memberGo(u.Default.Type)))
 	}
+	if len(arrays) > 1 {
+		doc += fmt.Sprintf(" An array is decoded as %s.", g.memberList(arrays))
+	}
+	if len(maps) > 0 {
+		doc += fmt.Sprintf(" An object that member does not decode is decoded as %s.", g.memberList(maps))
+	}
 	f.Comment(doc)
 	f.Func().Id("Decode"+g.name(t)).Params(jen.Id("data").Index().Byte()).Params(jen.Id(g.name(t)), jen.Error()).Block(body...)
+}
+
+// tryMembers decodes data as each of members in turn and returns the
+// first that decodes it, or the error of the first; one member is returned
+// as it decodes.
+func (g *gen) tryMembers(union *schema.Type, members []*schema.Type) []jen.Code {
+	if len(members) == 1 {
+		return []jen.Code{jen.Return(g.decodeMember(union, members[0]))}
+	}
+	out := []jen.Code{
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(g.decodeMember(union, members[0])),
+		jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Id("v"), jen.Nil())),
+	}
+	for _, m := range members[1:] {
+		out = append(out, jen.If(jen.List(jen.Id("v"), jen.Id("err2")).Op(":=").Add(g.decodeMember(union, m)), jen.Id("err2").Op("==").Nil()).Block(
+			jen.Return(jen.Id("v"), jen.Nil()),
+		))
+	}
+	return append(out, jen.Return(jen.Nil(), jen.Err()))
+}
+
+// memberList names the members a decoder tries, for its doc: "A", or
+// "A or B, the first that fits".
+func (g *gen) memberList(members []*schema.Type) string {
+	names := make([]string, len(members))
+	for i, m := range members {
+		names[i] = g.memberGo(m)
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1] + ", the first that fits"
 }
 
 // emitShapeDecoder decodes a union by the shape of the JSON: the members

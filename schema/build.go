@@ -291,6 +291,9 @@ func (b *builder) prim(name, ptr string) Prim {
 	return String
 }
 
+// stringEnum decodes the values of a string enum, in order; a value equal
+// to an earlier one ("a" twice, or "a" and "\u0061") allows nothing more
+// and is left out, as it would make a second constant of one value.
 func (b *builder) stringEnum(values []json.RawMessage, ptr string) []string {
 	out := make([]string, 0, len(values))
 	for i, v := range values {
@@ -299,7 +302,9 @@ func (b *builder) stringEnum(values []json.RawMessage, ptr string) []string {
 			b.errorf(fmt.Sprintf("%s/%d", ptr, i), "unsupported enum value %s: only strings are supported", v)
 			continue
 		}
-		out = append(out, s)
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
 	}
 	return out
 }
