@@ -74,5 +74,10 @@
 // member fills a field only when its name is the field's exact JSON name
 // (encoding/json alone would also fill `units` from "Units", "UNITS" or
 // "unitſ", none of which the schema looked at), undeclared members are
-// dropped, and an integral number (3.0, 1e1) fills an integer field.
+// dropped, and an integral number (3.0, 1e1) fills an integer field. A
+// number that a float field (or an `any`, which holds a float64) cannot
+// hold as written is checked again as the float it becomes, and refused
+// when that float fails the schema: 1e-400 is 0, which "exclusiveMinimum":
+// 0 refuses; 0.99999999999999999 is 1. A number the float reads back as
+// (0.1, 19.99) is never refused for being inexact in binary.
 package argschema

@@ -96,6 +96,11 @@ type lazyRun struct {
 	checked  bool // every element was checked beforehand: elements only decodes
 	visited  map[int]bool
 	c        checker // checks every element
+	// dec is the decoder; floatProbs the problems of the elements whose
+	// numbers, as the floats dec made of them, no longer pass
+	// (recheckElement).
+	dec        *tapeDecoder
+	floatProbs []Problem
 }
 
 // element checks element e of window wt, the lazy array's k-th, against
@@ -187,6 +192,7 @@ func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value) error {
 	}
 	r.decoding = true
 	dd := tapeDecoder{root: root, lazy: r}
+	r.dec = &dd
 	var decodeErr error
 	if err := dd.value(t, 0, v.shape, rv.Elem(), root.plain); err != nil {
 		decodeErr = dd.context(err)
@@ -209,6 +215,18 @@ func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value) error {
 	}
 	if decodeErr != nil {
 		return decodeProblem(decodeErr)
+	}
+	if nums := floatsOn(t, dd.floats); nums != nil || r.floatProbs != nil {
+		// As recheckFloats on the whole tape: the rest again here, the
+		// elements were (recheckElement).
+		probs := r.floatProbs
+		if nums != nil {
+			probs = explain(recheckNative(v.native, t, 0, w.out, nil, &lazyDefer{byNode: map[int][]deferral{}}, nums, probs), nums)
+		}
+		if len(probs) > 0 {
+			rv.Elem().SetZero()
+			return &ValidationError{Problems: sortProblems(probs)}
+		}
 	}
 	return nil
 }
@@ -274,6 +292,9 @@ func (r *lazyRun) elements(t *tape, i int, each func(wt *tape, e, k int) error) 
 					}
 					eachErr, r.decoding = err, false
 				}
+				if r.dec != nil && len(r.dec.floats) > 0 {
+					r.recheckElement(i, wt, e, w.Depth(), k)
+				}
 			}
 			k++
 		}
@@ -282,6 +303,38 @@ func (r *lazyRun) elements(t *tape, i int, each func(wt *tape, e, k int) error) 
 		return errLazyFallback
 	}
 	return eachErr
+}
+
+// recheckElement checks element e of window wt, lazy array i's k-th at
+// depth, again against the items schemas left for it, with the numbers
+// the decoder noted in it replaced by their floats (floatcheck.go), and
+// keeps the problems in floatProbs: they refuse the arguments once they
+// are all decoded, as recheckFloats refuses the whole tape's. The notes
+// of the window are dropped (it is about to be reused).
+func (r *lazyRun) recheckElement(i int, wt *tape, e, depth, k int) {
+	d := r.dec
+	nums := floatsOn(wt, d.floats)
+	if nums != nil {
+		var ew editWalk
+		if items := r.shapes[i]; items != nil {
+			items.editNode(wt, e, depth, &ew)
+		}
+		r.c.nums = nums
+		for _, def := range r.defers[i] {
+			path := append(append(make([]pathTok, 0, len(def.path)+1), def.path...), pathTok{node: -1})
+			var probs []Problem
+			probs, _ = r.c.element(def.items, wt, e, ew.out, path, k, nil)
+			r.floatProbs = append(r.floatProbs, explain(probs, nums)...)
+		}
+		r.c.nums = nil
+	}
+	kept := d.floats[:0]
+	for _, n := range d.floats {
+		if n.t != wt {
+			kept = append(kept, n)
+		}
+	}
+	d.floats = kept
 }
 
 // lazyArray decodes lazy array i into v (a slice, an array or an empty

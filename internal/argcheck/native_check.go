@@ -29,6 +29,9 @@ type checker struct {
 	// "not", "anyOf" and "oneOf", whose verdicts cannot wait.
 	lazy   *lazyDefer
 	branch int
+	// nums replaces number literals of main by the floats the decoder
+	// made of them (floatcheck.go); nil but when checking again.
+	nums map[int]*floatNote
 }
 
 // pathTok is one step of the instance location: a member (its name node on
@@ -122,7 +125,7 @@ func (c *checker) validate(s *nativeSchema, t *tape, i int) bool {
 		return false
 	}
 	k := t.Kind(i)
-	if s.types != 0 && !s.types.matches(t, i) {
+	if s.types != 0 && !s.types.matches(c, t, i) {
 		c.fail("type", "expected "+strings.Join(s.types.names(), " or ")+", got "+kindName(k))
 		return false
 	}
@@ -161,7 +164,7 @@ func (c *checker) validate(s *nativeSchema, t *tape, i int) bool {
 	return c.combinators(s, t, i) && ok
 }
 
-func (ts jsonTypes) matches(t *tape, i int) bool {
+func (ts jsonTypes) matches(c *checker, t *tape, i int) bool {
 	var got jsonTypes
 	switch t.Kind(i) {
 	case kindNull:
@@ -170,7 +173,7 @@ func (ts jsonTypes) matches(t *tape, i int) bool {
 		got = typeBoolean
 	case kindNumber:
 		got = typeNumber
-		if ts&typeNumber == 0 && ts&typeInteger != 0 && isIntegerLiteral(t.Number(i)) {
+		if ts&typeNumber == 0 && ts&typeInteger != 0 && isIntegerLiteral(c.numberText(t, i)) {
 			return true
 		}
 	case kindString:
@@ -500,6 +503,9 @@ func (c *checker) number(s *nativeSchema, t *tape, i int) bool {
 		return true
 	}
 	lit := t.Number(i)
+	if c.nums != nil {
+		lit = c.floatText(t, i)
+	}
 	n := literalNumber{lit: lit}
 	ok := true
 	check := func(b *bound, keyword string, bad func(cmp int) bool, words string) {
@@ -665,10 +671,11 @@ func (c *checker) equal(t *tape, i int, want any) bool {
 		if !ok {
 			return false
 		}
-		if lit := t.Number(i); lit == n.String() && !strings.ContainsAny(lit, ".eE") {
+		lit := c.numberText(t, i)
+		if lit == n.String() && !strings.ContainsAny(lit, ".eE") {
 			return true
 		}
-		a, ok1 := new(big.Rat).SetString(t.Number(i))
+		a, ok1 := new(big.Rat).SetString(lit)
 		b, ok2 := new(big.Rat).SetString(n.String())
 		return ok1 && ok2 && a.Cmp(b) == 0
 	case kindArray:
@@ -720,17 +727,32 @@ func (c *checker) equal(t *tape, i int, want any) bool {
 // value builds the value at i (after its edits) as the tree
 // jsonscan.Tree builds, for messages and for re-encoding.
 func (c *checker) value(t *tape, i int) any {
-	return valueOf(t, i, c.editsFor(t))
-}
-
-func (c *checker) editsFor(t *tape) map[int]*objEdit {
 	if t != c.main {
-		return nil
+		return valueOf(t, i, nil, nil)
 	}
-	return c.edits
+	return valueOf(t, i, c.edits, c.nums)
 }
 
-func valueOf(t *tape, i int, edits map[int]*objEdit) any {
+// numberText is the literal of number node i of t, or, when checking
+// again, the shortest decimal of the float the decoder made of it.
+func (c *checker) numberText(t *tape, i int) string {
+	if c.nums == nil {
+		return t.Number(i)
+	}
+	return c.floatText(t, i)
+}
+
+func (c *checker) floatText(t *tape, i int) string {
+	if n := c.nums[i]; n != nil && t == c.main {
+		n.at = c.pointer()
+		return n.shortest
+	}
+	return t.Number(i)
+}
+
+// valueOf is the tree of node i of t after edits, the numbers of nums
+// replaced by their floats (floatNote; nil but when checking again).
+func valueOf(t *tape, i int, edits map[int]*objEdit, nums map[int]*floatNote) any {
 	switch t.Kind(i) {
 	case kindNull:
 		return nil
@@ -739,13 +761,16 @@ func valueOf(t *tape, i int, edits map[int]*objEdit) any {
 	case kindTrue:
 		return true
 	case kindNumber:
+		if n := nums[i]; n != nil {
+			return json.Number(n.shortest)
+		}
 		return json.Number(t.Number(i))
 	case kindString:
 		return t.Text(i)
 	case kindArray:
 		a := make([]any, 0, t.Len(i))
 		for e := t.FirstElement(i); e >= 0; e = t.NextElement(i, e) {
-			a = append(a, valueOf(t, e, edits))
+			a = append(a, valueOf(t, e, edits, nums))
 		}
 		return a
 	}
@@ -753,12 +778,12 @@ func valueOf(t *tape, i int, edits map[int]*objEdit) any {
 	m := make(map[string]any, t.Len(i))
 	for mem := t.FirstMember(i); mem >= 0; mem = t.NextMember(i, mem) {
 		if !edit.drops(mem) {
-			m[t.Text(mem)] = valueOf(t, mem+1, edits)
+			m[t.Text(mem)] = valueOf(t, mem+1, edits, nums)
 		}
 	}
 	if edit != nil {
 		for _, a := range edit.add {
-			m[a.name] = valueOf(a.value, 0, nil)
+			m[a.name] = valueOf(a.value, 0, nil, nil)
 		}
 	}
 	return m

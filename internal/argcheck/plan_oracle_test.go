@@ -2,7 +2,10 @@ package argcheck
 
 import (
 	"encoding/json"
+	"errors"
+	"math/big"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -36,6 +39,9 @@ const (
 	planMap                     // values follow elem
 	planSlice                   // items follow elem
 	planInteger                 // integral numbers rewritten as integers
+	planFloat32                 // a float32: numbers become float32s
+	planFloat64                 // a float64: numbers become float64s
+	planAny                     // an empty interface: every number in it becomes a float64
 )
 
 var plans sync.Map // reflect.Type → *plan
@@ -65,6 +71,14 @@ func buildPlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return &plan{kind: planInteger}
+	case reflect.Float32:
+		return &plan{kind: planFloat32}
+	case reflect.Float64:
+		return &plan{kind: planFloat64}
+	case reflect.Interface:
+		if t.NumMethod() == 0 {
+			return &plan{kind: planAny}
+		}
 	case reflect.Slice, reflect.Array:
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
 			return &plan{} // []byte is a base64 string
@@ -227,4 +241,108 @@ func (p *plan) apply(v any, depth int) (any, bool) {
 		}
 	}
 	return v, false
+}
+
+// floatsOf is the oracle of the decoder's floatNotes: a copy of v, a
+// planned tree, with each number of the arguments (orig, v before the
+// shape: not a default the shape inserted) that becomes a float (by p)
+// replaced by the float as encoding/json writes it, when that is not the
+// number's value; and those numbers, their locations below at. A number
+// without an exact value (beyond big.Rat) is left as it is.
+func (p *plan) floatsOf(v, orig any, at string, notes *[]floatNote) any {
+	if p == nil {
+		return v
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		om, _ := orig.(map[string]any)
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			ep := p.elem
+			switch p.kind {
+			case planStruct:
+				ep = p.fields[k]
+			case planAny:
+				ep = p
+			}
+			m[k] = ep.floatsOf(e, om[k], at+"/"+escape(k), notes)
+		}
+		return m
+	case []any:
+		oa, _ := orig.([]any)
+		a := make([]any, len(v))
+		for k, e := range v {
+			ep := p.elem
+			if p.kind == planAny {
+				ep = p
+			}
+			var o any
+			if k < len(oa) {
+				o = oa[k]
+			}
+			a[k] = ep.floatsOf(e, o, at+"/"+strconv.Itoa(k), notes)
+		}
+		return a
+	case json.Number:
+		if orig != v {
+			return v // a default
+		}
+		var b []byte
+		var bits int
+		switch p.kind {
+		case planFloat32:
+			f, err := strconv.ParseFloat(string(v), 32)
+			if err != nil {
+				return v
+			}
+			b, _ = json.Marshal(float32(f))
+			bits = 32
+		case planFloat64, planAny:
+			f, err := strconv.ParseFloat(string(v), 64)
+			if err != nil {
+				return v
+			}
+			b, _ = json.Marshal(f)
+			bits = 64
+		default:
+			return v
+		}
+		x, ok1 := new(big.Rat).SetString(string(v))
+		y, ok2 := new(big.Rat).SetString(string(b))
+		if !ok1 || !ok2 || x.Cmp(y) == 0 {
+			return v
+		}
+		*notes = append(*notes, floatNote{lit: string(v), shortest: string(b), bits: bits, at: at})
+		return json.Number(b)
+	}
+	return v
+}
+
+// floatProblem is the oracle's refusal of a decoded value: v's doc (the
+// tree planned for T from the arguments args) with its numbers as T's
+// floats hold them (floatsOf) no longer passes v; nil when it does.
+func floatProblem[T any](v *Validator, doc any, args []byte) error {
+	orig, perr := parse(args)
+	if perr != nil {
+		return nil // absent or null arguments: {}
+	}
+	var notes []floatNote
+	doc = planFor(reflect.TypeFor[T]()).floatsOf(doc, orig, "", &notes)
+	if notes == nil {
+		return nil
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	_, err = v.Validate(b)
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	nums := map[int]*floatNote{}
+	for k := range notes {
+		nums[k] = &notes[k]
+	}
+	return &ValidationError{Problems: sortProblems(explain(ve.Problems, nums))}
 }

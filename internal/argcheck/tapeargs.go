@@ -70,7 +70,7 @@ func (v *Validator) checkTape(t *jsonscan.Tape) (changed any, err error) {
 		if err != nil || edits == nil {
 			return nil, err
 		}
-		return valueOf(t, 0, edits), nil
+		return valueOf(t, 0, edits, nil), nil
 	}
 	doc := t.Value(0)
 	modified := v.shape.apply(doc)

@@ -37,6 +37,12 @@ type tapeDecoder struct {
 	// errLazyFallback from where no error can be returned (anyArray).
 	lazy  *lazyRun
 	abort error
+	// numT and numNode are the number node literal is storing, whose
+	// float conversions are noted in floats when the float does not read
+	// back as the literal (floatcheck.go).
+	numT    *jsonscan.Tape
+	numNode int
+	floats  []floatNote
 }
 
 // fail records an error that ends the decoding where none can be returned.
@@ -56,13 +62,14 @@ func (d *tapeDecoder) str(text []byte) string {
 }
 
 // decodeTape fills v (settable, of root's type) from node i of t under
-// sh.
-func decodeTape(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, root *rootType) error {
+// sh; floats are the numbers whose floats do not read back as their
+// literals, to be checked again (floatcheck.go).
+func decodeTape(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, root *rootType) (floats []floatNote, err error) {
 	d := tapeDecoder{root: root}
 	if err := d.value(t, i, sh, v, root.plain); err != nil {
-		return d.context(err)
+		return nil, d.context(err)
 	}
-	return d.saved
+	return d.floats, d.saved
 }
 
 func (d *tapeDecoder) save(err error) {
@@ -394,10 +401,12 @@ func (d *tapeDecoder) literal(t *jsonscan.Tape, i int, v reflect.Value, plain bo
 		} else {
 			alias = t.Aliasable(i)
 		}
+	} else {
+		d.numT, d.numNode = t, i
 	}
 	d.alias = alias
 	err := d.storeIn(plain, t.Raw(i), text, v, false)
-	d.alias = false
+	d.alias, d.numT = false, nil
 	return err
 }
 
@@ -535,6 +544,9 @@ func (d *tapeDecoder) storeIn(plain bool, item, text []byte, v reflect.Value, fr
 				d.save(typeError("number", v.Type()))
 				break
 			}
+			if d.numT != nil && !plainFloat(s, f, 64) {
+				d.noteFloat(d.numT, d.numNode, s, f, 64)
+			}
 			v.Set(reflect.ValueOf(f))
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			if !fromQuoted {
@@ -557,10 +569,14 @@ func (d *tapeDecoder) storeIn(plain bool, item, text []byte, v reflect.Value, fr
 			}
 			v.SetUint(n)
 		case reflect.Float32, reflect.Float64:
-			n, err := strconv.ParseFloat(s, v.Type().Bits())
+			bits := v.Type().Bits()
+			n, err := strconv.ParseFloat(s, bits)
 			if err != nil || v.OverflowFloat(n) {
 				d.save(typeError("number "+s, v.Type()))
 				break
+			}
+			if d.numT != nil && !fromQuoted && !plainFloat(s, n, bits) {
+				d.noteFloat(d.numT, d.numNode, s, n, bits)
 			}
 			v.SetFloat(n)
 		}
@@ -629,6 +645,9 @@ func (d *tapeDecoder) anyValue(t *jsonscan.Tape, i int, sh *shape) any {
 		if err != nil {
 			d.save(typeError("number "+s, reflect.TypeFor[float64]()))
 			return nil
+		}
+		if !plainFloat(s, f, 64) {
+			d.noteFloat(t, i, s, f, 64)
 		}
 		return f
 	case jsonscan.KindArray:

@@ -1,6 +1,7 @@
 package argcheck
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -13,7 +14,8 @@ import (
 
 // unmarshalDecode is the decode Decode did before the tape: parse to a
 // tree, shape, validate, rewrite the tree for the type's plan (exact names,
-// integral numbers), re-encode when anything changed, json.Unmarshal. It
+// integral numbers), re-encode when anything changed, json.Unmarshal, and
+// validate again with the numbers as the floats hold them (floatProblem). It
 // is the oracle FuzzDecode holds the tape decoder to.
 // It also reports whether it re-encoded the arguments (sorting members, so
 // that of several type errors another may come first).
@@ -31,6 +33,10 @@ func unmarshalDecode[T any](v *Validator, args json.RawMessage) (T, bool, error)
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return in, changed || bound, decodeProblem(err)
+	}
+	if err := floatProblem[T](v, doc, bytes.Trim(args, " \t\r\n")); err != nil {
+		var zero T
+		return zero, changed || bound, err
 	}
 	return in, changed || bound, nil
 }

@@ -228,8 +228,15 @@ func (d *TypeDecoder) decodeParsed(t *jsonscan.Tape, rv reflect.Value) error {
 	if err := d.v.validateTape(t); err != nil {
 		return err
 	}
-	if err := decodeTape(t, 0, d.v.shape, rv.Elem(), d.rootOf()); err != nil {
+	floats, err := decodeTape(t, 0, d.v.shape, rv.Elem(), d.rootOf())
+	if err != nil {
 		return decodeProblem(err)
+	}
+	if floats != nil {
+		if err := d.v.recheckFloats(t, floats); err != nil {
+			rv.Elem().SetZero() // refused: nothing decoded, as for any refusal of the schema
+			return err
+		}
 	}
 	return nil
 }
