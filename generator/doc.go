@@ -56,7 +56,8 @@
 //     pointer, or a nil Value) and encoded again.
 //   - enum: string enums are a named string type with constants and
 //     Valid; integer, number and boolean enums check their literals. Both
-//     are checked on decoding and on encoding.
+//     are checked on decoding and on encoding. An enum value or a const
+//     that the declared type refuses is an error at its pointer.
 //   - const: a member that must hold the literal, of its JSON type ("1" is
 //     not 1); a required const is not a Go field, it is written for you.
 //   - minimum/maximum on a number: checked on decoding and encoding.

@@ -1,10 +1,12 @@
 package schema
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -160,6 +162,7 @@ func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 			b.errorf(ptr, "unsupported JSON Schema keyword %q", k)
 		}
 	}
+	b.checkValueTypes(n, ptr)
 	for _, k := range sortedKeys(n.Properties) {
 		b.checkKeywords(n.Properties[k], ptr+"/properties/"+escapePointer(k), depth+1)
 	}
@@ -173,6 +176,78 @@ func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 			b.checkKeywords(c, fmt.Sprintf("%s/%s/%d", ptr, kw, i), depth+1)
 		}
 	}
+}
+
+// checkValueTypes reports an enum value or a const that the schema's own
+// type refuses ({"type": "integer", "enum": ["1"]}): no value could then be
+// both, and the type generated for it would refuse every message. The
+// first bad enum value is reported, at its pointer.
+func (b *builder) checkValueTypes(n *node, ptr string) {
+	if len(n.Type) == 0 {
+		return
+	}
+	for i, v := range n.Enum {
+		if !ofType(v, n.Type) {
+			b.errorf(fmt.Sprintf("%s/enum/%d", ptr, i), "enum value %s is not of the declared type %s", compact(v), typeText(n.Type))
+			break
+		}
+	}
+	if n.Const != nil && !ofType(n.Const, n.Type) {
+		b.errorf(ptr+"/const", "const %s is not of the declared type %s", compact(n.Const), typeText(n.Type))
+	}
+}
+
+// ofType reports whether a JSON value is of one of the JSON Schema types
+// listed (an integer is a number without a fractional part, as in JSON
+// Schema: 1.0 is an integer).
+func ofType(v json.RawMessage, types typeList) bool {
+	var x any
+	d := json.NewDecoder(bytes.NewReader(v))
+	d.UseNumber()
+	if d.Decode(&x) != nil {
+		return false
+	}
+	for _, t := range types {
+		switch x := x.(type) {
+		case nil:
+			if t == "null" {
+				return true
+			}
+		case bool:
+			if t == "boolean" {
+				return true
+			}
+		case string:
+			if t == "string" {
+				return true
+			}
+		case json.Number:
+			if t == "number" {
+				return true
+			}
+			if f, err := x.Float64(); t == "integer" && err == nil && f == math.Trunc(f) {
+				return true
+			}
+		case []any:
+			if t == "array" {
+				return true
+			}
+		case map[string]any:
+			if t == "object" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// typeText is a type keyword as written: "integer", or ["string","null"].
+func typeText(types typeList) string {
+	if len(types) == 1 {
+		return fmt.Sprintf("%q", types[0])
+	}
+	data, _ := json.Marshal([]string(types))
+	return string(data)
 }
 
 // checkAliasCycles reports definitions that are only a $ref to another
