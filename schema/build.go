@@ -717,9 +717,11 @@ func isObjectSchema(n *node) bool {
 	return n.Properties != nil && len(n.AnyOf)+len(n.OneOf)+len(n.AllOf) == 0
 }
 
-// canonical is a key for a node's schema without descriptions, used to
-// share identical inline schemas: a hash of its own keywords and of its
-// children's keys. Each node is hashed once and a key has a fixed size, so
+// canonical is a key for a node's schema without descriptions and other
+// annotations (title, examples, deprecated), but with every keyword that
+// changes what a value may be or becomes (bounds, default, enum, const…),
+// used to share identical inline schemas: a hash of its own keywords and
+// of its children's keys. Each node is hashed once and a key has a fixed size, so
 // keying a whole schema is linear in its size whatever its depth.
 func (b *builder) canonical(n *node) string {
 	if n == nil {
@@ -748,6 +750,15 @@ func (b *builder) canonicalText(n *node) string {
 		Const      json.RawMessage   `json:"c,omitempty"`
 		Enum       []json.RawMessage `json:"e,omitempty"`
 		Format     string            `json:"f,omitempty"`
+		// The bounds and the default change what a value may be or
+		// becomes: schemas that differ in them are different types.
+		Minimum   *float64        `json:"mn,omitempty"`
+		Maximum   *float64        `json:"mx,omitempty"`
+		Default   json.RawMessage `json:"d,omitempty"`
+		MinItems  *int            `json:"ni,omitempty"`
+		MaxItems  *int            `json:"xi,omitempty"`
+		MinLength *int            `json:"nl,omitempty"`
+		MaxLength *int            `json:"xl,omitempty"`
 	}
 	if n == nil {
 		return ""
@@ -761,7 +772,12 @@ func (b *builder) canonicalText(n *node) string {
 	}
 	v := view{Ref: n.Ref, Type: n.Type, Required: n.Required, Items: b.canonical(n.Items),
 		AnyOf: list(n.AnyOf), OneOf: list(n.OneOf), AllOf: list(n.AllOf),
-		Const: n.Const, Enum: n.Enum, Format: n.Format}
+		Const: n.Const, Enum: n.Enum, Format: n.Format,
+		Minimum: n.Minimum, Maximum: n.Maximum, MinItems: n.MinItems, MaxItems: n.MaxItems,
+		MinLength: n.MinLength, MaxLength: n.MaxLength}
+	if n.Default != nil {
+		v.Default = compact(n.Default)
+	}
 	if n.Properties != nil {
 		v.HasProps = true
 		v.Properties = map[string]string{}

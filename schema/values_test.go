@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -41,4 +42,43 @@ func TestLoadValuesOfTheirType(t *testing.T) {
 			t.Errorf("%s: %v", defs, err)
 		}
 	}
+}
+
+// TestInlineSharedOnlyWhenEqual checks that an inline object is the
+// definition it looks like only when every keyword that decides what a
+// value may be is the same: bounds and defaults included, descriptions not.
+func TestInlineSharedOnlyWhenEqual(t *testing.T) {
+	const rangeDef = `"Range":{"type":"object","properties":{"p":{"type":"integer","minimum":5,"maximum":9,"default":6}}}`
+	for _, tc := range []struct {
+		inline string
+		shared bool
+		min    float64 // of r.p
+	}{
+		{`{"type":"object","properties":{"p":{"type":"integer","minimum":5,"maximum":9,"default":6,"description":"other words"}}}`, true, 5},
+		{`{"type":"object","properties":{"p":{"type":"integer","minimum":0,"maximum":9,"default":6}}}`, false, 0},
+		{`{"type":"object","properties":{"p":{"type":"integer","minimum":5,"default":6}}}`, false, 5},
+		{`{"type":"object","properties":{"p":{"type":"integer","minimum":5,"maximum":9,"default":7}}}`, false, 5},
+		{`{"type":"object","properties":{"p":{"type":"integer","minimum":5,"maximum":9}}}`, false, 5},
+		{`{"type":"object","properties":{"p":{"type":"integer","minimum":5,"maximum":9,"default":6,"minLength":1}}}`, false, 5},
+	} {
+		defs := `{` + rangeDef + `,"T":{"type":"object","properties":{"r":` + tc.inline + `}}}`
+		m, err := LoadBytes("shared.json", []byte(`{"$defs":`+defs+`}`), Options{Version: "test"})
+		if err != nil {
+			t.Fatalf("%s: %v", defs, err)
+		}
+		got := mustField(t, mustType(t, m, "T"), "r").Type.Named
+		if (got == m.Type("Range")) != tc.shared {
+			t.Errorf("r is %s for %s, want shared with Range: %v", got.Name, tc.inline, tc.shared)
+		}
+		if p := mustField(t, got, "p"); p.Minimum == nil || *p.Minimum != tc.min {
+			t.Errorf("%s: r.p has the minimum %s, want %v", tc.inline, fmtBound(p.Minimum), tc.min)
+		}
+	}
+}
+
+func fmtBound(v *float64) string {
+	if v == nil {
+		return "none"
+	}
+	return strconv.FormatFloat(*v, 'g', -1, 64)
 }
