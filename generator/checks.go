@@ -31,20 +31,48 @@ func (g *gen) valueCheck(gf goField) jen.Code {
 		}
 		return jen.Id("checkLiteral").Call(args...)
 	case (gf.Minimum != nil || gf.Maximum != nil) && numeric(gf.Type):
-		b := jen.Dict{}
-		if gf.Minimum != nil {
-			b[jen.Id("hasMin")], b[jen.Id("min")] = jen.True(), jen.Lit(*gf.Minimum)
-		}
-		if gf.Maximum != nil {
-			b[jen.Id("hasMax")], b[jen.Id("max")] = jen.True(), jen.Lit(*gf.Maximum)
-		}
 		fn := "checkBounds"
 		if ptr {
 			fn = "checkBoundsOptional"
 		}
-		return jen.Id(fn).Call(v, jen.Lit(gf.Name), jen.Id("bounds").Values(b))
+		return jen.Id(fn).Call(v, jen.Lit(gf.Name), boundsValue(gf.Minimum, gf.Maximum))
 	}
 	return nil
+}
+
+// boundsValue is the bounds{…} literal of a minimum and a maximum.
+func boundsValue(lo, hi *float64) jen.Code {
+	b := jen.Dict{}
+	if lo != nil {
+		b[jen.Id("hasMin")], b[jen.Id("min")] = jen.True(), jen.Lit(*lo)
+	}
+	if hi != nil {
+		b[jen.Id("hasMax")], b[jen.Id("max")] = jen.True(), jen.Lit(*hi)
+	}
+	return jen.Id("bounds").Values(b)
+}
+
+// scalarChecks are the checks of a named scalar's value x: its literals
+// (an integer, number or boolean enum, or a const) and its bounds, each
+// returning its error. The decoder and the encoder run the same ones.
+func scalarChecks(t *schema.Type, x jen.Code, fail ...jen.Code) []jen.Code {
+	var out []jen.Code
+	if len(t.Literals) > 0 {
+		lits := []jen.Code{x, jen.Lit("")}
+		for _, l := range t.Literals {
+			lits = append(lits, jen.Lit(l))
+		}
+		out = append(out, jen.If(jen.Err().Op(":=").Id("checkLiteral").Call(lits...), jen.Err().Op("!=").Nil()).Block(jen.Return(append(fail, jen.Err())...)))
+	}
+	if t.Minimum != nil || t.Maximum != nil {
+		out = append(out, jen.If(jen.Err().Op(":=").Id("checkBounds").Call(x, jen.Lit(""), boundsValue(t.Minimum, t.Maximum)), jen.Err().Op("!=").Nil()).Block(jen.Return(append(fail, jen.Err())...)))
+	}
+	return out
+}
+
+// checksScalar reports whether a named scalar has a value to check.
+func checksScalar(t *schema.Type) bool {
+	return len(t.Literals) > 0 || t.Minimum != nil || t.Maximum != nil
 }
 
 // numeric reports whether a type expression is an integer or a number.
@@ -83,4 +111,13 @@ func article(name string) string {
 		return "an " + name
 	}
 	return "a " + name
+}
+
+// allowWord says how a named scalar's check is described: the values the
+// schema does not "list" (an enum) or does not "allow" (bounds too).
+func allowWord(t *schema.Type) string {
+	if t.Minimum == nil && t.Maximum == nil {
+		return "list"
+	}
+	return "allow"
 }

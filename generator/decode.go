@@ -20,8 +20,8 @@ func (g *gen) emitDecoders(f *jen.File) {
 		case schema.KindEnum:
 			g.emitEnumDecoder(f, t)
 		case schema.KindScalar:
-			if len(t.Literals) > 0 {
-				g.emitLiteralDecoder(f, t)
+			if checksScalar(t) {
+				g.emitScalarDecoder(f, t)
 			}
 		case schema.KindArray, schema.KindMap:
 			if needsDecoder(t.Elem) {
@@ -131,21 +131,21 @@ func (g *gen) emitEnumDecoder(f *jen.File, t *schema.Type) {
 	)
 }
 
-// emitLiteralDecoder writes UnmarshalJSON for an integer, number or
-// boolean enum, refusing other values.
-func (g *gen) emitLiteralDecoder(f *jen.File, t *schema.Type) {
-	lits := []jen.Code{jen.Id("x"), jen.Lit("")}
-	for _, l := range t.Literals {
-		lits = append(lits, jen.Lit(l))
-	}
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses values the schema does not list.", article(g.name(t))))
-	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+// emitScalarDecoder writes UnmarshalJSON for a named scalar whose value
+// the schema narrows (an integer, number or boolean enum, a const, a
+// minimum or maximum), refusing other values.
+func (g *gen) emitScalarDecoder(f *jen.File, t *schema.Type) {
+	body := []jen.Code{
 		jen.Var().Id("x").Add(primType(t.Elem.Prim)),
 		jen.If(jen.Err().Op(":=").Qual(encodingJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Err().Op(":=").Id("checkLiteral").Call(lits...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	}
+	body = append(body, scalarChecks(t, jen.Id("x"))...)
+	body = append(body,
 		jen.Op("*").Id("v").Op("=").Id(g.name(t)).Call(jen.Id("x")),
 		jen.Return(jen.Nil()),
 	)
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses values the schema does not %s.", article(g.name(t)), allowWord(t)))
+	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }
 
 // emitCollectionDecoder writes UnmarshalJSON for a named array or map of

@@ -60,7 +60,10 @@
 //     that the declared type refuses is an error at its pointer.
 //   - const: a member that must hold the literal, of its JSON type ("1" is
 //     not 1); a required const is not a Go field, it is written for you.
-//   - minimum/maximum on a number: checked on decoding and encoding.
+//     A named scalar with a const checks its value like an enum of one.
+//   - minimum/maximum on a number, a property or a named definition:
+//     checked on decoding and encoding (a named integer or number type
+//     checks itself, wherever it is used).
 //   - format byte: []byte (base64 on the wire).
 //   - Overrides.Raw members: json.RawMessage, checked to be of the kind
 //     the schema requires.

@@ -29,26 +29,20 @@ func (g *gen) emitEncoders(f *jen.File) {
 		case schema.KindEnum:
 			g.emitEnumEncoder(f, t)
 		case schema.KindScalar:
-			if len(t.Literals) > 0 {
-				g.emitLiteralEncoder(f, t)
+			if checksScalar(t) {
+				g.emitScalarEncoder(f, t)
 			}
 		}
 	}
 }
 
-// emitLiteralEncoder writes MarshalJSON for an integer, number or boolean
-// enum.
-func (g *gen) emitLiteralEncoder(f *jen.File, t *schema.Type) {
-	value := primType(t.Elem.Prim).Call(jen.Id("v"))
-	lits := []jen.Code{value, jen.Lit("")}
-	for _, l := range t.Literals {
-		lits = append(lits, jen.Lit(l))
-	}
-	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses values the schema does not list.", article(g.name(t))))
-	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.If(jen.Err().Op(":=").Id("checkLiteral").Call(lits...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Qual(encodingJSON, "Marshal").Call(primType(t.Elem.Prim).Call(jen.Id("v")))),
-	)
+// emitScalarEncoder writes MarshalJSON for a named scalar whose value the
+// schema narrows: what its decoder refuses is refused on the way out.
+func (g *gen) emitScalarEncoder(f *jen.File, t *schema.Type) {
+	body := scalarChecks(t, primType(t.Elem.Prim).Call(jen.Id("v")), jen.Nil())
+	body = append(body, jen.Return(jen.Qual(encodingJSON, "Marshal").Call(primType(t.Elem.Prim).Call(jen.Id("v")))))
+	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses values the schema does not %s.", article(g.name(t)), allowWord(t)))
+	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 }
 
 // emitEnumEncoder writes MarshalJSON for an enum: a value the schema does

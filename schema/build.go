@@ -344,10 +344,15 @@ func (b *builder) define(t *Type, n *node) {
 		t.Kind = KindScalar
 		t.Elem = &Ref{Prim: b.prim(n.Type[0], ptr+"/type")}
 		t.Literals = literals(n.Enum)
+		t.Minimum, t.Maximum = bounds(n, t.Elem.Prim)
 	case len(n.Type) == 1:
 		t.Kind = KindScalar
 		t.Elem = &Ref{Prim: b.prim(n.Type[0], ptr+"/type")}
 		t.Format = n.Format
+		t.Minimum, t.Maximum = bounds(n, t.Elem.Prim)
+		if n.Const != nil {
+			t.Literals = literals([]json.RawMessage{n.Const})
+		}
 	case n.isEmpty():
 		t.Kind = KindAny
 	default:
@@ -377,6 +382,15 @@ func (b *builder) stringEnum(values []json.RawMessage, ptr string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// bounds are a schema's minimum and maximum, when it is a number: JSON
+// Schema applies them to numbers only.
+func bounds(n *node, p Prim) (lo, hi *float64) {
+	if p != Integer && p != Number {
+		return nil, nil
+	}
+	return n.Minimum, n.Maximum
 }
 
 // literals are enum values as compact JSON text.

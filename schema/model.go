@@ -102,12 +102,15 @@ type Type struct {
 	// Enum are the values of an enum.
 	Enum []string
 	// Literals are the allowed values of a scalar that is an integer,
-	// number or boolean enum, as JSON text.
+	// number or boolean enum, or of a scalar with a const, as JSON text.
 	Literals []string
 	// Union describes the members of a union.
 	Union *Union
 	// Format is the string format of a scalar ("uri", "byte", …).
 	Format string
+	// Minimum and Maximum bound an integer or number scalar, when the
+	// schema does.
+	Minimum, Maximum *float64
 }
 
 // Field is one property of a struct.
