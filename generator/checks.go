@@ -21,6 +21,13 @@ func (g *gen) valueCheck(gf goField) jen.Code {
 			args = append(args, jen.Lit(e))
 		}
 		return jen.Id("checkOneOf").Call(args...)
+	case len(gf.Enum) > 0 && gf.Type.Prim == schema.String && gf.Type.Named == nil:
+		// A pointer: the enum admits null (or presence matters).
+		args := []jen.Code{v, jen.Lit(gf.Name)}
+		for _, e := range gf.Enum {
+			args = append(args, jen.Lit(e))
+		}
+		return jen.Id("checkOneOfOptional").Call(args...)
 	case len(gf.Literals) > 0:
 		args := []jen.Code{v, jen.Lit(gf.Name)}
 		for _, l := range gf.Literals {

@@ -99,13 +99,13 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 }
 
 // admitsNull reports whether a named type takes JSON null as a value (a
-// scalar union with "null").
+// scalar union with "null", an enum listing null).
 func admitsNull(r *schema.Ref) bool {
 	if r.Named == nil {
 		return false
 	}
 	t := resolve(r.Named)
-	return t.Kind == schema.KindScalarUnion && slices.Contains(t.Prims, schema.Null)
+	return t.Kind == schema.KindScalarUnion && slices.Contains(t.Prims, schema.Null) || t.Kind == schema.KindEnum && t.Nullable
 }
 
 // membersVar names the list of a struct's declared members.
@@ -117,11 +117,19 @@ func (g *gen) emitEnumDecoder(f *jen.File, t *schema.Type) {
 	for i, v := range t.Enum {
 		values[i] = jen.Lit(v)
 	}
+	var null jen.Code = jen.Null()
+	invalid := jen.Op("!").Id(g.name(t)).Call(jen.Id("s")).Dot("Valid").Call()
+	if t.Nullable {
+		// null is the empty value; "" on the wire is not a value.
+		null = jen.If(jen.Id("isNull").Call(jen.Id("data"))).Block(jen.Op("*").Id("v").Op("=").Lit(""), jen.Return(jen.Nil()))
+		invalid = jen.Id("s").Op("==").Lit("").Op("||").Add(invalid)
+	}
 	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses values the schema does not list.", article(g.name(t))))
 	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		null,
 		jen.Var().Id("s").String(),
 		jen.If(jen.Err().Op(":=").Qual(encodingJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("s")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Op("!").Id(g.name(t)).Call(jen.Id("s")).Dot("Valid").Call()).Block(
+		jen.If(invalid).Block(
 			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{
 				jen.Id("Msg"): jen.Qual("fmt", "Sprintf").Call(jen.Lit("%q is not one of %q"), jen.Id("s"), jen.Index().String().Values(values...)),
 			})),

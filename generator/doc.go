@@ -53,7 +53,10 @@
 //     primitives is a scalar union; one of every JSON kind is any value.
 //     A union mixing strings and objects is an error.
 //   - type [T, "null"] and anyOf [X, {type: null}]: null is kept (a nil
-//     pointer, or a nil Value) and encoded again.
+//     pointer, or a nil Value) and encoded again. With an enum, null is a
+//     value only if the enum lists it: a nullable string enum definition
+//     is an enum type whose empty value stands for null; a nullable
+//     member is a pointer whose value, when present, must be listed.
 //   - enum: string enums are a named string type with constants and
 //     Valid; integer, number and boolean enums check their literals. Both
 //     are checked on decoding and on encoding. An enum value or a const

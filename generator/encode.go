@@ -52,8 +52,13 @@ func (g *gen) emitEnumEncoder(f *jen.File, t *schema.Type) {
 	for i, v := range t.Enum {
 		values[i] = jen.Lit(v)
 	}
+	var null jen.Code = jen.Null()
+	if t.Nullable {
+		null = jen.If(jen.Id("v").Op("==").Lit("")).Block(jen.Return(jen.Index().Byte().Call(jen.Lit("null")), jen.Nil()))
+	}
 	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses values the schema does not list.", article(g.name(t))))
 	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		null,
 		jen.If(jen.Op("!").Id("v").Dot("Valid").Call()).Block(
 			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(g.name(t)+": %q is not one of %q"), jen.String().Call(jen.Id("v")), jen.Index().String().Values(values...))),
 		),

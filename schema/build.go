@@ -320,6 +320,8 @@ func (b *builder) define(t *Type, n *node) {
 		b.defineUnion(t, n)
 	case len(n.AllOf) > 0:
 		b.defineStruct(t, b.mergeAllOf(n, ptr))
+	case len(n.Type) > 1 && len(n.Enum) > 0:
+		b.defineTypedEnum(t, n, ptr)
 	case len(n.Type) > 1:
 		b.defineScalarUnion(t, n.Type, ptr) // "null" stays allowed: it decodes as nil and encodes again
 	case hasType(n, "object") || n.Properties != nil:
@@ -371,9 +373,15 @@ func (b *builder) prim(name, ptr string) Prim {
 	return String
 }
 
+// stringEnum are the values of a string enum; null, which only a type
+// listing "null" admits (checkValueTypes), is left out: it is the
+// nullability of the type or member.
 func (b *builder) stringEnum(values []json.RawMessage, ptr string) []string {
 	out := make([]string, 0, len(values))
 	for i, v := range values {
+		if isNullValue(v) {
+			continue
+		}
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil {
 			b.errorf(fmt.Sprintf("%s/%d", ptr, i), "unsupported enum value %s: only strings are supported", v)
@@ -393,13 +401,56 @@ func bounds(n *node, p Prim) (lo, hi *float64) {
 	return n.Minimum, n.Maximum
 }
 
-// literals are enum values as compact JSON text.
+// literals are enum values as compact JSON text, null left out (as in
+// stringEnum).
 func literals(values []json.RawMessage) []string {
-	out := make([]string, len(values))
-	for i, v := range values {
-		out[i] = string(compact(v))
+	out := make([]string, 0, len(values))
+	for _, v := range values {
+		if !isNullValue(v) {
+			out = append(out, string(compact(v)))
+		}
 	}
 	return out
+}
+
+func isNullValue(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
+
+// enumNull reports whether an enum lists null.
+func enumNull(values []json.RawMessage) bool { return slices.ContainsFunc(values, isNullValue) }
+
+// nonNull are the types of a type keyword other than "null".
+func nonNull(types typeList) []string {
+	return slices.DeleteFunc(slices.Clone(types), func(s string) bool { return s == "null" })
+}
+
+// defineTypedEnum fills in an enum definition whose type lists several
+// names: a string enum that may be null ("type": ["string", "null"],
+// "enum": ["a", null]) is an enum whose empty value stands for null; an
+// enum of another single type may leave null out. Other combinations are
+// errors rather than a scalar union that would drop the enum.
+func (b *builder) defineTypedEnum(t *Type, n *node, ptr string) {
+	types := nonNull(n.Type)
+	if len(types) != 1 {
+		b.errorf(ptr+"/type", "unsupported enum with several types: give it one type (and \"null\" if null is a value)")
+		return
+	}
+	switch {
+	case types[0] == "string":
+		t.Kind = KindEnum
+		t.Enum = b.stringEnum(n.Enum, ptr+"/enum")
+		t.Nullable = enumNull(n.Enum)
+		if i := slices.Index(t.Enum, ""); i >= 0 && t.Nullable {
+			b.errorf(ptr+"/enum", "unsupported enum listing both \"\" and null: the empty value of a nullable enum stands for null")
+		}
+	case enumNull(n.Enum):
+		b.errorf(ptr+"/enum", "unsupported nullable %s enum definition: declare the enum without null, and null where it is used (anyOf [{\"$ref\": …}, {\"type\": \"null\"}])", types[0])
+	default:
+		// null is in the type but not among the values: it is not allowed.
+		t.Kind = KindScalar
+		t.Elem = &Ref{Prim: b.prim(types[0], ptr+"/type")}
+		t.Literals = literals(n.Enum)
+		t.Minimum, t.Maximum = bounds(n, t.Elem.Prim)
+	}
 }
 
 func (b *builder) defineScalarUnion(t *Type, types typeList, ptr string) {
@@ -439,10 +490,16 @@ func (b *builder) defineStruct(t *Type, n *node) {
 			Maximum:    p.Maximum,
 		}
 		switch {
+		case len(p.Enum) > 0 && len(nonNull(p.Type)) > 1:
+			b.errorf(ptr+"/type", "unsupported enum with several types: give it one type (and \"null\" if null is a value)")
 		case hasType(p, "string") && len(p.Enum) > 0:
-			f.Enum = b.stringEnum(p.Enum, ptr+"/enum")
-		case len(p.Enum) > 0 && len(p.Type) == 1:
-			f.Literals = literals(p.Enum)
+			if f.Enum = b.stringEnum(p.Enum, ptr+"/enum"); len(f.Enum) == 0 {
+				f.Enum, f.Literals = nil, []string{"null"} // only null: no other value
+			}
+		case len(p.Enum) > 0 && len(nonNull(p.Type)) == 1:
+			if f.Literals = literals(p.Enum); len(f.Literals) == 0 {
+				f.Literals = []string{"null"}
+			}
 		case len(p.Enum) > 0:
 			b.errorf(ptr+"/enum", "unsupported enum without a single type: give it \"type\"")
 		}
@@ -472,6 +529,11 @@ func (b *builder) defineStruct(t *Type, n *node) {
 			}
 		} else {
 			f.Type = b.ref(p, ptr, t.Name+goCase(name))
+			if len(p.Enum) > 0 && hasType(p, "null") {
+				// "type": [T, "null"] with an enum: null is a value only
+				// if the enum lists it.
+				f.Type.Nullable = enumNull(p.Enum)
+			}
 		}
 		t.Fields = append(t.Fields, f)
 	}

@@ -101,6 +101,10 @@ type Type struct {
 	Prims []Prim
 	// Enum are the values of an enum.
 	Enum []string
+	// Nullable is set on an enum whose values include null
+	// ("type": ["string", "null"]): the empty value stands for null, and
+	// "" is not among Enum.
+	Nullable bool
 	// Literals are the allowed values of a scalar that is an integer,
 	// number or boolean enum, or of a scalar with a const, as JSON text.
 	Literals []string
@@ -133,7 +137,8 @@ type Field struct {
 	Type *Ref
 	// Const is the JSON literal the property must have, if any.
 	Const json.RawMessage
-	// Enum lists the allowed string values of an inline enum.
+	// Enum lists the allowed string values of an inline enum (null, when
+	// the enum lists it, is Type.Nullable).
 	Enum []string
 	// Literals lists the allowed values of an inline non-string enum, as
 	// JSON text.

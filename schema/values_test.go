@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,4 +82,51 @@ func fmtBound(v *float64) string {
 		return "none"
 	}
 	return strconv.FormatFloat(*v, 'g', -1, 64)
+}
+
+// TestLoadNullableEnums checks enums whose type lists null: a string
+// definition is an enum whose empty value stands for null, a property is a
+// nullable member with the enum's values; null is a value only when the
+// enum lists it, and what cannot be kept is an error at its pointer.
+func TestLoadNullableEnums(t *testing.T) {
+	m, err := LoadBytes("null.json", []byte(`{"$defs":{
+		"E":{"type":["string","null"],"enum":["a",null,"b"]},
+		"F":{"type":["string","null"],"enum":["a"]},
+		"G":{"type":["integer","null"],"enum":[1,2]},
+		"T":{"type":"object","properties":{"p":{"type":["string","null"],"enum":["a",null]},"q":{"type":["string","null"],"enum":["a"]},"i":{"type":["integer","null"],"enum":[1,null]}}}}}`), Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"E": "enum [a b] nullable", "F": "enum [a]", "G": "scalar [1 2]"} {
+		ty := mustType(t, m, name)
+		got := fmt.Sprintf("%s %v", ty.Kind, ty.Enum)
+		if ty.Kind == KindScalar {
+			got = fmt.Sprintf("%s %v", ty.Kind, ty.Literals)
+		}
+		if ty.Nullable {
+			got += " nullable"
+		}
+		if got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	tt := mustType(t, m, "T")
+	for name, want := range map[string]string{"p": "string? [a] []", "q": "string [a] []", "i": "integer? [] [1]"} {
+		f := mustField(t, tt, name)
+		if got := fmt.Sprintf("%s %v %v", refText(f.Type), f.Enum, f.Literals); got != want {
+			t.Errorf("T.%s: %s, want %s", name, got, want)
+		}
+	}
+	for _, tc := range []struct{ defs, pointer, msg string }{
+		{`{"E":{"type":["string","integer"],"enum":["a",1]}}`, "#/$defs/E/type", "unsupported enum with several types"},
+		{`{"E":{"type":["string","null"],"enum":["",null]}}`, "#/$defs/E/enum", `both "" and null`},
+		{`{"E":{"type":["integer","null"],"enum":[1,null]}}`, "#/$defs/E/enum", "unsupported nullable integer enum definition"},
+		{`{"T":{"type":"object","properties":{"p":{"type":["string","integer"],"enum":["a",1]}}}}`, "#/$defs/T/properties/p/type", "unsupported enum with several types"},
+	} {
+		_, err := LoadBytes("null.json", []byte(`{"$defs":`+tc.defs+`}`), Options{Version: "test"})
+		list, ok := err.(ErrorList)
+		if !ok || len(list) == 0 || list[0].Pointer != tc.pointer || !strings.Contains(list[0].Msg, tc.msg) {
+			t.Errorf("%s: err = %v, want %s: …%s…", tc.defs, err, tc.pointer, tc.msg)
+		}
+	}
 }

@@ -953,6 +953,15 @@ func checkOneOf[S ~string](value S, name string, isRequired bool, allowed ...str
 	return &DecodeError{Path: name, Msg: fmt.Sprintf("%q is not one of %q", string(value), allowed)}
 }
 
+// checkOneOfOptional is checkOneOf for a member that may be null (a nil
+// pointer); a value that is present must be one of allowed, "" included.
+func checkOneOfOptional[S ~string](value *S, name string, allowed ...string) error {
+	if value == nil {
+		return nil
+	}
+	return checkOneOf(*value, name, true, allowed...)
+}
+
 // bounds are a number's minimum and maximum, when its schema gives them.
 type bounds struct {
 	min, max       float64

@@ -59,6 +59,7 @@ func (p *point) UnmarshalJSON(data []byte) error {
 	optional(&fs, raws[4], &p.Color, "color", str)
 	fs.check(checkOneOf(p.Color, "color", false, "red", "blue"))
 	requiredOrNull(&fs, raws[5], &p.Note, "note", plain[*string])
+	fs.check(checkOneOfOptional(p.Note, "note", "n1", "n2"))
 	optional(&fs, raws[6], &p.Tags, "tags", sliceOf(str))
 	optional(&fs, raws[7], &p.Counts, "counts", mapOf(plain[int64]))
 	optional(&fs, raws[8], &p.Child, "child", viaPointer[leaf])
@@ -133,6 +134,8 @@ func TestDecodeLikeGeneratedCode(t *testing.T) {
 		{`{"kind":"point","weight":0,"note":null}`, "name", "missing required member"},
 		{`{"kind":"point","name":null,"weight":0,"note":null}`, "name", "must not be null"},
 		{`{"kind":"point","name":"a","weight":0}`, "note", "missing required member"},
+		{`{"kind":"point","name":"a","weight":0,"note":"n3"}`, "note", `"n3" is not one of ["n1" "n2"]`},
+		{`{"kind":"point","name":"a","weight":0,"note":""}`, "note", `"" is not one of ["n1" "n2"]`},
 		{`{"kind":"point","name":"a","weight":2,"note":null}`, "weight", "above the maximum"},
 		{`{"kind":"point","name":"a","weight":-1,"note":null}`, "weight", "below the minimum"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"color":"green"}`, "color", "is not one of"},
