@@ -82,6 +82,68 @@ func checksScalar(t *schema.Type) bool {
 	return len(t.Literals) > 0 || t.Minimum != nil || t.Maximum != nil
 }
 
+// valueChecks are the calls that refuse a field's value: its own check
+// (valueCheck), then the check of its elements when it is an array or a
+// map whose items or values the schema narrows.
+func (g *gen) valueChecks(gf goField) []jen.Code {
+	var out []jen.Code
+	if check := g.valueCheck(gf); check != nil {
+		out = append(out, check)
+	}
+	if gf.Type.Array != nil || gf.Type.Map != nil {
+		if r := g.ruleFor(gf.Type); r != nil {
+			out = append(out, jen.Id("checkRule").Call(jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name), r))
+		}
+	}
+	return out
+}
+
+// ruleFor is the rule (see support.go) that a value of a type expression
+// must pass, element by element, such as eachRule(enumRule("a", "b")), or
+// nil when the schema narrows none of its elements.
+func (g *gen) ruleFor(r *schema.Ref) jen.Code {
+	switch {
+	case r.Array != nil:
+		if inner := g.ruleFor(r.Array); inner != nil {
+			return jen.Id("eachRule").Call(inner)
+		}
+		return nil
+	case r.Map != nil:
+		if inner := g.ruleFor(r.Map); inner != nil {
+			return jen.Id("valuesRule").Call(inner)
+		}
+		return nil
+	case r.Check == nil:
+		return nil
+	}
+	c := r.Check
+	var rules []jen.Code
+	switch {
+	case len(c.Enum) > 0:
+		args := make([]jen.Code, len(c.Enum))
+		for i, e := range c.Enum {
+			args[i] = jen.Lit(e)
+		}
+		rules = append(rules, jen.Id("enumRule").Call(args...))
+	case len(c.Literals) > 0:
+		args := make([]jen.Code, len(c.Literals))
+		for i, l := range c.Literals {
+			args[i] = jen.Lit(l)
+		}
+		rules = append(rules, jen.Id("literalRule").Index(primType(r.Prim)).Call(args...))
+	}
+	if (c.Minimum != nil || c.Maximum != nil) && (r.Prim == schema.Integer || r.Prim == schema.Number) {
+		rules = append(rules, jen.Id("boundsRule").Index(primType(r.Prim)).Call(boundsValue(c.Minimum, c.Maximum)))
+	}
+	switch len(rules) {
+	case 0:
+		return nil
+	case 1:
+		return rules[0]
+	}
+	return jen.Id("bothRules").Call(rules[0], rules[1])
+}
+
 // numeric reports whether a type expression is an integer or a number.
 func numeric(r *schema.Ref) bool {
 	if r.Named != nil {

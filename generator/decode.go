@@ -24,7 +24,7 @@ func (g *gen) emitDecoders(f *jen.File) {
 				g.emitScalarDecoder(f, t)
 			}
 		case schema.KindArray, schema.KindMap:
-			if needsDecoder(t.Elem) {
+			if needsDecoder(t.Elem) || g.ruleFor(collectionRef(t)) != nil {
 				g.emitCollectionDecoder(f, t)
 			}
 		}
@@ -80,14 +80,18 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 			// basic/index: an absent resultType MUST be treated as "complete".
 			body = append(body, jen.If(jen.Add(raw.Clone()).Op("==").Nil()).Block(jen.Id("x").Dot(gf.Go).Op("=").Lit(gf.Tag)))
 		}
-		if check := g.valueCheck(gf); check != nil {
+		for _, check := range g.valueChecks(gf) {
 			body = append(body, jen.Id("fs").Dot("check").Call(check))
 		}
 	}
 	switch {
 	case extra != "" && t.Extra != nil:
 		// additionalProperties has a schema: each undeclared member must fit it.
-		body = append(body, jen.Id("x").Dot(extra).Op("=").Id("keepChecked").Call(jen.Op("&").Id("fs"), jen.Id("rest"), g.decoderFor(t.Extra, false)))
+		dec := g.decoderFor(t.Extra, false)
+		if r := g.ruleFor(t.Extra); r != nil {
+			dec = jen.Id("checkedBy").Call(dec, r) // the schema narrows the values too
+		}
+		body = append(body, jen.Id("x").Dot(extra).Op("=").Id("keepChecked").Call(jen.Op("&").Id("fs"), jen.Id("rest"), dec))
 	case extra != "":
 		body = append(body, jen.Id("x").Dot(extra).Op("=").Id("keep").Call(jen.Op("&").Id("fs"), jen.Id("rest")))
 	default:
@@ -157,16 +161,26 @@ func (g *gen) emitScalarDecoder(f *jen.File, t *schema.Type) {
 }
 
 // emitCollectionDecoder writes UnmarshalJSON for a named array or map of
-// unions.
+// unions, or of values the schema narrows (each is checked, and a refused
+// one named by its index or key).
 func (g *gen) emitCollectionDecoder(f *jen.File, t *schema.Type) {
-	ref := &schema.Ref{Array: t.Elem}
-	if t.Kind == schema.KindMap {
-		ref = &schema.Ref{Map: t.Elem}
+	ref := collectionRef(t)
+	dec := g.decoderFor(ref, false)
+	if r := g.ruleFor(ref); r != nil {
+		dec = jen.Id("checkedBy").Call(dec, r)
 	}
 	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s element by element.", article(g.name(t))))
 	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(g.decoderFor(ref, false)).Call(jen.Id("data")),
+		jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(dec).Call(jen.Id("data")),
 		jen.Op("*").Id("v").Op("=").Id("out"),
 		jen.Return(jen.Err()),
 	)
+}
+
+// collectionRef is the type expression of a named array or map.
+func collectionRef(t *schema.Type) *schema.Ref {
+	if t.Kind == schema.KindMap {
+		return &schema.Ref{Map: t.Elem}
+	}
+	return &schema.Ref{Array: t.Elem}
 }

@@ -61,6 +61,11 @@
 //     Valid; integer, number and boolean enums check their literals. Both
 //     are checked on decoding and on encoding. An enum value or a const
 //     that the declared type refuses is an error at its pointer.
+//   - enum, const and minimum/maximum on array items and map values
+//     (additionalProperties) of a primitive type: checked element by
+//     element on decoding and encoding, a refused element named by its
+//     index or key ("tags[1]", "m.k"). On elements that may be null, or
+//     that are not primitives (an enum of objects), they are errors.
 //   - const: a member that must hold the literal, of its JSON type ("1" is
 //     not 1); a required const is not a Go field, it is written for you.
 //     A named scalar with a const checks its value like an enum of one.

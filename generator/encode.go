@@ -32,6 +32,10 @@ func (g *gen) emitEncoders(f *jen.File) {
 			if checksScalar(t) {
 				g.emitScalarEncoder(f, t)
 			}
+		case schema.KindArray, schema.KindMap:
+			if r := g.ruleFor(collectionRef(t)); r != nil {
+				g.emitCollectionEncoder(f, t, r)
+			}
 		}
 	}
 }
@@ -43,6 +47,18 @@ func (g *gen) emitScalarEncoder(f *jen.File, t *schema.Type) {
 	body = append(body, jen.Return(jen.Qual(encodingJSON, "Marshal").Call(primType(t.Elem.Prim).Call(jen.Id("v")))))
 	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses values the schema does not %s.", article(g.name(t)), allowWord(t)))
 	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
+}
+
+// emitCollectionEncoder writes MarshalJSON for a named array or map whose
+// elements the schema narrows: an element its decoder refuses is refused on
+// the way out.
+func (g *gen) emitCollectionEncoder(f *jen.File, t *schema.Type, rule jen.Code) {
+	plainType := g.goType(collectionRef(t))
+	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses elements the schema does not allow.", article(g.name(t))))
+	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.If(jen.Err().Op(":=").Add(rule).Call(plainType.Clone().Call(jen.Id("v"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Qual(encodingJSON, "Marshal").Call(plainType.Clone().Call(jen.Id("v")))),
+	)
 }
 
 // emitEnumEncoder writes MarshalJSON for an enum: a value the schema does
@@ -114,7 +130,7 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 			}
 			fill = append(fill, fail(jen.Id("checkRaw").Call(jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name), jen.LitByte(kind), jen.Lit(gf.Required && !gf.Type.Nullable))))
 		}
-		if check := g.valueCheck(gf); check != nil {
+		for _, check := range g.valueChecks(gf) {
 			fill = append(fill, fail(check))
 		}
 	}

@@ -327,7 +327,7 @@ func (b *builder) define(t *Type, n *node) {
 	case hasType(n, "object") || n.Properties != nil:
 		if n.Properties == nil && n.AdditionalProperties != nil && n.AdditionalProperties.Allowed {
 			t.Kind = KindMap
-			t.Elem = b.ref(n.AdditionalProperties.Schema, ptr+"/additionalProperties", t.Name+"Value")
+			t.Elem = b.elemRef(n.AdditionalProperties.Schema, ptr+"/additionalProperties", t.Name+"Value")
 		} else if n.Properties == nil {
 			t.Kind = KindMap
 			t.Elem = &Ref{Any: true}
@@ -336,7 +336,7 @@ func (b *builder) define(t *Type, n *node) {
 		}
 	case hasType(n, "array"):
 		t.Kind = KindArray
-		t.Elem = b.ref(n.Items, ptr+"/items", t.Name+"Item")
+		t.Elem = b.elemRef(n.Items, ptr+"/items", t.Name+"Item")
 	case hasType(n, "string") && len(n.Enum) > 0:
 		t.Kind = KindEnum
 		t.Enum = b.stringEnum(n.Enum, ptr+"/enum")
@@ -543,7 +543,7 @@ func (b *builder) defineStruct(t *Type, n *node) {
 	if a := n.AdditionalProperties; a != nil && a.Allowed {
 		t.Open = true
 		if a.Schema != nil && !a.Schema.isEmpty() {
-			t.Extra = b.ref(a.Schema, t.Pointer+"/additionalProperties", t.Name+"Value")
+			t.Extra = b.elemRef(a.Schema, t.Pointer+"/additionalProperties", t.Name+"Value")
 		}
 	}
 }
@@ -682,11 +682,11 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 	case len(n.AnyOf) > 0 || len(n.OneOf) > 0 || len(n.AllOf) > 0 || len(n.Type) > 1:
 		return &Ref{Named: b.inlineType(n, ptr, hint)}
 	case hasType(n, "array"):
-		return &Ref{Array: b.ref(n.Items, ptr+"/items", hint+"Item")}
+		return &Ref{Array: b.elemRef(n.Items, ptr+"/items", hint+"Item")}
 	case hasType(n, "object") || n.Properties != nil:
 		if n.Properties == nil {
 			if a := n.AdditionalProperties; a != nil && a.Allowed {
-				return &Ref{Map: b.ref(a.Schema, ptr+"/additionalProperties", hint+"Value")}
+				return &Ref{Map: b.elemRef(a.Schema, ptr+"/additionalProperties", hint+"Value")}
 			}
 			return &Ref{Map: &Ref{Any: true}}
 		}
@@ -698,6 +698,53 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 	}
 	b.errorf(ptr, "unsupported schema: no type, $ref or union")
 	return &Ref{Any: true}
+}
+
+// elemRef is ref for an array's items or an object's additionalProperties:
+// a primitive element keeps its enum, const and bounds as a Check, which
+// the generated code enforces element by element. What cannot be kept is
+// an error, never dropped: an enum or const on an element that is not a
+// primitive, and constraints on elements that may be null (their Go type
+// cannot tell null from the zero value).
+func (b *builder) elemRef(n *node, ptr, hint string) *Ref {
+	r := b.ref(n, ptr, hint)
+	if n == nil || (len(n.Enum) == 0 && n.Const == nil && n.Minimum == nil && n.Maximum == nil) {
+		return r
+	}
+	prim := r.Named == nil && r.Array == nil && r.Map == nil && !r.Any && !r.Raw && r.Prim != ""
+	if !prim {
+		if len(n.Enum) > 0 || n.Const != nil {
+			b.errorf(ptr, "unsupported enum or const on array items or map values that are not a string, number or boolean: declare a named type")
+		}
+		return r
+	}
+	if len(n.Enum) > 0 && r.Nullable && !enumNull(n.Enum) {
+		r.Nullable = false // "type": [T, "null"], but the enum leaves null out
+	}
+	c := &Check{}
+	switch {
+	case n.Const != nil:
+		c.Literals = literals([]json.RawMessage{n.Const})
+	case len(n.Enum) > 0 && r.Prim == String:
+		c.Enum = b.stringEnum(n.Enum, ptr+"/enum")
+	case len(n.Enum) > 0:
+		c.Literals = literals(n.Enum)
+	}
+	if n.Const != nil && isNullValue(n.Const) || len(n.Enum) > 0 && len(c.Enum)+len(c.Literals) == 0 {
+		c.Literals = []string{"null"}
+	}
+	c.Minimum, c.Maximum = bounds(n, r.Prim)
+	switch {
+	case len(c.Enum)+len(c.Literals) == 0 && c.Minimum == nil && c.Maximum == nil:
+		return r // bounds on a string: JSON Schema applies them to numbers only
+	case r.Nullable:
+		b.errorf(ptr, "unsupported enum, const, minimum or maximum on array items or map values that may be null")
+	case r.Base64:
+		b.errorf(ptr, "unsupported enum or const on a string of format byte")
+	default:
+		r.Check = c
+	}
+	return r
 }
 
 // orNull recognises a union of one schema and {"type": "null"}, and

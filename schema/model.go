@@ -165,6 +165,22 @@ type Ref struct {
 	RawKind string
 	// Base64 is set on strings of format "byte": base64-encoded bytes.
 	Base64 bool
+	// Check is what a primitive array element or map value must be beyond
+	// its type (a member's own enum, const and bounds are on its Field, a
+	// named type's on the Type), or nil.
+	Check *Check
+}
+
+// Check narrows the values of a primitive: each constraint present must
+// hold.
+type Check struct {
+	// Enum are the allowed values of a string.
+	Enum []string
+	// Literals are the allowed values as JSON text: a non-string enum, or
+	// a const.
+	Literals []string
+	// Minimum and Maximum bound an integer or a number.
+	Minimum, Maximum *float64
 }
 
 // Union is how a union's members are told apart on the wire.

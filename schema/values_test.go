@@ -130,3 +130,65 @@ func TestLoadNullableEnums(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadElementChecks checks that the enum, const and bounds of array
+// items and map values are kept on the element's Ref (they used to be
+// dropped), and that what cannot be kept is an error at its pointer.
+func TestLoadElementChecks(t *testing.T) {
+	m, err := LoadBytes("elems.json", []byte(`{"$defs":{
+		"T":{"type":"object","properties":{
+			"tags":{"type":"array","items":{"type":"string","enum":["a","b"]}},
+			"m":{"type":"object","additionalProperties":{"type":"string","enum":["x"]}},
+			"c":{"type":"array","items":{"const":"only"}},
+			"xs":{"type":"array","items":{"type":"integer","minimum":0}},
+			"s":{"type":"array","items":{"type":"string","minimum":0}}},
+			"additionalProperties":{"type":"number","maximum":1}},
+		"L":{"type":"array","items":{"type":"boolean","enum":[true]}}}}`), Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(r *Ref) string {
+		if r.Check == nil {
+			return "none"
+		}
+		c := r.Check
+		return fmt.Sprintf("%v %v %s %s", c.Enum, c.Literals, fmtBound(c.Minimum), fmtBound(c.Maximum))
+	}
+	tt := mustType(t, m, "T")
+	for name, want := range map[string]string{
+		"tags": "[a b] [] none none",
+		"m":    "[x] [] none none",
+		"c":    `[] ["only"] none none`,
+		"xs":   "[] [] 0 none",
+		"s":    "none", // minimum applies to numbers only
+	} {
+		r := mustField(t, tt, name).Type
+		if r.Array != nil {
+			r = r.Array
+		} else {
+			r = r.Map
+		}
+		if got := check(r); got != want {
+			t.Errorf("T.%s element: %s, want %s", name, got, want)
+		}
+	}
+	if got := check(tt.Extra); got != "[] [] none 1" {
+		t.Errorf("T extra: %s", got)
+	}
+	if got := check(mustType(t, m, "L").Elem); got != "[] [true] none none" {
+		t.Errorf("L element: %s", got)
+	}
+	for _, tc := range []struct{ defs, pointer, msg string }{
+		{`{"T":{"type":"array","items":{"type":["string","null"],"enum":["a",null]}}}`, "#/$defs/T/items", "may be null"},
+		{`{"T":{"type":"array","items":{"type":["integer","null"],"minimum":1}}}`, "#/$defs/T/items", "may be null"},
+		{`{"T":{"type":"array","items":{"type":"object","properties":{"a":{"type":"string"}},"const":{"a":"b"}}}}`, "#/$defs/T/items", "not a string, number or boolean"},
+		{`{"T":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"},"enum":[["a"]]}}}`, "#/$defs/T/additionalProperties", "not a string, number or boolean"},
+		{`{"T":{"type":"array","items":{"type":"string","format":"byte","enum":["YQ=="]}}}`, "#/$defs/T/items", "format byte"},
+	} {
+		_, err := LoadBytes("elems.json", []byte(`{"$defs":`+tc.defs+`}`), Options{Version: "test"})
+		list, ok := err.(ErrorList)
+		if !ok || len(list) == 0 || list[0].Pointer != tc.pointer || !strings.Contains(list[0].Msg, tc.msg) {
+			t.Errorf("%s: err = %v, want %s: …%s…", tc.defs, err, tc.pointer, tc.msg)
+		}
+	}
+}

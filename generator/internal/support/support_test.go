@@ -61,7 +61,9 @@ func (p *point) UnmarshalJSON(data []byte) error {
 	requiredOrNull(&fs, raws[5], &p.Note, "note", plain[*string])
 	fs.check(checkOneOfOptional(p.Note, "note", "n1", "n2"))
 	optional(&fs, raws[6], &p.Tags, "tags", sliceOf(str))
+	fs.check(checkRule(p.Tags, "tags", eachRule(enumRule("x", "y"))))
 	optional(&fs, raws[7], &p.Counts, "counts", mapOf(plain[int64]))
+	fs.check(checkRule(p.Counts, "counts", valuesRule(bothRules(literalRule[int64]("1", "2", "9"), boundsRule[int64](bounds{max: 5, hasMax: true})))))
 	optional(&fs, raws[8], &p.Child, "child", viaPointer[leaf])
 	optional(&fs, raws[9], &p.Origin, "origin", via[leaf])
 	optional(&fs, raws[10], &p.Level, "level", plain[*int64])
@@ -141,6 +143,9 @@ func TestDecodeLikeGeneratedCode(t *testing.T) {
 		{`{"kind":"point","name":"a","weight":0,"note":null,"color":"green"}`, "color", "is not one of"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"tags":["x",3]}`, "tags[1]", "expected a string, got number"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"counts":{"k":"v"}}`, "counts.k", "expected an integer, got string"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"tags":["x","z"]}`, "tags[1]", `"z" is not one of ["x" "y"]`},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"counts":{"a":1,"k":3,"z":4}}`, "counts.k", "3 is not one of 1, 2, 9"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"counts":{"a":9}}`, "counts.a", "9 is above the maximum 5"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"child":{"x":1,"y":2}}`, "child.y", "not allowed"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"level":7}`, "level", "above the maximum"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"level":0}`, "level", "is not one of 1, 2, 3"},
