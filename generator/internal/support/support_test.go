@@ -73,7 +73,7 @@ func (p *point) UnmarshalJSON(data []byte) error {
 	if p.strict {
 		refuse(&fs, rest)
 	} else {
-		p.Extra = keepChecked(&fs, rest, plain[int64])
+		p.Extra = keepChecked(&fs, rest, checkedBy(plain[int64], boundsRule[int64](bounds{min: 0, hasMin: true})))
 	}
 	return fs.err
 }
@@ -151,6 +151,7 @@ func TestDecodeLikeGeneratedCode(t *testing.T) {
 		{`{"kind":"point","name":"a","weight":0,"note":null,"level":0}`, "level", "is not one of 1, 2, 3"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"raw":[]}`, "raw", "expected an object"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"more":"x"}`, "more", "expected an integer, got string"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"more":-1}`, "more", "-1 is below the minimum 0"},
 	} {
 		de := decodeErr(t, c.in, false)
 		if de.Path != c.path || !strings.Contains(de.Msg, c.msg) {
