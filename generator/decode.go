@@ -20,11 +20,11 @@ func (g *gen) emitDecoders(f *jen.File) {
 		case schema.KindEnum:
 			g.emitEnumDecoder(f, t)
 		case schema.KindScalar:
-			if len(t.Literals) > 0 {
-				g.emitLiteralDecoder(f, t)
+			if checksScalar(t) {
+				g.emitScalarDecoder(f, t)
 			}
 		case schema.KindArray, schema.KindMap:
-			if needsDecoder(t.Elem) {
+			if needsDecoder(t.Elem) || g.ruleFor(collectionRef(t)) != nil {
 				g.emitCollectionDecoder(f, t)
 			}
 		}
@@ -80,14 +80,18 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 			// basic/index: an absent resultType MUST be treated as "complete".
 			body = append(body, jen.If(jen.Add(raw.Clone()).Op("==").Nil()).Block(jen.Id("x").Dot(gf.Go).Op("=").Lit(gf.Tag)))
 		}
-		if check := g.valueCheck(gf); check != nil {
+		for _, check := range g.valueChecks(gf) {
 			body = append(body, jen.Id("fs").Dot("check").Call(check))
 		}
 	}
 	switch {
 	case extra != "" && t.Extra != nil:
 		// additionalProperties has a schema: each undeclared member must fit it.
-		body = append(body, jen.Id("x").Dot(extra).Op("=").Id("keepChecked").Call(jen.Op("&").Id("fs"), jen.Id("rest"), g.decoderFor(t.Extra, false)))
+		dec := g.decoderFor(t.Extra, false)
+		if r := g.ruleFor(t.Extra); r != nil {
+			dec = jen.Id("checkedBy").Call(dec, r) // the schema narrows the values too
+		}
+		body = append(body, jen.Id("x").Dot(extra).Op("=").Id("keepChecked").Call(jen.Op("&").Id("fs"), jen.Id("rest"), dec))
 	case extra != "":
 		body = append(body, jen.Id("x").Dot(extra).Op("=").Id("keep").Call(jen.Op("&").Id("fs"), jen.Id("rest")))
 	default:
@@ -99,13 +103,13 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 }
 
 // admitsNull reports whether a named type takes JSON null as a value (a
-// scalar union with "null").
+// scalar union with "null", an enum listing null).
 func admitsNull(r *schema.Ref) bool {
 	if r.Named == nil {
 		return false
 	}
 	t := resolve(r.Named)
-	return t.Kind == schema.KindScalarUnion && slices.Contains(t.Prims, schema.Null)
+	return t.Kind == schema.KindScalarUnion && slices.Contains(t.Prims, schema.Null) || t.Kind == schema.KindEnum && t.Nullable
 }
 
 // membersVar names the list of a struct's declared members.
@@ -117,11 +121,19 @@ func (g *gen) emitEnumDecoder(f *jen.File, t *schema.Type) {
 	for i, v := range t.Enum {
 		values[i] = jen.Lit(v)
 	}
+	var null jen.Code = jen.Null()
+	invalid := jen.Op("!").Id(g.name(t)).Call(jen.Id("s")).Dot("Valid").Call()
+	if t.Nullable {
+		// null is the empty value; "" on the wire is not a value.
+		null = jen.If(jen.Id("isNull").Call(jen.Id("data"))).Block(jen.Op("*").Id("v").Op("=").Lit(""), jen.Return(jen.Nil()))
+		invalid = jen.Id("s").Op("==").Lit("").Op("||").Add(invalid)
+	}
 	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses values the schema does not list.", article(g.name(t))))
 	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		null,
 		jen.Var().Id("s").String(),
 		jen.If(jen.Err().Op(":=").Qual(encodingJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("s")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Op("!").Id(g.name(t)).Call(jen.Id("s")).Dot("Valid").Call()).Block(
+		jen.If(invalid).Block(
 			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{
 				jen.Id("Msg"): jen.Qual("fmt", "Sprintf").Call(jen.Lit("%q is not one of %q"), jen.Id("s"), jen.Index().String().Values(values...)),
 			})),
@@ -131,34 +143,44 @@ func (g *gen) emitEnumDecoder(f *jen.File, t *schema.Type) {
 	)
 }
 
-// emitLiteralDecoder writes UnmarshalJSON for an integer, number or
-// boolean enum, refusing other values.
-func (g *gen) emitLiteralDecoder(f *jen.File, t *schema.Type) {
-	lits := []jen.Code{jen.Id("x"), jen.Lit("")}
-	for _, l := range t.Literals {
-		lits = append(lits, jen.Lit(l))
-	}
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses values the schema does not list.", article(g.name(t))))
-	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+// emitScalarDecoder writes UnmarshalJSON for a named scalar whose value
+// the schema narrows (an integer, number or boolean enum, a const, a
+// minimum or maximum), refusing other values.
+func (g *gen) emitScalarDecoder(f *jen.File, t *schema.Type) {
+	body := []jen.Code{
 		jen.Var().Id("x").Add(primType(t.Elem.Prim)),
 		jen.If(jen.Err().Op(":=").Qual(encodingJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Err().Op(":=").Id("checkLiteral").Call(lits...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	}
+	body = append(body, scalarChecks(t, jen.Id("x"))...)
+	body = append(body,
 		jen.Op("*").Id("v").Op("=").Id(g.name(t)).Call(jen.Id("x")),
 		jen.Return(jen.Nil()),
 	)
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses values the schema does not %s.", article(g.name(t)), allowWord(t)))
+	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }
 
 // emitCollectionDecoder writes UnmarshalJSON for a named array or map of
-// unions.
+// unions, or of values the schema narrows (each is checked, and a refused
+// one named by its index or key).
 func (g *gen) emitCollectionDecoder(f *jen.File, t *schema.Type) {
-	ref := &schema.Ref{Array: t.Elem}
-	if t.Kind == schema.KindMap {
-		ref = &schema.Ref{Map: t.Elem}
+	ref := collectionRef(t)
+	dec := g.decoderFor(ref, false)
+	if r := g.ruleFor(ref); r != nil {
+		dec = jen.Id("checkedBy").Call(dec, r)
 	}
 	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s element by element.", article(g.name(t))))
 	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(g.decoderFor(ref, false)).Call(jen.Id("data")),
+		jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(dec).Call(jen.Id("data")),
 		jen.Op("*").Id("v").Op("=").Id("out"),
 		jen.Return(jen.Err()),
 	)
+}
+
+// collectionRef is the type expression of a named array or map.
+func collectionRef(t *schema.Type) *schema.Ref {
+	if t.Kind == schema.KindMap {
+		return &schema.Ref{Map: t.Elem}
+	}
+	return &schema.Ref{Array: t.Elem}
 }

@@ -53,13 +53,25 @@
 //     primitives is a scalar union; one of every JSON kind is any value.
 //     A union mixing strings and objects is an error.
 //   - type [T, "null"] and anyOf [X, {type: null}]: null is kept (a nil
-//     pointer, or a nil Value) and encoded again.
+//     pointer, or a nil Value) and encoded again. With an enum, null is a
+//     value only if the enum lists it: a nullable string enum definition
+//     is an enum type whose empty value stands for null; a nullable
+//     member is a pointer whose value, when present, must be listed.
 //   - enum: string enums are a named string type with constants and
 //     Valid; integer, number and boolean enums check their literals. Both
-//     are checked on decoding and on encoding.
+//     are checked on decoding and on encoding. An enum value or a const
+//     that the declared type refuses is an error at its pointer.
+//   - enum, const and minimum/maximum on array items and map values
+//     (additionalProperties) of a primitive type: checked element by
+//     element on decoding and encoding, a refused element named by its
+//     index or key ("tags[1]", "m.k"). On elements that may be null, or
+//     that are not primitives (an enum of objects), they are errors.
 //   - const: a member that must hold the literal, of its JSON type ("1" is
 //     not 1); a required const is not a Go field, it is written for you.
-//   - minimum/maximum on a number: checked on decoding and encoding.
+//     A named scalar with a const checks its value like an enum of one.
+//   - minimum/maximum on a number, a property or a named definition:
+//     checked on decoding and encoding (a named integer or number type
+//     checks itself, wherever it is used).
 //   - format byte: []byte (base64 on the wire).
 //   - Overrides.Raw members: json.RawMessage, checked to be of the kind
 //     the schema requires.

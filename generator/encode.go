@@ -29,25 +29,35 @@ func (g *gen) emitEncoders(f *jen.File) {
 		case schema.KindEnum:
 			g.emitEnumEncoder(f, t)
 		case schema.KindScalar:
-			if len(t.Literals) > 0 {
-				g.emitLiteralEncoder(f, t)
+			if checksScalar(t) {
+				g.emitScalarEncoder(f, t)
+			}
+		case schema.KindArray, schema.KindMap:
+			if r := g.ruleFor(collectionRef(t)); r != nil {
+				g.emitCollectionEncoder(f, t, r)
 			}
 		}
 	}
 }
 
-// emitLiteralEncoder writes MarshalJSON for an integer, number or boolean
-// enum.
-func (g *gen) emitLiteralEncoder(f *jen.File, t *schema.Type) {
-	value := primType(t.Elem.Prim).Call(jen.Id("v"))
-	lits := []jen.Code{value, jen.Lit("")}
-	for _, l := range t.Literals {
-		lits = append(lits, jen.Lit(l))
-	}
-	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses values the schema does not list.", article(g.name(t))))
+// emitScalarEncoder writes MarshalJSON for a named scalar whose value the
+// schema narrows: what its decoder refuses is refused on the way out.
+func (g *gen) emitScalarEncoder(f *jen.File, t *schema.Type) {
+	body := scalarChecks(t, primType(t.Elem.Prim).Call(jen.Id("v")), jen.Nil())
+	body = append(body, jen.Return(jen.Qual(encodingJSON, "Marshal").Call(primType(t.Elem.Prim).Call(jen.Id("v")))))
+	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses values the schema does not %s.", article(g.name(t)), allowWord(t)))
+	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
+}
+
+// emitCollectionEncoder writes MarshalJSON for a named array or map whose
+// elements the schema narrows: an element its decoder refuses is refused on
+// the way out.
+func (g *gen) emitCollectionEncoder(f *jen.File, t *schema.Type, rule jen.Code) {
+	plainType := g.goType(collectionRef(t))
+	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses elements the schema does not allow.", article(g.name(t))))
 	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.If(jen.Err().Op(":=").Id("checkLiteral").Call(lits...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Qual(encodingJSON, "Marshal").Call(primType(t.Elem.Prim).Call(jen.Id("v")))),
+		jen.If(jen.Err().Op(":=").Add(rule).Call(plainType.Clone().Call(jen.Id("v"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Qual(encodingJSON, "Marshal").Call(plainType.Clone().Call(jen.Id("v")))),
 	)
 }
 
@@ -58,8 +68,13 @@ func (g *gen) emitEnumEncoder(f *jen.File, t *schema.Type) {
 	for i, v := range t.Enum {
 		values[i] = jen.Lit(v)
 	}
+	var null jen.Code = jen.Null()
+	if t.Nullable {
+		null = jen.If(jen.Id("v").Op("==").Lit("")).Block(jen.Return(jen.Index().Byte().Call(jen.Lit("null")), jen.Nil()))
+	}
 	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses values the schema does not list.", article(g.name(t))))
 	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		null,
 		jen.If(jen.Op("!").Id("v").Dot("Valid").Call()).Block(
 			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(g.name(t)+": %q is not one of %q"), jen.String().Call(jen.Id("v")), jen.Index().String().Values(values...))),
 		),
@@ -115,7 +130,7 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 			}
 			fill = append(fill, fail(jen.Id("checkRaw").Call(jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name), jen.LitByte(kind), jen.Lit(gf.Required && !gf.Type.Nullable))))
 		}
-		if check := g.valueCheck(gf); check != nil {
+		for _, check := range g.valueChecks(gf) {
 			fill = append(fill, fail(check))
 		}
 	}

@@ -100,7 +100,11 @@ func (g *gen) fieldDoc(gf goField) string {
 	doc := g.docs.comment("", gf.Doc, gf.Deprecated)
 	var notes []string
 	if len(gf.Enum) > 0 {
-		notes = append(notes, fmt.Sprintf("One of %s.", quoteList(gf.Enum)))
+		if gf.Type.Nullable {
+			notes = append(notes, fmt.Sprintf("One of %s, or null.", quoteList(gf.Enum)))
+		} else {
+			notes = append(notes, fmt.Sprintf("One of %s.", quoteList(gf.Enum)))
+		}
 	}
 	if gf.Const != nil {
 		notes = append(notes, fmt.Sprintf("When present it must be %s.", gf.Const))
@@ -134,7 +138,11 @@ func quoteList(values []string) string {
 //	type Role string
 //	const ( RoleAssistant Role = "assistant"; RoleUser Role = "user" )
 func (g *gen) emitEnum(f *jen.File, t *schema.Type) {
-	f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).String()
+	doc := g.typeDoc(t)
+	if t.Nullable {
+		doc += fmt.Sprintf("\n\nIt may be null: the empty %s stands for null, on decoding and encoding.", g.name(t))
+	}
+	f.Add(comment(doc)).Type().Id(g.name(t)).String()
 	var consts []jen.Code
 	for i, v := range t.Enum {
 		consts = append(consts, jen.Comment(fmt.Sprintf("%s is the %s %q.", g.id.enum[t][i], g.name(t), v)).Line().
@@ -144,6 +152,9 @@ func (g *gen) emitEnum(f *jen.File, t *schema.Type) {
 	var cases []jen.Code
 	for i := range t.Enum {
 		cases = append(cases, jen.Id(g.id.enum[t][i]))
+	}
+	if t.Nullable {
+		cases = append(cases, jen.Lit("")) // null
 	}
 	//	func (v Role) Valid() bool
 	f.Comment(fmt.Sprintf("Valid reports whether v is one of the values the schema allows for %s.", g.name(t)))

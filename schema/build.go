@@ -1,10 +1,12 @@
 package schema
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -160,6 +162,7 @@ func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 			b.errorf(ptr, "unsupported JSON Schema keyword %q", k)
 		}
 	}
+	b.checkValueTypes(n, ptr)
 	for _, k := range sortedKeys(n.Properties) {
 		b.checkKeywords(n.Properties[k], ptr+"/properties/"+escapePointer(k), depth+1)
 	}
@@ -173,6 +176,78 @@ func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 			b.checkKeywords(c, fmt.Sprintf("%s/%s/%d", ptr, kw, i), depth+1)
 		}
 	}
+}
+
+// checkValueTypes reports an enum value or a const that the schema's own
+// type refuses ({"type": "integer", "enum": ["1"]}): no value could then be
+// both, and the type generated for it would refuse every message. The
+// first bad enum value is reported, at its pointer.
+func (b *builder) checkValueTypes(n *node, ptr string) {
+	if len(n.Type) == 0 {
+		return
+	}
+	for i, v := range n.Enum {
+		if !ofType(v, n.Type) {
+			b.errorf(fmt.Sprintf("%s/enum/%d", ptr, i), "enum value %s is not of the declared type %s", compact(v), typeText(n.Type))
+			break
+		}
+	}
+	if n.Const != nil && !ofType(n.Const, n.Type) {
+		b.errorf(ptr+"/const", "const %s is not of the declared type %s", compact(n.Const), typeText(n.Type))
+	}
+}
+
+// ofType reports whether a JSON value is of one of the JSON Schema types
+// listed (an integer is a number without a fractional part, as in JSON
+// Schema: 1.0 is an integer).
+func ofType(v json.RawMessage, types typeList) bool {
+	var x any
+	d := json.NewDecoder(bytes.NewReader(v))
+	d.UseNumber()
+	if d.Decode(&x) != nil {
+		return false
+	}
+	for _, t := range types {
+		switch x := x.(type) {
+		case nil:
+			if t == "null" {
+				return true
+			}
+		case bool:
+			if t == "boolean" {
+				return true
+			}
+		case string:
+			if t == "string" {
+				return true
+			}
+		case json.Number:
+			if t == "number" {
+				return true
+			}
+			if f, err := x.Float64(); t == "integer" && err == nil && f == math.Trunc(f) {
+				return true
+			}
+		case []any:
+			if t == "array" {
+				return true
+			}
+		case map[string]any:
+			if t == "object" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// typeText is a type keyword as written: "integer", or ["string","null"].
+func typeText(types typeList) string {
+	if len(types) == 1 {
+		return fmt.Sprintf("%q", types[0])
+	}
+	data, _ := json.Marshal([]string(types))
+	return string(data)
 }
 
 // checkAliasCycles reports definitions that are only a $ref to another
@@ -245,12 +320,14 @@ func (b *builder) define(t *Type, n *node) {
 		b.defineUnion(t, n)
 	case len(n.AllOf) > 0:
 		b.defineStruct(t, b.mergeAllOf(n, ptr))
+	case len(n.Type) > 1 && len(n.Enum) > 0:
+		b.defineTypedEnum(t, n, ptr)
 	case len(n.Type) > 1:
 		b.defineScalarUnion(t, n.Type, ptr) // "null" stays allowed: it decodes as nil and encodes again
 	case hasType(n, "object") || n.Properties != nil:
 		if n.Properties == nil && n.AdditionalProperties != nil && n.AdditionalProperties.Allowed {
 			t.Kind = KindMap
-			t.Elem = b.ref(n.AdditionalProperties.Schema, ptr+"/additionalProperties", t.Name+"Value")
+			t.Elem = b.elemRef(n.AdditionalProperties.Schema, ptr+"/additionalProperties", t.Name+"Value")
 		} else if n.Properties == nil {
 			t.Kind = KindMap
 			t.Elem = &Ref{Any: true}
@@ -259,7 +336,7 @@ func (b *builder) define(t *Type, n *node) {
 		}
 	case hasType(n, "array"):
 		t.Kind = KindArray
-		t.Elem = b.ref(n.Items, ptr+"/items", t.Name+"Item")
+		t.Elem = b.elemRef(n.Items, ptr+"/items", t.Name+"Item")
 	case hasType(n, "string") && len(n.Enum) > 0:
 		t.Kind = KindEnum
 		t.Enum = b.stringEnum(n.Enum, ptr+"/enum")
@@ -269,10 +346,15 @@ func (b *builder) define(t *Type, n *node) {
 		t.Kind = KindScalar
 		t.Elem = &Ref{Prim: b.prim(n.Type[0], ptr+"/type")}
 		t.Literals = literals(n.Enum)
+		t.Minimum, t.Maximum = bounds(n, t.Elem.Prim)
 	case len(n.Type) == 1:
 		t.Kind = KindScalar
 		t.Elem = &Ref{Prim: b.prim(n.Type[0], ptr+"/type")}
 		t.Format = n.Format
+		t.Minimum, t.Maximum = bounds(n, t.Elem.Prim)
+		if n.Const != nil {
+			t.Literals = literals([]json.RawMessage{n.Const})
+		}
 	case n.isEmpty():
 		t.Kind = KindAny
 	default:
@@ -291,12 +373,17 @@ func (b *builder) prim(name, ptr string) Prim {
 	return String
 }
 
-// stringEnum decodes the values of a string enum, in order; a value equal
-// to an earlier one ("a" twice, or "a" and "\u0061") allows nothing more
-// and is left out, as it would make a second constant of one value.
+// stringEnum decodes the values of a string enum, in order; null, which
+// only a type listing "null" admits (checkValueTypes), is left out: it is
+// the nullability of the type or member. A value equal to an earlier one
+// ("a" twice, or "a" and "\u0061") allows nothing more and is left out, as
+// it would make a second constant of one value.
 func (b *builder) stringEnum(values []json.RawMessage, ptr string) []string {
 	out := make([]string, 0, len(values))
 	for i, v := range values {
+		if isNullValue(v) {
+			continue
+		}
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil {
 			b.errorf(fmt.Sprintf("%s/%d", ptr, i), "unsupported enum value %s: only strings are supported", v)
@@ -309,13 +396,65 @@ func (b *builder) stringEnum(values []json.RawMessage, ptr string) []string {
 	return out
 }
 
-// literals are enum values as compact JSON text.
+// bounds are a schema's minimum and maximum, when it is a number: JSON
+// Schema applies them to numbers only.
+func bounds(n *node, p Prim) (lo, hi *float64) {
+	if p != Integer && p != Number {
+		return nil, nil
+	}
+	return n.Minimum, n.Maximum
+}
+
+// literals are enum values as compact JSON text, null left out (as in
+// stringEnum).
 func literals(values []json.RawMessage) []string {
-	out := make([]string, len(values))
-	for i, v := range values {
-		out[i] = string(compact(v))
+	out := make([]string, 0, len(values))
+	for _, v := range values {
+		if !isNullValue(v) {
+			out = append(out, string(compact(v)))
+		}
 	}
 	return out
+}
+
+func isNullValue(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
+
+// enumNull reports whether an enum lists null.
+func enumNull(values []json.RawMessage) bool { return slices.ContainsFunc(values, isNullValue) }
+
+// nonNull are the types of a type keyword other than "null".
+func nonNull(types typeList) []string {
+	return slices.DeleteFunc(slices.Clone(types), func(s string) bool { return s == "null" })
+}
+
+// defineTypedEnum fills in an enum definition whose type lists several
+// names: a string enum that may be null ("type": ["string", "null"],
+// "enum": ["a", null]) is an enum whose empty value stands for null; an
+// enum of another single type may leave null out. Other combinations are
+// errors rather than a scalar union that would drop the enum.
+func (b *builder) defineTypedEnum(t *Type, n *node, ptr string) {
+	types := nonNull(n.Type)
+	if len(types) != 1 {
+		b.errorf(ptr+"/type", "unsupported enum with several types: give it one type (and \"null\" if null is a value)")
+		return
+	}
+	switch {
+	case types[0] == "string":
+		t.Kind = KindEnum
+		t.Enum = b.stringEnum(n.Enum, ptr+"/enum")
+		t.Nullable = enumNull(n.Enum)
+		if i := slices.Index(t.Enum, ""); i >= 0 && t.Nullable {
+			b.errorf(ptr+"/enum", "unsupported enum listing both \"\" and null: the empty value of a nullable enum stands for null")
+		}
+	case enumNull(n.Enum):
+		b.errorf(ptr+"/enum", "unsupported nullable %s enum definition: declare the enum without null, and null where it is used (anyOf [{\"$ref\": …}, {\"type\": \"null\"}])", types[0])
+	default:
+		// null is in the type but not among the values: it is not allowed.
+		t.Kind = KindScalar
+		t.Elem = &Ref{Prim: b.prim(types[0], ptr+"/type")}
+		t.Literals = literals(n.Enum)
+		t.Minimum, t.Maximum = bounds(n, t.Elem.Prim)
+	}
 }
 
 func (b *builder) defineScalarUnion(t *Type, types typeList, ptr string) {
@@ -355,10 +494,16 @@ func (b *builder) defineStruct(t *Type, n *node) {
 			Maximum:    p.Maximum,
 		}
 		switch {
+		case len(p.Enum) > 0 && len(nonNull(p.Type)) > 1:
+			b.errorf(ptr+"/type", "unsupported enum with several types: give it one type (and \"null\" if null is a value)")
 		case hasType(p, "string") && len(p.Enum) > 0:
-			f.Enum = b.stringEnum(p.Enum, ptr+"/enum")
-		case len(p.Enum) > 0 && len(p.Type) == 1:
-			f.Literals = literals(p.Enum)
+			if f.Enum = b.stringEnum(p.Enum, ptr+"/enum"); len(f.Enum) == 0 {
+				f.Enum, f.Literals = nil, []string{"null"} // only null: no other value
+			}
+		case len(p.Enum) > 0 && len(nonNull(p.Type)) == 1:
+			if f.Literals = literals(p.Enum); len(f.Literals) == 0 {
+				f.Literals = []string{"null"}
+			}
 		case len(p.Enum) > 0:
 			b.errorf(ptr+"/enum", "unsupported enum without a single type: give it \"type\"")
 		}
@@ -388,6 +533,11 @@ func (b *builder) defineStruct(t *Type, n *node) {
 			}
 		} else {
 			f.Type = b.ref(p, ptr, t.Name+goCase(name))
+			if len(p.Enum) > 0 && hasType(p, "null") {
+				// "type": [T, "null"] with an enum: null is a value only
+				// if the enum lists it.
+				f.Type.Nullable = enumNull(p.Enum)
+			}
 		}
 		t.Fields = append(t.Fields, f)
 	}
@@ -397,7 +547,7 @@ func (b *builder) defineStruct(t *Type, n *node) {
 	if a := n.AdditionalProperties; a != nil && a.Allowed {
 		t.Open = true
 		if a.Schema != nil && !a.Schema.isEmpty() {
-			t.Extra = b.ref(a.Schema, t.Pointer+"/additionalProperties", t.Name+"Value")
+			t.Extra = b.elemRef(a.Schema, t.Pointer+"/additionalProperties", t.Name+"Value")
 		}
 	}
 }
@@ -536,11 +686,11 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 	case len(n.AnyOf) > 0 || len(n.OneOf) > 0 || len(n.AllOf) > 0 || len(n.Type) > 1:
 		return &Ref{Named: b.inlineType(n, ptr, hint)}
 	case hasType(n, "array"):
-		return &Ref{Array: b.ref(n.Items, ptr+"/items", hint+"Item")}
+		return &Ref{Array: b.elemRef(n.Items, ptr+"/items", hint+"Item")}
 	case hasType(n, "object") || n.Properties != nil:
 		if n.Properties == nil {
 			if a := n.AdditionalProperties; a != nil && a.Allowed {
-				return &Ref{Map: b.ref(a.Schema, ptr+"/additionalProperties", hint+"Value")}
+				return &Ref{Map: b.elemRef(a.Schema, ptr+"/additionalProperties", hint+"Value")}
 			}
 			return &Ref{Map: &Ref{Any: true}}
 		}
@@ -552,6 +702,53 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 	}
 	b.errorf(ptr, "unsupported schema: no type, $ref or union")
 	return &Ref{Any: true}
+}
+
+// elemRef is ref for an array's items or an object's additionalProperties:
+// a primitive element keeps its enum, const and bounds as a Check, which
+// the generated code enforces element by element. What cannot be kept is
+// an error, never dropped: an enum or const on an element that is not a
+// primitive, and constraints on elements that may be null (their Go type
+// cannot tell null from the zero value).
+func (b *builder) elemRef(n *node, ptr, hint string) *Ref {
+	r := b.ref(n, ptr, hint)
+	if n == nil || (len(n.Enum) == 0 && n.Const == nil && n.Minimum == nil && n.Maximum == nil) {
+		return r
+	}
+	prim := r.Named == nil && r.Array == nil && r.Map == nil && !r.Any && !r.Raw && r.Prim != ""
+	if !prim {
+		if len(n.Enum) > 0 || n.Const != nil {
+			b.errorf(ptr, "unsupported enum or const on array items or map values that are not a string, number or boolean: declare a named type")
+		}
+		return r
+	}
+	if len(n.Enum) > 0 && r.Nullable && !enumNull(n.Enum) {
+		r.Nullable = false // "type": [T, "null"], but the enum leaves null out
+	}
+	c := &Check{}
+	switch {
+	case n.Const != nil:
+		c.Literals = literals([]json.RawMessage{n.Const})
+	case len(n.Enum) > 0 && r.Prim == String:
+		c.Enum = b.stringEnum(n.Enum, ptr+"/enum")
+	case len(n.Enum) > 0:
+		c.Literals = literals(n.Enum)
+	}
+	if n.Const != nil && isNullValue(n.Const) || len(n.Enum) > 0 && len(c.Enum)+len(c.Literals) == 0 {
+		c.Literals = []string{"null"}
+	}
+	c.Minimum, c.Maximum = bounds(n, r.Prim)
+	switch {
+	case len(c.Enum)+len(c.Literals) == 0 && c.Minimum == nil && c.Maximum == nil:
+		return r // bounds on a string: JSON Schema applies them to numbers only
+	case r.Nullable:
+		b.errorf(ptr, "unsupported enum, const, minimum or maximum on array items or map values that may be null")
+	case r.Base64:
+		b.errorf(ptr, "unsupported enum or const on a string of format byte")
+	default:
+		r.Check = c
+	}
+	return r
 }
 
 // orNull recognises a union of one schema and {"type": "null"}, and
@@ -647,9 +844,11 @@ func isObjectSchema(n *node) bool {
 	return n.Properties != nil && len(n.AnyOf)+len(n.OneOf)+len(n.AllOf) == 0
 }
 
-// canonical is a key for a node's schema without descriptions, used to
-// share identical inline schemas: a hash of its own keywords and of its
-// children's keys. Each node is hashed once and a key has a fixed size, so
+// canonical is a key for a node's schema without descriptions and other
+// annotations (title, examples, deprecated), but with every keyword that
+// changes what a value may be or becomes (bounds, default, enum, const…),
+// used to share identical inline schemas: a hash of its own keywords and
+// of its children's keys. Each node is hashed once and a key has a fixed size, so
 // keying a whole schema is linear in its size whatever its depth.
 func (b *builder) canonical(n *node) string {
 	if n == nil {
@@ -678,6 +877,15 @@ func (b *builder) canonicalText(n *node) string {
 		Const      json.RawMessage   `json:"c,omitempty"`
 		Enum       []json.RawMessage `json:"e,omitempty"`
 		Format     string            `json:"f,omitempty"`
+		// The bounds and the default change what a value may be or
+		// becomes: schemas that differ in them are different types.
+		Minimum   *float64        `json:"mn,omitempty"`
+		Maximum   *float64        `json:"mx,omitempty"`
+		Default   json.RawMessage `json:"d,omitempty"`
+		MinItems  *int            `json:"ni,omitempty"`
+		MaxItems  *int            `json:"xi,omitempty"`
+		MinLength *int            `json:"nl,omitempty"`
+		MaxLength *int            `json:"xl,omitempty"`
 	}
 	if n == nil {
 		return ""
@@ -691,7 +899,12 @@ func (b *builder) canonicalText(n *node) string {
 	}
 	v := view{Ref: n.Ref, Type: n.Type, Required: n.Required, Items: b.canonical(n.Items),
 		AnyOf: list(n.AnyOf), OneOf: list(n.OneOf), AllOf: list(n.AllOf),
-		Const: n.Const, Enum: n.Enum, Format: n.Format}
+		Const: n.Const, Enum: n.Enum, Format: n.Format,
+		Minimum: n.Minimum, Maximum: n.Maximum, MinItems: n.MinItems, MaxItems: n.MaxItems,
+		MinLength: n.MinLength, MaxLength: n.MaxLength}
+	if n.Default != nil {
+		v.Default = compact(n.Default)
+	}
 	if n.Properties != nil {
 		v.HasProps = true
 		v.Properties = map[string]string{}

@@ -364,6 +364,7 @@ func TestLoadErrors(t *testing.T) {
 		{file: "required-cycle.json", pointer: "#/$defs/A", msg: "cycle through required fields: A.b → B.a → A"},
 		{file: "ambiguous-union.json", pointer: "#/$defs/U", msg: "members X and Y cannot be told apart"},
 		{file: "wrong-type.json", pointer: "#/$defs/A/type", msg: `unsupported type "date"`},
+		{file: "enum-wrong-type.json", pointer: "#/$defs/E/enum/0", msg: `enum value "1" is not of the declared type "integer"`},
 		{file: "no-defs.json", msg: "no $defs"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

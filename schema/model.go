@@ -101,13 +101,20 @@ type Type struct {
 	Prims []Prim
 	// Enum are the values of an enum.
 	Enum []string
+	// Nullable is set on an enum whose values include null
+	// ("type": ["string", "null"]): the empty value stands for null, and
+	// "" is not among Enum.
+	Nullable bool
 	// Literals are the allowed values of a scalar that is an integer,
-	// number or boolean enum, as JSON text.
+	// number or boolean enum, or of a scalar with a const, as JSON text.
 	Literals []string
 	// Union describes the members of a union.
 	Union *Union
 	// Format is the string format of a scalar ("uri", "byte", …).
 	Format string
+	// Minimum and Maximum bound an integer or number scalar, when the
+	// schema does.
+	Minimum, Maximum *float64
 }
 
 // Field is one property of a struct.
@@ -130,7 +137,8 @@ type Field struct {
 	Type *Ref
 	// Const is the JSON literal the property must have, if any.
 	Const json.RawMessage
-	// Enum lists the allowed string values of an inline enum.
+	// Enum lists the allowed string values of an inline enum (null, when
+	// the enum lists it, is Type.Nullable).
 	Enum []string
 	// Literals lists the allowed values of an inline non-string enum, as
 	// JSON text.
@@ -157,6 +165,22 @@ type Ref struct {
 	RawKind string
 	// Base64 is set on strings of format "byte": base64-encoded bytes.
 	Base64 bool
+	// Check is what a primitive array element or map value must be beyond
+	// its type (a member's own enum, const and bounds are on its Field, a
+	// named type's on the Type), or nil.
+	Check *Check
+}
+
+// Check narrows the values of a primitive: each constraint present must
+// hold.
+type Check struct {
+	// Enum are the allowed values of a string.
+	Enum []string
+	// Literals are the allowed values as JSON text: a non-string enum, or
+	// a const.
+	Literals []string
+	// Minimum and Maximum bound an integer or a number.
+	Minimum, Maximum *float64
 }
 
 // Union is how a union's members are told apart on the wire.

@@ -955,6 +955,94 @@ func checkOneOf[S ~string](value S, name string, isRequired bool, allowed ...str
 	return &DecodeError{Path: name, Msg: fmt.Sprintf("%q is not one of %q", string(value), allowed)}
 }
 
+// checkOneOfOptional is checkOneOf for a member that may be null (a nil
+// pointer); a value that is present must be one of allowed, "" included.
+func checkOneOfOptional[S ~string](value *S, name string, allowed ...string) error {
+	if value == nil {
+		return nil
+	}
+	return checkOneOf(*value, name, true, allowed...)
+}
+
+// rule refuses a value its schema does not allow; the error's path is
+// relative to the value ("[2]", "k"), and "" for the value itself.
+type rule[T any] func(T) error
+
+// enumRule allows the strings listed.
+func enumRule(allowed ...string) rule[string] {
+	return func(v string) error { return checkOneOf(v, "", true, allowed...) }
+}
+
+// literalRule allows the values whose JSON is one of the literals.
+func literalRule[T any](literals ...string) rule[T] {
+	return func(v T) error { return checkLiteral(v, "", literals...) }
+}
+
+// boundsRule allows the numbers within bounds.
+func boundsRule[N ~int64 | ~float64](b bounds) rule[N] {
+	return func(v N) error { return checkBounds(v, "", b) }
+}
+
+// bothRules allows what both rules allow.
+func bothRules[T any](a, b rule[T]) rule[T] {
+	return func(v T) error {
+		if err := a(v); err != nil {
+			return err
+		}
+		return b(v)
+	}
+}
+
+// eachRule applies a rule to every element of a slice, naming the first
+// refused one by its index.
+func eachRule[T any](r rule[T]) rule[[]T] {
+	return func(values []T) error {
+		for i, v := range values {
+			if err := r(v); err != nil {
+				return within("["+strconv.Itoa(i)+"]", err)
+			}
+		}
+		return nil
+	}
+}
+
+// valuesRule applies a rule to every value of a map, in key order, naming
+// the first refused one by its key.
+func valuesRule[T any](r rule[T]) rule[map[string]T] {
+	return func(values map[string]T) error {
+		keys := make([]string, 0, len(values))
+		for k := range values {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if err := r(values[k]); err != nil {
+				return within(k, err)
+			}
+		}
+		return nil
+	}
+}
+
+// checkRule applies a rule to the value of a member.
+func checkRule[T any](value T, name string, r rule[T]) error {
+	if err := r(value); err != nil {
+		return within(name, err)
+	}
+	return nil
+}
+
+// checkedBy decodes with dec, then refuses what the rule refuses.
+func checkedBy[T any](dec decoder[T], r rule[T]) decoder[T] {
+	return func(data []byte) (T, error) {
+		v, err := dec(data)
+		if err == nil {
+			err = r(v)
+		}
+		return v, err
+	}
+}
+
 // bounds are a number's minimum and maximum, when its schema gives them.
 type bounds struct {
 	min, max       float64

@@ -59,8 +59,11 @@ func (p *point) UnmarshalJSON(data []byte) error {
 	optional(&fs, raws[4], &p.Color, "color", str)
 	fs.check(checkOneOf(p.Color, "color", false, "red", "blue"))
 	requiredOrNull(&fs, raws[5], &p.Note, "note", plain[*string])
+	fs.check(checkOneOfOptional(p.Note, "note", "n1", "n2"))
 	optional(&fs, raws[6], &p.Tags, "tags", sliceOf(str))
+	fs.check(checkRule(p.Tags, "tags", eachRule(enumRule("x", "y"))))
 	optional(&fs, raws[7], &p.Counts, "counts", mapOf(plain[int64]))
+	fs.check(checkRule(p.Counts, "counts", valuesRule(bothRules(literalRule[int64]("1", "2", "9"), boundsRule[int64](bounds{max: 5, hasMax: true})))))
 	optional(&fs, raws[8], &p.Child, "child", viaPointer[leaf])
 	optional(&fs, raws[9], &p.Origin, "origin", via[leaf])
 	optional(&fs, raws[10], &p.Level, "level", plain[*int64])
@@ -70,7 +73,7 @@ func (p *point) UnmarshalJSON(data []byte) error {
 	if p.strict {
 		refuse(&fs, rest)
 	} else {
-		p.Extra = keepChecked(&fs, rest, plain[int64])
+		p.Extra = keepChecked(&fs, rest, checkedBy(plain[int64], boundsRule[int64](bounds{min: 0, hasMin: true})))
 	}
 	return fs.err
 }
@@ -133,16 +136,22 @@ func TestDecodeLikeGeneratedCode(t *testing.T) {
 		{`{"kind":"point","weight":0,"note":null}`, "name", "missing required member"},
 		{`{"kind":"point","name":null,"weight":0,"note":null}`, "name", "must not be null"},
 		{`{"kind":"point","name":"a","weight":0}`, "note", "missing required member"},
+		{`{"kind":"point","name":"a","weight":0,"note":"n3"}`, "note", `"n3" is not one of ["n1" "n2"]`},
+		{`{"kind":"point","name":"a","weight":0,"note":""}`, "note", `"" is not one of ["n1" "n2"]`},
 		{`{"kind":"point","name":"a","weight":2,"note":null}`, "weight", "above the maximum"},
 		{`{"kind":"point","name":"a","weight":-1,"note":null}`, "weight", "below the minimum"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"color":"green"}`, "color", "is not one of"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"tags":["x",3]}`, "tags[1]", "expected a string, got number"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"counts":{"k":"v"}}`, "counts.k", "expected an integer, got string"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"tags":["x","z"]}`, "tags[1]", `"z" is not one of ["x" "y"]`},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"counts":{"a":1,"k":3,"z":4}}`, "counts.k", "3 is not one of 1, 2, 9"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"counts":{"a":9}}`, "counts.a", "9 is above the maximum 5"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"child":{"x":1,"y":2}}`, "child.y", "not allowed"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"level":7}`, "level", "above the maximum"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"level":0}`, "level", "is not one of 1, 2, 3"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"raw":[]}`, "raw", "expected an object"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"more":"x"}`, "more", "expected an integer, got string"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"more":-1}`, "more", "-1 is below the minimum 0"},
 	} {
 		de := decodeErr(t, c.in, false)
 		if de.Path != c.path || !strings.Contains(de.Msg, c.msg) {
