@@ -190,9 +190,19 @@ func (b *shapeBuilder) resolve(ref string) (any, bool) {
 // apply drops nulls of optional properties and fills absent properties with
 // their defaults, recursively (additionalProperties' shape on the members
 // that are additional), and reports whether it changed anything.
-func (n *shape) apply(v any) bool { return n.applyDepth(v, 0) }
+func (n *shape) apply(v any) bool { return n.applyAt(v, 0, false) }
 
-func (n *shape) applyDepth(v any, depth int) bool {
+// applyDepth is apply of a value depth levels down, as a default is
+// expanded before it is inserted: a default inside it is expanded in turn,
+// one level further down, until maxDepth (a default that contains itself,
+// $ref "#", stops there).
+func (n *shape) applyDepth(v any, depth int) bool { return n.applyAt(v, depth, true) }
+
+// applyAt is apply at depth. A default inserted into the instance
+// (!expanding) is expanded as applyDepth(default, 1) wherever it lands, as
+// the native path inserts it (prepareDefaults, defaultTape), so both paths
+// insert the same value.
+func (n *shape) applyAt(v any, depth int, expanding bool) bool {
 	if n == nil || depth > maxDepth {
 		return false
 	}
@@ -208,22 +218,30 @@ func (n *shape) applyDepth(v any, depth int) bool {
 			if !present && p.hasDefault {
 				cur = deepCopy(p.value)
 				v[p.name] = cur
-				present, changed = true, true
+				changed = true
+				if p.child != nil && cur != nil {
+					if expanding {
+						p.child.applyAt(cur, depth+1, true)
+					} else {
+						p.child.applyAt(cur, 1, true)
+					}
+				}
+				continue
 			}
-			if present && p.child != nil && cur != nil && p.child.applyDepth(cur, depth+1) {
+			if present && p.child != nil && cur != nil && p.child.applyAt(cur, depth+1, expanding) {
 				changed = true
 			}
 		}
 		if n.extra != nil {
 			for k, e := range v {
-				if n.additional(k) && n.extra.applyDepth(e, depth+1) {
+				if n.additional(k) && n.extra.applyAt(e, depth+1, expanding) {
 					changed = true
 				}
 			}
 		}
 	case []any:
 		for _, item := range v {
-			if n.items.applyDepth(item, depth+1) {
+			if n.items.applyAt(item, depth+1, expanding) {
 				changed = true
 			}
 		}
