@@ -40,6 +40,7 @@ type oRight struct {
 }
 
 type oCycle struct {
+	//lint:ignore U1000 embedded for its promoted fields, which the oracle reads by reflection
 	*oCycle
 	A int
 	B oText
@@ -55,15 +56,18 @@ type oRules struct {
 	oLeft
 	oRight
 	*oCycle
+	//lint:ignore U1000 embedded: a non-struct embedded type is a member of its own
 	oText
 	oNamed `json:"named"`
 	//lint:ignore U1000 an unexported field, which no member comes from
 	unexported int
-	Bad        int `json:"a\\b"`
-	Empty      int `json:",omitempty"`
-	Dash       int `json:"-,"`
-	Skip       int `json:"-"`
-	Space      int `json:"with space"`
+	//lint:ignore SA5008 an invalid tag name, which encoding/json replaces by the field's name
+	Bad   int `json:"a\\b"`
+	Empty int `json:",omitempty"`
+	//lint:ignore SA5008 the member named "-", as encoding/json reads this tag
+	Dash  int `json:"-,"`
+	Skip  int `json:"-"`
+	Space int `json:"with space"`
 }
 
 var oracleTypes = []any{oShallow{}, oRules{}, oInner{}}
