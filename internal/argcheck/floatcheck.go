@@ -81,6 +81,12 @@ func floatHolds(lit string, f float64, bits int) (short string, ok bool) {
 	if sig <= maxDigits && math.Abs(f) >= minNormal {
 		return "", true
 	}
+	var buf [32]byte
+	if text := appendShortestDecimal(buf[:0], f, bits); string(text) == lit {
+		// Already the float's shortest decimal, as encoding/json and
+		// JSON.stringify write full-precision floats: no allocation.
+		return "", true
+	}
 	short = shortestDecimal(f, bits)
 	a, ok1 := new(big.Rat).SetString(lit)
 	b, ok2 := new(big.Rat).SetString(short)
@@ -91,14 +97,21 @@ func floatHolds(lit string, f float64, bits int) (short string, ok bool) {
 // of bits bits, written as encoding/json writes a float: without an
 // exponent from 1e-6 up to 1e21, else with one of at least one digit.
 func shortestDecimal(f float64, bits int) string {
+	var buf [32]byte
+	return string(appendShortestDecimal(buf[:0], f, bits))
+}
+
+// appendShortestDecimal appends shortestDecimal(f, bits) to dst.
+func appendShortestDecimal(dst []byte, f float64, bits int) []byte {
 	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
-		s := strconv.FormatFloat(f, 'e', -1, bits)
-		if n := len(s); n >= 4 && s[n-4:n-1] == "e-0" {
-			s = s[:n-2] + s[n-1:] // 1e-07 is 1e-7
+		start := len(dst)
+		dst = strconv.AppendFloat(dst, f, 'e', -1, bits)
+		if s := dst[start:]; len(s) >= 4 && string(s[len(s)-4:len(s)-1]) == "e-0" {
+			dst = append(dst[:len(dst)-2], s[len(s)-1]) // 1e-07 is 1e-7
 		}
-		return s
+		return dst
 	}
-	return strconv.FormatFloat(f, 'f', -1, bits)
+	return strconv.AppendFloat(dst, f, 'f', -1, bits)
 }
 
 // plainFloat reports, for an ordinary literal, that f, the float of bits

@@ -3,7 +3,9 @@ package argcheck
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"math/big"
+	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
@@ -185,6 +187,29 @@ func TestFloatHolds(t *testing.T) {
 			if ok != (want.Cmp(got) == 0) {
 				t.Errorf("floatHolds(%s, %d) = %q, %v; the float is %s", lit, bits, short, ok, strconv.FormatFloat(f, 'g', -1, bits))
 			}
+		}
+	}
+}
+
+// TestShortestDecimalIsEncodingJSONs: appendShortestDecimal writes a float
+// as encoding/json does, exponent forms included, for floats across the
+// whole range.
+func TestShortestDecimalIsEncodingJSONs(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	fs := []float64{0, 1, -1, 0.1, 1e-6, 1e-7, 9.999999e-7, 1e20, 1e21, 123456789012345680000, 5e-324, math.MaxFloat64, math.SmallestNonzeroFloat64}
+	for range 100000 {
+		f := math.Float64frombits(r.Uint64())
+		if !math.IsNaN(f) && !math.IsInf(f, 0) {
+			fs = append(fs, f)
+		}
+	}
+	for _, f := range fs {
+		want, _ := json.Marshal(f)
+		if got := appendShortestDecimal(nil, f, 64); string(got) != string(want) {
+			t.Fatalf("%v: %s, encoding/json %s", f, got, want)
+		}
+		if short, ok := floatHolds(string(want), f, 64); !ok {
+			t.Fatalf("%s: does not hold its own float (short %q)", want, short)
 		}
 	}
 }
