@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -549,5 +550,56 @@ func TestAuthLegacySubscribeNeedsReadScope(t *testing.T) {
 				t.Errorf("%s: challenge %v, want scope \"mcp admin\"", c.token, ch)
 			}
 		}
+	}
+}
+
+// TestAuthLegacyUpdatesNeedReadScopeAtDelivery: a legacy session subscribed
+// (with a token lacking "admin") to a URI nothing served yet does not hear
+// of its updates once a resource needing "admin" is registered there; it
+// still hears those of a resource it may read.
+func TestAuthLegacyUpdatesNeedReadScopeAtDelivery(t *testing.T) {
+	k := newAuthKit(t, nil)
+	sess := &lgHTTP{t: t, url: k.srv.URL + "/mcp"}
+	resp := sess.post(lgBody("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), bearer("alice-read")...)
+	resp.Body.Close()
+	if sess.sid = resp.Header.Get("Mcp-Session-Id"); resp.StatusCode != 200 || sess.sid == "" {
+		t.Fatalf("initialize: %d sid %q", resp.StatusCode, sess.sid)
+	}
+	for i, uri := range []string{"file:///later", "file:///open"} {
+		resp = sess.post(lgBody(strconv.Itoa(i+2), "resources/subscribe", `{"uri":"`+uri+`"}`), bearer("alice-read")...)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("subscribe %s: %d", uri, resp.StatusCode)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	greq, _ := http.NewRequestWithContext(ctx, http.MethodGet, sess.url, nil)
+	greq.Header.Set("Accept", "text/event-stream")
+	greq.Header.Set("Mcp-Session-Id", sess.sid)
+	greq.Header.Set("Authorization", "Bearer alice-read")
+	gresp, err := http.DefaultClient.Do(greq)
+	if err != nil || gresp.StatusCode != 200 {
+		t.Fatalf("GET stream: %v %v", err, gresp)
+	}
+	defer gresp.Body.Close()
+	stream := newLgSSE(gresp.Body)
+	read := func(ctx context.Context) (string, error) { return "x", nil }
+	if err := k.s.AddResources(
+		NewResource(ResourceInfo{URI: "file:///later", Name: "later", Scopes: []string{"admin"}}, read),
+		NewResource(ResourceInfo{URI: "file:///open", Name: "open"}, read)); err != nil {
+		t.Fatal(err)
+	}
+	k.s.ResourceUpdated("file:///later")
+	k.s.ResourceUpdated("file:///open")
+	for {
+		m, raw := stream.next(t)
+		if m["method"] != "notifications/resources/updated" {
+			continue // the list change
+		}
+		if uri := m["params"].(map[string]any)["uri"]; uri != "file:///open" {
+			t.Fatalf("alice-read (no admin) heard %s", raw)
+		}
+		return
 	}
 }

@@ -81,6 +81,7 @@ type legacySession struct {
 	clientInfo  json.RawMessage
 	level       mcp.LoggingLevel
 	sub         *subscriber
+	subAuth     *authState                      // the token resources/subscribe came with (mayHear)
 	pending     map[string]chan jsonrpc.Message // server-to-client requests by id
 	inflight    map[string]context.CancelFunc   // client requests by id
 	stream      chan []byte                     // HTTP: the open GET stream, nil when none
@@ -332,6 +333,11 @@ func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawM
 		}
 	}
 	l.mu.Lock()
+	if st := authFrom(ctx); st != nil && on {
+		// Delivery checks the scopes again (a resource registered at the
+		// URI since may need more): with the subscriber's token.
+		l.subAuth = &authState{info: st.info, gate: st.gate}
+	}
 	sub := l.sub
 	l.mu.Unlock()
 	if sub != nil {
@@ -377,6 +383,9 @@ func (l *legacySession) startNotifications(sc legacy.ServerCapabilities) {
 				case changeResources:
 					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsResourcesListChanged, nil)
 				case changeResourceUpdated:
+					if !l.mayHear(ev.uri) {
+						continue
+					}
 					params := append(append([]byte(`{"uri":`), jsonrpc.AppendString(nil, ev.uri)...), '}')
 					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsResourcesUpdated, params)
 				}
@@ -388,6 +397,16 @@ func (l *legacySession) startNotifications(sc legacy.ServerCapabilities) {
 			}
 		}
 	}()
+}
+
+// mayHear reports whether the session's subscriber may hear of updates of
+// uri: its token (when it subscribed with one) grants the scopes reading
+// uri needs now, whatever was registered at uri since it subscribed.
+func (l *legacySession) mayHear(uri string) bool {
+	l.mu.Lock()
+	st := l.subAuth
+	l.mu.Unlock()
+	return st == nil || st.gate.grants(st.info, l.s.resources.scopesOf(uri))
 }
 
 // notification handles a client notification.

@@ -351,6 +351,22 @@ func (g *resourceRegistry) readable(ctx context.Context, uri string) bool {
 	return !hidden && (!served || allowed(ctx, scopes))
 }
 
+// scopesOf are the scopes reading uri needs, whatever Options.Visible
+// says: the resource's, or the first matching template's (nil when
+// nothing serves it).
+func (g *resourceRegistry) scopesOf(uri string) []string {
+	set := g.set.Load()
+	if res := set.res.lookup(uri); res != nil {
+		return res.scopes
+	}
+	for _, t := range set.tmpl.list {
+		if _, ok := t.matcher.match(uri); ok {
+			return t.scopes
+		}
+	}
+	return nil
+}
+
 // checkSubscribe is the error of a legacy resources/subscribe to uri the
 // caller may not read: not found when hidden, else 403 insufficient_scope.
 func (g *resourceRegistry) checkSubscribe(ctx context.Context, uri string) error {
