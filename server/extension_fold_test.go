@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -89,5 +90,44 @@ func TestTaskIDFoldCannotBypassMcpName(t *testing.T) {
 	}
 	if got := resultMap(t, taskRPC(t, s, "tasks/get", victim, "")); got["status"] != TaskWorking {
 		t.Fatalf("the victim task is %v after a request naming \"decoy\"", got["status"])
+	}
+}
+
+type foldBase struct {
+	Task string `json:"task"` // shadowed by foldShadow.Task, as encoding/json shadows it
+}
+
+type foldShadow struct {
+	foldBase
+	Task foldParams `json:"task"`
+}
+
+type foldDash struct {
+	Dash foldParams `json:"-,"` // the member named "-"
+}
+
+// TestCheckMembersFollowsEncodingJSONFields: the check descends into the
+// field encoding/json fills (the shallower of two named alike; the member
+// "-" of `json:"-,"`), so a folded name in there is refused too.
+func TestCheckMembersFollowsEncodingJSONFields(t *testing.T) {
+	cases := []struct {
+		typ    reflect.Type
+		params string
+	}{
+		{reflect.TypeFor[foldShadow](), `{"task":{"taſkId":"victim"}}`},
+		{reflect.TypeFor[foldDash](), `{"-":{"taſkId":"victim"}}`},
+	}
+	for _, c := range cases {
+		// The oracle: encoding/json fills the nested taskId from the variant.
+		v := reflect.New(c.typ)
+		if err := json.Unmarshal([]byte(c.params), v.Interface()); err != nil {
+			t.Fatalf("%s: encoding/json: %v", c.params, err)
+		}
+		if !strings.Contains(fmt.Sprintf("%+v", v.Elem().Interface()), "victim") {
+			t.Fatalf("%s into %v: encoding/json did not read the variant; the case proves nothing", c.params, c.typ)
+		}
+		if err := checkMembers([]byte(c.params), c.typ, "params", 0); err == nil || !strings.Contains(err.Error(), `"taskId"`) {
+			t.Errorf("%s into %v: %v, want the folded taskId refused", c.params, c.typ, err)
+		}
 	}
 }

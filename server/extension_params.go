@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/jsonfields"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
@@ -112,45 +113,19 @@ type structField struct {
 
 var fieldCache sync.Map // reflect.Type -> map[string]structField
 
-// fieldsOf maps the JSON names of a struct's fields (promoted fields of
-// embedded structs included) to the field, by exact name.
+// fieldsOf maps the JSON names of a struct's fields to the field, by
+// exact name, chosen as encoding/json chooses them (jsonfields.TypeFields:
+// the shallowest of one name wins over an embedded struct's, `json:"-,"`
+// is the member "-"), so the checks descend into the type encoding/json
+// fills.
 func fieldsOf(t reflect.Type) map[string]structField {
 	if m, ok := fieldCache.Load(t); ok {
 		return m.(map[string]structField)
 	}
 	m := map[string]structField{}
-	var add func(t reflect.Type, depth int)
-	add = func(t reflect.Type, depth int) {
-		for i := range t.NumField() {
-			f := t.Field(i)
-			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if tag == "-" {
-				continue
-			}
-			ft := f.Type
-			if f.Anonymous && tag == "" {
-				for ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if ft.Kind() == reflect.Struct && depth < 8 {
-					add(ft, depth+1)
-					continue
-				}
-			}
-			if !f.IsExported() {
-				continue
-			}
-			name := tag
-			if name == "" {
-				name = f.Name
-			}
-			sf := structField{name: name, typ: f.Type}
-			if _, ok := m[name]; !ok {
-				m[name] = sf
-			}
-		}
+	for _, f := range jsonfields.TypeFields(t) {
+		m[f.Name] = structField{name: f.Name, typ: f.Type}
 	}
-	add(t, 0)
 	fieldCache.Store(t, m)
 	return m
 }
