@@ -11,13 +11,17 @@ import (
 )
 
 // maxListenQueue bounds the notifications a Listen holds for a consumer
-// that has not read them yet.
-const maxListenQueue = 1024
+// that has not read them yet, and maxListenQueueBytes the bytes of their
+// params (a notification may be as large as a message, MaxMessageBytes).
+const (
+	maxListenQueue      = 1024
+	maxListenQueueBytes = 8 << 20
+)
 
 // ErrListenOverflow ends a Listen whose consumer fell more than 1024
-// notifications behind the server. The notifications queued before it are
+// notifications (or 8 MiB of them) behind the server. The notifications queued before it are
 // yielded first; listening again (and listing again what changed) resumes.
-var ErrListenOverflow = fmt.Errorf("client: the Listen consumer fell more than %d notifications behind; the stream was ended (listen again to resume)", maxListenQueue)
+var ErrListenOverflow = fmt.Errorf("client: the Listen consumer fell more than %d notifications (or %d MiB of them) behind; the stream was ended (listen again to resume)", maxListenQueue, maxListenQueueBytes>>20)
 
 // errListenStopped ends the queue of a Listen whose context ended.
 var errListenStopped = errors.New("client: the Listen ended")
@@ -32,6 +36,7 @@ var errListenStopped = errors.New("client: the Listen ended")
 type listenQueue struct {
 	mu     sync.Mutex
 	items  []Notification
+	bytes  int             // the params' bytes of items
 	queued map[string]bool // the coalescible notifications in items
 	err    error           // why the stream ended; set once
 	wake   chan struct{}   // a push or the end since the consumer last looked
@@ -53,7 +58,7 @@ func (q *listenQueue) push(method string, params json.RawMessage) {
 	if key != "" && q.queued[key] {
 		return
 	}
-	if len(q.items) >= maxListenQueue {
+	if len(q.items) >= maxListenQueue || q.bytes+len(params) > maxListenQueueBytes {
 		q.err = ErrListenOverflow
 		q.stop()
 		q.signal()
@@ -63,6 +68,7 @@ func (q *listenQueue) push(method string, params json.RawMessage) {
 		q.queued[key] = true
 	}
 	q.items = append(q.items, Notification{Method: method, Params: params})
+	q.bytes += len(params)
 	q.signal()
 }
 
@@ -93,6 +99,7 @@ func (q *listenQueue) next(done <-chan struct{}) (Notification, error) {
 			n := q.items[0]
 			q.items[0] = Notification{}
 			q.items = q.items[1:]
+			q.bytes -= len(n.Params)
 			delete(q.queued, coalesceKey(n.Method, n.Params))
 			q.mu.Unlock()
 			return n, nil

@@ -16,8 +16,10 @@ type progressKey struct{}
 // progressToken in _meta) and deliver their notifications/progress to fn.
 // fn runs on a goroutine of its own, one notification at a time in order,
 // and may call the client; a call returns once fn has had its
-// notifications. When fn falls 64 notifications behind, the oldest it has
-// not had is dropped (a later progress notification supersedes it).
+// notifications (a call cancelled or timed out too: it waits for fn to
+// take what was queued). When fn falls 64 notifications or 1 MiB of them
+// behind, the oldest it has not had are dropped (a later progress
+// notification supersedes them).
 func WithProgress(ctx context.Context, fn func(mcp.ProgressNotificationParams)) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }
@@ -45,7 +47,7 @@ func (c *Client) notifier(ctx context.Context, stream func(string, json.RawMessa
 				c.opts.logger().Warn("mcp client: undecodable notifications/progress", "error", err)
 				return
 			}
-			relay.push(p)
+			relay.push(p, len(params))
 			return
 		}
 		if stream != nil && method != mcp.MethodNotificationsProgress && method != mcp.MethodNotificationsMessage {
@@ -60,6 +62,11 @@ func (c *Client) notifier(ctx context.Context, stream func(string, json.RawMessa
 // holds for a callback that has not taken them yet.
 const maxQueuedProgress = 64
 
+// maxQueuedProgressBytes bounds the bytes (of their params as received)
+// those notifications hold: a server's notification may be as large as a
+// message (MaxMessageBytes), and the reader never waits for the callback.
+const maxQueuedProgressBytes = 1 << 20
+
 // progressRelay hands one request's progress notifications to its
 // WithProgress callback on a goroutine of its own (one at a time, in
 // order), so that the transport's reader never waits for the callback: a
@@ -73,22 +80,29 @@ type progressRelay struct {
 
 	mu      sync.Mutex
 	queue   []mcp.ProgressNotificationParams
+	sizes   []int         // the params' size of each queued notification
+	bytes   int           // their sum
 	idle    chan struct{} // closed when the running delivery goroutine ends; nil: none ran
 	running bool
 	closed  bool // the request has ended: later notifications are dropped
 }
 
-// push queues p; it never blocks.
-func (r *progressRelay) push(p mcp.ProgressNotificationParams) {
+// push queues p, whose params were size bytes; it never blocks. The
+// oldest notifications give way to stay within maxQueuedProgress and
+// maxQueuedProgressBytes (a later progress value supersedes an earlier
+// one); one larger than the whole budget is dropped.
+func (r *progressRelay) push(p mcp.ProgressNotificationParams, size int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed {
+	if r.closed || size > maxQueuedProgressBytes {
 		return
 	}
-	if len(r.queue) == maxQueuedProgress {
-		r.queue = slices.Delete(r.queue, 0, 1)
+	for len(r.queue) > 0 && (len(r.queue) == maxQueuedProgress || r.bytes+size > maxQueuedProgressBytes) {
+		r.bytes -= r.sizes[0]
+		r.queue, r.sizes = slices.Delete(r.queue, 0, 1), slices.Delete(r.sizes, 0, 1)
 	}
-	r.queue = append(r.queue, p)
+	r.queue, r.sizes = append(r.queue, p), append(r.sizes, size)
+	r.bytes += size
 	if !r.running {
 		r.running, r.idle = true, make(chan struct{})
 		go r.deliver(r.idle)
@@ -105,7 +119,8 @@ func (r *progressRelay) deliver(idle chan struct{}) {
 			return
 		}
 		p := r.queue[0]
-		r.queue = r.queue[1:]
+		r.bytes -= r.sizes[0]
+		r.queue, r.sizes = r.queue[1:], r.sizes[1:]
 		r.mu.Unlock()
 		r.fn(p)
 	}

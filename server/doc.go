@@ -117,7 +117,10 @@
 // cacheScope or serverInfo _meta; content kinds the revision lacks become
 // text). In a session, Ask sends a real elicitation/create,
 // sampling/createMessage or roots/list request to the client and blocks
-// for the answer; Log follows logging/setLevel; list_changed and
+// for the answer (not in a request served on its own from an
+// initialize-era _meta, whose answer could not come back: there Ask fails
+// at once with -32603 saying the request needs a session); Log follows
+// logging/setLevel; list_changed and
 // resources/updated notifications are sent unsolicited. One process serves
 // both eras at once; SupportedVersions (and server/discover) list them all.
 //
