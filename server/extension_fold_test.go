@@ -103,7 +103,8 @@ type foldShadow struct {
 }
 
 type foldDash struct {
-	Dash foldParams `json:"-,"` // the member named "-"
+	//lint:ignore SA5008 the member named "-", as encoding/json reads this tag
+	Dash foldParams `json:"-,"`
 }
 
 // TestCheckMembersFollowsEncodingJSONFields: the check descends into the
