@@ -52,6 +52,15 @@
 //     shape; members that cannot be told apart are an error. A union of
 //     primitives is a scalar union; one of every JSON kind is any value.
 //     A union mixing strings and objects is an error.
+//   - the members of a union of primitives keep their enum, const and
+//     minimum/maximum (a $ref member is the schema it names, an anyOf
+//     within an anyOf its members): a value must fit one member, exactly
+//     one under oneOf, on decoding and encoding; the error names the
+//     members ("anyOf/1: -5 is below the minimum 0"). anyOf [P, {type:
+//     null}] keeps P's constraints on a nullable member or element. Such
+//     constraints on a union that is any value (it takes arrays or every
+//     JSON kind), other nested unions and members without a type are
+//     errors.
 //   - type [T, "null"] and anyOf [X, {type: null}]: null is kept (a nil
 //     pointer, or a nil Value) and encoded again. With an enum, null is a
 //     value only if the enum lists it: a nullable string enum definition

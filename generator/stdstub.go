@@ -86,6 +86,9 @@ func Errorf(format string, a ...any) (err error) { return nil }
 func Sprint(a ...any) string { return "" }
 func Sprintf(format string, a ...any) string { return "" }
 `,
+	"math": `package math
+func Trunc(x float64) float64 { return 0 }
+`,
 	"reflect": `package reflect
 type Type interface {
 	String() string

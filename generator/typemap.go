@@ -95,11 +95,14 @@ func (g *gen) fieldType(f *schema.Field) *jen.Statement {
 }
 
 // needsDecoder reports whether a type expression holds a union somewhere,
-// which encoding/json cannot decode into an interface by itself.
+// which encoding/json cannot decode into an interface by itself, or a
+// scalar union whose members narrow its values (decoded element by
+// element, a refused one is named by its index or key).
 func needsDecoder(r *schema.Ref) bool {
 	switch {
 	case r.Named != nil:
-		return resolve(r.Named).Kind == schema.KindUnion
+		t := resolve(r.Named)
+		return t.Kind == schema.KindUnion || t.Kind == schema.KindScalarUnion && len(t.Alternatives) > 0
 	case r.Array != nil:
 		return needsDecoder(r.Array)
 	case r.Map != nil:

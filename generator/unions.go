@@ -289,6 +289,10 @@ func (g *gen) emitScalarUnion(f *jen.File, t *schema.Type) {
 	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("IsZero").Params().Bool().Block(jen.Return(jen.Id("v").Dot("Value").Op("==").Nil()))
 	f.Comment("String formats the value.")
 	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("String").Params().String().Block(jen.Return(jen.Qual("fmt", "Sprint").Call(jen.Id("v").Dot("Value"))))
+	if len(t.Alternatives) > 0 {
+		g.emitAlternatives(f, t, allowed)
+		return
+	}
 	f.Comment(fmt.Sprintf("MarshalJSON encodes the value, which must be one of the types %s allows.", g.name(t)))
 	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("marshalScalar").Call(jen.Id("v").Dot("Value"), jen.Lit(g.name(t)), allowed)),
@@ -296,6 +300,49 @@ func (g *gen) emitScalarUnion(f *jen.File, t *schema.Type) {
 	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses JSON types the schema does not allow.", article(g.name(t))))
 	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.List(jen.Id("value"), jen.Err()).Op(":=").Id("unmarshalScalar").Call(jen.Id("data"), allowed),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Id("v").Dot("Value").Op("=").Id("value"),
+		jen.Return(jen.Nil()),
+	)
+}
+
+// emitAlternatives writes the coding methods of a scalar union whose
+// members (anyOf/oneOf) narrow their values: a table of the members, each
+// with its JSON types, literals and bounds, that the decoder and the
+// encoder check every value against.
+//
+//	var uMembers = []alternative{{at: "anyOf/0", types: []string{"string"}, literals: []string{`"a"`}}, …}
+func (g *gen) emitAlternatives(f *jen.File, t *schema.Type, allowed jen.Code) {
+	table := g.membersVar(t)
+	var lits []jen.Code
+	for _, a := range t.Alternatives {
+		d := jen.Dict{jen.Id("at"): jen.Lit(a.At)}
+		types := make([]string, len(a.Types))
+		for i, p := range a.Types {
+			types[i] = string(p)
+		}
+		d[jen.Id("types")] = strList(types)
+		if a.Literals != nil {
+			d[jen.Id("literals")] = strList(a.Literals)
+		}
+		if a.Minimum != nil || a.Maximum != nil {
+			d[jen.Id("bounds")] = jen.Op("&").Add(boundsValue(a.Minimum, a.Maximum))
+		}
+		lits = append(lits, jen.Values(d))
+	}
+	kw := "anyOf"
+	if t.OneOf {
+		kw = "oneOf"
+	}
+	f.Comment(fmt.Sprintf("%s are the members (%s) of %s, which every value is checked against.", table, kw, g.name(t)))
+	f.Var().Id(table).Op("=").Index().Id("alternative").Values(lits...)
+	f.Comment(fmt.Sprintf("MarshalJSON encodes the value, which must be one of the types %s allows and fit %s of its members.", g.name(t), map[bool]string{false: "one", true: "exactly one"}[t.OneOf]))
+	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("marshalAlternatives").Call(jen.Id("v").Dot("Value"), jen.Lit(g.name(t)), allowed, jen.Id(table), jen.Lit(t.OneOf))),
+	)
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses values none of its members takes%s.", article(g.name(t)), map[bool]string{false: "", true: " or more than one takes"}[t.OneOf]))
+	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.List(jen.Id("value"), jen.Err()).Op(":=").Id("unmarshalAlternatives").Call(jen.Id("data"), allowed, jen.Id(table), jen.Lit(t.OneOf)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Id("v").Dot("Value").Op("=").Id("value"),
 		jen.Return(jen.Nil()),

@@ -479,7 +479,7 @@ func (b *builder) defineStruct(t *Type, n *node) {
 		required[r] = true
 	}
 	for _, name := range sortedKeys(n.Properties) {
-		p := n.Properties[name]
+		p := nullableForm(n.Properties[name])
 		ptr := t.Pointer + "/properties/" + escapePointer(name)
 		f := &Field{
 			Name:       name,
@@ -711,6 +711,7 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 // primitive, and constraints on elements that may be null (their Go type
 // cannot tell null from the zero value).
 func (b *builder) elemRef(n *node, ptr, hint string) *Ref {
+	n = nullableForm(n)
 	r := b.ref(n, ptr, hint)
 	if n == nil || (len(n.Enum) == 0 && n.Const == nil && n.Minimum == nil && n.Maximum == nil) {
 		return r
@@ -749,6 +750,44 @@ func (b *builder) elemRef(n *node, ptr, hint string) *Ref {
 		r.Check = c
 	}
 	return r
+}
+
+// nullableForm writes anyOf/oneOf [P, {"type": "null"}], where P is a
+// primitive with an enum, a const or bounds, as the schema it stands for:
+// "type": [T, "null"] with P's bounds, and P's enum or const plus null as
+// its enum, so that a member or an element keeps P's constraints (ref
+// alone would keep P's type only). Other schemas are returned as they are.
+func nullableForm(n *node) *node {
+	if n == nil {
+		return nil
+	}
+	p, ok := orNull(n)
+	if !ok || p.Ref != "" || len(p.AnyOf)+len(p.OneOf)+len(p.AllOf) > 0 || p.Properties != nil || p.Items != nil {
+		return n
+	}
+	if len(p.Enum) == 0 && p.Const == nil && p.Minimum == nil && p.Maximum == nil {
+		return n
+	}
+	types := nonNull(p.Type)
+	if len(types) == 0 && p.Const != nil {
+		types = []string{valueKind(p.Const)}
+	}
+	if len(types) != 1 || types[0] == "" || types[0] == "object" || types[0] == "array" {
+		return n
+	}
+	m := *p
+	m.Type = typeList{types[0], "null"}
+	if m.Description == "" {
+		m.Description = n.Description
+	}
+	if m.Const != nil {
+		m.Enum, m.Const = []json.RawMessage{m.Const}, nil
+	}
+	if len(m.Enum) > 0 && !enumNull(m.Enum) {
+		m.Enum = append(slices.Clone(m.Enum), json.RawMessage("null"))
+	}
+	m.keywords = append(slices.Clone(p.keywords), "type")
+	return &m
 }
 
 // orNull recognises a union of one schema and {"type": "null"}, and

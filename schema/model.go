@@ -99,6 +99,13 @@ type Type struct {
 	Elem *Ref
 	// Prims are the primitive types of a scalar union.
 	Prims []Prim
+	// Alternatives are the members of a scalar union written as anyOf or
+	// oneOf, when a value must be checked against them: some member
+	// narrows its values (an enum, a const, bounds), or, under oneOf
+	// (OneOf), two members may take one value. Nil when the JSON type of a
+	// value is all that matters.
+	Alternatives []*Alternative
+	OneOf        bool
 	// Enum are the values of an enum.
 	Enum []string
 	// Nullable is set on an enum whose values include null
@@ -180,6 +187,22 @@ type Check struct {
 	// a const.
 	Literals []string
 	// Minimum and Maximum bound an integer or a number.
+	Minimum, Maximum *float64
+}
+
+// Alternative is one member of a scalar union: the JSON types it takes,
+// and what its value must be beyond them.
+type Alternative struct {
+	// At is the member within the union's schema, such as "anyOf/1" (a
+	// member of a nested anyOf: "anyOf/1/anyOf/0").
+	At string
+	// Types are the JSON types the member takes (Null among them when it
+	// takes null).
+	Types []Prim
+	// Literals are its allowed values as JSON text (an enum or a const,
+	// null included when listed), or nil for any value of its types.
+	Literals []string
+	// Minimum and Maximum bound its numbers, when the schema does.
 	Minimum, Maximum *float64
 }
 

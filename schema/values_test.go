@@ -192,3 +192,67 @@ func TestLoadElementChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadAlternatives checks that a union of primitives keeps its members'
+// enum, const and bounds (a $ref member is the schema it names, an anyOf
+// within an anyOf its own members), that null is among its types when a
+// member takes it, and that what cannot be kept is an error at its
+// pointer.
+func TestLoadAlternatives(t *testing.T) {
+	m, err := LoadBytes("alts.json", []byte(`{"$defs":{
+		"U":{"anyOf":[{"type":"string","enum":["a","b"]},{"type":"integer","minimum":0}]},
+		"C":{"oneOf":[{"const":"x"},{"enum":[1,true]}]},
+		"E":{"type":"string","enum":["e"]},
+		"R":{"anyOf":[{"$ref":"#/$defs/E"},{"type":"null"},{"anyOf":[{"type":"number","maximum":1}]}]},
+		"P":{"anyOf":[{"type":"string"},{"type":"integer"}]},
+		"O":{"oneOf":[{"type":"integer"},{"type":"number"}]},
+		"T":{"type":"object","properties":{
+			"n":{"anyOf":[{"type":"integer","minimum":1},{"type":"null"}]},
+			"s":{"oneOf":[{"type":"null"},{"type":"string","enum":["y"]}]},
+			"k":{"anyOf":[{"const":3},{"type":"null"}]}}}}}`), Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alts := func(name string) string {
+		ty := mustType(t, m, name)
+		var parts []string
+		for _, a := range ty.Alternatives {
+			parts = append(parts, fmt.Sprintf("%s %v %v %s %s", a.At, a.Types, a.Literals, fmtBound(a.Minimum), fmtBound(a.Maximum)))
+		}
+		return fmt.Sprintf("%v %v oneOf=%v: %s", ty.Kind, ty.Prims, ty.OneOf, strings.Join(parts, "; "))
+	}
+	for name, want := range map[string]string{
+		"U": `scalar union [string integer] oneOf=false: anyOf/0 [string] ["a" "b"] none none; anyOf/1 [integer] [] 0 none`,
+		"C": `scalar union [string integer boolean] oneOf=true: oneOf/0 [string] ["x"] none none; oneOf/1 [integer boolean] [1 true] none none`,
+		"R": `scalar union [string number null] oneOf=false: anyOf/0 [string] ["e"] none none; anyOf/1 [null] [] none none; anyOf/2/anyOf/0 [number] [] none 1`,
+		"P": `scalar union [string integer] oneOf=false: `, // nothing to check beyond the JSON type
+		"O": `scalar union [integer number] oneOf=true: oneOf/0 [integer] [] none none; oneOf/1 [number] [] none none`,
+	} {
+		if got := alts(name); got != want {
+			t.Errorf("%s: %s\nwant %s", name, got, want)
+		}
+	}
+	tt := mustType(t, m, "T")
+	if f := mustField(t, tt, "n"); !f.Type.Nullable || f.Type.Prim != Integer || fmtBound(f.Minimum) != "1" {
+		t.Errorf("T.n: %+v %+v", f, f.Type)
+	}
+	if f := mustField(t, tt, "s"); !f.Type.Nullable || fmt.Sprint(f.Enum) != "[y]" {
+		t.Errorf("T.s: %+v %+v", f, f.Type)
+	}
+	if f := mustField(t, tt, "k"); !f.Type.Nullable || fmt.Sprint(f.Literals) != "[3]" {
+		t.Errorf("T.k: %+v %+v", f, f.Type)
+	}
+	for _, tc := range []struct{ defs, pointer, msg string }{
+		{`{"U":{"anyOf":[{"type":"string","enum":["a"]},{"type":"array"}]}}`, "#/$defs/U/anyOf/0", "cannot keep them"},
+		{`{"E":{"type":"integer","minimum":0},"U":{"anyOf":[{"type":"object"},{"type":"array"},{"type":"string"},{"type":"boolean"},{"$ref":"#/$defs/E"}]}}`, "#/$defs/U/anyOf/4", "cannot keep them"},
+		{`{"U":{"anyOf":[{"type":"string"},{"oneOf":[{"type":"integer"},{"type":"number"}]}]}}`, "#/$defs/U/anyOf/1", "only an anyOf within an anyOf"},
+		{`{"U":{"oneOf":[{"type":"string"},{"anyOf":[{"type":"integer"}]}]}}`, "#/$defs/U/oneOf/1", "only an anyOf within an anyOf"},
+		{`{"U":{"anyOf":[{"type":"string"},{"description":"anything"}]}}`, "#/$defs/U/anyOf/1", "without a type"},
+	} {
+		_, err := LoadBytes("alts.json", []byte(`{"$defs":`+tc.defs+`}`), Options{Version: "test"})
+		list, ok := err.(ErrorList)
+		if !ok || len(list) == 0 || list[0].Pointer != tc.pointer || !strings.Contains(list[0].Msg, tc.msg) {
+			t.Errorf("%s: err = %v, want %s: …%s…", tc.defs, err, tc.pointer, tc.msg)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -485,6 +486,100 @@ func unmarshalScalar(data []byte, allowed []string) (any, error) {
 		return strconv.ParseFloat(text, 64)
 	}
 	return nil, &DecodeError{Msg: "expected " + strings.Join(allowed, " or ") + ", got " + truncate(data)}
+}
+
+// alternative is one member of a scalar union written as anyOf or oneOf:
+// the JSON types it takes and, when its schema narrows them, the values
+// (JSON literals) and bounds it allows.
+type alternative struct {
+	at       string // the member in the schema, as "anyOf/1"
+	types    []string
+	literals []string
+	bounds   *bounds
+}
+
+// refuses says why the member does not take a value as unmarshalScalar
+// returns it (string, int64, float64, bool or nil), or nil if it does.
+func (a *alternative) refuses(value any) error {
+	var kind string
+	var num float64
+	switch v := value.(type) {
+	case nil:
+		kind = "null"
+	case string:
+		kind = "string"
+	case bool:
+		kind = "boolean"
+	case int64:
+		kind, num = "integer", float64(v)
+	case float64:
+		kind, num = "number", v
+		if v == math.Trunc(v) {
+			kind = "integer" // as in JSON Schema, 2.0 is an integer
+		}
+	default:
+		return fmt.Errorf("%T is not a JSON primitive", value)
+	}
+	if !slices.Contains(a.types, kind) && !(kind == "integer" && slices.Contains(a.types, "number")) {
+		return &DecodeError{Msg: "not " + strings.Join(a.types, " or ")}
+	}
+	if a.literals != nil {
+		if err := checkLiteral(value, "", a.literals...); err != nil {
+			return err
+		}
+	}
+	if a.bounds != nil && (kind == "integer" || kind == "number") {
+		return checkBounds(num, "", *a.bounds)
+	}
+	return nil
+}
+
+// checkAlternatives refuses a value of a scalar union that none of its
+// members takes (or, under oneOf, that more than one takes); the error
+// names the members by their place in the schema.
+func checkAlternatives(value any, alts []alternative, oneOf bool) error {
+	var taken, why []string
+	for i := range alts {
+		if err := alts[i].refuses(value); err != nil {
+			why = append(why, alts[i].at+": "+err.Error())
+			continue
+		}
+		taken = append(taken, alts[i].at)
+	}
+	raw, _ := json.Marshal(value)
+	switch {
+	case len(taken) == 0:
+		return &DecodeError{Msg: truncate(raw) + " matches no member (" + strings.Join(why, "; ") + ")"}
+	case oneOf && len(taken) > 1:
+		return &DecodeError{Msg: truncate(raw) + " matches more than one member of oneOf (" + strings.Join(taken, ", ") + ")"}
+	}
+	return nil
+}
+
+// unmarshalAlternatives is unmarshalScalar for a scalar union whose
+// members narrow their values.
+func unmarshalAlternatives(data []byte, allowed []string, alts []alternative, oneOf bool) (any, error) {
+	value, err := unmarshalScalar(data, allowed)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAlternatives(value, alts, oneOf); err != nil {
+		return nil, err
+	}
+	return value, nil
+}
+
+// marshalAlternatives is marshalScalar for a scalar union whose members
+// narrow their values: what its decoder refuses is refused here.
+func marshalAlternatives(v any, name string, allowed []string, alts []alternative, oneOf bool) ([]byte, error) {
+	data, err := marshalScalar(v, name, allowed)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := unmarshalAlternatives(data, allowed, alts, oneOf); err != nil {
+		return nil, within(name, err)
+	}
+	return data, nil
 }
 
 // ValidateMetaKey checks a _meta key against the MCP naming rules: an

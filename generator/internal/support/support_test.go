@@ -319,6 +319,54 @@ func TestScalars(t *testing.T) {
 	}
 }
 
+// TestAlternatives: a scalar union's members narrow its values; a value
+// must fit one of them (exactly one under oneOf), on decoding and encoding.
+func TestAlternatives(t *testing.T) {
+	alts := []alternative{
+		{at: "anyOf/0", types: []string{"string"}, literals: []string{`"a"`, `"b"`}},
+		{at: "anyOf/1", types: []string{"integer"}, bounds: &bounds{min: 0, hasMin: true}},
+		{at: "anyOf/2", types: []string{"number", "null"}, literals: []string{"2.5", "null"}},
+	}
+	allowed := []string{"string", "integer", "number", "null"}
+	for in, want := range map[string]string{
+		`"a"`:   "",
+		`0`:     "",
+		`2.5`:   "",
+		`null`:  "",
+		`4.0`:   "",
+		`"zzz"`: `"zzz" matches no member (anyOf/0: "zzz" is not one of "a", "b"; anyOf/1: not integer; anyOf/2: not number or null)`,
+		`-5`:    `-5 matches no member (anyOf/0: not string; anyOf/1: -5 is below the minimum 0; anyOf/2: -5 is not one of 2.5, null)`,
+		`1.5`:   `1.5 matches no member (anyOf/0: not string; anyOf/1: not integer; anyOf/2: 1.5 is not one of 2.5, null)`,
+		`true`:  "expected string or integer or number or null, got true",
+	} {
+		_, err := unmarshalAlternatives([]byte(in), allowed, alts, false)
+		if want == "" && err != nil || want != "" && (err == nil || err.Error() != want) {
+			t.Errorf("%s: err = %v, want %q", in, err, want)
+		}
+	}
+	exclusive := []alternative{{at: "oneOf/0", types: []string{"integer"}, bounds: &bounds{max: 10, hasMax: true}}, {at: "oneOf/1", types: []string{"number"}, bounds: &bounds{min: 5, hasMin: true}}}
+	if _, err := unmarshalAlternatives([]byte(`7`), []string{"number"}, exclusive, true); err == nil || err.Error() != "7 matches more than one member of oneOf (oneOf/0, oneOf/1)" {
+		t.Errorf("oneOf 7: %v", err)
+	}
+	for _, in := range []string{`4`, `11`, `7.5`} {
+		if _, err := unmarshalAlternatives([]byte(in), []string{"number"}, exclusive, true); err != nil {
+			t.Errorf("oneOf %s: %v", in, err)
+		}
+	}
+	if out, err := marshalAlternatives(int64(3), "v", allowed, alts, false); err != nil || string(out) != "3" {
+		t.Errorf("marshal 3: %s, %v", out, err)
+	}
+	if _, err := marshalAlternatives("c", "v", allowed, alts, false); err == nil || !strings.HasPrefix(err.Error(), `v: "c" matches no member`) {
+		t.Errorf("marshal c: %v", err)
+	}
+	if _, err := marshalAlternatives([]int{1}, "v", allowed, alts, false); err == nil {
+		t.Error("marshal of a slice succeeded")
+	}
+	if err := checkAlternatives(int32(1), alts, false); err == nil {
+		t.Error("an int32 (not what unmarshalScalar returns) matched")
+	}
+}
+
 func TestMetaKeys(t *testing.T) {
 	for key, ok := range map[string]bool{
 		"": true, "name": true, "a.b-c/x_y.z": true, "io.modelcontextprotocol/related-task": true, "x/": true,
