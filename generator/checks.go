@@ -135,13 +135,19 @@ func (g *gen) ruleFor(r *schema.Ref) jen.Code {
 	if (c.Minimum != nil || c.Maximum != nil) && (r.Prim == schema.Integer || r.Prim == schema.Number) {
 		rules = append(rules, jen.Id("boundsRule").Index(primType(r.Prim)).Call(boundsValue(c.Minimum, c.Maximum)))
 	}
+	var out jen.Code
 	switch len(rules) {
 	case 0:
 		return nil
 	case 1:
-		return rules[0]
+		out = rules[0]
+	default:
+		out = jen.Id("bothRules").Call(rules[0], rules[1])
 	}
-	return jen.Id("bothRules").Call(rules[0], rules[1])
+	if nullableElem(r) {
+		out = jen.Id("optionalRule").Call(out) // null is allowed: a nil pointer
+	}
+	return out
 }
 
 // numeric reports whether a type expression is an integer or a number.

@@ -87,7 +87,7 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 	switch {
 	case extra != "" && t.Extra != nil:
 		// additionalProperties has a schema: each undeclared member must fit it.
-		dec := g.decoderFor(t.Extra, false)
+		dec := g.decoderFor(t.Extra, nullableElem(t.Extra))
 		if r := g.ruleFor(t.Extra); r != nil {
 			dec = jen.Id("checkedBy").Call(dec, r) // the schema narrows the values too
 		}

@@ -73,8 +73,13 @@
 //   - enum, const and minimum/maximum on array items and map values
 //     (additionalProperties) of a primitive type: checked element by
 //     element on decoding and encoding, a refused element named by its
-//     index or key ("tags[1]", "m.k"). On elements that may be null, or
-//     that are not primitives (an enum of objects), they are errors.
+//     index or key ("tags[1]", "m.k"). An element that may be null
+//     ("type": [T, "null"] or anyOf [P, {type: null}]) and has such a
+//     constraint is a pointer ([]*string, map[string]*int64): null, a nil
+//     pointer, is allowed exactly where the schema allows it (an enum or
+//     const that leaves null out refuses it), other values are checked.
+//     On elements that are not primitives (an enum of objects) they are
+//     errors.
 //   - const: a member that must hold the literal, of its JSON type ("1" is
 //     not 1); a required const is not a Go field, it is written for you.
 //     A named scalar with a const checks its value like an enum of one.

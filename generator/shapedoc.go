@@ -104,6 +104,8 @@ func (g *gen) refDoc(r *schema.Ref) string {
 		return "lists of " + g.refDoc(r.Array)
 	case r.Map != nil:
 		return "maps of " + g.refDoc(r.Map)
+	case nullableElem(r):
+		return string(r.Prim) + "s, each of which may be null"
 	}
 	return string(r.Prim) + "s"
 }

@@ -23,14 +23,27 @@ func (g *gen) goType(r *schema.Ref) *jen.Statement {
 	case r.Named != nil:
 		return jen.Id(g.name(r.Named))
 	case r.Array != nil:
-		return jen.Index().Add(g.goType(r.Array))
+		return jen.Index().Add(g.elemType(r.Array))
 	case r.Map != nil:
-		return jen.Map(jen.String()).Add(g.goType(r.Map))
+		return jen.Map(jen.String()).Add(g.elemType(r.Map))
 	case r.Any:
 		return jen.Any()
 	}
 	return primType(r.Prim)
 }
+
+// elemType is the Go type of an array element or map value: a pointer
+// when it may be null and its schema narrows it (nil is null, which the
+// check lets through), else as goType.
+func (g *gen) elemType(r *schema.Ref) *jen.Statement {
+	if nullableElem(r) {
+		return jen.Op("*").Add(g.goType(r))
+	}
+	return g.goType(r)
+}
+
+// nullableElem reports whether an element may be null and is checked.
+func nullableElem(r *schema.Ref) bool { return r != nil && r.Nullable && r.Check != nil }
 
 func primType(p schema.Prim) *jen.Statement {
 	switch p {

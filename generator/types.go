@@ -22,10 +22,10 @@ func (g *gen) emitTypes(f *jen.File) {
 			f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Add(g.goType(t.Elem))
 		case schema.KindMap:
 			//	type JSONObject map[string]JSONValue
-			f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Map(jen.String()).Add(g.goType(t.Elem))
+			f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Map(jen.String()).Add(g.elemType(t.Elem))
 		case schema.KindArray:
 			//	type JSONArray []JSONValue
-			f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Index().Add(g.goType(t.Elem))
+			f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Index().Add(g.elemType(t.Elem))
 		case schema.KindAlias:
 			//	type EmptyResult = Result
 			f.Add(comment(g.typeDoc(t))).Type().Id(g.name(t)).Op("=").Add(g.goType(t.Elem))

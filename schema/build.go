@@ -706,10 +706,10 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 
 // elemRef is ref for an array's items or an object's additionalProperties:
 // a primitive element keeps its enum, const and bounds as a Check, which
-// the generated code enforces element by element. What cannot be kept is
-// an error, never dropped: an enum or const on an element that is not a
-// primitive, and constraints on elements that may be null (their Go type
-// cannot tell null from the zero value).
+// the generated code enforces element by element; an element with a Check
+// that may be null stays Nullable (a pointer in Go, nil for null, which
+// the Check lets through). What cannot be kept is an error, never dropped:
+// an enum or const on an element that is not a primitive.
 func (b *builder) elemRef(n *node, ptr, hint string) *Ref {
 	n = nullableForm(n)
 	r := b.ref(n, ptr, hint)
@@ -723,8 +723,8 @@ func (b *builder) elemRef(n *node, ptr, hint string) *Ref {
 		}
 		return r
 	}
-	if len(n.Enum) > 0 && r.Nullable && !enumNull(n.Enum) {
-		r.Nullable = false // "type": [T, "null"], but the enum leaves null out
+	if len(n.Enum) > 0 && r.Nullable && !enumNull(n.Enum) || n.Const != nil && r.Nullable && !isNullValue(n.Const) {
+		r.Nullable = false // "type": [T, "null"], but the enum or const leaves null out
 	}
 	c := &Check{}
 	switch {
@@ -742,8 +742,6 @@ func (b *builder) elemRef(n *node, ptr, hint string) *Ref {
 	switch {
 	case len(c.Enum)+len(c.Literals) == 0 && c.Minimum == nil && c.Maximum == nil:
 		return r // bounds on a string: JSON Schema applies them to numbers only
-	case r.Nullable:
-		b.errorf(ptr, "unsupported enum, const, minimum or maximum on array items or map values that may be null")
 	case r.Base64:
 		b.errorf(ptr, "unsupported enum or const on a string of format byte")
 	default:

@@ -174,7 +174,8 @@ type Ref struct {
 	Base64 bool
 	// Check is what a primitive array element or map value must be beyond
 	// its type (a member's own enum, const and bounds are on its Field, a
-	// named type's on the Type), or nil.
+	// named type's on the Type), or nil. A Nullable element with a Check
+	// may be null, which the Check allows; other values must pass it.
 	Check *Check
 }
 

@@ -179,8 +179,6 @@ func TestLoadElementChecks(t *testing.T) {
 		t.Errorf("L element: %s", got)
 	}
 	for _, tc := range []struct{ defs, pointer, msg string }{
-		{`{"T":{"type":"array","items":{"type":["string","null"],"enum":["a",null]}}}`, "#/$defs/T/items", "may be null"},
-		{`{"T":{"type":"array","items":{"type":["integer","null"],"minimum":1}}}`, "#/$defs/T/items", "may be null"},
 		{`{"T":{"type":"array","items":{"type":"object","properties":{"a":{"type":"string"}},"const":{"a":"b"}}}}`, "#/$defs/T/items", "not a string, number or boolean"},
 		{`{"T":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"},"enum":[["a"]]}}}`, "#/$defs/T/additionalProperties", "not a string, number or boolean"},
 		{`{"T":{"type":"array","items":{"type":"string","format":"byte","enum":["YQ=="]}}}`, "#/$defs/T/items", "format byte"},
@@ -254,5 +252,57 @@ func TestLoadAlternatives(t *testing.T) {
 		if !ok || len(list) == 0 || list[0].Pointer != tc.pointer || !strings.Contains(list[0].Msg, tc.msg) {
 			t.Errorf("%s: err = %v, want %s: …%s…", tc.defs, err, tc.pointer, tc.msg)
 		}
+	}
+}
+
+// TestLoadNullableElementChecks checks that array items and map values
+// that may be null keep their enum, const and bounds as a Check, and stay
+// Nullable exactly when the schema lets them be null.
+func TestLoadNullableElementChecks(t *testing.T) {
+	m, err := LoadBytes("nullelems.json", []byte(`{"$defs":{
+		"T":{"type":"object","properties":{
+			"e":{"type":"array","items":{"type":["string","null"],"enum":["a","b",null]}},
+			"strict":{"type":"array","items":{"type":["string","null"],"enum":["a"]}},
+			"n":{"type":"array","items":{"type":["number","null"],"minimum":0}},
+			"m":{"type":"object","additionalProperties":{"type":["integer","null"],"maximum":10}},
+			"c":{"type":"array","items":{"type":["integer","null"],"const":1}},
+			"z":{"type":"array","items":{"type":["string","null"],"const":null}},
+			"u":{"type":"array","items":{"anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}]}}},
+			"additionalProperties":{"type":["integer","null"],"minimum":1}},
+		"L":{"type":"array","items":{"type":["boolean","null"],"const":true}}}}`), Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	elem := func(r *Ref) string {
+		if r.Array != nil {
+			r = r.Array
+		} else if r.Map != nil {
+			r = r.Map
+		}
+		if r.Check == nil {
+			return fmt.Sprintf("nullable=%v none", r.Nullable)
+		}
+		c := r.Check
+		return fmt.Sprintf("nullable=%v %v %v %s %s", r.Nullable, c.Enum, c.Literals, fmtBound(c.Minimum), fmtBound(c.Maximum))
+	}
+	tt := mustType(t, m, "T")
+	for name, want := range map[string]string{
+		"e":      "nullable=true [a b] [] none none",
+		"strict": "nullable=false [a] [] none none",
+		"n":      "nullable=true [] [] 0 none",
+		"m":      "nullable=true [] [] none 10",
+		"c":      "nullable=false [] [1] none none",
+		"z":      "nullable=true [] [null] none none",
+		"u":      "nullable=true [] [1 2] none none",
+	} {
+		if got := elem(mustField(t, tt, name).Type); got != want {
+			t.Errorf("T.%s element: %s, want %s", name, got, want)
+		}
+	}
+	if got := elem(tt.Extra); got != "nullable=true [] [] 1 none" {
+		t.Errorf("T extra: %s", got)
+	}
+	if got := elem(&Ref{Array: mustType(t, m, "L").Elem}); got != "nullable=false [] [true] none none" {
+		t.Errorf("L element: %s", got)
 	}
 }

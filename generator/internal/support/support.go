@@ -1076,6 +1076,17 @@ func boundsRule[N ~int64 | ~float64](b bounds) rule[N] {
 	return func(v N) error { return checkBounds(v, "", b) }
 }
 
+// optionalRule allows null (nil) and the values r allows: the rule of an
+// array element or map value that may be null.
+func optionalRule[T any](r rule[T]) rule[*T] {
+	return func(v *T) error {
+		if v == nil {
+			return nil
+		}
+		return r(*v)
+	}
+}
+
 // bothRules allows what both rules allow.
 func bothRules[T any](a, b rule[T]) rule[T] {
 	return func(v T) error {

@@ -19,6 +19,7 @@ type point struct {
 	Color   string
 	Note    *string
 	Tags    []string
+	Maybe   []*int64
 	Counts  map[string]int64
 	Child   *leaf
 	Origin  leaf
@@ -42,10 +43,10 @@ func (l *leaf) UnmarshalJSON(data []byte) error {
 	return fs.err
 }
 
-var pointNames = []string{"kind", "name", "label", "weight", "color", "note", "tags", "counts", "child", "origin", "level", "raw"}
+var pointNames = []string{"kind", "name", "label", "weight", "color", "note", "tags", "counts", "child", "origin", "level", "raw", "maybe"}
 
 func (p *point) UnmarshalJSON(data []byte) error {
-	var raws [12]json.RawMessage
+	var raws [13]json.RawMessage
 	rest, err := split(data, pointNames, raws[:])
 	if err != nil {
 		return err
@@ -62,6 +63,8 @@ func (p *point) UnmarshalJSON(data []byte) error {
 	fs.check(checkOneOfOptional(p.Note, "note", "n1", "n2"))
 	optional(&fs, raws[6], &p.Tags, "tags", sliceOf(str))
 	fs.check(checkRule(p.Tags, "tags", eachRule(enumRule("x", "y"))))
+	optional(&fs, raws[12], &p.Maybe, "maybe", plain[[]*int64])
+	fs.check(checkRule(p.Maybe, "maybe", eachRule(optionalRule(boundsRule[int64](bounds{min: 1, hasMin: true})))))
 	optional(&fs, raws[7], &p.Counts, "counts", mapOf(plain[int64]))
 	fs.check(checkRule(p.Counts, "counts", valuesRule(bothRules(literalRule[int64]("1", "2", "9"), boundsRule[int64](bounds{max: 5, hasMax: true})))))
 	optional(&fs, raws[8], &p.Child, "child", viaPointer[leaf])
@@ -148,6 +151,7 @@ func TestDecodeLikeGeneratedCode(t *testing.T) {
 		{`{"kind":"point","name":"a","weight":0,"note":null,"counts":{"a":9}}`, "counts.a", "9 is above the maximum 5"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"child":{"x":1,"y":2}}`, "child.y", "not allowed"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"level":7}`, "level", "above the maximum"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"maybe":[null,1,0]}`, "maybe[2]", "0 is below the minimum 1"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"level":0}`, "level", "is not one of 1, 2, 3"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"raw":[]}`, "raw", "expected an object"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"more":"x"}`, "more", "expected an integer, got string"},
