@@ -41,6 +41,9 @@ type Client struct {
 	listeners legacyListeners // Listen in a legacy session (listen_legacy.go)
 	answered  atomic.Bool     // EraModern: the first request settled the era
 	modern    atomic.Bool     // a 2026-07-28 session: the server's requests are dropped (acceptServerRequest)
+
+	droppedRequests atomic.Int64 // server requests dropped since the last warning
+	droppedWarned   atomic.Int64 // when that warning was logged (UnixNano)
 }
 
 // Connect returns a Client for the server t reaches. With EraAuto and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/jsonrpc"
@@ -210,7 +211,15 @@ func (c *Client) acceptServerRequest(method string) bool {
 	if !c.modern.Load() {
 		return true
 	}
-	c.opts.logger().Warn("mcp client: dropped a request the server sent in a 2026-07-28 session, where servers send none", "method", method)
+	// One warning a second at most, with the count dropped since the last:
+	// a server flooding requests must not flood the log too.
+	n := c.droppedRequests.Add(1)
+	now := time.Now().UnixNano()
+	if last := c.droppedWarned.Load(); now-last >= int64(time.Second) && c.droppedWarned.CompareAndSwap(last, now) {
+		c.droppedRequests.Add(-n)
+		c.opts.logger().Warn("mcp client: dropped a request the server sent in a 2026-07-28 session, where servers send none",
+			"method", method, "dropped", n)
+	}
 	return false
 }
 

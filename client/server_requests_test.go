@@ -199,3 +199,51 @@ func serverRequestHTTP(t *testing.T) (client.Transport, <-chan bool) {
 	t.Cleanup(hs.Close)
 	return client.HTTP(hs.URL), answered
 }
+
+// TestModernSessionRequestFloodLogsLittle: a modern server that sends 2 000
+// requests of its own gets them all dropped, and the client's log gets at
+// most one warning a second (with the count dropped), not one each.
+func TestModernSessionRequestFloodLogsLittle(t *testing.T) {
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	t.Cleanup(func() { cw.Close(); sr.Close() })
+	go func() {
+		defer sw.Close()
+		sc := bufio.NewScanner(sr)
+		for sc.Scan() {
+			var m wireRequest
+			if json.Unmarshal(sc.Bytes(), &m) != nil || m.ID == nil {
+				continue
+			}
+			if m.Method == "server/discover" {
+				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"private","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}}`+"\n", m.ID)
+				continue
+			}
+			for i := range 2000 {
+				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":"srv-%d","method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}`+"\n", i)
+			}
+			fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"content":[]}}`+"\n", m.ID)
+		}
+	}()
+	var log lockedBuffer
+	var elicited atomic.Int64
+	c := connect(t, client.NewStreamTransport(cr, cw, 0), &client.Options{Era: client.EraAuto,
+		Logger: slog.New(slog.NewTextHandler(&log, nil)),
+		Elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			elicited.Add(1)
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	if _, err := c.CallTool(ctx, &mcp.CallToolRequestParams{Name: "x"}); err != nil {
+		t.Fatalf("the call failed: %v", err)
+	}
+	if elicited.Load() != 0 {
+		t.Fatalf("the Elicit handler ran %d times in a modern session", elicited.Load())
+	}
+	warnings := strings.Count(log.String(), "dropped a request")
+	if limit := 1 + int(time.Since(start)/time.Second); warnings == 0 || warnings > limit {
+		t.Fatalf("%d warnings for 2 000 dropped requests in %v (want 1 to %d); log:\n%.600s", warnings, time.Since(start), limit, log.String())
+	}
+}
