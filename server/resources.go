@@ -324,9 +324,15 @@ func (g *resourceRegistry) readURI(ctx context.Context, uri string) (any, error)
 // leaves visible (served); hidden when only hidden ones match, so that
 // reading it is "not found". A URI nothing serves has neither.
 func (g *resourceRegistry) guard(ctx context.Context, uri string) (scopes []string, served, hidden bool) {
+	return g.resolve(uri, func(e *entry) bool { return g.s.hidden(ctx, e) })
+}
+
+// resolve is guard with hide in place of Options.Visible: the resource at
+// uri, else the first template matching it, that hide does not hide.
+func (g *resourceRegistry) resolve(uri string, hide func(*entry) bool) (scopes []string, served, hidden bool) {
 	set := g.set.Load()
 	if res := set.res.lookup(uri); res != nil {
-		if !g.s.hidden(ctx, &res.entry) {
+		if !hide(&res.entry) {
 			return res.scopes, true, false
 		}
 		hidden = true
@@ -335,7 +341,7 @@ func (g *resourceRegistry) guard(ctx context.Context, uri string) (scopes []stri
 		if _, ok := t.matcher.match(uri); !ok {
 			continue
 		}
-		if !g.s.hidden(ctx, &t.entry) {
+		if !hide(&t.entry) {
 			return t.scopes, true, false
 		}
 		hidden = true
@@ -355,16 +361,8 @@ func (g *resourceRegistry) readable(ctx context.Context, uri string) bool {
 // says: the resource's, or the first matching template's (nil when
 // nothing serves it).
 func (g *resourceRegistry) scopesOf(uri string) []string {
-	set := g.set.Load()
-	if res := set.res.lookup(uri); res != nil {
-		return res.scopes
-	}
-	for _, t := range set.tmpl.list {
-		if _, ok := t.matcher.match(uri); ok {
-			return t.scopes
-		}
-	}
-	return nil
+	scopes, _, _ := g.resolve(uri, func(*entry) bool { return false })
+	return scopes
 }
 
 // checkSubscribe is the error of a legacy resources/subscribe to uri the
