@@ -25,21 +25,24 @@ func testTemplate(tmpl string) ResourceTemplate {
 	return NewResourceTemplate(ResourceTemplateInfo{URITemplate: tmpl, Name: tmpl}, func(ctx context.Context, v map[string]string) (string, error) { return tmpl, nil })
 }
 
-// watch subscribes to every list change of s and returns a function that
-// reports the changes published since its last call.
+// watch returns a function that reports the list changes of s published
+// since its last call, one per publication (by kind: tools, prompts,
+// resources), however many a stream's queue would coalesce.
 func watch(s *Server) func() []change {
-	sub := &subscriber{tools: true, prompts: true, resources: true, ch: make(chan event, 100)}
-	s.subs.add(sub)
+	kinds := []change{changeTools, changePrompts, changeResources}
+	seen := make([]uint64, len(kinds))
+	for i, k := range kinds {
+		seen[i] = s.subs.published(k)
+	}
 	return func() []change {
 		var got []change
-		for {
-			select {
-			case ev := <-sub.ch:
-				got = append(got, ev.kind)
-			default:
-				return got
+		for i, k := range kinds {
+			n := s.subs.published(k)
+			for ; seen[i] < n; seen[i]++ {
+				got = append(got, k)
 			}
 		}
+		return got
 	}
 }
 

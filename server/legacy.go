@@ -85,6 +85,7 @@ type legacySession struct {
 	pending     map[string]chan jsonrpc.Message // server-to-client requests by id
 	inflight    map[string]context.CancelFunc   // client requests by id
 	stream      chan []byte                     // HTTP: the open GET stream, nil when none
+	streamGone  chan struct{}                   // closed when that stream ends
 }
 
 // newLegacySession returns a session for one initialize-era client. out
@@ -311,7 +312,14 @@ func (l *legacySession) setLevel(params json.RawMessage) ([]byte, *jsonrpc.Error
 	return []byte("{}"), nil
 }
 
-// subscribe answers resources/subscribe and resources/unsubscribe with {}.
+// maxSessionSubscriptions is the most URIs a legacy session subscribes to
+// at once (resources/subscribe): each is held, with its pending update,
+// for as long as the session lives.
+const maxSessionSubscriptions = 1024
+
+// subscribe answers resources/subscribe and resources/unsubscribe with {};
+// a subscription past maxSessionSubscriptions is refused with -32603
+// {"reason":"quota"}.
 func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawMessage) ([]byte, *jsonrpc.Error) {
 	if !l.s.offers("resources") {
 		return nil, methodNotFound(map[bool]string{true: legacy.MethodResourcesSubscribe, false: legacy.MethodResourcesUnsubscribe}[on])
@@ -342,12 +350,18 @@ func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawM
 	l.mu.Unlock()
 	if sub != nil {
 		l.s.subs.mu.Lock()
-		if on {
+		full := on && !sub.uris[p.URI] && len(sub.uris) >= maxSessionSubscriptions
+		switch {
+		case full:
+		case on:
 			sub.uris[p.URI] = true
-		} else {
+		default:
 			delete(sub.uris, p.URI)
 		}
 		l.s.subs.mu.Unlock()
+		if full {
+			return nil, limitError(reasonQuota, "Internal error: the session holds "+strconv.Itoa(maxSessionSubscriptions)+" resource subscriptions, the most it may; unsubscribe from one first")
+		}
 	}
 	return []byte("{}"), nil
 }
@@ -357,7 +371,8 @@ func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawM
 // subscribes to, and sends them through out until the session or the
 // server ends.
 func (l *legacySession) startNotifications(sc legacy.ServerCapabilities) {
-	sub := &subscriber{uris: map[string]bool{}, ch: make(chan event, 64)}
+	sub := newSubscriber()
+	sub.uris = map[string]bool{}
 	sub.tools = sc.Tools != nil && sc.Tools.ListChanged != nil && *sc.Tools.ListChanged
 	sub.prompts = sc.Prompts != nil && sc.Prompts.ListChanged != nil && *sc.Prompts.ListChanged
 	sub.resources = sc.Resources != nil && sc.Resources.ListChanged != nil && *sc.Resources.ListChanged
@@ -367,36 +382,45 @@ func (l *legacySession) startNotifications(sc legacy.ServerCapabilities) {
 	l.s.subs.add(sub)
 	go func() {
 		defer l.s.subs.remove(sub)
+		var events []event
 		for {
 			select {
 			case <-l.done:
 				return
 			case <-l.s.closing:
 				return
-			case ev := <-sub.ch:
-				var msg []byte
-				switch ev.kind {
-				case changeTools:
-					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsToolsListChanged, nil)
-				case changePrompts:
-					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsPromptsListChanged, nil)
-				case changeResources:
-					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsResourcesListChanged, nil)
-				case changeResourceUpdated:
-					if !l.mayHear(ev.uri) {
-						continue
-					}
-					params := append(append([]byte(`{"uri":`), jsonrpc.AppendString(nil, ev.uri)...), '}')
-					msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsResourcesUpdated, params)
-				}
-				if msg != nil && l.out != nil {
-					if err := l.out(msg); err != nil {
-						l.s.logger.Debug("legacy notification not delivered", "session", l.id, "err", err)
-					}
+			case <-sub.pending.wake:
+				events = sub.pending.take(events)
+				for _, ev := range events {
+					l.notify(ev)
 				}
 			}
 		}
 	}()
+}
+
+// notify sends the session the notification of one event.
+func (l *legacySession) notify(ev event) {
+	var msg []byte
+	switch ev.kind {
+	case changeTools:
+		msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsToolsListChanged, nil)
+	case changePrompts:
+		msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsPromptsListChanged, nil)
+	case changeResources:
+		msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsResourcesListChanged, nil)
+	case changeResourceUpdated:
+		if !l.mayHear(ev.uri) {
+			return
+		}
+		params := append(append([]byte(`{"uri":`), jsonrpc.AppendString(nil, ev.uri)...), '}')
+		msg = jsonrpc.AppendNotification(nil, legacy.MethodNotificationsResourcesUpdated, params)
+	}
+	if msg != nil && l.out != nil {
+		if err := l.out(msg); err != nil {
+			l.s.logger.Debug("legacy notification not delivered", "session", l.id, "err", err)
+		}
+	}
 }
 
 // mayHear reports whether the session's subscriber may hear of updates of

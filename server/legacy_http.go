@@ -231,11 +231,14 @@ func sessionNotFound(w http.ResponseWriter) {
 		Message: "Session not found: unknown or ended " + headerSessionID + "; send initialize to start a new session"}).Write(w, nil)
 }
 
-// sendStream queues a message for the session's GET stream; without an
-// open stream the message is dropped (the client did not ask for one).
+// sendStream queues a message for the session's GET stream, waiting for
+// room while the stream is behind: a client that reads slowly loses
+// nothing, and one that stops reading has its stream ended by the write
+// timeout (errStreamBroken then). Without an open stream the message is
+// dropped (the client did not ask for one).
 func (l *legacySession) sendStream(msg []byte) error {
 	l.mu.Lock()
-	ch := l.stream
+	ch, gone := l.stream, l.streamGone
 	l.mu.Unlock()
 	if ch == nil {
 		return errNoStream
@@ -243,8 +246,10 @@ func (l *legacySession) sendStream(msg []byte) error {
 	select {
 	case ch <- msg:
 		return nil
-	default:
-		return errStreamBroken // the client is not reading
+	case <-gone:
+		return errStreamBroken
+	case <-l.done:
+		return errSessionClosed
 	}
 }
 
@@ -255,11 +260,11 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 		writeRateRefusal(w, jsonrpc.ID{}, rr)
 		return
 	}
-	ch := make(chan []byte, 64)
+	ch, gone := make(chan []byte, 64), make(chan struct{})
 	hs.mu.Lock()
 	busy := hs.stream != nil
 	if !busy {
-		hs.stream = ch
+		hs.stream, hs.streamGone = ch, gone
 	}
 	hs.mu.Unlock()
 	if busy {
@@ -269,8 +274,9 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 	}
 	if rerr := hs.s.lim.enter(true); rerr != nil {
 		hs.mu.Lock()
-		hs.stream = nil
+		hs.stream, hs.streamGone = nil, nil
 		hs.mu.Unlock()
+		close(gone)
 		writeRefusal(w, jsonrpc.ID{}, rerr)
 		return
 	}
@@ -279,8 +285,9 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 	hs.s.streams.Add(1)
 	defer func() {
 		hs.mu.Lock()
-		hs.stream = nil
+		hs.stream, hs.streamGone = nil, nil
 		hs.mu.Unlock()
+		close(gone)
 		hs.streams.Add(-1)
 		hs.touch()
 		hs.s.streams.Done()

@@ -44,8 +44,10 @@ type subscriber struct {
 	tools, prompts, resources bool
 	uris                      map[string]bool
 	tasks                     map[string]bool // task ids (notifications/tasks); fixed once added
-	ch                        chan event
+	pending                   pendingEvents   // published, not yet delivered (listen_queue.go)
 }
+
+func newSubscriber() *subscriber { return &subscriber{pending: newPendingEvents()} }
 
 func (sub *subscriber) wants(ev event) bool {
 	switch ev.kind {
@@ -78,9 +80,8 @@ func (subs *subscriptions) remove(sub *subscriber) {
 	subs.mu.Unlock()
 }
 
-// publish delivers an event to every stream that asked for it. A stream
-// whose buffer is full already has a pending notification of the same
-// kind for list changes, so dropping keeps the client's view correct.
+// publish queues an event for every stream that asked for it, without
+// waiting for any (pendingEvents: a stream that is behind misses none).
 func (subs *subscriptions) publish(kind change, uri string) {
 	ev := event{kind, uri}
 	subs.mu.Lock()
@@ -88,10 +89,7 @@ func (subs *subscriptions) publish(kind change, uri string) {
 	subs.seq[kind]++
 	for sub := range subs.set {
 		if sub.wants(ev) {
-			select {
-			case sub.ch <- ev:
-			default:
-			}
+			sub.pending.offer(ev)
 		}
 	}
 }
@@ -115,7 +113,7 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 	yes := true
 	f := p.Notifications
 	var granted mcp.SubscriptionFilter
-	sub := &subscriber{ch: make(chan event, 64)}
+	sub := newSubscriber()
 	if f.ToolsListChanged != nil && *f.ToolsListChanged && s.tools.offered() {
 		granted.ToolsListChanged, sub.tools = &yes, true
 	}
@@ -170,6 +168,7 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 	}
 	orphans, stopOrphans := s.orphanCheck(taskIDs)
 	defer stopOrphans()
+	var events []event
 	for {
 		select {
 		case <-ctx.Done():
@@ -178,33 +177,43 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 			return s.listenResult(r), nil
 		case <-orphans:
 			s.checkOrphans(ctx, tasks)
-		case ev := <-sub.ch:
-			if ev.kind == changeTask {
-				if err := s.sendTaskStatus(ctx, r, tag, tasks, ev.uri); err != nil {
+		case <-sub.pending.wake:
+			events = sub.pending.take(events)
+			for _, ev := range events {
+				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				continue
-			}
-			method, body := "", plain
-			switch ev.kind {
-			case changeTools:
-				method = mcp.MethodNotificationsToolsListChanged
-			case changePrompts:
-				method = mcp.MethodNotificationsPromptsListChanged
-			case changeResources:
-				method = mcp.MethodNotificationsResourcesListChanged
-			case changeResourceUpdated:
-				if !s.resources.readable(ctx, ev.uri) {
-					continue // registered since, behind scopes the caller lacks
+				if s.isClosing() {
+					return s.listenResult(r), nil
 				}
-				method = mcp.MethodNotificationsResourcesUpdated
-				body = append(append(append(append([]byte(`{"_meta":`), tag...), `,"uri":`...), jsonrpc.AppendString(nil, ev.uri)...), '}')
-			}
-			if err := r.w.Notify(method, json.RawMessage(body)); err != nil {
-				return nil, err
+				if err := s.deliver(ctx, r, tag, plain, tasks, ev); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
+}
+
+// deliver writes the notification of one event to a listen stream.
+func (s *Server) deliver(ctx context.Context, r *request, tag, plain []byte, tasks *taskWatch, ev event) error {
+	method, body := "", plain
+	switch ev.kind {
+	case changeTask:
+		return s.sendTaskStatus(ctx, r, tag, tasks, ev.uri)
+	case changeTools:
+		method = mcp.MethodNotificationsToolsListChanged
+	case changePrompts:
+		method = mcp.MethodNotificationsPromptsListChanged
+	case changeResources:
+		method = mcp.MethodNotificationsResourcesListChanged
+	case changeResourceUpdated:
+		if !s.resources.readable(ctx, ev.uri) {
+			return nil // registered since, behind scopes the caller lacks
+		}
+		method = mcp.MethodNotificationsResourcesUpdated
+		body = append(append(append(append([]byte(`{"_meta":`), tag...), `,"uri":`...), jsonrpc.AppendString(nil, ev.uri)...), '}')
+	}
+	return r.w.Notify(method, json.RawMessage(body))
 }
 
 // listenResult is the graceful end of a stream.

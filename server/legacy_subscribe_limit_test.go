@@ -1,0 +1,81 @@
+package server
+
+import (
+	"strconv"
+	"testing"
+	"time"
+)
+
+// A legacy session subscribes to at most maxSessionSubscriptions URIs:
+// one more is refused with -32603 {"reason":"quota"}, a URI it holds
+// already may be subscribed again, and an unsubscribe makes room.
+func TestLegacySubscriptionsPerSessionAreBounded(t *testing.T) {
+	f := newFixture(t)
+	p := startLegacyStdio(t, f.s)
+	p.initialize("2025-06-18", `{}`)
+	uri := func(i int) string { return "test://items/" + strconv.Itoa(i) + "/data" }
+	subscribe := func(id, method, u string) map[string]any {
+		p.call(id, method, `{"uri":"`+u+`"}`)
+		m, _ := p.response(id)
+		return m
+	}
+	for i := range maxSessionSubscriptions {
+		if m := subscribe(strconv.Itoa(i+1), "resources/subscribe", uri(i)); m["error"] != nil {
+			t.Fatalf("subscription %d refused: %v", i, m)
+		}
+	}
+	m := subscribe("5001", "resources/subscribe", uri(maxSessionSubscriptions))
+	e, _ := m["error"].(map[string]any)
+	if e == nil || e["code"] != float64(-32603) || e["data"].(map[string]any)["reason"] != "quota" {
+		t.Fatalf("subscription past the limit: %v", m)
+	}
+	if m := subscribe("5002", "resources/subscribe", uri(0)); m["error"] != nil {
+		t.Fatalf("subscribing a held URI again: %v", m)
+	}
+	if m := subscribe("5003", "resources/unsubscribe", uri(0)); m["error"] != nil {
+		t.Fatalf("unsubscribe: %v", m)
+	}
+	if m := subscribe("5004", "resources/subscribe", uri(maxSessionSubscriptions)); m["error"] != nil {
+		t.Fatalf("after an unsubscribe: %v", m)
+	}
+}
+
+// A legacy GET stream that is behind by more than its buffer holds gets
+// every message once it reads again; once it ends, a send fails instead
+// of waiting.
+func TestLegacyStreamBehindLosesNothing(t *testing.T) {
+	f := newFixture(t)
+	l := f.s.newLegacySession(nil)
+	ch, gone := make(chan []byte, 4), make(chan struct{})
+	l.stream, l.streamGone = ch, gone
+	const n = 50
+	errs := make(chan error, 1)
+	go func() {
+		for i := range n {
+			if err := l.sendStream([]byte(strconv.Itoa(i))); err != nil {
+				errs <- err
+				return
+			}
+		}
+		errs <- nil
+	}()
+	time.Sleep(50 * time.Millisecond) // the sender fills the buffer and waits
+	for i := range n {
+		if got := string(<-ch); got != strconv.Itoa(i) {
+			t.Fatalf("message %d is %q", i, got)
+		}
+	}
+	if err := <-errs; err != nil {
+		t.Fatalf("sendStream: %v", err)
+	}
+	for range cap(ch) {
+		ch <- nil
+	}
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		close(gone)
+	}()
+	if err := l.sendStream([]byte("x")); err != errStreamBroken {
+		t.Fatalf("send to an ended stream: %v", err)
+	}
+}
