@@ -14,7 +14,8 @@ type pendingEvents struct {
 
 	mu     sync.Mutex
 	events []event
-	queued map[event]struct{} // what events holds
+	lists  uint8              // the list kinds events holds (bit 1<<kind)
+	queued map[event]struct{} // the other events it holds
 }
 
 func newPendingEvents() pendingEvents { return pendingEvents{wake: make(chan struct{}, 1)} }
@@ -22,11 +23,7 @@ func newPendingEvents() pendingEvents { return pendingEvents{wake: make(chan str
 // offer queues ev unless it is pending already, and wakes the stream.
 func (p *pendingEvents) offer(ev event) {
 	p.mu.Lock()
-	if _, dup := p.queued[ev]; !dup {
-		if p.queued == nil {
-			p.queued = make(map[event]struct{})
-		}
-		p.queued[ev] = struct{}{}
+	if p.add(ev) {
 		p.events = append(p.events, ev)
 	}
 	p.mu.Unlock()
@@ -36,6 +33,26 @@ func (p *pendingEvents) offer(ev event) {
 	}
 }
 
+// add records ev as pending; false when it was already.
+func (p *pendingEvents) add(ev event) bool {
+	if ev.kind < changeResourceUpdated { // a list kind: no URI
+		bit := uint8(1) << ev.kind
+		if p.lists&bit != 0 {
+			return false
+		}
+		p.lists |= bit
+		return true
+	}
+	if _, dup := p.queued[ev]; dup {
+		return false
+	}
+	if p.queued == nil {
+		p.queued = make(map[event]struct{})
+	}
+	p.queued[ev] = struct{}{}
+	return true
+}
+
 // take moves the pending events into buf (emptied first), oldest first,
 // and returns it; the queue is then empty.
 func (p *pendingEvents) take(buf []event) []event {
@@ -43,6 +60,7 @@ func (p *pendingEvents) take(buf []event) []event {
 	buf = append(buf[:0], p.events...)
 	clear(p.events)
 	p.events = p.events[:0]
+	p.lists = 0
 	clear(p.queued)
 	p.mu.Unlock()
 	return buf
