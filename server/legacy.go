@@ -317,8 +317,13 @@ func (l *legacySession) setLevel(params json.RawMessage) ([]byte, *jsonrpc.Error
 // for as long as the session lives.
 const maxSessionSubscriptions = 1024
 
+// maxSessionSubscriptionBytes is the most bytes of URIs a legacy session
+// holds subscriptions to.
+const maxSessionSubscriptionBytes = 256 << 10
+
 // subscribe answers resources/subscribe and resources/unsubscribe with {};
-// a subscription past maxSessionSubscriptions is refused with -32603
+// a subscription past maxSessionSubscriptions URIs or
+// maxSessionSubscriptionBytes of them is refused with -32603
 // {"reason":"quota"}.
 func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawMessage) ([]byte, *jsonrpc.Error) {
 	if !l.s.offers("resources") {
@@ -350,17 +355,21 @@ func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawM
 	l.mu.Unlock()
 	if sub != nil {
 		l.s.subs.mu.Lock()
-		full := on && !sub.uris[p.URI] && len(sub.uris) >= maxSessionSubscriptions
+		held := sub.uris[p.URI]
+		full := on && !held && (len(sub.uris) >= maxSessionSubscriptions || sub.uriBytes+len(p.URI) > maxSessionSubscriptionBytes)
 		switch {
 		case full:
-		case on:
+		case on && !held:
 			sub.uris[p.URI] = true
-		default:
+			sub.uriBytes += len(p.URI)
+		case !on && held:
 			delete(sub.uris, p.URI)
+			sub.uriBytes -= len(p.URI)
 		}
 		l.s.subs.mu.Unlock()
 		if full {
-			return nil, limitError(reasonQuota, "Internal error: the session holds "+strconv.Itoa(maxSessionSubscriptions)+" resource subscriptions, the most it may; unsubscribe from one first")
+			return nil, limitError(reasonQuota, "Internal error: the session holds "+strconv.Itoa(len(sub.uris))+" resource subscriptions, the most it may ("+
+				strconv.Itoa(maxSessionSubscriptions)+" URIs, "+strconv.Itoa(maxSessionSubscriptionBytes>>10)+" KiB of them); unsubscribe from one first")
 		}
 	}
 	return []byte("{}"), nil

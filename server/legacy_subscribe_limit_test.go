@@ -2,6 +2,7 @@ package server
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -37,6 +38,28 @@ func TestLegacySubscriptionsPerSessionAreBounded(t *testing.T) {
 	}
 	if m := subscribe("5004", "resources/subscribe", uri(maxSessionSubscriptions)); m["error"] != nil {
 		t.Fatalf("after an unsubscribe: %v", m)
+	}
+}
+
+// Long URIs: a session holds maxSessionSubscriptionBytes of them at most.
+func TestLegacySubscriptionBytesPerSessionAreBounded(t *testing.T) {
+	f := newFixture(t)
+	p := startLegacyStdio(t, f.s)
+	p.initialize("2025-06-18", `{}`)
+	pad := strings.Repeat("x", 16<<10)
+	for i := 0; ; i++ {
+		if i > maxSessionSubscriptionBytes/len(pad) {
+			t.Fatalf("%d URIs of 16 KiB held", i)
+		}
+		id := strconv.Itoa(i + 1)
+		p.call(id, "resources/subscribe", `{"uri":"test://items/`+id+pad+`/data"}`)
+		m, _ := p.response(id)
+		if e, _ := m["error"].(map[string]any); e != nil {
+			if e["code"] != float64(-32603) || i < maxSessionSubscriptionBytes/len(pad)-1 {
+				t.Fatalf("subscription %d: %v", i, m)
+			}
+			return
+		}
 	}
 }
 
