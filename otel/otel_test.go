@@ -106,7 +106,7 @@ func TestSpansFollowTheConventions(t *testing.T) {
 		err  string
 	}{
 		{"tools/call echo", map[attribute.Key]string{keyMethod: "tools/call", keyRequestID: "1", keyToolName: "echo", keyOperation: "execute_tool", keyProtocol: "2026-07-28"}, ""},
-		{"tools/call nope", map[attribute.Key]string{keyRequestID: "req-2", keyToolName: "nope", keyErrorType: "-32602", keyRPCStatusCode: "-32602"}, "-32602"},
+		{"tools/call", map[attribute.Key]string{keyRequestID: "req-2", keyToolName: "nope", keyErrorType: "-32602", keyRPCStatusCode: "-32602"}, "-32602"},
 		{"tools/call fail", map[attribute.Key]string{keyToolName: "fail", keyErrorType: "tool_error"}, "tool_error"},
 		{"prompts/get hello", map[attribute.Key]string{keyMethod: "prompts/get", keyPromptName: "hello"}, ""},
 		{"resources/read", map[attribute.Key]string{keyMethod: "resources/read", keyResourceURI: "test://a"}, ""},
