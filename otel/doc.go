@@ -27,7 +27,10 @@
 //     description. A request the client cancelled ends without error.type.
 //     The method, tool and prompt names are recorded as the client sent
 //     them, cut to 256 bytes; mcp.protocol.version only when the server
-//     speaks that version (a request refused -32022 has none).;
+//     speaks that version (a request refused -32022 has none). A panic in
+//     what the interceptor wraps ends the span as the server answers it
+//     (-32603, with an exception event) and goes on to the server's
+//     recovery;
 //   - the parent is the trace context in the request's params._meta
 //     (traceparent, tracestate, baggage; basic/index.mdx reserves these
 //     keys), extracted with the configured propagator (W3C Trace Context

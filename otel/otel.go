@@ -3,9 +3,11 @@ package mcpotel
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/mcpgen/mcpgen/jsonrpc"
 	"github.com/mcpgen/mcpgen/server"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -141,7 +143,25 @@ func (in *instruments) intercept(next server.Handler) server.Handler {
 			}
 		}
 
+		ended := false
+		defer func() {
+			if ended {
+				return
+			}
+			// next panicked (or called runtime.Goexit): end the span and
+			// the counts as the server's recovery answers, then let the
+			// panic go on to that recovery.
+			v := recover()
+			if v != nil {
+				span.RecordError(fmt.Errorf("panic: %v", v), trace.WithStackTrace(true))
+			}
+			end(server.Outcome{Code: jsonrpc.CodeInternalError, Message: panicMessage})
+			if v != nil {
+				panic(v)
+			}
+		}()
 		result, err := next(server.WithOutgoingMeta(spanCtx, members), req)
+		ended = true
 
 		if len(members) > 0 && err == nil && result != nil {
 			result = withTraceContext(result, members)
@@ -150,6 +170,10 @@ func (in *instruments) intercept(next server.Handler) server.Handler {
 		return result, err
 	}
 }
+
+// panicMessage is the message of the -32603 the server answers a
+// panicking chain with.
+const panicMessage = "Internal error: the handler panicked"
 
 // record ends span with the outcome o and records the request's duration.
 func (in *instruments) record(ctx context.Context, req *server.Request, bounded names, span trace.Span, start time.Time, o server.Outcome) {
