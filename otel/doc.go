@@ -11,9 +11,11 @@
 //
 //   - one SERVER span per request, in both protocol eras and on every
 //     transport, named "{mcp.method.name} {target}" where the target is
-//     the tool (tools/call) or prompt (prompts/get) name, else
-//     "{mcp.method.name}" (resource URIs are not put in span names:
-//     their cardinality is unbounded);
+//     the name of a tool (tools/call) or prompt (prompts/get) the server
+//     has registered, else "{mcp.method.name}" (resource URIs and names
+//     the server does not know are not put in span names: their
+//     cardinality is unbounded), and "_OTHER" for a method the server does
+//     not know (server.Request.KnownMethod, KnownName);
 //   - attributes mcp.method.name, jsonrpc.request.id, mcp.session.id
 //     (legacy sessions), mcp.protocol.version, gen_ai.tool.name and
 //     gen_ai.operation.name "execute_tool" (tools/call),
@@ -22,7 +24,13 @@
 //     (the JSON-RPC error code as a string, or "tool_error" for a
 //     tools/call result with isError) and rpc.response.status_code (the
 //     code), with the span status Error and the error message as its
-//     description. A request the client cancelled ends without error.type;
+//     description. A request the client cancelled ends without error.type.
+//     The method, tool and prompt names are recorded as the client sent
+//     them, cut to 256 bytes; mcp.protocol.version only when the server
+//     speaks that version (a request refused -32022 has none). A panic in
+//     what the interceptor wraps ends the span as the server answers it
+//     (-32603, with an exception event) and goes on to the server's
+//     recovery;
 //   - the parent is the trace context in the request's params._meta
 //     (traceparent, tracestate, baggage; basic/index.mdx reserves these
 //     keys), extracted with the configured propagator (W3C Trace Context
@@ -40,10 +48,17 @@
 //     low cardinality: mcp.method.name, error.type,
 //     rpc.response.status_code, gen_ai.tool.name, gen_ai.prompt.name,
 //     gen_ai.operation.name, mcp.protocol.version) whose count is the
-//     number of requests and, with error.type, of errors; and two that the
-//     conventions do not define yet, named after http.server.active_requests:
-//     mcp.server.active_requests (requests in flight, by mcp.method.name)
-//     and mcp.server.active_listen_streams (open subscriptions/listen
+//     number of requests and, with error.type, of errors. A client chooses
+//     the method and the tool or prompt name freely, so a method the
+//     server does not know, and a tool or prompt it has not registered
+//     (or that only an Options.Handlers value answers), is recorded as
+//     "_OTHER", the placeholder the OpenTelemetry conventions use for an
+//     unknown http.request.method or rpc.method: a client sending made-up
+//     names cannot push the server's real series past the SDK's
+//     cardinality limit. Two more that the conventions do not define yet,
+//     named after http.server.active_requests: mcp.server.active_requests
+//     (requests in flight, by mcp.method.name, "_OTHER" as above) and
+//     mcp.server.active_listen_streams (open subscriptions/listen
 //     streams).
 //
 // Requests refused by the server's limits before they run (busy, shutdown)

@@ -3,9 +3,11 @@ package mcpotel
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/mcpgen/mcpgen/jsonrpc"
 	"github.com/mcpgen/mcpgen/server"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -118,108 +120,113 @@ type instruments struct {
 func (in *instruments) intercept(next server.Handler) server.Handler {
 	return func(ctx context.Context, req *server.Request) (json.RawMessage, error) {
 		start := time.Now()
-		method := keyMethod.String(req.Method)
-		methodSet := metric.WithAttributeSet(attribute.NewSet(method))
+		bounded := boundedNames(req)
+		methodSet := metric.WithAttributeSet(attribute.NewSet(keyMethod.String(bounded.method)))
 		in.active.Add(ctx, 1, methodSet)
 		listen := req.Method == methodListen
 		if listen {
 			in.streams.Add(ctx, 1)
 		}
 
-		target := targetAttrs(req)
-		attrs := make([]attribute.KeyValue, 0, 8)
-		attrs = append(attrs, method)
-		attrs = append(attrs, target...)
-		if id := requestID(req); id != "" {
-			attrs = append(attrs, keyRequestID.String(id))
-		}
-		if req.SessionID != "" {
-			attrs = append(attrs, keySessionID.String(req.SessionID))
-		}
-		if req.Method == methodToolsCall && req.Name != "" {
-			attrs = append(attrs, keyOperation.String(operationExecTool))
-		}
-
 		spanCtx, links := in.parent(ctx, req.Meta)
-		spanCtx, span := in.tracer.Start(spanCtx, spanName(req), trace.WithSpanKind(trace.SpanKindServer),
-			trace.WithAttributes(attrs...), trace.WithLinks(links...))
-
+		spanCtx, span := in.tracer.Start(spanCtx, bounded.spanName(), trace.WithSpanKind(trace.SpanKindServer),
+			trace.WithAttributes(spanAttrs(req)...), trace.WithLinks(links...))
 		var members map[string]string
 		if in.inject {
 			members = in.traceContext(spanCtx)
 		}
-		result, err := next(server.WithOutgoingMeta(spanCtx, members), req)
+		end := func(o server.Outcome) {
+			in.record(ctx, req, bounded, span, start, o)
+			in.active.Add(ctx, -1, methodSet)
+			if listen {
+				in.streams.Add(ctx, -1)
+			}
+		}
 
-		o := server.OutcomeOf(req.Method, result, err)
-		version := req.ProtocolVersion() // after next: initialize has negotiated it
-		var outcome []attribute.KeyValue
-		if version != "" {
-			outcome = append(outcome, keyProtocol.String(version))
-		}
-		switch {
-		case o.Code != 0:
-			code := strconv.FormatInt(o.Code, 10)
-			outcome = append(outcome, keyErrorType.String(code), keyRPCStatusCode.String(code))
-			span.SetStatus(codes.Error, o.Message)
-		case o.ToolError:
-			outcome = append(outcome, keyErrorType.String(errorTypeTool))
-			span.SetStatus(codes.Error, errorTypeTool)
-		}
-		span.SetAttributes(outcome...)
+		ended := false
+		defer func() {
+			if ended {
+				return
+			}
+			// next panicked (or called runtime.Goexit): end the span and
+			// the counts as the server's recovery answers, then let the
+			// panic go on to that recovery.
+			v := recover()
+			if v != nil {
+				span.RecordError(fmt.Errorf("panic: %v", v), trace.WithStackTrace(true))
+			}
+			end(server.Outcome{Code: jsonrpc.CodeInternalError, Message: panicMessage})
+			if v != nil {
+				panic(v)
+			}
+		}()
+		result, err := next(server.WithOutgoingMeta(spanCtx, members), req)
+		ended = true
+
 		if len(members) > 0 && err == nil && result != nil {
 			result = withTraceContext(result, members)
 		}
-		span.End()
-
-		metricAttrs := append(append(make([]attribute.KeyValue, 0, 6), method), outcome...)
-		for _, kv := range target {
-			if kv.Key != keyResourceURI { // unbounded: opt-in in the conventions
-				metricAttrs = append(metricAttrs, kv)
-			}
-		}
-		if req.Method == methodToolsCall && req.Name != "" {
-			metricAttrs = append(metricAttrs, keyOperation.String(operationExecTool))
-		}
-		in.duration.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(metricAttrs...))
-		in.active.Add(ctx, -1, methodSet)
-		if listen {
-			in.streams.Add(ctx, -1)
-		}
+		end(server.OutcomeOf(req.Method, result, err))
 		return result, err
 	}
 }
 
-const (
-	methodToolsCall = "tools/call"
-	methodListen    = "subscriptions/listen"
-)
+// panicMessage is the message of the -32603 the server answers a
+// panicking chain with.
+const panicMessage = "Internal error: the handler panicked"
 
-// spanName is "{mcp.method.name} {target}" with the tool or prompt name
-// as the target, else the method.
-func spanName(req *server.Request) string {
-	switch req.Method {
-	case methodToolsCall, "prompts/get":
-		if req.Name != "" {
-			return req.Method + " " + req.Name
-		}
+// record ends span with the outcome o and records the request's duration.
+func (in *instruments) record(ctx context.Context, req *server.Request, bounded names, span trace.Span, start time.Time, o server.Outcome) {
+	version := req.ProtocolVersion() // after next: initialize has negotiated it
+	var outcome []attribute.KeyValue
+	if version != "" {
+		outcome = append(outcome, keyProtocol.String(version))
 	}
-	return req.Method
+	switch {
+	case o.Code != 0:
+		code := strconv.FormatInt(o.Code, 10)
+		outcome = append(outcome, keyErrorType.String(code), keyRPCStatusCode.String(code))
+		span.SetStatus(codes.Error, o.Message)
+	case o.ToolError:
+		outcome = append(outcome, keyErrorType.String(errorTypeTool))
+		span.SetStatus(codes.Error, errorTypeTool)
+	}
+	span.SetAttributes(outcome...)
+	span.End()
+
+	metricAttrs := append(bounded.metricAttrs(), outcome...)
+	in.duration.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(metricAttrs...))
 }
 
-// targetAttrs names what the request is about.
-func targetAttrs(req *server.Request) []attribute.KeyValue {
-	if req.Name == "" {
-		return nil
+const (
+	methodToolsCall  = "tools/call"
+	methodPromptsGet = "prompts/get"
+	methodListen     = "subscriptions/listen"
+)
+
+// spanAttrs are the span's attributes known when it starts: the method
+// and target as the client sent them (bounded in length), the request id,
+// the session and, for tools/call, the GenAI operation.
+func spanAttrs(req *server.Request) []attribute.KeyValue {
+	attrs := make([]attribute.KeyValue, 0, 6)
+	attrs = append(attrs, keyMethod.String(truncate(req.Method)))
+	if req.Name != "" {
+		switch req.Method {
+		case methodToolsCall:
+			attrs = append(attrs, keyToolName.String(truncate(req.Name)), keyOperation.String(operationExecTool))
+		case methodPromptsGet:
+			attrs = append(attrs, keyPromptName.String(truncate(req.Name)))
+		case "resources/read", "resources/subscribe", "resources/unsubscribe":
+			attrs = append(attrs, keyResourceURI.String(req.Name))
+		}
 	}
-	switch req.Method {
-	case methodToolsCall:
-		return []attribute.KeyValue{keyToolName.String(req.Name)}
-	case "prompts/get":
-		return []attribute.KeyValue{keyPromptName.String(req.Name)}
-	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		return []attribute.KeyValue{keyResourceURI.String(req.Name)}
+	if id := requestID(req); id != "" {
+		attrs = append(attrs, keyRequestID.String(id))
 	}
-	return nil
+	if req.SessionID != "" {
+		attrs = append(attrs, keySessionID.String(req.SessionID))
+	}
+	return attrs
 }
 
 // requestID is the id as the conventions want it: a string id unquoted, a

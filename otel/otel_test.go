@@ -106,7 +106,7 @@ func TestSpansFollowTheConventions(t *testing.T) {
 		err  string
 	}{
 		{"tools/call echo", map[attribute.Key]string{keyMethod: "tools/call", keyRequestID: "1", keyToolName: "echo", keyOperation: "execute_tool", keyProtocol: "2026-07-28"}, ""},
-		{"tools/call nope", map[attribute.Key]string{keyRequestID: "req-2", keyToolName: "nope", keyErrorType: "-32602", keyRPCStatusCode: "-32602"}, "-32602"},
+		{"tools/call", map[attribute.Key]string{keyRequestID: "req-2", keyToolName: "nope", keyErrorType: "-32602", keyRPCStatusCode: "-32602"}, "-32602"},
 		{"tools/call fail", map[attribute.Key]string{keyToolName: "fail", keyErrorType: "tool_error"}, "tool_error"},
 		{"prompts/get hello", map[attribute.Key]string{keyMethod: "prompts/get", keyPromptName: "hello"}, ""},
 		{"resources/read", map[attribute.Key]string{keyMethod: "resources/read", keyResourceURI: "test://a"}, ""},
@@ -369,5 +369,47 @@ func TestNotificationsCarryTheSpan(t *testing.T) {
 	want := "00-4bf92f3577b34da6a3ce929d0e0e4736-" + spans[0].SpanContext().SpanID().String() + "-01"
 	if p.Meta["traceparent"] != want {
 		t.Fatalf("progress _meta %v, want traceparent %s", p.Meta, want)
+	}
+}
+
+// A panic in an interceptor after this one (the server answers -32603:
+// README, Panics, "and so is the interceptor chain as a whole") still
+// ends the request's span, with error.type -32603, and takes the request
+// out of mcp.server.active_requests; the panic goes on to the server's
+// recovery.
+func TestPanickingInnerInterceptorEndsSpanAndCounter(t *testing.T) {
+	k := &kit{spans: tracetest.NewSpanRecorder(), reader: sdkmetric.NewManualReader()}
+	k.tp = sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(k.spans))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(k.reader))
+	ic, err := Interceptor(Options{TracerProvider: k.tp, MeterProvider: mp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boom := func(next server.Handler) server.Handler {
+		return func(ctx context.Context, req *server.Request) (json.RawMessage, error) {
+			if req.Method == "tools/list" {
+				panic("interceptor bug")
+			}
+			return next(ctx, req)
+		}
+	}
+	k.srv, err = server.New(server.Options{Name: "otel-test", Version: "1",
+		Interceptors: []server.Interceptor{ic, boom},
+		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := k.call(t, "1", "tools/list", `{"_meta":{`+modernMeta+`}}`)
+	if e, _ := r["error"].(map[string]any); e == nil || e["code"] != float64(-32603) {
+		t.Fatalf("answer %v, want -32603", r)
+	}
+	if spans := k.spans.Ended(); len(spans) != 1 {
+		t.Errorf("%d spans ended for the request, want 1", len(spans))
+	} else if a := attrs(spans[0]); spans[0].Status().Code != codes.Error || a[keyErrorType] != "-32603" {
+		t.Errorf("span of the panicking request: status %v, error.type %q", spans[0].Status(), a[keyErrorType])
+	}
+	if s, ok := collect(t, k.reader)["mcp.server.active_requests"].(metricdata.Sum[int64]); !ok || sumOf(s) != 0 {
+		t.Errorf("mcp.server.active_requests after the request was answered: %+v, want 0", s.DataPoints)
 	}
 }

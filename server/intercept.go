@@ -53,14 +53,16 @@ type Request struct {
 }
 
 // ProtocolVersion returns the protocol version serving the request: the
-// _meta's in the stateless era, the session's negotiated version in a
-// legacy session ("" while an initialize has not been answered; read it
-// after calling next to see what initialize negotiated).
+// _meta's in the stateless era ("" when the server does not speak it: the
+// request is refused -32022, and the string is whatever the client
+// wrote), the session's negotiated version in a legacy session ("" while
+// an initialize has not been answered; read it after calling next to see
+// what initialize negotiated).
 func (r *Request) ProtocolVersion() string {
 	if r.sess != nil {
 		return r.sess.ProtocolVersion()
 	}
-	if r.pr != nil {
+	if r.pr != nil && r.s != nil && r.s.supports(r.pr.meta.protocolVersion) {
 		return r.pr.meta.protocolVersion
 	}
 	return ""
