@@ -66,6 +66,12 @@ type file struct {
 type dir struct {
 	uri      string
 	children []child // files and subdirectories, by name
+	// files are the URIs of the served files beneath the directory, at any
+	// depth, and skillMD the URI of the SKILL.md of the innermost skill
+	// holding it ("" for a prefix directory): what decides whether a
+	// caller sees the directory (visible.go).
+	files   []string
+	skillMD string
 }
 
 type child struct {
@@ -293,12 +299,22 @@ func escapePath(p string) string {
 // prefix directories above skills (skill://acme, skill://acme/billing).
 func (c *catalog) buildDirs(served map[string]bool, dirSet map[string]bool, skillDirs []string) {
 	dirURI := func(d string) string { return "skill://" + escapePath(d) }
+	isSkill := map[string]bool{}
+	for _, sd := range skillDirs {
+		isSkill[sd] = true
+	}
 	ensure := func(d string) *dir {
 		u := dirURI(d)
 		if x := c.dirs[u]; x != nil {
 			return x
 		}
 		x := &dir{uri: u}
+		for sd := d; sd != "."; sd = path.Dir(sd) {
+			if isSkill[sd] {
+				x.skillMD = dirURI(sd) + "/" + skillFileName
+				break
+			}
+		}
 		c.dirs[u] = x
 		return x
 	}
@@ -320,6 +336,9 @@ func (c *catalog) buildDirs(served map[string]bool, dirSet map[string]bool, skil
 		link(path.Dir(p))
 		x := ensure(path.Dir(p))
 		x.children = append(x.children, child{uri: f.uri, name: f.name, mimeType: f.mimeType, description: f.description})
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			ensure(d).files = append(ensure(d).files, f.uri)
+		}
 	}
 	for d := range dirSet {
 		for _, sd := range skillDirs {
@@ -329,7 +348,8 @@ func (c *catalog) buildDirs(served map[string]bool, dirSet map[string]bool, skil
 			}
 		}
 	}
-	for _, d := range c.dirs {
-		slices.SortFunc(d.children, func(a, b child) int { return strings.Compare(a.uri, b.uri) })
+	for _, x := range c.dirs {
+		slices.SortFunc(x.children, func(a, b child) int { return strings.Compare(a.uri, b.uri) })
+		slices.Sort(x.files)
 	}
 }
