@@ -111,17 +111,7 @@ func load(fsys fs.FS) (*catalog, error) {
 		return nil, fmt.Errorf("skills: %w", err)
 	}
 	c := &catalog{byURI: map[string]*skill{}, files: map[string]*file{}, dirs: map[string]*dir{}}
-	contents := map[string][]byte{}
-	read := func(p string) ([]byte, error) {
-		if b, ok := contents[p]; ok {
-			return b, nil
-		}
-		b, err := fs.ReadFile(fsys, p)
-		if err == nil {
-			contents[p] = b
-		}
-		return b, err
-	}
+	read := &fileReader{fsys: fsys, contents: map[string][]byte{}}
 	served := map[string]bool{} // file paths inside some skill
 	for _, sd := range skillDirs {
 		sk, err := loadSkill(sd, filePaths, read)
@@ -158,7 +148,7 @@ func load(fsys fs.FS) (*catalog, error) {
 func within(p, d string) bool { return strings.HasPrefix(p, d+"/") }
 
 // loadSkill reads one skill rooted at directory sd.
-func loadSkill(sd string, filePaths []string, read func(string) ([]byte, error)) (*skill, error) {
+func loadSkill(sd string, filePaths []string, read *fileReader) (*skill, error) {
 	mdPath := path.Join(sd, skillFileName)
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("skills: %s: %s", mdPath, fmt.Sprintf(format, args...))
@@ -171,7 +161,22 @@ func loadSkill(sd string, filePaths []string, read func(string) ([]byte, error))
 			return nil, fail("directory %q cannot be a skill:// path segment as is (use letters, digits and -._~)", seg)
 		}
 	}
-	md, err := read(mdPath)
+	var paths []string
+	for _, p := range filePaths {
+		if within(p, sd) {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) > MaxFilesPerSkill {
+		return nil, fail("the skill has %d files; a skill may have at most %d (SKILL.md included)", len(paths), MaxFilesPerSkill)
+	}
+	overLimit := func(p string) error {
+		return fail("the skill's files total more than %d bytes with %s; a skill may total at most %d (16 MiB)", MaxBytesPerSkill, p, MaxBytesPerSkill)
+	}
+	md, err := read.readAtMost(mdPath, MaxBytesPerSkill)
+	if errors.Is(err, errOverLimit) {
+		return nil, overLimit(mdPath)
+	}
 	if err != nil {
 		return nil, fail("%v", err)
 	}
@@ -187,11 +192,11 @@ func loadSkill(sd string, filePaths []string, read func(string) ([]byte, error))
 		return nil, fail("%v", err)
 	}
 	var total int64
-	for _, p := range filePaths {
-		if !within(p, sd) {
-			continue
+	for _, p := range paths {
+		b, err := read.readAtMost(p, MaxBytesPerSkill-total)
+		if errors.Is(err, errOverLimit) {
+			return nil, overLimit(p)
 		}
-		b, err := read(p)
 		if err != nil {
 			return nil, fail("%v", err)
 		}
@@ -203,12 +208,6 @@ func loadSkill(sd string, filePaths []string, read func(string) ([]byte, error))
 			sk.files = append(sk.files, f)
 		}
 		total += int64(len(b))
-	}
-	if len(sk.files) > MaxFilesPerSkill {
-		return nil, fail("the skill has %d files; a skill may have at most %d (SKILL.md included)", len(sk.files), MaxFilesPerSkill)
-	}
-	if total > MaxBytesPerSkill {
-		return nil, fail("the skill's files total %d bytes; a skill may total at most %d (16 MiB)", total, MaxBytesPerSkill)
 	}
 	return sk, nil
 }
