@@ -93,6 +93,13 @@ func load(fsys fs.FS) (*catalog, error) {
 			errs = append(errs, fmt.Errorf("skills: %s: %w", p, err))
 			return nil
 		}
+		if !utf8.ValidString(p) {
+			errs = append(errs, fmt.Errorf("skills: %q: the name is not valid UTF-8, so no skill:// URI can name it", p))
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		if d.IsDir() {
 			dirSet[p] = true
 			return nil
