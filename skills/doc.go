@@ -15,8 +15,9 @@
 //
 // ships them in the binary — and checks them at start-up: the naming rules,
 // the final-segment rule (the directory is named after the skill), the
-// per-skill limits (512 files, 16 MiB) and reserved metadata keys, every
-// problem reported with its file.
+// per-skill limits (512 files, 16 MiB; no more of a file is read than the
+// limit leaves) and reserved metadata keys, every problem reported with
+// its file.
 //
 // Every file is a resource skill://<skill-path>/<file-path> read from
 // memory; SKILL.md has mimeType text/markdown and the frontmatter's name and
@@ -25,10 +26,15 @@
 // frontmatter rendered verbatim as JSON and the SHA-256 digest and size of
 // every file; both carry ttlMs and cacheScope. With Options.DirectoryRead,
 // resources/directory/read lists the direct children of every directory
-// (skill roots, subdirectories, prefix directories). Reload swaps the set
-// and the server announces the change (resources list_changed).
+// (skill roots, subdirectories, prefix directories). All three show a
+// caller only what the server's Options.Visible lets it see
+// (server.ResourceVisible): a skill whose SKILL.md is hidden is not served
+// to it, a hidden file is left out of its skill's entry and of its
+// directory. Reload swaps the set and the server announces the change
+// (resources list_changed).
 //
 // Frontmatter is parsed with go.yaml.in/yaml/v4 (the YAML organisation's
 // maintained parser, already in the module graph) into its node tree and
-// rendered with the YAML 1.2 core schema, as hosts read it.
+// rendered with the YAML 1.2 core schema, as hosts read it: mapping keys
+// are typed like values (the key 0x10 is the member "16").
 package skills

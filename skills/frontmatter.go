@@ -43,8 +43,10 @@ func splitFrontmatter(content []byte) (yamlText []byte, firstLine int, err error
 // frontmatterJSON parses a SKILL.md's frontmatter with go.yaml.in/yaml/v4
 // and renders it verbatim as a JSON object: keys in the author's order,
 // scalars typed by the YAML 1.2 core schema (what hosts' YAML parsers do:
-// a date stays a string, "yes" stays a string). Values JSON cannot carry
-// (.inf, .nan, non-scalar keys, merge keys) are errors naming the line.
+// a date stays a string, "yes" stays a string), mapping keys too (the key
+// 0x10 is the integer 16, the member "16"; 16 and 0x10 in one mapping are
+// a duplicate key). Values JSON cannot carry (.inf, .nan, float keys,
+// non-scalar keys, merge keys) are errors naming the line.
 func frontmatterJSON(content []byte) (json.RawMessage, error) {
 	text, first, err := splitFrontmatter(content)
 	if err != nil {
@@ -119,14 +121,21 @@ func (w *jsonWriter) node(n *yaml.Node, depth int) error {
 			if k.Tag == "!!merge" {
 				return w.fail(k, "merge keys (<<) are not supported in frontmatter")
 			}
-			if seen[k.Value] {
+			name, err := w.key(k)
+			if err != nil {
+				return err
+			}
+			if seen[name] {
+				if name != k.Value {
+					return w.fail(k, "duplicate key %q (read as %q, like an earlier key)", k.Value, name)
+				}
 				return w.fail(k, "duplicate key %q", k.Value)
 			}
-			seen[k.Value] = true
+			seen[name] = true
 			if i > 0 {
 				w.buf.WriteByte(',')
 			}
-			writeString(&w.buf, k.Value)
+			writeString(&w.buf, name)
 			w.buf.WriteByte(':')
 			if err := w.node(v, depth+1); err != nil {
 				return err
@@ -152,52 +161,89 @@ func (w *jsonWriter) node(n *yaml.Node, depth int) error {
 	return nil
 }
 
-// scalar writes a scalar: quoted and block scalars and !!str are strings;
-// plain scalars resolve by the YAML 1.2 core schema.
+// scalar writes a scalar as the JSON of its value (resolve).
 func (w *jsonWriter) scalar(n *yaml.Node) error {
+	text, tag, err := w.resolve(n)
+	if err != nil {
+		return err
+	}
+	if tag == tagStr {
+		writeString(&w.buf, text)
+	} else {
+		w.buf.WriteString(text)
+	}
+	return nil
+}
+
+// key is the JSON member name of mapping key n: a string key as it is,
+// a null, boolean or integer key as the JSON text of its value (the
+// integer key 0x10 is "16", as hosts render a YAML mapping whose key is
+// the integer 16 as a JSON object). A float key has no single spelling
+// across hosts (1.0 is "1" to one, "1.0" to another) and is an error.
+func (w *jsonWriter) key(n *yaml.Node) (string, error) {
+	text, tag, err := w.resolve(n)
+	if err != nil {
+		return "", err
+	}
+	if tag == tagFloat {
+		return "", w.fail(n, "the mapping key %s is a number with a fraction or exponent, which JSON cannot carry as a member name; quote it (\"%s\")", n.Value, n.Value)
+	}
+	return text, nil
+}
+
+// The YAML 1.2 core schema's tags a scalar resolves to.
+const (
+	tagNull  = "!!null"
+	tagBool  = "!!bool"
+	tagInt   = "!!int"
+	tagFloat = "!!float"
+	tagStr   = "!!str"
+)
+
+// resolve types scalar n: quoted and block scalars and !!str are strings
+// (text is the string); plain scalars resolve by the YAML 1.2 core schema
+// (text is the JSON of the value: null, true, 16, 1.5).
+func (w *jsonWriter) resolve(n *yaml.Node) (text, tag string, err error) {
 	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
 	explicit := n.Style&yaml.TaggedStyle != 0
-	if quoted || (explicit && n.Tag == "!!str") {
-		writeString(&w.buf, n.Value)
-		return nil
+	if quoted || (explicit && n.Tag == tagStr) {
+		return n.Value, tagStr, nil
 	}
 	v := n.Value
 	switch {
 	case v == "" || v == "~" || v == "null" || v == "Null" || v == "NULL":
-		w.buf.WriteString("null")
+		return "null", tagNull, nil
 	case v == "true" || v == "True" || v == "TRUE":
-		w.buf.WriteString("true")
+		return "true", tagBool, nil
 	case v == "false" || v == "False" || v == "FALSE":
-		w.buf.WriteString("false")
+		return "false", tagBool, nil
 	case coreDecimal.MatchString(v):
-		var i big.Int
-		i.SetString(strings.TrimPrefix(v, "+"), 10)
-		w.buf.WriteString(i.String())
+		return bigInt(strings.TrimPrefix(v, "+"), 10), tagInt, nil
 	case coreOctal.MatchString(v):
-		var i big.Int
-		i.SetString(v[2:], 8)
-		w.buf.WriteString(i.String())
+		return bigInt(v[2:], 8), tagInt, nil
 	case coreHex.MatchString(v):
-		var i big.Int
-		i.SetString(v[2:], 16)
-		w.buf.WriteString(i.String())
+		return bigInt(v[2:], 16), tagInt, nil
 	case coreFloat.MatchString(v):
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsInf(f, 0) {
-			return w.fail(n, "number %s is out of range", v)
+			return "", "", w.fail(n, "number %s is out of range", v)
 		}
 		if f == 0 && math.Signbit(f) {
-			w.buf.WriteString("-0.0") // json.Marshal's "-0" would read back as the integer 0
-			break
+			return "-0.0", tagFloat, nil // json.Marshal's "-0" would read back as the integer 0
 		}
 		b, _ := json.Marshal(f)
-		w.buf.Write(b)
+		return string(b), tagFloat, nil
 	case coreInfNaN.MatchString(v):
-		return w.fail(n, "%s cannot be represented in JSON", v)
-	default:
-		writeString(&w.buf, v)
+		return "", "", w.fail(n, "%s cannot be represented in JSON", v)
 	}
-	return nil
+	return v, tagStr, nil
+}
+
+// bigInt is the decimal text of the integer digits in base.
+func bigInt(digits string, base int) string {
+	var i big.Int
+	i.SetString(digits, base)
+	return i.String()
 }
 
 // The YAML 1.2 core schema's number forms (yaml.org/spec/1.2.2 §10.3.2).

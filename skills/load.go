@@ -66,6 +66,12 @@ type file struct {
 type dir struct {
 	uri      string
 	children []child // files and subdirectories, by name
+	// files are the URIs of the served files beneath the directory, at any
+	// depth, and skillMD the URI of the SKILL.md of the innermost skill
+	// holding it ("" for a prefix directory): what decides whether a
+	// caller sees the directory (visible.go).
+	files   []string
+	skillMD string
 }
 
 type child struct {
@@ -87,6 +93,13 @@ func load(fsys fs.FS) (*catalog, error) {
 			errs = append(errs, fmt.Errorf("skills: %s: %w", p, err))
 			return nil
 		}
+		if !utf8.ValidString(p) {
+			errs = append(errs, fmt.Errorf("skills: %q: the name is not valid UTF-8, so no skill:// URI can name it", p))
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		if d.IsDir() {
 			dirSet[p] = true
 			return nil
@@ -105,17 +118,7 @@ func load(fsys fs.FS) (*catalog, error) {
 		return nil, fmt.Errorf("skills: %w", err)
 	}
 	c := &catalog{byURI: map[string]*skill{}, files: map[string]*file{}, dirs: map[string]*dir{}}
-	contents := map[string][]byte{}
-	read := func(p string) ([]byte, error) {
-		if b, ok := contents[p]; ok {
-			return b, nil
-		}
-		b, err := fs.ReadFile(fsys, p)
-		if err == nil {
-			contents[p] = b
-		}
-		return b, err
-	}
+	read := &fileReader{fsys: fsys, contents: map[string][]byte{}}
 	served := map[string]bool{} // file paths inside some skill
 	for _, sd := range skillDirs {
 		sk, err := loadSkill(sd, filePaths, read)
@@ -152,7 +155,7 @@ func load(fsys fs.FS) (*catalog, error) {
 func within(p, d string) bool { return strings.HasPrefix(p, d+"/") }
 
 // loadSkill reads one skill rooted at directory sd.
-func loadSkill(sd string, filePaths []string, read func(string) ([]byte, error)) (*skill, error) {
+func loadSkill(sd string, filePaths []string, read *fileReader) (*skill, error) {
 	mdPath := path.Join(sd, skillFileName)
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("skills: %s: %s", mdPath, fmt.Sprintf(format, args...))
@@ -165,7 +168,22 @@ func loadSkill(sd string, filePaths []string, read func(string) ([]byte, error))
 			return nil, fail("directory %q cannot be a skill:// path segment as is (use letters, digits and -._~)", seg)
 		}
 	}
-	md, err := read(mdPath)
+	var paths []string
+	for _, p := range filePaths {
+		if within(p, sd) {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) > MaxFilesPerSkill {
+		return nil, fail("the skill has %d files; a skill may have at most %d (SKILL.md included)", len(paths), MaxFilesPerSkill)
+	}
+	overLimit := func(p string) error {
+		return fail("the skill's files total more than %d bytes with %s; a skill may total at most %d (16 MiB)", MaxBytesPerSkill, p, MaxBytesPerSkill)
+	}
+	md, err := read.readAtMost(mdPath, MaxBytesPerSkill)
+	if errors.Is(err, errOverLimit) {
+		return nil, overLimit(mdPath)
+	}
 	if err != nil {
 		return nil, fail("%v", err)
 	}
@@ -181,11 +199,11 @@ func loadSkill(sd string, filePaths []string, read func(string) ([]byte, error))
 		return nil, fail("%v", err)
 	}
 	var total int64
-	for _, p := range filePaths {
-		if !within(p, sd) {
-			continue
+	for _, p := range paths {
+		b, err := read.readAtMost(p, MaxBytesPerSkill-total)
+		if errors.Is(err, errOverLimit) {
+			return nil, overLimit(p)
 		}
-		b, err := read(p)
 		if err != nil {
 			return nil, fail("%v", err)
 		}
@@ -197,12 +215,6 @@ func loadSkill(sd string, filePaths []string, read func(string) ([]byte, error))
 			sk.files = append(sk.files, f)
 		}
 		total += int64(len(b))
-	}
-	if len(sk.files) > MaxFilesPerSkill {
-		return nil, fail("the skill has %d files; a skill may have at most %d (SKILL.md included)", len(sk.files), MaxFilesPerSkill)
-	}
-	if total > MaxBytesPerSkill {
-		return nil, fail("the skill's files total %d bytes; a skill may total at most %d (16 MiB)", total, MaxBytesPerSkill)
 	}
 	return sk, nil
 }
@@ -293,12 +305,22 @@ func escapePath(p string) string {
 // prefix directories above skills (skill://acme, skill://acme/billing).
 func (c *catalog) buildDirs(served map[string]bool, dirSet map[string]bool, skillDirs []string) {
 	dirURI := func(d string) string { return "skill://" + escapePath(d) }
+	isSkill := map[string]bool{}
+	for _, sd := range skillDirs {
+		isSkill[sd] = true
+	}
 	ensure := func(d string) *dir {
 		u := dirURI(d)
 		if x := c.dirs[u]; x != nil {
 			return x
 		}
 		x := &dir{uri: u}
+		for sd := d; sd != "."; sd = path.Dir(sd) {
+			if isSkill[sd] {
+				x.skillMD = dirURI(sd) + "/" + skillFileName
+				break
+			}
+		}
 		c.dirs[u] = x
 		return x
 	}
@@ -320,6 +342,9 @@ func (c *catalog) buildDirs(served map[string]bool, dirSet map[string]bool, skil
 		link(path.Dir(p))
 		x := ensure(path.Dir(p))
 		x.children = append(x.children, child{uri: f.uri, name: f.name, mimeType: f.mimeType, description: f.description})
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			ensure(d).files = append(ensure(d).files, f.uri)
+		}
 	}
 	for d := range dirSet {
 		for _, sd := range skillDirs {
@@ -329,7 +354,8 @@ func (c *catalog) buildDirs(served map[string]bool, dirSet map[string]bool, skil
 			}
 		}
 	}
-	for _, d := range c.dirs {
-		slices.SortFunc(d.children, func(a, b child) int { return strings.Compare(a.uri, b.uri) })
+	for _, x := range c.dirs {
+		slices.SortFunc(x.children, func(a, b child) int { return strings.Compare(a.uri, b.uri) })
+		slices.Sort(x.files)
 	}
 }

@@ -79,44 +79,44 @@ type DirectoryResult struct {
 	NextCursor string           `json:"nextCursor,omitzero"`
 }
 
-func (k *Skills) list(_ context.Context, p ListParams) (*ListResult, error) {
+func (k *Skills) list(ctx context.Context, p ListParams) (*ListResult, error) {
 	c := k.cur.Load()
-	page, next, err := server.Paginate(c.skills, p.Cursor, k.opts.PageSize)
+	page, next, err := server.Paginate(visibleSkills(ctx, c.skills), p.Cursor, k.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}
 	res := &ListResult{Skills: make([]Entry, len(page)), NextCursor: next}
 	for i, sk := range page {
-		res.Skills[i] = sk.entry()
+		res.Skills[i] = sk.visibleEntry(ctx)
 	}
 	return res, nil
 }
 
-func (k *Skills) get(_ context.Context, p GetParams) (*GetResult, error) {
+func (k *Skills) get(ctx context.Context, p GetParams) (*GetResult, error) {
 	if p.URI == nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid params: params.uri: missing required member", nil)
 	}
 	sk := k.cur.Load().byURI[*p.URI]
-	if sk == nil {
+	if sk == nil || !server.ResourceVisible(ctx, sk.uri) {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("No skill is served at %s", *p.URI), map[string]string{"uri": *p.URI})
 	}
-	return &GetResult{Skill: sk.entry()}, nil
+	return &GetResult{Skill: sk.visibleEntry(ctx)}, nil
 }
 
-func (k *Skills) readDirectory(_ context.Context, p DirectoryParams) (*DirectoryResult, error) {
+func (k *Skills) readDirectory(ctx context.Context, p DirectoryParams) (*DirectoryResult, error) {
 	if p.URI == nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid params: params.uri: missing required member", nil)
 	}
 	c := k.cur.Load()
 	d := c.dirs[*p.URI]
-	if d == nil {
+	if d == nil || !d.visible(ctx) {
 		msg := fmt.Sprintf("%s is not a directory resource", *p.URI)
-		if c.files[*p.URI] == nil {
+		if d != nil || c.files[*p.URI] == nil || !server.ResourceVisible(ctx, *p.URI) {
 			msg = fmt.Sprintf("No directory resource is served at %s", *p.URI)
 		}
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, msg, map[string]string{"uri": *p.URI})
 	}
-	page, next, err := server.Paginate(d.children, p.Cursor, k.opts.PageSize)
+	page, next, err := server.Paginate(c.visibleChildren(ctx, d), p.Cursor, k.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}

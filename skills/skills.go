@@ -48,7 +48,8 @@ type Skills struct {
 // named after the skill. Every problem is reported at once, naming the
 // file: frontmatter that is not YAML or lacks name or description, a name
 // that breaks the Agent Skills naming rules or differs from its directory,
-// a skill over 512 files or 16 MiB, reserved metadata keys.
+// a file name that is not UTF-8, a skill over 512 files or 16 MiB (a file
+// is read no further than the limit), reserved metadata keys.
 func New(fsys fs.FS, opts Options) (*Skills, error) {
 	if opts.PageSize < 0 {
 		return nil, errors.New("skills: Options.PageSize must not be negative")

@@ -364,6 +364,7 @@ func TestStartupChecks(t *testing.T) {
 		{"infinity", fstest.MapFS{"good/SKILL.md": {Data: []byte("---\nname: good\ndescription: x\nlimit: .inf\n---\n")}}, "skills: good/SKILL.md:4: frontmatter: .inf cannot be represented"},
 		{"bad prefix segment", fstest.MapFS{"a b/good/SKILL.md": {Data: []byte(ok)}}, `directory "a b"`},
 		{"too big", fstest.MapFS{"good/SKILL.md": {Data: []byte(ok)}, "good/blob.bin": {Data: big}}, "at most 16777216"},
+		{"file name not UTF-8", fstest.MapFS{"good/SKILL.md": {Data: []byte(ok)}, "good/bad\xff.txt": {}}, `skills: "good/bad\xff.txt": the name is not valid UTF-8`},
 		{"too many files", func() fstest.MapFS {
 			m := fstest.MapFS{"good/SKILL.md": {Data: []byte(ok)}}
 			for i := range skills.MaxFilesPerSkill {
