@@ -65,15 +65,22 @@ type MethodInfo struct {
 	// Cacheable results carry ttlMs and cacheScope (the server's Cache
 	// policy, or SetCachePolicy's) unless the result sets them itself.
 	Cacheable bool
+	// Target is the params member the method acts on, "name", "uri" or
+	// "taskId", which an interceptor's Request.Name reports. When empty
+	// it is the one of them that Params declares, if it declares exactly
+	// one (GetParams{URI string `json:"uri"`}: "uri"); else Request.Name
+	// is the first of them the params hold as a string.
+	Target string
 }
 
 // ExtensionMethod is one method of an Extension, made by NewMethod.
 type ExtensionMethod struct{ m *methodImpl }
 
 type methodImpl struct {
-	info MethodInfo
-	call func(ctx context.Context, params json.RawMessage) (any, error)
-	err  error
+	info   MethodInfo
+	target string // Request.Name's member (MethodInfo.Target, or Params'); "" when neither says
+	call   func(ctx context.Context, params json.RawMessage) (any, error)
+	err    error
 }
 
 // NewMethod binds fn as an extension method. Params decodes the request's
@@ -98,6 +105,15 @@ func NewMethod[Params, Result any](info MethodInfo, fn func(ctx context.Context,
 		return ExtensionMethod{m}
 	}
 	pt := reflect.TypeFor[Params]()
+	switch info.Target {
+	case "":
+		m.target = paramsTarget(pt)
+	case "name", "uri", "taskId":
+		m.target = info.Target
+	default:
+		m.err = fmt.Errorf("method %q: Target %q is not \"name\", \"uri\" or \"taskId\"", info.Name, info.Target)
+		return ExtensionMethod{m}
+	}
 	m.call = func(ctx context.Context, raw json.RawMessage) (any, error) {
 		var p Params
 		if !jsonscan.IsNullOrAbsent(raw) {

@@ -38,7 +38,10 @@ type Request struct {
 	// prompts/get), params.uri (resources/read, resources/subscribe,
 	// resources/unsubscribe) or params.taskId (tasks/*), chosen by the
 	// method, never by which of them the params hold (targetMember); for
-	// another method the first of them the params hold, else "".
+	// an extension method the one its MethodInfo.Target or Params names;
+	// for another method the first of them the params hold as a string,
+	// else "". It is "" when the method's member is absent or not a
+	// string.
 	Name string
 	// SessionID is the id of the legacy session serving the request (the
 	// HTTP Mcp-Session-Id; a stdio session's own id), "" in the stateless
@@ -159,17 +162,10 @@ func (s *Server) innermost(ctx context.Context, req *Request) (json.RawMessage, 
 // intercepted runs the stateless core's request pr through the chain.
 func (s *Server) intercepted(ctx context.Context, pr *parsedRequest, w MessageWriter) ([]byte, *jsonrpc.Error) {
 	req := &Request{Method: pr.msg.Method, ID: pr.msg.ID, Params: pr.msg.Params, Meta: pr.params.meta, s: s, pr: pr, msg: pr.msg, w: w}
-	switch field := targetMember(pr.msg.Method); {
-	case field != "":
-		if v, ok := pr.nameParam(field); ok {
-			req.Name = v
-		}
-	case pr.params.hasName:
-		req.Name = pr.params.name
-	case pr.params.hasURI:
-		req.Name = pr.params.uri
-	case pr.params.hasTaskID:
-		req.Name = pr.params.taskID
+	if field := s.targetOf(pr.msg.Method); field != "" {
+		req.Name, _ = pr.nameParam(field)
+	} else {
+		req.Name = firstTarget(pr.msg.Params)
 	}
 	return s.runChain(ctx, req)
 }
@@ -183,22 +179,16 @@ func (l *legacySession) intercepted(ctx context.Context, msg jsonrpc.Message, w 
 	// Members unescapes names as the legacy layer does, so the chain sees
 	// the target the request acts on (`"n\u0061me"` is "name"; a repeated
 	// name is refused by the legacy layer before anything runs).
-	// The target is the member the method names (targetMember), else the
-	// first of name, uri and taskId.
-	field := targetMember(msg.Method)
+	// The target is the member the method names (Server.targetOf), else
+	// the first of name, uri and taskId (firstTarget).
+	scan := targetScan{field: l.s.targetOf(msg.Method)}
 	jsonscan.Members(msg.Params, func(key, value []byte) {
-		switch k := string(key); k {
-		case "_meta":
+		if string(key) == "_meta" {
 			req.Meta = value
-		case "name", "uri", "taskId":
-			if field != "" && k != field {
-				return
-			}
-			if name, ok := jsonscan.String(value); ok && req.Name == "" {
-				req.Name = name
-			}
 		}
+		scan.member(key, value)
 	})
+	req.Name = scan.name
 	return l.s.runChain(ctx, req)
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -129,4 +130,102 @@ func FuzzInterceptorTarget(f *testing.F) {
 			t.Fatalf("%q: the chain saw Name %q, the %s's params.%s is %q", data, got[0].Name, method, field, want)
 		}
 	})
+}
+
+type uriParams struct {
+	URI string `json:"uri"`
+}
+
+type nameURIParams struct {
+	Name string `json:"name"`
+	URI  string `json:"uri"`
+}
+
+type uriResult struct {
+	Read string `json:"read"`
+}
+
+// TestInterceptorNameOfExtensionMethodIsWhatItReads: an extension method's
+// Request.Name is the member its handler acts on, in the stateless core and
+// in a legacy session alike. notes/get decodes params.uri only, so with
+// {"uri":"secret://x","name":"harmless"} the legacy session reported
+// "secret://x" while the stateless core reported "harmless" (it preferred
+// name whatever the order), and an interceptor refusing by Name let the
+// read of secret://x through. The member is now the one MethodInfo.Target
+// names, else the one of name, uri and taskId that Params declares, in
+// whatever order the params hold them; for a method whose Params says
+// neither (json.RawMessage, or both name and uri) it is the first of them
+// the params hold as a string, in both eras.
+func TestInterceptorNameOfExtensionMethodIsWhatItReads(t *testing.T) {
+	var rec seen
+	read := func(ctx context.Context, p uriParams) (*uriResult, error) { return &uriResult{Read: p.URI}, nil }
+	methods := []ExtensionMethod{
+		NewMethod(MethodInfo{Name: "notes/get"}, read),
+		NewMethod(MethodInfo{Name: "notes/raw"}, func(ctx context.Context, p json.RawMessage) (*uriResult, error) {
+			return &uriResult{Read: string(p)}, nil
+		}),
+		NewMethod(MethodInfo{Name: "notes/both"}, func(ctx context.Context, p nameURIParams) (*uriResult, error) {
+			return &uriResult{Read: p.URI}, nil
+		}),
+		NewMethod(MethodInfo{Name: "notes/declared", Target: "uri"}, func(ctx context.Context, p nameURIParams) (*uriResult, error) {
+			return &uriResult{Read: p.URI}, nil
+		}),
+	}
+	f := newFixture(t, func(o *Options) {
+		o.Interceptors = []Interceptor{rec.interceptor()}
+		o.Extensions = append(o.Extensions, Extension{ID: "com.example/notes", Legacy: true, Methods: methods})
+	})
+	cases := []struct{ method, params, want string }{
+		{"notes/get", `{"uri":"secret://x","name":"harmless"`, "secret://x"},
+		{"notes/get", `{"name":"harmless","uri":"secret://x"`, "secret://x"},
+		{"notes/get", `{"name":"harmless","uri":1`, ""},
+		{"notes/declared", `{"name":"harmless","uri":"secret://x"`, "secret://x"},
+		{"notes/raw", `{"uri":"secret://x","name":"harmless"`, "secret://x"},
+		{"notes/raw", `{"name":"harmless","uri":"secret://x"`, "harmless"},
+		{"notes/raw", `{"name":1,"taskId":"t1","uri":"secret://x"`, "t1"},
+		{"notes/both", `{"uri":"secret://x","name":"harmless"`, "secret://x"},
+	}
+	stateless := make([]seenReq, len(cases))
+	for i, c := range cases {
+		rec.take()
+		f.s.HandleBytes(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"`+c.method+`","params":`+c.params+`,"_meta":`+metaFor("2026-07-28")+`}}`), nil)
+		got := rec.take()
+		if len(got) != 1 {
+			t.Fatalf("stateless %s %s}: the chain saw %+v", c.method, c.params, got)
+		}
+		stateless[i] = got[0]
+	}
+
+	peer := startStdio(t, f.s, 0)
+	peer.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}`)
+	peer.next()
+	peer.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for i, c := range cases {
+		rec.take()
+		peer.send(`{"jsonrpc":"2.0","id":2,"method":"` + c.method + `","params":` + c.params + `}}`)
+		peer.next()
+		legacy := rec.take()
+		if len(legacy) > 0 && legacy[0].Method == "initialize" {
+			legacy = legacy[1:]
+		}
+		if len(legacy) != 1 {
+			t.Fatalf("legacy %s %s}: the chain saw %+v", c.method, c.params, legacy)
+		}
+		if c.want != "" && (stateless[i].Result == "" || legacy[0].Result == "") {
+			t.Fatalf("%s did not run: %+v / %+v", c.method, stateless[i], legacy[0])
+		}
+		if stateless[i].Name != c.want || legacy[0].Name != c.want {
+			t.Errorf("Name of %s %s}: stateless %q, legacy %q; want %q (handler: %s)", c.method, c.params, stateless[i].Name, legacy[0].Name, c.want, stateless[i].Result)
+		}
+	}
+}
+
+// TestMethodTargetMustBeAMember: MethodInfo.Target names name, uri or
+// taskId, or nothing; any other is refused at New.
+func TestMethodTargetMustBeAMember(t *testing.T) {
+	m := NewMethod(MethodInfo{Name: "notes/get", Target: "path"}, func(ctx context.Context, p uriParams) (*uriResult, error) { return nil, nil })
+	_, err := New(Options{Name: "t", Version: "1", Extensions: []Extension{{ID: "com.example/notes", Methods: []ExtensionMethod{m}}}})
+	if err == nil || !strings.Contains(err.Error(), `Target "path"`) {
+		t.Errorf("New = %v, want the bad Target refused", err)
+	}
 }
