@@ -17,9 +17,11 @@ import (
 // on another replica works on the stored record (compare-and-swap) and
 // publishes a ChangeTask; the owner applies the answers or the
 // cancellation to the running task at once, or at its next poll of the
-// store (taskStorePoll) should the message be lost. A task whose owner's
-// heartbeat has expired is marked failed with the reason by the first
-// replica that reads it.
+// store (taskStorePoll) should the message be lost. The first terminal
+// status stored wins on every replica: an owner whose tool returned after
+// a cancellation (or a failed mark) was stored takes the stored status. A
+// task whose owner's heartbeat has expired is marked failed with the
+// reason by the first replica that reads it.
 
 // taskRecord is a task as the TaskStore keeps it.
 type taskRecord struct {
@@ -181,12 +183,16 @@ func (s *Server) swapOwnRecord(ctx context.Context, id string, edit func(*taskRe
 
 // applyRecord brings a task this replica runs up to date with what other
 // replicas wrote: a cancellation (or a failed mark) ends it, answers given
-// elsewhere are taken and, once none is pending, resume it.
+// elsewhere are taken and, once none is pending, resume it. A terminal
+// record is final: its status replaces the task's own, even a terminal
+// one the owner reached after the record was written (a tool that
+// returned just after a cancellation elsewhere), so every replica answers
+// the same.
 func (s *Server) applyRecord(t *task, rec *taskRecord) {
 	t.mu.Lock()
-	if isTerminal(rec.Status) && !t.terminal() {
+	if isTerminal(rec.Status) && t.status != rec.Status {
 		t.setStatus(rec.Status, rec.Message)
-		t.err, t.pending = rec.Error, nil
+		t.result, t.err, t.pending = rec.Result, rec.Error, nil
 		t.mu.Unlock()
 		t.cancel()
 		return
@@ -238,7 +244,7 @@ func (s *Server) mirrorTask(t *task) {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		if isTerminal(rec.Status) {
-			return false // final; a cancel from elsewhere won and applyRecord took it
+			return false // final: a status stored elsewhere first won and applyRecord took it
 		}
 		t.fillRecord(rec)
 		return true
