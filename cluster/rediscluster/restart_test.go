@@ -14,11 +14,12 @@ import (
 	"github.com/mcpgen/mcpgen/server"
 )
 
-// Attack tests of the Redis backend behind replicas (README, "Running
-// several replicas").
+// Tasks behind replicas across a Redis restart (README, "Running several
+// replicas").
 
 // restartableRedis is a redis-server on a unix socket that the test can
-// restart, as an operator's Redis restarts (no persistence, --save '').
+// restart, as an operator's Redis restarts (no persistence: no snapshot, no
+// append-only file).
 type restartableRedis struct {
 	bin, dir, sock string
 	cmd            *exec.Cmd
@@ -42,11 +43,11 @@ func (r *restartableRedis) start(t *testing.T) {
 
 func (r *restartableRedis) stop() { _ = r.cmd.Process.Kill(); _ = r.cmd.Wait() }
 
-const attackMeta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+const taskMeta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
 
-func attackCall(t *testing.T, s *server.Server, method, params string) (map[string]any, map[string]any) {
+func callTask(t *testing.T, s *server.Server, method, params string) (map[string]any, map[string]any) {
 	t.Helper()
-	msg := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{"_meta":` + attackMeta + `,` + params + `}}`
+	msg := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{"_meta":` + taskMeta + `,` + params + `}}`
 	var out struct {
 		Result map[string]any `json:"result"`
 		Error  map[string]any `json:"error"`
@@ -58,14 +59,12 @@ func attackCall(t *testing.T, s *server.Server, method, params string) (map[stri
 	return out.Result, out.Error
 }
 
-// Redis restarts while a task runs on replica A. Its heartbeats and the
-// pub/sub come back by themselves, but the task's record is gone and A
-// never writes it again (mirrorTask only swaps an existing record): once
-// the tool has finished, A answers tasks/get "completed" with the result
-// and replica B answers -32602 "Unknown task" for the same live task until
-// its TTL — a client behind the balancer loses the result it is owed half
-// the time. Want: B reports the task (the owner still has all of it).
-func TestAttackTaskLostAcrossRedisRestart(t *testing.T) {
+// Redis restarts (without persistence) while a task runs on replica A.
+// Its heartbeats and the pub/sub come back by themselves, and A re-creates
+// the task's record it still holds: once the tool has finished, replica B
+// answers tasks/get "completed" as A does, rather than -32602 "Unknown
+// task" for the same live task until its TTL.
+func TestTaskSurvivesRedisRestart(t *testing.T) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		t.Fatal("redis-server is not installed (apt-get install redis-server)")
@@ -99,12 +98,12 @@ func TestAttackTaskLostAcrossRedisRestart(t *testing.T) {
 		return srv
 	}
 	a, b := mk(), mk()
-	res, rpcErr := attackCall(t, a, "tools/call", `"name":"job","arguments":{}`)
+	res, rpcErr := callTask(t, a, "tools/call", `"name":"job","arguments":{}`)
 	id, _ := res["taskId"].(string)
 	if rpcErr != nil || id == "" {
 		t.Fatalf("tools/call: %v %v", res, rpcErr)
 	}
-	if res, _ := attackCall(t, b, "tasks/get", `"taskId":"`+id+`"`); res["status"] != server.TaskWorking {
+	if res, _ := callTask(t, b, "tasks/get", `"taskId":"`+id+`"`); res["status"] != server.TaskWorking {
 		t.Fatalf("before the restart, B: %v", res)
 	}
 	rs.stop()
@@ -118,8 +117,8 @@ func TestAttackTaskLostAcrossRedisRestart(t *testing.T) {
 	close(release)
 	var ra, rb, eb map[string]any
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		ra, _ = attackCall(t, a, "tasks/get", `"taskId":"`+id+`"`)
-		rb, eb = attackCall(t, b, "tasks/get", `"taskId":"`+id+`"`)
+		ra, _ = callTask(t, a, "tasks/get", `"taskId":"`+id+`"`)
+		rb, eb = callTask(t, b, "tasks/get", `"taskId":"`+id+`"`)
 		if rb["status"] == server.TaskCompleted {
 			return
 		}
