@@ -12,7 +12,8 @@ import (
 
 // clusterState is a server's membership of its cluster (Options.Cluster):
 // its replica id, the queue of changes to publish and the goroutines that
-// publish, subscribe and renew the heartbeat until leave.
+// publish, subscribe, renew the heartbeat and keep its tasks' records
+// until leave.
 type clusterState struct {
 	c        Cluster
 	replica  string
@@ -21,6 +22,7 @@ type clusterState struct {
 	stop     context.CancelFunc
 	sent     chan struct{} // closed when publishLoop has sent the outbox
 	beaten   chan struct{} // closed when heartbeat has returned
+	kept     chan struct{} // closed when keepTasks has returned
 	leave    sync.Once
 }
 
@@ -41,7 +43,7 @@ func (s *Server) joinCluster(c Cluster, onChange func(*Server, Change)) error {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	cl := &clusterState{c: c, replica: hex.EncodeToString(raw[:]), onChange: onChange,
-		outbox: make(chan []byte, 1024), stop: stop, sent: make(chan struct{}), beaten: make(chan struct{})}
+		outbox: make(chan []byte, 1024), stop: stop, sent: make(chan struct{}), beaten: make(chan struct{}), kept: make(chan struct{})}
 	s.cl = cl
 	jctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 	defer cancel()
@@ -55,6 +57,7 @@ func (s *Server) joinCluster(c Cluster, onChange func(*Server, Change)) error {
 	}
 	go s.heartbeat(ctx)
 	go s.publishLoop(ctx)
+	go s.keepTasks(ctx)
 	return nil
 }
 
@@ -66,8 +69,8 @@ func (s *Server) ReplicaID() string {
 	return s.cl.replica
 }
 
-// leaveCluster sends what is queued, then stops the subscription and the
-// heartbeat. Shutdown calls it once tasks have ended: while it drains, the
+// leaveCluster sends what is queued, then stops the subscription, the
+// heartbeat and the keeping of task records. Shutdown calls it once tasks have ended: while it drains, the
 // replica still beats, so the others do not take its running tasks for
 // orphans.
 func (s *Server) leaveCluster() {
@@ -79,6 +82,7 @@ func (s *Server) leaveCluster() {
 		<-s.cl.sent
 		s.cl.stop()
 		<-s.cl.beaten
+		<-s.cl.kept
 	})
 }
 

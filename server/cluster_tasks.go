@@ -16,10 +16,12 @@ import (
 // the shared TaskStore. A tasks/get, tasks/update or tasks/cancel that lands
 // on another replica works on the stored record (compare-and-swap) and
 // publishes a ChangeTask; the owner applies the answers or the
-// cancellation to the running task at once, or at its next poll of the
-// store (taskStorePoll) should the message be lost. A task whose owner's
-// heartbeat has expired is marked failed with the reason by the first
-// replica that reads it.
+// cancellation to the running task at once, or at its next look at the
+// store (taskStorePoll, cluster_taskkeep.go) should the message be lost.
+// The first terminal status stored wins on every replica: an owner whose
+// tool returned after a cancellation (or a failed mark) was stored takes
+// the stored status. A task whose owner's heartbeat has expired is marked
+// failed with the reason by the first replica that reads it.
 
 // taskRecord is a task as the TaskStore keeps it.
 type taskRecord struct {
@@ -37,8 +39,9 @@ type taskRecord struct {
 	Error     *jsonrpc.Error             `json:"error,omitzero"`
 }
 
-// taskStorePoll is how often an owner whose task waits for input re-reads
-// its record, should a ChangeTask message be lost.
+// taskStorePoll is how often an owner re-reads the record of each task it
+// runs, should a ChangeTask message or one of its own writes be lost
+// (cluster_taskkeep.go).
 const taskStorePoll = time.Second
 
 func isTerminal(status string) bool {
@@ -92,7 +95,13 @@ func (s *Server) createTaskRecord(ctx context.Context, t *task) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 	defer cancel()
-	return s.cl.c.Tasks().Create(cctx, t.id, b, t.expires)
+	if err := s.cl.c.Tasks().Create(cctx, t.id, b, t.expires); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.recorded = true
+	t.mu.Unlock()
+	return nil
 }
 
 // fillRecord copies the task's state into rec. Callers hold t.mu.
@@ -181,12 +190,16 @@ func (s *Server) swapOwnRecord(ctx context.Context, id string, edit func(*taskRe
 
 // applyRecord brings a task this replica runs up to date with what other
 // replicas wrote: a cancellation (or a failed mark) ends it, answers given
-// elsewhere are taken and, once none is pending, resume it.
+// elsewhere are taken and, once none is pending, resume it. A terminal
+// record is final: its status replaces the task's own, even a terminal
+// one the owner reached after the record was written (a tool that
+// returned just after a cancellation elsewhere), so every replica answers
+// the same.
 func (s *Server) applyRecord(t *task, rec *taskRecord) {
 	t.mu.Lock()
-	if isTerminal(rec.Status) && !t.terminal() {
+	if isTerminal(rec.Status) && t.status != rec.Status {
 		t.setStatus(rec.Status, rec.Message)
-		t.err, t.pending = rec.Error, nil
+		t.result, t.err, t.pending = rec.Result, rec.Error, nil
 		t.mu.Unlock()
 		t.cancel()
 		return
@@ -228,26 +241,45 @@ func (s *Server) syncTask(ctx context.Context, t *task) {
 }
 
 // mirrorTask writes a task this replica runs to the store (after taking
-// what other replicas wrote); nothing without a cluster.
+// what other replicas wrote); nothing without a cluster. A write that
+// fails is made again by keepTasks.
 func (s *Server) mirrorTask(t *task) {
 	if s.cl == nil {
 		return
 	}
-	_, err := s.swapRecord(context.Background(), t.id, func(rec *taskRecord) bool {
-		s.applyRecord(t, rec)
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		if isTerminal(rec.Status) {
-			return false // final; a cancel from elsewhere won and applyRecord took it
-		}
-		t.fillRecord(rec)
-		return true
-	})
+	wrote, err := s.storeTask(context.Background(), t)
 	if err != nil {
-		s.logger.Warn("cluster: writing a task to the store failed", "task", t.id, "err", err)
+		s.logger.Warn("cluster: writing a task to the store failed; retrying", "task", t.id, "err", err)
 		return
 	}
-	s.broadcast(ChangeTask, "", t.id)
+	if wrote {
+		s.broadcast(ChangeTask, "", t.id)
+	}
+}
+
+// storeTask writes a task this replica runs to its record after taking
+// what other replicas wrote, and re-creates the record should the store
+// have lost it (a restart without persistence) while the task lives.
+// wrote reports whether the record changed: not when it was final already
+// (applyRecord took its status).
+func (s *Server) storeTask(ctx context.Context, t *task) (wrote bool, err error) {
+	for {
+		_, err = s.swapRecord(ctx, t.id, func(rec *taskRecord) bool {
+			s.applyRecord(t, rec)
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			if wrote = !isTerminal(rec.Status); wrote {
+				t.fillRecord(rec)
+			}
+			return wrote
+		})
+		if !errors.Is(err, ErrTaskNotFound) || time.Now().After(t.expires) {
+			return wrote && err == nil, err
+		}
+		if err = s.createTaskRecord(ctx, t); !errors.Is(err, ErrTaskExists) {
+			return err == nil, err
+		}
+	}
 }
 
 // remoteTaskChange handles a ChangeTask of another replica.
@@ -255,17 +287,6 @@ func (s *Server) remoteTaskChange(id string) {
 	if t := s.tasks.get(id); t != nil {
 		s.syncTask(context.Background(), t)
 	}
-}
-
-// taskPoll returns the channel that paces an owner's re-reads of a task
-// waiting for input (nil, which never fires, without a cluster) and its
-// stop function.
-func (s *Server) taskPoll() (<-chan time.Time, func()) {
-	if s.cl == nil {
-		return nil, func() {}
-	}
-	tick := time.NewTicker(taskStorePoll)
-	return tick.C, tick.Stop
 }
 
 // tasksGetAny is tasks/get on any replica.

@@ -8,7 +8,9 @@ import (
 
 // TaskStore keeps the tasks of every replica of a cluster
 // (Cluster.Tasks). The replica that runs a task (its owner) creates the
-// record and writes each status change; any replica reads it (tasks/get)
+// record, writes each status change (again, should a write fail) and
+// re-creates the record should the store lose it before it expires
+// (cluster_taskkeep.go); any replica reads it (tasks/get)
 // and updates it (tasks/update answers, tasks/cancel). Records are the
 // runtime's own bytes; every change is a compare-and-swap on the record's
 // revision, so concurrent writers never lose each other's update.

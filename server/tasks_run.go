@@ -161,18 +161,12 @@ func (s *Server) parkTask(ctx context.Context, t *task, r *request, ire *InputRe
 	t.pending = reqs
 	t.setStatus(TaskInputRequired, "")
 	t.mu.Unlock()
-	s.mirrorTask(t)
-	poll, stop := s.taskPoll() // cluster: answers given on other replicas
-	defer stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.wake:
-			return true
-		case <-poll:
-			s.syncTask(ctx, t)
-		}
+	s.mirrorTask(t) // cluster: answers given elsewhere wake it (remoteTaskChange, keepTasks)
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.wake:
+		return true
 	}
 }
 

@@ -37,6 +37,9 @@ type task struct {
 	state   json.RawMessage    // SetState of the last round
 	result  json.RawMessage    // encoded tool result (completed)
 	err     *jsonrpc.Error     // protocol error (failed)
+	// recorded: the cluster's store has had the task's record (its owner
+	// keeps it there from then on; cluster_taskkeep.go).
+	recorded bool
 }
 
 // terminal reports whether status is final. Callers hold t.mu.
@@ -199,6 +202,23 @@ func (st *taskStore) evictFinishedLocked() bool {
 	}
 	delete(st.tasks, oldest.id)
 	return true
+}
+
+// recorded returns the live tasks whose record the cluster's store has
+// had: the ones this replica keeps there (cluster_taskkeep.go).
+func (st *taskStore) recorded() []*task {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.sweepLocked(time.Now())
+	out := make([]*task, 0, len(st.tasks))
+	for _, t := range st.tasks {
+		t.mu.Lock()
+		if t.recorded {
+			out = append(out, t)
+		}
+		t.mu.Unlock()
+	}
+	return out
 }
 
 // len returns how many tasks the store holds.
