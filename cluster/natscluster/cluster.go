@@ -147,17 +147,17 @@ func (c *Cluster) Subscribe(ctx context.Context, deliver func([]byte)) error {
 	return nil
 }
 
-// Heartbeat implements server.Cluster: the replica's key holds the time its
-// heartbeat ends.
+// Heartbeat implements server.Cluster: the replica's key (storeKey) holds
+// the time its heartbeat ends.
 func (c *Cluster) Heartbeat(ctx context.Context, replica string, ttl time.Duration) error {
 	deadline := time.Now().Add(ttl).UnixMilli()
-	_, err := c.replicas.Put(ctx, replica, strconv.AppendInt(nil, deadline, 10))
+	_, err := c.replicas.Put(ctx, storeKey(replica), strconv.AppendInt(nil, deadline, 10))
 	return err
 }
 
 // Alive implements server.Cluster.
 func (c *Cluster) Alive(ctx context.Context, replica string) (bool, error) {
-	e, err := c.replicas.Get(ctx, replica)
+	e, err := c.replicas.Get(ctx, storeKey(replica))
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return false, nil
 	}
@@ -178,40 +178,3 @@ func (c *Cluster) Ping(ctx context.Context) error {
 
 // Tasks implements server.Cluster.
 func (c *Cluster) Tasks() server.TaskStore { return taskStore{c.tasks} }
-
-// taskStore keeps task records in the tasks bucket; the revision is the
-// key's JetStream revision.
-type taskStore struct{ kv jetstream.KeyValue }
-
-func (s taskStore) Create(ctx context.Context, id string, record []byte, _ time.Time) error {
-	_, err := s.kv.Create(ctx, id, record)
-	if errors.Is(err, jetstream.ErrKeyExists) {
-		return server.ErrTaskExists
-	}
-	return err
-}
-
-func (s taskStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
-	e, err := s.kv.Get(ctx, id)
-	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
-		return nil, 0, server.ErrTaskNotFound
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	return e.Value(), e.Revision(), nil
-}
-
-func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision uint64, _ time.Time) error {
-	_, err := s.kv.Update(ctx, id, record, revision)
-	if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
-		if _, _, lerr := s.Load(ctx, id); errors.Is(lerr, server.ErrTaskNotFound) {
-			return server.ErrTaskNotFound
-		}
-		return server.ErrTaskConflict
-	}
-	if errors.Is(err, jetstream.ErrInvalidKey) {
-		return server.ErrTaskNotFound
-	}
-	return err
-}
