@@ -129,3 +129,41 @@ func TestLongTaskIDIsUnknownAndKeepsTheConnection(t *testing.T) {
 		t.Fatalf("replica not ready after one long tasks/get: %v", err)
 	}
 }
+
+// A task whose result exceeds NATS's max_payload (1 MiB by default) is
+// polled to its end on any replica, as the README says of every task: its
+// record goes to the object store, and the other replica answers
+// completed, with the whole result, within a few seconds (not "working"
+// until the TTL because the final status could not be stored).
+func TestLargeTaskResultIsReadOnOtherReplicas(t *testing.T) {
+	url := startNATS(t)
+	big := server.NewTool(server.ToolInfo{Name: "big", TaskSupport: server.TaskSupportRequired},
+		func(ctx context.Context, _ struct{}) (string, error) { return strings.Repeat("x", 1100<<10), nil })
+	a := replicaServer(t, connect(t, url), big)
+	b := replicaServer(t, connect(t, url), big)
+	r := replicaCall(t, a, "tools/call", `"name":"big","arguments":{}`)
+	var created struct{ TaskID string }
+	if r.Error != nil || json.Unmarshal(r.Result, &created) != nil || created.TaskID == "" {
+		t.Fatalf("tools/call: %+v %s", r.Error, r.Result)
+	}
+	var statusA, statusB string
+	for deadline := time.Now().Add(4 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		var ma, mb struct {
+			Status string
+			Result struct{ Content []struct{ Text string } }
+		}
+		_ = json.Unmarshal(replicaCall(t, a, "tasks/get", `"taskId":"`+created.TaskID+`"`).Result, &ma)
+		_ = json.Unmarshal(replicaCall(t, b, "tasks/get", `"taskId":"`+created.TaskID+`"`).Result, &mb)
+		statusA, statusB = ma.Status, mb.Status
+		if statusB == server.TaskCompleted {
+			if len(mb.Result.Content) != 1 || len(mb.Result.Content[0].Text) != 1100<<10 {
+				t.Fatalf("the other replica's completed task lacks the whole result: %d content blocks", len(mb.Result.Content))
+			}
+			return
+		}
+		if statusB == server.TaskFailed {
+			t.Fatalf("the other replica says failed, want completed with the result")
+		}
+	}
+	t.Fatalf("owner says %q, the other replica still says %q after 4 s", statusA, statusB)
+}
