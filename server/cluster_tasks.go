@@ -119,8 +119,12 @@ func (t *task) fillRecord(rec *taskRecord) {
 	rec.Result, rec.Error = t.result, t.err
 }
 
-// loadRecord reads a record; ErrTaskNotFound also for an expired one.
+// loadRecord reads a record; ErrTaskNotFound also for an expired one, and
+// without asking the store for an id no replica generates (tasks_id.go).
 func (s *Server) loadRecord(ctx context.Context, id string) (*taskRecord, uint64, error) {
+	if !isTaskID(id) {
+		return nil, 0, ErrTaskNotFound
+	}
 	lctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 	defer cancel()
 	b, rev, err := s.cl.c.Tasks().Load(lctx, id)

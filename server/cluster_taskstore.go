@@ -14,6 +14,11 @@ import (
 // and updates it (tasks/update answers, tasks/cancel). Records are the
 // runtime's own bytes; every change is a compare-and-swap on the record's
 // revision, so concurrent writers never lose each other's update.
+//
+// The runtime asks only for ids of the form it generates, but a store
+// takes any id (long, or with characters its keys refuse: encode or hash
+// it) and any record size (a task's result can be megabytes), and neither
+// may cost it its connection; clustertest.Backend checks both.
 type TaskStore interface {
 	// Create stores a new record that expires at expires (ErrTaskExists
 	// when id is taken).

@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"sync"
 	"time"
@@ -150,13 +148,13 @@ func (st *taskStore) add(tool *toolImpl, args []byte, meta requestMeta, client s
 	if ttl <= 0 {
 		ttl = defaultTaskTTL
 	}
-	var raw [16]byte
-	if _, err := rand.Read(raw[:]); err != nil {
+	id, err := newTaskID()
+	if err != nil {
 		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: no randomness for a task id"}
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), now.Add(ttl))
 	t := &task{
-		id: hex.EncodeToString(raw[:]), tool: tool, args: args, meta: meta,
+		id: id, tool: tool, args: args, meta: meta,
 		created: now, expires: now.Add(ttl), ttl: ttl, cancel: cancel, client: client,
 		wake: make(chan struct{}, 1), changed: st.changed,
 		status: TaskWorking, updated: now,

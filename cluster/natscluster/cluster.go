@@ -1,8 +1,9 @@
 // Package natscluster connects the replicas of an mcpgen server through
 // NATS (server.Options.Cluster): changes travel on a core NATS subject,
 // tasks and replica heartbeats live in two JetStream key-value buckets
-// (compare-and-swap on the key's revision). The NATS server must run with
-// JetStream enabled (nats-server -js).
+// (compare-and-swap on the key's revision), and a task record too large for
+// one NATS message in a JetStream object store (taskstore.go). The NATS
+// server must run with JetStream enabled (nats-server -js).
 //
 //	c, err := natscluster.Connect(os.Getenv("MCPGEN_NATS_URL"), natscluster.Options{})
 //	...
@@ -48,6 +49,8 @@ type Cluster struct {
 	own      bool // Connect opened nc; Close closes it
 	subject  string
 	tasks    jetstream.KeyValue
+	records  jetstream.ObjectStore // task records too large for tasks
+	objects  objectRefs            // the objects of records read last
 	replicas jetstream.KeyValue
 }
 
@@ -70,7 +73,8 @@ func Connect(url string, opts Options) (*Cluster, error) {
 }
 
 // New returns a Cluster on an open connection, creating the buckets it
-// needs when they do not exist.
+// needs when they do not exist: the key-value buckets <Name>_tasks and
+// <Name>_replicas and the object store <Name>_records.
 func New(nc *nats.Conn, opts Options) (*Cluster, error) {
 	name := opts.Name
 	if name == "" {
@@ -92,13 +96,19 @@ func New(nc *nats.Conn, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("natscluster: tasks bucket (is JetStream enabled on the server?): %w", err)
 	}
+	records, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+		Bucket: name + "_records", Description: "mcpgen task records too large for one message", TTL: retention,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("natscluster: records object store: %w", err)
+	}
 	replicas, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket: name + "_replicas", Description: "mcpgen replica heartbeats", History: 1, TTL: time.Hour,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("natscluster: replicas bucket: %w", err)
 	}
-	return &Cluster{nc: nc, subject: "mcpgen." + name + ".changes", tasks: tasks, replicas: replicas}, nil
+	return &Cluster{nc: nc, subject: "mcpgen." + name + ".changes", tasks: tasks, records: records, replicas: replicas}, nil
 }
 
 // Close closes the connection Connect opened (not one given to New).
@@ -147,17 +157,17 @@ func (c *Cluster) Subscribe(ctx context.Context, deliver func([]byte)) error {
 	return nil
 }
 
-// Heartbeat implements server.Cluster: the replica's key holds the time its
-// heartbeat ends.
+// Heartbeat implements server.Cluster: the replica's key (storeKey) holds
+// the time its heartbeat ends.
 func (c *Cluster) Heartbeat(ctx context.Context, replica string, ttl time.Duration) error {
 	deadline := time.Now().Add(ttl).UnixMilli()
-	_, err := c.replicas.Put(ctx, replica, strconv.AppendInt(nil, deadline, 10))
+	_, err := c.replicas.Put(ctx, storeKey(replica), strconv.AppendInt(nil, deadline, 10))
 	return err
 }
 
 // Alive implements server.Cluster.
 func (c *Cluster) Alive(ctx context.Context, replica string) (bool, error) {
-	e, err := c.replicas.Get(ctx, replica)
+	e, err := c.replicas.Get(ctx, storeKey(replica))
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return false, nil
 	}
@@ -177,41 +187,6 @@ func (c *Cluster) Ping(ctx context.Context) error {
 }
 
 // Tasks implements server.Cluster.
-func (c *Cluster) Tasks() server.TaskStore { return taskStore{c.tasks} }
-
-// taskStore keeps task records in the tasks bucket; the revision is the
-// key's JetStream revision.
-type taskStore struct{ kv jetstream.KeyValue }
-
-func (s taskStore) Create(ctx context.Context, id string, record []byte, _ time.Time) error {
-	_, err := s.kv.Create(ctx, id, record)
-	if errors.Is(err, jetstream.ErrKeyExists) {
-		return server.ErrTaskExists
-	}
-	return err
-}
-
-func (s taskStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
-	e, err := s.kv.Get(ctx, id)
-	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
-		return nil, 0, server.ErrTaskNotFound
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	return e.Value(), e.Revision(), nil
-}
-
-func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision uint64, _ time.Time) error {
-	_, err := s.kv.Update(ctx, id, record, revision)
-	if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
-		if _, _, lerr := s.Load(ctx, id); errors.Is(lerr, server.ErrTaskNotFound) {
-			return server.ErrTaskNotFound
-		}
-		return server.ErrTaskConflict
-	}
-	if errors.Is(err, jetstream.ErrInvalidKey) {
-		return server.ErrTaskNotFound
-	}
-	return err
+func (c *Cluster) Tasks() server.TaskStore {
+	return taskStore{nc: c.nc, kv: c.tasks, records: c.records, objects: &c.objects}
 }

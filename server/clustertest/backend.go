@@ -17,6 +17,7 @@ import (
 func Backend(t *testing.T, a, b server.Cluster) {
 	t.Run("PublishReachesSubscribersInOrder", func(t *testing.T) { backendPubSub(t, a, b) })
 	t.Run("TaskRecordsCompareAndSwap", func(t *testing.T) { backendTasks(t, a, b) })
+	t.Run("TaskRecordsOfAnyIDAndSize", func(t *testing.T) { backendAnyIDAndSize(t, a, b) })
 	t.Run("HeartbeatsExpire", func(t *testing.T) { backendHeartbeat(t, a, b) })
 	t.Run("Ping", func(t *testing.T) {
 		if err := a.Ping(t.Context()); err != nil {

@@ -1,6 +1,6 @@
 // Package clustertest checks implementations of server.Cluster: Backend
 // runs the contract every backend must keep (pub/sub order, compare-and-swap
-// task records, heartbeats), Replicas runs several servers on one backend
+// task records of any id and size, heartbeats), Replicas runs several servers on one backend
 // and checks what a client sees through a load balancer (a listen on one
 // replica hears a change made on another, a task created on one is read,
 // answered and cancelled on the others, a task whose owner died is
