@@ -1,0 +1,351 @@
+package client
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// oauthxServer is a protected MCP server that is its own authorization
+// server (client_credentials): /mcp answers 401 with resource_metadata
+// until a request carries a token, then authed serves it.
+func oauthxServer(t *testing.T, authed http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+srv.URL+`/.well-known/oauth-protected-resource/mcp"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		authed(w, r)
+	})
+	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"resource": srv.URL + "/mcp", "authorization_servers": []string{srv.URL}})
+	})
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": srv.URL, "token_endpoint": srv.URL + "/token",
+			"response_types_supported": []string{"code"}, "token_endpoint_auth_methods_supported": []string{"client_secret_basic"}})
+	})
+	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "tok-for-this-server", "token_type": "Bearer", "expires_in": 300})
+	})
+	return srv
+}
+
+// TestAttackOAuthTokenFollowsRedirectToOtherHost: once logged in, the MCP
+// server answers 307 with a Location on another host. Go's http.Client
+// drops an Authorization header it was given on a redirect to another
+// domain, but OAuthHTTP's round tripper adds the token to every hop, so
+// the access token (issued for this server, RFC 8707) is handed to the
+// third party. basic/authorization/ (Token Requirements, OAuth 2.1 §5,
+// RFC 6750 §5.3 "Don't pass bearer tokens in ... unprotected" / token
+// audience restriction): the token is for the MCP server, and "MCP clients
+// MUST NOT send tokens to the MCP server other than ones issued by the MCP
+// server's authorization server" — here the other host gets this server's
+// token. README: OAuthHTTP "returns a Streamable HTTP transport for url
+// ... requests carry its bearer token" — for url, not wherever url points.
+func TestAttackOAuthTokenFollowsRedirectToOtherHost(t *testing.T) {
+	var mu sync.Mutex
+	var leaked []string
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if a := r.Header.Get("Authorization"); a != "" {
+			leaked = append(leaked, r.Host+": "+a)
+		}
+		mu.Unlock()
+		http.Error(w, "nothing here", http.StatusNotFound)
+	}))
+	defer evil.Close()
+	srv := oauthxServer(t, func(w http.ResponseWriter, r *http.Request) {
+		// Another host name, not only another port: localhost, not 127.0.0.1.
+		http.Redirect(w, r, strings.Replace(evil.URL, "127.0.0.1", "localhost", 1)+"/collect", http.StatusTemporaryRedirect)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	o := &OAuth{ClientID: "svc", ClientSecret: "s", ClientCredentials: true}
+	c, err := Connect(ctx, OAuthHTTP(srv.URL+"/mcp", o), nil)
+	if err == nil {
+		c.Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, a := range leaked {
+		if strings.Contains(a, "tok-for-this-server") {
+			t.Fatalf("the access token for %s/mcp was sent to another host after a redirect: %s", srv.URL, a)
+		}
+	}
+}
+
+// sniffListener serves TLS and plain HTTP on one port: a connection
+// whose first byte is a TLS handshake record is wrapped in TLS.
+type sniffListener struct {
+	net.Listener
+	conf *tls.Config
+}
+
+type peekedConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+func (l *sniffListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	pc := &peekedConn{Conn: c, r: bufio.NewReader(c)}
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	b, err := pc.r.Peek(1)
+	_ = c.SetReadDeadline(time.Time{})
+	if err == nil && b[0] == 0x16 {
+		return tls.Server(pc, l.conf), nil
+	}
+	return pc, nil
+}
+
+// TestAttackOAuthMetadataRedirectDowngradesToHTTP: the protected resource
+// metadata is fetched over https and the server redirects to http on the
+// same host and port. The default OAuth HTTP client's redirect check
+// compares only req.URL.Host, so it follows the downgrade and reads the
+// metadata — which names the authorization server to trust — in
+// plaintext, open to anyone on the path. README (OAuth.HTTPClient):
+// "default: a client with a 30 second timeout that follows no redirects to
+// other origins"; http://h:p and https://h:p are different origins (RFC
+// 6454 §4: scheme, host, port). security-considerations.mdx:
+// "Implementations MUST follow OAuth 2.1 Section 1.5 Communication
+// Security".
+func TestAttackOAuthMetadataRedirectDowngradesToHTTP(t *testing.T) {
+	certSrv := httptest.NewTLSServer(http.NotFoundHandler()) // for its certificate and a client trusting it
+	defer certSrv.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := ln.Addr().String()
+	var plaintext atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS != nil {
+			http.Redirect(w, r, "http://"+host+r.URL.Path, http.StatusFound)
+			return
+		}
+		plaintext.Add(1)
+		_ = json.NewEncoder(w).Encode(map[string]any{"resource": "https://" + host + "/mcp", "authorization_servers": []string{"https://as.attacker.example"}})
+	})
+	hs := &http.Server{Handler: mux}
+	go func() { _ = hs.Serve(&sniffListener{Listener: ln, conf: certSrv.TLS}) }()
+	defer hs.Close()
+
+	o := &OAuth{}
+	hc := o.httpClient() // the default client: its redirect policy, with a transport that trusts the test certificate
+	hc.Transport = certSrv.Client().Transport
+	o.HTTPClient = hc
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	prm, err := o.resourceMetadata(ctx, "https://"+host+"/mcp", "https://"+host+"/.well-known/oauth-protected-resource/mcp")
+	if plaintext.Load() > 0 || err == nil {
+		t.Fatalf("the https metadata fetch followed a redirect to http://%s (%d plaintext fetches); metadata %+v, err %v", host, plaintext.Load(), prm, err)
+	}
+}
+
+// TestAttackStoredTokenNeverUsed: the TokenStore (a persistent one, as
+// OAuth.DPoPKey's doc describes: "A Store that keeps DPoP tokens across
+// processes") holds a registration and a valid access token for the
+// server's authorization server, from an earlier run. The new OAuth sends
+// its first request without any token (it presents a token only once it
+// has logged in itself), and on the 401 it never looks at the stored
+// access token: with no refresh token it sends the user through the
+// authorization flow again. README: "registrations and tokens live in a
+// pluggable TokenStore, per issuer" — a stored, valid token should be
+// presented before the user is asked to authorize again.
+func TestAttackStoredTokenNeverUsed(t *testing.T) {
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer stored-token" {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+srv.URL+`/.well-known/oauth-protected-resource/mcp"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		// Logged in: this test only cares that the stored token was presented.
+		w.Header().Set("Content-Type", "application/json")
+		http.Error(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}`, http.StatusNotFound)
+	})
+	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"resource": srv.URL + "/mcp", "authorization_servers": []string{srv.URL}})
+	})
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": srv.URL, "authorization_endpoint": srv.URL + "/authorize",
+			"token_endpoint": srv.URL + "/token", "response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"}})
+	})
+	store := &MemoryStore{}
+	store.SaveRegistration(srv.URL, &Registration{ClientID: "c1", AuthMethod: "none"})
+	store.SaveToken(srv.URL, &Token{AccessToken: "stored-token", TokenType: "Bearer", Expiry: time.Now().Add(time.Hour)})
+	var authorizations atomic.Int32
+	o := &OAuth{RedirectURL: "http://127.0.0.1:1/cb", Store: store,
+		Authorize: func(ctx context.Context, u string) (*url.URL, error) {
+			authorizations.Add(1)
+			return nil, errors.New("the user is not here")
+		}}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := Connect(ctx, OAuthHTTP(srv.URL+"/mcp", o), nil)
+	if err == nil {
+		c.Close()
+	}
+	if n := authorizations.Load(); n > 0 {
+		t.Fatalf("the user was sent to authorize %d time(s) though the store holds a valid token for %s (connect: %v)", n, srv.URL, err)
+	}
+}
+
+// TestAttackChallengeAfterOtherSchemeInOneHeader: the server offers Basic
+// and Bearer in one WWW-Authenticate field, as RFC 9110 §11.6.1 allows
+// (WWW-Authenticate = #challenge): `Basic realm="mcp", Bearer
+// resource_metadata="…/prm", scope="mcp"`. Its metadata is only at that
+// URL (the well-known URIs are 404; authorization-server-discovery.mdx
+// lets a server offer either mechanism). The parser skips a whole field
+// value whose first challenge is not Bearer/DPoP, never sees
+// resource_metadata, probes the well-known URIs and the login fails.
+// authorization-server-discovery.mdx: "MCP clients MUST be able to parse
+// WWW-Authenticate headers" and "use the resource metadata URL from the
+// parsed WWW-Authenticate headers when present".
+func TestAttackChallengeAfterOtherSchemeInOneHeader(t *testing.T) {
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	var tokenRequests atomic.Int32
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer tok-1" {
+			w.Header().Set("WWW-Authenticate", `Basic realm="mcp", Bearer resource_metadata="`+srv.URL+`/prm", scope="mcp"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		http.Error(w, "logged in", http.StatusTeapot)
+	})
+	mux.HandleFunc("/prm", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"resource": srv.URL + "/mcp", "authorization_servers": []string{srv.URL}})
+	})
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": srv.URL, "token_endpoint": srv.URL + "/token", "response_types_supported": []string{"code"}})
+	})
+	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		tokenRequests.Add(1)
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "tok-1", "token_type": "Bearer"})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := Connect(ctx, OAuthHTTP(srv.URL+"/mcp", &OAuth{ClientID: "svc", ClientSecret: "s", ClientCredentials: true}), nil)
+	if err == nil {
+		c.Close()
+	}
+	if tokenRequests.Load() == 0 {
+		t.Fatalf("the Bearer challenge's resource_metadata after a Basic challenge in the same field was not used; connect: %v", err)
+	}
+}
+
+// TestAttackPreRegisteredSecretSentToNewAuthorizationServer: a client
+// pre-registered (ClientID + ClientSecret, ClientIssuer empty) logs in
+// through authorization server A. Then the server's Protected Resource
+// Metadata names another authorization server, B (a migration — or
+// metadata an attacker controls). On the next 401 the client presents the
+// credentials registered at A to B's token endpoint, handing B the secret.
+// client-registration.mdx (Authorization Server Binding): clients that use
+// pre-registered credentials "MUST associate those credentials with the
+// specific authorization server that issued them ... When the
+// authorization server changes ... clients MUST NOT reuse client
+// credentials from a different authorization server" and "SHOULD surface
+// an error rather than silently attempting to use mismatched
+// credentials"; authorization-server-discovery.mdx: "MUST NOT assume that
+// credentials valid for one authorization server will be accepted by
+// another". (oauth.go documents an empty ClientIssuer as "all
+// authorization servers", which is what the spec forbids.)
+func TestAttackPreRegisteredSecretSentToNewAuthorizationServer(t *testing.T) {
+	newAS := func(secrets *[]string, mu *sync.Mutex) *httptest.Server {
+		mux := http.NewServeMux()
+		as := httptest.NewServer(mux)
+		mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+			_ = json.NewEncoder(w).Encode(map[string]any{"issuer": as.URL, "token_endpoint": as.URL + "/token",
+				"response_types_supported": []string{"code"}, "token_endpoint_auth_methods_supported": []string{"client_secret_basic", "client_secret_post"}})
+		})
+		mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+			_ = r.ParseForm()
+			_, secret, _ := r.BasicAuth()
+			if secret == "" {
+				secret = r.PostForm.Get("client_secret")
+			}
+			mu.Lock()
+			*secrets = append(*secrets, secret)
+			mu.Unlock()
+			_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "tok-" + strings.TrimPrefix(as.URL, "http://127.0.0.1:"), "token_type": "Bearer"})
+		})
+		return as
+	}
+	var mu sync.Mutex
+	var atA, atB []string
+	asA, asB := newAS(&atA, &mu), newAS(&atB, &mu)
+	defer asA.Close()
+	defer asB.Close()
+	var current atomic.Pointer[string]
+	a := asA.URL
+	current.Store(&a)
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		want := "Bearer tok-" + strings.TrimPrefix(*current.Load(), "http://127.0.0.1:")
+		if r.Header.Get("Authorization") != want {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+srv.URL+`/.well-known/oauth-protected-resource/mcp"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		http.Error(w, "ok", http.StatusTeapot)
+	})
+	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"resource": srv.URL + "/mcp", "authorization_servers": []string{*current.Load()}})
+	})
+	o := &OAuth{ClientID: "svc", ClientSecret: "secret-registered-at-A", ClientCredentials: true}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	login := func() error {
+		c, err := Connect(ctx, OAuthHTTP(srv.URL+"/mcp", o), nil)
+		if err == nil {
+			c.Close()
+		}
+		return err
+	}
+	_ = login()
+	mu.Lock()
+	nA := len(atA)
+	mu.Unlock()
+	if nA == 0 {
+		t.Fatal("no login at A")
+	}
+	b := asB.URL
+	current.Store(&b) // the resource now names B
+	err := login()
+	mu.Lock()
+	defer mu.Unlock()
+	for _, s := range atB {
+		if s == "secret-registered-at-A" {
+			t.Fatalf("the client secret pre-registered at %s was sent to the new authorization server %s (login: %v)", asA.URL, asB.URL, err)
+		}
+	}
+}

@@ -1,0 +1,496 @@
+package oauth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/mcpgen/mcpgen/client"
+	"github.com/mcpgen/mcpgen/server"
+)
+
+// TestAttackDPoPRSAKeyHonoursAdvertisedAlgs: an RSA DPoP key and an
+// authorization server whose dpop_signing_alg_values_supported is
+// ["PS256"]. The client decides DPoP is offered (jwsAlg says the key can
+// make PS256) but then signs every proof with RS256, an algorithm the
+// server said it does not accept (RFC 9449 §5.1: the client's proofs must
+// use one of dpop_signing_alg_values_supported; jws.go: "RSA: RS256, or
+// PS256 when allowed names it and not RS256").
+func TestAttackDPoPRSAKeyHonoursAdvertisedAlgs(t *testing.T) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := newFakeAS(t, map[string]any{"grant_types_supported": []string{"client_credentials"},
+		"token_endpoint_auth_methods_supported": []string{"client_secret_basic"},
+		"dpop_signing_alg_values_supported":     []string{"PS256"}})
+	var mu sync.Mutex
+	var algs []string
+	as.grant = func(r *http.Request, jkt string) string {
+		proof, err := jose.ParseSigned(r.Header.Get("DPoP"), allAlgs)
+		if err != nil {
+			t.Errorf("proof: %v", err)
+			return "invalid_dpop_proof"
+		}
+		alg := proof.Signatures[0].Protected.Algorithm
+		mu.Lock()
+		algs = append(algs, alg)
+		mu.Unlock()
+		if alg != "PS256" {
+			return "invalid_dpop_proof"
+		}
+		return ""
+	}
+	url, _ := protectedServer(t, as, "")
+	err = connectAndCall(t, url, &client.OAuth{ClientID: "svc", ClientSecret: "s", ClientCredentials: true, DPoP: true, DPoPKey: key})
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil || len(algs) == 0 || algs[0] != "PS256" {
+		t.Fatalf("token request DPoP proof algs %v (server accepts only PS256); connect: %v", algs, err)
+	}
+}
+
+// TestAttackJWKSCancelledRequestLocksOutKeys: the first token the
+// verifier sees arrives on a request whose context is already cancelled
+// (a client that hung up). That request's JWKS fetch never happens, yet
+// it counts as the fetch of the next MinRefresh (30 s by default): every
+// valid token after it is refused 401 until then, though the JWKS server
+// is up. An attacker who sends a token with a made-up kid and hangs up,
+// once per window, keeps a freshly started (or freshly rotated) server
+// from ever learning its keys. README: the JWKS is "cached, re-fetched for
+// a new kid at most every 30 s" — a throttle on fetches, not a lock-out
+// decided by one caller's context; TokenVerifier (server/auth.go) must
+// accept a valid token.
+func TestAttackJWKSCancelledRequestLocksOutKeys(t *testing.T) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jwk := jose.JSONWebKey{Key: &key.PublicKey, KeyID: "k1", Algorithm: "RS256", Use: "sig"}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{jwk}})
+	}))
+	defer srv.Close()
+	const iss, aud = "https://as.example", "https://mcp.example/mcp"
+	v, err := NewJWTVerifier(context.Background(), JWTConfig{Issuer: iss, Audience: aud, JWKSURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sign := func(kid string) string {
+		sig, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: key},
+			(&jose.SignerOptions{}).WithType("at+jwt").WithHeader("kid", kid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		tok, err := jwt.Signed(sig).Claims(jwt.Claims{Issuer: iss, Audience: jwt.Audience{aud}, Subject: "alice",
+			Expiry: jwt.NewNumericDate(now.Add(time.Hour)), IssuedAt: jwt.NewNumericDate(now)}).Serialize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := v.VerifyToken(gone, sign("made-up")); err == nil {
+		t.Fatal("a token with an unknown kid was accepted")
+	}
+	info, err := v.VerifyToken(context.Background(), sign("k1"))
+	if err != nil {
+		t.Fatalf("a valid token, signed with the JWKS's key, refused after another caller's cancelled request: %v", err)
+	}
+	if info.Subject != "alice" {
+		t.Fatalf("subject %q", info.Subject)
+	}
+}
+
+// TestAttackIntrospectionNotBefore: the introspection response says the
+// token is active, for this audience, unexpired, but not to be used
+// before an hour from now (RFC 7662 §2.2 "nbf"). server.TokenVerifier's
+// contract (server/auth.go): "An implementation MUST check that the token
+// is valid now (signature or introspection, expiry, not-before)"; the
+// JWT verifier refuses such a token, the introspection verifier accepts it.
+func TestAttackIntrospectionNotBefore(t *testing.T) {
+	const iss, aud = "https://as.example", "https://mcp.example/mcp"
+	now := time.Now()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"active": true, "iss": iss, "aud": aud, "sub": "alice",
+			"scope": "mcp", "exp": now.Add(2 * time.Hour).Unix(), "nbf": now.Add(time.Hour).Unix()})
+	}))
+	defer srv.Close()
+	v, err := NewIntrospectionVerifier(context.Background(), IntrospectionConfig{Issuer: iss, Audience: aud,
+		ClientID: "rs", ClientSecret: "s", IntrospectionURL: srv.URL + "/introspect", TokenURL: srv.URL + "/token", CacheTTL: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := v.VerifyToken(context.Background(), "opaque-token")
+	if err == nil {
+		t.Fatalf("a token not valid before %s accepted now (subject %q)", now.Add(time.Hour).Format(time.RFC3339), info.Subject)
+	}
+	if !errors.Is(err, server.ErrInvalidToken) {
+		t.Fatalf("err = %v, want one wrapping server.ErrInvalidToken", err)
+	}
+}
+
+// audienceAS is a client_credentials authorization server whose tokens
+// name the RFC 8707 resource they were asked for (tokFor).
+func tokFor(resource string) string {
+	return "tok." + base64.RawURLEncoding.EncodeToString([]byte(resource))
+}
+
+func audienceAS(t *testing.T) *httptest.Server {
+	mux := http.NewServeMux()
+	as := httptest.NewServer(mux)
+	t.Cleanup(as.Close)
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": as.URL, "token_endpoint": as.URL + "/token",
+			"response_types_supported": []string{"code"}, "token_endpoint_auth_methods_supported": []string{"client_secret_basic"}})
+	})
+	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tokFor(r.PostForm.Get("resource")), "token_type": "Bearer", "expires_in": 300})
+	})
+	return as
+}
+
+// audienceServer is an mcpgen server at <url>/mcp that accepts only
+// tokens for itself and records every token it was shown.
+func audienceServer(t *testing.T, as string) (url string, seen func() []string) {
+	s, err := server.New(server.Options{Name: "p", Version: "1",
+		Tools: []server.Tool{server.NewTool(server.ToolInfo{Name: "whoami"}, func(ctx context.Context, _ struct{}) (string, error) {
+			return server.Principal(ctx).Subject, nil
+		})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	hs := httptest.NewServer(mux)
+	t.Cleanup(hs.Close)
+	url = hs.URL + "/mcp"
+	var mu sync.Mutex
+	var tokens []string
+	auth, err := server.NewAuth(server.AuthOptions{Resource: url, AuthorizationServers: []string{as},
+		Verifier: server.TokenVerifierFunc(func(ctx context.Context, tok string) (*server.TokenInfo, error) {
+			mu.Lock()
+			tokens = append(tokens, tok)
+			mu.Unlock()
+			if tok != tokFor(url) {
+				return nil, server.ErrInvalidToken
+			}
+			return &server.TokenInfo{Subject: "svc", Expiry: time.Now().Add(time.Minute)}, nil
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth.Mount(mux)
+	mux.Handle("/mcp", s.HTTPHandler(server.HTTPOptions{Auth: auth}))
+	return url, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), tokens...)
+	}
+}
+
+// TestAttackSharedStoreSendsOtherServersToken: two MCP servers behind one
+// authorization server (a company IdP), and one TokenStore for both
+// clients (a persistent store, as OAuth.DPoPKey's doc has in mind). The
+// store keys tokens by issuer only, so the token the client got for
+// server B (RFC 8707 resource B) becomes "the" token of A's client too and
+// is presented to server A. basic/authorization/: tokens are bound to
+// their resource (RFC 8707; the resource parameter "MUST identify the MCP
+// server that the client intends to use the token with"), security-
+// considerations "Token Audience Binding and Validation"; a server that
+// receives a token for another server can replay it there (the confused
+// deputy the audience binding exists to prevent). README: "registrations
+// and tokens live in a pluggable TokenStore, per issuer" — the store is
+// per issuer, but a token is for one resource.
+func TestAttackSharedStoreSendsOtherServersToken(t *testing.T) {
+	as := audienceAS(t)
+	urlA, seenA := audienceServer(t, as.URL)
+	urlB, _ := audienceServer(t, as.URL)
+	store := &client.MemoryStore{}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	connect := func(url string) *client.Client {
+		c, err := client.Connect(ctx, client.OAuthHTTP(url, &client.OAuth{ClientID: "svc", ClientSecret: "s", ClientCredentials: true, Store: store}), nil)
+		if err != nil {
+			t.Fatalf("connect %s: %v", url, err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	ca := connect(urlA)
+	connect(urlB)
+	_, _ = ca.Call(ctx, "tools/call", map[string]any{"name": "whoami", "arguments": map[string]any{}})
+	for _, tok := range seenA() {
+		if tok == tokFor(urlB) {
+			t.Fatalf("server A (%s) was shown the access token issued for server B (%s): %q", urlA, urlB, tok)
+		}
+	}
+}
+
+// TestAttackJWKSWithUnknownKeyTypeRefusesAllTokens: the authorization
+// server's JWKS holds its RS256 signing key and, as many do, a key the
+// verifier has no use for: an X25519 encryption key ("kty":"OKP",
+// "crv":"X25519", "use":"enc"). The whole set fails to decode (go-jose
+// refuses the one key it does not support), so no key is known and every
+// valid token is refused 401. RFC 7517 §5: "Implementations SHOULD ignore
+// JWKs within a JWK Set that use "kty" (key type) values that are not
+// understood by them, that are missing required members, or for which
+// values are out of the supported ranges"; jwks.go already drops keys it
+// cannot use (k.Valid() && k.IsPublic()), but never gets that far.
+func TestAttackJWKSWithUnknownKeyTypeRefusesAllTokens(t *testing.T) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigKey, err := json.Marshal(jose.JSONWebKey{Key: &key.PublicKey, KeyID: "k1", Algorithm: "RS256", Use: "sig"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	encKey := `{"kty":"OKP","crv":"X25519","use":"enc","kid":"e1","x":"hSDwCYkwp1R0i33ctD73Wg2_Og0mOBr066SpjqqbTmo"}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"keys":[` + string(sigKey) + `,` + encKey + `]}`))
+	}))
+	defer srv.Close()
+	const iss, aud = "https://as.example", "https://mcp.example/mcp"
+	v, err := NewJWTVerifier(context.Background(), JWTConfig{Issuer: iss, Audience: aud, JWKSURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: key},
+		(&jose.SignerOptions{}).WithType("at+jwt").WithHeader("kid", "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	tok, err := jwt.Signed(sig).Claims(jwt.Claims{Issuer: iss, Audience: jwt.Audience{aud}, Subject: "alice",
+		Expiry: jwt.NewNumericDate(now.Add(time.Hour)), IssuedAt: jwt.NewNumericDate(now)}).Serialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.VerifyToken(context.Background(), tok); err != nil {
+		t.Fatalf("a valid token signed with the JWKS's RS256 key refused because the set also holds an X25519 key: %v", err)
+	}
+}
+
+// stepUpFixture is a protected server with a tool needing files:write
+// (ScopesSupported "mcp"), its client_credentials authorization server
+// (no refresh tokens), and a connected client; expire makes every token
+// issued so far invalid.
+func stepUpFixture(t *testing.T) (call func() error, expire func()) {
+	var gen atomic.Int64
+	mux := http.NewServeMux()
+	as := httptest.NewServer(mux)
+	t.Cleanup(as.Close)
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": as.URL, "token_endpoint": as.URL + "/token",
+			"response_types_supported": []string{"code"}, "token_endpoint_auth_methods_supported": []string{"client_secret_basic"}})
+	})
+	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		tok := base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprint(gen.Load()) + "|" + r.PostForm.Get("scope")))
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 300, "scope": r.PostForm.Get("scope")})
+	})
+	s, err := server.New(server.Options{Name: "p", Version: "1",
+		Tools: []server.Tool{server.NewTool(server.ToolInfo{Name: "write", Scopes: []string{"files:write"}}, func(ctx context.Context, _ struct{}) (string, error) {
+			return "written", nil
+		})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rmux := http.NewServeMux()
+	rs := httptest.NewServer(rmux)
+	t.Cleanup(rs.Close)
+	auth, err := server.NewAuth(server.AuthOptions{Resource: rs.URL + "/mcp", AuthorizationServers: []string{as.URL}, ScopesSupported: []string{"mcp"},
+		Verifier: server.TokenVerifierFunc(func(ctx context.Context, tok string) (*server.TokenInfo, error) {
+			raw, err := base64.RawURLEncoding.DecodeString(tok)
+			g, scope, ok := strings.Cut(string(raw), "|")
+			if err != nil || !ok || g != fmt.Sprint(gen.Load()) {
+				return nil, server.ErrInvalidToken // expired
+			}
+			return &server.TokenInfo{Subject: "svc", Scopes: strings.Fields(scope)}, nil
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth.Mount(rmux)
+	rmux.Handle("/mcp", s.HTTPHandler(server.HTTPOptions{Auth: auth}))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	c, err := client.Connect(ctx, client.OAuthHTTP(rs.URL+"/mcp", &client.OAuth{ClientID: "svc", ClientSecret: "s", ClientCredentials: true}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	call = func() error {
+		_, err := c.Call(ctx, "tools/call", map[string]any{"name": "write", "arguments": map[string]any{}})
+		return err
+	}
+	return call, func() { gen.Add(1) }
+}
+
+// TestAttackStepUpCounterNeverResets: a client_credentials client (no
+// refresh token, as usual for that grant) whose tokens expire from time to
+// time. Each time, the 401 re-login asks for the challenge's scope ("mcp")
+// and the next call of the tool needing "files:write" steps up to
+// "mcp files:write" — successfully, every time. But the client counts
+// step-ups per scope set for its whole life and never forgets a
+// successful one: from the third expiry on, the step-up is refused with
+// ErrInsufficientScope without asking the authorization server, though
+// it would grant the scopes as it did before. README/oauth.go:
+// "ErrInsufficientScope is returned (wrapped) when a step-up cannot help:
+// the server still refuses after re-authorization" — here it helped each
+// time. basic/authorization/ (Step-Up Authorization Flow): the retry limit
+// is per operation ("Retry the original request with the new
+// authorization no more than a few times"), "to avoid repeated failures
+// for the same resource and operation combination" — not successes.
+func TestAttackStepUpCounterNeverResets(t *testing.T) {
+	call, expire := stepUpFixture(t)
+	for cycle := range 4 {
+		// The first call after an expiry may fail (the re-login asked for
+		// the challenge's scopes only); the next one steps up.
+		if err := call(); err != nil {
+			if err := call(); err != nil {
+				t.Fatalf("token lifetime %d: the step-up to files:write, granted in every earlier lifetime, is refused: %v", cycle+1, err)
+			}
+		}
+		expire()
+	}
+}
+
+// TestAttackReloginDropsGrantedScopes: the client stepped up to
+// "mcp files:write"; its token expires (no refresh token); the next call
+// of the files:write tool gets 401, the client re-authorizes with the
+// 401 challenge's scope "mcp" only, the retried call gets 403 and fails —
+// a call that needed no user decision fails after every token lifetime.
+// basic/authorization/ (Scope Selection Strategy): "When re-authorizing,
+// clients SHOULD include these scopes alongside any previously granted
+// scopes to avoid losing permissions needed for other operations"; the
+// client keeps the union for 403 step-ups (oauth.go) but not for the 401
+// re-login.
+func TestAttackReloginDropsGrantedScopes(t *testing.T) {
+	call, expire := stepUpFixture(t)
+	if err := call(); err != nil {
+		t.Fatalf("first step-up: %v", err)
+	}
+	expire()
+	if err := call(); err != nil {
+		t.Fatalf("after the token expired, the client re-authorized without the files:write it had been granted: %v", err)
+	}
+}
+
+// TestAttackConcurrentStepUpsReauthorizeEachAndFail: three tools/call of
+// a tool needing files:write run at once with a token granting "mcp";
+// all three get 403 insufficient_scope. The first steps up and gets a
+// token with files:write. The 401 path checks whether another request
+// logged in meanwhile ("another request logged in meanwhile", oauth.go),
+// the 403 path does not: each of the other two re-authorizes for the same
+// scope set (for a user: a browser prompt each), and the third exceeds
+// maxStepUps and fails with ErrInsufficientScope though the token it would
+// now send already has the scope. README/oauth.go: ErrInsufficientScope is
+// "returned when a step-up cannot help: the server still refuses after
+// re-authorization"; basic/authorization/ Step-Up: "Retry the original
+// request with the new authorization".
+func TestAttackConcurrentStepUpsReauthorizeEachAndFail(t *testing.T) {
+	const parallel = 3
+	var lacking atomic.Int32 // verifications of a token without files:write, after connect
+	var counting atomic.Bool
+	var stepUps atomic.Int32
+	mux := http.NewServeMux()
+	as := httptest.NewServer(mux)
+	defer as.Close()
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": as.URL, "token_endpoint": as.URL + "/token",
+			"response_types_supported": []string{"code"}, "token_endpoint_auth_methods_supported": []string{"client_secret_basic"}})
+	})
+	var seq atomic.Int32
+	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		scope := r.PostForm.Get("scope")
+		if strings.Contains(scope, "files:write") {
+			stepUps.Add(1)
+			// Let all the concurrent calls be refused with the old token first.
+			for deadline := time.Now().Add(3 * time.Second); lacking.Load() < parallel && time.Now().Before(deadline); {
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		tok := base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprint(seq.Add(1)) + "|" + scope))
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 300, "scope": scope})
+	})
+	s, err := server.New(server.Options{Name: "p", Version: "1",
+		Tools: []server.Tool{server.NewTool(server.ToolInfo{Name: "write", Scopes: []string{"files:write"}}, func(ctx context.Context, _ struct{}) (string, error) {
+			return "written", nil
+		})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rmux := http.NewServeMux()
+	rs := httptest.NewServer(rmux)
+	defer rs.Close()
+	auth, err := server.NewAuth(server.AuthOptions{Resource: rs.URL + "/mcp", AuthorizationServers: []string{as.URL}, ScopesSupported: []string{"mcp"},
+		Verifier: server.TokenVerifierFunc(func(ctx context.Context, tok string) (*server.TokenInfo, error) {
+			raw, err := base64.RawURLEncoding.DecodeString(tok)
+			_, scope, ok := strings.Cut(string(raw), "|")
+			if err != nil || !ok {
+				return nil, server.ErrInvalidToken
+			}
+			scopes := strings.Fields(scope)
+			if counting.Load() && !slices.Contains(scopes, "files:write") {
+				lacking.Add(1)
+			}
+			return &server.TokenInfo{Subject: "svc", Scopes: scopes}, nil
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth.Mount(rmux)
+	rmux.Handle("/mcp", s.HTTPHandler(server.HTTPOptions{Auth: auth}))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := client.Connect(ctx, client.OAuthHTTP(rs.URL+"/mcp", &client.OAuth{ClientID: "svc", ClientSecret: "s", ClientCredentials: true}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	counting.Store(true)
+	errs := make([]error, parallel)
+	var wg sync.WaitGroup
+	for i := range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = c.Call(ctx, "tools/call", map[string]any{"name": "write", "arguments": map[string]any{}})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("call %d: %v", i, err)
+		}
+	}
+	if t.Failed() || stepUps.Load() > 1 {
+		t.Fatalf("%d concurrent calls needing files:write: %d step-up authorizations (want 1: the others retry with the new token)", parallel, stepUps.Load())
+	}
+}
