@@ -93,6 +93,7 @@ type OAuth struct {
 	mu        sync.Mutex
 	requested []string       // the scopes of the last authorization (step-up union)
 	issuer    string         // the authorization server in use
+	resource  string         // the resource its token is for (RFC 8707)
 	stepUps   map[string]int // re-authorizations per scope set
 	dpop      dpopState
 }
@@ -172,7 +173,9 @@ func (m *MemoryStore) SaveToken(issuer string, t *Token) {
 
 // OAuthHTTP returns a Streamable HTTP transport for url that logs in with
 // o: requests carry its bearer token, and 401 and 403 insufficient_scope
-// responses run the flow and retry once.
+// responses run the flow and retry once. The token goes only to the
+// origin of the resource it was issued for: a redirect to another origin
+// is followed without it.
 func OAuthHTTP(url string, o *OAuth) *HTTPTransport {
 	if o.Store == nil {
 		o.Store = &MemoryStore{}
@@ -193,7 +196,7 @@ type bearer struct {
 }
 
 func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	tok := b.o.current()
+	tok := b.o.tokenFor(r.URL)
 	if tok == nil {
 		return b.base.RoundTrip(r)
 	}
@@ -203,6 +206,21 @@ func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 		return b.base.RoundTrip(r)
 	}
 	return b.o.dpopRoundTrip(b.base, r, tok)
+}
+
+// tokenFor returns the current token when target is on the origin of the
+// resource it was issued for (RFC 8707 audience binding), else nil: each
+// hop of a redirect passes through the round tripper, and a hop to
+// another origin must not carry the token.
+func (o *OAuth) tokenFor(target *url.URL) *Token {
+	o.mu.Lock()
+	resource := o.resource
+	o.mu.Unlock()
+	ru, err := url.Parse(resource)
+	if err != nil || !sameOrigin(ru, target) {
+		return nil
+	}
+	return o.current()
 }
 
 func (o *OAuth) current() *Token {

@@ -64,7 +64,7 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 			if reg := o.Store.Registration(issuer); reg != nil {
 				if nt, err := o.refresh(ctx, as, reg, prm.Resource, tok); err == nil {
 					o.Store.SaveToken(issuer, nt)
-					o.setIssuer(issuer)
+					o.setSession(issuer, prm.Resource)
 					return nil
 				}
 			}
@@ -105,14 +105,16 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	}
 	o.Store.SaveToken(issuer, tok)
 	o.mu.Lock()
-	o.issuer, o.requested = issuer, scopes
+	o.issuer, o.resource, o.requested = issuer, prm.Resource, scopes
 	o.mu.Unlock()
 	return nil
 }
 
-func (o *OAuth) setIssuer(issuer string) {
+// setSession records the authorization server and resource of the
+// token in use.
+func (o *OAuth) setSession(issuer, resource string) {
 	o.mu.Lock()
-	o.issuer = issuer
+	o.issuer, o.resource = issuer, resource
 	o.mu.Unlock()
 }
 
