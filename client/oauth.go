@@ -81,8 +81,8 @@ type OAuth struct {
 	// Scopes are asked for when neither the challenge nor the resource's
 	// metadata names any.
 	Scopes []string
-	// Store keeps registrations and tokens, per authorization server
-	// (default: in memory).
+	// Store keeps registrations, per authorization server, and tokens,
+	// per authorization server and resource (default: in memory).
 	Store TokenStore
 	// HTTPClient talks to the authorization server and fetches metadata
 	// (default: a client with a 30 second timeout that follows no
@@ -98,13 +98,16 @@ type OAuth struct {
 	dpop      dpopState
 }
 
-// TokenStore keeps what OAuth learns, keyed by the authorization server's
-// issuer: client registrations and tokens.
+// TokenStore keeps what OAuth learns: client registrations, keyed by the
+// authorization server's issuer, and tokens, keyed by the issuer and the
+// resource (the MCP server's canonical URI, RFC 8707) they were issued
+// for. One store may serve the clients of several servers: a token is
+// only ever presented to the resource it is for.
 type TokenStore interface {
 	Registration(issuer string) *Registration
 	SaveRegistration(issuer string, r *Registration)
-	Token(issuer string) *Token
-	SaveToken(issuer string, t *Token)
+	Token(issuer, resource string) *Token
+	SaveToken(issuer, resource string, t *Token)
 }
 
 // Registration is a client's registration at one authorization server.
@@ -138,8 +141,11 @@ func (t *Token) authorization() string {
 type MemoryStore struct {
 	mu     sync.Mutex
 	regs   map[string]*Registration
-	tokens map[string]*Token
+	tokens map[tokenKey]*Token
 }
+
+// tokenKey is what a token is stored under.
+type tokenKey struct{ issuer, resource string }
 
 func (m *MemoryStore) Registration(issuer string) *Registration {
 	m.mu.Lock()
@@ -156,19 +162,19 @@ func (m *MemoryStore) SaveRegistration(issuer string, r *Registration) {
 	m.regs[issuer] = r
 }
 
-func (m *MemoryStore) Token(issuer string) *Token {
+func (m *MemoryStore) Token(issuer, resource string) *Token {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.tokens[issuer]
+	return m.tokens[tokenKey{issuer, resource}]
 }
 
-func (m *MemoryStore) SaveToken(issuer string, t *Token) {
+func (m *MemoryStore) SaveToken(issuer, resource string, t *Token) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.tokens == nil {
-		m.tokens = map[string]*Token{}
+		m.tokens = map[tokenKey]*Token{}
 	}
-	m.tokens[issuer] = t
+	m.tokens[tokenKey{issuer, resource}] = t
 }
 
 // OAuthHTTP returns a Streamable HTTP transport for url that logs in with
@@ -223,14 +229,16 @@ func (o *OAuth) tokenFor(target *url.URL) *Token {
 	return o.current()
 }
 
+// current returns the token in use: the stored one for the authorization
+// server and resource of the last login.
 func (o *OAuth) current() *Token {
 	o.mu.Lock()
-	issuer := o.issuer
+	issuer, resource := o.issuer, o.resource
 	o.mu.Unlock()
 	if issuer == "" {
 		return nil
 	}
-	return o.Store.Token(issuer)
+	return o.Store.Token(issuer, resource)
 }
 
 func (o *OAuth) httpClient() *http.Client {

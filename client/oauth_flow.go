@@ -60,10 +60,10 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	}
 	issuer := as.Issuer
 	if refresh {
-		if tok := o.Store.Token(issuer); tok != nil && tok.RefreshToken != "" {
+		if tok := o.Store.Token(issuer, prm.Resource); tok != nil && tok.RefreshToken != "" {
 			if reg := o.Store.Registration(issuer); reg != nil {
 				if nt, err := o.refresh(ctx, as, reg, prm.Resource, tok); err == nil {
-					o.Store.SaveToken(issuer, nt)
+					o.Store.SaveToken(issuer, prm.Resource, nt)
 					o.setSession(issuer, prm.Resource)
 					return nil
 				}
@@ -103,7 +103,7 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	if err != nil {
 		return err
 	}
-	o.Store.SaveToken(issuer, tok)
+	o.Store.SaveToken(issuer, prm.Resource, tok)
 	o.mu.Lock()
 	o.issuer, o.resource, o.requested = issuer, prm.Resource, scopes
 	o.mu.Unlock()

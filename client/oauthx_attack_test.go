@@ -124,7 +124,7 @@ func TestAttackStoredTokenNeverUsed(t *testing.T) {
 	})
 	store := &MemoryStore{}
 	store.SaveRegistration(srv.URL, &Registration{ClientID: "c1", AuthMethod: "none"})
-	store.SaveToken(srv.URL, &Token{AccessToken: "stored-token", TokenType: "Bearer", Expiry: time.Now().Add(time.Hour)})
+	store.SaveToken(srv.URL, srv.URL+"/mcp", &Token{AccessToken: "stored-token", TokenType: "Bearer", Expiry: time.Now().Add(time.Hour)})
 	var authorizations atomic.Int32
 	o := &OAuth{RedirectURL: "http://127.0.0.1:1/cb", Store: store,
 		Authorize: func(ctx context.Context, u string) (*url.URL, error) {
