@@ -35,9 +35,15 @@ type OAuth struct {
 	// state and iss. FollowRedirects is one for servers that approve
 	// without a user interface (tests, conformance).
 	Authorize func(ctx context.Context, authorizationURL string) (*url.URL, error)
-	// ClientID and ClientSecret are pre-registered credentials for
-	// ClientIssuer (all authorization servers when ClientIssuer is empty);
-	// they are used before anything else.
+	// ClientID and ClientSecret are pre-registered credentials for the
+	// authorization server ClientIssuer; they are used before anything
+	// else. Credentials belong to one authorization server
+	// (client-registration.mdx, Authorization Server Binding): with
+	// ClientIssuer empty they are bound to the first one they are used
+	// with, and when the resource's metadata later names another, that
+	// one is never shown them: the client registers there another way
+	// (Client ID Metadata Document, dynamic registration) if it offers
+	// one, else the login fails with an error.
 	ClientID, ClientSecret, ClientIssuer string
 	// ClientKey, with ClientID, authenticates the client at the token
 	// endpoint with a signed JWT instead of a secret (private_key_jwt,
@@ -93,6 +99,7 @@ type OAuth struct {
 	mu        sync.Mutex
 	requested []string       // the scopes of the last authorization (step-up union)
 	issuer    string         // the authorization server in use
+	boundTo   string         // the issuer ClientID is bound to, when ClientIssuer is empty
 	resource  string         // the resource its token is for (RFC 8707)
 	stepUps   map[string]int // re-authorizations per scope set
 	dpop      dpopState

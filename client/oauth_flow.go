@@ -268,7 +268,7 @@ func (o *OAuth) register(ctx context.Context, as *serverMetadata) (*Registration
 	}
 	var reg *Registration
 	switch {
-	case o.ClientID != "" && (o.ClientIssuer == "" || o.ClientIssuer == as.Issuer):
+	case o.ClientID != "" && o.preRegisteredAt(as.Issuer):
 		reg = &Registration{ClientID: o.ClientID, ClientSecret: o.ClientSecret, AuthMethod: authMethod(as, o.ClientSecret != "")}
 		if o.ClientKey != nil {
 			reg.AuthMethod = "private_key_jwt"
@@ -285,12 +285,38 @@ func (o *OAuth) register(ctx context.Context, as *serverMetadata) (*Registration
 			return nil, err
 		}
 	case o.ClientID != "":
-		return nil, fmt.Errorf("client: the pre-registered client is for %s, not %s, and %s offers no registration", o.ClientIssuer, as.Issuer, as.Issuer)
+		return nil, fmt.Errorf("client: the pre-registered client credentials are for %s, not %s (the server's authorization server changed?), and %s offers no other registration", o.credentialsIssuer(), as.Issuer, as.Issuer)
 	default:
 		return nil, fmt.Errorf("client: %s supports neither client ID metadata documents nor dynamic registration; configure OAuth.ClientID", as.Issuer)
 	}
 	o.Store.SaveRegistration(as.Issuer, reg)
 	return reg, nil
+}
+
+// preRegisteredAt reports whether the pre-registered credentials
+// (ClientID and its secret or key) are for issuer: ClientIssuer, or when
+// that is empty the first authorization server they are used with.
+func (o *OAuth) preRegisteredAt(issuer string) bool {
+	if o.ClientIssuer != "" {
+		return o.ClientIssuer == issuer
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.boundTo == "" {
+		o.boundTo = issuer
+	}
+	return o.boundTo == issuer
+}
+
+// credentialsIssuer is the authorization server the pre-registered
+// credentials are for.
+func (o *OAuth) credentialsIssuer() string {
+	if o.ClientIssuer != "" {
+		return o.ClientIssuer
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.boundTo
 }
 
 // authMethod picks the token endpoint authentication method: "none" for
