@@ -253,7 +253,7 @@ func (o *OAuth) httpClient() *http.Client {
 		return o.HTTPClient
 	}
 	return &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(req *http.Request, via []*http.Request) error {
-		if len(via) > 0 && req.URL.Host != via[0].URL.Host {
+		if len(via) > 0 && !sameOrigin(req.URL, via[0].URL) { // an https → http downgrade too
 			return http.ErrUseLastResponse
 		}
 		return nil

@@ -1,12 +1,16 @@
 package client
 
 import (
+	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -78,5 +82,76 @@ func TestOAuthTokenIsNotSentAcrossOriginRedirect(t *testing.T) {
 		if strings.Contains(a, "tok-for-this-server") {
 			t.Fatalf("the access token for %s/mcp was sent to another host after a redirect: %s", srv.URL, a)
 		}
+	}
+}
+
+// sniffListener serves TLS and plain HTTP on one port: a connection
+// whose first byte is a TLS handshake record is wrapped in TLS.
+type sniffListener struct {
+	net.Listener
+	conf *tls.Config
+}
+
+type peekedConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+func (l *sniffListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	pc := &peekedConn{Conn: c, r: bufio.NewReader(c)}
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	b, err := pc.r.Peek(1)
+	_ = c.SetReadDeadline(time.Time{})
+	if err == nil && b[0] == 0x16 {
+		return tls.Server(pc, l.conf), nil
+	}
+	return pc, nil
+}
+
+// TestOAuthMetadataFetchRefusesRedirectToHTTP: the protected resource
+// metadata is fetched over https and the server redirects to http on the
+// same host and port. The default OAuth HTTP client follows no redirect
+// to another origin, and http://h:p is not the origin of https://h:p (RFC
+// 6454 §4: scheme, host, port): the metadata, which names the
+// authorization server to trust, is not read in plaintext. README
+// (OAuth.HTTPClient); security-considerations.mdx: "Implementations MUST
+// follow OAuth 2.1 Section 1.5 Communication Security".
+func TestOAuthMetadataFetchRefusesRedirectToHTTP(t *testing.T) {
+	certSrv := httptest.NewTLSServer(http.NotFoundHandler()) // for its certificate and a client trusting it
+	defer certSrv.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := ln.Addr().String()
+	var plaintext atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS != nil {
+			http.Redirect(w, r, "http://"+host+r.URL.Path, http.StatusFound)
+			return
+		}
+		plaintext.Add(1)
+		_ = json.NewEncoder(w).Encode(map[string]any{"resource": "https://" + host + "/mcp", "authorization_servers": []string{"https://as.attacker.example"}})
+	})
+	hs := &http.Server{Handler: mux}
+	go func() { _ = hs.Serve(&sniffListener{Listener: ln, conf: certSrv.TLS}) }()
+	defer hs.Close()
+
+	o := &OAuth{}
+	hc := o.httpClient() // the default client: its redirect policy, with a transport that trusts the test certificate
+	hc.Transport = certSrv.Client().Transport
+	o.HTTPClient = hc
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	prm, err := o.resourceMetadata(ctx, "https://"+host+"/mcp", "https://"+host+"/.well-known/oauth-protected-resource/mcp")
+	if plaintext.Load() > 0 || err == nil {
+		t.Fatalf("the https metadata fetch followed a redirect to http://%s (%d plaintext fetches); metadata %+v, err %v", host, plaintext.Load(), prm, err)
 	}
 }

@@ -1,12 +1,9 @@
 package client
 
 import (
-	"bufio"
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -14,80 +11,6 @@ import (
 	"testing"
 	"time"
 )
-
-// sniffListener serves TLS and plain HTTP on one port: a connection
-// whose first byte is a TLS handshake record is wrapped in TLS.
-type sniffListener struct {
-	net.Listener
-	conf *tls.Config
-}
-
-type peekedConn struct {
-	net.Conn
-	r *bufio.Reader
-}
-
-func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
-
-func (l *sniffListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	pc := &peekedConn{Conn: c, r: bufio.NewReader(c)}
-	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	b, err := pc.r.Peek(1)
-	_ = c.SetReadDeadline(time.Time{})
-	if err == nil && b[0] == 0x16 {
-		return tls.Server(pc, l.conf), nil
-	}
-	return pc, nil
-}
-
-// TestAttackOAuthMetadataRedirectDowngradesToHTTP: the protected resource
-// metadata is fetched over https and the server redirects to http on the
-// same host and port. The default OAuth HTTP client's redirect check
-// compares only req.URL.Host, so it follows the downgrade and reads the
-// metadata — which names the authorization server to trust — in
-// plaintext, open to anyone on the path. README (OAuth.HTTPClient):
-// "default: a client with a 30 second timeout that follows no redirects to
-// other origins"; http://h:p and https://h:p are different origins (RFC
-// 6454 §4: scheme, host, port). security-considerations.mdx:
-// "Implementations MUST follow OAuth 2.1 Section 1.5 Communication
-// Security".
-func TestAttackOAuthMetadataRedirectDowngradesToHTTP(t *testing.T) {
-	certSrv := httptest.NewTLSServer(http.NotFoundHandler()) // for its certificate and a client trusting it
-	defer certSrv.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := ln.Addr().String()
-	var plaintext atomic.Int32
-	mux := http.NewServeMux()
-	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
-		if r.TLS != nil {
-			http.Redirect(w, r, "http://"+host+r.URL.Path, http.StatusFound)
-			return
-		}
-		plaintext.Add(1)
-		_ = json.NewEncoder(w).Encode(map[string]any{"resource": "https://" + host + "/mcp", "authorization_servers": []string{"https://as.attacker.example"}})
-	})
-	hs := &http.Server{Handler: mux}
-	go func() { _ = hs.Serve(&sniffListener{Listener: ln, conf: certSrv.TLS}) }()
-	defer hs.Close()
-
-	o := &OAuth{}
-	hc := o.httpClient() // the default client: its redirect policy, with a transport that trusts the test certificate
-	hc.Transport = certSrv.Client().Transport
-	o.HTTPClient = hc
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	prm, err := o.resourceMetadata(ctx, "https://"+host+"/mcp", "https://"+host+"/.well-known/oauth-protected-resource/mcp")
-	if plaintext.Load() > 0 || err == nil {
-		t.Fatalf("the https metadata fetch followed a redirect to http://%s (%d plaintext fetches); metadata %+v, err %v", host, plaintext.Load(), prm, err)
-	}
-}
 
 // TestAttackStoredTokenNeverUsed: the TokenStore (a persistent one, as
 // OAuth.DPoPKey's doc describes: "A Store that keeps DPoP tokens across
