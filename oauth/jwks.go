@@ -150,12 +150,26 @@ func (ks *keySet) fetchKeys(ctx context.Context) ([]jose.JSONWebKey, error) {
 	if len(body) > maxJWKSBytes {
 		return nil, fmt.Errorf("oauth: the JWKS at %s exceeds %d bytes", ks.url, maxJWKSBytes)
 	}
-	var set jose.JSONWebKeySet
+	return usableKeys(body)
+}
+
+// usableKeys decodes a JWKS and keeps its valid public keys. Each key is
+// decoded on its own: one the verifier does not understand (a kty or crv
+// go-jose does not support, an X25519 encryption key, a member out of
+// range) is skipped, not a reason to refuse the set (RFC 7517 §5).
+func usableKeys(body []byte) ([]jose.JSONWebKey, error) {
+	var set struct {
+		Keys []json.RawMessage `json:"keys"`
+	}
 	if err := json.Unmarshal(body, &set); err != nil {
 		return nil, fmt.Errorf("oauth: decoding the JWKS: %w", err)
 	}
 	var keys []jose.JSONWebKey
-	for _, k := range set.Keys {
+	for _, raw := range set.Keys {
+		var k jose.JSONWebKey
+		if err := k.UnmarshalJSON(raw); err != nil {
+			continue
+		}
 		if k.Valid() && k.IsPublic() {
 			keys = append(keys, k)
 		}

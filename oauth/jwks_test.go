@@ -65,3 +65,47 @@ func TestJWKSFetchOutlivesCancelledRequest(t *testing.T) {
 		t.Fatalf("subject %q", info.Subject)
 	}
 }
+
+// TestJWKSKeyOfUnknownTypeIsSkipped: the authorization server's JWKS
+// holds its RS256 signing key and, as many do, a key the verifier has no
+// use for: an X25519 encryption key ("kty":"OKP", "crv":"X25519",
+// "use":"enc") that go-jose cannot decode. That key is skipped and a
+// token signed with the RS256 key is accepted. RFC 7517 §5:
+// "Implementations SHOULD ignore JWKs within a JWK Set that use "kty"
+// (key type) values that are not understood by them, that are missing
+// required members, or for which values are out of the supported ranges".
+func TestJWKSKeyOfUnknownTypeIsSkipped(t *testing.T) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigKey, err := json.Marshal(jose.JSONWebKey{Key: &key.PublicKey, KeyID: "k1", Algorithm: "RS256", Use: "sig"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	encKey := `{"kty":"OKP","crv":"X25519","use":"enc","kid":"e1","x":"hSDwCYkwp1R0i33ctD73Wg2_Og0mOBr066SpjqqbTmo"}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"keys":[` + string(sigKey) + `,` + encKey + `]}`))
+	}))
+	defer srv.Close()
+	const iss, aud = "https://as.example", "https://mcp.example/mcp"
+	v, err := NewJWTVerifier(context.Background(), JWTConfig{Issuer: iss, Audience: aud, JWKSURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: key},
+		(&jose.SignerOptions{}).WithType("at+jwt").WithHeader("kid", "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	tok, err := jwt.Signed(sig).Claims(jwt.Claims{Issuer: iss, Audience: jwt.Audience{aud}, Subject: "alice",
+		Expiry: jwt.NewNumericDate(now.Add(time.Hour)), IssuedAt: jwt.NewNumericDate(now)}).Serialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.VerifyToken(context.Background(), tok); err != nil {
+		t.Fatalf("a valid token signed with the JWKS's RS256 key refused because the set also holds an X25519 key: %v", err)
+	}
+}
