@@ -268,15 +268,19 @@ var ErrInsufficientScope = errors.New("client: the server needs scopes the autho
 // the request should be sent again.
 func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Response) (bool, error) {
 	ch := parseChallenge(resp.Header.Values("WWW-Authenticate"))
+	stepUp := resp.StatusCode == http.StatusForbidden && ch.params["error"] == "insufficient_scope"
+	if !stepUp && resp.StatusCode != http.StatusUnauthorized {
+		return false, nil
+	}
 	o.loginMu.Lock()
 	defer o.loginMu.Unlock()
-	if sent := resp.Request.Header.Get("Authorization"); resp.StatusCode == http.StatusUnauthorized && sent != "" {
+	if sent := resp.Request.Header.Get("Authorization"); sent != "" {
 		if tok := o.current(); tok != nil && tok.authorization() != sent {
-			return true, nil // another request logged in meanwhile
+			return true, nil // another request logged in or stepped up meanwhile
 		}
 	}
 	switch {
-	case resp.StatusCode == http.StatusForbidden && ch.params["error"] == "insufficient_scope":
+	case stepUp:
 		o.mu.Lock()
 		scopes := unionScopes(o.requested, strings.Fields(ch.params["scope"]))
 		o.mu.Unlock()

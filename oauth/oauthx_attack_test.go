@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -123,101 +121,5 @@ func TestAttackReloginDropsGrantedScopes(t *testing.T) {
 	expire()
 	if err := call(); err != nil {
 		t.Fatalf("after the token expired, the client re-authorized without the files:write it had been granted: %v", err)
-	}
-}
-
-// TestAttackConcurrentStepUpsReauthorizeEachAndFail: three tools/call of
-// a tool needing files:write run at once with a token granting "mcp";
-// all three get 403 insufficient_scope. The first steps up and gets a
-// token with files:write. The 401 path checks whether another request
-// logged in meanwhile ("another request logged in meanwhile", oauth.go),
-// the 403 path does not: each of the other two re-authorizes for the same
-// scope set (for a user: a browser prompt each), and the third exceeds
-// maxStepUps and fails with ErrInsufficientScope though the token it would
-// now send already has the scope. README/oauth.go: ErrInsufficientScope is
-// "returned when a step-up cannot help: the server still refuses after
-// re-authorization"; basic/authorization/ Step-Up: "Retry the original
-// request with the new authorization".
-func TestAttackConcurrentStepUpsReauthorizeEachAndFail(t *testing.T) {
-	const parallel = 3
-	var lacking atomic.Int32 // verifications of a token without files:write, after connect
-	var counting atomic.Bool
-	var stepUps atomic.Int32
-	mux := http.NewServeMux()
-	as := httptest.NewServer(mux)
-	defer as.Close()
-	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": as.URL, "token_endpoint": as.URL + "/token",
-			"response_types_supported": []string{"code"}, "token_endpoint_auth_methods_supported": []string{"client_secret_basic"}})
-	})
-	var seq atomic.Int32
-	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
-		_ = r.ParseForm()
-		scope := r.PostForm.Get("scope")
-		if strings.Contains(scope, "files:write") {
-			stepUps.Add(1)
-			// Let all the concurrent calls be refused with the old token first.
-			for deadline := time.Now().Add(3 * time.Second); lacking.Load() < parallel && time.Now().Before(deadline); {
-				time.Sleep(5 * time.Millisecond)
-			}
-		}
-		tok := base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprint(seq.Add(1)) + "|" + scope))
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 300, "scope": scope})
-	})
-	s, err := server.New(server.Options{Name: "p", Version: "1",
-		Tools: []server.Tool{server.NewTool(server.ToolInfo{Name: "write", Scopes: []string{"files:write"}}, func(ctx context.Context, _ struct{}) (string, error) {
-			return "written", nil
-		})}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rmux := http.NewServeMux()
-	rs := httptest.NewServer(rmux)
-	defer rs.Close()
-	auth, err := server.NewAuth(server.AuthOptions{Resource: rs.URL + "/mcp", AuthorizationServers: []string{as.URL}, ScopesSupported: []string{"mcp"},
-		Verifier: server.TokenVerifierFunc(func(ctx context.Context, tok string) (*server.TokenInfo, error) {
-			raw, err := base64.RawURLEncoding.DecodeString(tok)
-			_, scope, ok := strings.Cut(string(raw), "|")
-			if err != nil || !ok {
-				return nil, server.ErrInvalidToken
-			}
-			scopes := strings.Fields(scope)
-			if counting.Load() && !slices.Contains(scopes, "files:write") {
-				lacking.Add(1)
-			}
-			return &server.TokenInfo{Subject: "svc", Scopes: scopes}, nil
-		})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	auth.Mount(rmux)
-	rmux.Handle("/mcp", s.HTTPHandler(server.HTTPOptions{Auth: auth}))
-
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, err := client.Connect(ctx, client.OAuthHTTP(rs.URL+"/mcp", &client.OAuth{ClientID: "svc", ClientSecret: "s", ClientCredentials: true}), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	counting.Store(true)
-	errs := make([]error, parallel)
-	var wg sync.WaitGroup
-	for i := range parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = c.Call(ctx, "tools/call", map[string]any{"name": "write", "arguments": map[string]any{}})
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Errorf("call %d: %v", i, err)
-		}
-	}
-	if t.Failed() || stepUps.Load() > 1 {
-		t.Fatalf("%d concurrent calls needing files:write: %d step-up authorizations (want 1: the others retry with the new token)", parallel, stepUps.Load())
 	}
 }
