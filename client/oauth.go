@@ -22,8 +22,10 @@ import (
 // authorization code flow with PKCE S256 and the RFC 8707 resource, checks
 // the authorization response's iss (RFC 9207), gets the token and retries
 // the request with it. A 403 insufficient_scope re-authorizes with the
-// union of the scopes asked so far and the challenged ones (step-up); a
-// 401 with a refresh token refreshes first.
+// union of the scopes asked so far and the challenged ones (step-up), for
+// one scope set at most maxStepUps times in a row within a token's
+// lifetime (the server refusing what the step-up got); a 401 with a
+// refresh token refreshes first.
 //
 // Use it through OAuthHTTP. The zero value needs only Authorize (and
 // RedirectURL); everything else is optional.
@@ -97,11 +99,11 @@ type OAuth struct {
 
 	loginMu   sync.Mutex // one login at a time
 	mu        sync.Mutex
-	requested []string       // the scopes of the last authorization (step-up union)
-	issuer    string         // the authorization server in use
-	boundTo   string         // the issuer ClientID is bound to, when ClientIssuer is empty
-	resource  string         // the resource its token is for (RFC 8707)
-	stepUps   map[string]int // re-authorizations per scope set
+	requested []string  // the scopes of the last authorization (kept on re-authorization)
+	issuer    string    // the authorization server in use
+	boundTo   string    // the issuer ClientID is bound to, when ClientIssuer is empty
+	resource  string    // the resource its token is for (RFC 8707)
+	stepUps   stepUpRun // step-ups in a row for one scope set since the last login
 	dpop      dpopState
 }
 
@@ -289,6 +291,9 @@ func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Res
 		}
 		return true, nil
 	case resp.StatusCode == http.StatusUnauthorized:
+		o.mu.Lock()
+		o.stepUps = stepUpRun{} // a new token lifetime
+		o.mu.Unlock()
 		if err := o.login(ctx, serverURL, ch, nil, true); err != nil {
 			return false, &loginError{err}
 		}

@@ -43,9 +43,6 @@ type serverMetadata struct {
 // credentials, JWT bearer) rather than the authorization code flow.
 func (o *OAuth) userless() bool { return o.ClientCredentials || o.Assertion != nil }
 
-// maxStepUps bounds re-authorizations for one scope set.
-const maxStepUps = 2
-
 // login runs discovery, registration and authorization (or, when refresh
 // is set and a refresh token exists, a refresh) and stores the new token.
 // scopes nil means: choose them (challenge, resource metadata, Scopes).
@@ -116,18 +113,6 @@ func (o *OAuth) setSession(issuer, resource string) {
 	o.mu.Lock()
 	o.issuer, o.resource = issuer, resource
 	o.mu.Unlock()
-}
-
-// stepUpAllowed counts re-authorizations per scope set.
-func (o *OAuth) stepUpAllowed(scopes []string) bool {
-	key := strings.Join(slices.Sorted(slices.Values(scopes)), " ")
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.stepUps == nil {
-		o.stepUps = map[string]int{}
-	}
-	o.stepUps[key]++
-	return o.stepUps[key] <= maxStepUps
 }
 
 // getJSON fetches a JSON document; ok is false for a non-200 answer.

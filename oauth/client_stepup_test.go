@@ -110,3 +110,85 @@ func TestConcurrentStepUpsReauthorizeOnce(t *testing.T) {
 		t.Fatalf("%d concurrent calls needing files:write: %d step-up authorizations (want 1: the others retry with the new token)", parallel, stepUps.Load())
 	}
 }
+
+// stepUpFixture is a protected server with a tool needing files:write
+// (ScopesSupported "mcp"), its client_credentials authorization server
+// (no refresh tokens), and a connected client; expire makes every token
+// issued so far invalid.
+func stepUpFixture(t *testing.T) (call func() error, expire func()) {
+	var gen atomic.Int64
+	mux := http.NewServeMux()
+	as := httptest.NewServer(mux)
+	t.Cleanup(as.Close)
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": as.URL, "token_endpoint": as.URL + "/token",
+			"response_types_supported": []string{"code"}, "token_endpoint_auth_methods_supported": []string{"client_secret_basic"}})
+	})
+	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		tok := base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprint(gen.Load()) + "|" + r.PostForm.Get("scope")))
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 300, "scope": r.PostForm.Get("scope")})
+	})
+	s, err := server.New(server.Options{Name: "p", Version: "1",
+		Tools: []server.Tool{server.NewTool(server.ToolInfo{Name: "write", Scopes: []string{"files:write"}}, func(ctx context.Context, _ struct{}) (string, error) {
+			return "written", nil
+		})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rmux := http.NewServeMux()
+	rs := httptest.NewServer(rmux)
+	t.Cleanup(rs.Close)
+	auth, err := server.NewAuth(server.AuthOptions{Resource: rs.URL + "/mcp", AuthorizationServers: []string{as.URL}, ScopesSupported: []string{"mcp"},
+		Verifier: server.TokenVerifierFunc(func(ctx context.Context, tok string) (*server.TokenInfo, error) {
+			raw, err := base64.RawURLEncoding.DecodeString(tok)
+			g, scope, ok := strings.Cut(string(raw), "|")
+			if err != nil || !ok || g != fmt.Sprint(gen.Load()) {
+				return nil, server.ErrInvalidToken // expired
+			}
+			return &server.TokenInfo{Subject: "svc", Scopes: strings.Fields(scope)}, nil
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth.Mount(rmux)
+	rmux.Handle("/mcp", s.HTTPHandler(server.HTTPOptions{Auth: auth}))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	c, err := client.Connect(ctx, client.OAuthHTTP(rs.URL+"/mcp", &client.OAuth{ClientID: "svc", ClientSecret: "s", ClientCredentials: true}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	call = func() error {
+		_, err := c.Call(ctx, "tools/call", map[string]any{"name": "write", "arguments": map[string]any{}})
+		return err
+	}
+	return call, func() { gen.Add(1) }
+}
+
+// TestStepUpLimitCountsOnlyOneTokenLifetime: a client_credentials client
+// (no refresh token, as usual for that grant) whose tokens expire from
+// time to time; after each expiry the tool needing "files:write" works
+// again (by a step-up, or by a re-login that kept the scope), every time:
+// the step-up limit counts repeated refusals of one operation, not the
+// step-ups that helped over the client's whole life. README/oauth.go:
+// "ErrInsufficientScope is returned (wrapped) when a step-up cannot help";
+// basic/authorization/ (Step-Up Authorization Flow): the limit exists "to
+// avoid repeated failures for the same resource and operation
+// combination".
+func TestStepUpLimitCountsOnlyOneTokenLifetime(t *testing.T) {
+	call, expire := stepUpFixture(t)
+	for cycle := range 4 {
+		// The first call after an expiry may fail (the re-login asked for
+		// the challenge's scopes only); the next one steps up.
+		if err := call(); err != nil {
+			if err := call(); err != nil {
+				t.Fatalf("token lifetime %d: the step-up to files:write, granted in every earlier lifetime, is refused: %v", cycle+1, err)
+			}
+		}
+		expire()
+	}
+}
