@@ -25,7 +25,8 @@ import (
 // union of the scopes asked so far and the challenged ones (step-up), for
 // one scope set at most maxStepUps times in a row within a token's
 // lifetime (the server refusing what the step-up got); a 401 with a
-// refresh token refreshes first.
+// refresh token refreshes first, and a 401 re-authorization keeps the
+// scopes asked before at the same authorization server and resource.
 //
 // Use it through OAuthHTTP. The zero value needs only Authorize (and
 // RedirectURL); everything else is optional.

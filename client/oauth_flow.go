@@ -68,14 +68,7 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 		}
 	}
 	if scopes == nil {
-		switch {
-		case ch.params["scope"] != "":
-			scopes = strings.Fields(ch.params["scope"])
-		case len(prm.ScopesSupported) > 0:
-			scopes = slices.Clone(prm.ScopesSupported)
-		default:
-			scopes = slices.Clone(o.Scopes)
-		}
+		scopes = o.loginScopes(ch, prm, issuer)
 	} else if !o.stepUpAllowed(scopes) {
 		return fmt.Errorf("%w (asked for %q %d times)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
 	}

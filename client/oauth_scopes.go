@@ -31,3 +31,26 @@ func (o *OAuth) stepUpAllowed(scopes []string) bool {
 	o.stepUps.count++
 	return o.stepUps.count <= maxStepUps
 }
+
+// loginScopes chooses the scopes of a login after a 401: the challenge's,
+// else the resource metadata's scopes_supported, else OAuth.Scopes, with
+// those of the previous authorization at the same authorization server
+// for the same resource (Scope Selection Strategy: "include these scopes
+// alongside any previously granted scopes").
+func (o *OAuth) loginScopes(ch challenge, prm *resourceMetadata, issuer string) []string {
+	var scopes []string
+	switch {
+	case ch.params["scope"] != "":
+		scopes = strings.Fields(ch.params["scope"])
+	case len(prm.ScopesSupported) > 0:
+		scopes = slices.Clone(prm.ScopesSupported)
+	default:
+		scopes = slices.Clone(o.Scopes)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.issuer == issuer && o.resource == prm.Resource {
+		scopes = unionScopes(o.requested, scopes)
+	}
+	return scopes
+}

@@ -192,3 +192,22 @@ func TestStepUpLimitCountsOnlyOneTokenLifetime(t *testing.T) {
 		expire()
 	}
 }
+
+// TestReloginKeepsGrantedScopes: the client stepped up to
+// "mcp files:write"; its token expires (no refresh token); the next call
+// of the files:write tool gets 401 and the client re-authorizes asking
+// for the challenge's "mcp" and the "files:write" granted before, so the
+// retried call succeeds. basic/authorization/ (Scope Selection Strategy):
+// "When re-authorizing, clients SHOULD include these scopes alongside any
+// previously granted scopes to avoid losing permissions needed for other
+// operations".
+func TestReloginKeepsGrantedScopes(t *testing.T) {
+	call, expire := stepUpFixture(t)
+	if err := call(); err != nil {
+		t.Fatalf("first step-up: %v", err)
+	}
+	expire()
+	if err := call(); err != nil {
+		t.Fatalf("after the token expired, the client re-authorized without the files:write it had been granted: %v", err)
+	}
+}
