@@ -321,58 +321,6 @@ func unionScopes(a, b []string) []string {
 	return out
 }
 
-// challenge is a parsed Bearer or DPoP WWW-Authenticate challenge.
-type challenge struct {
-	scheme string // as sent
-	params map[string]string
-}
-
-// parseChallenge reads the parameters of the first Bearer (RFC 6750 §3)
-// or DPoP (RFC 9449 §7.1) challenge: auth-param = token "=" ( token /
-// quoted-string ).
-func parseChallenge(values []string) challenge {
-	return parseChallengeOf(values, "Bearer", "DPoP")
-}
-
-// parseChallengeOf reads the first challenge of one of schemes.
-func parseChallengeOf(values []string, schemes ...string) challenge {
-	ch := challenge{params: map[string]string{}}
-	for _, v := range values {
-		scheme, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
-		if !slices.ContainsFunc(schemes, func(s string) bool { return strings.EqualFold(s, scheme) }) {
-			continue
-		}
-		ch.scheme = scheme
-		for rest = strings.TrimSpace(rest); rest != ""; {
-			name, after, ok := strings.Cut(rest, "=")
-			if !ok {
-				break
-			}
-			name = strings.ToLower(strings.TrimSpace(strings.TrimLeft(name, ", ")))
-			after = strings.TrimLeft(after, " ")
-			var value string
-			if strings.HasPrefix(after, `"`) {
-				var b strings.Builder
-				i := 1
-				for ; i < len(after) && after[i] != '"'; i++ {
-					if after[i] == '\\' && i+1 < len(after) {
-						i++
-					}
-					b.WriteByte(after[i])
-				}
-				value, rest = b.String(), strings.TrimLeft(after[min(i+1, len(after)):], " ,")
-			} else {
-				value, rest, _ = strings.Cut(after, ",")
-				value = strings.TrimSpace(value)
-				rest = strings.TrimLeft(rest, " ")
-			}
-			ch.params[name] = value
-		}
-		break
-	}
-	return ch
-}
-
 // FollowRedirects returns an OAuth.Authorize for authorization servers
 // that approve without a user interface: it follows the authorization
 // URL's redirects with hc until one leads to redirectURL and returns that.
