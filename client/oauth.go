@@ -105,6 +105,7 @@ type OAuth struct {
 	boundTo   string    // the issuer ClientID is bound to, when ClientIssuer is empty
 	resource  string    // the resource its token is for (RFC 8707)
 	stepUps   stepUpRun // step-ups in a row for one scope set since the last login
+	tentative string    // the Authorization of a stored token in use, not yet refused
 	dpop      dpopState
 }
 
@@ -201,6 +202,7 @@ func OAuthHTTP(url string, o *OAuth) *HTTPTransport {
 	t.OnUnauthorized = func(ctx context.Context, resp *http.Response) (bool, error) {
 		return o.challenged(ctx, url, resp)
 	}
+	t.challengeAgain = o.refusedTentative
 	return t
 }
 
@@ -277,7 +279,8 @@ func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Res
 	}
 	o.loginMu.Lock()
 	defer o.loginMu.Unlock()
-	if sent := resp.Request.Header.Get("Authorization"); sent != "" {
+	sent := resp.Request.Header.Get("Authorization")
+	if sent != "" {
 		if tok := o.current(); tok != nil && tok.authorization() != sent {
 			return true, nil // another request logged in or stepped up meanwhile
 		}
@@ -287,15 +290,18 @@ func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Res
 		o.mu.Lock()
 		scopes := unionScopes(o.requested, strings.Fields(ch.params["scope"]))
 		o.mu.Unlock()
-		if err := o.login(ctx, serverURL, ch, scopes, false); err != nil {
+		if err := o.login(ctx, serverURL, ch, scopes, false, sent); err != nil {
 			return false, &loginError{err}
 		}
 		return true, nil
 	case resp.StatusCode == http.StatusUnauthorized:
 		o.mu.Lock()
 		o.stepUps = stepUpRun{} // a new token lifetime
+		if sent == o.tentative {
+			o.tentative = "" // the stored token was refused: log in
+		}
 		o.mu.Unlock()
-		if err := o.login(ctx, serverURL, ch, nil, true); err != nil {
+		if err := o.login(ctx, serverURL, ch, nil, true, sent); err != nil {
 			return false, &loginError{err}
 		}
 		return true, nil

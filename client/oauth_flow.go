@@ -43,10 +43,13 @@ type serverMetadata struct {
 // credentials, JWT bearer) rather than the authorization code flow.
 func (o *OAuth) userless() bool { return o.ClientCredentials || o.Assertion != nil }
 
-// login runs discovery, registration and authorization (or, when refresh
-// is set and a refresh token exists, a refresh) and stores the new token.
-// scopes nil means: choose them (challenge, resource metadata, Scopes).
-func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scopes []string, refresh bool) error {
+// login runs discovery, registration and authorization and stores the
+// new token. When refresh is set (a 401) it first tries what the store
+// holds: a valid access token other than sent, the Authorization the
+// refused request carried (one from an earlier run: oauth_stored.go),
+// then a refresh token. scopes nil means: choose them (challenge,
+// resource metadata, Scopes).
+func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scopes []string, refresh bool, sent string) error {
 	prm, err := o.resourceMetadata(ctx, serverURL, ch.params["resource_metadata"])
 	if err != nil {
 		return err
@@ -56,6 +59,9 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 		return err
 	}
 	issuer := as.Issuer
+	if refresh && o.useStored(issuer, prm.Resource, sent) {
+		return nil
+	}
 	if refresh {
 		if tok := o.Store.Token(issuer, prm.Resource); tok != nil && tok.RefreshToken != "" {
 			if reg := o.Store.Registration(issuer); reg != nil {
