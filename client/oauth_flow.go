@@ -76,7 +76,7 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	if scopes == nil {
 		scopes = o.loginScopes(ch, prm, issuer)
 	} else if !o.stepUpAllowed(scopes) {
-		return fmt.Errorf("%w (asked for %q %d times)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
+		return fmt.Errorf("%w (asked for %q %d times in a row)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
 	}
 	if !o.userless() && slices.Contains(as.ScopesSupported, "offline_access") && len(scopes) > 0 && !slices.Contains(scopes, "offline_access") {
 		scopes = append(scopes, "offline_access")
