@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/yosida95/uritemplate/v3"
@@ -17,70 +18,127 @@ import (
 // A URI matches only when the template can expand to it: the library's
 // Regexp is a looser prefilter (it takes "?b=1&a=2" for {?a,b}, "?a=1&a=2",
 // and "abcdef" for {var:3}), so its Match, which returns nil for such a
-// URI, decides.
+// URI, decides. A variable the template names more than once has one
+// value (RFC 6570 §2.3): the library merges the captures of one name, so
+// each later place is matched under a name of its own (places) and the
+// places must agree, a prefix {var:3} holding the first 3 characters of
+// the value ({a}/{a} against "p/q" and {name:1}/{name} against "z/secret"
+// are no expansions of their templates).
 type uriMatcher struct {
 	t *uritemplate.Template
-	// vars maps the name Match reports a variable under ("var:3" for a
-	// prefix {var:3}) to how its value is read.
-	vars map[string]templateVar
+	// places maps the name Match reports a place under ("var:3" for a
+	// prefix {var:3}; a renamed one for a later place of a name) to the
+	// variable it holds and how its value is read.
+	places map[string]templatePlace
 }
 
-// templateVar is one variable specification of a template.
-type templateVar struct {
+// templatePlace is one variable specification of a template.
+type templatePlace struct {
 	name   string // the variable's name, without ":3" or "*"
-	prefix bool   // {var:3}: a full {var} elsewhere in the template wins
+	prefix int    // {var:3}: 3; 0 for the whole value
 	sep    string // what the items of a list are joined with
 }
 
 func compileURITemplate(tmpl string) (*uriMatcher, error) {
-	t, err := uritemplate.New(tmpl)
+	if _, err := uritemplate.New(tmpl); err != nil {
+		return nil, fmt.Errorf("URI template %q: %w", tmpl, err)
+	}
+	matchTmpl, places, err := templatePlaces(tmpl)
 	if err != nil {
 		return nil, fmt.Errorf("URI template %q: %w", tmpl, err)
 	}
-	return &uriMatcher{t: t, vars: templateVars(tmpl)}, nil
+	t, err := uritemplate.New(matchTmpl)
+	if err != nil {
+		return nil, fmt.Errorf("URI template %q: %w", tmpl, err)
+	}
+	return &uriMatcher{t: t, places: places}, nil
 }
 
-// templateVars lists the variable specifications of tmpl, which
-// uritemplate.New has accepted, by the name Match reports each under. The
-// items of a list are joined with the separator the URI held between
-// them: "," for a variable that is not exploded ({a} against "a,b" is
-// "a,b") and for an exploded named one ({?x*} against "?x=1&x=2" is
-// "1,2", as {?x} against "?x=1,2"); the operator's separator for an
-// exploded path or label ({/path*} against "/a/b" is "a/b").
-func templateVars(tmpl string) map[string]templateVar {
-	vars := map[string]templateVar{}
+// templatePlaces returns tmpl, which uritemplate.New has accepted, with
+// every place of a variable after its first renamed (placeName), and its
+// places by the name Match reports each under. The items of a list are
+// joined with the separator the URI held between them: "," for a variable
+// that is not exploded ({a} against "a,b" is "a,b") and for an exploded
+// named one ({?x*} against "?x=1&x=2" is "1,2", as {?x} against
+// "?x=1,2"); the operator's separator for an exploded path or label
+// ({/path*} against "/a/b" is "a/b").
+//
+// A variable named more than once may not be in a ;, ? or & expression:
+// the URI holds its name there, so its places cannot be told apart.
+func templatePlaces(tmpl string) (string, map[string]templatePlace, error) {
+	places := map[string]templatePlace{}
+	seen := map[string]int{}   // places of each name so far
+	named := map[string]bool{} // names with a place in a ;, ? or & expression
+	var out strings.Builder
 	for rest := tmpl; ; {
 		open := strings.IndexByte(rest, '{')
 		if open < 0 {
-			return vars
+			out.WriteString(rest)
+			for name, n := range seen {
+				if n > 1 && named[name] {
+					return "", nil, fmt.Errorf("variable %q is named more than once, in a ;, ? or & expression among them, where the URI cannot tell its places apart", name)
+				}
+			}
+			return out.String(), places, nil
 		}
 		end := open + strings.IndexByte(rest[open:], '}')
 		expr := rest[open+1 : end]
+		out.WriteString(rest[:open+1])
 		rest = rest[end+1:]
 		var op byte
 		if expr != "" && strings.IndexByte("+#./;?&", expr[0]) >= 0 {
 			op, expr = expr[0], expr[1:]
+			out.WriteByte(op)
 		}
-		for _, spec := range strings.Split(expr, ",") {
-			v := templateVar{name: spec, sep: ","}
+		for k, spec := range strings.Split(expr, ",") {
+			v := templatePlace{name: spec, sep: ","}
+			explode := ""
 			if name, ok := strings.CutSuffix(spec, "*"); ok {
-				v.name, spec = name, name
+				v.name, explode = name, "*"
 				if op == '/' || op == '.' {
 					v.sep = string(op)
 				}
 			}
-			if name, _, ok := strings.Cut(spec, ":"); ok {
-				v.name, v.prefix = name, true
+			suffix := ""
+			if name, n, ok := strings.Cut(v.name, ":"); ok {
+				v.name, suffix = name, ":"+n
+				v.prefix, _ = strconv.Atoi(n)
 			}
-			vars[spec] = v
+			if op == ';' || op == '?' || op == '&' {
+				named[v.name] = true
+			}
+			capture := v.name
+			if seen[v.name] > 0 {
+				capture = placeName(v.name, seen[v.name], seen)
+			}
+			seen[v.name]++
+			if k > 0 {
+				out.WriteByte(',')
+			}
+			out.WriteString(capture + suffix + explode)
+			places[capture+suffix] = v
+		}
+		out.WriteByte('}')
+	}
+}
+
+// placeName is the name a later place (the n-th, from 1) of variable name
+// is matched under: a variable name (RFC 6570 varname) the template does
+// not use.
+func placeName(name string, n int, used map[string]int) string {
+	for ; ; n++ {
+		alias := name + "._" + strconv.Itoa(n)
+		if used[alias] == 0 {
+			used[alias] = -1 // taken (by an alias; seen counts places from 1)
+			return alias
 		}
 	}
 }
 
 // match returns the template variables of uri (percent-decoded), or false
-// when the template cannot expand to uri. A list is joined as templateVars
-// says; a variable the URI leaves out (an optional {?q}) is absent from
-// the map.
+// when the template cannot expand to uri. A list is joined as
+// templatePlaces says; a variable the URI leaves out (an optional {?q}) is
+// absent from the map.
 func (m *uriMatcher) match(uri string) (map[string]string, bool) {
 	if !m.t.Regexp().MatchString(uri) {
 		return nil, false
@@ -90,15 +148,62 @@ func (m *uriMatcher) match(uri string) (map[string]string, bool) {
 		return nil, false
 	}
 	vars := make(map[string]string, len(values))
+	full := map[string]bool{} // names a whole-value place set
 	for capture, v := range values {
-		spec, ok := m.vars[capture]
+		p, ok := m.places[capture]
 		if !ok {
-			spec = templateVar{name: capture, sep: ","}
+			p = templatePlace{name: capture, sep: ","}
 		}
-		if _, full := values[spec.name]; spec.prefix && full {
+		value := strings.Join(v.V, p.sep)
+		if p.prefix == 0 {
+			if old, ok := vars[p.name]; ok && full[p.name] && old != value {
+				return nil, false // two places of one variable disagree
+			}
+			vars[p.name], full[p.name] = value, true
+		}
+	}
+	for capture, v := range values {
+		p, ok := m.places[capture]
+		if !ok || p.prefix == 0 {
 			continue
 		}
-		vars[spec.name] = strings.Join(v.V, spec.sep)
+		value := strings.Join(v.V, p.sep)
+		if whole, ok := vars[p.name]; ok && full[p.name] {
+			if firstRunes(whole, p.prefix) != value {
+				return nil, false
+			}
+			continue
+		}
+		// Prefixes only: the longest stands for the value, the others
+		// must be its beginning.
+		if old, ok := vars[p.name]; !ok || len([]rune(value)) > len([]rune(old)) {
+			vars[p.name] = value
+		}
+	}
+	for capture, v := range values {
+		if p, ok := m.places[capture]; ok && p.prefix > 0 && !full[p.name] {
+			if value := strings.Join(v.V, p.sep); firstRunes(vars[p.name], p.prefix) != value {
+				return nil, false
+			}
+		}
+	}
+	for capture, p := range m.places { // a name set at one place is set at all
+		if _, set := vars[p.name]; set {
+			if _, here := values[capture]; !here {
+				return nil, false
+			}
+		}
 	}
 	return vars, true
+}
+
+// firstRunes is the first n characters of s (all of s when shorter).
+func firstRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }
