@@ -43,10 +43,12 @@ type OAuth struct {
 	// else. Credentials belong to one authorization server
 	// (client-registration.mdx, Authorization Server Binding): with
 	// ClientIssuer empty they are bound to the first one they are used
-	// with, and when the resource's metadata later names another, that
-	// one is never shown them: the client registers there another way
-	// (Client ID Metadata Document, dynamic registration) if it offers
-	// one, else the login fails with an error.
+	// with, a binding kept in Store (so it outlives the process with a
+	// persistent store), and when the resource's metadata later names
+	// another, that one is never shown them: the client registers there
+	// another way (Client ID Metadata Document, dynamic registration) if
+	// it offers one, else the login fails with an error. Setting
+	// ClientIssuer overrides a stored binding.
 	ClientID, ClientSecret, ClientIssuer string
 	// ClientKey, with ClientID, authenticates the client at the token
 	// endpoint with a signed JWT instead of a secret (private_key_jwt,
@@ -102,7 +104,7 @@ type OAuth struct {
 	mu        sync.Mutex
 	requested []string  // the scopes of the last authorization (kept on re-authorization)
 	issuer    string    // the authorization server in use
-	boundTo   string    // the issuer ClientID is bound to, when ClientIssuer is empty
+	boundTo   string    // the issuer ClientID is bound to (Store.BindClient), when ClientIssuer is empty
 	resource  string    // the resource its token is for (RFC 8707)
 	stepUps   stepUpRun // step-ups in a row for one scope set since the last login
 	tentative string    // the Authorization of a stored token in use, not yet refused
@@ -110,15 +112,23 @@ type OAuth struct {
 }
 
 // TokenStore keeps what OAuth learns: client registrations, keyed by the
-// authorization server's issuer, and tokens, keyed by the issuer and the
+// authorization server's issuer; tokens, keyed by the issuer and the
 // resource (the MCP server's canonical URI, RFC 8707) they were issued
-// for. One store may serve the clients of several servers: a token is
-// only ever presented to the resource it is for.
+// for; and the authorization server each pre-registered client ID is
+// bound to. One store may serve the clients of several servers: a token
+// is only ever presented to the resource it is for.
 type TokenStore interface {
 	Registration(issuer string) *Registration
 	SaveRegistration(issuer string, r *Registration)
 	Token(issuer, resource string) *Token
 	SaveToken(issuer, resource string, t *Token)
+	// BindClient binds the pre-registered clientID to the authorization
+	// server issuer unless it is bound already, and returns the issuer
+	// it is bound to. A store that outlives the process must keep the
+	// binding, or a restarted client would show the credentials to
+	// whichever authorization server a resource names first
+	// (client-registration.mdx, Authorization Server Binding).
+	BindClient(clientID, issuer string) string
 }
 
 // Registration is a client's registration at one authorization server.
@@ -150,9 +160,10 @@ func (t *Token) authorization() string {
 
 // MemoryStore is a TokenStore in memory.
 type MemoryStore struct {
-	mu     sync.Mutex
-	regs   map[string]*Registration
-	tokens map[tokenKey]*Token
+	mu       sync.Mutex
+	regs     map[string]*Registration
+	tokens   map[tokenKey]*Token
+	bindings map[string]string // client ID → issuer
 }
 
 // tokenKey is what a token is stored under.
@@ -186,6 +197,19 @@ func (m *MemoryStore) SaveToken(issuer, resource string, t *Token) {
 		m.tokens = map[tokenKey]*Token{}
 	}
 	m.tokens[tokenKey{issuer, resource}] = t
+}
+
+func (m *MemoryStore) BindClient(clientID, issuer string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if bound, ok := m.bindings[clientID]; ok {
+		return bound
+	}
+	if m.bindings == nil {
+		m.bindings = map[string]string{}
+	}
+	m.bindings[clientID] = issuer
+	return issuer
 }
 
 // OAuthHTTP returns a Streamable HTTP transport for url that logs in with

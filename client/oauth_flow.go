@@ -279,7 +279,8 @@ func (o *OAuth) register(ctx context.Context, as *serverMetadata) (*Registration
 
 // preRegisteredAt reports whether the pre-registered credentials
 // (ClientID and its secret or key) are for issuer: ClientIssuer, or when
-// that is empty the first authorization server they are used with.
+// that is empty the first authorization server they are used with, as
+// the Store remembers it (across restarts, with a persistent store).
 func (o *OAuth) preRegisteredAt(issuer string) bool {
 	if o.ClientIssuer != "" {
 		return o.ClientIssuer == issuer
@@ -287,7 +288,7 @@ func (o *OAuth) preRegisteredAt(issuer string) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.boundTo == "" {
-		o.boundTo = issuer
+		o.boundTo = o.Store.BindClient(o.ClientID, issuer)
 	}
 	return o.boundTo == issuer
 }

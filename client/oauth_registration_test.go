@@ -24,6 +24,29 @@ import (
 // "SHOULD surface an error rather than silently attempting to use
 // mismatched credentials".
 func TestPreRegisteredSecretIsNotSentToAnotherAuthorizationServer(t *testing.T) {
+	loginAtAThenB(t, false)
+}
+
+// TestPreRegisteredSecretBindingSurvivesARestart: as
+// TestPreRegisteredSecretIsNotSentToAnotherAuthorizationServer, but the
+// client restarts between the two logins, keeping its TokenStore (which
+// holds the registration of ClientID "svc" under authorization server A,
+// and its binding to A). README: pre-registered ClientID is "bound to
+// ClientIssuer or else to the first authorization server it is used with
+// and never shown to another"; client-registration.mdx (Authorization
+// Server Binding): "clients MUST NOT reuse client credentials from a
+// different authorization server". A binding kept only in memory would
+// let the first authorization server the (possibly hostile) resource
+// metadata names after a restart get the secret.
+func TestPreRegisteredSecretBindingSurvivesARestart(t *testing.T) {
+	loginAtAThenB(t, true)
+}
+
+// loginAtAThenB logs a pre-registered client in through authorization
+// server A, then (after a restart, with the same store, when restart is
+// set) through B, which the resource's metadata now names, and fails t
+// if B was shown the secret or the second login reported no error.
+func loginAtAThenB(t *testing.T, restart bool) {
 	newAS := func(secrets *[]string, mu *sync.Mutex) *httptest.Server {
 		mux := http.NewServeMux()
 		as := httptest.NewServer(mux)
@@ -67,7 +90,11 @@ func TestPreRegisteredSecretIsNotSentToAnotherAuthorizationServer(t *testing.T) 
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(map[string]any{"resource": srv.URL + "/mcp", "authorization_servers": []string{*current.Load()}})
 	})
-	o := &OAuth{ClientID: "svc", ClientSecret: "secret-registered-at-A", ClientCredentials: true}
+	store := &MemoryStore{} // stands for a TokenStore that outlives the process (a file, a keychain)
+	run := func() *OAuth {
+		return &OAuth{ClientID: "svc", ClientSecret: "secret-registered-at-A", ClientCredentials: true, Store: store}
+	}
+	o := run()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	login := func() error {
@@ -86,6 +113,9 @@ func TestPreRegisteredSecretIsNotSentToAnotherAuthorizationServer(t *testing.T) 
 	}
 	b := asB.URL
 	current.Store(&b) // the resource now names B
+	if restart {
+		o = run() // the client was restarted meanwhile: the same store, a new OAuth
+	}
 	err := login()
 	mu.Lock()
 	defer mu.Unlock()
@@ -96,5 +126,37 @@ func TestPreRegisteredSecretIsNotSentToAnotherAuthorizationServer(t *testing.T) 
 	}
 	if err == nil {
 		t.Fatalf("the login through %s, which the pre-registered credentials are not for, reported no error", asB.URL)
+	}
+}
+
+// TestMemoryStoreKeepsTheFirstBinding: BindClient binds a client ID once;
+// a later issuer gets the first one back, and another client ID binds on
+// its own.
+func TestMemoryStoreKeepsTheFirstBinding(t *testing.T) {
+	var m MemoryStore
+	if got := m.BindClient("svc", "https://a.example"); got != "https://a.example" {
+		t.Fatalf("first binding: got %q", got)
+	}
+	if got := m.BindClient("svc", "https://b.example"); got != "https://a.example" {
+		t.Fatalf("a second issuer rebound the client ID: got %q, want the first, https://a.example", got)
+	}
+	if got := m.BindClient("other", "https://b.example"); got != "https://b.example" {
+		t.Fatalf("another client ID: got %q", got)
+	}
+}
+
+// TestClientIssuerOverridesAStoredBinding: ClientIssuer names the
+// authorization server the credentials are for, whatever the store bound
+// them to in an earlier run (OAuth.ClientIssuer's doc).
+func TestClientIssuerOverridesAStoredBinding(t *testing.T) {
+	store := &MemoryStore{}
+	store.BindClient("svc", "https://a.example")
+	o := &OAuth{ClientID: "svc", ClientIssuer: "https://b.example", Store: store}
+	if !o.preRegisteredAt("https://b.example") || o.preRegisteredAt("https://a.example") {
+		t.Fatal("with ClientIssuer set, the credentials are for it alone")
+	}
+	o = &OAuth{ClientID: "svc", Store: store}
+	if o.preRegisteredAt("https://b.example") || !o.preRegisteredAt("https://a.example") {
+		t.Fatal("without ClientIssuer, the stored binding holds")
 	}
 }
