@@ -50,15 +50,12 @@ func (s lostObjectStore) Swap(ctx context.Context, _ string, _ []byte, _ uint64,
 }
 
 // The owner's repair of a lost record (storeTask, run by keepTasks every
-// taskStorePoll and by mirrorTask on every status change) loops Load →
-// ErrTaskNotFound → Create → ErrTaskExists with no pause and no bound but
-// the task's expiry: a busy loop of store round trips for as long as the
-// task lives (hours with a long TTL), holding up keepTasks for every other
-// task and the tool goroutine that called mirrorTask. README (cluster): the
-// owner "writes again a change whose write failed (... retries backing off
-// to 30 s while the store fails) and re-creates, until the TTL, a record
-// the store lost" — a repair that does not succeed must back off, not spin.
-func TestStoreTaskDoesNotSpinOnLoadNotFoundCreateExists(t *testing.T) {
+// taskStorePoll and by mirrorTask on every status change) against a store
+// that answers Load ErrTaskNotFound and Create ErrTaskExists ends after a
+// few rounds: README (cluster), the owner "re-creates, until the TTL, a
+// record the store lost" with "retries backing off to 30 s while the store
+// fails" — a repair that does not succeed must back off, not spin.
+func TestStoreTaskGivesUpOnRecordGoneYetTaken(t *testing.T) {
 	c := &lostObjectCluster{}
 	s, err := New(Options{Name: "t", Version: "1", Cluster: c, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
@@ -66,8 +63,7 @@ func TestStoreTaskDoesNotSpinOnLoadNotFoundCreateExists(t *testing.T) {
 	}
 	defer s.leaveCluster()
 	now := time.Now()
-	tk := &task{id: strings.Repeat("ab", 16), status: TaskWorking, created: now, updated: now,
-		expires: now.Add(time.Hour), ttl: time.Hour, cancel: func() {}, wake: make(chan struct{}, 1)}
+	tk := workingTask(now)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	done := make(chan error, 1)
@@ -81,4 +77,42 @@ func TestStoreTaskDoesNotSpinOnLoadNotFoundCreateExists(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("storeTask did not return 5 s after its context ended")
 	}
+}
+
+// keepTasks looks again at a task whose record the store answers
+// inconsistently about only after a wait that grows, and goes on with the
+// other tasks of its pass meanwhile (no pass error: the store works).
+func TestKeepPassBacksOffATaskTheStoreAnswersInconsistently(t *testing.T) {
+	c := &lostObjectCluster{}
+	s, err := New(Options{Name: "t", Version: "1", Cluster: c, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.leaveCluster() // its own keepTasks stopped, the test runs the passes
+	tk := workingTask(time.Now())
+	tk.recorded = true
+	s.tasks.mu.Lock()
+	s.tasks.tasks = map[string]*task{tk.id: tk}
+	s.tasks.mu.Unlock()
+	sched := keepSchedule{later: map[string]time.Time{}, backoff: map[string]time.Duration{}}
+	if err := s.keepPass(t.Context(), &sched); err != nil {
+		t.Fatalf("keepPass: %v, want nil (one record, not the store, is at fault)", err)
+	}
+	first := c.calls.Load()
+	if err := s.keepPass(t.Context(), &sched); err != nil || c.calls.Load() != first {
+		t.Fatalf("second pass at once: %v, %d store calls, want none", err, c.calls.Load()-first)
+	}
+	if w := sched.backoff[tk.id]; w < 2*taskStorePoll {
+		t.Fatalf("back-off %v, want at least %v", w, 2*taskStorePoll)
+	}
+	sched.later[tk.id] = time.Now()
+	_ = s.keepPass(t.Context(), &sched)
+	if w := sched.backoff[tk.id]; w < 4*taskStorePoll {
+		t.Fatalf("back-off after a second failure %v, want it doubled", w)
+	}
+}
+
+func workingTask(now time.Time) *task {
+	return &task{id: strings.Repeat("ab", 16), status: TaskWorking, created: now, updated: now,
+		expires: now.Add(time.Hour), ttl: time.Hour, cancel: func() {}, wake: make(chan struct{}, 1)}
 }
