@@ -16,7 +16,8 @@ import (
 // re-creates a record the store lost while the task lives. A finished
 // task whose record agrees is looked at again every finishedTaskCheck
 // only. While the store fails, the passes come further apart, up to
-// keepMaxBackoff.
+// keepMaxBackoff; a task whose record the store answers inconsistently
+// about (gone to Load, taken to Create) is looked at further apart alone.
 
 const (
 	finishedTaskCheck = 10 * time.Second
@@ -29,14 +30,14 @@ func (s *Server) keepTasks(ctx context.Context) {
 	wait := taskStorePoll
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	settled := map[string]time.Time{} // finished tasks whose record agrees: when to look again
+	sched := keepSchedule{later: map[string]time.Time{}, backoff: map[string]time.Duration{}}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-timer.C:
 		}
-		if err := s.keepPass(ctx, settled); err != nil {
+		if err := s.keepPass(ctx, &sched); err != nil {
 			wait = min(2*wait, keepMaxBackoff)
 			s.logger.Warn("cluster: the task store fails; trying again", "in", wait, "err", err)
 		} else {
@@ -46,27 +47,52 @@ func (s *Server) keepTasks(ctx context.Context) {
 	}
 }
 
-// keepPass looks at each task due; it stops at the first store error.
-func (s *Server) keepPass(ctx context.Context, settled map[string]time.Time) error {
+// keepSchedule is what keepTasks remembers of its tasks between passes.
+type keepSchedule struct {
+	// later holds the tasks not looked at again before a time: finished
+	// ones whose record agrees, and ones the store answers inconsistently
+	// about (errStoreInconsistent).
+	later map[string]time.Time
+	// backoff holds the latter's current wait, doubled up to
+	// keepMaxBackoff while the store keeps answering so.
+	backoff map[string]time.Duration
+}
+
+// keepPass looks at each task due; it stops at the first store error but
+// for errStoreInconsistent, which concerns one record: that task alone is
+// looked at again later, backing off, and the pass goes on.
+func (s *Server) keepPass(ctx context.Context, sched *keepSchedule) error {
 	held := s.tasks.recorded()
 	live := make(map[string]bool, len(held))
 	for _, t := range held {
 		live[t.id] = true
-		if at, ok := settled[t.id]; ok && time.Now().Before(at) {
+		if at, ok := sched.later[t.id]; ok && time.Now().Before(at) {
 			continue
 		}
-		delete(settled, t.id)
+		delete(sched.later, t.id)
 		done, err := s.keepTask(ctx, t)
+		if errors.Is(err, errStoreInconsistent) {
+			wait := min(max(2*sched.backoff[t.id], 2*taskStorePoll), keepMaxBackoff)
+			sched.backoff[t.id], sched.later[t.id] = wait, time.Now().Add(wait)
+			s.logger.Warn("cluster: the task store answers inconsistently about a task; trying again", "task", t.id, "in", wait, "err", err)
+			continue
+		}
+		delete(sched.backoff, t.id)
 		if err != nil {
 			return err
 		}
 		if done {
-			settled[t.id] = time.Now().Add(finishedTaskCheck)
+			sched.later[t.id] = time.Now().Add(finishedTaskCheck)
 		}
 	}
-	for id := range settled {
+	for id := range sched.later {
 		if !live[id] {
-			delete(settled, id)
+			delete(sched.later, id)
+		}
+	}
+	for id := range sched.backoff {
+		if !live[id] {
+			delete(sched.backoff, id)
 		}
 	}
 	return nil

@@ -265,9 +265,13 @@ func (s *Server) mirrorTask(t *task) {
 // what other replicas wrote, and re-creates the record should the store
 // have lost it (a restart without persistence) while the task lives.
 // wrote reports whether the record changed: not when it was final already
-// (applyRecord took its status).
+// (applyRecord took its status). A record found gone whose Create is
+// refused as taken is looked for again storeAttempts times at most (the
+// owner's mirrorTask and keepTasks may re-create it at once); past that
+// the store answers inconsistently (errStoreInconsistent), and keepTasks
+// tries again later, backing off, instead of spinning on round trips.
 func (s *Server) storeTask(ctx context.Context, t *task) (wrote bool, err error) {
-	for {
+	for range storeAttempts {
 		_, err = s.swapRecord(ctx, t.id, func(rec *taskRecord) bool {
 			s.applyRecord(t, rec)
 			t.mu.Lock()
@@ -284,7 +288,16 @@ func (s *Server) storeTask(ctx context.Context, t *task) (wrote bool, err error)
 			return err == nil, err
 		}
 	}
+	return false, fmt.Errorf("task %s: %w", t.id, errStoreInconsistent)
 }
+
+// storeAttempts bounds storeTask's rounds of a record found gone whose
+// Create is refused as taken.
+const storeAttempts = 3
+
+// errStoreInconsistent is storeTask's error when the task store keeps
+// reporting a record gone (Load) yet taken (Create).
+var errStoreInconsistent = errors.New("the task store reports the record gone, yet refuses to create it as taken")
 
 // remoteTaskChange handles a ChangeTask of another replica.
 func (s *Server) remoteTaskChange(id string) {

@@ -34,7 +34,16 @@ import (
 // before it swaps it). The object store expires objects like the tasks
 // bucket expires keys (Options.TaskRetention), so an object no record
 // references any more, should a delete fail or the replaced record have
-// been read elsewhere, outlives its record by that long at most.
+// been read elsewhere, outlives its record by that long at most. A write
+// whose answer is an error that may hide a stored write (a lost reply)
+// reads the key back before it deletes its object (settle), so no key is
+// left referencing an object that is gone because of it.
+//
+// A key whose object is gone nonetheless (the object's TTL ends a moment
+// before the key's, being written first) holds no record: Load reports it
+// not found, and Create takes the id, replacing the key by a
+// compare-and-swap on its revision, as server.TaskStore asks (the owner
+// re-creates a record the store lost).
 type taskStore struct {
 	nc      *nats.Conn
 	kv      jetstream.KeyValue
@@ -54,6 +63,10 @@ const (
 // more; it runs even when the request that replaced the record is over.
 const dropTimeout = 5 * time.Second
 
+// createAttempts bounds how often Create tries again to take a key that
+// holds no record (vacant) when the key changes meanwhile.
+const createAttempts = 3
+
 // loadAttempts bounds how often Load re-reads a key whose object a
 // concurrent Swap replaced between the two reads.
 const loadAttempts = 8
@@ -64,14 +77,28 @@ func (s taskStore) Create(ctx context.Context, id string, record []byte, _ time.
 	if err != nil {
 		return err
 	}
-	if _, err = s.kv.Create(ctx, key, value); err != nil {
-		s.drop(ctx, object)
-		if errors.Is(err, jetstream.ErrKeyExists) {
-			return server.ErrTaskExists
+	for range createAttempts {
+		_, err := s.kv.Create(ctx, key, value)
+		if !errors.Is(err, jetstream.ErrKeyExists) {
+			return s.settle(ctx, key, object, err)
 		}
-		return err
+		revision, free, err := s.vacant(ctx, key)
+		if err != nil {
+			s.drop(ctx, object)
+			return err
+		}
+		if !free {
+			break
+		}
+		// Load reports no record (the key references an object that is
+		// gone): the id is free; take it unless the key changes meanwhile.
+		_, err = s.kv.Update(ctx, key, value, revision)
+		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			return s.settle(ctx, key, object, err)
+		}
 	}
-	return nil
+	s.drop(ctx, object)
+	return server.ErrTaskExists
 }
 
 func (s taskStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
@@ -112,14 +139,15 @@ func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision 
 	if err != nil {
 		return err
 	}
-	if _, err := s.kv.Update(ctx, key, value, revision); err != nil {
+	_, err = s.kv.Update(ctx, key, value, revision)
+	if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
 		s.drop(ctx, object)
-		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
-			if _, lerr := s.kv.Get(ctx, key); errors.Is(lerr, jetstream.ErrKeyNotFound) {
-				return server.ErrTaskNotFound
-			}
-			return server.ErrTaskConflict
+		if _, lerr := s.kv.Get(ctx, key); errors.Is(lerr, jetstream.ErrKeyNotFound) {
+			return server.ErrTaskNotFound
 		}
+		return server.ErrTaskConflict
+	}
+	if err := s.settle(ctx, key, object, err); err != nil {
 		return err
 	}
 	s.drop(ctx, s.objects.replaced(key, revision))
@@ -166,4 +194,52 @@ func (s taskStore) drop(ctx context.Context, object string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dropTimeout)
 	defer cancel()
 	_ = s.records.Delete(ctx, object)
+}
+
+// vacant reports whether key holds no record Load would return: it
+// references an object that is gone (its TTL ended a moment before the
+// key's, the object being written first), or it is gone itself since
+// Create found it (revision 0, which Update takes as "no key"); with the
+// key's revision.
+func (s taskStore) vacant(ctx context.Context, key string) (revision uint64, vacant bool, err error) {
+	e, err := s.kv.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return 0, true, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	object, ok := objectOf(e.Value())
+	if !ok {
+		return e.Revision(), false, nil
+	}
+	_, err = s.records.GetInfo(ctx, object)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		return e.Revision(), true, nil
+	}
+	return e.Revision(), false, err
+}
+
+// settle ends a write of a value referencing object ("" is none) to key
+// that answered err. The error may hide a write that was stored (a lost
+// reply), so the key is read back before the object is dropped: holding
+// the reference, the write took and settle answers nil; unreadable, the
+// object is left to the object store's TTL.
+func (s taskStore) settle(ctx context.Context, key, object string, err error) error {
+	if err == nil || object == "" {
+		return err
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dropTimeout)
+	defer cancel()
+	e, gerr := s.kv.Get(rctx, key)
+	switch {
+	case gerr == nil:
+		if ref, ok := objectOf(e.Value()); ok && ref == object {
+			return nil
+		}
+	case !errors.Is(gerr, jetstream.ErrKeyNotFound):
+		return err
+	}
+	s.drop(ctx, object)
+	return err
 }
