@@ -1,0 +1,462 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+)
+
+// Attack tests: tasks and legacy (initialize-era) HTTP sessions.
+
+// attackQuotaServer is a task server whose every request is one client
+// (Limits.ClientID) holding at most n unfinished tasks.
+func attackQuotaServer(t *testing.T, n int) *Server {
+	t.Helper()
+	s, err := New(Options{Name: "tasks", Version: "1", Tools: taskTools(),
+		Limits: Limits{MaxTasksPerClient: n, ClientID: func(context.Context) string { return "one" }},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+	})
+	return s
+}
+
+// attackPostTask posts a modern tools/call declaring the tasks extension.
+func attackPostTask(t *testing.T, url, name, args string) (status int, retryAfter string, body map[string]any, raw string) {
+	t.Helper()
+	b := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + withMeta(`{"name":"`+name+`","arguments":`+args+`}`, tasksMeta) + `}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", name)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	rb, _ := io.ReadAll(resp.Body)
+	_ = json.Unmarshal(rb, &body)
+	return resp.StatusCode, resp.Header.Get("Retry-After"), body, string(rb)
+}
+
+// TestAttackTaskQuotaRefusalOverHTTPIs503: a task creation refused by
+// Limits.MaxTasksPerClient is a limit refusal. README ("Limits and
+// shutdown"): "A refused request is answered at once: -32603 with
+// data.reason busy, quota or shutdown, over HTTP 503 with Retry-After"
+// (doc.go says the same). Today it is HTTP 200 without Retry-After.
+func TestAttackTaskQuotaRefusalOverHTTPIs503(t *testing.T) {
+	s := attackQuotaServer(t, 1)
+	srv := httptest.NewServer(s.HTTPHandler(HTTPOptions{}))
+	defer srv.Close()
+	if st, _, m, raw := attackPostTask(t, srv.URL, "sleeper", `{"ms":60000}`); st != 200 || resultOf(t, m)["resultType"] != "task" {
+		t.Fatalf("first task: %d %s", st, raw)
+	}
+	st, ra, m, raw := attackPostTask(t, srv.URL, "sleeper", `{"ms":60000}`)
+	if errorCode(m) != -32603 || reasonOf(m) != reasonQuota {
+		t.Fatalf("second task over the quota: %d %s, want -32603 reason quota", st, raw)
+	}
+	if st != http.StatusServiceUnavailable || ra == "" {
+		t.Errorf("quota refusal over HTTP: status %d, Retry-After %q; want 503 with Retry-After (README: limit refusals are HTTP 503 with Retry-After)", st, ra)
+	}
+}
+
+// TestAttackTaskStoreFullRefusalHasReason: when the task store is full of
+// running tasks a new task is refused "try again later", but the error
+// carries no data.reason; README: "A refused request is answered at once:
+// -32603 with data.reason busy, quota or shutdown".
+func TestAttackTaskStoreFullRefusalHasReason(t *testing.T) {
+	s := newTaskServer(t)
+	s.tasks.max = 1
+	createTask(t, s, "sleeper", `{"ms":60000}`)
+	r := taskCall(t, s, "sleeper", `{"ms":1}`, "")
+	wantError(t, r, -32603)
+	var data struct {
+		Reason string `json:"reason"`
+	}
+	_ = json.Unmarshal(r.Error.Data, &data)
+	if data.Reason != reasonBusy {
+		t.Errorf("store full of running tasks: %q data %s; want data.reason %q", r.Error.Message, r.Error.Data, reasonBusy)
+	}
+}
+
+// TestAttackTaskCreatedDuringDrainHasShutdownReason: a tools/call admitted
+// just before Shutdown whose task is created once the drain began is
+// refused by the store with a bare -32603 "the server is shutting down",
+// without data.reason "shutdown" (README: refusals carry data.reason
+// busy, quota or shutdown; drain.go: "no task can be created" and refused
+// requests get -32603 with data {"reason":"shutdown"}).
+func TestAttackTaskCreatedDuringDrainHasShutdownReason(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	tool := NewTool(ToolInfo{Name: "gated_task", TaskSupport: TaskSupportRequired,
+		BeforeTask: func(ctx context.Context) error {
+			close(entered)
+			<-release
+			return nil
+		}}, func(ctx context.Context, _ struct{}) (string, error) { return "ran", nil })
+	s, err := New(Options{Name: "tasks", Version: "1", Tools: []Tool{tool},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan reply, 1)
+	go func() {
+		r, _ := rpcMeta(t, s, "tools/call", `{"name":"gated_task","arguments":{}}`, tasksMeta, nil)
+		got <- r
+	}()
+	<-entered
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); _ = s.Shutdown(ctx) }()
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(time.Millisecond) {
+		s.tasks.mu.Lock()
+		down := s.tasks.shutdown
+		s.tasks.mu.Unlock()
+		if down {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Shutdown did not begin")
+		}
+	}
+	close(release)
+	r := <-got
+	cancel()
+	wg.Wait()
+	wantError(t, r, -32603)
+	var data struct {
+		Reason string `json:"reason"`
+	}
+	_ = json.Unmarshal(r.Error.Data, &data)
+	if data.Reason != reasonShutdown {
+		t.Errorf("task creation during the drain: %q data %s; want data.reason %q", r.Error.Message, r.Error.Data, reasonShutdown)
+	}
+}
+
+// TestAttackLegacyEvictionSparesSessionWithRequestInFlight: at
+// MaxLegacySessions a new session evicts "the one idle the longest"
+// (README, Limits and shutdown). Session A has a tools/call in flight
+// (waiting for the client's elicitation answer); session B has been idle
+// since its last ping. The third initialize evicts A, the busy one: A's
+// answer is then 404 and its tool call fails with "the legacy session has
+// ended", while idle B survives.
+func TestAttackLegacyEvictionSparesSessionWithRequestInFlight(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.Limits.MaxLegacySessions = 2 })
+	srv := httptest.NewServer(f.s.HTTPHandler(HTTPOptions{}))
+	defer srv.Close()
+	a := openSession(t, srv.URL, fullCaps)
+	b := openSession(t, srv.URL, fullCaps)
+	resp := a.post(lgBody("2", "tools/call", `{"name":"ask_name"}`))
+	defer resp.Body.Close()
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("ask_name answered %s, want SSE", resp.Header.Get("Content-Type"))
+	}
+	ev := newLgSSE(resp.Body)
+	req, _ := ev.next(t)
+	if req["method"] != "elicitation/create" {
+		t.Fatalf("server request %v", req)
+	}
+	time.Sleep(5 * time.Millisecond) // B's last use is strictly later than A's
+	if st, _, raw := b.rpc("3", "ping", ""); st != 200 {
+		t.Fatalf("ping on B: %d %s", st, raw)
+	}
+	openSession(t, srv.URL, fullCaps) // at the cap: one session is evicted
+
+	answer := a.post(`{"jsonrpc":"2.0","id":` + idOf(req) + `,"result":{"action":"accept","content":{"name":"Lin"}}}`)
+	ab, _ := io.ReadAll(answer.Body)
+	answer.Body.Close()
+	if answer.StatusCode != http.StatusAccepted {
+		t.Errorf("answering A's elicitation: %d %s; A had a request in flight and was evicted before idle B", answer.StatusCode, ab)
+	}
+	res, raw := ev.next(t)
+	if idOf(res) != "2" || res["result"] == nil || lgText(t, resultOf(t, res)) != "Hello, Lin!" {
+		t.Errorf("A's tool call: %s, want Hello, Lin!", raw)
+	}
+}
+
+// TestAttackLegacyInitializeRefusedDuringDrain: once Shutdown began,
+// "requests that arrive from now on are refused with -32603 and data
+// {"reason":"shutdown"} (HTTP: 503 with Retry-After)" (Server.Shutdown,
+// README "Limits and shutdown"). A legacy initialize POST is still
+// answered 200 and opens a new session with an Mcp-Session-Id.
+func TestAttackLegacyInitializeRefusedDuringDrain(t *testing.T) {
+	f := newFixture(t)
+	srv := httptest.NewServer(f.s.HTTPHandler(HTTPOptions{}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = f.s.Shutdown(ctx)
+	c := &lgHTTP{t: t, url: srv.URL}
+	resp := c.post(lgBody("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}`),
+		"MCP-Protocol-Version", "2025-11-25")
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" ||
+		resp.Header.Get("Mcp-Session-Id") != "" || !strings.Contains(string(b), `"reason":"shutdown"`) {
+		t.Errorf("legacy initialize after Shutdown: %d, Mcp-Session-Id %q, Retry-After %q, %s; want 503 with Retry-After, reason shutdown and no session",
+			resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), resp.Header.Get("Retry-After"), b)
+	}
+}
+
+// TestAttackLegacyInitializeIsRateLimited: Limits.Rate gives every client
+// a token bucket, "Burst requests at once, PerSecond on average, on stdio
+// and HTTP alike" and a request over the rate gets HTTP 429 (README, Rate
+// limits). A legacy initialize POST never takes a token: one client opens
+// any number of sessions at once (each of which can evict another
+// client's idle session at MaxLegacySessions).
+func TestAttackLegacyInitializeIsRateLimited(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.Limits.Rate = RateLimit{PerSecond: 0.01, Burst: 1} })
+	srv := httptest.NewServer(f.s.HTTPHandler(HTTPOptions{}))
+	defer srv.Close()
+	var codes []int
+	for i := 0; i < 3; i++ {
+		c := &lgHTTP{t: t, url: srv.URL}
+		resp := c.post(lgBody("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}`),
+			"MCP-Protocol-Version", "2025-11-25")
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		codes = append(codes, resp.StatusCode)
+	}
+	if codes[1] != http.StatusTooManyRequests || codes[2] != http.StatusTooManyRequests {
+		t.Errorf("three initialize POSTs from one client with Burst 1 and 0.01/s: statuses %v, want 200 then 429s", codes)
+	}
+}
+
+// TestAttackLegacy20250326SessionAcceptsBatch: a session that negotiated
+// 2025-03-26 speaks that revision, whose JSONRPCMessage includes
+// JSONRPCBatchRequest (schema/2025-03-26/schema.json, "A JSON-RPC batch
+// request"; that revision's basic/index: implementations MUST support
+// receiving batches). README (Compatibility): an initialize starts a
+// session "at the version the client asks for among 2025-11-25,
+// 2025-06-18, 2025-03-26, 2024-11-05". A batch of two requests in such a
+// session is refused with 400 "batch requests are not supported".
+func TestAttackLegacy20250326SessionAcceptsBatch(t *testing.T) {
+	_, srv := startLegacyHTTP(t)
+	c := &lgHTTP{t: t, url: srv.URL}
+	resp := c.post(lgBody("1", "initialize", `{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"old","version":"1"}}`),
+		"MCP-Protocol-Version", "2025-03-26")
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `"protocolVersion":"2025-03-26"`) {
+		t.Fatalf("initialize 2025-03-26: %d %s", resp.StatusCode, b)
+	}
+	c.sid = resp.Header.Get("Mcp-Session-Id")
+	r := c.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, "MCP-Protocol-Version", "2025-03-26")
+	r.Body.Close()
+	resp = c.post(`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"tools/list"}]`,
+		"MCP-Protocol-Version", "2025-03-26")
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `"id":2`) || !strings.Contains(string(b), `"id":3`) || strings.Contains(string(b), `"error"`) {
+		t.Errorf("batch of ping and tools/list in a 2025-03-26 session: %d %s; want both answered", resp.StatusCode, b)
+	}
+}
+
+// TestAttackLegacySubscriptionsBounded: README ("Limits and shutdown"):
+// "Every bound is explicit, an option with a safe default"; the product
+// must never hold unbounded memory for a hostile client. A legacy
+// session's resources/subscribe adds its URI to the session's subscriber
+// for good, with no cap on their number or size (and URIs no resource
+// serves are accepted): one session here holds 1000 distinct 16 KiB URIs
+// (16 MiB; with 4 MiB bodies and 1024 sessions, far more), and nothing
+// refuses any of them. (A modern listen bounds its taskIds at 256 per
+// TestAttackTaskResultsNotEvictedByAnotherClient: MaxTasksPerClient
+// exists "so one client cannot take every slot" (Limits doc), and a task's
+// result lives "for its ttlMs from creation" (tasks.go; ttlMs in every
+// task). But the quota counts only unfinished tasks, and a full store
+// evicts the oldest finished task of any client: a client that never holds
+// more than one unfinished task fills the store with quick tasks and
+// pushes out another client's completed, unread result long before its
+// ttlMs, after which the victim's tasks/get is "Unknown task".
+func TestAttackTaskResultsNotEvictedByAnotherClient(t *testing.T) {
+	s, err := New(Options{Name: "tasks", Version: "1", Tools: taskTools(),
+		Limits: Limits{MaxTasksPerClient: 1},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+	})
+	s.tasks.max = 16
+	srv := httptest.NewServer(s.HTTPHandler(HTTPOptions{}))
+	defer srv.Close()
+	// Two clients: two HTTP connections (the default client identity).
+	victim := &http.Client{Transport: &http.Transport{}}
+	attacker := &http.Client{Transport: &http.Transport{}}
+	defer victim.CloseIdleConnections()
+	defer attacker.CloseIdleConnections()
+	post := func(c *http.Client, method, name, params string) map[string]any {
+		t.Helper()
+		b := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":` + withMeta(params, tasksMeta) + `}`
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", method)
+		req.Header.Set("Mcp-Name", name)
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		rb, _ := io.ReadAll(resp.Body)
+		if err := json.Unmarshal(rb, &m); err != nil {
+			t.Fatalf("%s: %d %s", method, resp.StatusCode, rb)
+		}
+		return m
+	}
+	waitDone := func(c *http.Client, id string) map[string]any {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+			m := post(c, "tasks/get", id, `{"taskId":"`+id+`"}`)
+			if r, _ := m["result"].(map[string]any); r != nil && r["status"] == TaskCompleted {
+				return m
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("task %s: %v", id, m)
+			}
+		}
+	}
+	create := func(c *http.Client) string {
+		t.Helper()
+		m := post(c, "tools/call", "sleeper", `{"name":"sleeper","arguments":{"ms":0}}`)
+		id, _ := resultOf(t, m)["taskId"].(string)
+		if id == "" {
+			t.Fatalf("no task: %v", m)
+		}
+		return id
+	}
+	mine := create(victim)
+	waitDone(victim, mine)
+	for i := 0; i < 16; i++ { // never more than one unfinished task at a time
+		waitDone(attacker, create(attacker))
+	}
+	m := post(victim, "tasks/get", mine, `{"taskId":"`+mine+`"}`)
+	if m["error"] != nil {
+		t.Errorf("the victim's completed task (ttlMs 300000) after another client ran 16 quick tasks: %v; its result was evicted by a client holding one unfinished task at a time", m["error"])
+	}
+}
+
+// TestAttackLegacyHTTPCancelledRequestGetsNoResponse: in an
+// initialize-era HTTP session notifications/cancelled is how the client
+// cancels (the session answers it: the handler's context is cancelled).
+// Servers receiving it SHOULD "Not send a response for the cancelled
+// request" (basic/patterns/cancellation.mdx, Behavior Requirements; the
+// same text in 2025-11-25). The POST of the cancelled request is answered
+// with a made-up -32603 "Internal error: the request produced no
+// response" for its id instead.
+func TestAttackLegacyHTTPCancelledRequestGetsNoResponse(t *testing.T) {
+	f, srv := startLegacyHTTP(t)
+	a := openSession(t, srv.URL, fullCaps)
+	done := make(chan string, 1)
+	go func() {
+		resp := a.post(lgBody("2", "tools/call", `{"name":"slow","arguments":{"tag":"c"}}`))
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		done <- string(b)
+	}()
+	select {
+	case <-f.gate.started:
+	case <-time.After(3 * time.Second):
+		t.Fatal("the slow tool did not start")
+	}
+	r := a.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user"}}`)
+	r.Body.Close()
+	if r.StatusCode != http.StatusAccepted {
+		t.Fatalf("notifications/cancelled: %d", r.StatusCode)
+	}
+	select {
+	case <-f.gate.cancelled:
+	case <-time.After(3 * time.Second):
+		t.Fatal("the handler was not cancelled")
+	}
+	select {
+	case body := <-done:
+		if strings.Contains(body, `"id":2`) {
+			t.Errorf("the cancelled request was answered: %s; want no response for it", body)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("the cancelled request's POST did not end")
+	}
+}
+
+// TestAttackLegacyProgressIncreasesAcrossRounds: Progress "follows
+// progress.mdx: a progress that ... does not increase over the last one
+// sent for the request, is dropped" (server.Progress doc); progress.mdx:
+// "The progress value MUST increase with each notification". In a legacy
+// session a handler that returns InputRequiredError itself is resolved by
+// asking the client and running it again (legacySession.forward), all
+// within the one client request and its one progressToken. Each round is a
+// new internal request with its own progress record, so the client gets
+// progress 10 twice for the same token.
+func TestAttackLegacyProgressIncreasesAcrossRounds(t *testing.T) {
+	tool := NewTool(ToolInfo{Name: "two_rounds"}, func(ctx context.Context, _ struct{}) (string, error) {
+		Progress(ctx, 10, 100, "started")
+		if State(ctx) == nil {
+			SetState(ctx, json.RawMessage(`{"round":1}`))
+			return "", &InputRequiredError{Requests: map[string]mcp.InputRequest{"name": elicitName("Name?")}}
+		}
+		return "done", nil
+	})
+	s, err := New(Options{Name: "p", Version: "1", Tools: []Tool{tool},
+		StateKey: []byte("0123456789abcdef0123456789abcdef"),
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.HTTPHandler(HTTPOptions{}))
+	defer srv.Close()
+	a := openSession(t, srv.URL, fullCaps)
+	resp := a.post(lgBody("2", "tools/call", `{"name":"two_rounds","arguments":{},"_meta":{"progressToken":"tok"}}`))
+	defer resp.Body.Close()
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("two_rounds answered %s %s, want SSE", resp.Header.Get("Content-Type"), b)
+	}
+	ev := newLgSSE(resp.Body)
+	var progress []float64
+	for {
+		m, raw := ev.next(t)
+		switch {
+		case m["method"] == "notifications/progress":
+			p, _ := m["params"].(map[string]any)["progress"].(float64)
+			progress = append(progress, p)
+		case m["method"] == "elicitation/create":
+			ans := a.post(`{"jsonrpc":"2.0","id":` + idOf(m) + `,"result":{"action":"accept","content":{"name":"Lin"}}}`)
+			ans.Body.Close()
+		case m["id"] != nil && m["method"] == nil:
+			if m["result"] == nil {
+				t.Fatalf("two_rounds: %s", raw)
+			}
+			for i := 1; i < len(progress); i++ {
+				if progress[i] <= progress[i-1] {
+					t.Errorf("progress for token tok: %v; must increase with each notification", progress)
+					break
+				}
+			}
+			return
+		}
+	}
+}
