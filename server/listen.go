@@ -43,7 +43,7 @@ type subscriptions struct {
 type subscriber struct {
 	tools, prompts, resources bool
 	uris                      map[string]bool
-	uriBytes                  int // the length of uris' keys (a legacy session's bound)
+	uriBytes                  int             // the length of uris' keys (a legacy session's bound)
 	tasks                     map[string]bool // task ids (notifications/tasks); fixed once added
 	pending                   pendingEvents   // published, not yet delivered (listen_queue.go)
 }
