@@ -137,7 +137,8 @@ func (st *httpStream) close() {
 // internal error so a request never goes unanswered. A successful listen
 // result is always sent as SSE; other responses that were not preceded by
 // a notification are plain JSON with the status httpwire.StatusForCode
-// gives for their error code (400 for any error when invalid is set).
+// gives for their error code (400 for any error when invalid is set, 503
+// with Retry-After for a limit's refusal).
 func (st *httpStream) finish(id jsonrpc.ID, resp Response) {
 	st.mu.Lock()
 	st.done = true
@@ -160,8 +161,12 @@ func (st *httpStream) writeFinalLocked(id jsonrpc.ID, resp Response) {
 	}
 	if st.sse == nil && !(st.listen && code == 0) {
 		status := httpwire.StatusForCode(code)
-		if st.invalid && code != 0 {
+		switch {
+		case st.invalid && code != 0:
 			status = http.StatusBadRequest
+		case resp.refused:
+			st.w.Header().Set("Retry-After", retryAfterSeconds)
+			status = http.StatusServiceUnavailable
 		}
 		writeJSON(st.w, status, body)
 		return

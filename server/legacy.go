@@ -212,7 +212,7 @@ func (l *legacySession) serve(ctx context.Context, msg jsonrpc.Message, w Messag
 	case l.closed():
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: the session has ended"}
 	case l.s.isClosing():
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the server is shutting down"}
+		return nil, shuttingDownError()
 	}
 	switch msg.Method {
 	case legacy.MethodLoggingSetLevel:

@@ -159,6 +159,22 @@ func limitError(reason, message string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: message, Data: []byte(`{"reason":"` + reason + `"}`)}
 }
 
+// isRefusal reports whether e is a limit's refusal of a request, one that
+// did not run: -32603 with data.reason busy, quota or shutdown, as
+// limitError writes it. HTTP answers a refusal with 503 and Retry-After.
+// A request a limit cut off once it ran (timeout, the end of a drain's
+// grace) is not a refusal: limitOutcome answers it with a plain response.
+func isRefusal(e *jsonrpc.Error) bool {
+	if e.Code != jsonrpc.CodeInternalError {
+		return false
+	}
+	switch string(e.Data) {
+	case `{"reason":"` + reasonBusy + `"}`, `{"reason":"` + reasonQuota + `"}`, `{"reason":"` + reasonShutdown + `"}`:
+		return true
+	}
+	return false
+}
+
 var (
 	// errRequestTimeout is the cancellation cause of a request that ran
 	// past Limits.RequestTimeout.

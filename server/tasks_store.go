@@ -116,7 +116,9 @@ type taskStore struct {
 
 // errTooManyTasks answers a task creation when the store is full of running
 // tasks.
-var errTooManyTasks = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: too many running tasks; try again later"}
+// It is a server-wide limit, so its reason is busy (the client's own quota
+// is errTaskQuota).
+var errTooManyTasks = limitError(reasonBusy, "Internal error: too many running tasks; try again later")
 
 // add registers a new working task for tool on behalf of client, after
 // dropping expired tasks and, when the store is full, the oldest finished
@@ -126,7 +128,7 @@ func (st *taskStore) add(tool *toolImpl, args []byte, meta requestMeta, client s
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.shutdown {
-		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the server is shutting down"}
+		return nil, nil, shuttingDownError()
 	}
 	if st.tasks == nil {
 		st.tasks = map[string]*task{}
