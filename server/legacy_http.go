@@ -189,11 +189,18 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 	return true
 }
 
-// legacyInitialize opens a session with an initialize request.
+// legacyInitialize opens a session with an initialize request. It runs
+// through the server's limits like every request (serveLimited): over the
+// client's rate it is 429, while the server drains or is full 503, and no
+// session is opened.
 func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s *Server, msg jsonrpc.Message) {
 	hs := &legacyHTTPSession{legacySession: s.newLegacySession(nil), owner: principalKey(r.Context())}
 	hs.out = hs.sendStream
-	resp := hs.Handle(r.Context(), msg, discardWriter{})
+	resp, ok := h.serveLimited(w, r, msg, func(ctx context.Context) Response { return hs.Handle(ctx, msg, discardWriter{}) })
+	if !ok {
+		hs.Close()
+		return
+	}
 	if resp.Body == nil || resp.Code != 0 {
 		hs.Close()
 		if resp.Body != nil {
