@@ -43,9 +43,12 @@ type Limits struct {
 	// GET streams (default 1024).
 	MaxListenStreams int
 	// MaxLegacySessions caps the initialize-era HTTP sessions (default
-	// 1024). When full, a new session evicts the session idle the longest
-	// (one without an open GET stream); when every session has a stream,
-	// initialize gets 503.
+	// 1024). When full, a new session evicts the session idle the longest.
+	// A session is idle while none of its HTTP requests is being served:
+	// no request in flight (one waiting for the client's answer to an
+	// elicitation or sampling request included) and no open GET stream;
+	// it has been idle since its last request ended. When every session
+	// is in use, initialize gets 503 with reason busy.
 	MaxLegacySessions int
 	// MaxTasksPerClient caps the unfinished tasks (tasks extension) one
 	// client may hold (default 64, of the store's 1024), so one client

@@ -16,47 +16,6 @@ import (
 
 // Attack tests: tasks and legacy (initialize-era) HTTP sessions.
 
-// TestAttackLegacyEvictionSparesSessionWithRequestInFlight: at
-// MaxLegacySessions a new session evicts "the one idle the longest"
-// (README, Limits and shutdown). Session A has a tools/call in flight
-// (waiting for the client's elicitation answer); session B has been idle
-// since its last ping. The third initialize evicts A, the busy one: A's
-// answer is then 404 and its tool call fails with "the legacy session has
-// ended", while idle B survives.
-func TestAttackLegacyEvictionSparesSessionWithRequestInFlight(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.Limits.MaxLegacySessions = 2 })
-	srv := httptest.NewServer(f.s.HTTPHandler(HTTPOptions{}))
-	defer srv.Close()
-	a := openSession(t, srv.URL, fullCaps)
-	b := openSession(t, srv.URL, fullCaps)
-	resp := a.post(lgBody("2", "tools/call", `{"name":"ask_name"}`))
-	defer resp.Body.Close()
-	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		t.Fatalf("ask_name answered %s, want SSE", resp.Header.Get("Content-Type"))
-	}
-	ev := newLgSSE(resp.Body)
-	req, _ := ev.next(t)
-	if req["method"] != "elicitation/create" {
-		t.Fatalf("server request %v", req)
-	}
-	time.Sleep(5 * time.Millisecond) // B's last use is strictly later than A's
-	if st, _, raw := b.rpc("3", "ping", ""); st != 200 {
-		t.Fatalf("ping on B: %d %s", st, raw)
-	}
-	openSession(t, srv.URL, fullCaps) // at the cap: one session is evicted
-
-	answer := a.post(`{"jsonrpc":"2.0","id":` + idOf(req) + `,"result":{"action":"accept","content":{"name":"Lin"}}}`)
-	ab, _ := io.ReadAll(answer.Body)
-	answer.Body.Close()
-	if answer.StatusCode != http.StatusAccepted {
-		t.Errorf("answering A's elicitation: %d %s; A had a request in flight and was evicted before idle B", answer.StatusCode, ab)
-	}
-	res, raw := ev.next(t)
-	if idOf(res) != "2" || res["result"] == nil || lgText(t, resultOf(t, res)) != "Hello, Lin!" {
-		t.Errorf("A's tool call: %s, want Hello, Lin!", raw)
-	}
-}
-
 // TestAttackLegacy20250326SessionAcceptsBatch: a session that negotiated
 // 2025-03-26 speaks that revision, whose JSONRPCMessage includes
 // JSONRPCBatchRequest (schema/2025-03-26/schema.json, "A JSON-RPC batch
