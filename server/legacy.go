@@ -558,9 +558,10 @@ func (l *legacySession) request(ctx context.Context, method string, params json.
 // legacyCall is the per-request state of a request served in a legacy
 // session, reachable from the handler's context.
 type legacyCall struct {
-	sess    *legacySession
-	mu      sync.Mutex
-	answers map[string]mcp.InputResponse
+	sess     *legacySession
+	mu       sync.Mutex
+	answers  map[string]mcp.InputResponse
+	progress progressState // the last progress sent for the client's request, across its rounds
 }
 
 type legacyKey struct{}
