@@ -145,3 +145,84 @@ func TestTaskCreatedDuringDrainIsRefusedForShutdown(t *testing.T) {
 		t.Errorf("task creation during the drain: %q data %s; want data.reason %q", r.Error.Message, r.Error.Data, reasonShutdown)
 	}
 }
+
+// TestTaskResultsNotEvictedByAnotherClient: MaxTasksPerClient
+// exists "so one client cannot take every slot" (Limits doc), and a task's
+// result lives "for its ttlMs from creation" (tasks.go; ttlMs in every
+// task). The quota counts only unfinished tasks, so a client that never
+// holds more than one unfinished task can fill the store with quick tasks;
+// a full store evicts the oldest finished task of the client holding the
+// most finished tasks, so that client pushes out its own results, and
+// another client's completed, unread result is still there.
+func TestTaskResultsNotEvictedByAnotherClient(t *testing.T) {
+	s, err := New(Options{Name: "tasks", Version: "1", Tools: taskTools(),
+		Limits: Limits{MaxTasksPerClient: 1},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+	})
+	s.tasks.max = 16
+	srv := httptest.NewServer(s.HTTPHandler(HTTPOptions{}))
+	defer srv.Close()
+	// Two clients: two HTTP connections (the default client identity).
+	victim := &http.Client{Transport: &http.Transport{}}
+	attacker := &http.Client{Transport: &http.Transport{}}
+	defer victim.CloseIdleConnections()
+	defer attacker.CloseIdleConnections()
+	post := func(c *http.Client, method, name, params string) map[string]any {
+		t.Helper()
+		b := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":` + withMeta(params, tasksMeta) + `}`
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", method)
+		req.Header.Set("Mcp-Name", name)
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		rb, _ := io.ReadAll(resp.Body)
+		if err := json.Unmarshal(rb, &m); err != nil {
+			t.Fatalf("%s: %d %s", method, resp.StatusCode, rb)
+		}
+		return m
+	}
+	waitDone := func(c *http.Client, id string) map[string]any {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+			m := post(c, "tasks/get", id, `{"taskId":"`+id+`"}`)
+			if r, _ := m["result"].(map[string]any); r != nil && r["status"] == TaskCompleted {
+				return m
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("task %s: %v", id, m)
+			}
+		}
+	}
+	create := func(c *http.Client) string {
+		t.Helper()
+		m := post(c, "tools/call", "sleeper", `{"name":"sleeper","arguments":{"ms":0}}`)
+		id, _ := resultOf(t, m)["taskId"].(string)
+		if id == "" {
+			t.Fatalf("no task: %v", m)
+		}
+		return id
+	}
+	mine := create(victim)
+	waitDone(victim, mine)
+	for i := 0; i < 16; i++ { // never more than one unfinished task at a time
+		waitDone(attacker, create(attacker))
+	}
+	m := post(victim, "tasks/get", mine, `{"taskId":"`+mine+`"}`)
+	if m["error"] != nil {
+		t.Errorf("the victim's completed task (ttlMs 300000) after another client ran 16 quick tasks: %v; its result was evicted by a client holding one unfinished task at a time", m["error"])
+	}
+}
