@@ -13,12 +13,13 @@ import (
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
-// JSON-RPC batches in initialize-era HTTP sessions. Revision 2025-03-26 is
-// the one whose messages include batches (basic/index: implementations
-// MUST support receiving JSON-RPC batches; 2025-06-18 removed them), so a
-// session that negotiated it takes a POSTed array of requests,
-// notifications and responses. Every other POSTed array is refused with
-// 400 -32600, as before.
+// JSON-RPC batches in initialize-era sessions. Revision 2025-03-26 is the
+// one whose messages include batches (basic/index: implementations MUST
+// support receiving JSON-RPC batches; 2025-06-18 removed them), so a
+// session that negotiated it takes an array of requests, notifications
+// and responses: a POST body with its Mcp-Session-Id, or a stdio line
+// (legacy_stdio_batch.go). Every other array is refused with -32600 (HTTP
+// 400), as before.
 //
 // The requests of a batch run at once, each through the server's limits
 // like a request of its own (its rate token, the in-flight cap, the drain:
@@ -61,73 +62,135 @@ func (h *httpHandler) serveLegacyBatch(w http.ResponseWriter, r *http.Request, b
 			Message: "Bad Request: unsupported " + httpwire.HeaderProtocolVersion + " " + v}).Write(w, nil)
 		return true
 	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(body, &elems); err != nil {
-		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeParseError, "Parse error: the batch is not valid JSON", nil)))
-		return true
-	}
-	switch {
-	case len(elems) == 0:
-		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Invalid Request: an empty batch", nil)))
-		return true
-	case len(elems) > maxLegacyBatch:
-		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-			"Invalid Request: a batch of "+strconv.Itoa(len(elems))+" messages; at most "+strconv.Itoa(maxLegacyBatch), nil)))
+	elems, rerr := splitBatch(body)
+	if rerr != nil {
+		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, jsonrpc.ID{}, rerr))
 		return true
 	}
 	st := newHTTPStream(r.Context(), w, false, h.keepAlive)
-	out, requests := hs.serveBatch(r.Context(), elems, st)
+	b := readBatch(elems, func(msg jsonrpc.Message) { hs.Handle(r.Context(), msg, nil) })
 	switch {
-	case requests == 0 && len(out) == 0:
+	case b.requests == 0 && b.empty():
 		w.WriteHeader(http.StatusAccepted)
-	case len(out) == 0:
+		return true
+	case b.requests > 0:
+		b.run(r.Context(), s, hs.legacySession, st)
+	}
+	if body := b.response(); body != nil {
+		st.finish(jsonrpc.ID{}, Response{Body: body})
+	} else {
 		st.endUnanswered()
-	default:
-		st.finish(jsonrpc.ID{}, Response{Body: append(append([]byte{'['}, bytes.Join(out, []byte{','})...), ']')})
 	}
 	return true
 }
 
-// serveBatch serves the messages of a batch: notifications and responses
-// in order, requests at once, each through the server's limits. It returns
-// the responses to send (requests the client cancelled have none; a
-// message that does not decode gets its error) and how many requests the
-// batch held.
-func (hs *legacyHTTPSession) serveBatch(ctx context.Context, elems []json.RawMessage, st *httpStream) (out [][]byte, requests int) {
-	s := hs.s
-	answers := make([][]byte, len(elems))
-	var wg sync.WaitGroup
+// splitBatch returns the messages of a batch, or the -32700/-32600 error
+// of one that is not valid JSON, empty or longer than maxLegacyBatch.
+func splitBatch(body []byte) ([]json.RawMessage, *jsonrpc.Error) {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(body, &elems); err != nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeParseError, "Parse error: the batch is not valid JSON", nil)
+	}
+	switch {
+	case len(elems) == 0:
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Invalid Request: an empty batch", nil)
+	case len(elems) > maxLegacyBatch:
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+			"Invalid Request: a batch of "+strconv.Itoa(len(elems))+" messages; at most "+strconv.Itoa(maxLegacyBatch), nil)
+	}
+	return elems, nil
+}
+
+// legacyBatch is a batch being served: its requests, and the answer of
+// each message by position (nil: none).
+type legacyBatch struct {
+	msgs     []jsonrpc.Message // the requests to run, by position (Kind 0: none)
+	answers  [][]byte
+	requests int
+}
+
+// readBatch decodes the messages of a batch: notifications and responses
+// go to deliver at once, in order; a message that does not decode gets
+// its error, an initialize its -32600; the other requests are left to run.
+func readBatch(elems []json.RawMessage, deliver func(jsonrpc.Message)) *legacyBatch {
+	b := &legacyBatch{msgs: make([]jsonrpc.Message, len(elems)), answers: make([][]byte, len(elems))}
 	for i, e := range elems {
 		msg, derr := jsonrpc.DecodeOwned(e) // e is a copy of its own
 		switch {
 		case derr != nil:
-			answers[i] = jsonrpc.AppendError(nil, msg.ID, derr)
+			if msg.Kind != jsonrpc.KindNotification {
+				b.answers[i] = jsonrpc.AppendError(nil, msg.ID, derr)
+			}
 			continue
 		case msg.Kind != jsonrpc.KindRequest:
-			hs.Handle(ctx, msg, nil)
+			deliver(msg)
 			continue
 		}
-		requests++
+		b.requests++
 		if msg.Method == "initialize" {
-			answers[i] = jsonrpc.AppendError(nil, msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Invalid Request: initialize must not be part of a batch", nil))
+			b.answers[i] = jsonrpc.AppendError(nil, msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Invalid Request: initialize must not be part of a batch", nil))
+			continue
+		}
+		b.msgs[i] = msg
+	}
+	return b
+}
+
+// run runs the batch's requests at once in session l, each through the
+// server's limits like a request of its own (admitRate, serveLimited),
+// their notifications and server-to-client requests written to w; it
+// returns once every one has its answer (none for a request the client
+// cancelled).
+func (b *legacyBatch) run(ctx context.Context, s *Server, l *legacySession, w MessageWriter) {
+	var wg sync.WaitGroup
+	for i, msg := range b.msgs {
+		if msg.Kind != jsonrpc.KindRequest {
 			continue
 		}
 		if rr := s.admitRate(ctx); rr != nil {
-			answers[i] = jsonrpc.AppendError(nil, msg.ID, rr.err())
+			b.answers[i] = jsonrpc.AppendError(nil, msg.ID, rr.err())
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, _ := s.serveLimited(ctx, msg, func(ctx context.Context) Response { return hs.Handle(ctx, msg, st) })
-			answers[i] = resp.Body
+			resp, _ := s.serveLimited(ctx, msg, func(ctx context.Context) Response { return l.Handle(ctx, msg, w) })
+			b.answers[i] = resp.Body
 		}()
 	}
 	wg.Wait()
-	for _, a := range answers {
+}
+
+// refuse answers every request of the batch still to run with rerr.
+func (b *legacyBatch) refuse(rerr *jsonrpc.Error) {
+	for i, msg := range b.msgs {
+		if msg.Kind == jsonrpc.KindRequest {
+			b.answers[i] = jsonrpc.AppendError(nil, msg.ID, rerr)
+		}
+	}
+}
+
+// empty reports whether the batch has no answer.
+func (b *legacyBatch) empty() bool {
+	for _, a := range b.answers {
+		if a != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// response is the batch response, the array of the answers; nil when there
+// is none (JSON-RPC: no empty array is sent).
+func (b *legacyBatch) response() []byte {
+	var out [][]byte
+	for _, a := range b.answers {
 		if a != nil {
 			out = append(out, a)
 		}
 	}
-	return out, requests
+	if len(out) == 0 {
+		return nil
+	}
+	return append(append([]byte{'['}, bytes.Join(out, []byte{','})...), ']')
 }

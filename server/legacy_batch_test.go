@@ -88,3 +88,30 @@ func TestLegacyBatchBounds(t *testing.T) {
 		t.Errorf("batch in a 2025-06-18 session: %d %s, want 400", st, b)
 	}
 }
+
+// TestLegacyStdio20250326SessionAcceptsBatch: on stdio too, a session at
+// 2025-03-26 takes a batch line and answers it with one line, the array
+// of the requests' responses; a session at 2025-06-18 refuses one.
+func TestLegacyStdio20250326SessionAcceptsBatch(t *testing.T) {
+	f := newFixture(t)
+	p := startLegacyStdio(t, f.s)
+	p.initialize("2025-03-26", `{}`)
+	p.send(`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/roots/list_changed"},{"jsonrpc":"2.0","id":3,"method":"tools/list"}]`)
+	line := p.nextRaw()
+	var arr []map[string]any
+	if err := json.Unmarshal([]byte(line), &arr); err != nil || len(arr) != 2 {
+		t.Fatalf("batch response %s: want an array of 2 responses (%v)", line, err)
+	}
+	for i, id := range []string{"2", "3"} {
+		if idOf(arr[i]) != id || arr[i]["result"] == nil {
+			t.Errorf("batch response %d: %v, want the result for id %s", i, arr[i], id)
+		}
+	}
+
+	q := startLegacyStdio(t, newFixture(t).s)
+	q.initialize("2025-06-18", `{}`)
+	q.send(`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`)
+	if line := q.nextRaw(); !strings.Contains(line, "batch requests are not supported") {
+		t.Errorf("batch in a 2025-06-18 session: %s, want -32600", line)
+	}
+}
