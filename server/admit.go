@@ -248,9 +248,16 @@ func limitOutcome(hctx context.Context, id jsonrpc.ID, resp Response, timeout ti
 	}
 	switch context.Cause(hctx) {
 	case errRequestTimeout:
-		return errorResponse(id, timeoutError(timeout))
+		return cutOffResponse(id, timeoutError(timeout))
 	case errShutdownCancel:
-		return errorResponse(id, shutdownCancelError())
+		return cutOffResponse(id, shutdownCancelError())
 	}
 	return resp
+}
+
+// cutOffResponse answers a request a limit ended while it ran: an error
+// response but not a refusal (the request ran; over HTTP its status stays
+// the one of its error code).
+func cutOffResponse(id jsonrpc.ID, e *jsonrpc.Error) Response {
+	return Response{Body: jsonrpc.AppendError(nil, id, e), Code: e.Code}
 }

@@ -27,6 +27,13 @@ type Response struct {
 	// Code is the JSON-RPC error code of an error response, 0 on success;
 	// HTTP maps it to a status (httpwire.StatusForCode).
 	Code int64
+	// refused says the error refuses the request for a limit (isRefusal):
+	// HTTP answers it 503 with Retry-After.
+	refused bool
+	// cancelled says the client cancelled the request
+	// (notifications/cancelled in a legacy session): Body is nil and no
+	// response is sent for it.
+	cancelled bool
 }
 
 // Handle answers one decoded message: the transport-independent entry every
@@ -105,8 +112,10 @@ func (s *Server) HandleBytes(ctx context.Context, data []byte, w MessageWriter) 
 	return s.Handle(ctx, msg, w)
 }
 
+// errorResponse is the response carrying e; a limit's refusal (isRefusal)
+// is marked so that HTTP answers it 503 with Retry-After.
 func errorResponse(id jsonrpc.ID, e *jsonrpc.Error) Response {
-	return Response{Body: jsonrpc.AppendError(nil, id, e), Code: e.Code}
+	return Response{Body: jsonrpc.AppendError(nil, id, e), Code: e.Code, refused: isRefusal(e)}
 }
 
 // serve runs one request and returns the encoded result or the error.
@@ -131,7 +140,7 @@ func (s *Server) serveParsed(ctx context.Context, pr *parsedRequest, w MessageWr
 		return nil, s.unsupportedVersion(meta.protocolVersion)
 	}
 	if s.isClosing() {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the server is shutting down"}
+		return nil, shuttingDownError()
 	}
 	// The routes keep p: a copy of the params in r (one allocation for
 	// both), so pr itself does not escape.

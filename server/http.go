@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/httpwire"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
@@ -153,6 +154,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, rej := httpwire.ReadBody(w, r, h.maxBody)
 	if rej != nil {
 		_ = rej.Write(w, nil)
+		return
+	}
+	if jsonscan.Kind(body) == '[' && h.serveLegacyBatch(w, r, body) { // legacy_batch.go
 		return
 	}
 	msg, derr := jsonrpc.DecodeOwned(body) // the body is read into a buffer of its own

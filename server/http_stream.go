@@ -137,11 +137,33 @@ func (st *httpStream) close() {
 // internal error so a request never goes unanswered. A successful listen
 // result is always sent as SSE; other responses that were not preceded by
 // a notification are plain JSON with the status httpwire.StatusForCode
-// gives for their error code (400 for any error when invalid is set).
+// gives for their error code (400 for any error when invalid is set, 503
+// with Retry-After for a limit's refusal).
 func (st *httpStream) finish(id jsonrpc.ID, resp Response) {
 	st.mu.Lock()
 	st.done = true
 	st.writeFinalLocked(id, resp)
+	ka := st.ka
+	st.mu.Unlock()
+	if ka != nil {
+		ka.leave()
+	}
+}
+
+// endUnanswered ends the response of a request the client cancelled
+// (notifications/cancelled): no JSON-RPC response is sent for it
+// (cancellation: the receiver SHOULD not send a response for the cancelled
+// request). A POSTed request is answered with one JSON response object or
+// with an SSE stream that SHOULD eventually carry its response, so the
+// only answer without one is an SSE stream (text/event-stream, which every
+// client's Accept lists) that ends with no response event: the stream is
+// opened now when it is not yet, and ended.
+func (st *httpStream) endUnanswered() {
+	st.mu.Lock()
+	st.done = true
+	if !st.broken && st.ctx.Err() == nil && st.openSSELocked() != nil {
+		st.broken = true
+	}
 	ka := st.ka
 	st.mu.Unlock()
 	if ka != nil {
@@ -160,8 +182,12 @@ func (st *httpStream) writeFinalLocked(id jsonrpc.ID, resp Response) {
 	}
 	if st.sse == nil && !(st.listen && code == 0) {
 		status := httpwire.StatusForCode(code)
-		if st.invalid && code != 0 {
+		switch {
+		case st.invalid && code != 0:
 			status = http.StatusBadRequest
+		case resp.refused:
+			st.w.Header().Set("Retry-After", retryAfterSeconds)
+			status = http.StatusServiceUnavailable
 		}
 		writeJSON(st.w, status, body)
 		return

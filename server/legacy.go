@@ -81,11 +81,11 @@ type legacySession struct {
 	clientInfo  json.RawMessage
 	level       mcp.LoggingLevel
 	sub         *subscriber
-	subAuth     *authState                      // the token resources/subscribe came with (mayHear)
-	pending     map[string]chan jsonrpc.Message // server-to-client requests by id
-	inflight    map[string]context.CancelFunc   // client requests by id
-	stream      chan []byte                     // HTTP: the open GET stream, nil when none
-	streamGone  chan struct{}                   // closed when that stream ends
+	subAuth     *authState                         // the token resources/subscribe came with (mayHear)
+	pending     map[string]chan jsonrpc.Message    // server-to-client requests by id
+	inflight    map[string]context.CancelCauseFunc // client requests by id
+	stream      chan []byte                        // HTTP: the open GET stream, nil when none
+	streamGone  chan struct{}                      // closed when that stream ends
 }
 
 // newLegacySession returns a session for one initialize-era client. out
@@ -97,7 +97,7 @@ func (s *Server) newLegacySession(out func(msg []byte) error) *legacySession {
 	return &legacySession{
 		s: s, id: newSessionID(), out: out,
 		ready: make(chan struct{}), done: make(chan struct{}),
-		pending: map[string]chan jsonrpc.Message{}, inflight: map[string]context.CancelFunc{},
+		pending: map[string]chan jsonrpc.Message{}, inflight: map[string]context.CancelCauseFunc{},
 	}
 }
 
@@ -144,8 +144,10 @@ func (l *legacySession) logLevel() mcp.LoggingLevel {
 
 // Handle serves one message of the session's client: requests are answered
 // (blocking while the handler runs), notifications and responses to the
-// server's own requests give an empty Response. ctx cancellation cancels
-// the handler and suppresses the response.
+// server's own requests give an empty Response. ctx cancellation, or the
+// client's notifications/cancelled for the request, cancels the handler and
+// suppresses the response (the Response of a request the client cancelled
+// says so: its transport sends nothing for it).
 func (l *legacySession) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWriter) Response {
 	switch msg.Kind {
 	case jsonrpc.KindRequest:
@@ -158,8 +160,8 @@ func (l *legacySession) Handle(ctx context.Context, msg jsonrpc.Message, w Messa
 	default:
 		return errorResponse(msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request"})
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	key := msg.ID.String()
 	l.mu.Lock()
 	l.inflight[key] = cancel
@@ -177,7 +179,7 @@ func (l *legacySession) Handle(ctx context.Context, msg jsonrpc.Message, w Messa
 		result, rerr = l.intercepted(ctx, msg, w)
 	}
 	if ctx.Err() != nil {
-		return Response{}
+		return Response{cancelled: context.Cause(ctx) == errClientCancelled}
 	}
 	if rerr != nil {
 		return errorResponse(msg.ID, rerr)
@@ -212,7 +214,7 @@ func (l *legacySession) serve(ctx context.Context, msg jsonrpc.Message, w Messag
 	case l.closed():
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: the session has ended"}
 	case l.s.isClosing():
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the server is shutting down"}
+		return nil, shuttingDownError()
 	}
 	switch msg.Method {
 	case legacy.MethodLoggingSetLevel:
@@ -459,9 +461,15 @@ func (l *legacySession) notification(msg jsonrpc.Message) {
 	cancel := l.inflight[id.String()]
 	l.mu.Unlock()
 	if cancel != nil {
-		cancel()
+		cancel(errClientCancelled)
 	}
 }
+
+// errClientCancelled is the cancellation cause of a request the client
+// cancelled with notifications/cancelled. The server sends no response
+// for it (basic/utilities/cancellation: receivers SHOULD not send a
+// response for the cancelled request).
+var errClientCancelled = errors.New("server: the client cancelled the request")
 
 // deliver hands a client's response to the server request waiting for it;
 // responses nobody waits for are dropped.
@@ -558,9 +566,10 @@ func (l *legacySession) request(ctx context.Context, method string, params json.
 // legacyCall is the per-request state of a request served in a legacy
 // session, reachable from the handler's context.
 type legacyCall struct {
-	sess    *legacySession
-	mu      sync.Mutex
-	answers map[string]mcp.InputResponse
+	sess     *legacySession
+	mu       sync.Mutex
+	answers  map[string]mcp.InputResponse
+	progress progressState // the last progress sent for the client's request, across its rounds
 }
 
 type legacyKey struct{}

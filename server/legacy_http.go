@@ -20,7 +20,9 @@ import (
 //   - POST of a request: served by the session, answered with JSON or, once
 //     the handler sends a notification (progress, log) or a request to the
 //     client (Ask), with an SSE stream ending in the response; JSON-RPC
-//     errors keep HTTP 200;
+//     errors keep HTTP 200 (a limit's refusal is 503); a request the
+//     client cancels (notifications/cancelled) gets an SSE stream that
+//     ends without a response;
 //   - POST of a notification or of the client's response to a server
 //     request: 202 Accepted;
 //   - GET (Accept: text/event-stream): the session's standalone SSE stream,
@@ -30,7 +32,7 @@ import (
 //
 // An unknown or ended session id is 404. A request that carries the modern
 // _meta is served statelessly even with a session id. Sessions idle for
-// legacySessionIdle (no request, no open GET stream) are ended.
+// legacySessionIdle (no request in flight, no open GET stream) are ended.
 
 // headerSessionID is the session header of the initialize-era transport.
 const headerSessionID = "Mcp-Session-Id"
@@ -49,17 +51,32 @@ type legacySessions struct {
 type legacyHTTPSession struct {
 	*legacySession
 	owner    string       // principalKey of the creator ("" unauthenticated)
-	lastUsed atomic.Int64 // unix nanoseconds
+	lastUsed atomic.Int64 // unix nanoseconds: when the last HTTP request for it began or ended
 	streams  atomic.Int32 // open GET streams
+	inUse    atomic.Int32 // HTTP requests for it being served (acquire … release)
 }
 
 func (hs *legacyHTTPSession) touch() { hs.lastUsed.Store(time.Now().UnixNano()) }
 
-func (ls *legacySessions) get(id string) *legacyHTTPSession {
+// idle reports whether no HTTP request of the session is being served:
+// none in flight (a tools/call waiting for the client's answer included)
+// and no open GET stream. Only an idle session is evicted or swept.
+func (hs *legacyHTTPSession) idle() bool { return hs.inUse.Load() == 0 && hs.streams.Load() == 0 }
+
+// release ends the use of a session acquire returned.
+func (hs *legacyHTTPSession) release() {
+	hs.touch()
+	hs.inUse.Add(-1)
+}
+
+// acquire returns the session id, in use until release (so that it is not
+// evicted while an HTTP request for it is served), or nil when unknown.
+func (ls *legacySessions) acquire(id string) *legacyHTTPSession {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	hs := ls.m[id]
 	if hs != nil {
+		hs.inUse.Add(1)
 		hs.touch()
 	}
 	return hs
@@ -84,7 +101,7 @@ func (ls *legacySessions) add(hs *legacyHTTPSession) bool {
 	}
 	ls.lastSweep = now
 	for id, old := range ls.m {
-		if old.streams.Load() == 0 && now.Sub(time.Unix(0, old.lastUsed.Load())) > legacySessionIdle {
+		if old.idle() && now.Sub(time.Unix(0, old.lastUsed.Load())) > legacySessionIdle {
 			old.Close()
 			delete(ls.m, id)
 		}
@@ -120,6 +137,7 @@ func (h *httpHandler) serveLegacyStream(w http.ResponseWriter, r *http.Request) 
 	if hs == nil {
 		return true
 	}
+	defer hs.release()
 	if r.Method == http.MethodDelete {
 		s.sessions.remove(sid)
 		hs.Close()
@@ -166,6 +184,7 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 	if hs == nil {
 		return true
 	}
+	defer hs.release()
 	if v := r.Header.Get(httpwire.HeaderProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) {
 		_ = (&httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
 			Message: "Bad Request: unsupported " + httpwire.HeaderProtocolVersion + " " + v}).Write(w, rawID(msg.ID))
@@ -181,6 +200,10 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 	if !ok {
 		return true
 	}
+	if resp.cancelled {
+		st.endUnanswered()
+		return true
+	}
 	resp.Code = 0 // a JSON-RPC error is still HTTP 200 in a legacy session
 	if h.auth != nil && st.finishDenied(r, msg.ID) {
 		return true
@@ -189,11 +212,18 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 	return true
 }
 
-// legacyInitialize opens a session with an initialize request.
+// legacyInitialize opens a session with an initialize request. It runs
+// through the server's limits like every request (serveLimited): over the
+// client's rate it is 429, while the server drains or is full 503, and no
+// session is opened.
 func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s *Server, msg jsonrpc.Message) {
 	hs := &legacyHTTPSession{legacySession: s.newLegacySession(nil), owner: principalKey(r.Context())}
 	hs.out = hs.sendStream
-	resp := hs.Handle(r.Context(), msg, discardWriter{})
+	resp, ok := h.serveLimited(w, r, msg, func(ctx context.Context) Response { return hs.Handle(ctx, msg, discardWriter{}) })
+	if !ok {
+		hs.Close()
+		return
+	}
 	if resp.Body == nil || resp.Code != 0 {
 		hs.Close()
 		if resp.Body != nil {
@@ -203,23 +233,24 @@ func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s
 	}
 	if !s.sessions.add(hs) {
 		hs.Close()
-		writeRefusal(w, msg.ID, limitError(reasonBusy, "Internal error: too many sessions, all with an open stream; retry later"))
+		writeRefusal(w, msg.ID, limitError(reasonBusy, "Internal error: too many sessions, all in use; retry later"))
 		return
 	}
 	w.Header().Set(headerSessionID, hs.id)
 	writeJSON(w, http.StatusOK, resp.Body)
 }
 
-// callerSession returns the session sid when it exists and belongs to the
-// caller; otherwise it answers 404 (unknown or ended) or 403 (another
-// principal's) and returns nil.
+// callerSession returns the session sid, acquired (the caller releases
+// it), when it exists and belongs to the caller; otherwise it answers 404
+// (unknown or ended) or 403 (another principal's) and returns nil.
 func (s *Server) callerSession(w http.ResponseWriter, r *http.Request, sid string) *legacyHTTPSession {
-	hs := s.sessions.get(sid)
+	hs := s.sessions.acquire(sid)
 	switch {
 	case hs == nil:
 		sessionNotFound(w)
 		return nil
 	case !hs.ownedBy(r.Context()):
+		hs.release()
 		sessionForbidden(w)
 		return nil
 	}

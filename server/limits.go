@@ -43,9 +43,12 @@ type Limits struct {
 	// GET streams (default 1024).
 	MaxListenStreams int
 	// MaxLegacySessions caps the initialize-era HTTP sessions (default
-	// 1024). When full, a new session evicts the session idle the longest
-	// (one without an open GET stream); when every session has a stream,
-	// initialize gets 503.
+	// 1024). When full, a new session evicts the session idle the longest.
+	// A session is idle while none of its HTTP requests is being served:
+	// no request in flight (one waiting for the client's answer to an
+	// elicitation or sampling request included) and no open GET stream;
+	// it has been idle since its last request ended. When every session
+	// is in use, initialize gets 503 with reason busy.
 	MaxLegacySessions int
 	// MaxTasksPerClient caps the unfinished tasks (tasks extension) one
 	// client may hold (default 64, of the store's 1024), so one client
@@ -157,6 +160,22 @@ const (
 // data {"reason": reason}.
 func limitError(reason, message string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: message, Data: []byte(`{"reason":"` + reason + `"}`)}
+}
+
+// isRefusal reports whether e is a limit's refusal of a request, one that
+// did not run: -32603 with data.reason busy, quota or shutdown, as
+// limitError writes it. HTTP answers a refusal with 503 and Retry-After.
+// A request a limit cut off once it ran (timeout, the end of a drain's
+// grace) is not a refusal: limitOutcome answers it with a plain response.
+func isRefusal(e *jsonrpc.Error) bool {
+	if e.Code != jsonrpc.CodeInternalError {
+		return false
+	}
+	switch string(e.Data) {
+	case `{"reason":"` + reasonBusy + `"}`, `{"reason":"` + reasonQuota + `"}`, `{"reason":"` + reasonShutdown + `"}`:
+		return true
+	}
+	return false
 }
 
 var (

@@ -19,13 +19,19 @@ import (
 // Every notification sent is valid JSON and follows progress.mdx: a
 // progress that is not a finite number, or that does not increase over the
 // last one sent for the request, is dropped; a total that is not finite is
-// left out.
+// left out. In an initialize-era session, where a handler that needs input
+// is run again under the same client request and progressToken, "the
+// request" is the client's: progress must increase across those rounds.
 func Progress(ctx context.Context, progress, total float64, message string) {
 	r := requestFrom(ctx)
 	if r == nil || r.meta.progressToken == nil || math.IsNaN(progress) || math.IsInf(progress, 0) {
 		return
 	}
-	if !r.advanceProgress(progress) {
+	ps := &r.progress
+	if c := legacyFrom(ctx); c != nil {
+		ps = &c.progress // one record across the rounds of the client's request
+	}
+	if !ps.advance(progress) {
 		return
 	}
 	if math.IsNaN(total) || math.IsInf(total, 0) {
@@ -149,14 +155,14 @@ type progressState struct {
 	last float64
 }
 
-// advanceProgress records progress and reports whether it increases over
-// the last value sent (the first value always does).
-func (r *request) advanceProgress(progress float64) bool {
-	r.progress.mu.Lock()
-	defer r.progress.mu.Unlock()
-	if r.progress.sent && progress <= r.progress.last {
+// advance records progress and reports whether it increases over the last
+// value sent (the first value always does).
+func (ps *progressState) advance(progress float64) bool {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if ps.sent && progress <= ps.last {
 		return false
 	}
-	r.progress.sent, r.progress.last = true, progress
+	ps.sent, ps.last = true, progress
 	return true
 }

@@ -290,6 +290,10 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 		c.send(jsonrpc.AppendError(nil, jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: message exceeds the maximum size"}))
 		return true
 	}
+	if c.legacy != nil && jsonscan.Kind(line) == '[' && c.legacy.ProtocolVersion() == batchVersion {
+		c.dispatchBatch(l, line) // legacy_stdio_batch.go
+		return true
+	}
 	decode := jsonrpc.Decode
 	if own {
 		// Nothing else uses or reuses the line's buffer: a large string

@@ -17,10 +17,13 @@ package server
 // optional tools run synchronously, required tools are -32021, and
 // tasks/get|update|cancel are -32021.
 //
-// Tasks live in memory, at most defaultMaxTasks of them (finished tasks are
-// evicted oldest first when full), each for its ttlMs from
-// creation; a running task is cancelled when its TTL ends or the server
-// shuts down, so no goroutine outlives its task.
+// Tasks live in memory, at most defaultMaxTasks of them, each for its ttlMs
+// from creation; a running task is cancelled when its TTL ends or the server
+// shuts down, so no goroutine outlives its task. When the store is full a
+// new task evicts a finished one: the oldest of the client holding the most
+// finished tasks, so that one client's quick tasks push out its own unread
+// results before anyone else's; with every task running it is refused
+// (reason busy).
 
 import (
 	"encoding/json"

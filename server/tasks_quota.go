@@ -5,8 +5,9 @@ package server
 var errTaskQuota = limitError(reasonQuota, "Internal error: this client has too many unfinished tasks; wait for one to finish or cancel one")
 
 // atQuotaLocked reports whether client holds its quota of unfinished tasks
-// (working or input_required). Finished tasks do not count: they are
-// evicted first when the store is full. A request with no client identity
+// (working or input_required). Finished tasks do not count: when the store
+// is full they are evicted, those of the client holding the most first
+// (evictFinishedLocked). A request with no client identity
 // (the in-memory Caller, Handle called directly) has no quota, only the
 // store's cap. Callers hold st.mu.
 func (st *taskStore) atQuotaLocked(client string) bool {

@@ -117,17 +117,19 @@ type taskStore struct {
 
 // errTooManyTasks answers a task creation when the store is full of running
 // tasks.
-var errTooManyTasks = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: too many running tasks; try again later"}
+// It is a server-wide limit, so its reason is busy (the client's own quota
+// is errTaskQuota).
+var errTooManyTasks = limitError(reasonBusy, "Internal error: too many running tasks; try again later")
 
 // add registers a new working task for tool on behalf of client, after
-// dropping expired tasks and, when the store is full, the oldest finished
-// one; a client at its quota of unfinished tasks is refused
-// (tasks_quota.go).
+// dropping expired tasks and, when the store is full, a finished one
+// (evictFinishedLocked); a client at its quota of unfinished tasks is
+// refused (tasks_quota.go).
 func (st *taskStore) add(tool *toolImpl, args []byte, meta requestMeta, client string) (*task, context.Context, *jsonrpc.Error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.shutdown {
-		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the server is shutting down"}
+		return nil, nil, shuttingDownError()
 	}
 	if st.tasks == nil {
 		st.tasks = map[string]*task{}
@@ -183,22 +185,44 @@ func (st *taskStore) sweepLocked(now time.Time) {
 	}
 }
 
-// evictFinishedLocked drops the oldest terminal task; false when every task
-// is still running. Callers hold st.mu.
+// evictFinishedLocked makes room in a full store: it drops the oldest
+// terminal task of the client holding the most terminal tasks, so that a
+// client running many quick tasks pushes out its own unread results, not
+// another client's before their ttlMs. false when every task is still
+// running. Callers hold st.mu.
 func (st *taskStore) evictFinishedLocked() bool {
-	var oldest *task
+	type held struct {
+		n      int
+		oldest *task
+	}
+	byClient := map[string]*held{}
+	var most *held
 	for _, t := range st.tasks {
 		t.mu.Lock()
 		fin := t.terminal()
 		t.mu.Unlock()
-		if fin && (oldest == nil || t.created.Before(oldest.created)) {
-			oldest = t
+		if !fin {
+			continue
+		}
+		h := byClient[t.client]
+		if h == nil {
+			h = &held{}
+			byClient[t.client] = h
+		}
+		h.n++
+		if h.oldest == nil || t.created.Before(h.oldest.created) {
+			h.oldest = t
 		}
 	}
-	if oldest == nil {
+	for _, h := range byClient {
+		if most == nil || h.n > most.n || (h.n == most.n && h.oldest.created.Before(most.oldest.created)) {
+			most = h
+		}
+	}
+	if most == nil {
 		return false
 	}
-	delete(st.tasks, oldest.id)
+	delete(st.tasks, most.oldest.id)
 	return true
 }
 

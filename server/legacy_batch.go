@@ -1,0 +1,196 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/internal/httpwire"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// JSON-RPC batches in initialize-era sessions. Revision 2025-03-26 is the
+// one whose messages include batches (basic/index: implementations MUST
+// support receiving JSON-RPC batches; 2025-06-18 removed them), so a
+// session that negotiated it takes an array of requests, notifications
+// and responses: a POST body with its Mcp-Session-Id, or a stdio line
+// (legacy_stdio_batch.go). Every other array is refused with -32600 (HTTP
+// 400), as before.
+//
+// The requests of a batch run at once, each through the server's limits
+// like a request of its own (its rate token, the in-flight cap, the drain:
+// a refused one is answered with its error in the batch response); the
+// batch holds at most maxLegacyBatch messages. The answer is one array of
+// the requests' responses (JSON-RPC 2.0, "Batch"), as a JSON body or, once
+// a handler has sent a notification or a request to the client, as the
+// last event of an SSE stream. A batch of notifications and responses only
+// is 202 Accepted; a request the client cancelled has no response in the
+// array, and a batch left with none gets an SSE stream that ends without
+// one (endUnanswered).
+
+// batchVersion is the one legacy revision with JSON-RPC batches.
+const batchVersion = "2025-03-26"
+
+// maxLegacyBatch bounds the messages of one batch (the default
+// Limits.MaxInFlightPerConn).
+const maxLegacyBatch = defaultMaxInFlightPerConn
+
+// serveLegacyBatch serves a POSTed JSON array with the Mcp-Session-Id of
+// a session that negotiated batchVersion and reports whether it did; an
+// array for any other session is left to the single-message path, which
+// refuses it.
+func (h *httpHandler) serveLegacyBatch(w http.ResponseWriter, r *http.Request, body []byte) bool {
+	s, ok := h.core.(*Server)
+	sid := r.Header.Get(headerSessionID)
+	if !ok || sid == "" {
+		return false
+	}
+	hs := s.callerSession(w, r, sid)
+	if hs == nil {
+		return true
+	}
+	defer hs.release()
+	if hs.ProtocolVersion() != batchVersion {
+		return false
+	}
+	if v := r.Header.Get(httpwire.HeaderProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) {
+		_ = (&httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
+			Message: "Bad Request: unsupported " + httpwire.HeaderProtocolVersion + " " + v}).Write(w, nil)
+		return true
+	}
+	elems, rerr := splitBatch(body)
+	if rerr != nil {
+		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, jsonrpc.ID{}, rerr))
+		return true
+	}
+	st := newHTTPStream(r.Context(), w, false, h.keepAlive)
+	b := readBatch(elems, func(msg jsonrpc.Message) { hs.Handle(r.Context(), msg, nil) })
+	switch {
+	case b.requests == 0 && b.empty():
+		w.WriteHeader(http.StatusAccepted)
+		return true
+	case b.requests > 0:
+		b.run(r.Context(), s, hs.legacySession, st)
+	}
+	if body := b.response(); body != nil {
+		st.finish(jsonrpc.ID{}, Response{Body: body})
+	} else {
+		st.endUnanswered()
+	}
+	return true
+}
+
+// splitBatch returns the messages of a batch, or the -32700/-32600 error
+// of one that is not valid JSON, empty or longer than maxLegacyBatch.
+func splitBatch(body []byte) ([]json.RawMessage, *jsonrpc.Error) {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(body, &elems); err != nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeParseError, "Parse error: the batch is not valid JSON", nil)
+	}
+	switch {
+	case len(elems) == 0:
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Invalid Request: an empty batch", nil)
+	case len(elems) > maxLegacyBatch:
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+			"Invalid Request: a batch of "+strconv.Itoa(len(elems))+" messages; at most "+strconv.Itoa(maxLegacyBatch), nil)
+	}
+	return elems, nil
+}
+
+// legacyBatch is a batch being served: its requests, and the answer of
+// each message by position (nil: none).
+type legacyBatch struct {
+	msgs     []jsonrpc.Message // the requests to run, by position (Kind 0: none)
+	answers  [][]byte
+	requests int
+}
+
+// readBatch decodes the messages of a batch: notifications and responses
+// go to deliver at once, in order; a message that does not decode gets
+// its error, an initialize its -32600; the other requests are left to run.
+func readBatch(elems []json.RawMessage, deliver func(jsonrpc.Message)) *legacyBatch {
+	b := &legacyBatch{msgs: make([]jsonrpc.Message, len(elems)), answers: make([][]byte, len(elems))}
+	for i, e := range elems {
+		msg, derr := jsonrpc.DecodeOwned(e) // e is a copy of its own
+		switch {
+		case derr != nil:
+			if msg.Kind != jsonrpc.KindNotification {
+				b.answers[i] = jsonrpc.AppendError(nil, msg.ID, derr)
+			}
+			continue
+		case msg.Kind != jsonrpc.KindRequest:
+			deliver(msg)
+			continue
+		}
+		b.requests++
+		if msg.Method == "initialize" {
+			b.answers[i] = jsonrpc.AppendError(nil, msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Invalid Request: initialize must not be part of a batch", nil))
+			continue
+		}
+		b.msgs[i] = msg
+	}
+	return b
+}
+
+// run runs the batch's requests at once in session l, each through the
+// server's limits like a request of its own (admitRate, serveLimited),
+// their notifications and server-to-client requests written to w; it
+// returns once every one has its answer (none for a request the client
+// cancelled).
+func (b *legacyBatch) run(ctx context.Context, s *Server, l *legacySession, w MessageWriter) {
+	var wg sync.WaitGroup
+	for i, msg := range b.msgs {
+		if msg.Kind != jsonrpc.KindRequest {
+			continue
+		}
+		if rr := s.admitRate(ctx); rr != nil {
+			b.answers[i] = jsonrpc.AppendError(nil, msg.ID, rr.err())
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, _ := s.serveLimited(ctx, msg, func(ctx context.Context) Response { return l.Handle(ctx, msg, w) })
+			b.answers[i] = resp.Body
+		}()
+	}
+	wg.Wait()
+}
+
+// refuse answers every request of the batch still to run with rerr.
+func (b *legacyBatch) refuse(rerr *jsonrpc.Error) {
+	for i, msg := range b.msgs {
+		if msg.Kind == jsonrpc.KindRequest {
+			b.answers[i] = jsonrpc.AppendError(nil, msg.ID, rerr)
+		}
+	}
+}
+
+// empty reports whether the batch has no answer.
+func (b *legacyBatch) empty() bool {
+	for _, a := range b.answers {
+		if a != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// response is the batch response, the array of the answers; nil when there
+// is none (JSON-RPC: no empty array is sent).
+func (b *legacyBatch) response() []byte {
+	var out [][]byte
+	for _, a := range b.answers {
+		if a != nil {
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return append(append([]byte{'['}, bytes.Join(out, []byte{','})...), ']')
+}
