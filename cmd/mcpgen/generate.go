@@ -38,8 +38,8 @@ revision is the same command with the new version.
 With --check nothing is written: the command lists the files that differ
 from what it would write and exits 1 if there are any.
 
-The package name defaults to the folder name when that is a Go identifier,
-else "mcp".
+The package name must be a Go identifier other than _, main and init; it
+defaults to the folder name when that is one, else "mcp".
 
 Examples:
   mcpgen generate --schema 2026-07-28 --out generated/mcp
@@ -68,8 +68,10 @@ func runGenerate(e *env, c *command, args []string) int {
 		return e.usageError(c, "--schema is required")
 	case *out == "":
 		return e.usageError(c, "--out is required")
-	case *pkg != "" && !token.IsIdentifier(*pkg):
-		return e.usageError(c, "--package %q is not a Go identifier", *pkg)
+	case *pkg != "":
+		if err := checkPackageName(*pkg); err != nil {
+			return e.usageError(c, "--package %q %v", *pkg, err)
+		}
 	}
 	if *pkg == "" {
 		*pkg = defaultPackage(*out)
@@ -188,8 +190,27 @@ func loadSchema(e *env, path string) (*schema.Model, error) {
 	return nil, err
 }
 
-// defaultPackage is the output folder's name when it is a Go identifier,
-// else "mcp".
+// checkPackageName reports whether name can be the package clause of a
+// library package that others import: a Go identifier (keywords are not),
+// not the blank identifier, not main (a command, which cannot be imported
+// and needs a func main) and not init (which cannot be the name of an
+// import).
+func checkPackageName(name string) error {
+	switch {
+	case !token.IsIdentifier(name):
+		return errors.New("is not a Go identifier")
+	case name == "_":
+		return errors.New("is the blank identifier, which cannot name a package")
+	case name == "main":
+		return errors.New("would make a command (package main), not a package others can import")
+	case name == "init":
+		return errors.New("cannot be imported under its name (init is reserved for funcs)")
+	}
+	return nil
+}
+
+// defaultPackage is the output folder's name when it can name the package
+// (checkPackageName), else "mcp".
 func defaultPackage(out string) string {
 	base := filepath.Base(out)
 	if base == "." || base == ".." || base == string(filepath.Separator) {
@@ -197,7 +218,7 @@ func defaultPackage(out string) string {
 			base = filepath.Base(abs)
 		}
 	}
-	if token.IsIdentifier(base) {
+	if checkPackageName(base) == nil {
 		return base
 	}
 	return "mcp"

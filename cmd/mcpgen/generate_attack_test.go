@@ -48,33 +48,6 @@ func TestAttackGenerateKeepsToolBindings(t *testing.T) {
 	}
 }
 
-// TestAttackGenerateBadPackageName: --package _ passes the flag check
-// (token.IsIdentifier) and is then reported, for every file, as a
-// "generator bug" in the schema ("schema.json: #: generator bug: the Go it
-// would write does not compile: … invalid package name _"); --package main
-// writes a package main without func main, which `go build` refuses.
-// Held to: a usage mistake gets a clear CLI message naming the flag (the
-// other bad --package values get `--package "x" is not a Go identifier`),
-// not a report blaming the schema or the generator; Generate's doc: code
-// that would not compile is never written.
-func TestAttackGenerateBadPackageName(t *testing.T) {
-	// Not isolate(): its empty XDG_CACHE_HOME would also empty GOCACHE,
-	// which the type check of a failing output falls back on.
-	path := writeSchema(t, t.TempDir(), "2030-01-01", tinySchema)
-	for _, pkg := range []string{"_", "main"} {
-		t.Run(pkg, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "proto")
-			code, _, stderr := cli(t, "generate", "--schema", path, "--out", out, "--package", pkg)
-			if code != exitUsage || !strings.Contains(stderr, "--package") || strings.Contains(stderr, "generator bug") {
-				t.Errorf("--package %s: exit %d, stderr:\n%s\nwant exit %d and a message naming --package", pkg, code, stderr, exitUsage)
-			}
-			if _, err := os.Stat(out); err == nil {
-				t.Errorf("--package %s: wrote %s", pkg, out)
-			}
-		})
-	}
-}
-
 // TestAttackGenerateIntoMountedFolder: the new files are staged in a
 // temporary folder beside the output folder and renamed into it, so an
 // output folder on another file system than its parent (a mount point, a
