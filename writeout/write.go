@@ -31,7 +31,7 @@ type Result struct {
 //
 // Generated files in dir that are no longer produced are removed (unless
 // opts.KeepStale). Write refuses to replace a file that does not carry the
-// generated header, since someone else wrote it.
+// generated header, or that opts.Owns disowns, since someone else wrote it.
 func Write(dir string, files []File, opts Options) (*Result, error) {
 	if err := validate(files); err != nil {
 		return nil, err
@@ -68,13 +68,15 @@ func Write(dir string, files []File, opts Options) (*Result, error) {
 			res.Unchanged = append(res.Unchanged, f.Name)
 		case !IsGenerated(old, header):
 			return nil, fmt.Errorf("writeout: %s exists and was not generated (no %q line); move it away or choose another output folder", filepath.Join(dir, f.Name), header)
+		case !opts.owns(f.Name, old):
+			return nil, fmt.Errorf("writeout: %s exists and was written by another generator; move it away or choose another output folder", filepath.Join(dir, f.Name))
 		default:
 			changed = append(changed, f)
 		}
 	}
 	var stale []string
 	if exists && !opts.KeepStale {
-		gen, err := generatedFiles(dir, header)
+		gen, err := generatedFiles(dir, opts)
 		if err != nil {
 			return nil, err
 		}

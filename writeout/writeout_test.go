@@ -286,6 +286,39 @@ func keys(m map[string]string) []string {
 	return out
 }
 
+// TestWriteLeavesDisownedFiles: a file with the header that Options.Owns
+// disowns (another generator's) is neither removed as stale, nor listed
+// by Check, nor replaced.
+func TestWriteLeavesDisownedFiles(t *testing.T) {
+	dir := t.TempDir()
+	other := string(gen("other_gen.go", "another generator").Content)
+	put(t, dir, "other_gen.go", other)
+	put(t, dir, "gone.go", string(gen("gone.go", "old").Content))
+	opts := Options{Owns: func(name string, _ []byte) bool { return name != "other_gen.go" }}
+	files := []File{gen("a.go", "a")}
+
+	stale, err := Check(dir, files, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a.go", "gone.go"}; !slices.Equal(stale, want) {
+		t.Errorf("Check = %v, want %v", stale, want)
+	}
+	res, err := Write(dir, files, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Removed, []string{"gone.go"}) {
+		t.Errorf("removed %v, want [gone.go]", res.Removed)
+	}
+	if got := readDir(t, dir)["other_gen.go"]; got != other {
+		t.Errorf("other_gen.go changed to %q", got)
+	}
+	if _, err := Write(dir, []File{gen("other_gen.go", "mine now")}, opts); err == nil {
+		t.Error("Write replaced a disowned file")
+	}
+}
+
 // TestWriteStagesInsideFolder: every rename into an existing folder starts
 // inside it, so that a folder on another file system than its parent (a
 // mount point) can be written.
