@@ -45,29 +45,6 @@ func TestAttackInitModuleNamedLikeSource(t *testing.T) {
 	}
 }
 
-// TestAttackInitForceWritesOutsideFolder: with --force, init creates the
-// scaffold's nested files (skills/greet-people/SKILL.md) through a symlink
-// already in the folder, so files land outside the project folder.
-// Held to: the brief's write-out safety (no output path outside the
-// target); init --help "Init writes a new MCP server project into dir".
-func TestAttackInitForceWritesOutsideFolder(t *testing.T) {
-	dir, outside := t.TempDir(), t.TempDir()
-	if err := os.Symlink(outside, filepath.Join(dir, "skills")); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := cli(t, "init", dir, "--force", "--files-only", "--replace", repoRoot(t))
-	if code != exitOK && code != exitFail {
-		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
-	}
-	if got := snapshot(t, outside); len(got) > 0 {
-		var names []string
-		for name := range got {
-			names = append(names, name)
-		}
-		t.Errorf("init --force wrote outside %s, into the symlink's target: %v", dir, names)
-	}
-}
-
 // TestAttackInitDockerTagInSummary: with --http the summary's next step is
 // `docker build -t <binary> . && docker run … <binary>`, the binary name
 // unchanged, so a module such as example.com/WeatherServer prints

@@ -208,3 +208,24 @@ func TestRealVersion(t *testing.T) {
 		t.Errorf("builtVersion() = %q in a test binary", v)
 	}
 }
+
+// TestInitForceDoesNotWriteThroughLinks: with --force, a symbolic link in
+// the folder where the scaffold has a folder (skills) is refused, so no
+// file lands outside the project folder.
+func TestInitForceDoesNotWriteThroughLinks(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, "skills")); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := cli(t, "init", dir, "--force", "--files-only", "--replace", repoRoot(t))
+	if code != exitFail || !strings.Contains(stderr, "symbolic link") {
+		t.Errorf("init: exit %d, want %d and a message about the link\n%s%s", code, exitFail, stdout, stderr)
+	}
+	if got := snapshot(t, outside); len(got) > 0 {
+		var names []string
+		for name := range got {
+			names = append(names, name)
+		}
+		t.Errorf("init --force wrote outside %s, into the symlink's target: %v", dir, names)
+	}
+}
