@@ -54,7 +54,9 @@ then resolves the dependencies into go.mod and go.sum and writes the bindings
 go vet ./... && go test ./... && go build ./...' pass right away.
 
 The module path defaults to the folder name and the server name to the last
-element of the module path. The scaffold requires the mcpgen version this
+element of the module path. That element names the executable 'go build'
+writes, so it must not end like a source file (x.go, x.s) or be the name of
+a scaffold file (README.md). The scaffold requires the mcpgen version this
 binary was built from. --replace points the requirement at a local mcpgen
 checkout with a replace directive; then nothing touches the network (the go
 command runs with GOPROXY=off, and go.sum starts from the checkout's go.sum).
@@ -178,6 +180,12 @@ func (e *env) initData(c *command, f initFlags) (templates.Data, int, bool) {
 			return d, e.usageError(c, "the folder name %q is not a valid module path (%v); pass --module", d.Module, err), false
 		}
 	} else if err := checkModulePath(d.Module); err != nil {
+		return d, e.usageError(c, "--module %q: %v", d.Module, err), false
+	}
+	if err := templates.CheckBinaryName(d.Module); err != nil {
+		if f.module == "" {
+			return d, e.usageError(c, "the module path %q (the folder name): %v; pass --module", d.Module, err), false
+		}
 		return d, e.usageError(c, "--module %q: %v", d.Module, err), false
 	}
 	if d.Name == "" {

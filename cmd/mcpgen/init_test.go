@@ -209,6 +209,24 @@ func TestRealVersion(t *testing.T) {
 	}
 }
 
+// TestInitRefusesModuleNamedLikeSource: the executable `go build` writes is
+// named after the module path's last element, so example.com/main.go (a
+// binary that clashes with main.go) or example.com/x.go (a binary the next
+// build reads as source) would break the summary's `go build && ./<binary>`;
+// init refuses them with a usage error naming --module, and writes nothing.
+func TestInitRefusesModuleNamedLikeSource(t *testing.T) {
+	for _, mod := range []string{"example.com/main.go", "example.com/x.go", "example.com/asm.s", "example.com/README.md"} {
+		dir := filepath.Join(t.TempDir(), "srv")
+		code, stdout, stderr := cli(t, "init", dir, "--module", mod, "--files-only", "--replace", repoRoot(t))
+		if code != exitUsage || !strings.Contains(stderr, "--module") {
+			t.Errorf("init --module %s: exit %d, want %d and a message naming --module\n%s%s", mod, code, exitUsage, stdout, stderr)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("init --module %s wrote %s", mod, dir)
+		}
+	}
+}
+
 // TestInitForceDoesNotWriteThroughLinks: with --force, a symbolic link in
 // the folder where the scaffold has a folder (skills) is refused, so no
 // file lands outside the project folder.
