@@ -135,7 +135,7 @@ func Scaffold(d Data) ([]File, error) {
 		NATSReplacePath:  modfile.AutoQuote(filepath.Join(d.Replace, "cluster", "natscluster")),
 		RedisReplacePath: modfile.AutoQuote(filepath.Join(d.Replace, "cluster", "rediscluster")),
 		RegistryName:     RegistryName(d.Module),
-		Image:            imageName(d.Module),
+		Image:            ImageName(d.Module),
 		ServerJSONSchema: RegistrySchemaURL,
 		GoImage:          goMinor(d.GoVersion),
 	}

@@ -254,7 +254,8 @@ func (e *env) printSummary(f initFlags, d templates.Data, s *summary) {
 	fmt.Fprintf(w, "  go generate ./... && go test ./...\n")
 	fmt.Fprintf(w, "  go build && ./%s    # stdio; --http 127.0.0.1:8080 serves Streamable HTTP at /mcp\n", bin)
 	if d.HTTP {
-		fmt.Fprintf(w, "  docker build -t %s . && docker run -p 8080:8080 %s    # README.md, Deploy\n", bin, bin)
+		image := templates.ImageName(d.Module) + ":0.1.0"
+		fmt.Fprintf(w, "  docker build -t %s . && docker run -p 8080:8080 %s    # README.md, Deploy\n", image, image)
 	}
 	fmt.Fprintf(w, "Then add tools to tools.go; README.md shows how, and the config a desktop MCP host needs.\n")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -245,5 +246,34 @@ func TestInitForceDoesNotWriteThroughLinks(t *testing.T) {
 			names = append(names, name)
 		}
 		t.Errorf("init --force wrote outside %s, into the symlink's target: %v", dir, names)
+	}
+}
+
+// TestInitDockerStepUsesImageReference: with --http the summary's docker
+// step names the image the README and Dockerfile use, a valid (lower
+// case) reference, not the binary name (example.com/WeatherServer).
+func TestInitDockerStepUsesImageReference(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "srv")
+	code, stdout, stderr := cli(t, "init", dir, "--module", "example.com/WeatherServer", "--http", "--files-only", "--replace", repoRoot(t))
+	if code != exitOK {
+		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+	}
+	m := regexp.MustCompile(`docker build -t (\S+) `).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no docker build step in the summary:\n%s", stdout)
+	}
+	component := `[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*`
+	ref := regexp.MustCompile(`^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?/)?` + component + `(?:/` + component + `)*(?::[\w][\w.-]{0,127})?$`)
+	if !ref.MatchString(m[1]) {
+		t.Errorf("summary says `docker build -t %s`: not a valid image reference\n%s", m[1], stdout)
+	}
+	for _, name := range []string{"README.md", "Dockerfile", "main.go"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), m[1]) {
+			t.Errorf("%s does not use the image %s of the summary", name, m[1])
+		}
 	}
 }
