@@ -19,6 +19,14 @@ import (
 // the header and stay loaded).
 var bindingMarker = []byte(GeneratedHeader + "\n//\n// This file binds the //mcp: directives of package ")
 
+// IsBindingFile reports whether src is a file [Emit] wrote (`mcpgen tools`
+// output): it starts with the generated header and the comment naming the
+// package whose directives it binds. Files of `mcpgen generate` carry the
+// same header but not that comment.
+func IsBindingFile(src []byte) bool {
+	return bytes.HasPrefix(src, bindingMarker)
+}
+
 // bindingOverlay maps each earlier binding file in dir to just its header
 // and package clause. Loading through it never compiles the old bindings:
 // a re-run costs what a first run costs, and bindings that no longer
@@ -35,7 +43,7 @@ func bindingOverlay(dir string) map[string][]byte {
 		}
 		path := filepath.Join(dir, ent.Name())
 		src, err := os.ReadFile(path)
-		if err != nil || !bytes.HasPrefix(src, bindingMarker) {
+		if err != nil || !IsBindingFile(src) {
 			continue
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.PackageClauseOnly)

@@ -133,6 +133,9 @@ func (d *differ) compareType(o, n *schema.Type) {
 	}
 	switch n.Kind {
 	case schema.KindStruct:
+		if a, b := undeclaredMembers(o), undeclaredMembers(n); a != b {
+			d.add(Types, Changed, name, fmt.Sprintf("undeclared members %s → %s", a, b))
+		}
 		d.compareFields(o, n)
 	case schema.KindEnum:
 		for _, v := range removedFrom(o.Enum, n.Enum) {
@@ -150,7 +153,7 @@ func (d *differ) compareType(o, n *schema.Type) {
 			d.add(Types, Changed, name, fmt.Sprintf("member %s added", v))
 		}
 	case schema.KindMap, schema.KindArray, schema.KindAlias, schema.KindScalar:
-		if a, b := refString(o.Elem), refString(n.Elem); a != b {
+		if a, b := scalarString(o), scalarString(n); a != b {
 			d.add(Types, Changed, name, fmt.Sprintf("type %s → %s", a, b))
 		}
 	case schema.KindScalarUnion:
@@ -205,8 +208,10 @@ func requiredness(f *schema.Field) string {
 	return "optional"
 }
 
-// fieldType renders a field's type with its const or enum, so that a
-// changed const (a method renamed, a tag changed) shows as a type change.
+// fieldType renders a field's type with its const, enum, format and
+// bounds, so that a changed const (a method renamed, a tag changed) or a
+// new minimum, which the generated decoder enforces, shows as a type
+// change.
 func fieldType(f *schema.Field) string {
 	s := refString(f.Type)
 	if f.Const != nil {
@@ -214,6 +219,12 @@ func fieldType(f *schema.Field) string {
 	}
 	if len(f.Enum) > 0 {
 		s += " (" + strings.Join(quoteAll(f.Enum), " | ") + ")"
+	}
+	if len(f.Literals) > 0 {
+		s += " (" + strings.Join(f.Literals, " | ") + ")"
+	}
+	if b := bounds(f.Format, f.Minimum, f.Maximum); b != "" {
+		s += ", " + b
 	}
 	return s
 }
@@ -241,6 +252,7 @@ func refString(r *schema.Ref) string {
 	default:
 		s = string(r.Prim)
 	}
+	s += checkString(r.Check)
 	if r.Nullable {
 		s += "|null"
 	}

@@ -1,6 +1,8 @@
 // Package schemadiff tells what changed between two revisions of the MCP
 // schema: types, their fields, union members and enum values, methods,
-// error codes and deprecations. Its output is deterministic: changes are
+// error codes and deprecations, and the constraints the generated code
+// enforces (what a struct does with undeclared members, bounds and formats
+// of values). Its output is deterministic: changes are
 // sorted by section, then by subject.
 package schemadiff
 

@@ -145,3 +145,44 @@ func TestWriteJSON(t *testing.T) {
 		t.Error("empty details are not omitted")
 	}
 }
+
+func loadText(t *testing.T, version, text string) *schema.Model {
+	t.Helper()
+	m, err := schema.LoadBytes(version+"/schema.json", []byte(text), schema.Options{Version: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestDiffReportsEnforcedConstraints: a change that makes the generated
+// package differ is reported: a struct that gains additionalProperties:
+// false (its Go field Extra goes, undeclared members are refused), one
+// that gains typed additionalProperties, and a field that gains a minimum
+// (0 is refused).
+func TestDiffReportsEnforcedConstraints(t *testing.T) {
+	old := `{"$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}, "n": {"type": "integer"}}}}}`
+	cases := map[string]struct{ text, subject, detail string }{
+		"closed object": {`{"$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}, "n": {"type": "integer"}}, "additionalProperties": false}}}`,
+			"A", "undeclared members kept → refused (additionalProperties: false)"},
+		"new minimum": {`{"$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}, "n": {"type": "integer", "minimum": 1}}}}}`,
+			"A.n", "type integer → integer, minimum 1"},
+		"map values": {`{"$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}, "n": {"type": "integer"}}, "additionalProperties": {"type": "integer"}}}}`,
+			"A", "undeclared members kept → integer (additionalProperties)"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := Diff(loadText(t, "2030-01-01", old), loadText(t, "2030-02-01", tc.text))
+			if len(r.Changes) == 0 {
+				t.Fatalf("no change reported between\n  %s\n  %s", old, tc.text)
+			}
+			want := Change{Section: Types, Op: Changed, Subject: tc.subject, Detail: tc.detail}
+			if tc.subject == "A.n" {
+				want.Section = Fields
+			}
+			if !slices.Contains(r.Changes, want) {
+				t.Errorf("changes %+v, want %+v", r.Changes, want)
+			}
+		})
+	}
+}

@@ -53,3 +53,24 @@ func TestDiff2025To2026(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffSeesObjectsThatStopBeingOpen: 2025-11-25 drops the
+// additionalProperties of the sampling and elicitation capabilities (and
+// of RequestParams), so their generated types lose their Extra field; the
+// diff says so.
+func TestDiffSeesObjectsThatStopBeingOpen(t *testing.T) {
+	old, err := schema.Load(specdir.Schema(t, "2025-06-18"), schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	new, err := schema.Load(specdir.Schema(t, "2025-11-25"), schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := schemadiff.Diff(old, new)
+	for _, name := range []string{"ClientCapabilitiesSampling", "ClientCapabilitiesElicitation", "RequestParams"} {
+		if !r.Has(schemadiff.Types, schemadiff.Changed, name) {
+			t.Errorf("no change of %s", name)
+		}
+	}
+}

@@ -225,8 +225,8 @@ func TestRegistryName(t *testing.T) {
 		if got := RegistryName(c.module); got != c.name {
 			t.Errorf("RegistryName(%q) = %q, want %q", c.module, got, c.name)
 		}
-		if got := imageName(c.module); got != c.image {
-			t.Errorf("imageName(%q) = %q, want %q", c.module, got, c.image)
+		if got := ImageName(c.module); got != c.image {
+			t.Errorf("ImageName(%q) = %q, want %q", c.module, got, c.image)
 		}
 	}
 }

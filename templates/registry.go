@@ -40,10 +40,10 @@ func RegistryName(modulePath string) string {
 	return registryPart(ns, ".-") + "/" + server
 }
 
-// imageName is the OCI image of the server of modulePath, without a tag:
+// ImageName is the OCI image of the server of modulePath, without a tag:
 // ghcr.io/<owner>/<binary> for a GitHub module, else ghcr.io/your-org/<binary>
 // (to be edited). OCI names are lower case.
-func imageName(modulePath string) string {
+func ImageName(modulePath string) string {
 	owner := "your-org"
 	if rest, ok := strings.CutPrefix(modulePath, "github.com/"); ok {
 		if o, _, _ := strings.Cut(rest, "/"); registryPart(o, "-") != "" {

@@ -135,7 +135,7 @@ func Scaffold(d Data) ([]File, error) {
 		NATSReplacePath:  modfile.AutoQuote(filepath.Join(d.Replace, "cluster", "natscluster")),
 		RedisReplacePath: modfile.AutoQuote(filepath.Join(d.Replace, "cluster", "rediscluster")),
 		RegistryName:     RegistryName(d.Module),
-		Image:            imageName(d.Module),
+		Image:            ImageName(d.Module),
 		ServerJSONSchema: RegistrySchemaURL,
 		GoImage:          goMinor(d.GoVersion),
 	}
@@ -213,6 +213,8 @@ func (d Data) validate() error {
 		errs = append(errs, errors.New("templates: the module path is empty"))
 	} else if err := module.CheckImportPath(d.Module); err != nil {
 		errs = append(errs, fmt.Errorf("templates: invalid module path: %w", err))
+	} else if err := CheckBinaryName(d.Module); err != nil {
+		errs = append(errs, fmt.Errorf("templates: module path %q: %w", d.Module, err))
 	}
 	if err := CheckName(d.Name); err != nil {
 		errs = append(errs, fmt.Errorf("templates: %w", err))

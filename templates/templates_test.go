@@ -168,6 +168,9 @@ func TestScaffoldInvalid(t *testing.T) {
 		{"dirty version", func(d *Data) { d.Version = "v1.0.0+dirty" }, "invalid mcpgen version"},
 		{"relative replace", func(d *Data) { d.Replace = "../mcpgen" }, "not absolute"},
 		{"bad go", func(d *Data) { d.GoVersion = "go1.26" }, "invalid go version"},
+		{"binary named like source", func(d *Data) { d.Module = "example.com/x.go" }, "named like a source file"},
+		{"binary named like a scaffold file", func(d *Data) { d.Module = "example.com/Dockerfile" }, "has the name of the scaffold's Dockerfile"},
+		{"binary named like a scaffold folder", func(d *Data) { d.Module = "example.com/skills" }, "has the name of the scaffold's skills"},
 	} {
 		d := ok
 		tc.edit(&d)

@@ -12,9 +12,9 @@ import (
 
 // Check compares dir with the files a run would write and returns the names
 // that are stale, sorted: produced files that are missing or differ on disk,
-// and generated Go files on disk (those carrying the header) that would no
-// longer be produced. A missing dir makes every file stale. Files without
-// the header are not considered.
+// and generated Go files on disk (those carrying the header, and claimed by
+// opts.Owns) that would no longer be produced. A missing dir makes every
+// file stale. Files without the header are not considered.
 func Check(dir string, files []File, opts Options) (stale []string, err error) {
 	if err := validate(files); err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func Check(dir string, files []File, opts Options) (stale []string, err error) {
 			stale = append(stale, f.Name)
 		}
 	}
-	extra, err := generatedFiles(dir, opts.header())
+	extra, err := generatedFiles(dir, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -45,9 +45,10 @@ func Check(dir string, files []File, opts Options) (stale []string, err error) {
 	return stale, nil
 }
 
-// generatedFiles lists the Go files in dir that carry header. A missing dir
-// has none. Only *.go files are read: the header is a Go comment.
-func generatedFiles(dir, header string) ([]string, error) {
+// generatedFiles lists the Go files in dir that carry the header and that
+// opts.Owns claims. A missing dir has none. Only *.go files are read: the
+// header is a Go comment.
+func generatedFiles(dir string, opts Options) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -64,7 +65,7 @@ func generatedFiles(dir, header string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if IsGenerated(data, header) {
+		if IsGenerated(data, opts.header()) && opts.owns(e.Name(), data) {
 			out = append(out, e.Name())
 		}
 	}

@@ -22,14 +22,16 @@ type Result struct {
 }
 
 // Write puts files into dir as one step. New content goes first into a
-// temporary folder beside dir (same file system), then each file is renamed
-// into place; if any step fails, the files already moved are put back, so
-// dir holds either the old set or the new one, never a mix. A dir that does
-// not exist yet is created by renaming the whole temporary folder.
+// temporary folder inside dir (".mcpgen-*", so on the file system of the
+// files it replaces even when dir is a mount point or a link to one), then
+// each file is renamed into place; if any step fails, the files already
+// moved are put back, so dir holds either the old set or the new one, never
+// a mix. A dir that does not exist yet is created by renaming a whole
+// temporary folder made beside it.
 //
 // Generated files in dir that are no longer produced are removed (unless
 // opts.KeepStale). Write refuses to replace a file that does not carry the
-// generated header, since someone else wrote it.
+// generated header, or that opts.Owns disowns, since someone else wrote it.
 func Write(dir string, files []File, opts Options) (*Result, error) {
 	if err := validate(files); err != nil {
 		return nil, err
@@ -66,13 +68,15 @@ func Write(dir string, files []File, opts Options) (*Result, error) {
 			res.Unchanged = append(res.Unchanged, f.Name)
 		case !IsGenerated(old, header):
 			return nil, fmt.Errorf("writeout: %s exists and was not generated (no %q line); move it away or choose another output folder", filepath.Join(dir, f.Name), header)
+		case !opts.owns(f.Name, old):
+			return nil, fmt.Errorf("writeout: %s exists and was written by another generator; move it away or choose another output folder", filepath.Join(dir, f.Name))
 		default:
 			changed = append(changed, f)
 		}
 	}
 	var stale []string
 	if exists && !opts.KeepStale {
-		gen, err := generatedFiles(dir, header)
+		gen, err := generatedFiles(dir, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -86,11 +90,7 @@ func Write(dir string, files []File, opts Options) (*Result, error) {
 		return res, nil
 	}
 
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".mcpgen-*")
+	tmp, err := stagingFolder(dir, exists)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +118,20 @@ func Write(dir string, files []File, opts Options) (*Result, error) {
 	}
 	res.Removed = stale
 	return res, nil
+}
+
+// stagingFolder makes the temporary folder Write stages into: inside dir
+// when it exists, so that every rename stays on dir's file system, else
+// beside it (dir is then created by one rename within its parent).
+func stagingFolder(dir string, exists bool) (string, error) {
+	if exists {
+		return os.MkdirTemp(dir, ".mcpgen-*")
+	}
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(parent, "."+filepath.Base(dir)+".mcpgen-*")
 }
 
 // rename is os.Rename; tests replace it to make a step fail.

@@ -2,9 +2,10 @@
 // one step: either every file lands or the folder stays as it was. It also
 // tells whether a folder is up to date with what would be written.
 //
-// Only files that carry the generated header belong to the generator: they
-// are replaced, and removed once no longer produced. Other files in the
-// folder (hand-written tests, for example) are never touched.
+// Only files that carry the generated header (and that Options.Owns claims,
+// when set) belong to the generator: they are replaced, and removed once no
+// longer produced. Other files in the folder (hand-written tests, for
+// example) are never touched.
 package writeout
 
 import (
@@ -32,6 +33,12 @@ type Options struct {
 	// KeepStale leaves generated files that are no longer produced in place
 	// instead of removing them.
 	KeepStale bool
+	// Owns, if set, tells which of the files carrying the header this
+	// generator wrote, from the file's name and content: when another
+	// generator marks its files with the same header, files Owns disowns
+	// are left alone like hand-written ones (never removed, never
+	// replaced). Nil owns every file with the header.
+	Owns func(name string, content []byte) bool
 }
 
 func (o Options) header() string {
@@ -39,6 +46,10 @@ func (o Options) header() string {
 		return DefaultHeader
 	}
 	return o.Header
+}
+
+func (o Options) owns(name string, content []byte) bool {
+	return o.Owns == nil || o.Owns(name, content)
 }
 
 // IsGenerated reports whether content carries header on a line of its own

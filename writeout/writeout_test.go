@@ -2,6 +2,7 @@ package writeout
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,16 +38,18 @@ func put(t *testing.T, dir, name, content string) {
 	}
 }
 
-// noTemp asserts that no temporary folder is left beside dir.
+// noTemp asserts that no temporary folder is left beside dir or in it.
 func noTemp(t *testing.T, dir string) {
 	t.Helper()
-	entries, err := os.ReadDir(filepath.Dir(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if strings.Contains(e.Name(), ".mcpgen-") {
-			t.Errorf("temporary folder %s left behind", e.Name())
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		entries, err := os.ReadDir(d)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if strings.Contains(e.Name(), ".mcpgen-") {
+				t.Errorf("temporary folder %s left behind in %s", e.Name(), d)
+			}
 		}
 	}
 }
@@ -281,4 +284,60 @@ func keys(m map[string]string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestWriteLeavesDisownedFiles: a file with the header that Options.Owns
+// disowns (another generator's) is neither removed as stale, nor listed
+// by Check, nor replaced.
+func TestWriteLeavesDisownedFiles(t *testing.T) {
+	dir := t.TempDir()
+	other := string(gen("other_gen.go", "another generator").Content)
+	put(t, dir, "other_gen.go", other)
+	put(t, dir, "gone.go", string(gen("gone.go", "old").Content))
+	opts := Options{Owns: func(name string, _ []byte) bool { return name != "other_gen.go" }}
+	files := []File{gen("a.go", "a")}
+
+	stale, err := Check(dir, files, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a.go", "gone.go"}; !slices.Equal(stale, want) {
+		t.Errorf("Check = %v, want %v", stale, want)
+	}
+	res, err := Write(dir, files, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Removed, []string{"gone.go"}) {
+		t.Errorf("removed %v, want [gone.go]", res.Removed)
+	}
+	if got := readDir(t, dir)["other_gen.go"]; got != other {
+		t.Errorf("other_gen.go changed to %q", got)
+	}
+	if _, err := Write(dir, []File{gen("other_gen.go", "mine now")}, opts); err == nil {
+		t.Error("Write replaced a disowned file")
+	}
+}
+
+// TestWriteStagesInsideFolder: every rename into an existing folder starts
+// inside it, so that a folder on another file system than its parent (a
+// mount point) can be written.
+func TestWriteStagesInsideFolder(t *testing.T) {
+	dir := t.TempDir()
+	put(t, dir, "a.go", string(gen("a.go", "old").Content))
+	var outside []string
+	rename = func(from, to string) error {
+		if !strings.HasPrefix(from, dir+string(filepath.Separator)) || !strings.HasPrefix(to, dir+string(filepath.Separator)) {
+			outside = append(outside, from+" → "+to)
+		}
+		return os.Rename(from, to)
+	}
+	defer func() { rename = os.Rename }()
+	if _, err := Write(dir, []File{gen("a.go", "new"), gen("b.go", "b")}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(outside) > 0 {
+		t.Errorf("renames leave %s: %v", dir, outside)
+	}
+	noTemp(t, dir)
 }

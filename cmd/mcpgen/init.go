@@ -54,13 +54,16 @@ then resolves the dependencies into go.mod and go.sum and writes the bindings
 go vet ./... && go test ./... && go build ./...' pass right away.
 
 The module path defaults to the folder name and the server name to the last
-element of the module path. The scaffold requires the mcpgen version this
+element of the module path. That element names the executable 'go build'
+writes, so it must not end like a source file (x.go, x.s) or be the name of
+a scaffold file (README.md). The scaffold requires the mcpgen version this
 binary was built from. --replace points the requirement at a local mcpgen
 checkout with a replace directive; then nothing touches the network (the go
 command runs with GOPROXY=off, and go.sum starts from the checkout's go.sum).
 
 Init refuses a folder that is not empty unless --force; even then it never
-overwrites a file: existing files are skipped and named.
+overwrites a file: existing files are skipped and named, and it writes only
+inside dir, never through a symbolic link (a link named skills is refused).
 
 Examples:
   mcpgen init ./weather
@@ -179,6 +182,12 @@ func (e *env) initData(c *command, f initFlags) (templates.Data, int, bool) {
 	} else if err := checkModulePath(d.Module); err != nil {
 		return d, e.usageError(c, "--module %q: %v", d.Module, err), false
 	}
+	if err := templates.CheckBinaryName(d.Module); err != nil {
+		if f.module == "" {
+			return d, e.usageError(c, "the module path %q (the folder name): %v; pass --module", d.Module, err), false
+		}
+		return d, e.usageError(c, "--module %q: %v", d.Module, err), false
+	}
 	if d.Name == "" {
 		d.Name = templates.BinaryName(d.Module)
 	} else if err := templates.CheckName(d.Name); err != nil {
@@ -245,7 +254,8 @@ func (e *env) printSummary(f initFlags, d templates.Data, s *summary) {
 	fmt.Fprintf(w, "  go generate ./... && go test ./...\n")
 	fmt.Fprintf(w, "  go build && ./%s    # stdio; --http 127.0.0.1:8080 serves Streamable HTTP at /mcp\n", bin)
 	if d.HTTP {
-		fmt.Fprintf(w, "  docker build -t %s . && docker run -p 8080:8080 %s    # README.md, Deploy\n", bin, bin)
+		image := templates.ImageName(d.Module) + ":0.1.0"
+		fmt.Fprintf(w, "  docker build -t %s . && docker run -p 8080:8080 %s    # README.md, Deploy\n", image, image)
 	}
 	fmt.Fprintf(w, "Then add tools to tools.go; README.md shows how, and the config a desktop MCP host needs.\n")
 }

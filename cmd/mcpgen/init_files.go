@@ -18,31 +18,73 @@ import (
 // that exists is never replaced: it is recorded in s.skipped. Files are
 // opened with O_EXCL so that a file appearing meanwhile is not clobbered
 // either.
+//
+// Everything is written inside dir: a symbolic link among the folders of a
+// file's path (dir/skills pointing elsewhere, say) is refused before any
+// file is written, and the writes go through an os.Root of dir, which no
+// link can lead out of.
 func writeFiles(dir string, files []templates.File, s *summary) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	for _, f := range files {
-		path := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if err := checkNoLinkedFolder(root, dir, f.Name); err != nil {
 			return err
 		}
-		out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	}
+	for _, f := range files {
+		name := filepath.FromSlash(f.Name)
+		if parent := filepath.Dir(name); parent != "." {
+			if err := root.MkdirAll(parent, 0o755); err != nil {
+				return err
+			}
+		}
+		out, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if errors.Is(err, fs.ErrExist) {
 			s.skipped = append(s.skipped, f.Name)
 			continue
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("writing %s: %w", filepath.Join(dir, name), err)
 		}
 		_, err = out.Write(f.Content)
 		if cerr := out.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
+			return fmt.Errorf("writing %s: %w", filepath.Join(dir, name), err)
 		}
 		s.wrote = append(s.wrote, f.Name)
+	}
+	return nil
+}
+
+// checkNoLinkedFolder refuses a symbolic link among the folders of name
+// (a slash-separated path inside root): init writes the project's files
+// into dir itself, never through a link into another folder.
+func checkNoLinkedFolder(root *os.Root, dir, name string) error {
+	elems := strings.Split(name, "/")
+	for i := 1; i < len(elems); i++ {
+		rel := filepath.Join(elems[:i]...)
+		info, err := root.Lstat(rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link; init writes %s only into the project folder itself, not through links (move the link away or choose another folder)",
+				filepath.Join(dir, rel), name)
+		}
+		if !info.IsDir() {
+			return fmt.Errorf("%s is not a folder, but the scaffold writes %s", filepath.Join(dir, rel), name)
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -206,5 +207,73 @@ func TestRealVersion(t *testing.T) {
 	// Test binaries are development builds.
 	if v := builtVersion(); v != "" {
 		t.Errorf("builtVersion() = %q in a test binary", v)
+	}
+}
+
+// TestInitRefusesModuleNamedLikeSource: the executable `go build` writes is
+// named after the module path's last element, so example.com/main.go (a
+// binary that clashes with main.go) or example.com/x.go (a binary the next
+// build reads as source) would break the summary's `go build && ./<binary>`;
+// init refuses them with a usage error naming --module, and writes nothing.
+func TestInitRefusesModuleNamedLikeSource(t *testing.T) {
+	for _, mod := range []string{"example.com/main.go", "example.com/x.go", "example.com/asm.s", "example.com/README.md"} {
+		dir := filepath.Join(t.TempDir(), "srv")
+		code, stdout, stderr := cli(t, "init", dir, "--module", mod, "--files-only", "--replace", repoRoot(t))
+		if code != exitUsage || !strings.Contains(stderr, "--module") {
+			t.Errorf("init --module %s: exit %d, want %d and a message naming --module\n%s%s", mod, code, exitUsage, stdout, stderr)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("init --module %s wrote %s", mod, dir)
+		}
+	}
+}
+
+// TestInitForceDoesNotWriteThroughLinks: with --force, a symbolic link in
+// the folder where the scaffold has a folder (skills) is refused, so no
+// file lands outside the project folder.
+func TestInitForceDoesNotWriteThroughLinks(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, "skills")); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := cli(t, "init", dir, "--force", "--files-only", "--replace", repoRoot(t))
+	if code != exitFail || !strings.Contains(stderr, "symbolic link") {
+		t.Errorf("init: exit %d, want %d and a message about the link\n%s%s", code, exitFail, stdout, stderr)
+	}
+	if got := snapshot(t, outside); len(got) > 0 {
+		var names []string
+		for name := range got {
+			names = append(names, name)
+		}
+		t.Errorf("init --force wrote outside %s, into the symlink's target: %v", dir, names)
+	}
+}
+
+// TestInitDockerStepUsesImageReference: with --http the summary's docker
+// step names the image the README and Dockerfile use, a valid (lower
+// case) reference, not the binary name (example.com/WeatherServer).
+func TestInitDockerStepUsesImageReference(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "srv")
+	code, stdout, stderr := cli(t, "init", dir, "--module", "example.com/WeatherServer", "--http", "--files-only", "--replace", repoRoot(t))
+	if code != exitOK {
+		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+	}
+	m := regexp.MustCompile(`docker build -t (\S+) `).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no docker build step in the summary:\n%s", stdout)
+	}
+	component := `[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*`
+	ref := regexp.MustCompile(`^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?/)?` + component + `(?:/` + component + `)*(?::[\w][\w.-]{0,127})?$`)
+	if !ref.MatchString(m[1]) {
+		t.Errorf("summary says `docker build -t %s`: not a valid image reference\n%s", m[1], stdout)
+	}
+	for _, name := range []string{"README.md", "Dockerfile", "main.go"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), m[1]) {
+			t.Errorf("%s does not use the image %s of the summary", name, m[1])
+		}
 	}
 }

@@ -31,7 +31,8 @@ specification repository into the user cache, where 'mcpgen generate
 --schema <version>' finds it. List shows the revisions at hand: those in
 $MCPGEN_SPEC_DIR/schema and in the cache. Diff shows what changed between two
 revisions (each a schema.json file or a version name): methods, types,
-fields, error codes and deprecations.
+fields, error codes and deprecations, with what the generated code enforces
+(closed or open objects, bounds, formats).
 
 Examples:
   mcpgen schema fetch 2026-07-28
