@@ -1,0 +1,394 @@
+package schema
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// attackLoad loads schema text the way `mcpgen generate` does.
+func attackLoad(text string) (*Model, error) {
+	return LoadBytes("schema.json", []byte(text), Options{Version: "2030-01-01"})
+}
+
+// wantLocated fails unless err is an ErrorList whose first entry names
+// where the problem is: the line (and, when col > 0, the column) of the
+// bad value, or a JSON pointer.
+func wantLocated(t *testing.T, err error, line, col int, pointer string) {
+	t.Helper()
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		t.Fatalf("err = %v, want a schema error list", err)
+	}
+	e := list[0]
+	if pointer != "" && e.Pointer == pointer {
+		return
+	}
+	if e.Line == line && (col == 0 || e.Col == col) {
+		return
+	}
+	t.Fatalf("error %q: at line %d col %d pointer %q; want line %d (col %d) or pointer %q",
+		e.Error(), e.Line, e.Col, e.Pointer, line, col, pointer)
+}
+
+// TestAttackNestedSyntaxErrorLocation: a value of the wrong JSON type inside
+// a definition is reported at a line and column computed from the offset
+// of the nested decoder (relative to the definition's own bytes), not of the
+// file: the CLI points at line 1 for a value on line 4.
+// Held to: the CLI's message for bad input names file:line:col (the
+// loader's own doc, load.go: "located by file and JSON pointer (or line and
+// column when the file is not valid JSON)").
+func TestAttackNestedSyntaxErrorLocation(t *testing.T) {
+	cases := []struct {
+		name, text string
+		bad        string // the bad value, where the error must point
+		pointer    string
+	}{
+		{"definition is a number", "{\"$defs\": {\n  \"Ok\": {\"type\": \"string\"},\n  \"A\": 5\n}}", "5", "#/$defs/A"},
+		{"items is a number", "{\"$defs\": {\n  \"A\": {\n    \"type\": \"array\",\n    \"items\": 5\n  }\n}}", "5", "#/$defs/A/items"},
+		{"required is a string", "{\"$defs\": {\n  \"A\": {\n    \"type\": \"object\",\n    \"properties\": {\"x\": {\"type\": \"string\"}},\n    \"required\": \"x\"\n  }\n}}", "\"x\"\n", "#/$defs/A/required"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			off := strings.Index(c.text, c.bad)
+			line := strings.Count(c.text[:off], "\n") + 1
+			col := off - strings.LastIndex(c.text[:off], "\n")
+			_, err := attackLoad(c.text)
+			wantLocated(t, err, line, col, c.pointer)
+		})
+	}
+}
+
+// TestAttackTypeKeywordErrorLocated: a "type" keyword that is neither a
+// string nor a list of strings is reported with neither a line nor a JSON
+// pointer ("schema.json: invalid JSON: type must be a string or a list of
+// strings"), so in a 200 KB schema nobody can find it.
+// Held to: bad input gets a CLI message with file:line:col or JSON pointer.
+func TestAttackTypeKeywordErrorLocated(t *testing.T) {
+	text := "{\"$defs\": {\n  \"A\": {\"type\": \"string\"},\n  \"B\": {\"type\": \"object\", \"properties\": {\n    \"x\": {\"type\": 5}\n  }}\n}}"
+	_, err := attackLoad(text)
+	wantLocated(t, err, 4, 0, "#/$defs/B/properties/x/type")
+}
+
+// TestAttackDuplicateKeysRefused: a name repeated in one object of the
+// schema file is silently resolved by encoding/json (last one wins, or for
+// "$defs" the two objects are merged), so the loader generates from a
+// schema other than the one written, and another JSON Schema tool reading
+// the same file may keep the first. RFC 8259 §4 leaves the meaning of
+// repeated names undefined; the project's own parser (jsonscan) refuses them
+// in every message. A schema must never lose meaning silently (node.go).
+// Held to: hostile input gets a clear error, never a disagreement between
+// two parsers of one document.
+func TestAttackDuplicateKeysRefused(t *testing.T) {
+	cases := map[string]string{
+		"repeated keyword":    `{"$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"], "required": []}}}`,
+		"repeated type":       `{"$defs": {"A": {"type": "string", "type": "integer"}}}`,
+		"repeated definition": `{"$defs": {"A": {"type": "string"}, "A": {"type": "object", "properties": {"x": {"type": "string"}}}}}`,
+		"repeated $defs":      `{"$defs": {"A": {"type": "string"}}, "$defs": {"B": {"type": "integer"}}}`,
+		"repeated property":   `{"$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}, "x": {"type": "integer"}}}}}`,
+	}
+	for name, text := range cases {
+		t.Run(name, func(t *testing.T) {
+			m, err := attackLoad(text)
+			if err == nil {
+				t.Fatalf("loaded %d types from a schema with a repeated member name, want an error naming it", len(m.Types))
+			}
+		})
+	}
+}
+
+// TestAttackNonUTF8Refused: bytes that are not UTF-8 inside the schema
+// (a definition name, a property name, a description) are silently
+// replaced by U+FFFD, so the generated wire names are not the schema's.
+// RFC 8259 §8.1: JSON text exchanged between systems MUST be UTF-8.
+// Held to: bad input gets a clear error with file:line:col.
+func TestAttackNonUTF8Refused(t *testing.T) {
+	cases := map[string]string{
+		"definition name": "{\"$defs\": {\"A\xff\": {\"type\": \"string\"}}}",
+		"property name":   "{\"$defs\": {\"A\": {\"type\": \"object\", \"properties\": {\"n\xc3\": {\"type\": \"string\"}}}}}",
+		"enum value":      "{\"$defs\": {\"A\": {\"type\": \"string\", \"enum\": [\"a\xfe\", \"b\"]}}}",
+	}
+	for name, text := range cases {
+		t.Run(name, func(t *testing.T) {
+			m, err := attackLoad(text)
+			if err == nil {
+				var names []string
+				for _, ty := range m.Types {
+					names = append(names, fmt.Sprintf("%q", ty.Name))
+				}
+				t.Fatalf("loaded a schema that is not UTF-8 (types %s), want an error", strings.Join(names, ", "))
+			}
+		})
+	}
+}
+
+// TestAttackDefsAndDefinitions: a schema holding both "$defs" and
+// "definitions" (a revision moving from draft-07 to 2020-12 halfway) loads
+// only "$defs"; the definitions under "definitions" vanish from the
+// generated package without a word.
+// Held to: a schema never loses meaning silently (node.go); hostile input
+// gets a clear error.
+func TestAttackDefsAndDefinitions(t *testing.T) {
+	m, err := attackLoad(`{"$defs": {"A": {"type": "string"}}, "definitions": {"B": {"type": "integer"}}}`)
+	if err != nil {
+		return // refused: fine
+	}
+	if m.Type("B") == nil {
+		t.Fatalf("definitions/B silently dropped (types: %d); want an error or both sets loaded", len(m.Types))
+	}
+}
+
+// childMode is what this process runs when it is the child of an attack
+// test: "" in the parent.
+func childMode(t *testing.T) string {
+	v, ok := strings.CutPrefix(os.Getenv("MCPGEN_ATTACK_CHILD"), t.Name()+"|")
+	if !ok {
+		return ""
+	}
+	return v
+}
+
+// runChild runs the calling test again in a child process (this test
+// binary) in mode, killing it after d. The child's address space is capped
+// at 2 GiB, so a runaway Load neither keeps a core busy nor grows without
+// bound once the test has failed.
+func runChild(t *testing.T, mode string, d time.Duration) (elapsed time.Duration, timedOut bool, out []byte, err error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+regexp.QuoteMeta(t.Name())+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "MCPGEN_ATTACK_CHILD="+t.Name()+"|"+mode)
+	start := time.Now()
+	out, err = cmd.CombinedOutput()
+	return time.Since(start), ctx.Err() != nil, out, err
+}
+
+// bounded runs attack in a child process and fails the test when it does
+// not finish in time: within factor times what base (an input of the same
+// size that the code handles in linear time) takes, plus a second, so that
+// the verdict does not depend on the machine's load; without a base,
+// within limit.
+func bounded(t *testing.T, what string, factor int, limit time.Duration, base, attack func()) {
+	t.Helper()
+	switch childMode(t) {
+	case "base":
+		syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: 2 << 30, Max: 2 << 30})
+		base()
+		return
+	case "attack":
+		syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: 2 << 30, Max: 2 << 30})
+		attack()
+		return
+	}
+	if base != nil {
+		tb, timedOut, out, err := runChild(t, "base", 2*time.Minute)
+		if timedOut || err != nil {
+			t.Fatalf("baseline of %s failed (%v): %v\n%.2000s", what, tb, err, out)
+		}
+		limit = time.Duration(factor)*tb + time.Second
+		t.Logf("baseline: %v", tb.Round(time.Millisecond))
+	}
+	ta, timedOut, out, err := runChild(t, "attack", limit)
+	switch {
+	case timedOut:
+		t.Fatalf("%s still running after %v (killed)", what, limit.Round(time.Millisecond))
+	case err != nil:
+		t.Fatalf("%s: child failed after %v: %v\n%.2000s", what, ta.Round(time.Millisecond), err, out)
+	}
+	t.Logf("%s took %v", what, ta.Round(time.Millisecond))
+}
+
+// TestAttackHugeEnumLoadsInLinearTime: the enum of a definition is
+// de-duplicated with slices.Contains per value (stringEnum), quadratic in
+// the enum's size: one enum of 70 000 short values (a 0.6 MB file, well
+// inside MaxSchemaBytes) takes some 20 s, a 32 MB file hours, while the
+// same 70 000 values as 70 enums of 1 000 load in a fraction of a second.
+// Held to: load.go "every pass of Load and of the generator is linear in
+// the schema's size, so a schema within the bound loads in bounded time".
+func TestAttackHugeEnumLoadsInLinearTime(t *testing.T) {
+	enums := func(defs, per int) string {
+		var b strings.Builder
+		b.WriteString(`{"$defs": {`)
+		for d := range defs {
+			if d > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"E%d": {"type": "string", "enum": [`, d)
+			for i := range per {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, `"v%d"`, d*per+i)
+			}
+			b.WriteString(`]}`)
+		}
+		b.WriteString(`}}`)
+		return b.String()
+	}
+	load := func(text string) func() {
+		return func() {
+			if _, err := attackLoad(text); err != nil {
+				t.Errorf("Load: %v", err)
+			}
+		}
+	}
+	bounded(t, "Load of one enum of 70 000 values", 5, 0, load(enums(70, 1000)), load(enums(1, 70_000)))
+}
+
+// TestAttackDeepNestingBoundedBeforeParse: nesting deeper than MaxDepth is
+// refused only after the whole file is decoded, and the decoding is
+// quadratic: node.UnmarshalJSON decodes (and validates) its subtree again
+// at every level, so 2 000 levels above a 1 MB description cost 2 000
+// passes over that megabyte (about 30 s; a 32 MB file with 9 000 levels,
+// hours) before the "nested more than 128 levels" error. The same bytes
+// with the description beside the deep chain instead of under it load at
+// once.
+// Held to: load.go "a schema within the bound loads in bounded time".
+func TestAttackDeepNestingBoundedBeforeParse(t *testing.T) {
+	leaf := func(n int) string {
+		return `{"type": "string", "description": "` + strings.Repeat("x", n) + `"}`
+	}
+	chain := func(inner string) string {
+		return strings.Repeat(`{"type": "array", "items": `, 2000) + inner + strings.Repeat("}", 2000)
+	}
+	load := func(text string) func() {
+		return func() {
+			_, err := attackLoad(text)
+			if err == nil || !strings.Contains(err.Error(), "nested more than") {
+				t.Errorf("Load: %v, want the nesting error", err)
+			}
+		}
+	}
+	beside := `{"$defs": {"A": ` + chain(leaf(1)) + `, "B": ` + leaf(1<<20) + `}}`
+	under := `{"$defs": {"A": ` + chain(leaf(1<<20)) + `}}`
+	bounded(t, "Load of a 1 MB description nested 2000 deep", 5, 0, load(beside), load(under))
+}
+
+// TestAttackUnionCycleBounded: a union of primitives whose member is an
+// anyOf naming the union itself twice is expanded by alternatives() down to
+// MaxDepth along every branch: 2^128 paths, each leaf appending one more
+// "nested more than 128 levels" error. This 100-byte schema never loads and
+// takes gigabytes within seconds.
+// Held to: load.go "with MaxDepth it bounds what a schema costs … a schema
+// within the bound loads in bounded time and memory"; the brief: never a
+// hang or unbounded memory.
+func TestAttackUnionCycleBounded(t *testing.T) {
+	text := `{"$defs": {"A": {"anyOf": [{"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/A"}]}, {"type": "string"}]}}}`
+	bounded(t, "Load of a self-referencing union", 0, 4*time.Second, nil, func() {
+		if _, err := attackLoad(text); err == nil {
+			t.Errorf("Load accepted a union that contains itself")
+		}
+	})
+}
+
+// TestAttackUnionDiamondLinear: an acyclic chain of 30 unions of
+// primitives, each naming the next one twice (U0 = U1 | U1, …, U30 =
+// string), is flattened by alternatives() path by path: 2^30 alternatives
+// for a 2 KB schema; Load runs out of memory or time.
+// Held to: load.go "every pass of Load … is linear in the schema's size".
+func TestAttackUnionDiamondLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"$defs": {`)
+	for i := range 30 {
+		fmt.Fprintf(&b, `"U%d": {"anyOf": [{"$ref": "#/$defs/U%d"}, {"$ref": "#/$defs/U%d"}]}, `, i, i+1, i+1)
+	}
+	b.WriteString(`"U30": {"type": "string"}}}`)
+	bounded(t, "Load of 31 chained unions", 0, 4*time.Second, nil, func() {
+		if _, err := attackLoad(b.String()); err != nil {
+			t.Errorf("Load: %v", err)
+		}
+	})
+}
+
+// TestAttackAllOfDiamondLinear: an acyclic chain of 30 definitions, each
+// the allOf of the next one twice (D0 = D1 ∧ D1, …, D30 an object), is
+// merged by mergeAllOf path by path: 2^30 merges for a 2 KB schema.
+// Held to: load.go "every pass of Load … is linear in the schema's size".
+func TestAttackAllOfDiamondLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"$defs": {`)
+	for i := range 30 {
+		fmt.Fprintf(&b, `"D%d": {"allOf": [{"$ref": "#/$defs/D%d"}, {"$ref": "#/$defs/D%d"}]}, `, i, i+1, i+1)
+	}
+	b.WriteString(`"D30": {"type": "object", "properties": {"x": {"type": "string"}}}}}`)
+	bounded(t, "Load of 31 chained allOf", 0, 4*time.Second, nil, func() {
+		if _, err := attackLoad(b.String()); err != nil {
+			t.Errorf("Load: %v", err)
+		}
+	})
+}
+
+// TestAttackAllOfRefinementKeepsConstraints: a definition that extends a
+// base with allOf and re-declares a property only to document it (the
+// common way to refine a base type) loses the base's constraints:
+// mergeProperty keeps the later schema and takes back from the earlier one
+// only description, type and const. The enum of "level" vanishes and its
+// type becomes any (the re-declaration has only a description), the
+// minimum of "n" and the enum of "s" vanish, so the generated Ext accepts
+// {"level": 7, "n": -1, "s": "z"}, which the schema refuses.
+// Held to: JSON Schema 2020-12 §10.2.1.1 (allOf: "An instance validates
+// successfully against this keyword if it validates successfully against
+// all schemas defined by this keyword's value"); the brief: never a silently
+// wrong result.
+func TestAttackAllOfRefinementKeepsConstraints(t *testing.T) {
+	m, err := attackLoad(`{"$defs": {
+		"Base": {"type": "object", "properties": {
+			"level": {"type": "string", "enum": ["low", "high"]},
+			"n": {"type": "integer", "minimum": 0},
+			"s": {"type": "string", "enum": ["a"]}}},
+		"Ext": {"allOf": [{"$ref": "#/$defs/Base"}, {"type": "object", "properties": {
+			"level": {"description": "How loud."},
+			"n": {"type": "integer", "description": "A count."},
+			"s": {"type": "string", "description": "S."}}}]}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := m.Type("Ext")
+	if ext == nil {
+		t.Fatal("no type Ext")
+	}
+	for _, f := range ext.Fields {
+		switch f.Name {
+		case "level":
+			if refText(f.Type) != "string" || len(f.Enum) != 2 {
+				t.Errorf("Ext.level: type %s, enum %v; want string, [low high] from Base", refText(f.Type), f.Enum)
+			}
+		case "n":
+			if f.Minimum == nil || *f.Minimum != 0 {
+				t.Errorf("Ext.n: minimum %v; want 0 from Base", f.Minimum)
+			}
+		case "s":
+			if len(f.Enum) != 1 {
+				t.Errorf("Ext.s: enum %v; want [a] from Base", f.Enum)
+			}
+		}
+	}
+}
+
+// TestAttackObjectConstType: a member whose schema is only a const of an
+// object or array ({"const": {"a": 1}}) gets the Go type of an integer
+// (constPrim treats every const that is not a string, boolean or a number
+// with ".eE" as an integer), so the generated decoder refuses the one
+// value the schema allows: DecodeNamed("A", {"o":{"a":1}}) fails with
+// "o: expected an integer, got object".
+// Held to: JSON Schema 2020-12 §6.1.3 (const: valid when equal to the
+// value); README: every example message round-trips; the brief: never a
+// silently wrong result.
+func TestAttackObjectConstType(t *testing.T) {
+	m, err := attackLoad(`{"$defs": {"A": {"type": "object", "properties": {"o": {"const": {"a": 1}}, "arr": {"const": [1, 2]}}}}}`)
+	if err != nil {
+		return // refused with an error: fine
+	}
+	for _, f := range m.Type("A").Fields {
+		if f.Type.Prim == Integer || f.Type.Prim == Number {
+			t.Errorf("member %s (const %s) has type %s: the const itself does not decode", f.Name, f.Const, refText(f.Type))
+		}
+	}
+}
