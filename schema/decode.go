@@ -21,8 +21,8 @@ type decoder struct {
 }
 
 // decodeFile reads a schema file's definitions: those of "$defs" (prefix
-// "#/$defs/") or of "definitions" ("#/definitions/"). The file must name
-// each member of an object once: a repeated
+// "#/$defs/") or of "definitions" ("#/definitions/"). The file must be
+// UTF-8 (RFC 8259 §8.1) and name each member of an object once: a repeated
 // keyword, definition or property is an error, never resolved silently
 // (encoding/json keeps the last one, other tools may keep the first).
 func decodeFile(file string, data []byte) (defs map[string]*node, prefix string, errs ErrorList) {
@@ -32,6 +32,9 @@ func decodeFile(file string, data []byte) (defs map[string]*node, prefix string,
 	}
 	defer t.Release()
 	d := &decoder{file: file, t: t}
+	if d.checkStrings(); len(d.errs) > 0 {
+		return nil, "", d.errs
+	}
 	if t.Kind(0) != jsonscan.KindObject {
 		d.errorf(0, "", "a schema file must hold a JSON object, not %s", kindName(t.Kind(0)))
 		return nil, "", d.errs

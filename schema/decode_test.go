@@ -2,8 +2,10 @@ package schema
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // loadText loads schema text the way `mcpgen generate` does.
@@ -87,6 +89,38 @@ func TestRepeatedMemberNamesRefused(t *testing.T) {
 				t.Errorf("error %q does not say what is repeated", err)
 			}
 		})
+	}
+}
+
+// TestNonUTF8Refused checks that bytes that are not UTF-8 in a string of
+// the schema (RFC 8259 §8.1), and an escaped half of a surrogate pair
+// (§8.2), are errors at their line and column, not turned into U+FFFD in
+// the generated names and values.
+func TestNonUTF8Refused(t *testing.T) {
+	cases := map[string]string{
+		"definition name":   "{\"$defs\": {\"A\xff\": {\"type\": \"string\"}}}",
+		"property name":     "{\"$defs\": {\"A\": {\"type\": \"object\", \"properties\": {\"n\xc3\": {\"type\": \"string\"}}}}}",
+		"enum value":        "{\"$defs\": {\"A\": {\"type\": \"string\", \"enum\": [\"a\xfe\", \"b\"]}}}",
+		"lone surrogate":    "{\"$defs\": {\"A\": {\"type\": \"string\", \"enum\": [\"a\\ud800\", \"b\"]}}}",
+		"swapped surrogate": "{\"$defs\": {\"A\": {\"type\": \"string\", \"enum\": [\"a\\udc00\\ud800\", \"b\"]}}}",
+	}
+	for name, text := range cases {
+		t.Run(name, func(t *testing.T) {
+			m, err := loadText(text)
+			if err == nil {
+				var names []string
+				for _, ty := range m.Types {
+					names = append(names, fmt.Sprintf("%q", ty.Name))
+				}
+				t.Fatalf("loaded a schema that is not UTF-8 (types %s), want an error", strings.Join(names, ", "))
+			}
+			bad := strings.IndexFunc(text, func(r rune) bool { return r == utf8.RuneError || r == '\\' })
+			wantErrorAt(t, err, 1, bad+1, "")
+		})
+	}
+	// A character written as a surrogate pair, or itself, is fine.
+	if _, err := loadText(`{"$defs": {"A": {"type": "string", "enum": ["\ud83d\ude00", "😀 é"]}}}`); err != nil {
+		t.Errorf("valid text refused: %v", err)
 	}
 }
 
