@@ -1,9 +1,6 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,8 +23,10 @@ type Options struct {
 	TypeScript []byte
 }
 
-// Error is a problem with a schema, located by file and JSON pointer (or
-// line and column when the file is not valid JSON).
+// Error is a problem with a schema, located by file and JSON pointer, and
+// by line and column when it is in how the file is written: not JSON, not
+// UTF-8, a member name repeated in one object, a keyword's value of the
+// wrong kind, nesting deeper than MaxDepth.
 type Error struct {
 	File    string
 	Pointer string
@@ -38,6 +37,8 @@ type Error struct {
 
 func (e *Error) Error() string {
 	switch {
+	case e.Line > 0 && e.Pointer != "":
+		return fmt.Sprintf("%s:%d:%d: %s: %s", e.File, e.Line, e.Col, e.Pointer, e.Msg)
 	case e.Line > 0:
 		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
 	case e.Pointer != "":
@@ -101,16 +102,9 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	if len(data) > MaxSchemaBytes {
 		return nil, ErrorList{{File: file, Msg: fmt.Sprintf("schema larger than %d MB", MaxSchemaBytes>>20)}}
 	}
-	var root struct {
-		Defs        map[string]*node `json:"$defs"`
-		Definitions map[string]*node `json:"definitions"`
-	}
-	if err := json.Unmarshal(data, &root); err != nil {
-		return nil, ErrorList{syntaxError(file, data, err)}
-	}
-	defs, prefix := root.Defs, "#/$defs/"
-	if defs == nil {
-		defs, prefix = root.Definitions, "#/definitions/"
+	defs, prefix, errs := decodeFile(file, data)
+	if len(errs) > 0 {
+		return nil, errs
 	}
 	if len(defs) == 0 {
 		return nil, ErrorList{{File: file, Msg: "no $defs (or definitions) in schema"}}
@@ -151,24 +145,4 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	applyTypeScriptDeprecations(m, opts.TypeScript)
 	m.ErrorCodes = errorCodes(defs, opts.TypeScript)
 	return m, nil
-}
-
-// syntaxError turns a JSON decoding error into one with a line and column.
-func syntaxError(file string, data []byte, err error) *Error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	offset := int64(-1)
-	switch {
-	case errors.As(err, &se):
-		offset = se.Offset
-	case errors.As(err, &te):
-		offset = te.Offset
-	}
-	if offset < 0 {
-		return &Error{File: file, Msg: "invalid JSON: " + err.Error()}
-	}
-	before := data[:min(int(offset), len(data))]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := len(before) - bytes.LastIndexByte(before, '\n')
-	return &Error{File: file, Line: line, Col: col, Msg: "invalid JSON: " + err.Error()}
 }

@@ -358,7 +358,7 @@ func TestLoadErrors(t *testing.T) {
 		line, col int
 		msg       string
 	}{
-		{file: "invalid-json.json", line: 3, col: 29, msg: "invalid JSON"},
+		{file: "invalid-json.json", line: 3, col: 28, msg: "invalid JSON"}, // at the stray "}"
 		{file: "dangling-ref.json", pointer: "#/$defs/A/properties/b/$ref", msg: `dangling $ref "#/$defs/Missing"`},
 		{file: "unsupported-keyword.json", pointer: "#/$defs/A/properties/b", msg: `unsupported JSON Schema keyword "pattern"`},
 		{file: "required-cycle.json", pointer: "#/$defs/A", msg: "cycle through required fields: A.b → B.a → A"},

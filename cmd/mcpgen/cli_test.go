@@ -295,7 +295,7 @@ func TestGenerateBadSchemaWritesNothing(t *testing.T) {
 		name, content string
 		want          []string
 	}{
-		{"invalid-json", "{\n  \"$defs\": {\n    \"A\": {\"type\": \"string\",}\n  }\n}\n", []string{"schema.json:3:29: invalid JSON"}},
+		{"invalid-json", "{\n  \"$defs\": {\n    \"A\": {\"type\": \"string\",}\n  }\n}\n", []string{"schema.json:3:28: invalid JSON"}},
 		{"dangling-ref", `{"$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/Missing"}}}}}`,
 			[]string{`schema.json: #/$defs/A/properties/b/$ref: dangling $ref "#/$defs/Missing"`}},
 		{"two-errors", `{"$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/Missing"}, "c": {"type": "string", "pattern": "x"}}}}}`,
