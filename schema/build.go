@@ -380,6 +380,7 @@ func (b *builder) prim(name, ptr string) Prim {
 // it would make a second constant of one value.
 func (b *builder) stringEnum(values []json.RawMessage, ptr string) []string {
 	out := make([]string, 0, len(values))
+	seen := make(map[string]bool, len(values))
 	for i, v := range values {
 		if isNullValue(v) {
 			continue
@@ -389,7 +390,8 @@ func (b *builder) stringEnum(values []json.RawMessage, ptr string) []string {
 			b.errorf(fmt.Sprintf("%s/%d", ptr, i), "unsupported enum value %s: only strings are supported", v)
 			continue
 		}
-		if !slices.Contains(out, s) {
+		if !seen[s] {
+			seen[s] = true
 			out = append(out, s)
 		}
 	}
