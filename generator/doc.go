@@ -56,7 +56,9 @@
 //     minimum/maximum (a $ref member is the schema it names, an anyOf
 //     within an anyOf its members): a value must fit one member, exactly
 //     one under oneOf, on decoding and encoding; the error names the
-//     members ("anyOf/1: -5 is below the minimum 0"). anyOf [P, {type:
+//     members ("anyOf/1: -5 is below the minimum 0"). A member repeated
+//     under anyOf counts once; a union reaching itself through its members
+//     is an error. anyOf [P, {type:
 //     null}] keeps P's constraints on a nullable member or element. Such
 //     constraints on a union that is any value (it takes arrays or every
 //     JSON kind), other nested unions and members without a type are

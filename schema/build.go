@@ -39,8 +39,9 @@ type builder struct {
 	ts        []byte             // schema.ts, for @category
 	resultPtr map[*Method]string // the member carrying a request's result, when a response states it
 
-	canon map[*node]string   // canonical keys, computed once per node
-	kinds map[*node][]string // JSON kinds of union members, once per node
+	canon map[*node]string      // canonical keys, computed once per node
+	kinds map[*node][]string    // JSON kinds of union members, once per node
+	alts  map[altKey]*altResult // definitions as union alternatives, once each (nil while expanding)
 }
 
 func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *builder {
@@ -53,6 +54,7 @@ func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *build
 		overridden: map[*Type]bool{},
 		used:       map[string]bool{},
 		kinds:      map[*node][]string{},
+		alts:       map[altKey]*altResult{},
 		resultPtr:  map[*Method]string{},
 		names:      map[string]string{},
 		raw:        map[string]bool{},

@@ -107,3 +107,39 @@ func TestHugeEnumLoadsInLinearTime(t *testing.T) {
 	}
 	loadsInTime(t, "Load of one enum of 70 000 values", 5, 0, load(enums(70, 1000)), load(enums(1, 70_000)))
 }
+
+// TestUnionContainingItselfIsRefused checks that a union of primitives
+// reaching itself through its members (here through an anyOf naming it
+// twice) is refused at once: expanding it path by path down to MaxDepth
+// would take 2^128 steps.
+func TestUnionContainingItselfIsRefused(t *testing.T) {
+	text := `{"$defs": {"A": {"anyOf": [{"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/A"}]}, {"type": "string"}]}}}`
+	loadsInTime(t, "Load of a self-referencing union", 0, 4*time.Second, nil, func() {
+		_, err := loadText(text)
+		if err == nil || !strings.Contains(err.Error(), "#/$defs/A/anyOf/0/anyOf/0: union cycle: A contains itself") {
+			t.Errorf("Load: %v, want the union cycle at its first $ref", err)
+		}
+	})
+}
+
+// TestRepeatedUnionMembersLoadInLinearTime checks that a chain of 31
+// unions of primitives, each naming the next twice (U0 = U1 | U1, …, U30 =
+// string), is expanded once per definition: path by path it is 2^30
+// alternatives for a 2 KB schema.
+func TestRepeatedUnionMembersLoadInLinearTime(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"$defs": {`)
+	for i := range 30 {
+		fmt.Fprintf(&b, `"U%d": {"anyOf": [{"$ref": "#/$defs/U%d"}, {"$ref": "#/$defs/U%d"}]}, `, i, i+1, i+1)
+	}
+	b.WriteString(`"U30": {"type": "string"}}}`)
+	loadsInTime(t, "Load of 31 chained unions", 0, 4*time.Second, nil, func() {
+		m, err := loadText(b.String())
+		if err != nil {
+			t.Fatalf("Load: %v", err)
+		}
+		if u := m.Type("U0"); u.Kind != KindScalarUnion || len(u.Prims) != 1 || u.Prims[0] != String {
+			t.Errorf("U0: %s of %v, want a union of strings", u.Kind, u.Prims)
+		}
+	})
+}
