@@ -39,9 +39,10 @@ type builder struct {
 	ts        []byte             // schema.ts, for @category
 	resultPtr map[*Method]string // the member carrying a request's result, when a response states it
 
-	canon map[*node]string      // canonical keys, computed once per node
-	kinds map[*node][]string    // JSON kinds of union members, once per node
-	alts  map[altKey]*altResult // definitions as union alternatives, once each (nil while expanding)
+	canon  map[*node]string      // canonical keys, computed once per node
+	kinds  map[*node][]string    // JSON kinds of union members, once per node
+	alts   map[altKey]*altResult // definitions as union alternatives, once each (nil while expanding)
+	merged map[*node]*node       // allOf schemas merged, once each (nil while merging)
 }
 
 func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *builder {
@@ -55,6 +56,7 @@ func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *build
 		used:       map[string]bool{},
 		kinds:      map[*node][]string{},
 		alts:       map[altKey]*altResult{},
+		merged:     map[*node]*node{},
 		resultPtr:  map[*Method]string{},
 		names:      map[string]string{},
 		raw:        map[string]bool{},
@@ -554,59 +556,6 @@ func (b *builder) defineStruct(t *Type, n *node) {
 			t.Extra = b.elemRef(a.Schema, t.Pointer+"/additionalProperties", t.Name+"Value")
 		}
 	}
-}
-
-// mergeAllOf folds an allOf of object schemas, and the keywords beside it
-// (properties, required, additionalProperties: they apply too), into one
-// object schema. A definition reached again through its own allOf is an
-// error: it would have to contain itself.
-func (b *builder) mergeAllOf(n *node, ptr string) *node {
-	out := &node{Type: typeList{"object"}, Properties: map[string]*node{}, Description: n.Description}
-	active := map[*node]bool{}
-	var visit func(part *node, at string)
-	visit = func(part *node, at string) {
-		if part.Ref != "" {
-			t := b.target(part.Ref, at+"/$ref")
-			if t == nil {
-				return
-			}
-			sibling := *part
-			sibling.Ref = ""
-			part = b.defs[t.Name]
-			if hasObjectKeywords(&sibling) {
-				defer visit(&sibling, at) // $ref with sibling keywords: both apply
-			}
-		}
-		if active[part] {
-			b.errorf(at, "allOf cycle: the schema includes itself")
-			return
-		}
-		active[part] = true
-		defer delete(active, part)
-		for i, sub := range part.AllOf {
-			visit(sub, fmt.Sprintf("%s/allOf/%d", at, i))
-		}
-		if len(part.AnyOf) > 0 || len(part.OneOf) > 0 || (len(part.Type) > 0 && !hasType(part, "object")) {
-			b.errorf(at, "unsupported allOf member: only object schemas can be combined")
-			return
-		}
-		for k, v := range part.Properties {
-			if prev := out.Properties[k]; prev != nil {
-				v = mergeProperty(prev, v)
-			}
-			out.Properties[k] = v
-		}
-		for _, r := range part.Required {
-			if !slices.Contains(out.Required, r) {
-				out.Required = append(out.Required, r)
-			}
-		}
-		if part.AdditionalProperties != nil {
-			out.AdditionalProperties = part.AdditionalProperties
-		}
-	}
-	visit(n, ptr)
-	return out
 }
 
 // refAnnotations are the keywords that may stand beside a $ref without
