@@ -42,8 +42,14 @@
 //   - additionalProperties with a schema: on a struct, each undeclared
 //     member is checked against it; without properties, a map.
 //   - allOf of objects, with sibling properties/required: one merged
-//     struct. allOf of a non-object, and a definition reaching itself
-//     through allOf, are errors.
+//     struct. A property declared in several parts keeps the constraints
+//     of each (a value must fit all of them): the types both allow, the
+//     enum values both list, the const, the narrower bounds, the members
+//     of both; a part that only describes it (a description) keeps the
+//     other's type and enum. Declarations no value fits or the model
+//     cannot combine (two $refs, a union beside other constraints) are
+//     errors, as are allOf of a non-object and a definition reaching
+//     itself through allOf.
 //   - $ref: the named type; $ref beside object keywords merges like allOf;
 //     beside other keywords (minLength…) it is an error. Alias cycles
 //     (A = B, B = A) are errors.

@@ -581,33 +581,6 @@ func hasObjectKeywords(n *node) bool {
 	return n.Properties != nil || len(n.Required) > 0 || n.AdditionalProperties != nil || len(n.AllOf) > 0
 }
 
-// mergeProperty combines two declarations of one property in an allOf: the
-// later one narrows the earlier (adds a const or sub-properties).
-func mergeProperty(a, b *node) *node {
-	m := *b
-	if m.Description == "" {
-		m.Description = a.Description
-	}
-	if len(m.Type) == 0 {
-		m.Type = a.Type
-	}
-	if m.Const == nil {
-		m.Const = a.Const
-	}
-	if len(a.AllOf) == 0 && len(m.AllOf) == 0 && a.Properties != nil && m.Properties != nil {
-		merged := map[string]*node{}
-		for k, v := range a.Properties {
-			merged[k] = v
-		}
-		for k, v := range m.Properties {
-			merged[k] = v
-		}
-		m.Properties = merged
-		m.Required = append(slices.Clone(a.Required), m.Required...)
-	}
-	return &m
-}
-
 // ref turns a property (or item) schema into a type expression, naming an
 // inline object or union after hint.
 func (b *builder) ref(n *node, ptr, hint string) *Ref {

