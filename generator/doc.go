@@ -90,6 +90,8 @@
 //     errors.
 //   - const: a member that must hold the literal, of its JSON type ("1" is
 //     not 1); a required const is not a Go field, it is written for you.
+//     An optional member that is only a const has the Go type of the
+//     const's JSON kind (an object const a map, an array const a slice).
 //     A named scalar with a const checks its value like an enum of one.
 //   - minimum/maximum on a number, a property or a named definition:
 //     checked on decoding and encoding (a named integer or number type

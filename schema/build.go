@@ -624,7 +624,7 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 	case len(n.Type) == 1:
 		return &Ref{Prim: b.prim(n.Type[0], ptr+"/type"), Base64: n.Type[0] == "string" && n.Format == "byte"}
 	case n.Const != nil:
-		return &Ref{Prim: constPrim(n.Const)}
+		return constRef(n.Const)
 	}
 	b.errorf(ptr, "unsupported schema: no type, $ref or union")
 	return &Ref{Any: true}
@@ -734,16 +734,28 @@ func orNull(n *node) (*node, bool) {
 	return nil, false
 }
 
-func constPrim(v json.RawMessage) Prim {
+// constRef is the type of a member whose schema is only a const: the
+// kind of the const's JSON value (an object is a map of any value, an
+// array a list of any value, null any value), the const itself being
+// checked when decoding. A number with a fraction or an exponent is a
+// number, another an integer.
+func constRef(v json.RawMessage) *Ref {
+	v = bytes.TrimSpace(v)
 	switch {
 	case len(v) > 0 && v[0] == '"':
-		return String
+		return &Ref{Prim: String}
 	case string(v) == "true" || string(v) == "false":
-		return Boolean
+		return &Ref{Prim: Boolean}
+	case len(v) > 0 && v[0] == '{':
+		return &Ref{Map: &Ref{Any: true}}
+	case len(v) > 0 && v[0] == '[':
+		return &Ref{Array: &Ref{Any: true}}
+	case string(v) == "null":
+		return &Ref{Any: true}
 	case strings.ContainsAny(string(v), ".eE"):
-		return Number
+		return &Ref{Prim: Number}
 	}
-	return Integer
+	return &Ref{Prim: Integer}
 }
 
 // inlineType names an inline object or union schema after its place. An

