@@ -42,8 +42,14 @@
 //   - additionalProperties with a schema: on a struct, each undeclared
 //     member is checked against it; without properties, a map.
 //   - allOf of objects, with sibling properties/required: one merged
-//     struct. allOf of a non-object, and a definition reaching itself
-//     through allOf, are errors.
+//     struct. A property declared in several parts keeps the constraints
+//     of each (a value must fit all of them): the types both allow, the
+//     enum values both list, the const, the narrower bounds, the members
+//     of both; a part that only describes it (a description) keeps the
+//     other's type and enum. Declarations no value fits or the model
+//     cannot combine (two $refs, a union beside other constraints) are
+//     errors, as are allOf of a non-object and a definition reaching
+//     itself through allOf.
 //   - $ref: the named type; $ref beside object keywords merges like allOf;
 //     beside other keywords (minLength…) it is an error. Alias cycles
 //     (A = B, B = A) are errors.
@@ -56,7 +62,9 @@
 //     minimum/maximum (a $ref member is the schema it names, an anyOf
 //     within an anyOf its members): a value must fit one member, exactly
 //     one under oneOf, on decoding and encoding; the error names the
-//     members ("anyOf/1: -5 is below the minimum 0"). anyOf [P, {type:
+//     members ("anyOf/1: -5 is below the minimum 0"). A member repeated
+//     under anyOf counts once; a union reaching itself through its members
+//     is an error. anyOf [P, {type:
 //     null}] keeps P's constraints on a nullable member or element. Such
 //     constraints on a union that is any value (it takes arrays or every
 //     JSON kind), other nested unions and members without a type are
@@ -82,6 +90,8 @@
 //     errors.
 //   - const: a member that must hold the literal, of its JSON type ("1" is
 //     not 1); a required const is not a Go field, it is written for you.
+//     An optional member that is only a const has the Go type of the
+//     const's JSON kind (an object const a map, an array const a slice).
 //     A named scalar with a const checks its value like an enum of one.
 //   - minimum/maximum on a number, a property or a named definition:
 //     checked on decoding and encoding (a named integer or number type

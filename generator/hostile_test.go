@@ -41,6 +41,8 @@ var hostileSchemas = []struct {
 	{"recursive array and map", `{"L":{"type":"array","items":{"$ref":"#/$defs/L"}},"M":{"type":"object","additionalProperties":{"$ref":"#/$defs/M"}}}`, ""},
 	{"alias cycle", `{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}`, "#/$defs/A/$ref: alias cycle: A → B → A"},
 	{"self alias", `{"A":{"$ref":"#/$defs/A"}}`, "#/$defs/A/$ref: alias cycle"},
+	{"object and array consts", `{"A":{"type":"object","properties":{"o":{"const":{"a":1}},"arr":{"const":[1,2]},"req":{"const":{"k":[true]}}},"required":["req"]}}`, ""},
+	{"allOf refinement", `{"Base":{"type":"object","properties":{"level":{"type":"string","enum":["low","high"]},"n":{"type":"integer","minimum":0}}},"Ext":{"allOf":[{"$ref":"#/$defs/Base"},{"type":"object","properties":{"level":{"description":"How loud."},"n":{"type":"integer","description":"A count."}}}]}}`, ""},
 	{"allOf cycle", `{"A":{"allOf":[{"$ref":"#/$defs/B"}]},"B":{"allOf":[{"$ref":"#/$defs/A"}]}}`, "allOf cycle"},
 	{"required cycle", `{"A":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"required":["a"]}}`, "cycle through required fields"},
 	{"union of itself", `{"U":{"anyOf":[{"$ref":"#/$defs/U"},{"type":"object","properties":{"a":{"type":"string"}}}]}}`, "#/$defs/U/anyOf/0"},
@@ -61,6 +63,8 @@ var roundTrips = map[string][2]string{
 	"names equal after casing": {"T", `{"fooBar":"a","foo_bar":2,"FooBar":true,"foo-bar":"d"}`},
 	"not identifiers":          {"tool-annotations.v2", `{"":"e","2x":"t","a,b":"c","say \"hi\"":"q","back\\slash":"s","-":"m","k":"v","x,y":1}`},
 	"non-ASCII names":          {"über", `{"größe":"g","名前":"n","ǆx":"d"}`},
+	"object and array consts":  {"A", `{"o":{"a":1},"arr":[1,2],"req":{"k":[true]}}`},
+	"allOf refinement":         {"Ext", `{"level":"high","n":3}`},
 }
 
 // deepDefs is one definition nesting objects depth levels deep.

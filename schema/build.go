@@ -39,8 +39,10 @@ type builder struct {
 	ts        []byte             // schema.ts, for @category
 	resultPtr map[*Method]string // the member carrying a request's result, when a response states it
 
-	canon map[*node]string   // canonical keys, computed once per node
-	kinds map[*node][]string // JSON kinds of union members, once per node
+	canon  map[*node]string      // canonical keys, computed once per node
+	kinds  map[*node][]string    // JSON kinds of union members, once per node
+	alts   map[altKey]*altResult // definitions as union alternatives, once each (nil while expanding)
+	merged map[*node]*node       // allOf schemas merged, once each (nil while merging)
 }
 
 func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *builder {
@@ -53,6 +55,8 @@ func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *build
 		overridden: map[*Type]bool{},
 		used:       map[string]bool{},
 		kinds:      map[*node][]string{},
+		alts:       map[altKey]*altResult{},
+		merged:     map[*node]*node{},
 		resultPtr:  map[*Method]string{},
 		names:      map[string]string{},
 		raw:        map[string]bool{},
@@ -380,6 +384,7 @@ func (b *builder) prim(name, ptr string) Prim {
 // it would make a second constant of one value.
 func (b *builder) stringEnum(values []json.RawMessage, ptr string) []string {
 	out := make([]string, 0, len(values))
+	seen := make(map[string]bool, len(values))
 	for i, v := range values {
 		if isNullValue(v) {
 			continue
@@ -389,7 +394,8 @@ func (b *builder) stringEnum(values []json.RawMessage, ptr string) []string {
 			b.errorf(fmt.Sprintf("%s/%d", ptr, i), "unsupported enum value %s: only strings are supported", v)
 			continue
 		}
-		if !slices.Contains(out, s) {
+		if !seen[s] {
+			seen[s] = true
 			out = append(out, s)
 		}
 	}
@@ -552,59 +558,6 @@ func (b *builder) defineStruct(t *Type, n *node) {
 	}
 }
 
-// mergeAllOf folds an allOf of object schemas, and the keywords beside it
-// (properties, required, additionalProperties: they apply too), into one
-// object schema. A definition reached again through its own allOf is an
-// error: it would have to contain itself.
-func (b *builder) mergeAllOf(n *node, ptr string) *node {
-	out := &node{Type: typeList{"object"}, Properties: map[string]*node{}, Description: n.Description}
-	active := map[*node]bool{}
-	var visit func(part *node, at string)
-	visit = func(part *node, at string) {
-		if part.Ref != "" {
-			t := b.target(part.Ref, at+"/$ref")
-			if t == nil {
-				return
-			}
-			sibling := *part
-			sibling.Ref = ""
-			part = b.defs[t.Name]
-			if hasObjectKeywords(&sibling) {
-				defer visit(&sibling, at) // $ref with sibling keywords: both apply
-			}
-		}
-		if active[part] {
-			b.errorf(at, "allOf cycle: the schema includes itself")
-			return
-		}
-		active[part] = true
-		defer delete(active, part)
-		for i, sub := range part.AllOf {
-			visit(sub, fmt.Sprintf("%s/allOf/%d", at, i))
-		}
-		if len(part.AnyOf) > 0 || len(part.OneOf) > 0 || (len(part.Type) > 0 && !hasType(part, "object")) {
-			b.errorf(at, "unsupported allOf member: only object schemas can be combined")
-			return
-		}
-		for k, v := range part.Properties {
-			if prev := out.Properties[k]; prev != nil {
-				v = mergeProperty(prev, v)
-			}
-			out.Properties[k] = v
-		}
-		for _, r := range part.Required {
-			if !slices.Contains(out.Required, r) {
-				out.Required = append(out.Required, r)
-			}
-		}
-		if part.AdditionalProperties != nil {
-			out.AdditionalProperties = part.AdditionalProperties
-		}
-	}
-	visit(n, ptr)
-	return out
-}
-
 // refAnnotations are the keywords that may stand beside a $ref without
 // changing what it admits.
 var refAnnotations = map[string]bool{
@@ -626,33 +579,6 @@ func (b *builder) checkRefSiblings(n *node, ptr string) {
 // hasObjectKeywords reports whether a schema constrains an object.
 func hasObjectKeywords(n *node) bool {
 	return n.Properties != nil || len(n.Required) > 0 || n.AdditionalProperties != nil || len(n.AllOf) > 0
-}
-
-// mergeProperty combines two declarations of one property in an allOf: the
-// later one narrows the earlier (adds a const or sub-properties).
-func mergeProperty(a, b *node) *node {
-	m := *b
-	if m.Description == "" {
-		m.Description = a.Description
-	}
-	if len(m.Type) == 0 {
-		m.Type = a.Type
-	}
-	if m.Const == nil {
-		m.Const = a.Const
-	}
-	if len(a.AllOf) == 0 && len(m.AllOf) == 0 && a.Properties != nil && m.Properties != nil {
-		merged := map[string]*node{}
-		for k, v := range a.Properties {
-			merged[k] = v
-		}
-		for k, v := range m.Properties {
-			merged[k] = v
-		}
-		m.Properties = merged
-		m.Required = append(slices.Clone(a.Required), m.Required...)
-	}
-	return &m
 }
 
 // ref turns a property (or item) schema into a type expression, naming an
@@ -698,7 +624,7 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 	case len(n.Type) == 1:
 		return &Ref{Prim: b.prim(n.Type[0], ptr+"/type"), Base64: n.Type[0] == "string" && n.Format == "byte"}
 	case n.Const != nil:
-		return &Ref{Prim: constPrim(n.Const)}
+		return constRef(n.Const)
 	}
 	b.errorf(ptr, "unsupported schema: no type, $ref or union")
 	return &Ref{Any: true}
@@ -808,16 +734,28 @@ func orNull(n *node) (*node, bool) {
 	return nil, false
 }
 
-func constPrim(v json.RawMessage) Prim {
+// constRef is the type of a member whose schema is only a const: the
+// kind of the const's JSON value (an object is a map of any value, an
+// array a list of any value, null any value), the const itself being
+// checked when decoding. A number with a fraction or an exponent is a
+// number, another an integer.
+func constRef(v json.RawMessage) *Ref {
+	v = bytes.TrimSpace(v)
 	switch {
 	case len(v) > 0 && v[0] == '"':
-		return String
+		return &Ref{Prim: String}
 	case string(v) == "true" || string(v) == "false":
-		return Boolean
+		return &Ref{Prim: Boolean}
+	case len(v) > 0 && v[0] == '{':
+		return &Ref{Map: &Ref{Any: true}}
+	case len(v) > 0 && v[0] == '[':
+		return &Ref{Array: &Ref{Any: true}}
+	case string(v) == "null":
+		return &Ref{Any: true}
 	case strings.ContainsAny(string(v), ".eE"):
-		return Number
+		return &Ref{Prim: Number}
 	}
-	return Integer
+	return &Ref{Prim: Integer}
 }
 
 // inlineType names an inline object or union schema after its place. An

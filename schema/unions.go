@@ -31,7 +31,7 @@ func (b *builder) defineUnion(t *Type, n *node) {
 		b.refuseNarrowedMembers(t, kw, list)
 		return
 	case objects == 0 && !kinds["array"]:
-		b.defineAlternatives(t, kw, list)
+		b.defineAlternatives(t, n, kw, list)
 		return
 	case objects == 0:
 		// Arrays and primitives without objects: no Go type narrower than
@@ -65,129 +65,6 @@ func (b *builder) defineUnion(t *Type, n *node) {
 	if u.Discriminator == "" {
 		b.checkShapes(t, nodes)
 	}
-}
-
-// defineAlternatives fills in a union of primitives (anyOf/oneOf of
-// strings, numbers, booleans, null): a scalar union whose members, with
-// their enum, const and bounds, are its Alternatives. A member that is a
-// $ref is the schema it names; a member that is an anyOf within an anyOf
-// is its own members.
-func (b *builder) defineAlternatives(t *Type, kw string, list []*node) {
-	t.Kind = KindScalarUnion
-	t.OneOf = kw == "oneOf"
-	var alts []*Alternative
-	for i, m := range list {
-		alts = b.alternatives(alts, m, fmt.Sprintf("%s/%d", kw, i), fmt.Sprintf("%s/%s/%d", t.Pointer, kw, i), kw, 0)
-	}
-	kinds := map[Prim]bool{}
-	narrowed := false
-	for _, a := range alts {
-		for _, p := range a.Types {
-			kinds[p] = true
-		}
-		narrowed = narrowed || a.Literals != nil || a.Minimum != nil || a.Maximum != nil
-	}
-	for _, p := range []Prim{String, Integer, Number, Boolean, Null} {
-		if kinds[p] {
-			t.Prims = append(t.Prims, p)
-		}
-	}
-	if narrowed || t.OneOf && overlap(alts) {
-		t.Alternatives = alts
-	}
-}
-
-// alternatives appends the members a union member stands for.
-func (b *builder) alternatives(out []*Alternative, m *node, at, ptr, kw string, depth int) []*Alternative {
-	if depth > MaxDepth {
-		b.errorf(ptr, "schema nested more than %d levels deep", MaxDepth)
-		return out
-	}
-	switch {
-	case m.Ref != "":
-		b.checkRefSiblings(m, ptr)
-		t := b.target(m.Ref, ptr+"/$ref")
-		if t == nil {
-			return out
-		}
-		return b.alternatives(out, b.defs[t.Name], at, t.Pointer, kw, depth+1)
-	case len(m.AnyOf) > 0 && len(m.OneOf) == 0 && kw == "anyOf" && len(m.AllOf) == 0:
-		for i, sub := range m.AnyOf {
-			out = b.alternatives(out, sub, fmt.Sprintf("%s/anyOf/%d", at, i), fmt.Sprintf("%s/anyOf/%d", ptr, i), kw, depth+1)
-		}
-		return out
-	case len(m.AnyOf)+len(m.OneOf)+len(m.AllOf) > 0:
-		b.errorf(ptr, "unsupported union member of a union of primitives: list its members in the union itself (only an anyOf within an anyOf is merged)")
-		return out
-	}
-	a := &Alternative{At: at}
-	types := m.Type
-	if len(types) == 0 {
-		// {"const": "a"} or {"enum": ["a", 1]}: the types of its values.
-		values := m.Enum
-		if m.Const != nil {
-			values = []json.RawMessage{m.Const}
-		}
-		for _, v := range values {
-			if k := valueKind(v); k != "" && !slices.Contains(types, k) {
-				types = append(types, k)
-			}
-		}
-	}
-	if len(types) == 0 {
-		b.errorf(ptr, "unsupported member without a type in a union of primitives: give it \"type\"")
-		return out
-	}
-	numeric := false
-	for _, name := range types {
-		p := Null
-		if name != "null" {
-			p = b.prim(name, ptr+"/type")
-		}
-		numeric = numeric || p == Integer || p == Number
-		a.Types = append(a.Types, p)
-	}
-	switch {
-	case m.Const != nil:
-		a.Literals = []string{string(compact(m.Const))}
-	case len(m.Enum) > 0:
-		for _, v := range m.Enum {
-			a.Literals = append(a.Literals, string(compact(v)))
-		}
-	}
-	if numeric {
-		a.Minimum, a.Maximum = m.Minimum, m.Maximum
-	}
-	return append(out, a)
-}
-
-// valueKind is the JSON Schema type of a primitive JSON value (integer for
-// a number without a fraction), or "" for an array or object.
-func valueKind(v json.RawMessage) string {
-	for _, k := range []string{"null", "boolean", "string", "integer", "number"} {
-		if ofType(v, typeList{k}) {
-			return k
-		}
-	}
-	return ""
-}
-
-// overlap reports whether two alternatives take a value of one JSON type
-// (an integer is a number too).
-func overlap(alts []*Alternative) bool {
-	takes := func(a *Alternative, p Prim) bool {
-		return slices.Contains(a.Types, p) || p == Integer && slices.Contains(a.Types, Number)
-	}
-	for i, a := range alts {
-		for _, c := range alts[i+1:] {
-			for _, p := range a.Types {
-				if takes(c, p) || p == Number && slices.Contains(c.Types, Integer) {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // refuseNarrowedMembers reports the members of a union that takes any JSON
@@ -291,9 +168,15 @@ func (b *builder) jsonKindsOf(n *node, ptr string, depth int) []string {
 		return nil
 	}
 	if len(n.AnyOf)+len(n.OneOf) > 0 {
-		var out []string
+		var out []string // each kind once, however often members repeat it
+		seen := map[string]bool{}
 		for _, m := range append(slices.Clone(n.AnyOf), n.OneOf...) {
-			out = append(out, b.jsonKinds(m, ptr, depth+1)...)
+			for _, k := range b.jsonKinds(m, ptr, depth+1) {
+				if !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
 		}
 		return out
 	}

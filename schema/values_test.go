@@ -306,3 +306,20 @@ func TestLoadNullableElementChecks(t *testing.T) {
 		t.Errorf("L element: %s", got)
 	}
 }
+
+// TestLoadConstOfObjectOrArray checks that a member whose schema is only a
+// const takes the Go type of the const's JSON kind: an object const is a
+// map, an array const a list, null any value (an object const typed as an
+// integer made the decoder refuse the one value the schema allows).
+func TestLoadConstOfObjectOrArray(t *testing.T) {
+	m, err := loadText(`{"$defs": {"A": {"type": "object", "properties": {"o": {"const": {"a": 1}}, "arr": {"const": [1, 2]}, "z": {"const": null}, "n": {"const": 1.5}, "i": {"const": 2}}}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"o": "map[any]", "arr": "[]any", "z": "any", "n": "number", "i": "integer"}
+	for name, typ := range want {
+		if f := mustField(t, mustType(t, m, "A"), name); refText(f.Type) != typ || f.Const == nil {
+			t.Errorf("A.%s (const %s): type %s, want %s", name, f.Const, refText(f.Type), typ)
+		}
+	}
+}
