@@ -904,12 +904,26 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// The JSON pointer token escapes (RFC 6901), built once: a Replacer
+// builds its lookup on first use, and escapePointer runs for every
+// keyword and property of a schema.
+var (
+	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
 func escapePointer(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return pointerEscaper.Replace(s)
 }
 
 func unescapePointer(s string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	return pointerUnescaper.Replace(s)
 }
 
 // openMetaObjects marks the types used as `_meta` values and gives them one

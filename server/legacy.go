@@ -325,8 +325,9 @@ const maxSessionSubscriptionBytes = 256 << 10
 
 // subscribe answers resources/subscribe and resources/unsubscribe with {};
 // a subscription past maxSessionSubscriptions URIs or
-// maxSessionSubscriptionBytes of them is refused with -32603
-// {"reason":"quota"}.
+// maxSessionSubscriptionBytes of them is refused with -32602, as a listen
+// naming too many task ids is: waiting does not lift the cap, an
+// unsubscribe does (not a limit's refusal, HTTP 503).
 func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawMessage) ([]byte, *jsonrpc.Error) {
 	if !l.s.offers("resources") {
 		return nil, methodNotFound(map[bool]string{true: legacy.MethodResourcesSubscribe, false: legacy.MethodResourcesUnsubscribe}[on])
@@ -357,8 +358,8 @@ func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawM
 	l.mu.Unlock()
 	if sub != nil {
 		l.s.subs.mu.Lock()
-		held := sub.uris[p.URI]
-		full := on && !held && (len(sub.uris) >= maxSessionSubscriptions || sub.uriBytes+len(p.URI) > maxSessionSubscriptionBytes)
+		held, n := sub.uris[p.URI], len(sub.uris)
+		full := on && !held && (n >= maxSessionSubscriptions || sub.uriBytes+len(p.URI) > maxSessionSubscriptionBytes)
 		switch {
 		case full:
 		case on && !held:
@@ -370,8 +371,8 @@ func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawM
 		}
 		l.s.subs.mu.Unlock()
 		if full {
-			return nil, limitError(reasonQuota, "Internal error: the session holds "+strconv.Itoa(len(sub.uris))+" resource subscriptions, the most it may ("+
-				strconv.Itoa(maxSessionSubscriptions)+" URIs, "+strconv.Itoa(maxSessionSubscriptionBytes>>10)+" KiB of them); unsubscribe from one first")
+			return nil, invalidParams("params.uri: the session holds " + strconv.Itoa(n) + " resource subscriptions, the most it may (" +
+				strconv.Itoa(maxSessionSubscriptions) + " URIs, " + strconv.Itoa(maxSessionSubscriptionBytes>>10) + " KiB of them); unsubscribe from one first")
 		}
 	}
 	return []byte("{}"), nil

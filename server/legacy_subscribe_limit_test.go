@@ -8,7 +8,7 @@ import (
 )
 
 // A legacy session subscribes to at most maxSessionSubscriptions URIs:
-// one more is refused with -32603 {"reason":"quota"}, a URI it holds
+// one more is refused with -32602, a URI it holds
 // already may be subscribed again, and an unsubscribe makes room.
 func TestLegacySubscriptionsPerSessionAreBounded(t *testing.T) {
 	f := newFixture(t)
@@ -27,7 +27,7 @@ func TestLegacySubscriptionsPerSessionAreBounded(t *testing.T) {
 	}
 	m := subscribe("5001", "resources/subscribe", uri(maxSessionSubscriptions))
 	e, _ := m["error"].(map[string]any)
-	if e == nil || e["code"] != float64(-32603) || e["data"].(map[string]any)["reason"] != "quota" {
+	if e == nil || e["code"] != float64(-32602) || !strings.Contains(e["message"].(string), "1024 URIs") {
 		t.Fatalf("subscription past the limit: %v", m)
 	}
 	if m := subscribe("5002", "resources/subscribe", uri(0)); m["error"] != nil {
@@ -55,7 +55,7 @@ func TestLegacySubscriptionBytesPerSessionAreBounded(t *testing.T) {
 		p.call(id, "resources/subscribe", `{"uri":"test://items/`+id+pad+`/data"}`)
 		m, _ := p.response(id)
 		if e, _ := m["error"].(map[string]any); e != nil {
-			if e["code"] != float64(-32603) || i < maxSessionSubscriptionBytes/len(pad)-1 {
+			if e["code"] != float64(-32602) || i < maxSessionSubscriptionBytes/len(pad)-1 {
 				t.Fatalf("subscription %d: %v", i, m)
 			}
 			return

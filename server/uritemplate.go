@@ -67,8 +67,9 @@ func compileURITemplate(tmpl string) (*uriMatcher, error) {
 // the URI holds its name there, so its places cannot be told apart.
 func templatePlaces(tmpl string) (string, map[string]templatePlace, error) {
 	places := map[string]templatePlace{}
-	seen := map[string]int{}   // places of each name so far
-	named := map[string]bool{} // names with a place in a ;, ? or & expression
+	seen := map[string]int{}     // places of each name so far
+	taken := templateNames(tmpl) // names a later place may not be matched under
+	named := map[string]bool{}   // names with a place in a ;, ? or & expression
 	var out strings.Builder
 	for rest := tmpl; ; {
 		open := strings.IndexByte(rest, '{')
@@ -109,7 +110,7 @@ func templatePlaces(tmpl string) (string, map[string]templatePlace, error) {
 			}
 			capture := v.name
 			if seen[v.name] > 0 {
-				capture = placeName(v.name, seen[v.name], seen)
+				capture = placeName(v.name, seen[v.name], taken)
 			}
 			seen[v.name]++
 			if k > 0 {
@@ -123,14 +124,32 @@ func templatePlaces(tmpl string) (string, map[string]templatePlace, error) {
 }
 
 // placeName is the name a later place (the n-th, from 1) of variable name
-// is matched under: a variable name (RFC 6570 varname) the template does
-// not use.
-func placeName(name string, n int, used map[string]int) string {
+// is matched under: a variable name (RFC 6570 varname) that neither the
+// template nor another place uses (taken holds both, and gets this one).
+func placeName(name string, n int, taken map[string]bool) string {
 	for ; ; n++ {
 		alias := name + "._" + strconv.Itoa(n)
-		if used[alias] == 0 {
-			used[alias] = -1 // taken (by an alias; seen counts places from 1)
+		if !taken[alias] {
+			taken[alias] = true
 			return alias
+		}
+	}
+}
+
+// templateNames is the set of the variable names tmpl uses.
+func templateNames(tmpl string) map[string]bool {
+	names := map[string]bool{}
+	for rest := tmpl; ; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			return names
+		}
+		end := open + strings.IndexByte(rest[open:], '}')
+		expr := strings.TrimLeft(rest[open+1:end], "+#./;?&")
+		rest = rest[end+1:]
+		for _, spec := range strings.Split(expr, ",") {
+			name, _, _ := strings.Cut(strings.TrimSuffix(spec, "*"), ":")
+			names[name] = true
 		}
 	}
 }

@@ -69,7 +69,7 @@ func TestTemplateRepeatedNamedVariableIsRefused(t *testing.T) {
 // library's, the oracle), including templates that name a variable twice.
 func FuzzTemplateExpansionMatches(f *testing.F) {
 	templates := []string{
-		"x://{a}/{a}", "docs://{a:1}/{a}", "x://{a}/{a:2}/{b}", "x://{+a}/{#b}", "x://h{/a}{.b}",
+		"x://{a}/{a}", "docs://{a:1}/{a}", "x://{a}/{a:2}/{b}", "x://{+a}/{#b}", "x://h{/a}{.b}", "x://{a}/{a}/{a._1}",
 		"x://h{?a,b}", "x://r{;a,b}", "x://{a:3}", "x://{/a}/x/{a}",
 	}
 	f.Add(uint8(0), "p", "q")
@@ -109,4 +109,29 @@ func valuesOf(vars map[string]string) uritemplate.Values {
 		v[k] = uritemplate.String(s)
 	}
 	return v
+}
+
+// A later place of a variable is matched under a name the template does
+// not use itself: {a}/{a}/{a._1} names a._1 too.
+func TestTemplatePlaceNamesAvoidTheTemplatesOwn(t *testing.T) {
+	m, err := compileURITemplate("{a}/{a}/{a._1}")
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	vars, ok := m.match("x/x/y")
+	if !ok || vars["a"] != "x" || vars["a._1"] != "y" {
+		t.Fatalf("match x/x/y: %v %v, want a=x a._1=y", vars, ok)
+	}
+}
+
+// With the same template, "x/z/y" is no expansion of it: the two places
+// of a differ (RFC 6570 §2.3, one value per variable).
+func TestTemplatePlaceNamesAvoidTheTemplatesOwnDisagree(t *testing.T) {
+	m, err := compileURITemplate("{a}/{a}/{a._1}")
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	if vars, ok := m.match("x/z/y"); ok {
+		t.Fatalf("match x/z/y: %v; want no match (a's two places disagree)", vars)
+	}
 }
