@@ -36,6 +36,10 @@ type HTTPTransport struct {
 	// returns retry true the request is sent once more (after, say, a token
 	// refresh in Client's RoundTripper). Its error ends the request.
 	OnUnauthorized func(ctx context.Context, resp *http.Response) (retry bool, err error)
+	// challengeAgain, when set, reports whether the refused retry resp
+	// may go to OnUnauthorized once more (OAuthHTTP: the retry tried a
+	// stored token that turned out stale).
+	challengeAgain func(resp *http.Response) bool
 	// MaxMessageBytes bounds a response body or SSE event
 	// (DefaultMaxMessageBytes when 0).
 	MaxMessageBytes int
@@ -171,7 +175,7 @@ func (t *HTTPTransport) post(ctx context.Context, req *Request, body []byte) (*h
 			return nil, fmt.Errorf("client: POST %s: %w", req.Method, err)
 		}
 		if (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) &&
-			t.OnUnauthorized != nil && attempt == 0 {
+			t.OnUnauthorized != nil && (attempt == 0 || attempt == 1 && t.challengeAgain != nil && t.challengeAgain(resp)) {
 			retry, herr := t.OnUnauthorized(ctx, resp)
 			if herr != nil || retry {
 				drain(resp)

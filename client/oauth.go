@@ -22,8 +22,11 @@ import (
 // authorization code flow with PKCE S256 and the RFC 8707 resource, checks
 // the authorization response's iss (RFC 9207), gets the token and retries
 // the request with it. A 403 insufficient_scope re-authorizes with the
-// union of the scopes asked so far and the challenged ones (step-up); a
-// 401 with a refresh token refreshes first.
+// union of the scopes asked so far and the challenged ones (step-up), for
+// one scope set at most maxStepUps times in a row within a token's
+// lifetime (the server refusing what the step-up got); a 401 with a
+// refresh token refreshes first, and a 401 re-authorization keeps the
+// scopes asked before at the same authorization server and resource.
 //
 // Use it through OAuthHTTP. The zero value needs only Authorize (and
 // RedirectURL); everything else is optional.
@@ -35,9 +38,15 @@ type OAuth struct {
 	// state and iss. FollowRedirects is one for servers that approve
 	// without a user interface (tests, conformance).
 	Authorize func(ctx context.Context, authorizationURL string) (*url.URL, error)
-	// ClientID and ClientSecret are pre-registered credentials for
-	// ClientIssuer (all authorization servers when ClientIssuer is empty);
-	// they are used before anything else.
+	// ClientID and ClientSecret are pre-registered credentials for the
+	// authorization server ClientIssuer; they are used before anything
+	// else. Credentials belong to one authorization server
+	// (client-registration.mdx, Authorization Server Binding): with
+	// ClientIssuer empty they are bound to the first one they are used
+	// with, and when the resource's metadata later names another, that
+	// one is never shown them: the client registers there another way
+	// (Client ID Metadata Document, dynamic registration) if it offers
+	// one, else the login fails with an error.
 	ClientID, ClientSecret, ClientIssuer string
 	// ClientKey, with ClientID, authenticates the client at the token
 	// endpoint with a signed JWT instead of a secret (private_key_jwt,
@@ -81,8 +90,8 @@ type OAuth struct {
 	// Scopes are asked for when neither the challenge nor the resource's
 	// metadata names any.
 	Scopes []string
-	// Store keeps registrations and tokens, per authorization server
-	// (default: in memory).
+	// Store keeps registrations, per authorization server, and tokens,
+	// per authorization server and resource (default: in memory).
 	Store TokenStore
 	// HTTPClient talks to the authorization server and fetches metadata
 	// (default: a client with a 30 second timeout that follows no
@@ -91,19 +100,25 @@ type OAuth struct {
 
 	loginMu   sync.Mutex // one login at a time
 	mu        sync.Mutex
-	requested []string       // the scopes of the last authorization (step-up union)
-	issuer    string         // the authorization server in use
-	stepUps   map[string]int // re-authorizations per scope set
+	requested []string  // the scopes of the last authorization (kept on re-authorization)
+	issuer    string    // the authorization server in use
+	boundTo   string    // the issuer ClientID is bound to, when ClientIssuer is empty
+	resource  string    // the resource its token is for (RFC 8707)
+	stepUps   stepUpRun // step-ups in a row for one scope set since the last login
+	tentative string    // the Authorization of a stored token in use, not yet refused
 	dpop      dpopState
 }
 
-// TokenStore keeps what OAuth learns, keyed by the authorization server's
-// issuer: client registrations and tokens.
+// TokenStore keeps what OAuth learns: client registrations, keyed by the
+// authorization server's issuer, and tokens, keyed by the issuer and the
+// resource (the MCP server's canonical URI, RFC 8707) they were issued
+// for. One store may serve the clients of several servers: a token is
+// only ever presented to the resource it is for.
 type TokenStore interface {
 	Registration(issuer string) *Registration
 	SaveRegistration(issuer string, r *Registration)
-	Token(issuer string) *Token
-	SaveToken(issuer string, t *Token)
+	Token(issuer, resource string) *Token
+	SaveToken(issuer, resource string, t *Token)
 }
 
 // Registration is a client's registration at one authorization server.
@@ -137,8 +152,11 @@ func (t *Token) authorization() string {
 type MemoryStore struct {
 	mu     sync.Mutex
 	regs   map[string]*Registration
-	tokens map[string]*Token
+	tokens map[tokenKey]*Token
 }
+
+// tokenKey is what a token is stored under.
+type tokenKey struct{ issuer, resource string }
 
 func (m *MemoryStore) Registration(issuer string) *Registration {
 	m.mu.Lock()
@@ -155,24 +173,26 @@ func (m *MemoryStore) SaveRegistration(issuer string, r *Registration) {
 	m.regs[issuer] = r
 }
 
-func (m *MemoryStore) Token(issuer string) *Token {
+func (m *MemoryStore) Token(issuer, resource string) *Token {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.tokens[issuer]
+	return m.tokens[tokenKey{issuer, resource}]
 }
 
-func (m *MemoryStore) SaveToken(issuer string, t *Token) {
+func (m *MemoryStore) SaveToken(issuer, resource string, t *Token) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.tokens == nil {
-		m.tokens = map[string]*Token{}
+		m.tokens = map[tokenKey]*Token{}
 	}
-	m.tokens[issuer] = t
+	m.tokens[tokenKey{issuer, resource}] = t
 }
 
 // OAuthHTTP returns a Streamable HTTP transport for url that logs in with
 // o: requests carry its bearer token, and 401 and 403 insufficient_scope
-// responses run the flow and retry once.
+// responses run the flow and retry once. The token goes only to the
+// origin of the resource it was issued for: a redirect to another origin
+// is followed without it.
 func OAuthHTTP(url string, o *OAuth) *HTTPTransport {
 	if o.Store == nil {
 		o.Store = &MemoryStore{}
@@ -182,6 +202,7 @@ func OAuthHTTP(url string, o *OAuth) *HTTPTransport {
 	t.OnUnauthorized = func(ctx context.Context, resp *http.Response) (bool, error) {
 		return o.challenged(ctx, url, resp)
 	}
+	t.challengeAgain = o.refusedTentative
 	return t
 }
 
@@ -193,7 +214,7 @@ type bearer struct {
 }
 
 func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	tok := b.o.current()
+	tok := b.o.tokenFor(r.URL)
 	if tok == nil {
 		return b.base.RoundTrip(r)
 	}
@@ -205,14 +226,31 @@ func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.o.dpopRoundTrip(b.base, r, tok)
 }
 
+// tokenFor returns the current token when target is on the origin of the
+// resource it was issued for (RFC 8707 audience binding), else nil: each
+// hop of a redirect passes through the round tripper, and a hop to
+// another origin must not carry the token.
+func (o *OAuth) tokenFor(target *url.URL) *Token {
+	o.mu.Lock()
+	resource := o.resource
+	o.mu.Unlock()
+	ru, err := url.Parse(resource)
+	if err != nil || !sameOrigin(ru, target) {
+		return nil
+	}
+	return o.current()
+}
+
+// current returns the token in use: the stored one for the authorization
+// server and resource of the last login.
 func (o *OAuth) current() *Token {
 	o.mu.Lock()
-	issuer := o.issuer
+	issuer, resource := o.issuer, o.resource
 	o.mu.Unlock()
 	if issuer == "" {
 		return nil
 	}
-	return o.Store.Token(issuer)
+	return o.Store.Token(issuer, resource)
 }
 
 func (o *OAuth) httpClient() *http.Client {
@@ -220,7 +258,7 @@ func (o *OAuth) httpClient() *http.Client {
 		return o.HTTPClient
 	}
 	return &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(req *http.Request, via []*http.Request) error {
-		if len(via) > 0 && req.URL.Host != via[0].URL.Host {
+		if len(via) > 0 && !sameOrigin(req.URL, via[0].URL) { // an https → http downgrade too
 			return http.ErrUseLastResponse
 		}
 		return nil
@@ -235,24 +273,35 @@ var ErrInsufficientScope = errors.New("client: the server needs scopes the autho
 // the request should be sent again.
 func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Response) (bool, error) {
 	ch := parseChallenge(resp.Header.Values("WWW-Authenticate"))
+	stepUp := resp.StatusCode == http.StatusForbidden && ch.params["error"] == "insufficient_scope"
+	if !stepUp && resp.StatusCode != http.StatusUnauthorized {
+		return false, nil
+	}
 	o.loginMu.Lock()
 	defer o.loginMu.Unlock()
-	if sent := resp.Request.Header.Get("Authorization"); resp.StatusCode == http.StatusUnauthorized && sent != "" {
+	sent := resp.Request.Header.Get("Authorization")
+	if sent != "" {
 		if tok := o.current(); tok != nil && tok.authorization() != sent {
-			return true, nil // another request logged in meanwhile
+			return true, nil // another request logged in or stepped up meanwhile
 		}
 	}
 	switch {
-	case resp.StatusCode == http.StatusForbidden && ch.params["error"] == "insufficient_scope":
+	case stepUp:
 		o.mu.Lock()
 		scopes := unionScopes(o.requested, strings.Fields(ch.params["scope"]))
 		o.mu.Unlock()
-		if err := o.login(ctx, serverURL, ch, scopes, false); err != nil {
+		if err := o.login(ctx, serverURL, ch, scopes, false, sent); err != nil {
 			return false, &loginError{err}
 		}
 		return true, nil
 	case resp.StatusCode == http.StatusUnauthorized:
-		if err := o.login(ctx, serverURL, ch, nil, true); err != nil {
+		o.mu.Lock()
+		o.stepUps = stepUpRun{} // a new token lifetime
+		if sent == o.tentative {
+			o.tentative = "" // the stored token was refused: log in
+		}
+		o.mu.Unlock()
+		if err := o.login(ctx, serverURL, ch, nil, true, sent); err != nil {
 			return false, &loginError{err}
 		}
 		return true, nil
@@ -276,58 +325,6 @@ func unionScopes(a, b []string) []string {
 		}
 	}
 	return out
-}
-
-// challenge is a parsed Bearer or DPoP WWW-Authenticate challenge.
-type challenge struct {
-	scheme string // as sent
-	params map[string]string
-}
-
-// parseChallenge reads the parameters of the first Bearer (RFC 6750 §3)
-// or DPoP (RFC 9449 §7.1) challenge: auth-param = token "=" ( token /
-// quoted-string ).
-func parseChallenge(values []string) challenge {
-	return parseChallengeOf(values, "Bearer", "DPoP")
-}
-
-// parseChallengeOf reads the first challenge of one of schemes.
-func parseChallengeOf(values []string, schemes ...string) challenge {
-	ch := challenge{params: map[string]string{}}
-	for _, v := range values {
-		scheme, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
-		if !slices.ContainsFunc(schemes, func(s string) bool { return strings.EqualFold(s, scheme) }) {
-			continue
-		}
-		ch.scheme = scheme
-		for rest = strings.TrimSpace(rest); rest != ""; {
-			name, after, ok := strings.Cut(rest, "=")
-			if !ok {
-				break
-			}
-			name = strings.ToLower(strings.TrimSpace(strings.TrimLeft(name, ", ")))
-			after = strings.TrimLeft(after, " ")
-			var value string
-			if strings.HasPrefix(after, `"`) {
-				var b strings.Builder
-				i := 1
-				for ; i < len(after) && after[i] != '"'; i++ {
-					if after[i] == '\\' && i+1 < len(after) {
-						i++
-					}
-					b.WriteByte(after[i])
-				}
-				value, rest = b.String(), strings.TrimLeft(after[min(i+1, len(after)):], " ,")
-			} else {
-				value, rest, _ = strings.Cut(after, ",")
-				value = strings.TrimSpace(value)
-				rest = strings.TrimLeft(rest, " ")
-			}
-			ch.params[name] = value
-		}
-		break
-	}
-	return ch
 }
 
 // FollowRedirects returns an OAuth.Authorize for authorization servers

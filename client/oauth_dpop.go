@@ -40,7 +40,11 @@ func (o *OAuth) dpopOffered(as *serverMetadata) bool {
 }
 
 // dpopKey returns the proof key, its algorithm and public JWK (made on
-// first use). allowed, when not empty, must contain the algorithm.
+// first use). allowed, when not empty, is the server's list
+// (dpop_signing_alg_values_supported): the algorithm is one of it (RFC
+// 9449 §5.1; for an RSA key, PS256 when the list has it and not RS256),
+// and it is kept for the proofs that name no list (those to the MCP
+// server, which take the algorithm the token was obtained with).
 func (o *OAuth) dpopKey(allowed []string) (crypto.Signer, string, map[string]any, error) {
 	d := &o.dpop
 	d.mu.Lock()
@@ -65,9 +69,11 @@ func (o *OAuth) dpopKey(allowed []string) (crypto.Signer, string, map[string]any
 		d.key, d.alg, d.jwk = key, alg, jwk
 	}
 	if len(allowed) > 0 {
-		if _, err := jwsAlg(d.key, allowed); err != nil {
+		alg, err := jwsAlg(d.key, allowed)
+		if err != nil {
 			return nil, "", nil, fmt.Errorf("client: DPoP: %w", err)
 		}
+		d.alg = alg
 	}
 	return d.key, d.alg, d.jwk, nil
 }

@@ -43,13 +43,13 @@ type serverMetadata struct {
 // credentials, JWT bearer) rather than the authorization code flow.
 func (o *OAuth) userless() bool { return o.ClientCredentials || o.Assertion != nil }
 
-// maxStepUps bounds re-authorizations for one scope set.
-const maxStepUps = 2
-
-// login runs discovery, registration and authorization (or, when refresh
-// is set and a refresh token exists, a refresh) and stores the new token.
-// scopes nil means: choose them (challenge, resource metadata, Scopes).
-func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scopes []string, refresh bool) error {
+// login runs discovery, registration and authorization and stores the
+// new token. When refresh is set (a 401) it first tries what the store
+// holds: a valid access token other than sent, the Authorization the
+// refused request carried (one from an earlier run: oauth_stored.go),
+// then a refresh token. scopes nil means: choose them (challenge,
+// resource metadata, Scopes).
+func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scopes []string, refresh bool, sent string) error {
 	prm, err := o.resourceMetadata(ctx, serverURL, ch.params["resource_metadata"])
 	if err != nil {
 		return err
@@ -59,28 +59,24 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 		return err
 	}
 	issuer := as.Issuer
+	if refresh && o.useStored(issuer, prm.Resource, sent) {
+		return nil
+	}
 	if refresh {
-		if tok := o.Store.Token(issuer); tok != nil && tok.RefreshToken != "" {
+		if tok := o.Store.Token(issuer, prm.Resource); tok != nil && tok.RefreshToken != "" {
 			if reg := o.Store.Registration(issuer); reg != nil {
 				if nt, err := o.refresh(ctx, as, reg, prm.Resource, tok); err == nil {
-					o.Store.SaveToken(issuer, nt)
-					o.setIssuer(issuer)
+					o.Store.SaveToken(issuer, prm.Resource, nt)
+					o.setSession(issuer, prm.Resource)
 					return nil
 				}
 			}
 		}
 	}
 	if scopes == nil {
-		switch {
-		case ch.params["scope"] != "":
-			scopes = strings.Fields(ch.params["scope"])
-		case len(prm.ScopesSupported) > 0:
-			scopes = slices.Clone(prm.ScopesSupported)
-		default:
-			scopes = slices.Clone(o.Scopes)
-		}
+		scopes = o.loginScopes(ch, prm, issuer)
 	} else if !o.stepUpAllowed(scopes) {
-		return fmt.Errorf("%w (asked for %q %d times)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
+		return fmt.Errorf("%w (asked for %q %d times in a row)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
 	}
 	if !o.userless() && slices.Contains(as.ScopesSupported, "offline_access") && len(scopes) > 0 && !slices.Contains(scopes, "offline_access") {
 		scopes = append(scopes, "offline_access")
@@ -103,29 +99,19 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	if err != nil {
 		return err
 	}
-	o.Store.SaveToken(issuer, tok)
+	o.Store.SaveToken(issuer, prm.Resource, tok)
 	o.mu.Lock()
-	o.issuer, o.requested = issuer, scopes
+	o.issuer, o.resource, o.requested = issuer, prm.Resource, scopes
 	o.mu.Unlock()
 	return nil
 }
 
-func (o *OAuth) setIssuer(issuer string) {
+// setSession records the authorization server and resource of the
+// token in use.
+func (o *OAuth) setSession(issuer, resource string) {
 	o.mu.Lock()
-	o.issuer = issuer
+	o.issuer, o.resource = issuer, resource
 	o.mu.Unlock()
-}
-
-// stepUpAllowed counts re-authorizations per scope set.
-func (o *OAuth) stepUpAllowed(scopes []string) bool {
-	key := strings.Join(slices.Sorted(slices.Values(scopes)), " ")
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.stepUps == nil {
-		o.stepUps = map[string]int{}
-	}
-	o.stepUps[key]++
-	return o.stepUps[key] <= maxStepUps
 }
 
 // getJSON fetches a JSON document; ok is false for a non-200 answer.
@@ -266,7 +252,7 @@ func (o *OAuth) register(ctx context.Context, as *serverMetadata) (*Registration
 	}
 	var reg *Registration
 	switch {
-	case o.ClientID != "" && (o.ClientIssuer == "" || o.ClientIssuer == as.Issuer):
+	case o.ClientID != "" && o.preRegisteredAt(as.Issuer):
 		reg = &Registration{ClientID: o.ClientID, ClientSecret: o.ClientSecret, AuthMethod: authMethod(as, o.ClientSecret != "")}
 		if o.ClientKey != nil {
 			reg.AuthMethod = "private_key_jwt"
@@ -283,12 +269,38 @@ func (o *OAuth) register(ctx context.Context, as *serverMetadata) (*Registration
 			return nil, err
 		}
 	case o.ClientID != "":
-		return nil, fmt.Errorf("client: the pre-registered client is for %s, not %s, and %s offers no registration", o.ClientIssuer, as.Issuer, as.Issuer)
+		return nil, fmt.Errorf("client: the pre-registered client credentials are for %s, not %s (the server's authorization server changed?), and %s offers no other registration", o.credentialsIssuer(), as.Issuer, as.Issuer)
 	default:
 		return nil, fmt.Errorf("client: %s supports neither client ID metadata documents nor dynamic registration; configure OAuth.ClientID", as.Issuer)
 	}
 	o.Store.SaveRegistration(as.Issuer, reg)
 	return reg, nil
+}
+
+// preRegisteredAt reports whether the pre-registered credentials
+// (ClientID and its secret or key) are for issuer: ClientIssuer, or when
+// that is empty the first authorization server they are used with.
+func (o *OAuth) preRegisteredAt(issuer string) bool {
+	if o.ClientIssuer != "" {
+		return o.ClientIssuer == issuer
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.boundTo == "" {
+		o.boundTo = issuer
+	}
+	return o.boundTo == issuer
+}
+
+// credentialsIssuer is the authorization server the pre-registered
+// credentials are for.
+func (o *OAuth) credentialsIssuer() string {
+	if o.ClientIssuer != "" {
+		return o.ClientIssuer
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.boundTo
 }
 
 // authMethod picks the token endpoint authentication method: "none" for

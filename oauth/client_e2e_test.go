@@ -52,11 +52,11 @@ func TestGoClientLogsIn(t *testing.T) {
 	if got := call("whoami"); got != testas.DemoUser+" mcp,offline_access" {
 		t.Errorf("whoami = %q", got)
 	}
-	first := store.Token(as.Issuer).AccessToken
+	first := store.Token(as.Issuer, m.url).AccessToken
 	if got := call("write_file"); got != "written" {
 		t.Errorf("write_file after step-up = %q", got)
 	}
-	if store.Token(as.Issuer).AccessToken == first {
+	if store.Token(as.Issuer, m.url).AccessToken == first {
 		t.Error("step-up did not get a new token")
 	}
 	if got := call("whoami"); got != testas.DemoUser+" mcp,files:write,offline_access" && got != testas.DemoUser+" mcp,offline_access,files:write" {

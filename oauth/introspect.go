@@ -45,7 +45,8 @@ type IntrospectionConfig struct {
 
 // IntrospectionVerifier asks the authorization server about every token
 // (RFC 7662): it must be active, from Issuer (when the response says),
-// for Audience and unexpired. It implements server.TokenVerifier.
+// for Audience, unexpired and not before its "nbf" (with a minute's
+// leeway for clock skew). It implements server.TokenVerifier.
 type IntrospectionVerifier struct {
 	cfg   IntrospectionConfig
 	rs    rs.ResourceServer
@@ -114,6 +115,10 @@ func (v *IntrospectionVerifier) VerifyToken(ctx context.Context, token string) (
 	return info, nil
 }
 
+// notBeforeLeeway is the clock skew allowed on an introspection
+// response's "nbf", as JWTConfig.Leeway's default allows on a JWT's.
+const notBeforeLeeway = time.Minute
+
 // introspect asks the authorization server and checks its answer.
 func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (*server.TokenInfo, error) {
 	resp, err := rs.Introspect[*oidc.IntrospectionResponse](ctx, v.rs, token)
@@ -132,6 +137,9 @@ func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (*
 	}
 	if exp := resp.Expiration.AsTime(); !exp.IsZero() && time.Now().After(exp) {
 		return nil, fmt.Errorf("%w: expired", errInvalid)
+	}
+	if nbf := resp.NotBefore.AsTime(); !nbf.IsZero() && time.Now().Add(notBeforeLeeway).Before(nbf) {
+		return nil, fmt.Errorf("%w: not valid before %s", errInvalid, nbf.UTC().Format(time.RFC3339))
 	}
 	raw, err := json.Marshal(resp)
 	if err != nil {

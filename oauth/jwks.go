@@ -17,19 +17,32 @@ import (
 // it does not know (a rotation) makes it fetch the set again, but at most
 // once per minRefresh: forged tokens with made-up key IDs cannot turn the
 // server into a JWKS fetcher for the attacker. The set is also fetched
-// again when older than maxAge.
+// again when older than maxAge. A fetch runs detached from the request
+// that started it (with its own timeout), and every caller that needs it
+// waits for it with its own context: a caller that hangs up cannot spend
+// the window's fetch for everyone.
 type keySet struct {
 	url        string
 	hc         *http.Client
 	minRefresh time.Duration
 	maxAge     time.Duration
 
-	fetch   sync.Mutex // one fetch at a time
-	mu      sync.Mutex // guards the fields below
-	keys    []jose.JSONWebKey
-	fetched time.Time // last successful fetch
-	tried   time.Time // last attempt
+	mu       sync.Mutex // guards the fields below
+	keys     []jose.JSONWebKey
+	fetched  time.Time  // last successful fetch
+	tried    time.Time  // last attempt
+	inflight *jwksFetch // the running fetch, if any
 }
+
+// jwksFetch is one fetch of the set; done is closed when it ends, with
+// err its outcome.
+type jwksFetch struct {
+	done chan struct{}
+	err  error
+}
+
+// jwksFetchTimeout bounds a fetch, whatever the HTTP client's timeout.
+const jwksFetchTimeout = 30 * time.Second
 
 // errThrottled is a refresh refused because one was tried within
 // minRefresh.
@@ -77,52 +90,89 @@ func (ks *keySet) match(kid, alg string) []jose.JSONWebKey {
 	return out
 }
 
-// refresh fetches the set unless another fetch was tried within
-// minRefresh.
+// refresh waits for the running fetch of the set, or starts one unless
+// one was tried within minRefresh; ctx bounds the wait, not the fetch.
 func (ks *keySet) refresh(ctx context.Context) error {
-	ks.fetch.Lock()
-	defer ks.fetch.Unlock()
 	ks.mu.Lock()
-	recent := time.Since(ks.tried) < ks.minRefresh
-	if !recent {
+	f := ks.inflight
+	if f == nil {
+		if time.Since(ks.tried) < ks.minRefresh {
+			ks.mu.Unlock()
+			return errThrottled
+		}
 		ks.tried = time.Now()
+		f = &jwksFetch{done: make(chan struct{})}
+		ks.inflight = f
+		go ks.run(context.WithoutCancel(ctx), f)
 	}
 	ks.mu.Unlock()
-	if recent {
-		return errThrottled
+	select {
+	case <-f.done:
+		return f.err
+	case <-ctx.Done():
+		return fmt.Errorf("oauth: waiting for the JWKS: %w", context.Cause(ctx))
 	}
+}
+
+// run fetches the set for f and ends it.
+func (ks *keySet) run(ctx context.Context, f *jwksFetch) {
+	ctx, cancel := context.WithTimeout(ctx, jwksFetchTimeout)
+	defer cancel()
+	keys, err := ks.fetchKeys(ctx)
+	ks.mu.Lock()
+	if err == nil {
+		ks.keys, ks.fetched = keys, time.Now()
+	}
+	f.err, ks.inflight = err, nil
+	ks.mu.Unlock()
+	close(f.done)
+}
+
+// fetchKeys fetches the set and returns its usable keys.
+func (ks *keySet) fetchKeys(ctx context.Context) ([]jose.JSONWebKey, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ks.url, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := ks.hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("oauth: fetching the JWKS: %w", err)
+		return nil, fmt.Errorf("oauth: fetching the JWKS: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("oauth: fetching the JWKS %s: HTTP %d", ks.url, resp.StatusCode)
+		return nil, fmt.Errorf("oauth: fetching the JWKS %s: HTTP %d", ks.url, resp.StatusCode)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJWKSBytes+1))
 	if err != nil {
-		return fmt.Errorf("oauth: reading the JWKS: %w", err)
+		return nil, fmt.Errorf("oauth: reading the JWKS: %w", err)
 	}
 	if len(body) > maxJWKSBytes {
-		return fmt.Errorf("oauth: the JWKS at %s exceeds %d bytes", ks.url, maxJWKSBytes)
+		return nil, fmt.Errorf("oauth: the JWKS at %s exceeds %d bytes", ks.url, maxJWKSBytes)
 	}
-	var set jose.JSONWebKeySet
+	return usableKeys(body)
+}
+
+// usableKeys decodes a JWKS and keeps its valid public keys. Each key is
+// decoded on its own: one the verifier does not understand (a kty or crv
+// go-jose does not support, an X25519 encryption key, a member out of
+// range) is skipped, not a reason to refuse the set (RFC 7517 §5).
+func usableKeys(body []byte) ([]jose.JSONWebKey, error) {
+	var set struct {
+		Keys []json.RawMessage `json:"keys"`
+	}
 	if err := json.Unmarshal(body, &set); err != nil {
-		return fmt.Errorf("oauth: decoding the JWKS: %w", err)
+		return nil, fmt.Errorf("oauth: decoding the JWKS: %w", err)
 	}
 	var keys []jose.JSONWebKey
-	for _, k := range set.Keys {
+	for _, raw := range set.Keys {
+		var k jose.JSONWebKey
+		if err := k.UnmarshalJSON(raw); err != nil {
+			continue
+		}
 		if k.Valid() && k.IsPublic() {
 			keys = append(keys, k)
 		}
 	}
-	ks.mu.Lock()
-	ks.keys, ks.fetched = keys, time.Now()
-	ks.mu.Unlock()
-	return nil
+	return keys, nil
 }

@@ -1,0 +1,56 @@
+package client
+
+import (
+	"slices"
+	"strings"
+)
+
+// maxStepUps bounds the step-ups in a row for one scope set: one that the
+// server still refuses is asked for again at most that often before
+// ErrInsufficientScope.
+const maxStepUps = 2
+
+// stepUpRun is the scope set of the latest step-up and how many step-ups
+// in a row asked for it since the last login (basic/authorization/,
+// Step-Up: a retry limit for repeated failures of one operation). A step-up
+// for another set, or a new login after a 401, starts a new run.
+type stepUpRun struct {
+	scopes string
+	count  int
+}
+
+// stepUpAllowed counts a step-up for scopes and reports whether it is
+// within maxStepUps of its run.
+func (o *OAuth) stepUpAllowed(scopes []string) bool {
+	key := strings.Join(slices.Sorted(slices.Values(scopes)), " ")
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.stepUps.scopes != key {
+		o.stepUps = stepUpRun{scopes: key}
+	}
+	o.stepUps.count++
+	return o.stepUps.count <= maxStepUps
+}
+
+// loginScopes chooses the scopes of a login after a 401: the challenge's,
+// else the resource metadata's scopes_supported, else OAuth.Scopes, with
+// those of the previous authorization at the same authorization server
+// for the same resource (Scope Selection Strategy: "include these scopes
+// alongside any previously granted scopes").
+func (o *OAuth) loginScopes(ch challenge, prm *resourceMetadata, issuer string) []string {
+	var scopes []string
+	switch {
+	case ch.params["scope"] != "":
+		scopes = strings.Fields(ch.params["scope"])
+	case len(prm.ScopesSupported) > 0:
+		scopes = slices.Clone(prm.ScopesSupported)
+	default:
+		scopes = slices.Clone(o.Scopes)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.issuer == issuer && o.resource == prm.Resource {
+		scopes = unionScopes(o.requested, scopes)
+	}
+	return scopes
+}
