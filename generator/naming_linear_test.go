@@ -14,17 +14,17 @@ import (
 	"github.com/mcpgen/mcpgen/generator"
 )
 
-// generateBounded loads and generates attack in a child process (this test
+// generateBounded loads and generates hard in a child process (this test
 // binary, running only the calling test) and fails the test if it has not
 // finished within five times what base (definitions of the same size that
 // the generator handles in linear time) takes, plus a second, so that the
 // verdict does not depend on the machine's load. The child is killed then,
 // so a runaway Generate does not keep a core busy after the test failed.
-func generateBounded(t *testing.T, base, attack string) {
+func generateBounded(t *testing.T, base, hard string) {
 	t.Helper()
-	mode, _ := strings.CutPrefix(os.Getenv("MCPGEN_ATTACK_CHILD"), t.Name()+"|")
-	if mode == "base" || mode == "attack" {
-		defs := map[string]string{"base": base, "attack": attack}[mode]
+	mode, _ := strings.CutPrefix(os.Getenv("MCPGEN_LINEAR_TEST_CHILD"), t.Name()+"|")
+	if mode == "base" || mode == "hard" {
+		defs := map[string]string{"base": base, "hard": hard}[mode]
 		m, err := loadDefs(t, defs)
 		if err != nil {
 			t.Fatalf("Load: %v", err)
@@ -38,7 +38,7 @@ func generateBounded(t *testing.T, base, attack string) {
 		ctx, cancel := context.WithTimeout(context.Background(), d)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+regexp.QuoteMeta(t.Name())+"$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "MCPGEN_ATTACK_CHILD="+t.Name()+"|"+mode)
+		cmd.Env = append(os.Environ(), "MCPGEN_LINEAR_TEST_CHILD="+t.Name()+"|"+mode)
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
 		return time.Since(start), ctx.Err() != nil, out, err
@@ -48,15 +48,15 @@ func generateBounded(t *testing.T, base, attack string) {
 		t.Fatalf("baseline failed (%v): %v\n%.2000s", tb, err, out)
 	}
 	limit := 5*tb + time.Second
-	ta, timedOut, out, err := child("attack", limit)
+	ta, timedOut, out, err := child("hard", limit)
 	switch {
 	case timedOut:
 		t.Fatalf("Load and Generate of %d KB of definitions still running after %v (killed); %d KB of other definitions take %v",
-			len(attack)>>10, limit.Round(time.Millisecond), len(base)>>10, tb.Round(time.Millisecond))
+			len(hard)>>10, limit.Round(time.Millisecond), len(base)>>10, tb.Round(time.Millisecond))
 	case err != nil:
 		t.Fatalf("child failed: %v\n%.2000s", err, out)
 	}
-	t.Logf("Load and Generate of %d KB of definitions took %v (baseline %v)", len(attack)>>10, ta.Round(time.Millisecond), tb.Round(time.Millisecond))
+	t.Logf("Load and Generate of %d KB of definitions took %v (baseline %v)", len(hard)>>10, ta.Round(time.Millisecond), tb.Round(time.Millisecond))
 }
 
 // separatorVariants returns n distinct names that all read "ABCDEFG" once
@@ -79,16 +79,16 @@ func separatorVariants(n int) []string {
 	return out
 }
 
-// TestAttackCollidingTypeNamesLinear: definitions whose names read the same
-// once Go-cased ("a_b…", "a-b…", "a.b…") are named by probing ABCDEFG,
-// ABCDEFGType, ABCDEFGType2… from the start for each one (idents.nameType), so n
-// such definitions cost n²/2 probes: 16 000 of them (a 0.4 MB schema) take
-// about half a minute (16 000 distinct names: about a second), the 32 MB
-// a schema may have, days.
+// TestCollidingTypeNamesAreNamedInLinearTime: definitions whose names read
+// the same once Go-cased ("a_b…", "a-b…", "a.b…") are named ABCDEFG,
+// ABCDEFGType, ABCDEFGType2…; probing the suffixes from the start for each
+// one (as idents.nameType once did) cost n²/2 probes: 16 000 of them (a
+// 0.4 MB schema) took about half a minute (16 000 distinct names: about a
+// second).
 // Held to: schema/load.go "every pass of Load and of the generator is
 // linear in the schema's size, so a schema within the bound loads in
 // bounded time and memory".
-func TestAttackCollidingTypeNamesLinear(t *testing.T) {
+func TestCollidingTypeNamesAreNamedInLinearTime(t *testing.T) {
 	defs := func(names []string) string {
 		var b strings.Builder
 		b.WriteString("{")
@@ -110,15 +110,15 @@ func TestAttackCollidingTypeNamesLinear(t *testing.T) {
 	generateBounded(t, defs(distinct), defs(colliding))
 }
 
-// TestAttackCollidingEnumValuesLinear: enum values that read the same once
-// Go-cased ("a_", "a-", "a.") are numbered TA2, TA3…, and values that are
-// spelled "a2", "a3"… then clash with those numbers. enumValueNames
-// resolves the clashes one per pass over the whole enum, each pass building
-// a map of every name: 6 000 + 6 000 such values (a 0.1 MB schema) take
-// tens of seconds.
+// TestCollidingEnumValuesAreNamedInLinearTime: enum values that read the
+// same once Go-cased ("a_", "a-", "a.") are numbered TA2, TA3…, and values
+// that are spelled "a2", "a3"… then clash with those numbers. Resolving the
+// clashes one per pass over the whole enum, each pass building a map of
+// every name (as enumValueNames once did), made 6 000 + 6 000 such values
+// (a 0.1 MB schema) take tens of seconds.
 // Held to: schema/load.go "every pass of Load and of the generator is
 // linear in the schema's size".
-func TestAttackCollidingEnumValuesLinear(t *testing.T) {
+func TestCollidingEnumValuesAreNamedInLinearTime(t *testing.T) {
 	const n = 6000
 	vals := []string{"a"}
 	seps := []string{"_", "-", ".", " ", ",", ";", ":", "+"}
