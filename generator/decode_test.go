@@ -22,16 +22,13 @@ func TestIntegerSpellings(t *testing.T) {
 }
 `
 
-// TestAttackIntegerWithZeroFraction: the generated decoder reads an
-// "integer" member with encoding/json into an int64, so a message that
-// writes 1 as 1.0 or 1e0 is refused ("n: expected an integer, got number
-// 1.0"), though the schema admits it and mcpgen's own loader says so
-// (schema/build.go ofType: "an integer is a number without a fractional
-// part, as in JSON Schema: 1.0 is an integer").
-// Held to: JSON Schema 2020-12 Validation §6.1.1 ("integer" matches any
-// number with a zero fractional part); the brief: no disagreement between
-// two parsers of one message.
-func TestAttackIntegerWithZeroFraction(t *testing.T) {
+// TestDecodersTakeIntegersWithZeroFraction: an "integer" member or
+// element written 1.0, 1e0 or 10E-1 decodes as 1, as JSON Schema 2020-12
+// Validation §6.1.1 says (an integer is any number with a zero fractional
+// part), as mcpgen's loader (schema/build.go ofType) and the runtime's
+// argument validation (internal/argcheck) read it. The decoders once read
+// such members with encoding/json into an int64, which refuses them.
+func TestDecodersTakeIntegersWithZeroFraction(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a generated package")
 	}
