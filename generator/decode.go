@@ -10,8 +10,9 @@ import (
 
 const encodingJSON = "encoding/json"
 
-// emitDecoders writes UnmarshalJSON for every struct, enum, and array or
-// map type whose elements are unions.
+// emitDecoders writes UnmarshalJSON for every struct, enum, integer or
+// narrowed scalar, and array or map type whose elements are not plain
+// (unions, structs, integers…) or are narrowed.
 func (g *gen) emitDecoders(f *jen.File) {
 	for _, t := range g.m.Types {
 		switch t.Kind {
@@ -20,11 +21,11 @@ func (g *gen) emitDecoders(f *jen.File) {
 		case schema.KindEnum:
 			g.emitEnumDecoder(f, t)
 		case schema.KindScalar:
-			if checksScalar(t) {
+			if hasScalarDecoder(t) {
 				g.emitScalarDecoder(f, t)
 			}
 		case schema.KindArray, schema.KindMap:
-			if needsDecoder(t.Elem) || g.ruleFor(collectionRef(t)) != nil {
+			if g.hasCollectionDecoder(t) {
 				g.emitCollectionDecoder(f, t)
 			}
 		}
@@ -145,18 +146,31 @@ func (g *gen) emitEnumDecoder(f *jen.File, t *schema.Type) {
 
 // emitScalarDecoder writes UnmarshalJSON for a named scalar whose value
 // the schema narrows (an integer, number or boolean enum, a const, a
-// minimum or maximum), refusing other values.
+// minimum or maximum), refusing other values, and for every integer (1.0
+// is one, which encoding/json refuses).
 func (g *gen) emitScalarDecoder(f *jen.File, t *schema.Type) {
-	body := []jen.Code{
-		jen.Var().Id("x").Add(primType(t.Elem.Prim)),
-		jen.If(jen.Err().Op(":=").Qual(encodingJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	var body []jen.Code
+	if t.Elem.Prim == schema.Integer {
+		body = append(body,
+			jen.List(jen.Id("x"), jen.Err()).Op(":=").Id("integer").Call(jen.Id("data")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		)
+	} else {
+		body = append(body,
+			jen.Var().Id("x").Add(primType(t.Elem.Prim)),
+			jen.If(jen.Err().Op(":=").Qual(encodingJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		)
 	}
 	body = append(body, scalarChecks(t, jen.Id("x"))...)
 	body = append(body,
 		jen.Op("*").Id("v").Op("=").Id(g.name(t)).Call(jen.Id("x")),
 		jen.Return(jen.Nil()),
 	)
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s and refuses values the schema does not %s.", article(g.name(t)), allowWord(t)))
+	doc := fmt.Sprintf("UnmarshalJSON decodes %s and refuses values the schema does not %s.", article(g.name(t)), allowWord(t))
+	if !checksScalar(t) {
+		doc = fmt.Sprintf("UnmarshalJSON decodes %s: as in JSON Schema, 1.0 and 1e2 are integers.", article(g.name(t)))
+	}
+	f.Comment(doc)
 	f.Func().Params(jen.Id("v").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }
 

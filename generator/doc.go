@@ -96,6 +96,12 @@
 //   - minimum/maximum on a number, a property or a named definition:
 //     checked on decoding and encoding (a named integer or number type
 //     checks itself, wherever it is used).
+//   - type integer: int64. As in JSON Schema, any number whose fractional
+//     part is zero is an integer (1.0, 1e2, 10E-1), decoded exactly;
+//     other numbers, and integers outside int64, are refused.
+//   - arrays and maps: decoded element by element (unless every element
+//     may be any JSON value), so that a refused element is named by its
+//     index or key, however deep ("tools[1].name", "experimental.x").
 //   - format byte: []byte (base64 on the wire).
 //   - Overrides.Raw members: json.RawMessage, checked to be of the kind
 //     the schema requires.

@@ -29,6 +29,9 @@ type idents struct {
 	code    map[int64]string          // CodeMethodNotFound
 	group   map[string]string         // "tools" → "Tools"
 	owner   map[string]string         // Go name → JSON pointer of the schema it comes from
+	// nextSuffix is, per Go-cased type name, the first suffix (0 none,
+	// 1 "Type", n "Typen") not yet tried for it.
+	nextSuffix map[string]int
 }
 
 // fixedNames are the package-level names the emitters declare whatever the
@@ -90,6 +93,8 @@ func newIdents(m *schema.Model) *idents {
 		code:    map[int64]string{},
 		group:   map[string]string{},
 		owner:   map[string]string{},
+
+		nextSuffix: map[string]int{},
 	}
 	for _, n := range append(supportNames(), fixedNames...) {
 		id.taken[n] = true
@@ -135,10 +140,19 @@ func newIdents(m *schema.Model) *idents {
 }
 
 // nameType picks the names of one type and of what derives from it; if
-// any of them is taken, the type tries the next suffix.
+// any of them is taken, the type tries the next suffix: Name, NameType,
+// NameType2… Each base name keeps the suffix its next type starts from, so
+// n definitions that read the same once Go-cased are named in linear time:
+// a suffix tried for one type is not tried again for a later one of the
+// same base name (taken names stay taken; a suffix refused only because a
+// name derived from it was taken is skipped too, as no real schema meets).
 func (id *idents) nameType(t *schema.Type) {
 	base := camel(t.Name)
-	for i := 0; ; i++ {
+	var words []string
+	if t.Kind == schema.KindEnum {
+		words = enumValueWords(t.Enum)
+	}
+	for i := id.nextSuffix[base]; ; i++ {
 		name := base
 		switch {
 		case i == 1:
@@ -146,12 +160,18 @@ func (id *idents) nameType(t *schema.Type) {
 		case i > 1:
 			name += "Type" + strconv.Itoa(i)
 		}
+		id.nextSuffix[base] = i + 1
 		derived := []string{name}
 		switch t.Kind {
 		case schema.KindUnion:
 			derived = append(derived, "Decode"+name)
 		case schema.KindEnum:
-			derived = append(derived, enumValueNames(name, t.Enum)...)
+			if id.taken[name] || !id.freeWithPrefix(name, words) {
+				continue
+			}
+			for _, w := range words {
+				derived = append(derived, name+w)
+			}
 		}
 		if !id.free(derived) {
 			continue
@@ -169,6 +189,17 @@ func (id *idents) nameType(t *schema.Type) {
 		id.owner[id.members[t]], id.owner[id.shapes[t]] = t.Pointer, t.Pointer
 		return
 	}
+}
+
+// freeWithPrefix reports whether no name prefix+word is taken (the words
+// differ from each other: enumValueWords sees to it).
+func (id *idents) freeWithPrefix(prefix string, words []string) bool {
+	for _, w := range words {
+		if id.taken[prefix+w] {
+			return false
+		}
+	}
+	return true
 }
 
 func (id *idents) free(names []string) bool {
@@ -192,40 +223,45 @@ func (id *idents) claim(name, sep string) string {
 	return out
 }
 
-// enumValueNames names the constants of an enum's values: LoggingLevelDebug.
-// Values that read the same once Go-cased ("a-b", "a_b") are numbered in
-// schema order; the empty value is <Type>Empty.
-func enumValueNames(typeName string, values []string) []string {
+// enumValueWords are the parts of an enum's constants after the type
+// name (LoggingLevel+Debug), all different; the empty value is Empty. Values that read the same once Go-cased are
+// numbered in schema order ("a-b", "a_b" → AB, AB2); a numbered word that
+// is also the word of another value ("a-b2") gets an X for every earlier
+// word it meets (AB2X). Linear: each word continues the X run from where
+// the last word of the same spelling stopped.
+func enumValueWords(values []string) []string {
 	seen := map[string]int{}
 	out := make([]string, len(values))
 	for i, v := range values {
 		word := valueWord(v)
-		name := typeName + word
-		if n := seen[name]; n > 0 {
-			seen[name] = n + 1
-			name = fmt.Sprintf("%s%d", name, n+1)
+		if n := seen[word]; n > 0 {
+			seen[word] = n + 1
+			word += strconv.Itoa(n + 1)
 		} else {
-			seen[name] = 1
+			seen[word] = 1
 		}
-		out[i] = name
+		out[i] = word
 	}
-	// A numbered name may itself be the plain name of a later value
-	// ("a-b", "a_b", "a-b2"): number again until all differ.
-	for {
-		dup := map[string]int{}
-		clash := -1
-		for i, n := range out {
-			if j, ok := dup[n]; ok {
-				clash = max(i, j)
-				break
+	// A numbered word may itself be the plain word of a later value
+	// ("a-b", "a_b", "a-b2"): in schema order, the later of two equal
+	// words takes an X until it differs from every earlier one.
+	used := make(map[string]bool, len(out))
+	resume := map[string]string{} // word → the last X run tried for it
+	for i, w := range out {
+		if used[w] {
+			try, ok := resume[w]
+			if !ok {
+				try = w
 			}
-			dup[n] = i
+			for used[try] {
+				try += "X"
+			}
+			resume[w] = try
+			out[i] = try
 		}
-		if clash < 0 {
-			return out
-		}
-		out[clash] += "X"
+		used[out[i]] = true
 	}
+	return out
 }
 
 // valueWord is the part of an enum constant that names its value: "debug"

@@ -107,33 +107,18 @@ func (g *gen) fieldType(f *schema.Field) *jen.Statement {
 	return g.goType(f.Type)
 }
 
-// needsDecoder reports whether a type expression holds a union somewhere,
-// which encoding/json cannot decode into an interface by itself, or a
-// scalar union whose members narrow its values (decoded element by
-// element, a refused one is named by its index or key).
-func needsDecoder(r *schema.Ref) bool {
-	switch {
-	case r.Named != nil:
-		t := resolve(r.Named)
-		return t.Kind == schema.KindUnion || t.Kind == schema.KindScalarUnion && len(t.Alternatives) > 0
-	case r.Array != nil:
-		return needsDecoder(r.Array)
-	case r.Map != nil:
-		return needsDecoder(r.Map)
-	}
-	return false
-}
-
 // decoderFor is the decoder expression of a field, such as
-// plain[string], DecodeContentBlock or sliceOf(DecodeContentBlock).
+// plain[string], integer, DecodeContentBlock or sliceVia[Tool].
 func (g *gen) decoderFor(r *schema.Ref, pointer bool) jen.Code {
 	switch {
 	case r.Named != nil && resolve(r.Named).Kind == schema.KindUnion:
 		return jen.Id("Decode" + g.name(resolve(r.Named)))
-	case r.Array != nil && needsDecoder(r.Array):
-		return jen.Id("sliceOf").Call(g.decoderFor(r.Array, false))
-	case r.Map != nil && needsDecoder(r.Map):
-		return jen.Id("mapOf").Call(g.decoderFor(r.Map, false))
+	case r.Array != nil && r.Array.Named != nil && resolve(r.Array.Named).Kind == schema.KindStruct:
+		return jen.Id("sliceVia").Index(jen.Id(g.name(r.Array.Named)))
+	case r.Array != nil && !plainElements(r.Array):
+		return jen.Id("sliceOf").Call(g.decoderFor(r.Array, nullableElem(r.Array)))
+	case r.Map != nil && !plainElements(r.Map):
+		return jen.Id("mapOf").Call(g.decoderFor(r.Map, nullableElem(r.Map)))
 	}
 	if r.Named != nil && resolve(r.Named).Kind == schema.KindStruct {
 		if pointer {
@@ -147,14 +132,54 @@ func (g *gen) decoderFor(r *schema.Ref, pointer bool) jen.Code {
 		}
 		return jen.Id("rawValue")
 	}
-	if !pointer && r.Prim == schema.String && r.Named == nil && r.Array == nil && r.Map == nil && !r.Any && !r.Base64 {
-		return jen.Id("str")
+	if r.Named == nil && r.Array == nil && r.Map == nil && !r.Any && !r.Base64 {
+		switch {
+		case !pointer && r.Prim == schema.String:
+			return jen.Id("str")
+		case r.Prim == schema.Integer && pointer:
+			return jen.Id("optionalInteger")
+		case r.Prim == schema.Integer && r.Nullable:
+			return jen.Id("integerOrNull")
+		case r.Prim == schema.Integer:
+			return jen.Id("integer")
+		}
 	}
 	t := g.goType(r)
 	if pointer {
 		t = jen.Op("*").Add(t)
 	}
 	return jen.Id("plain").Index(t)
+}
+
+// plainElements reports whether the elements of an array or map are
+// decoded with encoding/json along with it: only when no element can be
+// refused (any JSON value, raw text of any kind). Any other array or map
+// is decoded element by element, so that an error names the element
+// ("tools[1].name", "stopSequences[2]", "experimental.x"), and so that
+// integers never go through encoding/json, which refuses 1.0, an integer
+// in JSON Schema.
+func plainElements(elem *schema.Ref) bool {
+	switch {
+	case elem.Any, elem.Raw && elem.RawKind == "":
+		return true
+	case elem.Named != nil:
+		t := resolve(elem.Named)
+		return t != nil && t.Kind == schema.KindAny
+	}
+	return false
+}
+
+// hasScalarDecoder reports whether a named scalar has its own
+// UnmarshalJSON: when the schema narrows its values, or it is an integer.
+func hasScalarDecoder(t *schema.Type) bool {
+	return checksScalar(t) || t.Elem.Prim == schema.Integer
+}
+
+// hasCollectionDecoder reports whether a named array or map has its own
+// UnmarshalJSON: when its elements are not plain or the schema narrows
+// them.
+func (g *gen) hasCollectionDecoder(t *schema.Type) bool {
+	return !plainElements(t.Elem) || g.ruleFor(collectionRef(t)) != nil
 }
 
 // isCollection reports whether a field is a slice or map in Go.

@@ -19,7 +19,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	}
 	*x = Annotations{}
 	var fs fields
-	optional(&fs, raw[0], &x.Audience, "audience", plain[[]Role])
+	optional(&fs, raw[0], &x.Audience, "audience", sliceOf(plain[Role]))
 	optional(&fs, raw[1], &x.LastModified, "lastModified", str)
 	optional(&fs, raw[2], &x.Priority, "priority", plain[*float64])
 	fs.check(checkBoundsOptional(x.Priority, "priority", bounds{
@@ -130,7 +130,7 @@ func (x *CacheableResult) UnmarshalJSON(data []byte) error {
 	if raw[2] == nil {
 		x.ResultType = "complete"
 	}
-	required(&fs, raw[3], &x.TTLMs, "ttlMs", plain[int64])
+	required(&fs, raw[3], &x.TTLMs, "ttlMs", integer)
 	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
 		hasMin: true,
 		min:    0.0,
@@ -274,8 +274,8 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	*x = ClientCapabilities{}
 	var fs fields
 	optional(&fs, raw[0], &x.Elicitation, "elicitation", viaPointer[ClientCapabilitiesElicitation])
-	optional(&fs, raw[1], &x.Experimental, "experimental", plain[map[string]JSONObject])
-	optional(&fs, raw[2], &x.Extensions, "extensions", plain[map[string]JSONObject])
+	optional(&fs, raw[1], &x.Experimental, "experimental", mapOf(plain[JSONObject]))
+	optional(&fs, raw[2], &x.Extensions, "extensions", mapOf(plain[JSONObject]))
 	optional(&fs, raw[3], &x.Roots, "roots", viaPointer[ClientCapabilitiesRoots])
 	optional(&fs, raw[4], &x.Sampling, "sampling", viaPointer[ClientCapabilitiesSampling])
 	x.Extra = keep(&fs, rest)
@@ -423,7 +423,7 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequestParamsContext{}
 	var fs fields
-	optional(&fs, raw[0], &x.Arguments, "arguments", plain[map[string]string])
+	optional(&fs, raw[0], &x.Arguments, "arguments", mapOf(str))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -463,8 +463,8 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	*x = CompleteResultCompletion{}
 	var fs fields
 	optional(&fs, raw[0], &x.HasMore, "hasMore", plain[*bool])
-	optional(&fs, raw[1], &x.Total, "total", plain[*int64])
-	required(&fs, raw[2], &x.Values, "values", plain[[]string])
+	optional(&fs, raw[1], &x.Total, "total", optionalInteger)
+	required(&fs, raw[2], &x.Values, "values", sliceOf(str))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -520,15 +520,15 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.IncludeContext, "includeContext", str)
 	fs.check(checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"))
-	required(&fs, raw[1], &x.MaxTokens, "maxTokens", plain[int64])
-	required(&fs, raw[2], &x.Messages, "messages", plain[[]SamplingMessage])
+	required(&fs, raw[1], &x.MaxTokens, "maxTokens", integer)
+	required(&fs, raw[2], &x.Messages, "messages", sliceVia[SamplingMessage])
 	optional(&fs, raw[3], &x.Metadata, "metadata", plain[JSONObject])
 	optional(&fs, raw[4], &x.ModelPreferences, "modelPreferences", viaPointer[ModelPreferences])
-	optional(&fs, raw[5], &x.StopSequences, "stopSequences", plain[[]string])
+	optional(&fs, raw[5], &x.StopSequences, "stopSequences", sliceOf(str))
 	optional(&fs, raw[6], &x.SystemPrompt, "systemPrompt", str)
 	optional(&fs, raw[7], &x.Temperature, "temperature", plain[*float64])
 	optional(&fs, raw[8], &x.ToolChoice, "toolChoice", viaPointer[ToolChoice])
-	optional(&fs, raw[9], &x.Tools, "tools", plain[[]Tool])
+	optional(&fs, raw[9], &x.Tools, "tools", sliceVia[Tool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -595,8 +595,8 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	if raw[4] == nil {
 		x.ResultType = "complete"
 	}
-	required(&fs, raw[5], &x.SupportedVersions, "supportedVersions", plain[[]string])
-	required(&fs, raw[6], &x.TTLMs, "ttlMs", plain[int64])
+	required(&fs, raw[5], &x.SupportedVersions, "supportedVersions", sliceOf(str))
+	required(&fs, raw[6], &x.TTLMs, "ttlMs", integer)
 	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
 		hasMin: true,
 		min:    0.0,
@@ -676,7 +676,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	var fs fields
 	optional(&fs, raw[0], &x.Schema, "$schema", str)
 	required(&fs, raw[1], &x.Properties, "properties", mapOf(DecodePrimitiveSchemaDefinition))
-	optional(&fs, raw[2], &x.Required, "required", plain[[]string])
+	optional(&fs, raw[2], &x.Required, "required", sliceOf(str))
 	constant(&fs, raw[3], "\"object\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -752,7 +752,7 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 	}
 	*x = Error{}
 	var fs fields
-	required(&fs, raw[0], &x.Code, "code", plain[int64])
+	required(&fs, raw[0], &x.Code, "code", integer)
 	optional(&fs, raw[1], &x.Data, "data", plain[any])
 	required(&fs, raw[2], &x.Message, "message", str)
 	x.Extra = keep(&fs, rest)
@@ -792,7 +792,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	*x = GetPromptRequestParams{}
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
-	optional(&fs, raw[1], &x.Arguments, "arguments", plain[map[string]string])
+	optional(&fs, raw[1], &x.Arguments, "arguments", mapOf(str))
 	optional(&fs, raw[2], &x.InputResponses, "inputResponses", plain[InputResponses])
 	required(&fs, raw[3], &x.Name, "name", str)
 	optional(&fs, raw[4], &x.RequestState, "requestState", plain[*string])
@@ -814,7 +814,7 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.Messages, "messages", plain[[]PromptMessage])
+	required(&fs, raw[2], &x.Messages, "messages", sliceVia[PromptMessage])
 	optional(&fs, raw[3], &x.ResultType, "resultType", str)
 	if raw[3] == nil {
 		x.ResultType = "complete"
@@ -893,7 +893,7 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	*x = Icon{}
 	var fs fields
 	optional(&fs, raw[0], &x.MIMEType, "mimeType", str)
-	optional(&fs, raw[1], &x.Sizes, "sizes", plain[[]string])
+	optional(&fs, raw[1], &x.Sizes, "sizes", sliceOf(str))
 	required(&fs, raw[2], &x.Src, "src", str)
 	optional(&fs, raw[3], &x.Theme, "theme", str)
 	fs.check(checkOneOf(x.Theme, "theme", false, "dark", "light"))
@@ -913,7 +913,7 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 	}
 	*x = Icons{}
 	var fs fields
-	optional(&fs, raw[0], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[0], &x.Icons, "icons", sliceVia[Icon])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -952,7 +952,7 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	*x = Implementation{}
 	var fs fields
 	optional(&fs, raw[0], &x.Description, "description", str)
-	optional(&fs, raw[1], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[1], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[2], &x.Name, "name", str)
 	optional(&fs, raw[3], &x.Title, "title", str)
 	required(&fs, raw[4], &x.Version, "version", str)
@@ -1165,8 +1165,8 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.Enum, "enum", plain[[]string])
-	optional(&fs, raw[3], &x.EnumNames, "enumNames", plain[[]string])
+	required(&fs, raw[2], &x.Enum, "enum", sliceOf(str))
+	optional(&fs, raw[3], &x.EnumNames, "enumNames", sliceOf(str))
 	optional(&fs, raw[4], &x.Title, "title", str)
 	constant(&fs, raw[5], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -1209,12 +1209,12 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
 	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
-	required(&fs, raw[3], &x.Prompts, "prompts", plain[[]Prompt])
+	required(&fs, raw[3], &x.Prompts, "prompts", sliceVia[Prompt])
 	optional(&fs, raw[4], &x.ResultType, "resultType", str)
 	if raw[4] == nil {
 		x.ResultType = "complete"
 	}
-	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
+	required(&fs, raw[5], &x.TTLMs, "ttlMs", integer)
 	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
 		hasMin: true,
 		min:    0.0,
@@ -1278,12 +1278,12 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
 	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
-	required(&fs, raw[3], &x.ResourceTemplates, "resourceTemplates", plain[[]ResourceTemplate])
+	required(&fs, raw[3], &x.ResourceTemplates, "resourceTemplates", sliceVia[ResourceTemplate])
 	optional(&fs, raw[4], &x.ResultType, "resultType", str)
 	if raw[4] == nil {
 		x.ResultType = "complete"
 	}
-	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
+	required(&fs, raw[5], &x.TTLMs, "ttlMs", integer)
 	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
 		hasMin: true,
 		min:    0.0,
@@ -1347,12 +1347,12 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
 	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
-	required(&fs, raw[3], &x.Resources, "resources", plain[[]Resource])
+	required(&fs, raw[3], &x.Resources, "resources", sliceVia[Resource])
 	optional(&fs, raw[4], &x.ResultType, "resultType", str)
 	if raw[4] == nil {
 		x.ResultType = "complete"
 	}
-	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
+	required(&fs, raw[5], &x.TTLMs, "ttlMs", integer)
 	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
 		hasMin: true,
 		min:    0.0,
@@ -1427,7 +1427,7 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListRootsResult{}
 	var fs fields
-	required(&fs, raw[0], &x.Roots, "roots", plain[[]Root])
+	required(&fs, raw[0], &x.Roots, "roots", sliceVia[Root])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1472,8 +1472,8 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	if raw[3] == nil {
 		x.ResultType = "complete"
 	}
-	required(&fs, raw[4], &x.Tools, "tools", plain[[]Tool])
-	required(&fs, raw[5], &x.TTLMs, "ttlMs", plain[int64])
+	required(&fs, raw[4], &x.Tools, "tools", sliceVia[Tool])
+	required(&fs, raw[5], &x.TTLMs, "ttlMs", integer)
 	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
 		hasMin: true,
 		min:    0.0,
@@ -1679,7 +1679,7 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 		max:    1.0,
 		min:    0.0,
 	}))
-	optional(&fs, raw[1], &x.Hints, "hints", plain[[]ModelHint])
+	optional(&fs, raw[1], &x.Hints, "hints", sliceVia[ModelHint])
 	optional(&fs, raw[2], &x.IntelligencePriority, "intelligencePriority", plain[*float64])
 	fs.check(checkBoundsOptional(x.IntelligencePriority, "intelligencePriority", bounds{
 		hasMax: true,
@@ -1905,9 +1905,9 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	*x = Prompt{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.Arguments, "arguments", plain[[]PromptArgument])
+	optional(&fs, raw[1], &x.Arguments, "arguments", sliceVia[PromptArgument])
 	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[4], &x.Name, "name", str)
 	optional(&fs, raw[5], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
@@ -2050,7 +2050,7 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	if raw[3] == nil {
 		x.ResultType = "complete"
 	}
-	optional(&fs, raw[4], &x.TTLMs, "ttlMs", plain[*int64])
+	optional(&fs, raw[4], &x.TTLMs, "ttlMs", optionalInteger)
 	fs.check(checkBoundsOptional(x.TTLMs, "ttlMs", bounds{
 		hasMin: true,
 		min:    0.0,
@@ -2149,10 +2149,10 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.Size, "size", plain[*int64])
+	optional(&fs, raw[6], &x.Size, "size", optionalInteger)
 	optional(&fs, raw[7], &x.Title, "title", str)
 	required(&fs, raw[8], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
@@ -2193,10 +2193,10 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.Size, "size", plain[*int64])
+	optional(&fs, raw[6], &x.Size, "size", optionalInteger)
 	optional(&fs, raw[7], &x.Title, "title", str)
 	constant(&fs, raw[8], "\"resource_link\"", "type", true)
 	required(&fs, raw[9], &x.URI, "uri", str)
@@ -2256,7 +2256,7 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
 	optional(&fs, raw[6], &x.Title, "title", str)
@@ -2429,8 +2429,8 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	*x = ServerCapabilities{}
 	var fs fields
 	optional(&fs, raw[0], &x.Completions, "completions", plain[JSONObject])
-	optional(&fs, raw[1], &x.Experimental, "experimental", plain[map[string]JSONObject])
-	optional(&fs, raw[2], &x.Extensions, "extensions", plain[map[string]JSONObject])
+	optional(&fs, raw[1], &x.Experimental, "experimental", mapOf(plain[JSONObject]))
+	optional(&fs, raw[2], &x.Extensions, "extensions", mapOf(plain[JSONObject]))
 	optional(&fs, raw[3], &x.Logging, "logging", plain[JSONObject])
 	optional(&fs, raw[4], &x.Prompts, "prompts", viaPointer[ServerCapabilitiesPrompts])
 	optional(&fs, raw[5], &x.Resources, "resources", viaPointer[ServerCapabilitiesResources])
@@ -2507,8 +2507,8 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[1], &x.Description, "description", str)
 	optional(&fs, raw[2], &x.Format, "format", str)
 	fs.check(checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"))
-	optional(&fs, raw[3], &x.MaxLength, "maxLength", plain[*int64])
-	optional(&fs, raw[4], &x.MinLength, "minLength", plain[*int64])
+	optional(&fs, raw[3], &x.MaxLength, "maxLength", optionalInteger)
+	optional(&fs, raw[4], &x.MinLength, "minLength", optionalInteger)
 	optional(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -2528,7 +2528,7 @@ func (x *SubscriptionFilter) UnmarshalJSON(data []byte) error {
 	*x = SubscriptionFilter{}
 	var fs fields
 	optional(&fs, raw[0], &x.PromptsListChanged, "promptsListChanged", plain[*bool])
-	optional(&fs, raw[1], &x.ResourceSubscriptions, "resourceSubscriptions", plain[[]string])
+	optional(&fs, raw[1], &x.ResourceSubscriptions, "resourceSubscriptions", sliceOf(str))
 	optional(&fs, raw[2], &x.ResourcesListChanged, "resourcesListChanged", plain[*bool])
 	optional(&fs, raw[3], &x.ToolsListChanged, "toolsListChanged", plain[*bool])
 	x.Extra = keep(&fs, rest)
@@ -2720,11 +2720,11 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", plain[[]string])
+	optional(&fs, raw[0], &x.Default, "default", sliceOf(str))
 	optional(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[TitledMultiSelectEnumSchemaItems])
-	optional(&fs, raw[3], &x.MaxItems, "maxItems", plain[*int64])
-	optional(&fs, raw[4], &x.MinItems, "minItems", plain[*int64])
+	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
+	optional(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
 	optional(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"array\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -2743,7 +2743,7 @@ func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledMultiSelectEnumSchemaItems{}
 	var fs fields
-	required(&fs, raw[0], &x.AnyOf, "anyOf", plain[[]TitledMultiSelectEnumSchemaItemsAnyOfItem])
+	required(&fs, raw[0], &x.AnyOf, "anyOf", sliceVia[TitledMultiSelectEnumSchemaItemsAnyOfItem])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2780,7 +2780,7 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.OneOf, "oneOf", plain[[]TitledSingleSelectEnumSchemaOneOfItem])
+	required(&fs, raw[2], &x.OneOf, "oneOf", sliceVia[TitledSingleSelectEnumSchemaOneOfItem])
 	optional(&fs, raw[3], &x.Title, "title", str)
 	constant(&fs, raw[4], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -2820,7 +2820,7 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[ToolAnnotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[4], &x.InputSchema, "inputSchema", rawObject)
 	required(&fs, raw[5], &x.Name, "name", str)
 	optional(&fs, raw[6], &x.OutputSchema, "outputSchema", rawObject)
@@ -2981,7 +2981,7 @@ func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) er
 	*x = UnsupportedProtocolVersionErrorErrorData{}
 	var fs fields
 	required(&fs, raw[0], &x.Requested, "requested", str)
-	required(&fs, raw[1], &x.Supported, "supported", plain[[]string])
+	required(&fs, raw[1], &x.Supported, "supported", sliceOf(str))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2998,11 +2998,11 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", plain[[]string])
+	optional(&fs, raw[0], &x.Default, "default", sliceOf(str))
 	optional(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[UntitledMultiSelectEnumSchemaItems])
-	optional(&fs, raw[3], &x.MaxItems, "maxItems", plain[*int64])
-	optional(&fs, raw[4], &x.MinItems, "minItems", plain[*int64])
+	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
+	optional(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
 	optional(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"array\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -3021,7 +3021,7 @@ func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledMultiSelectEnumSchemaItems{}
 	var fs fields
-	required(&fs, raw[0], &x.Enum, "enum", plain[[]string])
+	required(&fs, raw[0], &x.Enum, "enum", sliceOf(str))
 	constant(&fs, raw[1], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3041,7 +3041,7 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.Enum, "enum", plain[[]string])
+	required(&fs, raw[2], &x.Enum, "enum", sliceOf(str))
 	optional(&fs, raw[3], &x.Title, "title", str)
 	constant(&fs, raw[4], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)

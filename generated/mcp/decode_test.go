@@ -132,3 +132,32 @@ func TestEmptyCursorIsKept(t *testing.T) {
 		t.Fatalf("absent cursor encoded: %s", out)
 	}
 }
+
+// TestDecodeErrorNamesTheArrayIndex: a bad element of an array (or map) is
+// named by its index (or key), as DecodeError's doc promises
+// ("params.content[2].type"): in a tools/list result whose second tool
+// lacks its name, "tools[1].name". Such arrays were once decoded with
+// encoding/json (plain[[]Tool]), which reported "tools.name".
+func TestDecodeErrorNamesTheArrayIndex(t *testing.T) {
+	cases := map[string]struct{ name, msg, path string }{
+		"array of objects": {"ListToolsResult",
+			`{"cacheScope":"public","ttlMs":0,"tools":[{"name":"a","inputSchema":{"type":"object"}},{"inputSchema":{"type":"object"}}]}`, "tools[1].name"},
+		"array of objects, wrong type": {"ListToolsResult",
+			`{"cacheScope":"public","ttlMs":0,"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":5,"inputSchema":{"type":"object"}}]}`, "tools[1].name"},
+		"array of strings": {"CreateMessageRequestParams",
+			`{"messages":[],"maxTokens":10,"stopSequences":["a","b",3]}`, "stopSequences[2]"},
+		"map of objects": {"ClientCapabilities", `{"experimental":{"a":{},"x":5}}`, "experimental.x"},
+	}
+	for label, c := range cases {
+		t.Run(label, func(t *testing.T) {
+			_, err := mcp.DecodeNamed(c.name, []byte(c.msg))
+			var de *mcp.DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("err = %v, want a DecodeError", err)
+			}
+			if de.Path != c.path {
+				t.Errorf("path %q (%v), want %q", de.Path, err, c.path)
+			}
+		})
+	}
+}

@@ -86,25 +86,86 @@ func plain[T any](data []byte) (T, error) {
 	return v, err
 }
 
-// sliceOf decodes a JSON array element by element.
+// sliceOf decodes a JSON array element by element, naming a refused
+// element by its index ("[2]"). The elements are slices of data, not
+// copies: one pass finds them (their offsets on the stack for up to 32),
+// then the slice is made at its size and each element decoded.
 func sliceOf[T any](elem decoder[T]) decoder[[]T] {
 	return func(data []byte) ([]T, error) {
-		var raws []json.RawMessage
-		if err := json.Unmarshal(data, &raws); err != nil {
-			return nil, err
-		}
-		if raws == nil {
+		if isNull(data) {
 			return nil, nil
 		}
-		out := make([]T, len(raws))
-		for i, raw := range raws {
-			v, err := elem(raw)
+		var stack [64]int
+		spans, err := arrayElements(data, stack[:0])
+		if err != nil {
+			return nil, err
+		}
+		out := make([]T, len(spans)/2)
+		for i := range out {
+			v, err := elem(data[spans[2*i]:spans[2*i+1]])
 			if err != nil {
 				return nil, within("["+strconv.Itoa(i)+"]", err)
 			}
 			out[i] = v
 		}
 		return out, nil
+	}
+}
+
+// sliceVia is sliceOf(via[T]) for an array of structs: each element is
+// decoded in place, neither allocated apart nor copied.
+func sliceVia[T any, P interface {
+	*T
+	json.Unmarshaler
+}](data []byte) ([]T, error) {
+	if isNull(data) {
+		return nil, nil
+	}
+	var stack [64]int
+	spans, err := arrayElements(data, stack[:0])
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, len(spans)/2)
+	for i := range out {
+		if err := P(&out[i]).UnmarshalJSON(data[spans[2*i]:spans[2*i+1]]); err != nil {
+			return nil, within("["+strconv.Itoa(i)+"]", err)
+		}
+	}
+	return out, nil
+}
+
+// arrayElements appends to spans the start and end offsets of each
+// element of a JSON array, checking the array as it reads it.
+func arrayElements(data []byte, spans []int) ([]int, error) {
+	s := scanner{data: data}
+	s.space()
+	if s.peek() != '[' {
+		return nil, &DecodeError{Msg: "expected an array, got " + jsonWhat(data)}
+	}
+	s.i++
+	s.space()
+	if s.peek() == ']' {
+		s.i++
+		return spans, s.end()
+	}
+	for {
+		s.space()
+		start := s.i
+		if err := s.value(0); err != nil {
+			return nil, err
+		}
+		spans = append(spans, start, s.i)
+		s.space()
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return spans, s.end()
+		default:
+			return nil, s.fail("expected ',' or ']' in array")
+		}
 	}
 }
 
@@ -128,6 +189,175 @@ func mapOf[T any](elem decoder[T]) decoder[map[string]T] {
 		}
 		return out, nil
 	}
+}
+
+// integer decodes a JSON integer. As in JSON Schema, a number whose
+// fractional part is zero is an integer, however it is written: 1.0, 1e0
+// and 10E-1 decode as 1. A number with a fraction, or one outside int64,
+// is refused.
+func integer(data []byte) (int64, error) {
+	if n, ok := plainInteger(data); ok {
+		return n, nil
+	}
+	if jsonKind(data) != 'n' {
+		return 0, &DecodeError{Msg: "expected an integer, got " + jsonWhat(data)}
+	}
+	n, isInteger, fits := integralNumber(bytes.TrimRight(bytes.TrimLeft(data, " \t\r\n"), " \t\r\n"))
+	switch {
+	case !isInteger:
+		return 0, &DecodeError{Msg: "expected an integer, got number " + truncate(data)}
+	case !fits:
+		return 0, &DecodeError{Msg: "integer " + truncate(data) + " is out of range (int64)"}
+	}
+	return n, nil
+}
+
+// optionalInteger is integer for a member kept as a pointer: null is nil.
+func optionalInteger(data []byte) (*int64, error) {
+	if isNull(data) {
+		return nil, nil
+	}
+	n, err := integer(data)
+	if err != nil {
+		return nil, err
+	}
+	return &n, nil
+}
+
+// integerOrNull is integer for an element the schema lets be null that
+// is kept as an int64, not a pointer (no enum, const or bound on it): null
+// is 0, as encoding/json reads it and as a null string element is "".
+func integerOrNull(data []byte) (int64, error) {
+	if isNull(data) {
+		return 0, nil
+	}
+	return integer(data)
+}
+
+// plainInteger reads an integer written without fraction or exponent and
+// of at most 18 digits, the common case, without allocating.
+func plainInteger(data []byte) (int64, bool) {
+	digits := data
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 || digits[0] == '0' && len(digits) > 1 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(digits) < len(data) {
+		n = -n
+	}
+	return n, true
+}
+
+// integralNumber reads a JSON number: whether it is an integer, whether
+// that fits in an int64, and then its exact value. It reads the digits and
+// the exponent as decimal text, never as a float, so 9007199254740993.0
+// stays exact and a huge exponent costs nothing.
+func integralNumber(num []byte) (n int64, isInteger, fits bool) {
+	s := scanner{data: num}
+	if s.number() != nil || s.i != len(num) {
+		return 0, false, false
+	}
+	neg := num[0] == '-'
+	if neg {
+		num = num[1:]
+	}
+	mant, exp := num, 0
+	for i, c := range mant {
+		if c == 'e' || c == 'E' {
+			exp = exponent(mant[i+1:])
+			mant = mant[:i]
+			break
+		}
+	}
+	intPart, frac := mant, []byte(nil)
+	if i := bytes.IndexByte(mant, '.'); i >= 0 {
+		intPart, frac = mant[:i], mant[i+1:]
+	}
+	// The value is digits × 10^exp, digits being intPart and frac run
+	// together without their leading and trailing zeros.
+	exp -= len(frac)
+	digit := func(i int) byte {
+		if i < len(intPart) {
+			return intPart[i]
+		}
+		return frac[i-len(intPart)]
+	}
+	first, last := 0, len(intPart)+len(frac)
+	for first < last && digit(first) == '0' {
+		first++
+	}
+	for last > first && digit(last-1) == '0' {
+		last--
+		exp++
+	}
+	switch {
+	case first == last:
+		return 0, true, true // 0.0, -0e5
+	case exp < 0:
+		return 0, false, false // a non-zero digit after the point
+	case last-first+exp > 19:
+		return 0, true, false
+	}
+	var u uint64
+	for i := first; i < last; i++ {
+		u = u*10 + uint64(digit(i)-'0')
+	}
+	for range exp {
+		u *= 10 // at most 19 digits in all: no overflow of uint64
+	}
+	switch {
+	case neg && u <= 1<<63:
+		return int64(-u), true, true
+	case !neg && u < 1<<63:
+		return int64(u), true, true
+	}
+	return 0, true, false
+}
+
+// exponent reads the exponent of a JSON number, saturated far beyond any
+// that an int64 can use.
+func exponent(text []byte) int {
+	neg := len(text) > 0 && text[0] == '-'
+	if len(text) > 0 && (text[0] == '-' || text[0] == '+') {
+		text = text[1:]
+	}
+	n := 0
+	for _, c := range text {
+		n = min(n*10+int(c-'0'), 1<<20)
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
+
+// jsonWhat names the JSON type of a value for a message, as encoding/json
+// does: "object", "array", "string", "number 1.5", "bool" or "null".
+func jsonWhat(data []byte) string {
+	switch jsonKind(data) {
+	case 'o':
+		return "object"
+	case 'a':
+		return "array"
+	case 's':
+		return "string"
+	case 'n':
+		return "number " + truncate(data)
+	case 'b':
+		return "bool"
+	case 'z':
+		return "null"
+	}
+	return truncate(data)
 }
 
 // fields collects the members of one object while it is decoded.
@@ -448,7 +678,8 @@ func marshalScalar(v any, name string, allowed []string) ([]byte, error) {
 }
 
 // unmarshalScalar decodes the value of a scalar union: strings as string,
-// integers as int64, other numbers as float64, booleans as bool.
+// integers as int64 (also 1.0 or 1e2 when the union takes integers but not
+// numbers), other numbers as float64, booleans as bool.
 func unmarshalScalar(data []byte, allowed []string) (any, error) {
 	want := func(kind string) error {
 		if slices.Contains(allowed, kind) {
@@ -479,6 +710,12 @@ func unmarshalScalar(data []byte, allowed []string) (any, error) {
 		text := strings.TrimSpace(string(data))
 		if n, err := strconv.ParseInt(text, 10, 64); err == nil && (slices.Contains(allowed, "integer") || slices.Contains(allowed, "number")) {
 			return n, nil
+		}
+		if slices.Contains(allowed, "integer") && !slices.Contains(allowed, "number") {
+			// 1.0 and 1e2 are integers (JSON Schema): decoded as int64.
+			if n, isInteger, fits := integralNumber([]byte(text)); isInteger && fits {
+				return n, nil
+			}
 		}
 		if err := want("number"); err != nil {
 			return nil, err

@@ -19,7 +19,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	}
 	*x = Annotations{}
 	var fs fields
-	optional(&fs, raw[0], &x.Audience, "audience", plain[[]Role])
+	optional(&fs, raw[0], &x.Audience, "audience", sliceOf(plain[Role]))
 	optional(&fs, raw[1], &x.LastModified, "lastModified", str)
 	optional(&fs, raw[2], &x.Priority, "priority", plain[*float64])
 	fs.check(checkBoundsOptional(x.Priority, "priority", bounds{
@@ -223,11 +223,11 @@ func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.CreatedAt, "createdAt", str)
 	required(&fs, raw[2], &x.LastUpdatedAt, "lastUpdatedAt", str)
-	optional(&fs, raw[3], &x.PollInterval, "pollInterval", plain[*int64])
+	optional(&fs, raw[3], &x.PollInterval, "pollInterval", optionalInteger)
 	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
 	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[6], &x.TaskID, "taskId", str)
-	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
+	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", optionalInteger)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -283,7 +283,7 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	*x = ClientCapabilities{}
 	var fs fields
 	optional(&fs, raw[0], &x.Elicitation, "elicitation", viaPointer[ClientCapabilitiesElicitation])
-	optional(&fs, raw[1], &x.Experimental, "experimental", plain[map[string]ClientCapabilitiesExperimentalValue])
+	optional(&fs, raw[1], &x.Experimental, "experimental", mapOf(via[ClientCapabilitiesExperimentalValue]))
 	optional(&fs, raw[2], &x.Roots, "roots", viaPointer[ClientCapabilitiesRoots])
 	optional(&fs, raw[3], &x.Sampling, "sampling", viaPointer[ClientCapabilitiesSampling])
 	optional(&fs, raw[4], &x.Tasks, "tasks", viaPointer[ClientCapabilitiesTasks])
@@ -629,7 +629,7 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequestParamsContext{}
 	var fs fields
-	optional(&fs, raw[0], &x.Arguments, "arguments", plain[map[string]string])
+	optional(&fs, raw[0], &x.Arguments, "arguments", mapOf(str))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -682,8 +682,8 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	*x = CompleteResultCompletion{}
 	var fs fields
 	optional(&fs, raw[0], &x.HasMore, "hasMore", plain[*bool])
-	optional(&fs, raw[1], &x.Total, "total", plain[*int64])
-	required(&fs, raw[2], &x.Values, "values", plain[[]string])
+	optional(&fs, raw[1], &x.Total, "total", optionalInteger)
+	required(&fs, raw[2], &x.Values, "values", sliceOf(str))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -723,16 +723,16 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", via[CreateMessageRequestParamsMeta])
 	optional(&fs, raw[1], &x.IncludeContext, "includeContext", str)
 	fs.check(checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"))
-	required(&fs, raw[2], &x.MaxTokens, "maxTokens", plain[int64])
-	required(&fs, raw[3], &x.Messages, "messages", plain[[]SamplingMessage])
+	required(&fs, raw[2], &x.MaxTokens, "maxTokens", integer)
+	required(&fs, raw[3], &x.Messages, "messages", sliceVia[SamplingMessage])
 	optional(&fs, raw[4], &x.Metadata, "metadata", viaPointer[CreateMessageRequestParamsMetadata])
 	optional(&fs, raw[5], &x.ModelPreferences, "modelPreferences", viaPointer[ModelPreferences])
-	optional(&fs, raw[6], &x.StopSequences, "stopSequences", plain[[]string])
+	optional(&fs, raw[6], &x.StopSequences, "stopSequences", sliceOf(str))
 	optional(&fs, raw[7], &x.SystemPrompt, "systemPrompt", str)
 	optional(&fs, raw[8], &x.Task, "task", viaPointer[TaskMetadata])
 	optional(&fs, raw[9], &x.Temperature, "temperature", plain[*float64])
 	optional(&fs, raw[10], &x.ToolChoice, "toolChoice", viaPointer[ToolChoice])
-	optional(&fs, raw[11], &x.Tools, "tools", plain[[]Tool])
+	optional(&fs, raw[11], &x.Tools, "tools", sliceVia[Tool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -882,7 +882,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	var fs fields
 	optional(&fs, raw[0], &x.Schema, "$schema", str)
 	required(&fs, raw[1], &x.Properties, "properties", mapOf(DecodePrimitiveSchemaDefinition))
-	optional(&fs, raw[2], &x.Required, "required", plain[[]string])
+	optional(&fs, raw[2], &x.Required, "required", sliceOf(str))
 	constant(&fs, raw[3], "\"object\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1015,7 +1015,7 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 	}
 	*x = Error{}
 	var fs fields
-	required(&fs, raw[0], &x.Code, "code", plain[int64])
+	required(&fs, raw[0], &x.Code, "code", integer)
 	optional(&fs, raw[1], &x.Data, "data", plain[any])
 	required(&fs, raw[2], &x.Message, "message", str)
 	x.Extra = keep(&fs, rest)
@@ -1055,7 +1055,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	*x = GetPromptRequestParams{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[GetPromptRequestParamsMeta])
-	optional(&fs, raw[1], &x.Arguments, "arguments", plain[map[string]string])
+	optional(&fs, raw[1], &x.Arguments, "arguments", mapOf(str))
 	required(&fs, raw[2], &x.Name, "name", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1092,7 +1092,7 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.Messages, "messages", plain[[]PromptMessage])
+	required(&fs, raw[2], &x.Messages, "messages", sliceVia[PromptMessage])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1169,11 +1169,11 @@ func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.CreatedAt, "createdAt", str)
 	required(&fs, raw[2], &x.LastUpdatedAt, "lastUpdatedAt", str)
-	optional(&fs, raw[3], &x.PollInterval, "pollInterval", plain[*int64])
+	optional(&fs, raw[3], &x.PollInterval, "pollInterval", optionalInteger)
 	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
 	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[6], &x.TaskID, "taskId", str)
-	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
+	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", optionalInteger)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1191,7 +1191,7 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	*x = Icon{}
 	var fs fields
 	optional(&fs, raw[0], &x.MIMEType, "mimeType", str)
-	optional(&fs, raw[1], &x.Sizes, "sizes", plain[[]string])
+	optional(&fs, raw[1], &x.Sizes, "sizes", sliceOf(str))
 	required(&fs, raw[2], &x.Src, "src", str)
 	optional(&fs, raw[3], &x.Theme, "theme", str)
 	fs.check(checkOneOf(x.Theme, "theme", false, "dark", "light"))
@@ -1211,7 +1211,7 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 	}
 	*x = Icons{}
 	var fs fields
-	optional(&fs, raw[0], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[0], &x.Icons, "icons", sliceVia[Icon])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1250,7 +1250,7 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	*x = Implementation{}
 	var fs fields
 	optional(&fs, raw[0], &x.Description, "description", str)
-	optional(&fs, raw[1], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[1], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[2], &x.Name, "name", str)
 	optional(&fs, raw[3], &x.Title, "title", str)
 	required(&fs, raw[4], &x.Version, "version", str)
@@ -1447,8 +1447,8 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.Enum, "enum", plain[[]string])
-	optional(&fs, raw[3], &x.EnumNames, "enumNames", plain[[]string])
+	required(&fs, raw[2], &x.Enum, "enum", sliceOf(str))
+	optional(&fs, raw[3], &x.EnumNames, "enumNames", sliceOf(str))
 	optional(&fs, raw[4], &x.Title, "title", str)
 	constant(&fs, raw[5], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -1489,7 +1489,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
-	required(&fs, raw[2], &x.Prompts, "prompts", plain[[]Prompt])
+	required(&fs, raw[2], &x.Prompts, "prompts", sliceVia[Prompt])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1528,7 +1528,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
-	required(&fs, raw[2], &x.ResourceTemplates, "resourceTemplates", plain[[]ResourceTemplate])
+	required(&fs, raw[2], &x.ResourceTemplates, "resourceTemplates", sliceVia[ResourceTemplate])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1567,7 +1567,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
-	required(&fs, raw[2], &x.Resources, "resources", plain[[]Resource])
+	required(&fs, raw[2], &x.Resources, "resources", sliceVia[Resource])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1605,7 +1605,7 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	*x = ListRootsResult{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	required(&fs, raw[1], &x.Roots, "roots", plain[[]Root])
+	required(&fs, raw[1], &x.Roots, "roots", sliceVia[Root])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1644,7 +1644,7 @@ func (x *ListTasksResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
-	required(&fs, raw[2], &x.Tasks, "tasks", plain[[]Task])
+	required(&fs, raw[2], &x.Tasks, "tasks", sliceVia[Task])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1683,7 +1683,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
-	required(&fs, raw[2], &x.Tools, "tools", plain[[]Tool])
+	required(&fs, raw[2], &x.Tools, "tools", sliceVia[Tool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1776,7 +1776,7 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 		max:    1.0,
 		min:    0.0,
 	}))
-	optional(&fs, raw[1], &x.Hints, "hints", plain[[]ModelHint])
+	optional(&fs, raw[1], &x.Hints, "hints", sliceVia[ModelHint])
 	optional(&fs, raw[2], &x.IntelligencePriority, "intelligencePriority", plain[*float64])
 	fs.check(checkBoundsOptional(x.IntelligencePriority, "intelligencePriority", bounds{
 		hasMax: true,
@@ -1999,9 +1999,9 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	*x = Prompt{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Arguments, "arguments", plain[[]PromptArgument])
+	optional(&fs, raw[1], &x.Arguments, "arguments", sliceVia[PromptArgument])
 	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[4], &x.Name, "name", str)
 	optional(&fs, raw[5], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
@@ -2241,10 +2241,10 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.Size, "size", plain[*int64])
+	optional(&fs, raw[6], &x.Size, "size", optionalInteger)
 	optional(&fs, raw[7], &x.Title, "title", str)
 	required(&fs, raw[8], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
@@ -2285,10 +2285,10 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.Size, "size", plain[*int64])
+	optional(&fs, raw[6], &x.Size, "size", optionalInteger)
 	optional(&fs, raw[7], &x.Title, "title", str)
 	constant(&fs, raw[8], "\"resource_link\"", "type", true)
 	required(&fs, raw[9], &x.URI, "uri", str)
@@ -2365,7 +2365,7 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
 	optional(&fs, raw[6], &x.Title, "title", str)
@@ -2536,7 +2536,7 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	*x = ServerCapabilities{}
 	var fs fields
 	optional(&fs, raw[0], &x.Completions, "completions", viaPointer[ServerCapabilitiesCompletions])
-	optional(&fs, raw[1], &x.Experimental, "experimental", plain[map[string]ServerCapabilitiesExperimentalValue])
+	optional(&fs, raw[1], &x.Experimental, "experimental", mapOf(via[ServerCapabilitiesExperimentalValue]))
 	optional(&fs, raw[2], &x.Logging, "logging", viaPointer[ServerCapabilitiesLogging])
 	optional(&fs, raw[3], &x.Prompts, "prompts", viaPointer[ServerCapabilitiesPrompts])
 	optional(&fs, raw[4], &x.Resources, "resources", viaPointer[ServerCapabilitiesResources])
@@ -2818,8 +2818,8 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[1], &x.Description, "description", str)
 	optional(&fs, raw[2], &x.Format, "format", str)
 	fs.check(checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"))
-	optional(&fs, raw[3], &x.MaxLength, "maxLength", plain[*int64])
-	optional(&fs, raw[4], &x.MinLength, "minLength", plain[*int64])
+	optional(&fs, raw[3], &x.MaxLength, "maxLength", optionalInteger)
+	optional(&fs, raw[4], &x.MinLength, "minLength", optionalInteger)
 	optional(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -2895,11 +2895,11 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 	var fs fields
 	required(&fs, raw[0], &x.CreatedAt, "createdAt", str)
 	required(&fs, raw[1], &x.LastUpdatedAt, "lastUpdatedAt", str)
-	optional(&fs, raw[2], &x.PollInterval, "pollInterval", plain[*int64])
+	optional(&fs, raw[2], &x.PollInterval, "pollInterval", optionalInteger)
 	required(&fs, raw[3], &x.Status, "status", plain[TaskStatus])
 	optional(&fs, raw[4], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[5], &x.TaskID, "taskId", str)
-	requiredOrNull(&fs, raw[6], &x.TTL, "ttl", plain[*int64])
+	requiredOrNull(&fs, raw[6], &x.TTL, "ttl", optionalInteger)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2951,7 +2951,7 @@ func (x *TaskMetadata) UnmarshalJSON(data []byte) error {
 	}
 	*x = TaskMetadata{}
 	var fs fields
-	optional(&fs, raw[0], &x.TTL, "ttl", plain[*int64])
+	optional(&fs, raw[0], &x.TTL, "ttl", optionalInteger)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3003,11 +3003,11 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.CreatedAt, "createdAt", str)
 	required(&fs, raw[2], &x.LastUpdatedAt, "lastUpdatedAt", str)
-	optional(&fs, raw[3], &x.PollInterval, "pollInterval", plain[*int64])
+	optional(&fs, raw[3], &x.PollInterval, "pollInterval", optionalInteger)
 	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
 	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[6], &x.TaskID, "taskId", str)
-	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", plain[*int64])
+	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", optionalInteger)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3064,11 +3064,11 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", plain[[]string])
+	optional(&fs, raw[0], &x.Default, "default", sliceOf(str))
 	optional(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[TitledMultiSelectEnumSchemaItems])
-	optional(&fs, raw[3], &x.MaxItems, "maxItems", plain[*int64])
-	optional(&fs, raw[4], &x.MinItems, "minItems", plain[*int64])
+	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
+	optional(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
 	optional(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"array\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -3087,7 +3087,7 @@ func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledMultiSelectEnumSchemaItems{}
 	var fs fields
-	required(&fs, raw[0], &x.AnyOf, "anyOf", plain[[]TitledMultiSelectEnumSchemaItemsAnyOfItem])
+	required(&fs, raw[0], &x.AnyOf, "anyOf", sliceVia[TitledMultiSelectEnumSchemaItemsAnyOfItem])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3124,7 +3124,7 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.OneOf, "oneOf", plain[[]TitledSingleSelectEnumSchemaOneOfItem])
+	required(&fs, raw[2], &x.OneOf, "oneOf", sliceVia[TitledSingleSelectEnumSchemaOneOfItem])
 	optional(&fs, raw[3], &x.Title, "title", str)
 	constant(&fs, raw[4], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -3165,7 +3165,7 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[ToolAnnotations])
 	optional(&fs, raw[2], &x.Description, "description", str)
 	optional(&fs, raw[3], &x.Execution, "execution", viaPointer[ToolExecution])
-	optional(&fs, raw[4], &x.Icons, "icons", plain[[]Icon])
+	optional(&fs, raw[4], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[5], &x.InputSchema, "inputSchema", rawObject)
 	required(&fs, raw[6], &x.Name, "name", str)
 	optional(&fs, raw[7], &x.OutputSchema, "outputSchema", rawObject)
@@ -3343,7 +3343,7 @@ func (x *URLElicitationRequiredErrorErrorData) UnmarshalJSON(data []byte) error 
 	}
 	*x = URLElicitationRequiredErrorErrorData{}
 	var fs fields
-	required(&fs, raw[0], &x.Elicitations, "elicitations", plain[[]ElicitRequestURLParams])
+	required(&fs, raw[0], &x.Elicitations, "elicitations", sliceVia[ElicitRequestURLParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3415,11 +3415,11 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", plain[[]string])
+	optional(&fs, raw[0], &x.Default, "default", sliceOf(str))
 	optional(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[UntitledMultiSelectEnumSchemaItems])
-	optional(&fs, raw[3], &x.MaxItems, "maxItems", plain[*int64])
-	optional(&fs, raw[4], &x.MinItems, "minItems", plain[*int64])
+	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
+	optional(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
 	optional(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"array\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -3438,7 +3438,7 @@ func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledMultiSelectEnumSchemaItems{}
 	var fs fields
-	required(&fs, raw[0], &x.Enum, "enum", plain[[]string])
+	required(&fs, raw[0], &x.Enum, "enum", sliceOf(str))
 	constant(&fs, raw[1], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3458,7 +3458,7 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.Enum, "enum", plain[[]string])
+	required(&fs, raw[2], &x.Enum, "enum", sliceOf(str))
 	optional(&fs, raw[3], &x.Title, "title", str)
 	constant(&fs, raw[4], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)

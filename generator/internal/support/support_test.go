@@ -24,6 +24,7 @@ type point struct {
 	Child   *leaf
 	Origin  leaf
 	Level   *int64
+	Leaves  []leaf
 	Extra   map[string]json.RawMessage
 	strict  bool
 	rawJSON json.RawMessage
@@ -38,15 +39,15 @@ func (l *leaf) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var fs fields
-	required(&fs, raws[0], &l.X, "x", plain[int64])
+	required(&fs, raws[0], &l.X, "x", integer)
 	refuse(&fs, rest)
 	return fs.err
 }
 
-var pointNames = []string{"kind", "name", "label", "weight", "color", "note", "tags", "counts", "child", "origin", "level", "raw", "maybe"}
+var pointNames = []string{"kind", "name", "label", "weight", "color", "note", "tags", "counts", "child", "origin", "level", "raw", "maybe", "leaves"}
 
 func (p *point) UnmarshalJSON(data []byte) error {
-	var raws [13]json.RawMessage
+	var raws [14]json.RawMessage
 	rest, err := split(data, pointNames, raws[:])
 	if err != nil {
 		return err
@@ -63,20 +64,21 @@ func (p *point) UnmarshalJSON(data []byte) error {
 	fs.check(checkOneOfOptional(p.Note, "note", "n1", "n2"))
 	optional(&fs, raws[6], &p.Tags, "tags", sliceOf(str))
 	fs.check(checkRule(p.Tags, "tags", eachRule(enumRule("x", "y"))))
-	optional(&fs, raws[12], &p.Maybe, "maybe", plain[[]*int64])
+	optional(&fs, raws[12], &p.Maybe, "maybe", sliceOf(optionalInteger))
 	fs.check(checkRule(p.Maybe, "maybe", eachRule(optionalRule(boundsRule[int64](bounds{min: 1, hasMin: true})))))
-	optional(&fs, raws[7], &p.Counts, "counts", mapOf(plain[int64]))
+	optional(&fs, raws[7], &p.Counts, "counts", mapOf(integer))
 	fs.check(checkRule(p.Counts, "counts", valuesRule(bothRules(literalRule[int64]("1", "2", "9"), boundsRule[int64](bounds{max: 5, hasMax: true})))))
 	optional(&fs, raws[8], &p.Child, "child", viaPointer[leaf])
 	optional(&fs, raws[9], &p.Origin, "origin", via[leaf])
-	optional(&fs, raws[10], &p.Level, "level", plain[*int64])
+	optional(&fs, raws[10], &p.Level, "level", optionalInteger)
 	fs.check(checkBoundsOptional(p.Level, "level", bounds{max: 3, hasMax: true}))
 	fs.check(checkLiteralOptional(p.Level, "level", "1", "2", "3"))
 	optional(&fs, raws[11], &p.rawJSON, "raw", rawObject)
+	optional(&fs, raws[13], &p.Leaves, "leaves", sliceVia[leaf])
 	if p.strict {
 		refuse(&fs, rest)
 	} else {
-		p.Extra = keepChecked(&fs, rest, checkedBy(plain[int64], boundsRule[int64](bounds{min: 0, hasMin: true})))
+		p.Extra = keepChecked(&fs, rest, checkedBy(integer, boundsRule[int64](bounds{min: 0, hasMin: true})))
 	}
 	return fs.err
 }
@@ -115,14 +117,14 @@ func decodeErr(t *testing.T, data string, strict bool) *DecodeError {
 
 func TestDecodeLikeGeneratedCode(t *testing.T) {
 	in := `{"kind":"point","name":"a\u00e9","label":"","weight":0.5,"color":"red","note":null,` +
-		`"tags":["x","y"],"counts":{"k":2},"child":{"x":1},"origin":{"x":2},"level":2,"raw":{"z":[1]},"more":7}`
+		`"tags":["x","y"],"counts":{"k":2.0},"child":{"x":1},"origin":{"x":2},"level":2e0,"raw":{"z":[1]},"more":7,"leaves":[{"x":1},{"x":20E-1}]}`
 	var p point
 	if err := p.UnmarshalJSON([]byte(in)); err != nil {
 		t.Fatal(err)
 	}
 	if p.Name != "aé" || p.Weight != 0.5 || p.Color != "red" || p.Note != nil || len(p.Tags) != 2 ||
 		p.Counts["k"] != 2 || p.Child == nil || p.Child.X != 1 || p.Origin.X != 2 || *p.Level != 2 ||
-		string(p.rawJSON) != `{"z":[1]}` || string(p.Extra["more"]) != "7" {
+		string(p.rawJSON) != `{"z":[1]}` || string(p.Extra["more"]) != "7" || len(p.Leaves) != 2 || p.Leaves[1].X != 2 {
 		t.Fatalf("decoded %+v", p)
 	}
 	out, err := p.MarshalJSON()
@@ -156,6 +158,10 @@ func TestDecodeLikeGeneratedCode(t *testing.T) {
 		{`{"kind":"point","name":"a","weight":0,"note":null,"raw":[]}`, "raw", "expected an object"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"more":"x"}`, "more", "expected an integer, got string"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"more":-1}`, "more", "-1 is below the minimum 0"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"leaves":[{"x":1},{"x":1.5}]}`, "leaves[1].x", "expected an integer, got number 1.5"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"leaves":[{"x":1},{}]}`, "leaves[1].x", "missing required member"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"leaves":{}}`, "leaves", "expected an array, got object"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"maybe":[1,"x"]}`, "maybe[1]", "expected an integer, got string"},
 	} {
 		de := decodeErr(t, c.in, false)
 		if de.Path != c.path || !strings.Contains(de.Msg, c.msg) {

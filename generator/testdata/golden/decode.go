@@ -75,6 +75,16 @@ func (x *Closed) UnmarshalJSON(data []byte) error {
 	return fs.err
 }
 
+// UnmarshalJSON decodes a Count: as in JSON Schema, 1.0 and 1e2 are integers.
+func (v *Count) UnmarshalJSON(data []byte) error {
+	x, err := integer(data)
+	if err != nil {
+		return err
+	}
+	*v = Count(x)
+	return nil
+}
+
 // derivedMembers are the members the schema declares for Derived.
 var derivedMembers = []string{"id", "more"}
 
@@ -88,7 +98,7 @@ func (x *Derived) UnmarshalJSON(data []byte) error {
 	*x = Derived{}
 	var fs fields
 	required(&fs, raw[0], &x.ID, "id", str)
-	optional(&fs, raw[1], &x.More, "more", plain[*int64])
+	optional(&fs, raw[1], &x.More, "more", optionalInteger)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -217,6 +227,13 @@ func (x *KeywordThing) UnmarshalJSON(data []byte) error {
 	return fs.err
 }
 
+// UnmarshalJSON decodes a Labels element by element.
+func (v *Labels) UnmarshalJSON(data []byte) error {
+	out, err := mapOf(str)(data)
+	*v = out
+	return err
+}
+
 // UnmarshalJSON decodes a Level and refuses values the schema does not list.
 func (v *Level) UnmarshalJSON(data []byte) error {
 	var s string
@@ -228,6 +245,13 @@ func (v *Level) UnmarshalJSON(data []byte) error {
 	}
 	*v = Level(s)
 	return nil
+}
+
+// UnmarshalJSON decodes a Names element by element.
+func (v *Names) UnmarshalJSON(data []byte) error {
+	out, err := sliceOf(plain[Name])(data)
+	*v = out
+	return err
 }
 
 // oldThingMembers are the members the schema declares for OldThing.
@@ -260,7 +284,7 @@ func (x *Open) UnmarshalJSON(data []byte) error {
 	*x = Open{}
 	var fs fields
 	optional(&fs, raw[0], &x.A, "a", str)
-	x.Extra = keepChecked(&fs, rest, plain[int64])
+	x.Extra = keepChecked(&fs, rest, integer)
 	return fs.err
 }
 
@@ -336,7 +360,7 @@ func (x *Widget) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[2], &x.ExtraMember, "extra", plain[any])
 	optional(&fs, raw[3], &x.Homepage, "homepage", str)
 	constant(&fs, raw[4], "\"widget\"", "kind", true)
-	optional(&fs, raw[5], &x.Labels, "labels", plain[map[string]int64])
+	optional(&fs, raw[5], &x.Labels, "labels", mapOf(integer))
 	optional(&fs, raw[6], &x.Legacy, "legacy", str)
 	optional(&fs, raw[7], &x.Mode, "mode", str)
 	fs.check(checkOneOf(x.Mode, "mode", false, "fast", "slow"))
@@ -345,8 +369,8 @@ func (x *Widget) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[10], &x.Nullable, "nullable", plain[*string])
 	optional(&fs, raw[11], &x.Owner, "owner", plain[Name])
 	optional(&fs, raw[12], &x.Ratio, "ratio", plain[*float64])
-	optional(&fs, raw[13], &x.Size, "size", plain[*int64])
-	optional(&fs, raw[14], &x.Tags, "tags", plain[[]string])
+	optional(&fs, raw[13], &x.Size, "size", optionalInteger)
+	optional(&fs, raw[14], &x.Tags, "tags", sliceOf(str))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -34,7 +34,7 @@ func (x *Derived) UnmarshalJSON(data []byte) error {
 	*x = Derived{}
 	var fs fields
 	required(&fs, raw[0], &x.ID, "id", str)
-	required(&fs, raw[1], &x.More, "more", plain[int64])
+	required(&fs, raw[1], &x.More, "more", integer)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -35,7 +35,7 @@ func (x *Open) UnmarshalJSON(data []byte) error {
 	*x = Open{}
 	var fs fields
 	optional(&fs, raw[0], &x.ID, "id", str)
-	x.Extra = keepChecked(&fs, rest, checkedBy(plain[int64], boundsRule[int64](bounds{
+	x.Extra = keepChecked(&fs, rest, checkedBy(integer, boundsRule[int64](bounds{
 		hasMin: true,
 		min:    1.0,
 	})))
@@ -44,7 +44,7 @@ func (x *Open) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON decodes a Scores element by element.
 func (v *Scores) UnmarshalJSON(data []byte) error {
-	out, err := checkedBy(plain[map[string]float64], valuesRule(boundsRule[float64](bounds{
+	out, err := checkedBy(mapOf(plain[float64]), valuesRule(boundsRule[float64](bounds{
 		hasMax: true,
 		max:    100.0,
 	})))(data)
@@ -64,30 +64,30 @@ func (x *T) UnmarshalJSON(data []byte) error {
 	}
 	*x = T{}
 	var fs fields
-	optional(&fs, raw[0], &x.C, "c", plain[[]string])
+	optional(&fs, raw[0], &x.C, "c", sliceOf(str))
 	fs.check(checkRule(x.C, "c", eachRule(literalRule[string]("\"only\""))))
-	optional(&fs, raw[1], &x.Flags, "flags", plain[[]bool])
+	optional(&fs, raw[1], &x.Flags, "flags", sliceOf(plain[bool]))
 	fs.check(checkRule(x.Flags, "flags", eachRule(literalRule[bool]("true"))))
-	optional(&fs, raw[2], &x.Grid, "grid", plain[[][]float64])
+	optional(&fs, raw[2], &x.Grid, "grid", sliceOf(sliceOf(plain[float64])))
 	fs.check(checkRule(x.Grid, "grid", eachRule(eachRule(boundsRule[float64](bounds{
 		hasMax: true,
 		hasMin: true,
 		max:    1.0,
 		min:    0.0,
 	})))))
-	optional(&fs, raw[3], &x.Levels, "levels", plain[map[string]int64])
+	optional(&fs, raw[3], &x.Levels, "levels", mapOf(integer))
 	fs.check(checkRule(x.Levels, "levels", valuesRule(bothRules(literalRule[int64]("1", "2", "3"), boundsRule[int64](bounds{
 		hasMax: true,
 		max:    2.0,
 	})))))
-	optional(&fs, raw[4], &x.M, "m", plain[map[string]string])
+	optional(&fs, raw[4], &x.M, "m", mapOf(str))
 	fs.check(checkRule(x.M, "m", valuesRule(enumRule("x"))))
-	optional(&fs, raw[5], &x.Names, "names", plain[[]string])
-	optional(&fs, raw[6], &x.Opt, "opt", plain[[]string])
+	optional(&fs, raw[5], &x.Names, "names", sliceOf(str))
+	optional(&fs, raw[6], &x.Opt, "opt", sliceOf(str))
 	fs.check(checkRule(x.Opt, "opt", eachRule(enumRule("a"))))
-	required(&fs, raw[7], &x.Tags, "tags", plain[[]string])
+	required(&fs, raw[7], &x.Tags, "tags", sliceOf(str))
 	fs.check(checkRule(x.Tags, "tags", eachRule(enumRule("a", "b"))))
-	optional(&fs, raw[8], &x.Xs, "xs", plain[[]int64])
+	optional(&fs, raw[8], &x.Xs, "xs", sliceOf(integer))
 	fs.check(checkRule(x.Xs, "xs", eachRule(boundsRule[int64](bounds{
 		hasMin: true,
 		min:    0.0,
@@ -98,7 +98,7 @@ func (x *T) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON decodes a Tags element by element.
 func (v *Tags) UnmarshalJSON(data []byte) error {
-	out, err := checkedBy(plain[[]string], eachRule(enumRule("a", "b")))(data)
+	out, err := checkedBy(sliceOf(str), eachRule(enumRule("a", "b")))(data)
 	*v = out
 	return err
 }

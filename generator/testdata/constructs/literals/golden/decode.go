@@ -6,8 +6,8 @@ import "encoding/json"
 
 // UnmarshalJSON decodes a Level and refuses values the schema does not list.
 func (v *Level) UnmarshalJSON(data []byte) error {
-	var x int64
-	if err := json.Unmarshal(data, &x); err != nil {
+	x, err := integer(data)
+	if err != nil {
 		return err
 	}
 	if err := checkLiteral(x, "", "1", "2", "3"); err != nil {

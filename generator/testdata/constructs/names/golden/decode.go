@@ -20,7 +20,7 @@ func (x *ClientType) UnmarshalJSON(data []byte) error {
 	*x = ClientType{}
 	var fs fields
 	optional(&fs, raw[0], &x.X, "", str)
-	optional(&fs, raw[1], &x.AB, "a,b", plain[*int64])
+	optional(&fs, raw[1], &x.AB, "a,b", optionalInteger)
 	optional(&fs, raw[2], &x.ExtraMember, "extra", str)
 	optional(&fs, raw[3], &x.FooBar, "fooBar", str)
 	optional(&fs, raw[4], &x.FooBarMember, "foo_bar", str)

@@ -6,7 +6,7 @@ import "encoding/json"
 
 // UnmarshalJSON decodes a Caps element by element.
 func (v *Caps) UnmarshalJSON(data []byte) error {
-	out, err := checkedBy(plain[map[string]*float64], valuesRule(optionalRule(boundsRule[float64](bounds{
+	out, err := checkedBy(mapOf(plain[*float64]), valuesRule(optionalRule(boundsRule[float64](bounds{
 		hasMax: true,
 		max:    100.0,
 	}))))(data)
@@ -16,7 +16,7 @@ func (v *Caps) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON decodes a Names element by element.
 func (v *Names) UnmarshalJSON(data []byte) error {
-	out, err := checkedBy(plain[[]*string], eachRule(optionalRule(enumRule("x"))))(data)
+	out, err := checkedBy(sliceOf(plain[*string]), eachRule(optionalRule(enumRule("x"))))(data)
 	*v = out
 	return err
 }
@@ -34,7 +34,7 @@ func (x *Open) UnmarshalJSON(data []byte) error {
 	*x = Open{}
 	var fs fields
 	optional(&fs, raw[0], &x.ID, "id", str)
-	x.Extra = keepChecked(&fs, rest, checkedBy(plain[*int64], optionalRule(boundsRule[int64](bounds{
+	x.Extra = keepChecked(&fs, rest, checkedBy(optionalInteger, optionalRule(boundsRule[int64](bounds{
 		hasMin: true,
 		min:    1.0,
 	}))))
@@ -42,38 +42,39 @@ func (x *Open) UnmarshalJSON(data []byte) error {
 }
 
 // tMembers are the members the schema declares for T.
-var tMembers = []string{"grid", "levels", "limits", "nulls", "one", "scores", "strict", "tags"}
+var tMembers = []string{"counts", "grid", "levels", "limits", "nulls", "one", "scores", "strict", "tags"}
 
 // UnmarshalJSON decodes a T, reporting a missing required member or a wrong constant by its path.
 func (x *T) UnmarshalJSON(data []byte) error {
-	var raw [8]json.RawMessage
+	var raw [9]json.RawMessage
 	rest, err := split(data, tMembers, raw[:])
 	if err != nil {
 		return err
 	}
 	*x = T{}
 	var fs fields
-	optional(&fs, raw[0], &x.Grid, "grid", plain[[][]bool])
+	optional(&fs, raw[0], &x.Counts, "counts", sliceOf(integerOrNull))
+	optional(&fs, raw[1], &x.Grid, "grid", sliceOf(sliceOf(plain[bool])))
 	fs.check(checkRule(x.Grid, "grid", eachRule(eachRule(literalRule[bool]("true")))))
-	optional(&fs, raw[1], &x.Levels, "levels", plain[[]*int64])
+	optional(&fs, raw[2], &x.Levels, "levels", sliceOf(optionalInteger))
 	fs.check(checkRule(x.Levels, "levels", eachRule(optionalRule(literalRule[int64]("1", "2", "3")))))
-	optional(&fs, raw[2], &x.Limits, "limits", plain[map[string]*int64])
+	optional(&fs, raw[3], &x.Limits, "limits", mapOf(optionalInteger))
 	fs.check(checkRule(x.Limits, "limits", valuesRule(optionalRule(boundsRule[int64](bounds{
 		hasMax: true,
 		max:    10.0,
 	})))))
-	optional(&fs, raw[3], &x.Nulls, "nulls", plain[[]*string])
+	optional(&fs, raw[4], &x.Nulls, "nulls", sliceOf(plain[*string]))
 	fs.check(checkRule(x.Nulls, "nulls", eachRule(optionalRule(literalRule[string]("null")))))
-	optional(&fs, raw[4], &x.One, "one", plain[[]int64])
+	optional(&fs, raw[5], &x.One, "one", sliceOf(integer))
 	fs.check(checkRule(x.One, "one", eachRule(literalRule[int64]("1"))))
-	optional(&fs, raw[5], &x.Scores, "scores", plain[[]*float64])
+	optional(&fs, raw[6], &x.Scores, "scores", sliceOf(plain[*float64]))
 	fs.check(checkRule(x.Scores, "scores", eachRule(optionalRule(boundsRule[float64](bounds{
 		hasMin: true,
 		min:    0.0,
 	})))))
-	optional(&fs, raw[6], &x.Strict, "strict", plain[[]string])
+	optional(&fs, raw[7], &x.Strict, "strict", sliceOf(str))
 	fs.check(checkRule(x.Strict, "strict", eachRule(enumRule("a"))))
-	required(&fs, raw[7], &x.Tags, "tags", plain[[]*string])
+	required(&fs, raw[8], &x.Tags, "tags", sliceOf(plain[*string]))
 	fs.check(checkRule(x.Tags, "tags", eachRule(optionalRule(enumRule("a", "b")))))
 	x.Extra = keep(&fs, rest)
 	return fs.err

@@ -17,8 +17,9 @@ type Open struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// T is an object with the members `grid`, `levels`, `limits`, `nulls`, `one`, `scores`, `strict` and `tags`.
+// T is an object with 9 members, among them `counts`, `grid`, `levels`.
 type T struct {
+	Counts []int64           `json:"counts,omitzero"`
 	Grid   [][]bool          `json:"grid,omitzero"`
 	Levels []*int64          `json:"levels,omitzero"`
 	Limits map[string]*int64 `json:"limits,omitzero"`

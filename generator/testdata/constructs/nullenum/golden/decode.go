@@ -52,7 +52,7 @@ func (x *T) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.E, "e", plain[E])
 	requiredOrNull(&fs, raw[1], &x.Er, "er", plain[E])
 	optional(&fs, raw[2], &x.F, "f", plain[F])
-	optional(&fs, raw[3], &x.I, "i", plain[*int64])
+	optional(&fs, raw[3], &x.I, "i", optionalInteger)
 	fs.check(checkLiteralOptional(x.I, "i", "1"))
 	optional(&fs, raw[4], &x.P, "p", plain[*string])
 	fs.check(checkOneOfOptional(x.P, "p", "a"))

@@ -32,7 +32,7 @@ func (x *T) UnmarshalJSON(data []byte) error {
 	}
 	*x = T{}
 	var fs fields
-	optional(&fs, raw[0], &x.Count, "count", plain[*int64])
+	optional(&fs, raw[0], &x.Count, "count", optionalInteger)
 	fs.check(checkBoundsOptional(x.Count, "count", bounds{
 		hasMin: true,
 		min:    1.0,

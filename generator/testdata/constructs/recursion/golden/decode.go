@@ -35,7 +35,7 @@ func (x *Leaf) UnmarshalJSON(data []byte) error {
 	*x = Leaf{}
 	var fs fields
 	constant(&fs, raw[0], "\"leaf\"", "kind", true)
-	optional(&fs, raw[1], &x.N, "n", plain[*int64])
+	optional(&fs, raw[1], &x.N, "n", optionalInteger)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -52,7 +52,7 @@ func (x *Node) UnmarshalJSON(data []byte) error {
 	}
 	*x = Node{}
 	var fs fields
-	optional(&fs, raw[0], &x.Kids, "kids", plain[[]Node])
+	optional(&fs, raw[0], &x.Kids, "kids", sliceVia[Node])
 	optional(&fs, raw[1], &x.Next, "next", viaPointer[Node])
 	optional(&fs, raw[2], &x.Value, "value", DecodeValue)
 	x.Extra = keep(&fs, rest)

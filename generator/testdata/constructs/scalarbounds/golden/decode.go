@@ -19,8 +19,8 @@ func (v *Kind) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON decodes a Lvl and refuses values the schema does not allow.
 func (v *Lvl) UnmarshalJSON(data []byte) error {
-	var x int64
-	if err := json.Unmarshal(data, &x); err != nil {
+	x, err := integer(data)
+	if err != nil {
 		return err
 	}
 	if err := checkLiteral(x, "", "1", "2", "30"); err != nil {
@@ -51,7 +51,7 @@ func (x *Msg) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[0], &x.Kind, "kind", plain[Kind])
 	optional(&fs, raw[1], &x.Lvl, "lvl", plain[*Lvl])
 	required(&fs, raw[2], &x.N, "n", plain[N])
-	optional(&fs, raw[3], &x.Ns, "ns", plain[[]N])
+	optional(&fs, raw[3], &x.Ns, "ns", sliceOf(plain[N]))
 	optional(&fs, raw[4], &x.R, "r", plain[*Ratio])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -59,8 +59,8 @@ func (x *Msg) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON decodes a N and refuses values the schema does not allow.
 func (v *N) UnmarshalJSON(data []byte) error {
-	var x int64
-	if err := json.Unmarshal(data, &x); err != nil {
+	x, err := integer(data)
+	if err != nil {
 		return err
 	}
 	if err := checkBounds(x, "", bounds{

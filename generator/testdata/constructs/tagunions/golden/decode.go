@@ -21,6 +21,13 @@ func (x *A) UnmarshalJSON(data []byte) error {
 	return fs.err
 }
 
+// UnmarshalJSON decodes an As element by element.
+func (v *As) UnmarshalJSON(data []byte) error {
+	out, err := sliceVia[A](data)
+	*v = out
+	return err
+}
+
 // bMembers are the members the schema declares for B.
 var bMembers = []string{"k", "n"}
 
@@ -34,7 +41,35 @@ func (x *B) UnmarshalJSON(data []byte) error {
 	*x = B{}
 	var fs fields
 	constant(&fs, raw[0], "\"b\"", "k", true)
-	required(&fs, raw[1], &x.N, "n", plain[int64])
+	required(&fs, raw[1], &x.N, "n", integer)
 	x.Extra = keep(&fs, rest)
 	return fs.err
+}
+
+// UnmarshalJSON decodes a M element by element.
+func (v *M) UnmarshalJSON(data []byte) error {
+	out, err := mapOf(str)(data)
+	*v = out
+	return err
+}
+
+// UnmarshalJSON decodes a WList2 element by element.
+func (v *WList2) UnmarshalJSON(data []byte) error {
+	out, err := sliceOf(str)(data)
+	*v = out
+	return err
+}
+
+// UnmarshalJSON decodes a WList3 element by element.
+func (v *WList3) UnmarshalJSON(data []byte) error {
+	out, err := sliceOf(integer)(data)
+	*v = out
+	return err
+}
+
+// UnmarshalJSON decodes an XList4 element by element.
+func (v *XList4) UnmarshalJSON(data []byte) error {
+	out, err := sliceOf(plain[bool])(data)
+	*v = out
+	return err
 }
