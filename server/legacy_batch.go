@@ -22,8 +22,10 @@ import (
 // 400), as before.
 //
 // The requests of a batch run at once, each through the server's limits
-// like a request of its own (its rate token, the in-flight cap, the drain:
-// a refused one is answered with its error in the batch response); the
+// like a request of its own (its rate token, the in-flight cap, on stdio
+// a slot of Limits.MaxInFlightPerConn, the drain: a refused one is
+// answered with its error in the batch response, one cut off by the end
+// of the connection or of a drain's grace with the shutdown error); the
 // batch holds at most maxLegacyBatch messages. The answer is one array of
 // the requests' responses (JSON-RPC 2.0, "Batch"), as a JSON body or, once
 // a handler has sent a notification or a request to the client, as the
@@ -136,11 +138,12 @@ func readBatch(elems []json.RawMessage, deliver func(jsonrpc.Message)) *legacyBa
 	return b
 }
 
-// run runs the batch's requests at once in session l, each through the
-// server's limits like a request of its own (admitRate, serveLimited),
-// their notifications and server-to-client requests written to w; it
-// returns once every one has its answer (none for a request the client
-// cancelled).
+// run runs the requests of a POSTed batch at once in session l (stdio
+// starts them one by one on its read loop, legacy_stdio_batch.go), each
+// through the server's limits like a request of its own (admitRate,
+// serveLimited), their notifications and server-to-client requests written
+// to w; it returns once every one has its answer (none for a request the
+// client cancelled).
 func (b *legacyBatch) run(ctx context.Context, s *Server, l *legacySession, w MessageWriter) {
 	var wg sync.WaitGroup
 	for i, msg := range b.msgs {
@@ -159,15 +162,6 @@ func (b *legacyBatch) run(ctx context.Context, s *Server, l *legacySession, w Me
 		}()
 	}
 	wg.Wait()
-}
-
-// refuse answers every request of the batch still to run with rerr.
-func (b *legacyBatch) refuse(rerr *jsonrpc.Error) {
-	for i, msg := range b.msgs {
-		if msg.Kind == jsonrpc.KindRequest {
-			b.answers[i] = jsonrpc.AppendError(nil, msg.ID, rerr)
-		}
-	}
 }
 
 // empty reports whether the batch has no answer.

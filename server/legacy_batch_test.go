@@ -1,12 +1,14 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // openBatchSession opens a legacy HTTP session at version and returns it
@@ -113,5 +115,43 @@ func TestLegacyStdio20250326SessionAcceptsBatch(t *testing.T) {
 	q.send(`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`)
 	if line := q.nextRaw(); !strings.Contains(line, "batch requests are not supported") {
 		t.Errorf("batch in a 2025-06-18 session: %s, want -32600", line)
+	}
+}
+
+// TestLegacyBatchAnsweredOnShutdown: over HTTP each request of a batch
+// goes through the server's limits, so the end of a drain's grace answers
+// a batch request still running with -32603 {"reason":"shutdown"} in the
+// batch response (Server.Shutdown), and a batch sent once the drain began
+// is refused request by request.
+func TestLegacyBatchAnsweredOnShutdown(t *testing.T) {
+	f, srv := startLegacyHTTP(t)
+	c := openBatchSession(t, srv.URL, "2025-03-26")
+	got := make(chan string, 1)
+	go func() {
+		resp := c.post(`[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"tag":"a"}}}]`,
+			"MCP-Protocol-Version", "2025-03-26")
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		got <- string(b)
+	}()
+	<-f.gate.started
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- f.s.Shutdown(ctx) }()
+	select {
+	case b := <-got:
+		if !strings.Contains(b, `"id":2`) || !strings.Contains(b, reasonShutdown) {
+			t.Errorf("batch request running at the end of the grace: %s, want -32603 reason shutdown", b)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the batch was not answered after Shutdown")
+	}
+	<-shut
+	resp := c.post(`[{"jsonrpc":"2.0","id":3,"method":"ping"}]`, "MCP-Protocol-Version", "2025-03-26")
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"id":3`) || !strings.Contains(string(b), reasonShutdown) {
+		t.Errorf("batch after Shutdown: %d %s, want its request refused with reason shutdown", resp.StatusCode, b)
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/jsonrpc"
@@ -9,12 +10,16 @@ import (
 
 // dispatchBatch serves a JSON-RPC batch line of a connection whose legacy
 // session negotiated batchVersion (legacy_batch.go), on the read loop l:
-// notifications and responses at once, in order; the requests on a
-// goroutine of their own, each through the server's limits (they take no
-// slot of Limits.MaxInFlightPerConn: the loop reads on, so that the
-// client's answers to their server-to-client requests are seen; the batch
-// holds at most maxLegacyBatch of them); then the batch response, one
-// line. While the server drains its requests are refused.
+// notifications and responses at once, in order; then each request
+// through the server's limits like a request of its own (its rate token,
+// an in-flight slot of Limits.MaxInFlightPerConn that the loop takes
+// before it reads on, waiting at the cap; the drain), each on a goroutine
+// of its own; then the batch response, one line, once every request has
+// its answer. A request that waits for the client's answer to a
+// server-to-client request gives its slot back meanwhile, as a single
+// request does (stdioWriter.waitingForClient). While the server drains the
+// requests are refused; the ones still running when the connection ends
+// are answered with the shutdown error (answerRemaining).
 func (c *stdioConn) dispatchBatch(l *stdioLoop, line []byte) {
 	elems, rerr := splitBatch(line)
 	if rerr != nil {
@@ -27,49 +32,146 @@ func (c *stdioConn) dispatchBatch(l *stdioLoop, line []byte) {
 		}
 		c.legacyMessage(l.ctx, msg)
 	})
-	if b.requests > 0 && c.draining {
-		b.refuse(shuttingDownError())
+	sb := &stdioBatch{b: b, running: make([]bool, len(b.msgs)), left: 1} // left: the loop's own hold
+	if b.requests > 0 {
+		c.mu.Lock()
+		c.batches[sb] = struct{}{}
+		c.mu.Unlock()
 	}
-	if b.requests == 0 || c.draining {
-		if body := b.response(); body != nil {
-			c.send(body)
+	for i, msg := range b.msgs {
+		if msg.Kind != jsonrpc.KindRequest {
+			continue
 		}
-		return
+		if !c.startBatched(l, sb, i, msg) {
+			break
+		}
+	}
+	if body := c.batchDone(sb, -1, nil); body != nil {
+		c.send(body)
+	}
+}
+
+// startBatched starts request i of batch sb, or answers it with the error
+// that refuses it; false when the connection ends (nothing more starts).
+func (c *stdioConn) startBatched(l *stdioLoop, sb *stdioBatch, i int, msg jsonrpc.Message) bool {
+	if c.draining {
+		sb.answer(i, jsonrpc.AppendError(nil, msg.ID, shuttingDownError()))
+		return true
+	}
+	if rr := c.s.admitRate(l.ctx); rr != nil { // ratelimit.go
+		sb.answer(i, jsonrpc.AppendError(nil, msg.ID, rr.err()))
+		return true
+	}
+	if !c.tryAcquire() {
+		l.flush() // the loop may wait for a slot: answers go out first
+		if !c.acquire(l.ctx, l.closing) {
+			select {
+			case <-l.closing:
+				// The server began to drain while the loop waited (see
+				// dispatch): this request and every later one is refused.
+				c.draining = true
+				sb.answer(i, jsonrpc.AppendError(nil, msg.ID, shuttingDownError()))
+				return true
+			default:
+				return false
+			}
+		}
+	}
+	slot := new(stdioSlot)
+	if c.slots != nil {
+		slot.hold()
 	}
 	c.mu.Lock()
 	if c.over {
 		c.mu.Unlock()
-		return
+		c.release(slot)
+		return false
 	}
 	c.wg.Add(1)
 	c.mu.Unlock()
-	ctx, sess := l.reqs, c.legacy
+	sb.start(i)
+	reqs, sess := l.reqs, c.legacy
+	w := &stdioWriter{c: c, ctx: reqs, slot: slot}
 	go func() {
-		defer c.wg.Done()
-		b.run(ctx, c.s, sess, &batchStdioWriter{c: c, ctx: ctx})
-		if body := b.response(); body != nil {
+		resp, _ := c.s.serveLimited(reqs, msg, func(ctx context.Context) Response {
+			w.ctx = ctx
+			return sess.Handle(ctx, msg, w)
+		})
+		// The request that completes the batch keeps its slot until the
+		// batch response is queued (backpressure, as for a single answer).
+		if body := c.batchDone(sb, i, resp.Body); body != nil {
 			c.send(body)
 		}
+		c.release(slot)
+		c.wg.Done()
 	}()
+	return true
 }
 
-// batchStdioWriter is the MessageWriter of the requests of a stdio batch:
-// their notifications and server-to-client requests go to the connection.
-type batchStdioWriter struct {
-	c   *stdioConn
-	ctx context.Context
+// stdioBatch is a batch line being served on a stdio connection, in
+// stdioConn.batches until its response is due.
+type stdioBatch struct {
+	b       *legacyBatch
+	mu      sync.Mutex // guards b.answers and what follows
+	running []bool     // by position: the request runs
+	left    int        // requests running, plus one while the loop starts them
+	sent    bool       // the response is due (or was given up): nothing more is added
 }
 
-func (w *batchStdioWriter) Notify(method string, params any) error {
-	if err := w.ctx.Err(); err != nil {
-		return err
+// answer records the answer of request i, which does not run.
+func (sb *stdioBatch) answer(i int, body []byte) {
+	sb.mu.Lock()
+	sb.b.answers[i] = body
+	sb.mu.Unlock()
+}
+
+// start records that request i runs.
+func (sb *stdioBatch) start(i int) {
+	sb.mu.Lock()
+	sb.running[i] = true
+	sb.left++
+	sb.mu.Unlock()
+}
+
+// batchDone records the end of request i of sb with its answer (i -1:
+// the loop has started every request it will); it returns the batch
+// response when that is due now (nil: not yet, none, or already sent).
+func (c *stdioConn) batchDone(sb *stdioBatch, i int, body []byte) []byte {
+	sb.mu.Lock()
+	if i >= 0 {
+		sb.running[i] = false
+		if !sb.sent {
+			sb.b.answers[i] = body
+		}
 	}
-	raw, err := notifyParams(params)
-	if err != nil {
-		return err
+	sb.left--
+	if sb.left > 0 || sb.sent {
+		sb.mu.Unlock()
+		return nil
 	}
-	return w.c.o.sendFor(w.ctx, jsonrpc.AppendNotification(nil, method, raw))
+	sb.sent = true
+	out := sb.b.response()
+	sb.mu.Unlock()
+	c.mu.Lock()
+	delete(c.batches, sb)
+	c.mu.Unlock()
+	return out
 }
 
-// sendRaw sends a server-to-client request on the connection (rawSender).
-func (w *batchStdioWriter) sendRaw(msg []byte) error { return w.c.o.sendFor(w.ctx, msg) }
+// cutOff returns the response of sb with the requests still running
+// answered with the shutdown error, the connection being about to close;
+// nil when the response was already due.
+func (sb *stdioBatch) cutOff() []byte {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if sb.sent {
+		return nil
+	}
+	sb.sent = true
+	for i, run := range sb.running {
+		if run {
+			sb.b.answers[i] = jsonrpc.AppendError(nil, sb.b.msgs[i].ID, shutdownCancelError())
+		}
+	}
+	return sb.b.response()
+}

@@ -45,7 +45,9 @@ const stdioDrain = 2 * time.Second
 // server-to-client request (elicitation, sampling, roots) gives its slot
 // back while it waits, so the answers are still read; at most
 // 4×MaxInFlightPerConn requests wait so, past that an Ask fails with
-// -32603 {"reason":"busy"}.
+// -32603 {"reason":"busy"}. Each request of a JSON-RPC batch line (a
+// 2025-03-26 session) holds a slot in the same way; the batch response is
+// written once all of them are answered.
 //
 // At the end of in, open listen streams are cancelled at once, other
 // requests get up to 2 s to finish and be answered, then the ones left are
@@ -79,6 +81,9 @@ type stdioConn struct {
 	// it, before it is promoted or done (a key string, two map writes and
 	// a lock of mu per request saved).
 	calls map[string]*stdioCall
+	// batches holds the batch lines whose response is not due yet
+	// (legacy_stdio_batch.go): answerRemaining answers them.
+	batches map[*stdioBatch]struct{}
 	// ncalls is len(calls), for the read loop's duplicate check without
 	// mu: only the loop adds calls, so none is added while it looks.
 	ncalls atomic.Int32
@@ -127,7 +132,8 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
 	o := newStdioOut(out)
-	c := &stdioConn{s: s, o: o, dead: o.dead, calls: map[string]*stdioCall{}, jobs: make(chan *stdioCall),
+	c := &stdioConn{s: s, o: o, dead: o.dead, calls: map[string]*stdioCall{},
+		batches: map[*stdioBatch]struct{}{}, jobs: make(chan *stdioCall),
 		client: nextConnID("stdio")}
 	if n := s.lim.cfg.MaxInFlightPerConn; n > 0 {
 		c.slots = make(chan struct{}, n)
@@ -225,17 +231,28 @@ func whenDone(wg *sync.WaitGroup) <-chan struct{} {
 }
 
 // answerRemaining answers every request still in flight with the shutdown
-// error: the connection is about to close, and no request goes unanswered.
+// error (a batch line: its response, with that error for the requests still
+// running): the connection is about to close, and no request goes
+// unanswered.
 func (c *stdioConn) answerRemaining() {
 	c.mu.Lock()
 	var left []*stdioCall
 	for _, call := range c.calls {
 		left = append(left, call)
 	}
+	var batches []*stdioBatch
+	for sb := range c.batches {
+		batches = append(batches, sb)
+	}
 	c.mu.Unlock()
 	for _, call := range left {
 		if !call.cancelled.Load() && call.answered.CompareAndSwap(false, true) {
 			c.send(jsonrpc.AppendError(nil, call.id, shutdownCancelError()))
+		}
+	}
+	for _, sb := range batches {
+		if body := sb.cutOff(); body != nil {
+			c.send(body)
 		}
 	}
 }
