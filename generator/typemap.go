@@ -116,9 +116,9 @@ func (g *gen) decoderFor(r *schema.Ref, pointer bool) jen.Code {
 	case r.Array != nil && r.Array.Named != nil && resolve(r.Array.Named).Kind == schema.KindStruct:
 		return jen.Id("sliceVia").Index(jen.Id(g.name(r.Array.Named)))
 	case r.Array != nil && !plainElements(r.Array):
-		return jen.Id("sliceOf").Call(g.decoderFor(r.Array, nullableElem(r.Array)))
+		return jen.Id("sliceOf").Call(g.elementDecoder(r.Array))
 	case r.Map != nil && !plainElements(r.Map):
-		return jen.Id("mapOf").Call(g.decoderFor(r.Map, nullableElem(r.Map)))
+		return jen.Id("mapOf").Call(g.elementDecoder(r.Map))
 	}
 	if r.Named != nil && resolve(r.Named).Kind == schema.KindStruct {
 		if pointer {
@@ -149,6 +149,17 @@ func (g *gen) decoderFor(r *schema.Ref, pointer bool) jen.Code {
 		t = jen.Op("*").Add(t)
 	}
 	return jen.Id("plain").Index(t)
+}
+
+// elementDecoder is the decoder of an array's elements or a map's values:
+// decoderFor's, except that a string the schema does not let be null
+// refuses null (stringElement) instead of reading it as "".
+func (g *gen) elementDecoder(e *schema.Ref) jen.Code {
+	if e.Named == nil && e.Array == nil && e.Map == nil && !e.Any && !e.Base64 && !e.Raw &&
+		e.Prim == schema.String && !e.Nullable {
+		return jen.Id("stringElement")
+	}
+	return g.decoderFor(e, nullableElem(e))
 }
 
 // plainElements reports whether the elements of an array or map are

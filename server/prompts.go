@@ -220,13 +220,34 @@ func (g *promptRegistry) get(ctx context.Context, r *request, p *requestParams, 
 	if err != nil {
 		return nil, err
 	}
-	var args map[string]string
-	if !jsonscan.IsNullOrAbsent(p.arguments) {
-		if err := json.Unmarshal(p.arguments, &args); err != nil {
-			return nil, invalidParams("params.arguments must be an object of strings")
-		}
+	args, err := promptArguments(p.arguments)
+	if err != nil {
+		return nil, err
 	}
 	return g.getPrompt(ctx, name, args)
+}
+
+// promptArguments decodes params.arguments, an object of strings (absent or
+// null: none). A value that is not a string, null included, is refused
+// naming its argument: encoding/json would read null as "", which passes
+// a required argument's check.
+func promptArguments(raw json.RawMessage) (map[string]string, error) {
+	if jsonscan.IsNullOrAbsent(raw) {
+		return nil, nil
+	}
+	var values map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &values); err != nil || values == nil {
+		return nil, invalidParams("params.arguments must be an object of strings")
+	}
+	args := make(map[string]string, len(values))
+	for name, v := range values {
+		var s string
+		if jsonscan.Kind(v) != '"' || json.Unmarshal(v, &s) != nil {
+			return nil, invalidParams(fmt.Sprintf("params.arguments.%s must be a string", name))
+		}
+		args[name] = s
+	}
+	return args, nil
 }
 
 func (g *promptRegistry) getPrompt(ctx context.Context, name string, args map[string]string) (any, error) {

@@ -423,7 +423,7 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequestParamsContext{}
 	var fs fields
-	optional(&fs, raw[0], &x.Arguments, "arguments", mapOf(str))
+	optional(&fs, raw[0], &x.Arguments, "arguments", mapOf(stringElement))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -464,7 +464,7 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.HasMore, "hasMore", plain[*bool])
 	optional(&fs, raw[1], &x.Total, "total", optionalInteger)
-	required(&fs, raw[2], &x.Values, "values", sliceOf(str))
+	required(&fs, raw[2], &x.Values, "values", sliceOf(stringElement))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -524,7 +524,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[2], &x.Messages, "messages", sliceVia[SamplingMessage])
 	optional(&fs, raw[3], &x.Metadata, "metadata", plain[JSONObject])
 	optional(&fs, raw[4], &x.ModelPreferences, "modelPreferences", viaPointer[ModelPreferences])
-	optional(&fs, raw[5], &x.StopSequences, "stopSequences", sliceOf(str))
+	optional(&fs, raw[5], &x.StopSequences, "stopSequences", sliceOf(stringElement))
 	optional(&fs, raw[6], &x.SystemPrompt, "systemPrompt", str)
 	optional(&fs, raw[7], &x.Temperature, "temperature", plain[*float64])
 	optional(&fs, raw[8], &x.ToolChoice, "toolChoice", viaPointer[ToolChoice])
@@ -595,7 +595,7 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	if raw[4] == nil {
 		x.ResultType = "complete"
 	}
-	required(&fs, raw[5], &x.SupportedVersions, "supportedVersions", sliceOf(str))
+	required(&fs, raw[5], &x.SupportedVersions, "supportedVersions", sliceOf(stringElement))
 	required(&fs, raw[6], &x.TTLMs, "ttlMs", integer)
 	fs.check(checkBounds(x.TTLMs, "ttlMs", bounds{
 		hasMin: true,
@@ -676,7 +676,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	var fs fields
 	optional(&fs, raw[0], &x.Schema, "$schema", str)
 	required(&fs, raw[1], &x.Properties, "properties", mapOf(DecodePrimitiveSchemaDefinition))
-	optional(&fs, raw[2], &x.Required, "required", sliceOf(str))
+	optional(&fs, raw[2], &x.Required, "required", sliceOf(stringElement))
 	constant(&fs, raw[3], "\"object\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -792,7 +792,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	*x = GetPromptRequestParams{}
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
-	optional(&fs, raw[1], &x.Arguments, "arguments", mapOf(str))
+	optional(&fs, raw[1], &x.Arguments, "arguments", mapOf(stringElement))
 	optional(&fs, raw[2], &x.InputResponses, "inputResponses", plain[InputResponses])
 	required(&fs, raw[3], &x.Name, "name", str)
 	optional(&fs, raw[4], &x.RequestState, "requestState", plain[*string])
@@ -893,7 +893,7 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	*x = Icon{}
 	var fs fields
 	optional(&fs, raw[0], &x.MIMEType, "mimeType", str)
-	optional(&fs, raw[1], &x.Sizes, "sizes", sliceOf(str))
+	optional(&fs, raw[1], &x.Sizes, "sizes", sliceOf(stringElement))
 	required(&fs, raw[2], &x.Src, "src", str)
 	optional(&fs, raw[3], &x.Theme, "theme", str)
 	fs.check(checkOneOf(x.Theme, "theme", false, "dark", "light"))
@@ -1165,8 +1165,8 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.Enum, "enum", sliceOf(str))
-	optional(&fs, raw[3], &x.EnumNames, "enumNames", sliceOf(str))
+	required(&fs, raw[2], &x.Enum, "enum", sliceOf(stringElement))
+	optional(&fs, raw[3], &x.EnumNames, "enumNames", sliceOf(stringElement))
 	optional(&fs, raw[4], &x.Title, "title", str)
 	constant(&fs, raw[5], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -2528,7 +2528,7 @@ func (x *SubscriptionFilter) UnmarshalJSON(data []byte) error {
 	*x = SubscriptionFilter{}
 	var fs fields
 	optional(&fs, raw[0], &x.PromptsListChanged, "promptsListChanged", plain[*bool])
-	optional(&fs, raw[1], &x.ResourceSubscriptions, "resourceSubscriptions", sliceOf(str))
+	optional(&fs, raw[1], &x.ResourceSubscriptions, "resourceSubscriptions", sliceOf(stringElement))
 	optional(&fs, raw[2], &x.ResourcesListChanged, "resourcesListChanged", plain[*bool])
 	optional(&fs, raw[3], &x.ToolsListChanged, "toolsListChanged", plain[*bool])
 	x.Extra = keep(&fs, rest)
@@ -2720,7 +2720,7 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", sliceOf(str))
+	optional(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
 	optional(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[TitledMultiSelectEnumSchemaItems])
 	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
@@ -2981,7 +2981,7 @@ func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) er
 	*x = UnsupportedProtocolVersionErrorErrorData{}
 	var fs fields
 	required(&fs, raw[0], &x.Requested, "requested", str)
-	required(&fs, raw[1], &x.Supported, "supported", sliceOf(str))
+	required(&fs, raw[1], &x.Supported, "supported", sliceOf(stringElement))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2998,7 +2998,7 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", sliceOf(str))
+	optional(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
 	optional(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[UntitledMultiSelectEnumSchemaItems])
 	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
@@ -3021,7 +3021,7 @@ func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledMultiSelectEnumSchemaItems{}
 	var fs fields
-	required(&fs, raw[0], &x.Enum, "enum", sliceOf(str))
+	required(&fs, raw[0], &x.Enum, "enum", sliceOf(stringElement))
 	constant(&fs, raw[1], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3041,7 +3041,7 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.Enum, "enum", sliceOf(str))
+	required(&fs, raw[2], &x.Enum, "enum", sliceOf(stringElement))
 	optional(&fs, raw[3], &x.Title, "title", str)
 	constant(&fs, raw[4], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)

@@ -629,7 +629,7 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequestParamsContext{}
 	var fs fields
-	optional(&fs, raw[0], &x.Arguments, "arguments", mapOf(str))
+	optional(&fs, raw[0], &x.Arguments, "arguments", mapOf(stringElement))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -683,7 +683,7 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.HasMore, "hasMore", plain[*bool])
 	optional(&fs, raw[1], &x.Total, "total", optionalInteger)
-	required(&fs, raw[2], &x.Values, "values", sliceOf(str))
+	required(&fs, raw[2], &x.Values, "values", sliceOf(stringElement))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -727,7 +727,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[3], &x.Messages, "messages", sliceVia[SamplingMessage])
 	optional(&fs, raw[4], &x.Metadata, "metadata", viaPointer[CreateMessageRequestParamsMetadata])
 	optional(&fs, raw[5], &x.ModelPreferences, "modelPreferences", viaPointer[ModelPreferences])
-	optional(&fs, raw[6], &x.StopSequences, "stopSequences", sliceOf(str))
+	optional(&fs, raw[6], &x.StopSequences, "stopSequences", sliceOf(stringElement))
 	optional(&fs, raw[7], &x.SystemPrompt, "systemPrompt", str)
 	optional(&fs, raw[8], &x.Task, "task", viaPointer[TaskMetadata])
 	optional(&fs, raw[9], &x.Temperature, "temperature", plain[*float64])
@@ -882,7 +882,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	var fs fields
 	optional(&fs, raw[0], &x.Schema, "$schema", str)
 	required(&fs, raw[1], &x.Properties, "properties", mapOf(DecodePrimitiveSchemaDefinition))
-	optional(&fs, raw[2], &x.Required, "required", sliceOf(str))
+	optional(&fs, raw[2], &x.Required, "required", sliceOf(stringElement))
 	constant(&fs, raw[3], "\"object\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1055,7 +1055,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	*x = GetPromptRequestParams{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[GetPromptRequestParamsMeta])
-	optional(&fs, raw[1], &x.Arguments, "arguments", mapOf(str))
+	optional(&fs, raw[1], &x.Arguments, "arguments", mapOf(stringElement))
 	required(&fs, raw[2], &x.Name, "name", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1191,7 +1191,7 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	*x = Icon{}
 	var fs fields
 	optional(&fs, raw[0], &x.MIMEType, "mimeType", str)
-	optional(&fs, raw[1], &x.Sizes, "sizes", sliceOf(str))
+	optional(&fs, raw[1], &x.Sizes, "sizes", sliceOf(stringElement))
 	required(&fs, raw[2], &x.Src, "src", str)
 	optional(&fs, raw[3], &x.Theme, "theme", str)
 	fs.check(checkOneOf(x.Theme, "theme", false, "dark", "light"))
@@ -1447,8 +1447,8 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.Enum, "enum", sliceOf(str))
-	optional(&fs, raw[3], &x.EnumNames, "enumNames", sliceOf(str))
+	required(&fs, raw[2], &x.Enum, "enum", sliceOf(stringElement))
+	optional(&fs, raw[3], &x.EnumNames, "enumNames", sliceOf(stringElement))
 	optional(&fs, raw[4], &x.Title, "title", str)
 	constant(&fs, raw[5], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -3064,7 +3064,7 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", sliceOf(str))
+	optional(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
 	optional(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[TitledMultiSelectEnumSchemaItems])
 	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
@@ -3415,7 +3415,7 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", sliceOf(str))
+	optional(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
 	optional(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[UntitledMultiSelectEnumSchemaItems])
 	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
@@ -3438,7 +3438,7 @@ func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledMultiSelectEnumSchemaItems{}
 	var fs fields
-	required(&fs, raw[0], &x.Enum, "enum", sliceOf(str))
+	required(&fs, raw[0], &x.Enum, "enum", sliceOf(stringElement))
 	constant(&fs, raw[1], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3458,7 +3458,7 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Default, "default", str)
 	optional(&fs, raw[1], &x.Description, "description", str)
-	required(&fs, raw[2], &x.Enum, "enum", sliceOf(str))
+	required(&fs, raw[2], &x.Enum, "enum", sliceOf(stringElement))
 	optional(&fs, raw[3], &x.Title, "title", str)
 	constant(&fs, raw[4], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)

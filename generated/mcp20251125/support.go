@@ -1174,6 +1174,16 @@ func (s *scanner) number() error {
 	return nil
 }
 
+// stringElement is str for an array element or map value the schema does
+// not let be null: null is refused, where encoding/json (and str, for a
+// member: required refuses null before it) would read it as "".
+func stringElement(data []byte) (string, error) {
+	if isNull(data) {
+		return "", &DecodeError{Msg: "expected a string, got null"}
+	}
+	return str(data)
+}
+
 // str decodes a JSON string, without reflection when it has no escapes.
 func str(data []byte) (string, error) {
 	if len(data) >= 2 && data[0] == '"' && data[len(data)-1] == '"' {

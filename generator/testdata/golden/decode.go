@@ -229,7 +229,7 @@ func (x *KeywordThing) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON decodes a Labels element by element.
 func (v *Labels) UnmarshalJSON(data []byte) error {
-	out, err := mapOf(str)(data)
+	out, err := mapOf(stringElement)(data)
 	*v = out
 	return err
 }
@@ -370,7 +370,7 @@ func (x *Widget) UnmarshalJSON(data []byte) error {
 	optional(&fs, raw[11], &x.Owner, "owner", plain[Name])
 	optional(&fs, raw[12], &x.Ratio, "ratio", plain[*float64])
 	optional(&fs, raw[13], &x.Size, "size", optionalInteger)
-	optional(&fs, raw[14], &x.Tags, "tags", sliceOf(str))
+	optional(&fs, raw[14], &x.Tags, "tags", sliceOf(stringElement))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -64,7 +64,7 @@ func (x *T) UnmarshalJSON(data []byte) error {
 	}
 	*x = T{}
 	var fs fields
-	optional(&fs, raw[0], &x.C, "c", sliceOf(str))
+	optional(&fs, raw[0], &x.C, "c", sliceOf(stringElement))
 	fs.check(checkRule(x.C, "c", eachRule(literalRule[string]("\"only\""))))
 	optional(&fs, raw[1], &x.Flags, "flags", sliceOf(plain[bool]))
 	fs.check(checkRule(x.Flags, "flags", eachRule(literalRule[bool]("true"))))
@@ -80,12 +80,12 @@ func (x *T) UnmarshalJSON(data []byte) error {
 		hasMax: true,
 		max:    2.0,
 	})))))
-	optional(&fs, raw[4], &x.M, "m", mapOf(str))
+	optional(&fs, raw[4], &x.M, "m", mapOf(stringElement))
 	fs.check(checkRule(x.M, "m", valuesRule(enumRule("x"))))
-	optional(&fs, raw[5], &x.Names, "names", sliceOf(str))
-	optional(&fs, raw[6], &x.Opt, "opt", sliceOf(str))
+	optional(&fs, raw[5], &x.Names, "names", sliceOf(stringElement))
+	optional(&fs, raw[6], &x.Opt, "opt", sliceOf(stringElement))
 	fs.check(checkRule(x.Opt, "opt", eachRule(enumRule("a"))))
-	required(&fs, raw[7], &x.Tags, "tags", sliceOf(str))
+	required(&fs, raw[7], &x.Tags, "tags", sliceOf(stringElement))
 	fs.check(checkRule(x.Tags, "tags", eachRule(enumRule("a", "b"))))
 	optional(&fs, raw[8], &x.Xs, "xs", sliceOf(integer))
 	fs.check(checkRule(x.Xs, "xs", eachRule(boundsRule[int64](bounds{
@@ -98,7 +98,7 @@ func (x *T) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON decodes a Tags element by element.
 func (v *Tags) UnmarshalJSON(data []byte) error {
-	out, err := checkedBy(sliceOf(str), eachRule(enumRule("a", "b")))(data)
+	out, err := checkedBy(sliceOf(stringElement), eachRule(enumRule("a", "b")))(data)
 	*v = out
 	return err
 }

@@ -72,7 +72,7 @@ func (x *T) UnmarshalJSON(data []byte) error {
 		hasMin: true,
 		min:    0.0,
 	})))))
-	optional(&fs, raw[7], &x.Strict, "strict", sliceOf(str))
+	optional(&fs, raw[7], &x.Strict, "strict", sliceOf(stringElement))
 	fs.check(checkRule(x.Strict, "strict", eachRule(enumRule("a"))))
 	required(&fs, raw[8], &x.Tags, "tags", sliceOf(plain[*string]))
 	fs.check(checkRule(x.Tags, "tags", eachRule(optionalRule(enumRule("a", "b")))))

@@ -48,14 +48,14 @@ func (x *B) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON decodes a M element by element.
 func (v *M) UnmarshalJSON(data []byte) error {
-	out, err := mapOf(str)(data)
+	out, err := mapOf(stringElement)(data)
 	*v = out
 	return err
 }
 
 // UnmarshalJSON decodes a WList2 element by element.
 func (v *WList2) UnmarshalJSON(data []byte) error {
-	out, err := sliceOf(str)(data)
+	out, err := sliceOf(stringElement)(data)
 	*v = out
 	return err
 }
