@@ -66,46 +66,36 @@ func compileURITemplate(tmpl string) (*uriMatcher, error) {
 // A variable named more than once may not be in a ;, ? or & expression:
 // the URI holds its name there, so its places cannot be told apart.
 func templatePlaces(tmpl string) (string, map[string]templatePlace, error) {
+	exprs, tail := templateExprs(tmpl)
 	places := map[string]templatePlace{}
-	seen := map[string]int{}     // places of each name so far
-	taken := templateNames(tmpl) // names a later place may not be matched under
-	named := map[string]bool{}   // names with a place in a ;, ? or & expression
+	seen := map[string]int{}   // places of each name so far
+	taken := map[string]bool{} // names a later place may not be matched under
+	for _, e := range exprs {
+		for _, spec := range e.specs {
+			taken[specName(spec)] = true
+		}
+	}
+	named := map[string]bool{} // names with a place in a ;, ? or & expression
 	var out strings.Builder
-	for rest := tmpl; ; {
-		open := strings.IndexByte(rest, '{')
-		if open < 0 {
-			out.WriteString(rest)
-			for name, n := range seen {
-				if n > 1 && named[name] {
-					return "", nil, fmt.Errorf("variable %q is named more than once, in a ;, ? or & expression among them, where the URI cannot tell its places apart", name)
+	for _, e := range exprs {
+		out.WriteString(e.before + "{")
+		if e.op != 0 {
+			out.WriteByte(e.op)
+		}
+		for k, spec := range e.specs {
+			v := templatePlace{name: specName(spec), sep: ","}
+			explode, suffix := "", ""
+			if strings.HasSuffix(spec, "*") {
+				explode = "*"
+				if e.op == '/' || e.op == '.' {
+					v.sep = string(e.op)
 				}
 			}
-			return out.String(), places, nil
-		}
-		end := open + strings.IndexByte(rest[open:], '}')
-		expr := rest[open+1 : end]
-		out.WriteString(rest[:open+1])
-		rest = rest[end+1:]
-		var op byte
-		if expr != "" && strings.IndexByte("+#./;?&", expr[0]) >= 0 {
-			op, expr = expr[0], expr[1:]
-			out.WriteByte(op)
-		}
-		for k, spec := range strings.Split(expr, ",") {
-			v := templatePlace{name: spec, sep: ","}
-			explode := ""
-			if name, ok := strings.CutSuffix(spec, "*"); ok {
-				v.name, explode = name, "*"
-				if op == '/' || op == '.' {
-					v.sep = string(op)
-				}
-			}
-			suffix := ""
-			if name, n, ok := strings.Cut(v.name, ":"); ok {
-				v.name, suffix = name, ":"+n
+			if _, n, ok := strings.Cut(strings.TrimSuffix(spec, "*"), ":"); ok {
+				suffix = ":" + n
 				v.prefix, _ = strconv.Atoi(n)
 			}
-			if op == ';' || op == '?' || op == '&' {
+			if e.op == ';' || e.op == '?' || e.op == '&' {
 				named[v.name] = true
 			}
 			capture := v.name
@@ -121,6 +111,49 @@ func templatePlaces(tmpl string) (string, map[string]templatePlace, error) {
 		}
 		out.WriteByte('}')
 	}
+	out.WriteString(tail)
+	for name, n := range seen {
+		if n > 1 && named[name] {
+			return "", nil, fmt.Errorf("variable %q is named more than once, in a ;, ? or & expression among them, where the URI cannot tell its places apart", name)
+		}
+	}
+	return out.String(), places, nil
+}
+
+// templateExpr is one expression of a template: its operator (0 for a
+// simple {var}), its variable specifications as written ("path*",
+// "var:3"), and the literal text before it.
+type templateExpr struct {
+	before string
+	op     byte
+	specs  []string
+}
+
+// templateExprs splits tmpl, which uritemplate.New has accepted, into its
+// expressions and the literal text after the last.
+func templateExprs(tmpl string) (exprs []templateExpr, tail string) {
+	for rest := tmpl; ; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			return exprs, rest
+		}
+		end := open + strings.IndexByte(rest[open:], '}')
+		e := templateExpr{before: rest[:open]}
+		body := rest[open+1 : end]
+		if body != "" && strings.IndexByte("+#./;?&", body[0]) >= 0 {
+			e.op, body = body[0], body[1:]
+		}
+		e.specs = strings.Split(body, ",")
+		exprs = append(exprs, e)
+		rest = rest[end+1:]
+	}
+}
+
+// specName is the variable name of a specification ("var" of "var:3" or
+// "var*").
+func specName(spec string) string {
+	name, _, _ := strings.Cut(strings.TrimSuffix(spec, "*"), ":")
+	return name
 }
 
 // placeName is the name a later place (the n-th, from 1) of variable name
@@ -132,24 +165,6 @@ func placeName(name string, n int, taken map[string]bool) string {
 		if !taken[alias] {
 			taken[alias] = true
 			return alias
-		}
-	}
-}
-
-// templateNames is the set of the variable names tmpl uses.
-func templateNames(tmpl string) map[string]bool {
-	names := map[string]bool{}
-	for rest := tmpl; ; {
-		open := strings.IndexByte(rest, '{')
-		if open < 0 {
-			return names
-		}
-		end := open + strings.IndexByte(rest[open:], '}')
-		expr := strings.TrimLeft(rest[open+1:end], "+#./;?&")
-		rest = rest[end+1:]
-		for _, spec := range strings.Split(expr, ",") {
-			name, _, _ := strings.Cut(strings.TrimSuffix(spec, "*"), ":")
-			names[name] = true
 		}
 	}
 }
