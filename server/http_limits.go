@@ -58,7 +58,7 @@ func (s *Server) limitHTTP(next http.Handler) http.Handler {
 		rc := http.NewResponseController(w)
 		if read > 0 && r.Body != nil && r.Body != http.NoBody {
 			if rc.SetReadDeadline(time.Now().Add(read)) == nil {
-				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+				r = withBody(r, &deadlineBody{ReadCloser: r.Body, rc: rc})
 			}
 		}
 		if write > 0 {
@@ -69,6 +69,21 @@ func (s *Server) limitHTTP(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// withBody returns a shallow copy of r reading body. The request net/http
+// handed the handler keeps its own body: after the handler, net/http looks
+// at that body to decide what to do with what is left unread, and when it
+// is the body of an "Expect: 100-continue" request it no longer sees it as
+// such through a wrapper. It would then read up to 256 KiB of a body the
+// client does not send until it gets 100 Continue, so a refusal decided
+// from the headers (401, 403, 413) would wait for the read deadline
+// instead of being answered at once (RFC 9110 §10.1.1). With the original
+// body in place net/http answers and closes the connection.
+func withBody(r *http.Request, body io.ReadCloser) *http.Request {
+	c := *r
+	c.Body = body
+	return &c
 }
 
 // deadlineBody lifts the read deadline once the body has been read to its

@@ -32,7 +32,7 @@ func expectExchange(t *testing.T, addr, head string) int {
 	return resp.StatusCode
 }
 
-// TestAttackExpectContinueRefusalAnsweredAtOnce: a client that sends
+// TestExpectContinueRefusalIsAnsweredAtOnce: a client that sends
 // "Expect: 100-continue" waits for either 100 Continue or a final status
 // before it sends its body. RFC 9110 §10.1.1 makes the origin server send
 // one of them immediately ("an immediate response with a final status
@@ -41,12 +41,12 @@ func expectExchange(t *testing.T, addr, head string) int {
 // response"). The handler decides 401 (no bearer token, README
 // "Authorization": none is 401), 413 (Content-Length over MaxBodyBytes,
 // README "Limits and shutdown") and 403 (Host check) from the header alone
-// and returns at once — but limitHTTP has replaced r.Body with its
-// deadlineBody, so net/http no longer recognizes the unread body and,
-// before it writes the response, reads up to 256 KiB of the body from the
-// raw connection without sending 100 Continue: client and server wait on
-// each other until the body read deadline (Limits.ReadTimeout, 30 s).
-func TestAttackExpectContinueRefusalAnsweredAtOnce(t *testing.T) {
+// and returns at once. (limitHTTP once replaced r.Body with its
+// deadlineBody, so net/http no longer recognized the unread body and,
+// before it wrote the response, read up to 256 KiB of the body from the
+// raw connection without sending 100 Continue: client and server waited on
+// each other until the body read deadline, Limits.ReadTimeout, 30 s.)
+func TestExpectContinueRefusalIsAnsweredAtOnce(t *testing.T) {
 	k := newAuthKit(t, nil)
 	addr := strings.TrimPrefix(k.srv.URL, "http://")
 	body := faultCall("1", "whoami", `{}`, defaultMeta)
@@ -63,6 +63,7 @@ func TestAttackExpectContinueRefusalAnsweredAtOnce(t *testing.T) {
 		{"no token", head("127.0.0.1", "", len(body)), http.StatusUnauthorized},
 		{"body over the limit", head("127.0.0.1", "Authorization: Bearer alice-read\r\n", 64<<20), http.StatusRequestEntityTooLarge},
 		{"foreign Host", head("evil.example", "", len(body)), http.StatusForbidden},
+		{"admitted: 100 Continue, then the body is read", head("127.0.0.1", "Authorization: Bearer alice-read\r\n", len(body)), http.StatusContinue},
 	} {
 		start := time.Now()
 		got := expectExchange(t, addr, c.head)
