@@ -303,10 +303,11 @@ func (a *Auth) admit(w http.ResponseWriter, r *http.Request, policy httpwire.Ori
 // bearerToken extracts the token of "Authorization: Bearer <token>" (RFC
 // 6750 §2.1). A missing header or another scheme is 401 without an error
 // code (§3.1: the client may not know it must authenticate); two headers, a
-// token in the query or a token that is not a b64token is 400
+// token in the query (an access_token parameter, however the query is
+// written: queryNamesAccessToken) or a token that is not a b64token is 400
 // invalid_request.
 func bearerToken(r *http.Request) (token string, status int, desc string) {
-	if r.URL.Query().Has("access_token") {
+	if queryNamesAccessToken(r.URL.RawQuery) {
 		return "", http.StatusBadRequest, "Access tokens must not be sent in the query string; use the Authorization header"
 	}
 	vals := r.Header.Values("Authorization")
