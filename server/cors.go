@@ -40,7 +40,9 @@ import (
 // bearer tokens in Authorization, which needs no credentials mode.
 type CORSOptions struct {
 	// AllowedOrigins are the origins of the web pages that may call the
-	// endpoint; empty (the default) turns CORS off.
+	// endpoint; empty (the default) turns CORS off. An internationalized
+	// host is written in its ASCII form, as browsers send it
+	// ("https://xn--bcher-kva.example"; see HTTPOptions.AllowedOrigins).
 	AllowedOrigins []string
 	// AllowHeaders are request headers allowed besides the MCP ones.
 	AllowHeaders []string

@@ -15,6 +15,9 @@ import (
 // HTTPOptions configure the Streamable HTTP handler.
 type HTTPOptions struct {
 	// Origins and Hosts allowed besides loopback (DNS-rebinding protection).
+	// An internationalized name must be written in its ASCII form, the one
+	// browsers send (xn--bcher-kva.example, not bücher.example): New
+	// refuses a name that is not ASCII, and HTTPHandler panics on one.
 	AllowedOrigins, AllowedHosts []string
 	// MaxBodyBytes limits a request body (default 4 MiB).
 	MaxBodyBytes int64
@@ -64,7 +67,14 @@ type HTTPOptions struct {
 // listener at once and waits for open requests) and (*Server).Shutdown
 // together, as Run does (drain.go): listen streams end with their result,
 // in-flight requests finish within the grace, the rest are answered.
+//
+// HTTPHandler panics when opts lists a Host or Origin name that is not
+// ASCII (see HTTPOptions.AllowedOrigins): such a name never matches what
+// a browser sends. New returns the same error for Options.HTTP.
 func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
+	if err := opts.checkNames(); err != nil {
+		panic(err.Error())
+	}
 	return s.limitHTTP(newHTTPHandler(s, opts).withCORS(newCORSPolicy(opts.CORS)))
 }
 

@@ -88,6 +88,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Cache.TTLMs < 0 {
 		errs = append(errs, errors.New("server: Options.Cache.TTLMs must not be negative"))
 	}
+	if err := opts.HTTP.checkNames(); err != nil {
+		errs = append(errs, err)
+	}
 	if s.stateTTL <= 0 {
 		s.stateTTL = defaultStateTTL
 	}
