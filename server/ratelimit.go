@@ -6,6 +6,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +36,9 @@ import (
 // HTTPOptions.Auth: one bucket across all of a caller's connections), else
 // the transport's identity:
 // on HTTP the remote IP address (the port dropped, so that opening new
-// connections does not make a new client), on stdio the connection. Behind
+// connections does not make a new client; an IPv6 address cut to its /64,
+// since a host usually holds a whole /64 and may send every request from
+// another address of it), on stdio the connection. Behind
 // a reverse proxy every unauthenticated client has the proxy's address:
 // authenticate, or wrap HTTPHandler in a handler that puts the forwarded
 // address it trusts in the request context and read it in Key.
@@ -44,9 +47,13 @@ import (
 // it takes to refill is dropped when a new client needs room (it holds
 // nothing a fresh bucket would not). When every bucket is still refilling,
 // the new clients share one overflow bucket of the same rate and burst
-// until room frees up: a caller that rotates keys (addresses, tokens) gets
-// one client's rate across all its new keys, and the clients already known
-// keep their own buckets.
+// until room frees up, and the clients already known keep their own
+// buckets. A client is its key: a caller holding many keys (addresses in
+// many networks, several accounts, many values of Key) is that many
+// clients, each with its own burst and rate, but at most MaxClients of
+// them are counted apart at once: rotating keys gets it at most MaxClients
+// clients' rate, and one client's rate in all while the table is full of
+// clients still refilling.
 //
 // Buckets live in the process: behind a load balancer, n replicas admit up
 // to n times the rate (divide PerSecond by the replica count, or let the
@@ -123,11 +130,34 @@ func (s *Server) rateKey(ctx context.Context) string {
 		// connection is not a new client.
 		if addr, ok := strings.CutPrefix(id, "http:"); ok {
 			if host, _, err := net.SplitHostPort(addr); err == nil {
-				return "http:" + host
+				return "http:" + addressClient(host)
 			}
 		}
 	}
 	return id
+}
+
+// ipv6ClientBits is the prefix of an IPv6 address that names one client:
+// a host usually holds a whole /64 (SLAAC, privacy addresses, a /64 per
+// subscriber) and may send each request from another address in it.
+const ipv6ClientBits = 64
+
+// addressClient names the client of a remote IP address: an IPv4 address
+// (an IPv4-mapped one too) is itself, an IPv6 address its /64. Anything
+// else is returned as it is.
+func addressClient(host string) string {
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	if ip = ip.Unmap(); ip.Is4() {
+		return ip.String()
+	}
+	p, err := ip.Prefix(ipv6ClientBits)
+	if err != nil {
+		return host
+	}
+	return p.String()
 }
 
 // writeRateRefusal writes the 429 answer of a request over its client's
