@@ -10,11 +10,14 @@ import (
 //
 //  1. it stops accepting: requests that arrive from now on are refused
 //     with -32603 and data {"reason":"shutdown"} (HTTP: 503 with
-//     Retry-After, which a load balancer retries elsewhere), and no task
-//     can be created;
+//     Retry-After, which a load balancer retries elsewhere);
 //  2. it ends every open subscriptions/listen stream with its result;
 //  3. it lets the requests in flight and the running tasks finish, and
-//     their responses be written, until ctx is done;
+//     their responses be written, until ctx is done. A request admitted
+//     before the drain is served to its end: its interceptors call next,
+//     a legacy session's request runs its next round once the client
+//     answered, and a task it creates is created and runs like the
+//     others (no task is created once no such request is left);
 //  4. then it cancels what is left: each cancelled request is answered
 //     with -32603 {"reason":"shutdown"}, each unfinished task is marked
 //     failed with that reason.
@@ -28,7 +31,6 @@ import (
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closeOnce.Do(func() { close(s.closing) })
 	idle := s.lim.beginDrain()
-	s.tasks.refuseNew()
 	done := make(chan struct{})
 	go func() {
 		<-idle
@@ -51,14 +53,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-t.C:
 	}
 	return ctx.Err()
-}
-
-// refuseNew makes the store refuse new tasks (the drain began); running
-// tasks go on until close.
-func (st *taskStore) refuseNew() {
-	st.mu.Lock()
-	st.shutdown = true
-	st.mu.Unlock()
 }
 
 // drainGrace is how long Run lets in-flight work finish on shutdown.
