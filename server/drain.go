@@ -11,7 +11,8 @@ import (
 //  1. it stops accepting: requests that arrive from now on are refused
 //     with -32603 and data {"reason":"shutdown"} (HTTP: 503 with
 //     Retry-After, which a load balancer retries elsewhere);
-//  2. it ends every open subscriptions/listen stream with its result;
+//  2. it ends every open subscriptions/listen stream with its result,
+//     once the stream has sent the changes that were waiting for it;
 //  3. it lets the requests in flight and the running tasks finish, and
 //     their responses be written, until ctx is done. A request admitted
 //     before the drain is served to its end: its interceptors call next,

@@ -1,16 +1,19 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
 // TestDrainLetsLegacyInputRoundFinish: a legacy (initialize-era) stdio
@@ -199,5 +202,153 @@ func TestDrainAdmittedRequestCreatesItsTask(t *testing.T) {
 	defer tk.mu.Unlock()
 	if tk.status != TaskCompleted {
 		t.Errorf("the task created during the drain is %s (%q), want completed", tk.status, tk.message)
+	}
+}
+
+// drainGateWriter is a MessageWriter whose Notify calls number blockAt
+// (1-based) wait until released.
+type drainGateWriter struct {
+	rec     *recorder
+	blockAt []int
+	n       int
+	entered chan int
+	release chan struct{}
+}
+
+func (w *drainGateWriter) Notify(method string, params any) error {
+	w.n++
+	for _, b := range w.blockAt {
+		if b == w.n {
+			w.entered <- w.n
+			<-w.release
+		}
+	}
+	return w.rec.Notify(method, params)
+}
+
+// TestDrainListenSendsPendingChangeBeforeResult: a subscriptions/listen
+// stream is one change behind (it is writing tools/list_changed; prompts/list_changed,
+// published before Shutdown, waits) when Shutdown begins. README: "A stream
+// that is behind loses no notification ... each distinct change waits once
+// until the stream takes it", and Shutdown "ends every open
+// subscriptions/listen stream with its result" — the graceful end that
+// tells the client (subscriptions.mdx, Graceful Closure) the subscription
+// "ended gracefully — as opposed to an abrupt transport drop", so it does
+// not re-list. The stream used to end with its result and drop the
+// pending prompts change: the client was told all is well and kept a
+// stale prompt list.
+func TestDrainListenSendsPendingChangeBeforeResult(t *testing.T) {
+	f := newFixture(t)
+	w := &drainGateWriter{rec: newRecorder(), blockAt: []int{1, 2}, entered: make(chan int, 4), release: make(chan struct{})}
+	msg, derr := jsonrpc.Decode([]byte(`{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":` +
+		withMeta(`{"notifications":{"toolsListChanged":true,"promptsListChanged":true}}`, defaultMeta) + `}`))
+	if derr != nil {
+		t.Fatal(derr)
+	}
+	done := make(chan Response, 1)
+	go func() { done <- f.s.Handle(context.Background(), msg, w) }()
+	wait := func(what string) {
+		select {
+		case <-w.entered:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+	wait("the acknowledgement")
+	// Two changes while the stream writes its acknowledgement.
+	f.s.RemoveTools("slow")
+	f.s.RemovePrompts("simple")
+	w.release <- struct{}{}
+	wait("the first change's notification") // the stream writes one; the other waits
+	shut := make(chan error, 1)
+	go func() { shut <- f.s.Shutdown(context.Background()) }()
+	waitUntil(t, "the drain to begin", f.s.isClosing)
+	w.release <- struct{}{}
+	var resp Response
+	select {
+	case resp = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the listen stream did not end")
+	}
+	if !strings.Contains(string(resp.Body), `"result"`) {
+		t.Fatalf("listen ended with %s, want its result", resp.Body)
+	}
+	seen := map[string]bool{}
+	var sent []string
+	for _, n := range w.rec.all() {
+		seen[n.Method] = true
+		sent = append(sent, n.Method)
+	}
+	for _, m := range []string{"notifications/tools/list_changed", "notifications/prompts/list_changed"} {
+		if !seen[m] {
+			t.Errorf("the stream ended gracefully without %s, published before Shutdown began (sent: %v)", m, sent)
+		}
+	}
+	<-shut
+}
+
+// TestDrainFlushesLegacyGETStream: a legacy session's GET stream is
+// writing a large message to a client that has not read it yet, and ten
+// more are queued for it, when Shutdown begins; the client then reads.
+// The stream ends only after writing every message it had been given
+// (README: "lets in-flight requests ... finish and writes their
+// answers"; a stream that is behind loses no notification).
+func TestDrainFlushesLegacyGETStream(t *testing.T) {
+	f, srv := startLegacyHTTP(t)
+	c := openSession(t, srv.URL, fullCaps)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", c.sid)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream: %v %v", err, resp)
+	}
+	defer resp.Body.Close()
+	hs := f.s.sessions.acquire(c.sid)
+	if hs == nil {
+		t.Fatal("no session")
+	}
+	defer hs.release()
+	// More than the loopback socket buffers hold: the stream blocks in
+	// its write until the client reads.
+	big := jsonrpc.AppendNotification(nil, "notifications/message",
+		[]byte(`{"level":"info","data":"`+strings.Repeat("x", 16<<20)+`"}`))
+	const queued = 10
+	for i := 0; i <= queued; i++ {
+		msg := big
+		if i > 0 {
+			msg = jsonrpc.AppendNotification(nil, "notifications/message", fmt.Appendf(nil, `{"level":"info","data":"n%d"}`, i))
+		}
+		if err := hs.sendStream(msg); err != nil {
+			t.Fatalf("queuing message %d: %v", i, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- f.s.Shutdown(ctx) }()
+	waitUntil(t, "the drain to begin", f.s.isClosing)
+	events := make(chan int, 1)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 1<<20), 32<<20)
+		n := 0
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "data:") {
+				n++
+			}
+		}
+		events <- n
+	}()
+	select {
+	case n := <-events:
+		if n != queued+1 {
+			t.Errorf("the GET stream ended at the drain with %d of the %d messages queued for it", n, queued+1)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the GET stream did not end")
+	}
+	if err := <-shut; err != nil {
+		t.Errorf("Shutdown = %v, want nil", err)
 	}
 }
