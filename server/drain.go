@@ -78,12 +78,18 @@ func (s *Server) drainHTTP(srv *http.Server) {
 }
 
 // drainStdio drains the server while ServeStdio (done) still writes: it
-// returns once ServeStdio has answered what was in flight and returned.
+// returns once ServeStdio has returned, having answered what was in flight
+// and written the answers however slowly the client reads them (it gives
+// up a client that reads nothing, see ServeStdio), and at the end of the
+// grace at the latest, cutting off a client still reading (Run returns and
+// the process exits). Requests cancelled at the end of the grace get
+// stopAfter and one more second, after Shutdown returns, for their answers.
 func (s *Server) drainStdio(done <-chan error) {
-	gctx, gcancel := context.WithTimeout(context.Background(), s.drainGrace())
+	end := time.Now().Add(s.drainGrace())
+	gctx, gcancel := context.WithDeadline(context.Background(), end)
 	defer gcancel()
 	_ = s.Shutdown(gctx)
-	t := time.NewTimer(s.lim.stopAfter + time.Second)
+	t := time.NewTimer(max(time.Until(end), s.lim.stopAfter+time.Second))
 	defer t.Stop()
 	select {
 	case <-done:

@@ -8,7 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -350,5 +352,104 @@ func TestDrainFlushesLegacyGETStream(t *testing.T) {
 	}
 	if err := <-shut; err != nil {
 		t.Errorf("Shutdown = %v, want nil", err)
+	}
+}
+
+// TestDrainRunStdioWritesAnswersBeforeReturning: Run on stdio, stopped
+// (ctx done) while 12 requests run; they finish at once, well within a
+// DrainGrace of 8 s, and the client reads its stdout steadily but not fast
+// (the 2.5 MB of answers take it about 4 s). README: on SIGINT/SIGTERM Run
+// "lets in-flight requests and tasks finish and writes their answers
+// (stdio included)"; ServeStdio: "Stopping ... waits for the client to
+// read the answers, however slowly it reads ... but not for a client that
+// reads nothing". Run must not return (the process then exits, dropping
+// whatever is unwritten) before the answers are written. Run used to
+// return 2 s after Shutdown did (drainStdio: stopAfter + 1 s), however
+// much of the grace was left, with most answers still unwritten.
+func TestDrainRunStdioWritesAnswersBeforeReturning(t *testing.T) {
+	big := strings.Repeat("x", 256<<10)
+	started := make(chan struct{}, 64)
+	gate := make(chan struct{})
+	s, err := New(Options{Name: "d", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Limits: Limits{DrainGrace: 8 * time.Second},
+		Tools: []Tool{NewTool(ToolInfo{Name: "big"}, func(ctx context.Context, in struct{}) (string, error) {
+			started <- struct{}{}
+			<-gate
+			return big, nil
+		})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldIn, oldOut := os.Stdin, os.Stdout
+	os.Stdin, os.Stdout = inR, outW
+	defer func() { os.Stdin, os.Stdout = oldIn, oldOut }()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, "") }()
+	const n = 10
+	for i := 1; i <= n; i++ {
+		if _, err := fmt.Fprintln(inW, faultCall(fmt.Sprint(i), "big", `{}`, defaultMeta)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < n; i++ {
+		select {
+		case <-started:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the requests did not start")
+		}
+	}
+	var answers atomic.Int64
+	var exited atomic.Bool
+	read, eof := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(eof)
+		// A client that reads steadily: 32 KiB every 50 ms; once the
+		// server process is gone it takes what the pipe still holds.
+		br := bufio.NewReaderSize(outR, 1<<20)
+		<-read
+		buf := make([]byte, 32<<10)
+		for {
+			k, err := br.Read(buf)
+			answers.Add(int64(strings.Count(string(buf[:k]), "\n")))
+			if err != nil {
+				return
+			}
+			if !exited.Load() {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+	}()
+	cancel() // SIGTERM
+	waitUntil(t, "the drain to begin", s.isClosing)
+	close(gate) // every request finishes now, at the start of an 8 s grace
+	close(read)
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second): // hang guard
+		t.Fatal("Run did not return")
+	}
+	// The process exits when Run returns: its stdout closes, and what it
+	// had not written is gone.
+	exited.Store(true)
+	outW.Close()
+	select {
+	case <-eof:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the client did not reach the end of the output")
+	}
+	outR.Close()
+	inW.Close()
+	if got := answers.Load(); got < n {
+		t.Errorf("Run returned with %d of %d answers written (the rest lost when the process exits); the grace had 8 s, the client needed about 4 s", got, n)
 	}
 }
