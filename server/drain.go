@@ -10,11 +10,15 @@ import (
 //
 //  1. it stops accepting: requests that arrive from now on are refused
 //     with -32603 and data {"reason":"shutdown"} (HTTP: 503 with
-//     Retry-After, which a load balancer retries elsewhere), and no task
-//     can be created;
-//  2. it ends every open subscriptions/listen stream with its result;
+//     Retry-After, which a load balancer retries elsewhere);
+//  2. it ends every open subscriptions/listen stream with its result,
+//     once the stream has sent the changes that were waiting for it;
 //  3. it lets the requests in flight and the running tasks finish, and
-//     their responses be written, until ctx is done;
+//     their responses be written, until ctx is done. A request admitted
+//     before the drain is served to its end: its interceptors call next,
+//     a legacy session's request runs its next round once the client
+//     answered, and a task it creates is created and runs like the
+//     others (no task is created once no such request is left);
 //  4. then it cancels what is left: each cancelled request is answered
 //     with -32603 {"reason":"shutdown"}, each unfinished task is marked
 //     failed with that reason.
@@ -28,7 +32,6 @@ import (
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closeOnce.Do(func() { close(s.closing) })
 	idle := s.lim.beginDrain()
-	s.tasks.refuseNew()
 	done := make(chan struct{})
 	go func() {
 		<-idle
@@ -53,14 +56,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// refuseNew makes the store refuse new tasks (the drain began); running
-// tasks go on until close.
-func (st *taskStore) refuseNew() {
-	st.mu.Lock()
-	st.shutdown = true
-	st.mu.Unlock()
-}
-
 // drainGrace is how long Run lets in-flight work finish on shutdown.
 func (s *Server) drainGrace() time.Duration { return s.lim.cfg.DrainGrace }
 
@@ -83,12 +78,18 @@ func (s *Server) drainHTTP(srv *http.Server) {
 }
 
 // drainStdio drains the server while ServeStdio (done) still writes: it
-// returns once ServeStdio has answered what was in flight and returned.
+// returns once ServeStdio has returned, having answered what was in flight
+// and written the answers however slowly the client reads them (it gives
+// up a client that reads nothing, see ServeStdio), and at the end of the
+// grace at the latest, cutting off a client still reading (Run returns and
+// the process exits). Requests cancelled at the end of the grace get
+// stopAfter and one more second, after Shutdown returns, for their answers.
 func (s *Server) drainStdio(done <-chan error) {
-	gctx, gcancel := context.WithTimeout(context.Background(), s.drainGrace())
+	end := time.Now().Add(s.drainGrace())
+	gctx, gcancel := context.WithDeadline(context.Background(), end)
 	defer gcancel()
 	_ = s.Shutdown(gctx)
-	t := time.NewTimer(s.lim.stopAfter + time.Second)
+	t := time.NewTimer(max(time.Until(end), s.lim.stopAfter+time.Second))
 	defer t.Stop()
 	select {
 	case <-done:

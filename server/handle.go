@@ -68,6 +68,9 @@ func (s *Server) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWrite
 	default:
 		return errorResponse(msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request"})
 	}
+	if s.isClosing() {
+		return errorResponse(msg.ID, shuttingDownError())
+	}
 	var pr parsedRequest
 	pr.parse(msg)
 	if s.chooseEra(&pr, false) == eraModern {
@@ -139,9 +142,10 @@ func (s *Server) serveParsed(ctx context.Context, pr *parsedRequest, w MessageWr
 	if !s.supports(meta.protocolVersion) {
 		return nil, s.unsupportedVersion(meta.protocolVersion)
 	}
-	if s.isClosing() {
-		return nil, shuttingDownError()
-	}
+	// The refusal of a drain is admission's (serveLimited, Handle): a
+	// request that gets here was admitted and runs to its end within the
+	// grace, a later round of it (a legacy session's, after the client
+	// answered) or an interceptor's call of next included.
 	// The routes keep p: a copy of the params in r (one allocation for
 	// both), so pr itself does not escape.
 	r := &request{s: s, id: msg.ID, method: method, meta: meta, w: w, params: pr.params}

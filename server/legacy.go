@@ -213,8 +213,6 @@ func (l *legacySession) serve(ctx context.Context, msg jsonrpc.Message, w Messag
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: the session is not initialized (send initialize first)"}
 	case l.closed():
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: the session has ended"}
-	case l.s.isClosing():
-		return nil, shuttingDownError()
 	}
 	switch msg.Method {
 	case legacy.MethodLoggingSetLevel:

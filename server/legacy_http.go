@@ -285,7 +285,8 @@ func (l *legacySession) sendStream(msg []byte) error {
 }
 
 // serveSessionStream holds the session's standalone SSE stream open until
-// the client goes away, the session ends or the server shuts down.
+// the client goes away, the session ends or the server shuts down (then
+// after writing what was queued for it).
 func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request, hs *legacyHTTPSession) {
 	if rr := hs.s.admitRate(r.Context()); rr != nil { // ratelimit.go
 		writeRateRefusal(w, jsonrpc.ID{}, rr)
@@ -335,11 +336,30 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 		case <-hs.done:
 			return
 		case <-hs.s.closing:
+			flushQueued(st, ch, hs.s.lim.stopCtx)
 			return
 		case msg := <-ch:
 			if st.sendRaw(msg) != nil {
 				return
 			}
+		}
+	}
+}
+
+// flushQueued writes the messages queued for a GET stream that the drain
+// ends, so that it ends having lost nothing it had been given, until stop
+// (the end of the drain's grace) is done; a write blocked on a client that
+// does not read ends when the HTTP server closes the connection (Run:
+// after the grace).
+func flushQueued(st *httpStream, ch <-chan []byte, stop context.Context) {
+	for stop.Err() == nil {
+		select {
+		case msg := <-ch:
+			if st.sendRaw(msg) != nil {
+				return
+			}
+		default:
+			return
 		}
 	}
 }

@@ -175,24 +175,38 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-s.closing:
+			// The drain ends the stream with its result, which tells the
+			// client it ended gracefully: the changes still waiting for
+			// it are sent first (a client that does not read them is cut
+			// off at the end of the grace, which cancels ctx).
+			if _, err := s.deliverPending(ctx, r, tag, plain, tasks, sub, events); err != nil {
+				return nil, err
+			}
 			return s.listenResult(r), nil
 		case <-orphans:
 			s.checkOrphans(ctx, tasks)
 		case <-sub.pending.wake:
-			events = sub.pending.take(events)
-			for _, ev := range events {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				if s.isClosing() {
-					return s.listenResult(r), nil
-				}
-				if err := s.deliver(ctx, r, tag, plain, tasks, ev); err != nil {
-					return nil, err
-				}
+			var err error
+			if events, err = s.deliverPending(ctx, r, tag, plain, tasks, sub, events); err != nil {
+				return nil, err
 			}
 		}
 	}
+}
+
+// deliverPending writes the notifications of the events pending for sub,
+// oldest first; it takes them into buf and returns it, for the next time.
+func (s *Server) deliverPending(ctx context.Context, r *request, tag, plain []byte, tasks *taskWatch, sub *subscriber, buf []event) ([]event, error) {
+	buf = sub.pending.take(buf)
+	for _, ev := range buf {
+		if err := ctx.Err(); err != nil {
+			return buf, err
+		}
+		if err := s.deliver(ctx, r, tag, plain, tasks, ev); err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 // deliver writes the notification of one event to a listen stream.

@@ -16,7 +16,9 @@ import (
 // first (HTTP: the listener closes and requests on open connections get 503
 // with Retry-After), lets in-flight requests finish and writes their
 // responses, ends listen streams with their result, and answers whatever it
-// must cancel after the grace. On stdio it also returns when standard input
+// must cancel after the grace. On stdio it returns once the client has read
+// the answers (at the end of the grace at the latest, or sooner for a
+// client that reads nothing: see ServeStdio), and also when standard input
 // ends. The HTTP server applies Options.Limits (connections, timeouts,
 // header size).
 func (s *Server) Run(ctx context.Context, httpAddr string) error {
@@ -59,12 +61,16 @@ func listenAddr(addr string) string {
 }
 
 // runStdio serves os.Stdin/os.Stdout; when ctx is done it drains:
-// in-flight requests are answered, listen streams get their result, before
-// the connection closes.
+// in-flight requests are answered, listen streams get their result, and
+// it returns once the client has read the answers (drainStdio).
 func (s *Server) runStdio(ctx context.Context) error {
 	s.announceTerminal(os.Stdin, os.Stderr) // terminal.go
+	// Cancelled when Run returns: a drain that cut off a slow client
+	// leaves nothing running for it (the process exits, usually).
+	sctx, stop := context.WithCancel(context.Background())
+	defer stop()
 	done := make(chan error, 1)
-	go func() { done <- s.ServeStdio(context.Background(), os.Stdin, os.Stdout) }()
+	go func() { done <- s.ServeStdio(sctx, os.Stdin, os.Stdout) }()
 	select {
 	case err := <-done:
 		return err

@@ -108,8 +108,10 @@ type taskStore struct {
 	ttl       time.Duration // 0: defaultTaskTTL
 	max       int           // 0: defaultMaxTasks
 	perClient int           // unfinished tasks per client (0: no quota)
-	shutdown  bool
-	running   sync.WaitGroup // one per runner goroutine (runTask)
+	// shutdown: no task is created any more, the drain having no admitted
+	// request left (wait) or its grace having ended (close).
+	shutdown bool
+	running  sync.WaitGroup // one per runner goroutine (runTask)
 	// changed is given to every task: it tells the listen streams of a
 	// status change (nil: nobody listens).
 	changed func(id string)
@@ -263,5 +265,14 @@ func (st *taskStore) close(reason string) {
 	}
 }
 
-// wait blocks until every runner goroutine has returned.
-func (st *taskStore) wait() { st.running.Wait() }
+// wait refuses new tasks and blocks until every runner goroutine has
+// returned. Shutdown calls it once no admitted request is left (the tasks
+// those created are running), so only a request that was never admitted
+// could still try to create one; refusing it here keeps every running.Add
+// before the Wait.
+func (st *taskStore) wait() {
+	st.mu.Lock()
+	st.shutdown = true
+	st.mu.Unlock()
+	st.running.Wait()
+}
