@@ -205,3 +205,31 @@ func TestAttackLegacyNonObjectOutputSchema(t *testing.T) {
 		})
 	}
 }
+
+// basic/index.mdx (Notifications): "The receiver MUST NOT send a response."
+// basic/patterns/cancellation.mdx: "Invalid cancellation notifications
+// SHOULD be ignored: ... Malformed notifications". The runtime means to
+// answer nothing for a notification that fails to decode (errorFor in
+// era.go), and does so for one whose params repeat a member or are an
+// array; but a notification whose params are a string, number or boolean
+// is answered with a -32602 error response (without id).
+func TestAttackMalformedNotificationGetsNoResponse(t *testing.T) {
+	f := newFixture(t)
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":42}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized","params":true}`,
+	} {
+		if resp := f.s.HandleBytes(context.Background(), []byte(msg), nil); resp.Body != nil {
+			t.Errorf("HandleBytes answered the notification %s with %s", msg, resp.Body)
+		}
+	}
+	// On stdio: the first line out must be the answer to the request that
+	// follows the notification.
+	p := startStdio(t, f.s, 0)
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}`)
+	p.request(`"after"`, "server/discover", `{}`)
+	if m := p.next(); m["id"] != "after" {
+		t.Errorf("stdio answered the notification: %v", m)
+	}
+}
