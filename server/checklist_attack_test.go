@@ -233,3 +233,20 @@ func TestAttackMalformedNotificationGetsNoResponse(t *testing.T) {
 		t.Errorf("stdio answered the notification: %v", m)
 	}
 }
+
+// The same rule in an initialize-era session (2025-11-25 client/sampling.mdx
+// has the same sentence: "Servers MUST NOT send tool-enabled sampling
+// requests to Clients that have not declared support for tool use via the
+// sampling.tools capability"): Ask becomes a real sampling/createMessage
+// request, and it must not carry tools to a client whose initialize declared
+// {"sampling":{}}.
+func TestAttackLegacyToolSamplingNeedsSamplingTools(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.Tools = append(o.Tools, samplingWithToolsTool()) })
+	p := startLegacyStdio(t, f.s)
+	p.initialize("2025-11-25", `{"sampling":{}}`)
+	p.call("1", "tools/call", `{"name":"sample_tools"}`)
+	line := p.nextRaw()
+	if strings.Contains(line, `"sampling/createMessage"`) && strings.Contains(line, `"tools"`) {
+		t.Errorf("a 2025-11-25 client without sampling.tools got a tool-enabled sampling request: %s", line)
+	}
+}
