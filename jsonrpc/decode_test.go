@@ -89,7 +89,15 @@ func TestDecodeClassification(t *testing.T) {
 
 		// Invalid params.
 		{name: "params string", in: `{"jsonrpc":"2.0","id":1,"method":"m","params":"x"}`, code: CodeInvalidParams, id: `1`},
-		{name: "params number", in: `{"jsonrpc":"2.0","method":"m","params":3}`, code: CodeInvalidParams},
+		// A malformed notification (a string method, no id member) keeps its
+		// kind and method: the receiver must not answer it.
+		{name: "params number", in: `{"jsonrpc":"2.0","method":"m","params":3}`, code: CodeInvalidParams, kind: KindNotification, method: "m"},
+		{name: "notification params string", in: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}`, code: CodeInvalidParams, kind: KindNotification, method: "notifications/cancelled"},
+		{name: "notification params bool", in: `{"jsonrpc":"2.0","method":"n","params":true}`, code: CodeInvalidParams, kind: KindNotification, method: "n"},
+		{name: "notification with result", in: `{"jsonrpc":"2.0","method":"n","result":{}}`, code: CodeInvalidRequest, kind: KindNotification, method: "n"},
+		{name: "notification duplicate member", in: `{"jsonrpc":"2.0","method":"n","params":{},"params":{}}`, code: CodeInvalidRequest, kind: KindNotification, method: "n"},
+		{name: "notification duplicate method", in: `{"jsonrpc":"2.0","method":"n","method":"o"}`, code: CodeInvalidRequest},
+		{name: "notification method not string", in: `{"jsonrpc":"2.0","method":5,"params":"x"}`, code: CodeInvalidRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,8 +112,11 @@ func TestDecodeClassification(t *testing.T) {
 				if !json.Valid(err.Data) || len(err.Data) == 0 {
 					t.Errorf("error data %q is not a JSON value", err.Data)
 				}
-				if msg.Kind != KindInvalid {
-					t.Errorf("kind = %v, want invalid", msg.Kind)
+				if msg.Kind != tt.kind { // KindInvalid unless a notification
+					t.Errorf("kind = %v, want %v", msg.Kind, tt.kind)
+				}
+				if msg.Method != tt.method {
+					t.Errorf("method = %q, want %q", msg.Method, tt.method)
 				}
 				if got := msg.ID.String(); got != tt.id {
 					t.Errorf("id = %q, want %q", got, tt.id)

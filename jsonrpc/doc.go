@@ -38,7 +38,10 @@
 //     "result" or "error". "params", if present and not null, must be an
 //     object or an array, otherwise Invalid params (-32602); null params are
 //     treated as absent. (MCP further requires an object; that check belongs
-//     to the caller that unmarshals params.)
+//     to the caller that unmarshals params.) A message with a string
+//     "method" and no "id" member that breaks these rules still has Kind
+//     KindNotification (and its Method) beside the error: a notification
+//     gets no response, malformed or not.
 //   - A message without "method" is a response: it must have exactly one
 //     of "result" and "error". A result response needs a string or integer
 //     id; result may be any JSON value. An error response's "error" must be

@@ -10,7 +10,7 @@ import (
 type Kind uint8
 
 // Message kinds. KindInvalid is the zero value and is reported when Decode
-// fails.
+// fails (but for a malformed notification, still KindNotification).
 const (
 	// KindInvalid marks a message that could not be classified.
 	KindInvalid Kind = iota

@@ -25,7 +25,11 @@ type Extension struct {
 	// ID identifies the extension ("io.modelcontextprotocol/skills"): the
 	// key of its settings in capabilities.extensions and in a client's
 	// clientCapabilities.extensions. It is a vendor prefix and a name
-	// separated by "/".
+	// separated by "/", following the _meta key naming rules (basic/index.mdx):
+	// dot-separated prefix labels that start with a letter and end with a
+	// letter or digit (hyphens inside), and a name that starts and ends with
+	// a letter or digit (hyphens, underscores and dots inside). New refuses
+	// any other ID.
 	ID string
 	// Settings is the settings object declared under
 	// capabilities.extensions[ID]; nil declares {}. It must encode to a

@@ -52,8 +52,8 @@ func (x *extensionSet) add(exts []Extension) error {
 			fail("an extension needs an ID")
 			continue
 		}
-		if prefix, name, ok := strings.Cut(e.ID, "/"); !ok || prefix == "" || name == "" || strings.ContainsAny(e.ID, " \t\r\n") {
-			fail("the ID must be a vendor prefix and a name, like \"com.example/notes\" (SEP-2133)")
+		if err := validExtensionID(e.ID); err != nil {
+			fail("%v", err)
 			continue
 		}
 		if x.byID(e.ID) != nil {
@@ -306,4 +306,21 @@ func (s *Server) withLegacyExtensions(result []byte, version string) []byte {
 		return result
 	}
 	return out
+}
+
+// validExtensionID checks an extension identifier: it follows the _meta key
+// naming rules with a mandatory prefix (basic/versioning.mdx, "Extension
+// Negotiation"; the rules in basic/index.mdx): dot-separated labels that
+// start with a letter and end with a letter or digit (hyphens inside), a
+// slash, and a non-empty name that starts and ends with a letter or digit
+// (hyphens, underscores and dots inside).
+func validExtensionID(id string) error {
+	const want = "the ID must be a vendor prefix and a name, like \"com.example/notes\" (SEP-2133)"
+	if prefix, name, ok := strings.Cut(id, "/"); !ok || prefix == "" || name == "" {
+		return errors.New(want)
+	}
+	if err := mcp.ValidateMetaKey(id); err != nil {
+		return fmt.Errorf("%s: %w", want, err)
+	}
+	return nil
 }

@@ -277,3 +277,56 @@ func TestExtensionInLegacySession(t *testing.T) {
 		t.Errorf("2025-06-18 initialize declares extensions: %v", caps)
 	}
 }
+
+// basic/versioning.mdx: "Extension identifiers MUST follow the _meta key
+// naming rules, with a mandatory prefix." basic/index.mdx (_meta): prefix
+// labels "MUST start with a letter and end with a letter or digit; interior
+// characters can be letters, digits, or hyphens"; the name "MUST begin and
+// end with an alphanumeric character" and may contain only hyphens,
+// underscores, dots and alphanumerics in between. New refuses any other
+// identifier (as it does one without a prefix), so it is never advertised
+// in server/discover's capabilities.extensions.
+func TestExtensionIDFollowsMetaKeyRules(t *testing.T) {
+	for _, id := range []string{
+		"com.example/notes!", // '!' in the name
+		"com.example/a/b",    // '/' in the name
+		"com.example/-notes", // name starts with a hyphen
+		"com.example/notes.", // name ends with a dot
+		"com..example/notes", // empty label
+		"9com.example/notes", // label starts with a digit
+		"com.example-/notes", // label ends with a hyphen
+		"com.ex_ample/notes", // '_' in a label
+		"com.example/",       // no name
+		"notes",              // no prefix
+	} {
+		t.Run(id, func(t *testing.T) {
+			s, err := New(Options{Name: "x", Version: "1", Tools: []Tool{weatherTool()},
+				Extensions: []Extension{{ID: id}}})
+			if err != nil {
+				if !strings.Contains(err.Error(), "vendor prefix and a name") {
+					t.Errorf("error %q does not say what an ID must be", err)
+				}
+				return
+			}
+			disc := rpc(t, s, "server/discover", `{}`)
+			wantResult(t, disc)
+			var d struct {
+				Capabilities struct {
+					Extensions map[string]json.RawMessage `json:"extensions"`
+				} `json:"capabilities"`
+			}
+			if err := json.Unmarshal(disc.Result, &d); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := d.Capabilities.Extensions[id]; ok {
+				t.Errorf("New accepted extension ID %q and discover advertises it: %s", id, disc.Result)
+			}
+			t.Errorf("New accepted extension ID %q", id)
+		})
+	}
+	for _, id := range []string{"a/b", "com.example/notes_v2.beta", "io.modelcontextprotocol/skills", "com.my-co9/A-1"} {
+		if _, err := New(Options{Name: "x", Version: "1", Extensions: []Extension{{ID: id}}}); err != nil {
+			t.Errorf("valid ID %q refused: %v", id, err)
+		}
+	}
+}

@@ -27,6 +27,10 @@ import (
 //     the link ("<name>: <uri>"), structuredContent is dropped (its JSON is
 //     already the text rendering of typed tools) and tool definitions lose
 //     outputSchema;
+//   - from 2025-06-18, an outputSchema whose root is not "type": "object"
+//     (allowed since 2026-07-28; the legacy schemas require that root) is
+//     left out of the tool definition, as its structuredContent, when not
+//     an object, is left out of the tools/call result;
 //   - before 2025-03-26 (2024-11-05), an audio block becomes a text block
 //     saying audio of that MIME type was omitted;
 //   - a structuredContent that is not a JSON object (allowed since
@@ -157,10 +161,12 @@ func (l *legacySession) convertResultGeneral(method string, b []byte) ([]byte, *
 			}
 		}
 	case mcp.MethodToolsList:
-		if raw, ok := obj["tools"]; ok && version < "2025-06-18" {
+		if raw, ok := obj["tools"]; ok {
 			if tools, ok := exactObjects(raw); ok {
 				for _, t := range tools {
-					delete(t, "outputSchema")
+					if schema, ok := t["outputSchema"]; ok && (version < "2025-06-18" || !rootTypeIsObject(schema)) {
+						delete(t, "outputSchema")
+					}
 				}
 				if enc, err := marshalRaw(tools); err == nil {
 					obj["tools"] = enc

@@ -92,7 +92,8 @@ func (l *legacySession) modernParamsFast(params json.RawMessage, responses mcp.I
 }
 
 // convertResultFast is convertResult for every result but prompts/get's
-// and, before 2025-06-18, tools/list's (they rewrite nested objects): the
+// and tools/list's before 2025-06-18 or with an outputSchema whose root is
+// not an object (they rewrite nested objects): the
 // top-level members resultType, ttlMs and cacheScope dropped, _meta
 // without serverInfo (dropped when nothing else is left), and a
 // tools/call's content blocks and structuredContent converted for version.
@@ -104,6 +105,9 @@ func (l *legacySession) convertResultFast(method string, b []byte) (out []byte, 
 	}
 	t, perr := jsonscan.ParseKept(b, legacyFastDepth)
 	if perr != nil || t.Kind(0) != jsonscan.KindObject {
+		return nil, false
+	}
+	if method == mcp.MethodToolsList && !outputSchemasAreObjects(&t) {
 		return nil, false
 	}
 	call := method == mcp.MethodToolsCall
@@ -139,6 +143,33 @@ func (l *legacySession) convertResultFast(method string, b []byte) (out []byte, 
 		}
 	}
 	return append(out, '}'), true
+}
+
+// outputSchemasAreObjects reports whether every outputSchema of the tools
+// of tools/list result t has the root "type": "object" the legacy revisions
+// require (else the general path leaves it out).
+func outputSchemasAreObjects(t *jsonscan.Tape) bool {
+	tools, found := t.Member(0, "tools")
+	if !found || t.Kind(tools) != jsonscan.KindArray {
+		return true
+	}
+	for e := t.FirstElement(tools); e >= 0; e = t.NextElement(tools, e) {
+		if t.Kind(e) != jsonscan.KindObject {
+			continue
+		}
+		schema, found := t.Member(e, "outputSchema")
+		if !found {
+			continue
+		}
+		if t.Kind(schema) != jsonscan.KindObject {
+			return false
+		}
+		typ, found := t.Member(schema, "type")
+		if !found || t.Kind(typ) != jsonscan.KindString || !t.TextEqual(typ, "object") {
+			return false
+		}
+	}
+	return true
 }
 
 // blockConverts reports whether content block node e is one convertBlock

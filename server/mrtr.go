@@ -169,7 +169,8 @@ func (s *Server) unseal(token string, digest [sha256.Size]byte) (json.RawMessage
 
 // inputRequired builds the InputRequiredResult for a handler that still
 // needs input: the requests of every unanswered Ask of this round and the
-// state to echo (the new one, else the one that came in).
+// state to echo (the new one, else the one that came in). A request the
+// client did not declare the capability for is -32021 (requireFor).
 func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -178,9 +179,16 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 		reqs[k] = v
 	}
 	for k, v := range ire.Requests {
-		if v != nil {
-			reqs[k] = v
+		if v == nil {
+			continue
 		}
+		// A request the handler built itself, not through Ask, meets the
+		// same rule (mrtr.mdx: servers MUST NOT send an inputRequests the
+		// client has not declared support for).
+		if err := requireFor(r.ctx, v); err != nil {
+			return nil, err
+		}
+		reqs[k] = v
 	}
 	state := r.state
 	if r.stateSet {
@@ -212,8 +220,10 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 // under the same key. A handler may Ask several keys before returning: all
 // unanswered ones go into one InputRequiredResult. A request of a kind the
 // client did not declare (elicitation, sampling, roots in this request's
-// clientCapabilities) is a -32021 error; an answer of the wrong kind is a
-// -32602 error. Ask is valid in tools/call, prompts/get and resources/read.
+// clientCapabilities, down to the sub-capability: sampling.tools for a
+// request with tools or toolChoice, elicitation.url for a URL-mode
+// elicitation; see requireFor) is a -32021 error; an answer of the wrong
+// kind is a -32602 error. Ask is valid in tools/call, prompts/get and resources/read.
 func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputResponse, error) {
 	r := requestFrom(ctx)
 	if r == nil {
@@ -277,7 +287,9 @@ func inputMethod(req mcp.InputRequest) string {
 	return fmt.Sprintf("%T", req)
 }
 
-// requireFor checks that the client declared the capability req needs.
+// requireFor checks that the client declared the capability req needs,
+// down to the sub-capability: url or form mode for an elicitation, and
+// what samplingNeeds names for sampling.
 func requireFor(ctx context.Context, req mcp.InputRequest) error {
 	var need mcp.ClientCapabilities
 	switch q := req.(type) {
@@ -287,13 +299,33 @@ func requireFor(ctx context.Context, req mcp.InputRequest) error {
 			need.Elicitation = &mcp.ClientCapabilitiesElicitation{URL: mcp.JSONObject{}}
 		}
 	case *mcp.CreateMessageRequest:
-		need.Sampling = &mcp.ClientCapabilitiesSampling{}
+		need.Sampling = samplingNeeds(ctx, &q.Params)
 	case *mcp.ListRootsRequest:
 		need.Roots = &mcp.ClientCapabilitiesRoots{}
 	default:
 		return fmt.Errorf("server.Ask: unsupported input request %T", req)
 	}
 	return RequireCapabilities(ctx, need)
+}
+
+// samplingNeeds is the sampling capability a sampling request needs
+// (client/sampling.mdx): sampling.tools when it carries tools or toolChoice
+// ("Servers MUST NOT send tool-enabled sampling requests to Clients that
+// have not declared support for tool use via the sampling.tools
+// capability"), and sampling.context when it asks for the deprecated
+// includeContext "thisServer" or "allServers", in the revisions that define
+// that capability (2025-11-25 on; earlier ones had no such gate).
+func samplingNeeds(ctx context.Context, p *mcp.CreateMessageRequestParams) *mcp.ClientCapabilitiesSampling {
+	need := &mcp.ClientCapabilitiesSampling{}
+	if p.Tools != nil || p.ToolChoice != nil {
+		need.Tools = mcp.JSONObject{}
+	}
+	if p.IncludeContext == "thisServer" || p.IncludeContext == "allServers" {
+		if v := ProtocolVersion(ctx); v == "" || v >= "2025-11-25" {
+			need.Context = mcp.JSONObject{}
+		}
+	}
+	return need
 }
 
 // State returns the requestState the handler stored in an earlier round

@@ -209,7 +209,8 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 		fromType = !marshalsItself(outType)
 	}
 	var outCheck *argcheck.Validator
-	if outSchema != nil {
+	hasOutSchema := outSchema != nil
+	if hasOutSchema {
 		if outSchema, err = compactSchema(outSchema); err != nil {
 			return fail(fmt.Errorf("outputSchema: %w", err))
 		}
@@ -241,7 +242,7 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 			return toolError(err.Error()), nil
 		}
 		res, err := outEnc.toolOutput(out, scratch)
-		if err != nil || outCheck == nil {
+		if err != nil || !hasOutSchema {
 			return res, err
 		}
 		return res, checkStructured(ctx, name, outCheck, res)
@@ -289,38 +290,55 @@ func compactSchema(s json.RawMessage) (json.RawMessage, error) {
 	return b.Bytes(), nil
 }
 
-// checkStructured validates a result's structuredContent against the tool's
-// outputSchema before it is sent (server/tools.mdx: it MUST conform). A
-// mismatch is a bug in the tool, not in the request: the call fails with
-// -32603 naming the tool and the offending fields, and the server logs it.
+// checkStructured checks the result of a tool that declares an outputSchema
+// before it is sent (server/tools.mdx: "If an output schema is provided:
+// Servers MUST provide structured results that conform to this schema"): a
+// successful result must carry structuredContent, and v (nil when every
+// value of the result type conforms by construction) must accept it. An
+// isError result needs none. A failure is a bug in the tool, not in the
+// request: the call fails with -32603 naming the tool (and the offending
+// fields), and the server logs it.
 func checkStructured(ctx context.Context, tool string, v *argcheck.Validator, res any) error {
 	var structured []byte
 	switch r := res.(type) {
 	case *toolText:
-		if r.isError || r.structured == nil {
+		if r.isError {
 			return nil
 		}
 		structured = r.structured
 	case *mcp.CallToolResult:
-		if r == nil || r.StructuredContent == nil || (r.IsError != nil && *r.IsError) {
+		if r == nil || (r.IsError != nil && *r.IsError) {
 			return nil
 		}
-		b, err := jsonenc.Marshal(r.StructuredContent)
-		if err != nil {
-			return err
+		if r.StructuredContent != nil {
+			b, err := jsonenc.Marshal(r.StructuredContent)
+			if err != nil {
+				return err
+			}
+			structured = b
 		}
-		structured = b
 	default:
 		return nil
 	}
+	if structured == nil || string(structured) == "null" {
+		return rejectResult(ctx, tool, fmt.Sprintf("tool %q declares an outputSchema but returned no structuredContent", tool))
+	}
+	if v == nil {
+		return nil
+	}
 	if _, err := v.Validate(structured); err != nil {
-		msg := fmt.Sprintf("tool %q returned structuredContent that does not match its outputSchema: %s", tool, strings.TrimPrefix(err.Error(), "invalid arguments: "))
-		if r := requestFrom(ctx); r != nil && r.s != nil {
-			r.s.logger.Error("tool result rejected", "tool", tool, "err", msg)
-		}
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
+		return rejectResult(ctx, tool, fmt.Sprintf("tool %q returned structuredContent that does not match its outputSchema: %s", tool, strings.TrimPrefix(err.Error(), "invalid arguments: ")))
 	}
 	return nil
+}
+
+// rejectResult logs a tool result that breaks the tool's outputSchema and
+// returns the -32603 error the call is answered with.
+func rejectResult(ctx context.Context, tool, msg string) error {
+	if r := requestFrom(ctx); r != nil && r.s != nil {
+		r.s.logger.Error("tool result rejected", "tool", tool, "err", msg)
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 }
 
 // checkObjectSchema checks that a schema is a JSON object with "type": "object".

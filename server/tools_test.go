@@ -3,9 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
@@ -230,5 +233,76 @@ func TestToolsStructuredStringer(t *testing.T) {
 	r := rpc(t, s, "tools/call", `{"name":"s"}`)
 	if text, _ := callText(t, r); text != "n is 3" || r.field(t, "structuredContent", "n") != 3.0 {
 		t.Errorf("stringer output %s", r.Result)
+	}
+}
+
+// server/tools.mdx (Output Schema): "If an output schema is provided:
+// Servers MUST provide structured results that conform to this schema."
+// README: a result that breaks the outputSchema is -32603 naming the tool,
+// never a silently wrong result. A successful result of a tool that
+// declares an outputSchema but carries no structuredContent at all (a
+// string, a *mcp.CallToolResult without it, a nil *struct) is such a
+// result; an isError result needs none.
+func TestOutputSchemaToolWithoutStructuredContent(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`)
+	type report struct {
+		A string `json:"a"`
+	}
+	tools := map[string]Tool{
+		"callresult": NewTool(ToolInfo{Name: "callresult", OutputSchema: schema}, func(ctx context.Context, in noArgs) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "no structured content"}}}, nil
+		}),
+		"text": NewTool(ToolInfo{Name: "text", OutputSchema: schema}, func(ctx context.Context, in noArgs) (string, error) {
+			return "no structured content", nil
+		}),
+		"nilstruct": NewTool(ToolInfo{Name: "nilstruct"}, func(ctx context.Context, in noArgs) (*report, error) {
+			return nil, nil
+		}),
+	}
+	quiet := slog.New(slog.DiscardHandler)
+	for name, tool := range tools {
+		t.Run(name, func(t *testing.T) {
+			s, err := New(Options{Name: "x", Version: "1", Tools: []Tool{tool}, Logger: quiet})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rpc(t, s, "tools/call", `{"name":"`+name+`","arguments":{}}`)
+			if r.Error == nil {
+				var res struct {
+					StructuredContent json.RawMessage `json:"structuredContent"`
+					IsError           bool            `json:"isError"`
+				}
+				if err := json.Unmarshal(r.Result, &res); err != nil {
+					t.Fatal(err)
+				}
+				if !res.IsError && res.StructuredContent == nil {
+					t.Fatalf("tool with an outputSchema answered a success without structuredContent: %s", r.Result)
+				}
+			}
+			wantError(t, r, jsonrpc.CodeInternalError)
+			if !strings.Contains(r.Error.Message, name) || !strings.Contains(r.Error.Message, "no structuredContent") {
+				t.Errorf("message %q does not name the tool and the fault", r.Error.Message)
+			}
+		})
+	}
+
+	// An error result needs no structuredContent, returned as an error or
+	// as a *mcp.CallToolResult with isError.
+	yes := true
+	for name, tool := range map[string]Tool{
+		"fails": NewTool(ToolInfo{Name: "fails", OutputSchema: schema}, func(ctx context.Context, in noArgs) (string, error) {
+			return "", errors.New("no data")
+		}),
+		"iserror": NewTool(ToolInfo{Name: "iserror", OutputSchema: schema}, func(ctx context.Context, in noArgs) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "no data"}}, IsError: &yes}, nil
+		}),
+	} {
+		s, err := New(Options{Name: "x", Version: "1", Tools: []Tool{tool}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text, isErr := callText(t, rpc(t, s, "tools/call", `{"name":"`+name+`","arguments":{}}`)); !isErr || text != "no data" {
+			t.Errorf("%s: %q isError=%v, want the error result", name, text, isErr)
+		}
 	}
 }
