@@ -1,0 +1,172 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// Attack tests on multi round-trip requests (server.Ask, InputRequiredResult,
+// inputResponses). Each fails on the current code.
+
+func attackMRTRServer(t *testing.T) *Server {
+	t.Helper()
+	s, err := New(Options{Name: "x", Version: "1", StateKey: []byte("0123456789abcdef0123456789abcdef"),
+		Tools: []Tool{
+			// Asks for a tool-enabled sampling request.
+			NewTool(ToolInfo{Name: "sample_with_tools"}, func(ctx context.Context, _ struct{}) (string, error) {
+				_, err := Ask(ctx, "s", &mcp.CreateMessageRequest{Params: mcp.CreateMessageRequestParams{MaxTokens: 5,
+					Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: &mcp.TextContent{Text: "weather?"}}},
+					Tools:    []mcp.Tool{{Name: "get_weather", InputSchema: json.RawMessage(`{"type":"object"}`)}}}})
+				return "sampled", err
+			}),
+			// Returns its own InputRequiredError, as taskTools' confirm_two
+			// does, here for roots.
+			NewTool(ToolInfo{Name: "own_roots_request"}, func(ctx context.Context, _ struct{}) (string, error) {
+				return "", &InputRequiredError{Requests: map[string]mcp.InputRequest{"r": &mcp.ListRootsRequest{}}}
+			}),
+			// Asks for a name; answers with the action the client gave.
+			NewTool(ToolInfo{Name: "elicit"}, func(ctx context.Context, _ struct{}) (string, error) {
+				r, err := Ask(ctx, "e", elicitName("Name?"))
+				if err != nil {
+					return "", err
+				}
+				return string(r.(*mcp.ElicitResult).Action), nil
+			}),
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+const samplingOnlyMeta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{}}}`
+
+// TestAttackAskToolSamplingNeedsSamplingTools: client/sampling.mdx "Servers
+// MUST NOT send tool-enabled sampling requests to Clients that have not
+// declared support for tool use via the sampling.tools capability"
+// (SERVER-CHECKLIST R4); the Ask doc: "A request of a kind the client did
+// not declare ... is a -32021 error". Today the request goes out with its
+// tools to a client that declared only "sampling":{}.
+func TestAttackAskToolSamplingNeedsSamplingTools(t *testing.T) {
+	s := attackMRTRServer(t)
+	r, _ := rpcMeta(t, s, "tools/call", `{"name":"sample_with_tools"}`, samplingOnlyMeta, nil)
+	if r.Error == nil {
+		t.Fatalf("tool-enabled sampling sent to a client without sampling.tools: %s; want -32021", r.Result)
+	}
+	if r.Error.Code != -32021 || !strings.Contains(string(r.Error.Data), `"tools"`) {
+		t.Errorf("error %d %q %s; want -32021 naming sampling.tools", r.Error.Code, r.Error.Message, r.Error.Data)
+	}
+	// Control: a client that declares sampling.tools gets the request.
+	withTools := `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{"tools":{}}}}`
+	r, _ = rpcMeta(t, s, "tools/call", `{"name":"sample_with_tools"}`, withTools, nil)
+	if r.Error != nil || r.field(t, "resultType") != "input_required" {
+		t.Errorf("with sampling.tools: %s %v", r.Result, r.Error)
+	}
+}
+
+// TestAttackInputRequiredErrorUndeclaredCapability: mrtr.mdx "Servers MUST
+// NOT send an inputRequests that the client has not declared support for in
+// its capabilities" (R4). A handler that returns an InputRequiredError of
+// its own (as the confirm_two task fixture does) has its requests put in
+// the InputRequiredResult without the capability check Ask makes: a
+// roots/list request reaches a client that declared no roots.
+func TestAttackInputRequiredErrorUndeclaredCapability(t *testing.T) {
+	s := attackMRTRServer(t)
+	r, _ := rpcMeta(t, s, "tools/call", `{"name":"own_roots_request"}`, samplingOnlyMeta, nil)
+	if r.Error == nil {
+		t.Fatalf("roots/list input request sent to a client without roots: %s; want an error (-32021)", r.Result)
+	}
+}
+
+// TestAttackInputResponsesRepeatedKey: README "How a request flows": "a
+// repeated member is -32600 in the envelope and -32602 in params or
+// _meta"; tasks/update already refuses the same inputResponses with
+// -32602 `params.inputResponses: duplicate member "first"`, and a repeated
+// member inside one answer is -32602 too. In tools/call a repeated key of
+// inputResponses is accepted and the last one silently wins: a reader that
+// keeps the first (a proxy, an audit log) sees "accept" where the tool saw
+// "decline".
+func TestAttackInputResponsesRepeatedKey(t *testing.T) {
+	s := attackMRTRServer(t)
+	r, _ := rpcMeta(t, s, "tools/call", `{"name":"elicit","inputResponses":{"e":{"action":"accept","content":{"name":"a"}},"e":{"action":"decline"}}}`, fullCapsMeta, nil)
+	if r.Error == nil {
+		text, _ := callText(t, r)
+		t.Fatalf("repeated inputResponses key accepted, the tool saw %q; want -32602", text)
+	}
+	if r.Error.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("error %d %q; want -32602", r.Error.Code, r.Error.Message)
+	}
+}
+
+// TestAttackElicitResultContentValidated: mrtr.mdx "Servers SHOULD
+// validate that the data provided by the client is a valid InputResponses
+// object ... Protocol errors (malformed JSON, invalid schema ...) SHOULD
+// return a JSON-RPC error"; schema.json ElicitResult.content: values are
+// string, integer, boolean or an array of strings. Ask hands the tool a
+// content whose values are objects or arrays of numbers, while every other
+// malformed member of an answer (a role, a root's uri, a content block
+// type) is -32602.
+func TestAttackElicitResultContentValidated(t *testing.T) {
+	s := attackMRTRServer(t)
+	for _, answer := range []string{
+		`{"action":"accept","content":{"name":{"nested":{"object":1}}}}`,
+		`{"action":"accept","content":{"name":[1,2,3]}}`,
+	} {
+		r, _ := rpcMeta(t, s, "tools/call", `{"name":"elicit","inputResponses":{"e":`+answer+`}}`, fullCapsMeta, nil)
+		if r.Error == nil {
+			t.Errorf("ElicitResult %s (not valid for the schema) handed to the tool: %s; want -32602", answer, r.Result)
+		} else if r.Error.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("ElicitResult %s: %d %q; want -32602", answer, r.Error.Code, r.Error.Message)
+		}
+	}
+}
+
+// TestAttackElicitContentNotObjectError: content must be an object
+// (schema.json ElicitResult.content "type": "object"); a content of [] is
+// refused, but with "content: expected an integer, got array", which names
+// neither what content must be nor the real problem (cosmetic: the code is
+// right, the message is wrong).
+func TestAttackElicitContentNotObjectError(t *testing.T) {
+	s := attackMRTRServer(t)
+	r, _ := rpcMeta(t, s, "tools/call", `{"name":"elicit","inputResponses":{"e":{"action":"accept","content":[]}}}`, fullCapsMeta, nil)
+	if r.Error == nil || strings.Contains(r.Error.Message, "integer") || !strings.Contains(r.Error.Message, "object") {
+		t.Errorf("content [] answered %v; want -32602 saying content must be an object", r.Error)
+	}
+}
+
+// TestAttackElicitAnswerWithExtraMember: schema.json ElicitResult has no
+// "additionalProperties": false, so {"action":"decline","roots":[]} is a
+// valid ElicitResult (mrtr.mdx: servers SHOULD ignore information they do
+// not recognize). DecodeInputResponse guesses the kind from the shape and
+// takes it for a ListRootsResult, so Ask — which knows it asked an
+// elicitation — refuses it with -32602 "does not answer a elicitation/create
+// request"; tasks/update, which also knows the pending kind, does the same.
+func TestAttackElicitAnswerWithExtraMember(t *testing.T) {
+	s := attackMRTRServer(t)
+	r, _ := rpcMeta(t, s, "tools/call", `{"name":"elicit","inputResponses":{"e":{"action":"decline","roots":[]}}}`, fullCapsMeta, nil)
+	if r.Error != nil {
+		t.Fatalf("valid ElicitResult with an extra member refused: %d %q", r.Error.Code, r.Error.Message)
+	}
+	if text, _ := callText(t, r); text != "decline" {
+		t.Errorf("tool saw %q, want decline", text)
+	}
+}
+
+func TestAttackTaskUpdateElicitAnswerWithExtraMember(t *testing.T) {
+	s := newTaskServer(t)
+	id := createTask(t, s, "confirm_two", `{"file":"f"}`)
+	waitStatus(t, s, id, TaskInputRequired)
+	r := taskRPC(t, s, "tasks/update", id, `,"inputResponses":{"first":{"action":"accept","content":{"confirm":true}},"second":{"action":"decline","roots":[]}}`)
+	if r.Error != nil {
+		t.Fatalf("tasks/update with a valid ElicitResult carrying an extra member: %d %q; want it accepted", r.Error.Code, r.Error.Message)
+	}
+	m := waitStatus(t, s, id, TaskCompleted, TaskFailed)
+	if m["status"] != TaskCompleted {
+		t.Errorf("task %v", m)
+	}
+}
