@@ -25,6 +25,13 @@ func attackMRTRServer(t *testing.T) *Server {
 					Tools:    []mcp.Tool{{Name: "get_weather", InputSchema: json.RawMessage(`{"type":"object"}`)}}}})
 				return "sampled", err
 			}),
+			// Asks for sampling with the deprecated includeContext.
+			NewTool(ToolInfo{Name: "sample_this_server"}, func(ctx context.Context, _ struct{}) (string, error) {
+				_, err := Ask(ctx, "s", &mcp.CreateMessageRequest{Params: mcp.CreateMessageRequestParams{MaxTokens: 5,
+					Messages:       []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: &mcp.TextContent{Text: "summarize"}}},
+					IncludeContext: "thisServer"}})
+				return "sampled", err
+			}),
 			// Returns its own InputRequiredError, as taskTools' confirm_two
 			// does, here for roots.
 			NewTool(ToolInfo{Name: "own_roots_request"}, func(ctx context.Context, _ struct{}) (string, error) {
@@ -225,5 +232,49 @@ func TestAttackLegacyInputRequiredErrorUndeclaredCapability(t *testing.T) {
 	}
 	if m["error"] == nil {
 		t.Errorf("answer %s; want an error", line)
+	}
+}
+
+// TestAttackTaskDropsMalformedAnswer: tasks.go: "A tool that asks for input
+// (Ask) inside a task works exactly as in a multi round-trip request"; in
+// one, an inputResponses entry the tool asks for that is no input response
+// at all is -32602 (mrtr.go prepareMRTR/Ask, TestMRTRBasic:
+// `"inputResponses":{"user_name":12345}` is -32602). The same tools/call
+// made as a task drops the malformed answer (callTask copies the decoded
+// answers but not badResponses) and the task silently asks again.
+func TestAttackTaskDropsMalformedAnswer(t *testing.T) {
+	s := newTaskServer(t)
+	// Inline (no tasks extension): -32602.
+	r, _ := rpcMeta(t, s, "tools/call", `{"name":"confirm_two","arguments":{"file":"f"},"inputResponses":{"first":12345}}`,
+		`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`, nil)
+	wantError(t, r, jsonrpc.CodeInvalidParams)
+	// As a task: the tools/call is refused, or the task fails with -32602.
+	r = taskCall(t, s, "confirm_two", `{"file":"f"}`, `,"inputResponses":{"first":12345}`)
+	if r.Error != nil {
+		wantError(t, r, jsonrpc.CodeInvalidParams)
+		return
+	}
+	id, _ := resultMap(t, r)["taskId"].(string)
+	m := waitStatus(t, s, id, TaskInputRequired, TaskFailed, TaskCompleted)
+	if m["status"] != TaskFailed {
+		t.Fatalf("task with a malformed answer to \"first\": status %v, inputRequests %v; want failed with -32602 as inline", m["status"], m["inputRequests"])
+	}
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(jsonrpc.CodeInvalidParams) {
+		t.Errorf("task error %v; want -32602", m["error"])
+	}
+}
+
+// TestAttackAskIncludeContextNeedsSamplingContext: client/sampling.mdx:
+// servers "SHOULD NOT use [includeContext thisServer/allServers] unless the
+// client declares sampling.context capability" (SERVER-CHECKLIST R9);
+// RequireCapabilities knows sampling.context, but Ask never asks for it.
+func TestAttackAskIncludeContextNeedsSamplingContext(t *testing.T) {
+	s := attackMRTRServer(t)
+	r, _ := rpcMeta(t, s, "tools/call", `{"name":"sample_this_server"}`, samplingOnlyMeta, nil)
+	if r.Error == nil {
+		t.Fatalf("includeContext thisServer sent to a client without sampling.context: %s; want -32021", r.Result)
+	}
+	if r.Error.Code != -32021 || !strings.Contains(string(r.Error.Data), `"context"`) {
+		t.Errorf("error %d %q %s; want -32021 naming sampling.context", r.Error.Code, r.Error.Message, r.Error.Data)
 	}
 }
