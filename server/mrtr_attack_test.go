@@ -278,3 +278,52 @@ func TestAttackAskIncludeContextNeedsSamplingContext(t *testing.T) {
 		t.Errorf("error %d %q %s; want -32021 naming sampling.context", r.Error.Code, r.Error.Message, r.Error.Data)
 	}
 }
+
+// attackToolsHandler is a user tools/call handler (Options.Handlers) that
+// asks for a name and answers with the action the client gave.
+type attackToolsHandler struct{ mcp.UnimplementedToolsHandler }
+
+func (attackToolsHandler) CallTool(ctx context.Context, _ *mcp.CallToolRequestParams) (mcp.CallToolOutcome, error) {
+	r, err := Ask(ctx, "e", elicitName("Name?"))
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: string(r.(*mcp.ElicitResult).Action)}}}, nil
+}
+
+// TestAttackHandlerPathUnknownInputResponses: mrtr.mdx "If additional,
+// unexpected parameters are provided in the InputResponses object, the
+// server SHOULD ignore any information it does not recognize or need";
+// the registry path does (TestMRTRBasic: `"another_unexpected":{"foo":"bar"},
+// "n":7` beside the answer are ignored). The same request to a tools/call of
+// Options.Handlers is refused whole with -32602 "params.inputResponses.n:
+// matches no member of InputResponse": the two paths of one server
+// disagree on one message.
+func TestAttackHandlerPathUnknownInputResponses(t *testing.T) {
+	s, err := New(Options{Name: "x", Version: "1", Handlers: []any{attackToolsHandler{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := rpcMeta(t, s, "tools/call", `{"name":"t","inputResponses":{"e":{"action":"accept"},"another_unexpected":{"foo":"bar"},"n":7}}`, fullCapsMeta, nil)
+	if r.Error != nil {
+		t.Fatalf("unrecognised inputResponses entries beside the answer: %d %q; want them ignored (as the registry path does)", r.Error.Code, r.Error.Message)
+	}
+	if text, _ := callText(t, r); text != "accept" {
+		t.Errorf("handler saw %q", text)
+	}
+}
+
+// TestAttackHandlerPathInputResponsesRepeatedKey: as
+// TestAttackInputResponsesRepeatedKey, for a tools/call of Options.Handlers.
+func TestAttackHandlerPathInputResponsesRepeatedKey(t *testing.T) {
+	s, err := New(Options{Name: "x", Version: "1", Handlers: []any{attackToolsHandler{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := rpcMeta(t, s, "tools/call", `{"name":"t","inputResponses":{"e":{"action":"accept"},"e":{"action":"decline"}}}`, fullCapsMeta, nil)
+	if r.Error == nil {
+		text, _ := callText(t, r)
+		t.Fatalf("repeated inputResponses key accepted, the handler saw %q; want -32602", text)
+	}
+	wantError(t, r, jsonrpc.CodeInvalidParams)
+}
