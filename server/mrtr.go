@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
@@ -121,10 +120,15 @@ func (r *request) argSpans(args []byte) jsonscan.Spans {
 	return r.params.argsTape.Spans(0)
 }
 
+// The requestState format: version 2 seals the expiry in Unix
+// milliseconds, so a StateTTL below a second holds; version 1 (whole Unix
+// seconds) is still opened, with its resolution, so that rounds sealed
+// before an upgrade continue.
 const (
-	sealVersion = 1
-	sealHeader  = 1 + 8 + sha256.Size // version, expiry, identity digest
-	nonceSize   = 12
+	sealVersion        = 2
+	sealVersionSeconds = 1
+	sealHeader         = 1 + 8 + sha256.Size // version, expiry, identity digest
+	nonceSize          = 12
 )
 
 // seal returns the requestState token for state bound to identity:
@@ -134,7 +138,7 @@ const (
 func (s *Server) seal(state []byte, digest [sha256.Size]byte) string {
 	out := make([]byte, sealHeader+nonceSize, sealHeader+nonceSize+len(state)+s.ring.aeads[0].Overhead())
 	out[0] = sealVersion
-	binary.BigEndian.PutUint64(out[1:9], uint64(time.Now().Add(s.stateTTL).Unix()))
+	binary.BigEndian.PutUint64(out[1:9], uint64(s.now().Add(s.stateTTL).UnixMilli()))
 	copy(out[9:sealHeader], digest[:])
 	if _, err := rand.Read(out[sealHeader:]); err != nil {
 		panic("server: no randomness for a requestState nonce: " + err.Error())
@@ -147,7 +151,8 @@ func (s *Server) seal(state []byte, digest [sha256.Size]byte) string {
 // digest is given, and returns the state it carries.
 func (s *Server) unseal(token string, digest [sha256.Size]byte) (json.RawMessage, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(token)
-	if err != nil || len(raw) < sealHeader+nonceSize+s.ring.aeads[0].Overhead() || raw[0] != sealVersion {
+	if err != nil || len(raw) < sealHeader+nonceSize+s.ring.aeads[0].Overhead() ||
+		(raw[0] != sealVersion && raw[0] != sealVersionSeconds) {
 		return nil, errors.New("malformed or tampered state")
 	}
 	header := raw[:sealHeader]
@@ -155,7 +160,11 @@ func (s *Server) unseal(token string, digest [sha256.Size]byte) (json.RawMessage
 	if err != nil {
 		return nil, errors.New("integrity check failed (tampered, or sealed by a server with another key)")
 	}
-	if time.Now().Unix() > int64(binary.BigEndian.Uint64(header[1:9])) {
+	now, expiry := s.now().UnixMilli(), int64(binary.BigEndian.Uint64(header[1:9]))
+	if header[0] == sealVersionSeconds {
+		now /= 1000
+	}
+	if now > expiry {
 		return nil, errors.New("state expired; start the request again")
 	}
 	if !bytes.Equal(digest[:], header[9:sealHeader]) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/jsonrpc"
@@ -176,38 +175,6 @@ func TestAttackTaskUpdateElicitAnswerWithExtraMember(t *testing.T) {
 	m := waitStatus(t, s, id, TaskCompleted, TaskFailed)
 	if m["status"] != TaskCompleted {
 		t.Errorf("task %v", m)
-	}
-}
-
-// TestAttackStateTTLSubSecond: Options.StateTTL "is how long a sealed
-// requestState stays valid"; mrtr.mdx: servers SHOULD include "a short
-// expiry (TTL), rejecting state presented after it lapses". The expiry is
-// sealed in whole Unix seconds (floor of now+TTL) and checked with
-// now.Unix() > expiry, so a 200 ms TTL keeps a state valid until the end of
-// the second: here, sealed early in a second, it still opens 500 ms later,
-// 2.5 times its TTL.
-func TestAttackStateTTLSubSecond(t *testing.T) {
-	s, err := New(Options{Name: "x", Version: "1", StateKey: []byte("0123456789abcdef0123456789abcdef"),
-		StateTTL: 200 * time.Millisecond, Tools: []Tool{NewTool(ToolInfo{Name: "multi_round"}, multiRound)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Start early in a second, so that the whole test stays inside it.
-	if ns := time.Now().Nanosecond(); ns > 50e6 {
-		time.Sleep(time.Duration(1e9-ns) + 50*time.Millisecond)
-	}
-	start := time.Now()
-	_, state := inputRequests(t, callTool(t, s, "multi_round", ""))
-	time.Sleep(500 * time.Millisecond)
-	if time.Since(start) > 900*time.Millisecond {
-		t.Skip("too slow to stay within one second")
-	}
-	r := callTool(t, s, "multi_round", `,"requestState":"`+state+`","inputResponses":{"step1":{"action":"accept","content":{"name":"Eve"}}}`)
-	if r.Error == nil {
-		t.Fatalf("a requestState sealed with a 200 ms TTL still opens %v later: %s; want -32602 state expired", time.Since(start).Round(time.Millisecond), r.Result)
-	}
-	if r.Error.Code != jsonrpc.CodeInvalidParams || !strings.Contains(r.Error.Message, "expired") {
-		t.Errorf("error %d %q; want -32602 state expired", r.Error.Code, r.Error.Message)
 	}
 }
 
