@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
@@ -180,17 +181,12 @@ func (s *Server) unseal(token string, digest [sha256.Size]byte) (json.RawMessage
 // needs input: the requests of every unanswered Ask of this round and the
 // state to echo (the new one, else the one that came in).
 func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
+	reqs, err := r.openRequests(ire)
+	if err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	reqs := mcp.InputRequests{}
-	for k, v := range r.pending {
-		reqs[k] = v
-	}
-	for k, v := range ire.Requests {
-		if v != nil {
-			reqs[k] = v
-		}
-	}
 	state := r.state
 	if r.stateSet {
 		state = r.newState
@@ -209,6 +205,27 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 	return res, nil
 }
 
+// openRequests are the input requests a round leaves open: those of every
+// unanswered Ask and those of the handler's own InputRequiredError, each
+// checked like Ask's (requireFor: mrtr.mdx, servers MUST NOT send input
+// requests the client has not declared support for).
+func (r *request) openRequests(ire *InputRequiredError) (mcp.InputRequests, error) {
+	r.mu.Lock()
+	reqs := mcp.InputRequests{}
+	maps.Copy(reqs, r.pending)
+	r.mu.Unlock()
+	for k, v := range ire.Requests {
+		if v == nil {
+			continue
+		}
+		if err := requireFor(r.ctx, v); err != nil {
+			return nil, err
+		}
+		reqs[k] = v
+	}
+	return reqs, nil
+}
+
 // Ask returns the client's answer to an input request for this request (a
 // multi round-trip request: elicitation, sampling or roots). When the client
 // has not answered yet, it returns an *InputRequiredError: the handler
@@ -221,7 +238,8 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 // under the same key. A handler may Ask several keys before returning: all
 // unanswered ones go into one InputRequiredResult. A request of a kind the
 // client did not declare (elicitation, sampling, roots in this request's
-// clientCapabilities) is a -32021 error; an answer of the wrong kind is a
+// clientCapabilities; sampling.context for includeContext "thisServer" or
+// "allServers") is a -32021 error; an answer of the wrong kind is a
 // -32602 error. Ask is valid in tools/call, prompts/get and resources/read.
 func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputResponse, error) {
 	r := requestFrom(ctx)
@@ -302,7 +320,17 @@ func requireFor(ctx context.Context, req mcp.InputRequest) error {
 	default:
 		return fmt.Errorf("server.Ask: unsupported input request %T", req)
 	}
+	if q, ok := req.(*mcp.CreateMessageRequest); ok && includesContext(q) {
+		need.Sampling.Context = mcp.JSONObject{}
+	}
 	return RequireCapabilities(ctx, need)
+}
+
+// includesContext reports whether q asks for the deprecated context
+// inclusion, which client/sampling.mdx lets a server use only with a client
+// that declares sampling.context.
+func includesContext(q *mcp.CreateMessageRequest) bool {
+	return q.Params.IncludeContext == "thisServer" || q.Params.IncludeContext == "allServers"
 }
 
 // State returns the requestState the handler stored in an earlier round

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -13,83 +12,6 @@ import (
 // Attack tests on multi round-trip requests (server.Ask, InputRequiredResult,
 // inputResponses). Each fails on the current code.
 
-func attackMRTRServer(t *testing.T) *Server {
-	t.Helper()
-	s, err := New(Options{Name: "x", Version: "1", StateKey: []byte("0123456789abcdef0123456789abcdef"),
-		Tools: []Tool{
-			// Asks for a tool-enabled sampling request.
-			NewTool(ToolInfo{Name: "sample_with_tools"}, func(ctx context.Context, _ struct{}) (string, error) {
-				_, err := Ask(ctx, "s", &mcp.CreateMessageRequest{Params: mcp.CreateMessageRequestParams{MaxTokens: 5,
-					Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: &mcp.TextContent{Text: "weather?"}}},
-					Tools:    []mcp.Tool{{Name: "get_weather", InputSchema: json.RawMessage(`{"type":"object"}`)}}}})
-				return "sampled", err
-			}),
-			// Asks for sampling with the deprecated includeContext.
-			NewTool(ToolInfo{Name: "sample_this_server"}, func(ctx context.Context, _ struct{}) (string, error) {
-				_, err := Ask(ctx, "s", &mcp.CreateMessageRequest{Params: mcp.CreateMessageRequestParams{MaxTokens: 5,
-					Messages:       []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: &mcp.TextContent{Text: "summarize"}}},
-					IncludeContext: "thisServer"}})
-				return "sampled", err
-			}),
-			// Returns its own InputRequiredError, as taskTools' confirm_two
-			// does, here for roots.
-			NewTool(ToolInfo{Name: "own_roots_request"}, func(ctx context.Context, _ struct{}) (string, error) {
-				return "", &InputRequiredError{Requests: map[string]mcp.InputRequest{"r": &mcp.ListRootsRequest{}}}
-			}),
-			// Asks for a name; answers with the action the client gave.
-			NewTool(ToolInfo{Name: "elicit"}, func(ctx context.Context, _ struct{}) (string, error) {
-				r, err := Ask(ctx, "e", elicitName("Name?"))
-				if err != nil {
-					return "", err
-				}
-				return string(r.(*mcp.ElicitResult).Action), nil
-			}),
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-const samplingOnlyMeta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{}}}`
-
-// TestAttackAskToolSamplingNeedsSamplingTools: client/sampling.mdx "Servers
-// MUST NOT send tool-enabled sampling requests to Clients that have not
-// declared support for tool use via the sampling.tools capability"
-// (SERVER-CHECKLIST R4); the Ask doc: "A request of a kind the client did
-// not declare ... is a -32021 error". Today the request goes out with its
-// tools to a client that declared only "sampling":{}.
-func TestAttackAskToolSamplingNeedsSamplingTools(t *testing.T) {
-	s := attackMRTRServer(t)
-	r, _ := rpcMeta(t, s, "tools/call", `{"name":"sample_with_tools"}`, samplingOnlyMeta, nil)
-	if r.Error == nil {
-		t.Fatalf("tool-enabled sampling sent to a client without sampling.tools: %s; want -32021", r.Result)
-	}
-	if r.Error.Code != -32021 || !strings.Contains(string(r.Error.Data), `"tools"`) {
-		t.Errorf("error %d %q %s; want -32021 naming sampling.tools", r.Error.Code, r.Error.Message, r.Error.Data)
-	}
-	// Control: a client that declares sampling.tools gets the request.
-	withTools := `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{"tools":{}}}}`
-	r, _ = rpcMeta(t, s, "tools/call", `{"name":"sample_with_tools"}`, withTools, nil)
-	if r.Error != nil || r.field(t, "resultType") != "input_required" {
-		t.Errorf("with sampling.tools: %s %v", r.Result, r.Error)
-	}
-}
-
-// TestAttackInputRequiredErrorUndeclaredCapability: mrtr.mdx "Servers MUST
-// NOT send an inputRequests that the client has not declared support for in
-// its capabilities" (R4). A handler that returns an InputRequiredError of
-// its own (as the confirm_two task fixture does) has its requests put in
-// the InputRequiredResult without the capability check Ask makes: a
-// roots/list request reaches a client that declared no roots.
-func TestAttackInputRequiredErrorUndeclaredCapability(t *testing.T) {
-	s := attackMRTRServer(t)
-	r, _ := rpcMeta(t, s, "tools/call", `{"name":"own_roots_request"}`, samplingOnlyMeta, nil)
-	if r.Error == nil {
-		t.Fatalf("roots/list input request sent to a client without roots: %s; want an error (-32021)", r.Result)
-	}
-}
-
 // TestAttackInputResponsesRepeatedKey: README "How a request flows": "a
 // repeated member is -32600 in the envelope and -32602 in params or
 // _meta"; tasks/update already refuses the same inputResponses with
@@ -99,7 +21,7 @@ func TestAttackInputRequiredErrorUndeclaredCapability(t *testing.T) {
 // keeps the first (a proxy, an audit log) sees "accept" where the tool saw
 // "decline".
 func TestAttackInputResponsesRepeatedKey(t *testing.T) {
-	s := attackMRTRServer(t)
+	s := mrtrInputServer(t)
 	r, _ := rpcMeta(t, s, "tools/call", `{"name":"elicit","inputResponses":{"e":{"action":"accept","content":{"name":"a"}},"e":{"action":"decline"}}}`, fullCapsMeta, nil)
 	if r.Error == nil {
 		text, _ := callText(t, r)
@@ -119,7 +41,7 @@ func TestAttackInputResponsesRepeatedKey(t *testing.T) {
 // malformed member of an answer (a role, a root's uri, a content block
 // type) is -32602.
 func TestAttackElicitResultContentValidated(t *testing.T) {
-	s := attackMRTRServer(t)
+	s := mrtrInputServer(t)
 	for _, answer := range []string{
 		`{"action":"accept","content":{"name":{"nested":{"object":1}}}}`,
 		`{"action":"accept","content":{"name":[1,2,3]}}`,
@@ -139,7 +61,7 @@ func TestAttackElicitResultContentValidated(t *testing.T) {
 // neither what content must be nor the real problem (cosmetic: the code is
 // right, the message is wrong).
 func TestAttackElicitContentNotObjectError(t *testing.T) {
-	s := attackMRTRServer(t)
+	s := mrtrInputServer(t)
 	r, _ := rpcMeta(t, s, "tools/call", `{"name":"elicit","inputResponses":{"e":{"action":"accept","content":[]}}}`, fullCapsMeta, nil)
 	if r.Error == nil || strings.Contains(r.Error.Message, "integer") || !strings.Contains(r.Error.Message, "object") {
 		t.Errorf("content [] answered %v; want -32602 saying content must be an object", r.Error)
@@ -154,7 +76,7 @@ func TestAttackElicitContentNotObjectError(t *testing.T) {
 // elicitation — refuses it with -32602 "does not answer a elicitation/create
 // request"; tasks/update, which also knows the pending kind, does the same.
 func TestAttackElicitAnswerWithExtraMember(t *testing.T) {
-	s := attackMRTRServer(t)
+	s := mrtrInputServer(t)
 	r, _ := rpcMeta(t, s, "tools/call", `{"name":"elicit","inputResponses":{"e":{"action":"decline","roots":[]}}}`, fullCapsMeta, nil)
 	if r.Error != nil {
 		t.Fatalf("valid ElicitResult with an extra member refused: %d %q", r.Error.Code, r.Error.Message)
@@ -175,30 +97,6 @@ func TestAttackTaskUpdateElicitAnswerWithExtraMember(t *testing.T) {
 	m := waitStatus(t, s, id, TaskCompleted, TaskFailed)
 	if m["status"] != TaskCompleted {
 		t.Errorf("task %v", m)
-	}
-}
-
-// TestAttackLegacyInputRequiredErrorUndeclaredCapability: the same in a
-// legacy session (2025-11-25 lifecycle: both parties "only use
-// capabilities that were successfully negotiated"; the Ask doc: a request
-// of a kind the client did not declare is -32021): a session whose client
-// declared only elicitation receives a real roots/list request, and the
-// tool call hangs on it.
-func TestAttackLegacyInputRequiredErrorUndeclaredCapability(t *testing.T) {
-	s := attackMRTRServer(t)
-	p := startLegacyStdio(t, s)
-	p.initialize("2025-11-25", `{"elicitation":{}}`)
-	p.call("5", "tools/call", `{"name":"own_roots_request"}`)
-	line := p.nextRaw()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(line), &m); err != nil {
-		t.Fatalf("output %q", line)
-	}
-	if m["method"] != nil {
-		t.Fatalf("server sent %s to a client that declared no roots; want an error response to id 5", line)
-	}
-	if m["error"] == nil {
-		t.Errorf("answer %s; want an error", line)
 	}
 }
 
@@ -228,21 +126,6 @@ func TestAttackTaskDropsMalformedAnswer(t *testing.T) {
 	}
 	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(jsonrpc.CodeInvalidParams) {
 		t.Errorf("task error %v; want -32602", m["error"])
-	}
-}
-
-// TestAttackAskIncludeContextNeedsSamplingContext: client/sampling.mdx:
-// servers "SHOULD NOT use [includeContext thisServer/allServers] unless the
-// client declares sampling.context capability" (SERVER-CHECKLIST R9);
-// RequireCapabilities knows sampling.context, but Ask never asks for it.
-func TestAttackAskIncludeContextNeedsSamplingContext(t *testing.T) {
-	s := attackMRTRServer(t)
-	r, _ := rpcMeta(t, s, "tools/call", `{"name":"sample_this_server"}`, samplingOnlyMeta, nil)
-	if r.Error == nil {
-		t.Fatalf("includeContext thisServer sent to a client without sampling.context: %s; want -32021", r.Result)
-	}
-	if r.Error.Code != -32021 || !strings.Contains(string(r.Error.Data), `"context"`) {
-		t.Errorf("error %d %q %s; want -32021 naming sampling.context", r.Error.Code, r.Error.Message, r.Error.Data)
 	}
 }
 

@@ -133,16 +133,15 @@ func stopReason(ctx context.Context) string {
 
 // parkTask records the input a round asked for and waits until tasks/update
 // has answered all of it; false when the task ended meanwhile (or the round
-// asked for nothing, which fails the task).
+// asked for nothing, or for input the client did not declare, which fails
+// the task).
 func (s *Server) parkTask(ctx context.Context, t *task, r *request, ire *InputRequiredError) bool {
-	r.mu.Lock()
-	reqs := mcp.InputRequests{}
-	maps.Copy(reqs, r.pending)
-	for k, v := range ire.Requests {
-		if v != nil {
-			reqs[k] = v
-		}
+	reqs, err := r.openRequests(ire)
+	if err != nil {
+		t.finish(TaskFailed, nil, toRPCError(err), "")
+		return false
 	}
+	r.mu.Lock()
 	newState, stateSet := r.newState, r.stateSet
 	r.mu.Unlock()
 	if len(reqs) == 0 {
