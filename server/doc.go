@@ -57,7 +57,8 @@
 // name and arguments with an expiry, so any replica sharing the key can
 // continue the request and tampered or foreign state is -32602. An input
 // request, from Ask or from an InputRequiredError the handler returns,
-// goes only to a client that declared its capability (-32021).
+// goes only to a client that declared its capability (-32021); each answer
+// is decoded as the result of the request its key asked for.
 //
 // # Extensions
 //

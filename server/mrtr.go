@@ -40,42 +40,26 @@ func isMRTRMethod(method string) bool {
 
 // mrtrInput are the multi round-trip fields of a request's params.
 type mrtrInput struct {
-	name      string
-	args      []byte
-	responses mcp.InputResponses
-	state     string
+	name  string
+	args  []byte
+	state string
 }
 
 // prepareMRTR reads inputResponses and verifies requestState, from the
-// scanned params p (registry routes) or the decoded in (user handlers).
+// scanned params p (registry routes) or the decoded in (user handlers,
+// whose inputResponses readAnswers has read from the scanned params before
+// the dispatcher decoded the rest: routeHandlers).
 func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 	if p != nil {
 		in = &mrtrInput{name: p.name, args: p.arguments}
 		if r.method == mcp.MethodResourcesRead {
 			in.name = p.uri
 		}
-		if !jsonscan.IsNullOrAbsent(p.inputResponses) {
-			// Each answer is decoded on its own: an entry that is not a
-			// response is an error only if the handler asks for its key;
-			// others are ignored (mrtr.mdx: servers SHOULD ignore what they
-			// do not recognise).
-			var raws map[string]json.RawMessage
-			if err := json.Unmarshal(p.inputResponses, &raws); err != nil {
-				return invalidParams("inputResponses must be an object mapping keys to input responses")
-			}
-			in.responses = make(mcp.InputResponses, len(raws))
-			for key, raw := range raws {
-				resp, err := mcp.DecodeInputResponse(raw)
-				if err != nil {
-					if r.badResponses == nil {
-						r.badResponses = map[string]error{}
-					}
-					r.badResponses[key] = err
-					continue
-				}
-				in.responses[key] = resp
-			}
+		answers, rerr := readAnswers(p.inputResponses)
+		if rerr != nil {
+			return rerr
 		}
+		r.answers = answers
 		if p.stateGiven {
 			if !p.hasState {
 				return invalidParams("requestState must be a string")
@@ -84,7 +68,6 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 		}
 	}
 	r.mrtrAllowed = true
-	r.inputResponses = in.responses
 	r.idName, r.idArgs = in.name, in.args
 	if in.state != "" {
 		state, err := r.s.unseal(in.state, r.identityDigest())
@@ -239,8 +222,11 @@ func (r *request) openRequests(ire *InputRequiredError) (mcp.InputRequests, erro
 // unanswered ones go into one InputRequiredResult. A request of a kind the
 // client did not declare (elicitation, sampling, roots in this request's
 // clientCapabilities; sampling.context for includeContext "thisServer" or
-// "allServers") is a -32021 error; an answer of the wrong kind is a
-// -32602 error. Ask is valid in tools/call, prompts/get and resources/read.
+// "allServers") is a -32021 error. The answer is decoded as the result of
+// req, members it does not declare ignored; one that is not (or, for an
+// accepted form elicitation, whose content does not match the
+// requestedSchema) is a -32602 error. Ask is valid in tools/call,
+// prompts/get and resources/read.
 func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputResponse, error) {
 	r := requestFrom(ctx)
 	if r == nil {
@@ -255,17 +241,16 @@ func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputRespon
 	if err := requireFor(ctx, req); err != nil {
 		return nil, err
 	}
-	if lc := legacyFrom(ctx); lc != nil && r.inputResponses[key] == nil {
+	raw, answered := r.answers[key]
+	if lc := legacyFrom(ctx); lc != nil && !answered {
 		return lc.ask(ctx, key, req, r.w) // legacy session: a real request to the client
 	}
-	if err, bad := r.badResponses[key]; bad {
-		return nil, invalidParams(fmt.Sprintf("inputResponses[%q]: %v", key, err))
-	}
-	if resp := r.inputResponses[key]; resp != nil {
-		if answers(req, resp) {
-			return resp, nil
+	if answered {
+		resp, err := decodeAnswer(req, raw)
+		if err != nil {
+			return nil, answerError(key, req, err)
 		}
-		return nil, invalidParams(fmt.Sprintf("inputResponses[%q] does not answer a %s request", key, inputMethod(req)))
+		return resp, nil
 	}
 	r.mu.Lock()
 	if r.pending == nil {
@@ -274,22 +259,6 @@ func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputRespon
 	r.pending[key] = req
 	r.mu.Unlock()
 	return nil, &InputRequiredError{Requests: map[string]mcp.InputRequest{key: req}}
-}
-
-// answers reports whether resp is the result kind of req.
-func answers(req mcp.InputRequest, resp mcp.InputResponse) bool {
-	switch req.(type) {
-	case *mcp.ElicitRequest:
-		_, ok := resp.(*mcp.ElicitResult)
-		return ok
-	case *mcp.CreateMessageRequest:
-		_, ok := resp.(*mcp.CreateMessageResult)
-		return ok
-	case *mcp.ListRootsRequest:
-		_, ok := resp.(*mcp.ListRootsResult)
-		return ok
-	}
-	return false
 }
 
 func inputMethod(req mcp.InputRequest) string {

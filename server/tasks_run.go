@@ -67,7 +67,7 @@ func (g *toolRegistry) callTask(ctx context.Context, r *request, p *requestParam
 		}
 	}
 	r.mu.Lock()
-	tk.answers = maps.Clone(r.inputResponses)
+	tk.answers = cloneAnswers(r.answers) // all of them: Ask in the task decodes them as inline
 	tk.state = r.state
 	if r.stateSet {
 		tk.state = r.newState
@@ -89,7 +89,7 @@ func (s *Server) runTask(ctx context.Context, t *task) {
 		t.mu.Lock()
 		r := &request{
 			s: s, method: mcp.MethodToolsCall, meta: t.meta,
-			mrtrAllowed: true, inputResponses: maps.Clone(t.answers),
+			mrtrAllowed: true, answers: maps.Clone(t.answers),
 			idName: t.tool.key, idArgs: t.args, state: t.state,
 		}
 		t.mu.Unlock()
