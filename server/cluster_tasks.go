@@ -215,14 +215,13 @@ func (s *Server) applyRecord(t *task, rec *taskRecord) {
 		if _, have := t.answers[key]; have || !pending {
 			continue
 		}
-		resp, err := mcp.DecodeInputResponse(raw)
-		if err != nil || !answers(req, resp) {
+		if _, err := decodeAnswer(req, raw); err != nil {
 			continue // checked by the replica that stored it
 		}
 		if t.answers == nil {
-			t.answers = mcp.InputResponses{}
+			t.answers = map[string]json.RawMessage{}
 		}
-		t.answers[key] = resp
+		t.answers[key] = raw
 		delete(t.pending, key)
 		taken = true
 	}
@@ -382,13 +381,8 @@ func (s *Server) tasksUpdateAny(ctx context.Context, p taskParams) (any, error) 
 			if !pending {
 				continue
 			}
-			resp, err := mcp.DecodeInputResponse(raw)
-			if err != nil {
-				bad = invalidParams(fmt.Sprintf("inputResponses[%q]: %v", key, err))
-				return false
-			}
-			if !answers(req, resp) {
-				bad = invalidParams(fmt.Sprintf("inputResponses[%q] does not answer a %s request", key, inputMethod(req)))
+			if _, err := decodeAnswer(req, raw); err != nil {
+				bad = answerError(key, req, err)
 				return false
 			}
 			if rec.Answers == nil {

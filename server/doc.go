@@ -55,7 +55,10 @@
 // SetState and read with State; it travels in requestState, sealed with
 // AES-256-GCM under Options.StateKey and bound to the request's method,
 // name and arguments with an expiry, so any replica sharing the key can
-// continue the request and tampered or foreign state is -32602.
+// continue the request and tampered or foreign state is -32602. An input
+// request, from Ask or from an InputRequiredError the handler returns,
+// goes only to a client that declared its capability (-32021); each answer
+// is decoded as the result of the request its key asked for.
 //
 // # Extensions
 //

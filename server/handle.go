@@ -162,8 +162,15 @@ func (s *Server) serveParsed(ctx context.Context, pr *parsedRequest, w MessageWr
 	var result any
 	var err error
 	if s.handles(method) {
+		params := msg.Params
+		if isMRTRMethod(method) {
+			var rerr *jsonrpc.Error
+			if params, rerr = r.takeAnswers(p, params); rerr != nil {
+				return nil, rerr
+			}
+		}
 		result, err = s.call(ctx, func(ctx context.Context) (any, error) {
-			return s.dispatch.Dispatch(ctx, method, msg.Params)
+			return s.dispatch.Dispatch(ctx, method, params)
 		})
 	} else {
 		route := s.route(method)
@@ -247,8 +254,27 @@ func (s *Server) call(ctx context.Context, fn func(context.Context) (any, error)
 	return fn(ctx)
 }
 
+// takeAnswers reads the inputResponses of a request to a user handler from
+// its scanned params p, as for the registries (readAnswers), and returns
+// params without them: the dispatcher's decoder would refuse the whole
+// request for one entry that is no input response, where entries nobody
+// asks for are to be ignored. beforeHandler gives the handler their view.
+func (r *request) takeAnswers(p *requestParams, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
+	answers, rerr := readAnswers(p.inputResponses)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if p.inputResponses == nil {
+		return params, nil
+	}
+	r.answers = answers
+	return withoutMember(params, "inputResponses"), nil
+}
+
 // beforeHandler prepares the request context for a user handler from its
-// decoded params (multi round-trip fields).
+// decoded params (multi round-trip fields). Their InputResponses are the
+// answers takeAnswers read, decoded by shape where they match an input
+// response (answersView); Ask decodes each by the kind it asked.
 func (s *Server) beforeHandler(ctx context.Context, method string, params any) (context.Context, error) {
 	r := requestFrom(ctx)
 	if r == nil || !isMRTRMethod(method) {
@@ -257,12 +283,15 @@ func (s *Server) beforeHandler(ctx context.Context, method string, params any) (
 	var in mrtrInput
 	switch p := params.(type) {
 	case *mcp.CallToolRequestParams:
-		in = mrtrInput{name: p.Name, args: p.Arguments, responses: p.InputResponses, state: deref(p.RequestState)}
+		p.InputResponses = answersView(r.answers)
+		in = mrtrInput{name: p.Name, args: p.Arguments, state: deref(p.RequestState)}
 	case *mcp.GetPromptRequestParams:
+		p.InputResponses = answersView(r.answers)
 		args, _ := json.Marshal(p.Arguments)
-		in = mrtrInput{name: p.Name, args: args, responses: p.InputResponses, state: deref(p.RequestState)}
+		in = mrtrInput{name: p.Name, args: args, state: deref(p.RequestState)}
 	case *mcp.ReadResourceRequestParams:
-		in = mrtrInput{name: p.URI, responses: p.InputResponses, state: deref(p.RequestState)}
+		p.InputResponses = answersView(r.answers)
+		in = mrtrInput{name: p.URI, state: deref(p.RequestState)}
 	default:
 		return ctx, nil
 	}

@@ -596,17 +596,9 @@ func (c *legacyCall) ask(ctx context.Context, key string, req mcp.InputRequest, 
 	if err != nil {
 		return nil, err
 	}
-	var resp mcp.InputResponse
-	switch req.(type) {
-	case *mcp.ElicitRequest:
-		resp = new(mcp.ElicitResult)
-	case *mcp.CreateMessageRequest:
-		resp = new(mcp.CreateMessageResult)
-	case *mcp.ListRootsRequest:
-		resp = new(mcp.ListRootsResult)
-	}
-	if err := json.Unmarshal(raw, resp); err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the client's " + method + " result does not decode: " + err.Error()}
+	resp, err := decodeAnswer(req, raw) // as an answer in inputResponses
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the client's " + method + " result does not answer it: " + err.Error()}
 	}
 	c.mu.Lock()
 	c.answers[key] = resp

@@ -10,7 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
+	"maps"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
@@ -40,42 +40,26 @@ func isMRTRMethod(method string) bool {
 
 // mrtrInput are the multi round-trip fields of a request's params.
 type mrtrInput struct {
-	name      string
-	args      []byte
-	responses mcp.InputResponses
-	state     string
+	name  string
+	args  []byte
+	state string
 }
 
 // prepareMRTR reads inputResponses and verifies requestState, from the
-// scanned params p (registry routes) or the decoded in (user handlers).
+// scanned params p (registry routes) or the decoded in (user handlers,
+// whose inputResponses readAnswers has read from the scanned params before
+// the dispatcher decoded the rest: routeHandlers).
 func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 	if p != nil {
 		in = &mrtrInput{name: p.name, args: p.arguments}
 		if r.method == mcp.MethodResourcesRead {
 			in.name = p.uri
 		}
-		if !jsonscan.IsNullOrAbsent(p.inputResponses) {
-			// Each answer is decoded on its own: an entry that is not a
-			// response is an error only if the handler asks for its key;
-			// others are ignored (mrtr.mdx: servers SHOULD ignore what they
-			// do not recognise).
-			var raws map[string]json.RawMessage
-			if err := json.Unmarshal(p.inputResponses, &raws); err != nil {
-				return invalidParams("inputResponses must be an object mapping keys to input responses")
-			}
-			in.responses = make(mcp.InputResponses, len(raws))
-			for key, raw := range raws {
-				resp, err := mcp.DecodeInputResponse(raw)
-				if err != nil {
-					if r.badResponses == nil {
-						r.badResponses = map[string]error{}
-					}
-					r.badResponses[key] = err
-					continue
-				}
-				in.responses[key] = resp
-			}
+		answers, rerr := readAnswers(p.inputResponses)
+		if rerr != nil {
+			return rerr
 		}
+		r.answers = answers
 		if p.stateGiven {
 			if !p.hasState {
 				return invalidParams("requestState must be a string")
@@ -84,7 +68,6 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 		}
 	}
 	r.mrtrAllowed = true
-	r.inputResponses = in.responses
 	r.idName, r.idArgs = in.name, in.args
 	if in.state != "" {
 		state, err := r.s.unseal(in.state, r.identityDigest())
@@ -121,10 +104,15 @@ func (r *request) argSpans(args []byte) jsonscan.Spans {
 	return r.params.argsTape.Spans(0)
 }
 
+// The requestState format: version 2 seals the expiry in Unix
+// milliseconds, so a StateTTL below a second holds; version 1 (whole Unix
+// seconds) is still opened, with its resolution, so that rounds sealed
+// before an upgrade continue.
 const (
-	sealVersion = 1
-	sealHeader  = 1 + 8 + sha256.Size // version, expiry, identity digest
-	nonceSize   = 12
+	sealVersion        = 2
+	sealVersionSeconds = 1
+	sealHeader         = 1 + 8 + sha256.Size // version, expiry, identity digest
+	nonceSize          = 12
 )
 
 // seal returns the requestState token for state bound to identity:
@@ -134,7 +122,7 @@ const (
 func (s *Server) seal(state []byte, digest [sha256.Size]byte) string {
 	out := make([]byte, sealHeader+nonceSize, sealHeader+nonceSize+len(state)+s.ring.aeads[0].Overhead())
 	out[0] = sealVersion
-	binary.BigEndian.PutUint64(out[1:9], uint64(time.Now().Add(s.stateTTL).Unix()))
+	binary.BigEndian.PutUint64(out[1:9], uint64(s.now().Add(s.stateTTL).UnixMilli()))
 	copy(out[9:sealHeader], digest[:])
 	if _, err := rand.Read(out[sealHeader:]); err != nil {
 		panic("server: no randomness for a requestState nonce: " + err.Error())
@@ -147,7 +135,8 @@ func (s *Server) seal(state []byte, digest [sha256.Size]byte) string {
 // digest is given, and returns the state it carries.
 func (s *Server) unseal(token string, digest [sha256.Size]byte) (json.RawMessage, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(token)
-	if err != nil || len(raw) < sealHeader+nonceSize+s.ring.aeads[0].Overhead() || raw[0] != sealVersion {
+	if err != nil || len(raw) < sealHeader+nonceSize+s.ring.aeads[0].Overhead() ||
+		(raw[0] != sealVersion && raw[0] != sealVersionSeconds) {
 		return nil, errors.New("malformed or tampered state")
 	}
 	header := raw[:sealHeader]
@@ -155,7 +144,11 @@ func (s *Server) unseal(token string, digest [sha256.Size]byte) (json.RawMessage
 	if err != nil {
 		return nil, errors.New("integrity check failed (tampered, or sealed by a server with another key)")
 	}
-	if time.Now().Unix() > int64(binary.BigEndian.Uint64(header[1:9])) {
+	now, expiry := s.now().UnixMilli(), int64(binary.BigEndian.Uint64(header[1:9]))
+	if header[0] == sealVersionSeconds {
+		now /= 1000
+	}
+	if now > expiry {
 		return nil, errors.New("state expired; start the request again")
 	}
 	if !bytes.Equal(digest[:], header[9:sealHeader]) {
@@ -172,24 +165,12 @@ func (s *Server) unseal(token string, digest [sha256.Size]byte) (json.RawMessage
 // state to echo (the new one, else the one that came in). A request the
 // client did not declare the capability for is -32021 (requireFor).
 func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
+	reqs, err := r.openRequests(ire)
+	if err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	reqs := mcp.InputRequests{}
-	for k, v := range r.pending {
-		reqs[k] = v
-	}
-	for k, v := range ire.Requests {
-		if v == nil {
-			continue
-		}
-		// A request the handler built itself, not through Ask, meets the
-		// same rule (mrtr.mdx: servers MUST NOT send an inputRequests the
-		// client has not declared support for).
-		if err := requireFor(r.ctx, v); err != nil {
-			return nil, err
-		}
-		reqs[k] = v
-	}
 	state := r.state
 	if r.stateSet {
 		state = r.newState
@@ -208,6 +189,27 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 	return res, nil
 }
 
+// openRequests are the input requests a round leaves open: those of every
+// unanswered Ask and those of the handler's own InputRequiredError, each
+// checked like Ask's (requireFor: mrtr.mdx, servers MUST NOT send input
+// requests the client has not declared support for).
+func (r *request) openRequests(ire *InputRequiredError) (mcp.InputRequests, error) {
+	r.mu.Lock()
+	reqs := mcp.InputRequests{}
+	maps.Copy(reqs, r.pending)
+	r.mu.Unlock()
+	for k, v := range ire.Requests {
+		if v == nil {
+			continue
+		}
+		if err := requireFor(r.ctx, v); err != nil {
+			return nil, err
+		}
+		reqs[k] = v
+	}
+	return reqs, nil
+}
+
 // Ask returns the client's answer to an input request for this request (a
 // multi round-trip request: elicitation, sampling or roots). When the client
 // has not answered yet, it returns an *InputRequiredError: the handler
@@ -221,9 +223,13 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 // unanswered ones go into one InputRequiredResult. A request of a kind the
 // client did not declare (elicitation, sampling, roots in this request's
 // clientCapabilities, down to the sub-capability: sampling.tools for a
-// request with tools or toolChoice, elicitation.url for a URL-mode
-// elicitation; see requireFor) is a -32021 error; an answer of the wrong
-// kind is a -32602 error. Ask is valid in tools/call, prompts/get and resources/read.
+// request with tools or toolChoice, sampling.context for includeContext
+// "thisServer" or "allServers", elicitation.url for a URL-mode
+// elicitation; see requireFor) is a -32021 error. The answer is decoded as
+// the result of req, members it does not declare ignored; one that is not
+// (or, for an accepted form elicitation, whose content does not match the
+// requestedSchema) is a -32602 error. Ask is valid in tools/call,
+// prompts/get and resources/read.
 func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputResponse, error) {
 	r := requestFrom(ctx)
 	if r == nil {
@@ -238,17 +244,16 @@ func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputRespon
 	if err := requireFor(ctx, req); err != nil {
 		return nil, err
 	}
-	if lc := legacyFrom(ctx); lc != nil && r.inputResponses[key] == nil {
+	raw, answered := r.answers[key]
+	if lc := legacyFrom(ctx); lc != nil && !answered {
 		return lc.ask(ctx, key, req, r.w) // legacy session: a real request to the client
 	}
-	if err, bad := r.badResponses[key]; bad {
-		return nil, invalidParams(fmt.Sprintf("inputResponses[%q]: %v", key, err))
-	}
-	if resp := r.inputResponses[key]; resp != nil {
-		if answers(req, resp) {
-			return resp, nil
+	if answered {
+		resp, err := decodeAnswer(req, raw)
+		if err != nil {
+			return nil, answerError(key, req, err)
 		}
-		return nil, invalidParams(fmt.Sprintf("inputResponses[%q] does not answer a %s request", key, inputMethod(req)))
+		return resp, nil
 	}
 	r.mu.Lock()
 	if r.pending == nil {
@@ -257,22 +262,6 @@ func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputRespon
 	r.pending[key] = req
 	r.mu.Unlock()
 	return nil, &InputRequiredError{Requests: map[string]mcp.InputRequest{key: req}}
-}
-
-// answers reports whether resp is the result kind of req.
-func answers(req mcp.InputRequest, resp mcp.InputResponse) bool {
-	switch req.(type) {
-	case *mcp.ElicitRequest:
-		_, ok := resp.(*mcp.ElicitResult)
-		return ok
-	case *mcp.CreateMessageRequest:
-		_, ok := resp.(*mcp.CreateMessageResult)
-		return ok
-	case *mcp.ListRootsRequest:
-		_, ok := resp.(*mcp.ListRootsResult)
-		return ok
-	}
-	return false
 }
 
 func inputMethod(req mcp.InputRequest) string {

@@ -31,7 +31,7 @@ type Options struct {
 	// callers that set one key).
 	StateKey []byte
 	// StateTTL is how long a sealed requestState stays valid (default 15
-	// minutes).
+	// minutes), to the millisecond.
 	StateTTL time.Duration
 	// PageSize is the number of items per page of list results (0: all).
 	PageSize int

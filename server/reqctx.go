@@ -35,18 +35,17 @@ type request struct {
 	toolOut toolText    // the tool's output, lent to it by the registry (toolRegistry.call)
 
 	// Multi round-trip state.
-	mrtrAllowed    bool
-	idName         string // tool/prompt name or resource URI the state is bound to
-	idArgs         []byte // and its arguments
-	inputResponses mcp.InputResponses
-	// badResponses are the inputResponses entries that did not decode, by
-	// key; asking for one of them is an error.
-	badResponses map[string]error
-	state        json.RawMessage // verified state from requestState
-	mu           sync.Mutex
-	newState     json.RawMessage
-	stateSet     bool
-	pending      map[string]mcp.InputRequest
+	mrtrAllowed bool
+	idName      string // tool/prompt name or resource URI the state is bound to
+	idArgs      []byte // and its arguments
+	// answers are the raw inputResponses by key, each decoded when the
+	// handler asks for its key (Ask, decodeAnswer).
+	answers  map[string]json.RawMessage
+	state    json.RawMessage // verified state from requestState
+	mu       sync.Mutex
+	newState json.RawMessage
+	stateSet bool
+	pending  map[string]mcp.InputRequest
 }
 
 type requestKey struct{}

@@ -30,6 +30,7 @@ type Server struct {
 	cache    CachePolicy
 	ring     stateRing // seals and opens requestState
 	stateTTL time.Duration
+	now      func() time.Time // the clock requestState expiry is sealed and checked on (time.Now)
 	pageSize int
 	logger   *slog.Logger
 
@@ -68,6 +69,7 @@ func New(opts Options) (*Server, error) {
 		versions: []string{mcp.ProtocolVersion},
 		cache:    opts.Cache.normalized(),
 		stateTTL: opts.StateTTL,
+		now:      time.Now,
 		pageSize: opts.PageSize,
 		logger:   opts.Logger,
 		closing:  make(chan struct{}),

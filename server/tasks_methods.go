@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"time"
-
-	"github.com/mcpgen/mcpgen/generated/mcp"
 )
 
 // tasksExtension is the tasks extension on the public extension API:
@@ -90,8 +88,8 @@ func (s *Server) tasksCancel(ctx context.Context, p taskParams) (any, error) {
 
 // tasksUpdate answers tasks/update: the answers to pending input requests
 // are recorded (keys that are not pending are ignored); once none is
-// pending the task resumes. An answer of the wrong kind is -32602 and
-// nothing is recorded.
+// pending the task resumes. An answer that does not decode as the result of
+// its pending request (decodeAnswer) is -32602 and nothing is recorded.
 func (s *Server) tasksUpdate(ctx context.Context, p taskParams) (any, error) {
 	t, err := s.lookupTask(ctx, p)
 	if err != nil {
@@ -105,24 +103,20 @@ func (s *Server) tasksUpdate(ctx context.Context, p taskParams) (any, error) {
 	if t.status != TaskInputRequired {
 		return ackResult{ResultType: "complete", Meta: s.metaJSON}, nil
 	}
-	got := mcp.InputResponses{}
+	got := map[string]json.RawMessage{}
 	for key, raw := range p.InputResponses {
 		req, pending := t.pending[key]
 		if !pending {
 			continue
 		}
-		resp, err := mcp.DecodeInputResponse(raw)
-		if err != nil {
-			return nil, invalidParams(fmt.Sprintf("inputResponses[%q]: %v", key, err))
+		if _, err := decodeAnswer(req, raw); err != nil {
+			return nil, answerError(key, req, err)
 		}
-		if !answers(req, resp) {
-			return nil, invalidParams(fmt.Sprintf("inputResponses[%q] does not answer a %s request", key, inputMethod(req)))
-		}
-		got[key] = resp
+		got[key] = raw
 	}
 	if len(got) > 0 {
 		if t.answers == nil {
-			t.answers = mcp.InputResponses{}
+			t.answers = map[string]json.RawMessage{}
 		}
 		maps.Copy(t.answers, got)
 		for key := range got {

@@ -67,7 +67,7 @@ func (g *toolRegistry) callTask(ctx context.Context, r *request, p *requestParam
 		}
 	}
 	r.mu.Lock()
-	tk.answers = maps.Clone(r.inputResponses)
+	tk.answers = cloneAnswers(r.answers) // all of them: Ask in the task decodes them as inline
 	tk.state = r.state
 	if r.stateSet {
 		tk.state = r.newState
@@ -89,7 +89,7 @@ func (s *Server) runTask(ctx context.Context, t *task) {
 		t.mu.Lock()
 		r := &request{
 			s: s, method: mcp.MethodToolsCall, meta: t.meta,
-			mrtrAllowed: true, inputResponses: maps.Clone(t.answers),
+			mrtrAllowed: true, answers: maps.Clone(t.answers),
 			idName: t.tool.key, idArgs: t.args, state: t.state,
 		}
 		t.mu.Unlock()
@@ -133,16 +133,15 @@ func stopReason(ctx context.Context) string {
 
 // parkTask records the input a round asked for and waits until tasks/update
 // has answered all of it; false when the task ended meanwhile (or the round
-// asked for nothing, which fails the task).
+// asked for nothing, or for input the client did not declare, which fails
+// the task).
 func (s *Server) parkTask(ctx context.Context, t *task, r *request, ire *InputRequiredError) bool {
-	r.mu.Lock()
-	reqs := mcp.InputRequests{}
-	maps.Copy(reqs, r.pending)
-	for k, v := range ire.Requests {
-		if v != nil {
-			reqs[k] = v
-		}
+	reqs, err := r.openRequests(ire)
+	if err != nil {
+		t.finish(TaskFailed, nil, toRPCError(err), "")
+		return false
 	}
+	r.mu.Lock()
 	newState, stateSet := r.newState, r.stateSet
 	r.mu.Unlock()
 	if len(reqs) == 0 {
