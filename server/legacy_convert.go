@@ -30,7 +30,10 @@ import (
 //   - before 2025-03-26 (2024-11-05), an audio block becomes a text block
 //     saying audio of that MIME type was omitted;
 //   - a structuredContent that is not a JSON object (allowed since
-//     2026-07-28) is dropped for every legacy revision.
+//     2026-07-28) is dropped for every legacy revision;
+//   - boolean subschemas in a tool's inputSchema and outputSchema (allowed
+//     since 2026-07-28) are written as objects for every legacy revision,
+//     true as {} and false as {"not":{}} (legacy_schema.go).
 //
 // Input requests (Ask): the embedded modern request becomes a JSON-RPC
 // request; a URL-mode elicitation gets the elicitationId 2025-11-25
@@ -157,10 +160,11 @@ func (l *legacySession) convertResultGeneral(method string, b []byte) ([]byte, *
 			}
 		}
 	case mcp.MethodToolsList:
-		if raw, ok := obj["tools"]; ok && version < "2025-06-18" {
-			if tools, ok := exactObjects(raw); ok {
-				for _, t := range tools {
-					delete(t, "outputSchema")
+		if raw, ok := obj["tools"]; ok && jsonscan.Kind(raw) == '[' {
+			var tools []json.RawMessage
+			if json.Unmarshal(raw, &tools) == nil {
+				for i, t := range tools {
+					tools[i] = legacyToolDef(t, version)
 				}
 				if enc, err := marshalRaw(tools); err == nil {
 					obj["tools"] = enc

@@ -28,6 +28,7 @@ func FuzzLegacyFastPaths(f *testing.F) {
 		`{"resultType":"complete","content":[{"type":"text","text":"hi"}],"structuredContent":{"a":1},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"x","version":"1"}}}`,
 		`{"resultType":"complete","content":[{"type":"resource_link","uri":"file:///a","name":"a"},{"type":"audio","data":"AA==","mimeType":"audio/wav"}]}`,
 		`{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}]}`,
+		`{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"x":true,"y":{"items":false}}},"outputSchema":{"type":"object","properties":{"z":true}}},5],"nextCursor":"c"}`,
 		`{"resultType":"complete","messages":[{"role":"user","content":{"type":"resource_link","uri":"x://y","name":"y"}}]}`,
 		`{"result\u0054ype":"complete","_meta":{"a":1,"io.modelcontextprotocol/serverInfo":{}},"structuredContent":[1]}`,
 		`{"name":"weather","arguments":{"location":"Paris"},"_meta":{"progressToken":1,"io.modelcontextprotocol/logLevel":"debug","io.modelcontextprotocol/protocol\u0056ersion":"x"}}`,
