@@ -37,7 +37,9 @@ import (
 //
 // Input requests (Ask): the embedded modern request becomes a JSON-RPC
 // request; a URL-mode elicitation gets the elicitationId 2025-11-25
-// requires; elicitation is refused before 2025-06-18, which lacks it.
+// requires; elicitation is refused before 2025-06-18, which lacks it;
+// sampling content and elicitation schemas follow the revision
+// (legacy_ask.go).
 
 // modernParams returns params with the modern _meta the core requires, and
 // with the multi round-trip fields the session resolved (nil: none).
@@ -269,10 +271,18 @@ func legacyInputRequest(req mcp.InputRequest, version string) (string, json.RawM
 		if version < "2025-06-18" {
 			return "", nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: elicitation is not part of protocol " + version}
 		}
+		if err := legacyElicitParams(env.Params, version); err != nil { // legacy_ask.go
+			return "", nil, err
+		}
 		if mode, _ := jsonscan.String(env.Params["mode"]); mode == "url" {
 			if _, ok := env.Params["elicitationId"]; !ok {
 				env.Params["elicitationId"] = jsonrpc.AppendString(nil, newSessionID())
 			}
+		}
+	}
+	if env.Method == legacy.MethodSamplingCreateMessage {
+		if err := legacySamplingParams(env.Params, version); err != nil { // legacy_ask.go
+			return "", nil, err
 		}
 	}
 	params, err := marshalRaw(env.Params)
