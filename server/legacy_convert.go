@@ -35,6 +35,10 @@ import (
 //     since 2026-07-28) are written as objects for every legacy revision,
 //     true as {} and false as {"not":{}} (legacy_schema.go).
 //
+// Errors: a resources/read's "Resource not found" (-32602 since
+// 2026-07-28) has the code of the legacy revisions, -32002, and the same
+// data.
+//
 // Input requests (Ask): the embedded modern request becomes a JSON-RPC
 // request; a URL-mode elicitation gets the elicitationId 2025-11-25
 // requires; elicitation is refused before 2025-06-18, which lacks it;
@@ -225,6 +229,16 @@ func convertBlock(raw json.RawMessage, version string) json.RawMessage {
 		return raw
 	}
 	return enc
+}
+
+// legacyError returns the error a legacy session answers method with for
+// the core's error e: a resources/read's ResourceNotFound with code -32002,
+// e itself otherwise.
+func legacyError(method string, e *jsonrpc.Error) *jsonrpc.Error {
+	if method == mcp.MethodResourcesRead && e.Code == jsonrpc.CodeInvalidParams && e.Message == resourceNotFoundMessage {
+		return &jsonrpc.Error{Code: codeLegacyResourceNotFound, Message: e.Message, Data: e.Data}
+	}
+	return e
 }
 
 // serverCapabilities are the server's capabilities in the legacy shape:
