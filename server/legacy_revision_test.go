@@ -17,9 +17,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// Differential checks of legacy sessions: every message the server sends a
+// Legacy sessions serve their revision: every message the server sends a
 // legacy client is validated against that revision's schema.json
-// (/work/shared/mcp-spec/schema/<rev>/schema.json, MCPGEN_SPEC_DIR).
+// (<MCPGEN_SPEC_DIR>/schema/<rev>/schema.json).
 
 var lcSchemas struct {
 	mu sync.Mutex
@@ -149,7 +149,7 @@ func lcHTTP(t *testing.T, s *Server, rev, caps string) (post func(body string) (
 	return post
 }
 
-// TestLegacyAttackOutputSchemaNotObject: 2026-07-28 lets an outputSchema be
+// TestLegacyNonObjectOutputSchemaFitsRevision: 2026-07-28 lets an outputSchema be
 // any schema (CHANGES: "outputSchema: the type:"object" constraint is
 // gone"), but 2025-06-18 and 2025-11-25 define Tool.outputSchema with
 // "type": {"const": "object"} (required). A legacy session at those
@@ -162,7 +162,7 @@ func lcHTTP(t *testing.T, s *Server, rev, caps string) (post func(body string) (
 // MUST provide structured results that conform to this schema", tools.mdx).
 // versioning.mdx, Backward Compatibility: a dual-era server "serves the
 // client according to the negotiated legacy revision".
-func TestLegacyAttackOutputSchemaNotObject(t *testing.T) {
+func TestLegacyNonObjectOutputSchemaFitsRevision(t *testing.T) {
 	arrayOut := NewTool(ToolInfo{Name: "array_out", Description: "Array output",
 		OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"string"}}`)},
 		func(ctx context.Context, in noArgs) (*mcp.CallToolResult, error) {
@@ -195,16 +195,16 @@ func TestLegacyAttackOutputSchemaNotObject(t *testing.T) {
 	}
 }
 
-// TestLegacyAttackBooleanSubschema: the schemas the runtime derives for a
-// field of type any are the boolean schema true ({"x": true} under
-// properties), valid in 2026-07-28 (inputSchema/outputSchema properties "no
-// longer typed") but not in any legacy revision, whose Tool.inputSchema
-// (and, from 2025-06-18, outputSchema) types every properties member as an
-// object. The legacy session passes them on, so tools/list of an ordinary
-// typed tool fails ListToolsResult in every legacy revision
-// (versioning.mdx: "serves the client according to the negotiated legacy
-// revision"); {} is the object form of the same schema.
-func TestLegacyAttackBooleanSubschema(t *testing.T) {
+// TestLegacyToolsListSendsBooleanSubschemasAsObjects: the schemas the
+// runtime derives for a field of type any are the boolean schema true
+// ({"x": true} under properties), valid in 2026-07-28 (inputSchema/
+// outputSchema properties "no longer typed") but not in any legacy
+// revision, whose Tool.inputSchema (and, from 2025-06-18, outputSchema)
+// types every properties member as an object. A legacy session sends {},
+// the object form of the same schema, so tools/list validates against
+// ListToolsResult in every legacy revision (versioning.mdx: "serves the
+// client according to the negotiated legacy revision").
+func TestLegacyToolsListSendsBooleanSubschemasAsObjects(t *testing.T) {
 	type anyIn struct {
 		X any `json:"x"`
 	}
@@ -248,17 +248,17 @@ func lcServerRequest(t *testing.T, p *lgPeer, tool, result string) (map[string]a
 	}
 }
 
-// TestLegacyAttackSamplingContent: server.Ask's sampling/createMessage
-// becomes a real request in a legacy session (README, Compatibility), but
-// its messages' content is not converted to the revision: audio content
-// goes to a 2024-11-05 client (SamplingMessage.content there is
-// TextContent | ImageContent) and an array of content blocks (2025-11-25's
-// SamplingMessage) to 2024-11-05, 2025-03-26 and 2025-06-18 clients, whose
-// SamplingMessage.content is a single block. The request fails the
-// revision's CreateMessageRequest. README: "content a revision lacks is
-// converted"; versioning.mdx: "serves the client according to the
-// negotiated legacy revision".
-func TestLegacyAttackSamplingContent(t *testing.T) {
+// TestLegacySamplingContentFitsRevision: server.Ask's
+// sampling/createMessage becomes a real request in a legacy session
+// (README, Compatibility) whose messages' content follows the revision:
+// no audio content for a 2024-11-05 client (SamplingMessage.content there
+// is TextContent | ImageContent), and no array of content blocks
+// (2025-11-25's SamplingMessage) for 2024-11-05, 2025-03-26 and 2025-06-18
+// clients, whose SamplingMessage.content is a single block. The request
+// validates against the revision's CreateMessageRequest. README: "content
+// a revision lacks is converted"; versioning.mdx: "serves the client
+// according to the negotiated legacy revision".
+func TestLegacySamplingContentFitsRevision(t *testing.T) {
 	audio := NewTool(ToolInfo{Name: "ask_audio", Description: "Sampling with audio"}, func(ctx context.Context, in noArgs) (string, error) {
 		_, err := Ask(ctx, "s", &mcp.CreateMessageRequest{Params: mcp.CreateMessageRequestParams{MaxTokens: 5,
 			Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: &mcp.AudioContent{Data: []byte("wav"), MIMEType: "audio/wav"}}}}})
@@ -286,16 +286,15 @@ func TestLegacyAttackSamplingContent(t *testing.T) {
 	}
 }
 
-// TestLegacyAttackElicitMultiSelect: a form elicitation with a multi-select
-// enum (UntitledMultiSelectEnumSchema, new in 2025-11-25) is sent as is to
-// a 2025-06-18 client that declared elicitation, whose
-// PrimitiveSchemaDefinition has no array type: the elicitation/create
-// request fails 2025-06-18's ElicitRequest (README: "server.Ask becomes a
-// real elicitation/create … request", "content a revision lacks is
-// converted"; versioning.mdx: "serves the client according to the
-// negotiated legacy revision"). The server should refuse it as it refuses
-// elicitation before 2025-06-18, or convert it.
-func TestLegacyAttackElicitMultiSelect(t *testing.T) {
+// TestLegacyElicitMultiSelectIsRefusedAt20250618: a form elicitation with
+// a multi-select enum (UntitledMultiSelectEnumSchema, new in 2025-11-25)
+// cannot go to a 2025-06-18 client, whose PrimitiveSchemaDefinition has no
+// array type (README: "server.Ask becomes a real elicitation/create …
+// request", "content a revision lacks is converted"; versioning.mdx:
+// "serves the client according to the negotiated legacy revision"). The
+// server refuses it as it refuses elicitation before 2025-06-18 (a request
+// it sends must validate against 2025-06-18's ElicitRequest).
+func TestLegacyElicitMultiSelectIsRefusedAt20250618(t *testing.T) {
 	multi := NewTool(ToolInfo{Name: "ask_multi", Description: "Multi-select elicitation"}, func(ctx context.Context, in noArgs) (string, error) {
 		_, err := Ask(ctx, "m", &mcp.ElicitRequest{Params: &mcp.ElicitRequestFormParams{Message: "pick",
 			RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{Properties: map[string]mcp.PrimitiveSchemaDefinition{
@@ -320,14 +319,14 @@ func TestLegacyAttackElicitMultiSelect(t *testing.T) {
 	}
 }
 
-// TestLegacyAttackResourceNotFoundCode: resources/read of an unknown URI
-// answers -32602, the 2026-07-28 code, in every legacy session. The code
-// of those revisions is -32002: basic/index.mdx lists "-32002 — resource
-// not found (2025-11-25 and earlier; replaced by -32602)", and
+// TestLegacyResourceNotFoundIsMinus32002: resources/read of an unknown URI
+// answers -32602 in 2026-07-28, and -32002, the code of the legacy
+// revisions, in every legacy session: basic/index.mdx lists "-32002 —
+// resource not found (2025-11-25 and earlier; replaced by -32602)", and
 // resources.mdx has clients accept it "from servers implementing earlier
 // versions"; versioning.mdx: a dual-era server "serves the client according
 // to the negotiated legacy revision".
-func TestLegacyAttackResourceNotFoundCode(t *testing.T) {
+func TestLegacyResourceNotFoundIsMinus32002(t *testing.T) {
 	for _, rev := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"} {
 		t.Run(rev, func(t *testing.T) {
 			f := newFixture(t)
@@ -337,11 +336,18 @@ func TestLegacyAttackResourceNotFoundCode(t *testing.T) {
 			if e == nil || e["code"] != float64(-32002) {
 				t.Errorf("resources/read of a missing resource at %s: %s, want error -32002", rev, line)
 			}
+			if data, _ := e["data"].(map[string]any); data["uri"] != "test://missing" {
+				t.Errorf("resources/read of a missing resource at %s: %s, want data.uri", rev, line)
+			}
 		})
+	}
+	r := rpc(t, newFixture(t).s, "resources/read", `{"uri":"test://missing"}`)
+	if r.Error == nil || r.Error.Code != -32602 || string(r.Error.Data) != `{"uri":"test://missing"}` {
+		t.Errorf("2026-07-28 resources/read of a missing resource: %+v, want -32602 with data.uri", r.Error)
 	}
 }
 
-// TestLegacyAttackSamplingToolsWithoutCapability: client/sampling.mdx:
+// TestLegacySamplingToolsNeedTheCapability: client/sampling.mdx:
 // "Servers MUST NOT send tool-enabled sampling requests to Clients that
 // have not declared support for tool use via the sampling.tools
 // capability." In a legacy session server.Ask sends the
@@ -350,7 +356,7 @@ func TestLegacyAttackResourceNotFoundCode(t *testing.T) {
 // (a 2025-11-25 client that chose not to declare tools, and a 2025-06-18
 // client, whose revision has no tool use at all). It should fail as other
 // missing capabilities do (-32021, RequireCapabilities) and send nothing.
-func TestLegacyAttackSamplingToolsWithoutCapability(t *testing.T) {
+func TestLegacySamplingToolsNeedTheCapability(t *testing.T) {
 	withTools := NewTool(ToolInfo{Name: "ask_tools", Description: "Tool-enabled sampling"}, func(ctx context.Context, in noArgs) (string, error) {
 		_, err := Ask(ctx, "s", &mcp.CreateMessageRequest{Params: mcp.CreateMessageRequestParams{MaxTokens: 5,
 			Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: &mcp.TextContent{Text: "weather?"}}},
