@@ -39,9 +39,18 @@ func invalidParams(msg string) *jsonrpc.Error {
 
 // ResourceNotFound returns the error for a resources/read of an unknown URI:
 // -32602 with data {"uri": uri} (server/resources.mdx, "Error Handling").
+// A legacy session sends it with the code of its revisions, -32002
+// (legacyError).
 func ResourceNotFound(uri string) error {
-	return jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Resource not found", map[string]string{"uri": uri})
+	return jsonrpc.NewError(jsonrpc.CodeInvalidParams, resourceNotFoundMessage, map[string]string{"uri": uri})
 }
+
+// resourceNotFoundMessage is the message of ResourceNotFound's error.
+const resourceNotFoundMessage = "Resource not found"
+
+// codeLegacyResourceNotFound is the resource-not-found code of 2025-11-25
+// and earlier (basic/index.mdx: replaced by -32602 in 2026-07-28).
+const codeLegacyResourceNotFound = -32002
 
 // methodNotFound is the -32601 for an unknown method.
 func methodNotFound(method string) *jsonrpc.Error {

@@ -622,7 +622,7 @@ func (l *legacySession) forward(ctx context.Context, msg jsonrpc.Message, w Mess
 		m.Params = params
 		b, rerr := l.s.serve(ctx, m, w)
 		if rerr != nil {
-			return nil, rerr
+			return nil, legacyError(msg.Method, rerr)
 		}
 		if !isMRTRMethod(msg.Method) || resultTypeOf(b) != "input_required" {
 			return l.convertResult(msg.Method, b)

@@ -34,11 +34,20 @@ import (
 //   - before 2025-03-26 (2024-11-05), an audio block becomes a text block
 //     saying audio of that MIME type was omitted;
 //   - a structuredContent that is not a JSON object (allowed since
-//     2026-07-28) is dropped for every legacy revision.
+//     2026-07-28) is dropped for every legacy revision;
+//   - boolean subschemas in a tool's inputSchema and outputSchema (allowed
+//     since 2026-07-28) are written as objects for every legacy revision,
+//     true as {} and false as {"not":{}} (legacy_schema.go).
+//
+// Errors: a resources/read's "Resource not found" (-32602 since
+// 2026-07-28) has the code of the legacy revisions, -32002, and the same
+// data.
 //
 // Input requests (Ask): the embedded modern request becomes a JSON-RPC
 // request; a URL-mode elicitation gets the elicitationId 2025-11-25
-// requires; elicitation is refused before 2025-06-18, which lacks it.
+// requires; elicitation is refused before 2025-06-18, which lacks it;
+// sampling content and elicitation schemas follow the revision
+// (legacy_ask.go).
 
 // modernParams returns params with the modern _meta the core requires, and
 // with the multi round-trip fields the session resolved (nil: none).
@@ -161,12 +170,11 @@ func (l *legacySession) convertResultGeneral(method string, b []byte) ([]byte, *
 			}
 		}
 	case mcp.MethodToolsList:
-		if raw, ok := obj["tools"]; ok {
-			if tools, ok := exactObjects(raw); ok {
-				for _, t := range tools {
-					if schema, ok := t["outputSchema"]; ok && (version < "2025-06-18" || !rootTypeIsObject(schema)) {
-						delete(t, "outputSchema")
-					}
+		if raw, ok := obj["tools"]; ok && jsonscan.Kind(raw) == '[' {
+			var tools []json.RawMessage
+			if json.Unmarshal(raw, &tools) == nil {
+				for i, t := range tools {
+					tools[i] = legacyToolDef(t, version)
 				}
 				if enc, err := marshalRaw(tools); err == nil {
 					obj["tools"] = enc
@@ -227,6 +235,16 @@ func convertBlock(raw json.RawMessage, version string) json.RawMessage {
 	return enc
 }
 
+// legacyError returns the error a legacy session answers method with for
+// the core's error e: a resources/read's ResourceNotFound with code -32002,
+// e itself otherwise.
+func legacyError(method string, e *jsonrpc.Error) *jsonrpc.Error {
+	if method == mcp.MethodResourcesRead && e.Code == jsonrpc.CodeInvalidParams && e.Message == resourceNotFoundMessage {
+		return &jsonrpc.Error{Code: codeLegacyResourceNotFound, Message: e.Message, Data: e.Data}
+	}
+	return e
+}
+
 // serverCapabilities are the server's capabilities in the legacy shape:
 // listChanged where the registries notify, resources.subscribe whenever
 // resources are offered, logging always, completions from 2025-03-26.
@@ -271,10 +289,18 @@ func legacyInputRequest(req mcp.InputRequest, version string) (string, json.RawM
 		if version < "2025-06-18" {
 			return "", nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: elicitation is not part of protocol " + version}
 		}
+		if err := legacyElicitParams(env.Params, version); err != nil { // legacy_ask.go
+			return "", nil, err
+		}
 		if mode, _ := jsonscan.String(env.Params["mode"]); mode == "url" {
 			if _, ok := env.Params["elicitationId"]; !ok {
 				env.Params["elicitationId"] = jsonrpc.AppendString(nil, newSessionID())
 			}
+		}
+	}
+	if env.Method == legacy.MethodSamplingCreateMessage {
+		if err := legacySamplingParams(env.Params, version); err != nil { // legacy_ask.go
+			return "", nil, err
 		}
 	}
 	params, err := marshalRaw(env.Params)

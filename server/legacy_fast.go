@@ -92,25 +92,21 @@ func (l *legacySession) modernParamsFast(params json.RawMessage, responses mcp.I
 }
 
 // convertResultFast is convertResult for every result but prompts/get's
-// and tools/list's before 2025-06-18 or with an outputSchema whose root is
-// not an object (they rewrite nested objects): the
-// top-level members resultType, ttlMs and cacheScope dropped, _meta
-// without serverInfo (dropped when nothing else is left), and a
-// tools/call's content blocks and structuredContent converted for version.
-// ok is false when the general path must convert it.
+// (it rewrites nested objects): the top-level members resultType, ttlMs
+// and cacheScope dropped, _meta without serverInfo (dropped when nothing
+// else is left), a tools/call's content blocks and structuredContent
+// converted for version, and a tools/list's definitions
+// (legacyToolDef). ok is false when the general path must convert it.
 func (l *legacySession) convertResultFast(method string, b []byte) (out []byte, ok bool) {
 	version := l.ProtocolVersion()
-	if method == mcp.MethodPromptsGet || method == mcp.MethodToolsList && version < "2025-06-18" {
+	if method == mcp.MethodPromptsGet {
 		return nil, false
 	}
 	t, perr := jsonscan.ParseKept(b, legacyFastDepth)
 	if perr != nil || t.Kind(0) != jsonscan.KindObject {
 		return nil, false
 	}
-	if method == mcp.MethodToolsList && !outputSchemasAreObjects(&t) {
-		return nil, false
-	}
-	call := method == mcp.MethodToolsCall
+	call, list := method == mcp.MethodToolsCall, method == mcp.MethodToolsList
 	out = make([]byte, 0, len(b))
 	out = append(out, '{')
 	for m := t.FirstMember(0); m >= 0; m = t.NextMember(0, m) {
@@ -138,38 +134,22 @@ func (l *legacySession) convertResultFast(method string, b []byte) (out []byte, 
 				out = append(out, raw...)
 			}
 			out = append(out, ']')
+		case list && t.TextEqual(m, "tools") && t.Kind(v) == jsonscan.KindArray:
+			out = appendComma(out)
+			out = append(out, t.Raw(m)...)
+			out = append(out, ':', '[')
+			for i, e := 0, t.FirstElement(v); e >= 0; i, e = i+1, t.NextElement(v, e) {
+				if i > 0 {
+					out = append(out, ',')
+				}
+				out = append(out, legacyToolDef(t.Raw(e), version)...)
+			}
+			out = append(out, ']')
 		default:
 			out = appendMember(out, t.Raw(m), t.Raw(v))
 		}
 	}
 	return append(out, '}'), true
-}
-
-// outputSchemasAreObjects reports whether every outputSchema of the tools
-// of tools/list result t has the root "type": "object" the legacy revisions
-// require (else the general path leaves it out).
-func outputSchemasAreObjects(t *jsonscan.Tape) bool {
-	tools, found := t.Member(0, "tools")
-	if !found || t.Kind(tools) != jsonscan.KindArray {
-		return true
-	}
-	for e := t.FirstElement(tools); e >= 0; e = t.NextElement(tools, e) {
-		if t.Kind(e) != jsonscan.KindObject {
-			continue
-		}
-		schema, found := t.Member(e, "outputSchema")
-		if !found {
-			continue
-		}
-		if t.Kind(schema) != jsonscan.KindObject {
-			return false
-		}
-		typ, found := t.Member(schema, "type")
-		if !found || t.Kind(typ) != jsonscan.KindString || !t.TextEqual(typ, "object") {
-			return false
-		}
-	}
-	return true
 }
 
 // blockConverts reports whether content block node e is one convertBlock

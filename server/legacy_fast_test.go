@@ -30,6 +30,7 @@ func FuzzLegacyFastPaths(f *testing.F) {
 		`{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}]}`,
 		`{"resultType":"complete","tools":[{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}},{"name":"u","outputSchema":{"t\u0079pe":"\u006fbject"}}]}`,
 		`{"tools":[{"name":"t","outputSchema":{"anyOf":[{"type":"object"}]}},{"name":"u","outputSchema":true},5]}`,
+		`{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"x":true,"y":{"items":false}}},"outputSchema":{"type":"object","properties":{"z":true}}},5],"nextCursor":"c"}`,
 		`{"resultType":"complete","messages":[{"role":"user","content":{"type":"resource_link","uri":"x://y","name":"y"}}]}`,
 		`{"result\u0054ype":"complete","_meta":{"a":1,"io.modelcontextprotocol/serverInfo":{}},"structuredContent":[1]}`,
 		`{"name":"weather","arguments":{"location":"Paris"},"_meta":{"progressToken":1,"io.modelcontextprotocol/logLevel":"debug","io.modelcontextprotocol/protocol\u0056ersion":"x"}}`,

@@ -216,7 +216,8 @@ func (r *request) openRequests(ire *InputRequiredError) (mcp.InputRequests, erro
 // returns it as its error and the runtime answers with InputRequiredResult.
 // In a legacy session Ask instead sends the request to the client
 // (elicitation/create, sampling/createMessage, roots/list) and blocks until
-// the client answers or ctx ends.
+// the client answers or ctx ends; a request the session's revision cannot
+// carry (legacy_ask.go) fails with -32603 and is not sent.
 //
 // key names the request within this request's rounds; the answer comes back
 // under the same key. A handler may Ask several keys before returning: all
