@@ -3,7 +3,7 @@ package generator
 import "strings"
 
 // appendCheckStub stands in for jsonappend.go when the output is
-// type-checked: generated code calls only these two functions, and the
+// type-checked: generated code uses only these declarations, and the
 // file itself is compiled and tested once, as internal/support (it needs
 // reflect and more of the standard library than the stubs declare).
 // Building generated/mcp checks the signatures against the real file.
@@ -11,7 +11,9 @@ const appendCheckStub = `package support
 
 import "encoding/json"
 
-func appendJSON(dst []byte, v any) ([]byte, error) { return dst, nil }
+type encodeDepth struct{ n uint }
+
+func appendJSONAt(dst []byte, v any, d encodeDepth) ([]byte, error) { return dst, nil }
 
 func appendExtraAt(dst []byte, start int, extra map[string]json.RawMessage, declared ...string) ([]byte, error) {
 	return dst, nil

@@ -103,14 +103,18 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 	f.Func().Params(jen.Id("x").Op("*").Id(g.name(t))).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }
 
-// admitsNull reports whether a named type takes JSON null as a value (a
-// scalar union with "null", an enum listing null).
+// admitsNull reports whether a type takes JSON null as a value: any value
+// (the schema gives no type), a scalar union with "null", an enum listing
+// null.
 func admitsNull(r *schema.Ref) bool {
+	if r.Any {
+		return true
+	}
 	if r.Named == nil {
 		return false
 	}
 	t := resolve(r.Named)
-	return t.Kind == schema.KindScalarUnion && slices.Contains(t.Prims, schema.Null) || t.Kind == schema.KindEnum && t.Nullable
+	return t.Kind == schema.KindAny || t.Kind == schema.KindScalarUnion && slices.Contains(t.Prims, schema.Null) || t.Kind == schema.KindEnum && t.Nullable
 }
 
 // membersVar names the list of a struct's declared members.

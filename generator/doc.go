@@ -55,9 +55,14 @@
 //     (A = B, B = A) are errors.
 //   - anyOf/oneOf of objects: a sealed interface, decoded by a
 //     discriminating const member (or an Overrides.Tags rule) or else by
-//     shape; members that cannot be told apart are an error. A union of
+//     shape; members that cannot be told apart are an error. Encoding
+//     refuses a nil or nil-pointer member where the schema does not let it
+//     be null (an optional one that is nil is left out). A union of
 //     primitives is a scalar union; one of every JSON kind is any value.
-//     A union mixing strings and objects is an error.
+//     Encoding refuses what its decoder refuses: null unless the union
+//     takes it, and a fraction or a number beyond int64 when it takes
+//     integers but not numbers. A union mixing strings and objects is an
+//     error.
 //   - the members of a union of primitives keep their enum, const and
 //     minimum/maximum (a $ref member is the schema it names, an anyOf
 //     within an anyOf its members): a value must fit one member, exactly
@@ -102,10 +107,18 @@
 //   - arrays and maps: decoded element by element (unless every element
 //     may be any JSON value), so that a refused element is named by its
 //     index or key, however deep ("tools[1].name", "experimental.x").
-//   - format byte: []byte (base64 on the wire).
+//   - an object that names a member twice is refused at any depth, in
+//     values decoded by encoding/json and kept raw too; a name's bytes
+//     that are not UTF-8 are read as encoding/json reads them (U+FFFD).
+//     Encoding refuses a map key or Extra name that is not UTF-8 (two
+//     would be written as one name twice) and a value that contains
+//     itself (encoding/json's cycle error).
+//   - format byte: []byte, a base64 string on the wire (an array of
+//     numbers, which encoding/json would read into a []byte, is refused).
 //   - Overrides.Raw members: json.RawMessage, checked to be of the kind
 //     the schema requires.
-//   - the boolean schema true: any value. false: an error.
+//   - the boolean schema true, or no type: any value, null included (a
+//     required one must be present but may be null). false: an error.
 //   - recursion through fields, arrays, maps and unions: recursive Go
 //     types; a struct that contains itself through required members only
 //     is an error.

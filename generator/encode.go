@@ -33,7 +33,8 @@ func (g *gen) emitEncoders(f *jen.File) {
 				g.emitScalarEncoder(f, t)
 			}
 		case schema.KindArray, schema.KindMap:
-			if r := g.ruleFor(collectionRef(t)); r != nil {
+			r := g.ruleFor(collectionRef(t))
+			if r != nil || collectionUnionCheck(t, jen.Null()) != nil {
 				g.emitCollectionEncoder(f, t, r)
 			}
 		}
@@ -50,15 +51,33 @@ func (g *gen) emitScalarEncoder(f *jen.File, t *schema.Type) {
 }
 
 // emitCollectionEncoder writes MarshalJSON for a named array or map whose
-// elements the schema narrows: an element its decoder refuses is refused on
-// the way out.
+// elements the schema narrows (rule, or nil), or that are unions: an
+// element its decoder refuses is refused on the way out.
 func (g *gen) emitCollectionEncoder(f *jen.File, t *schema.Type, rule jen.Code) {
 	plainType := g.goType(collectionRef(t))
-	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses elements the schema does not allow.", article(g.name(t))))
-	f.Func().Params(jen.Id("v").Id(g.name(t))).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.If(jen.Err().Op(":=").Add(rule).Call(plainType.Clone().Call(jen.Id("v"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Qual(encodingJSON, "Marshal").Call(plainType.Clone().Call(jen.Id("v")))),
+	plain := func() jen.Code { return plainType.Clone().Call(jen.Id("v")) }
+	var checks, body []jen.Code
+	if rule != nil {
+		checks = append(checks, jen.Add(rule).Call(plain()))
+	}
+	if check := collectionUnionCheck(t, plain()); check != nil {
+		checks = append(checks, check)
+	}
+	for _, check := range checks {
+		body = append(body, jen.If(jen.Err().Op(":=").Add(check), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+	}
+	body = append(body, jen.Return(jen.Id("appendJSONAt").Call(jen.Id("dst"), plain(), jen.Id("d"))))
+	name := g.name(t)
+	f.Comment(fmt.Sprintf("MarshalJSON encodes %s and refuses elements the schema does not allow.", article(name)))
+	f.Func().Params(jen.Id("v").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("v").Dot("appendJSONAt").Call(jen.Nil(), jen.Id("encodeDepth").Values())),
 	)
+	f.Comment(fmt.Sprintf("AppendJSON appends the encoding of %s to dst, as MarshalJSON returns it.", article(name)))
+	f.Func().Params(jen.Id("v").Id(name)).Id("AppendJSON").Params(jen.Id("dst").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("v").Dot("appendJSONAt").Call(jen.Id("dst"), jen.Id("encodeDepth").Values())),
+	)
+	f.Comment(fmt.Sprintf("appendJSONAt is AppendJSON for %s nested at depth d (see encodeDepth).", article(name)))
+	f.Func().Params(jen.Id("v").Id(name)).Id("appendJSONAt").Params(jen.Id("dst").Index().Byte(), jen.Id("d").Id("encodeDepth")).Params(jen.Index().Byte(), jen.Error()).Block(body...)
 }
 
 // emitEnumEncoder writes MarshalJSON for an enum: a value the schema does
@@ -88,14 +107,16 @@ func (g *gen) emitEnumEncoder(f *jen.File, t *schema.Type) {
 // the constant members, and the members whose names a struct tag cannot
 // spell ("", "a,b"), then the kept extra members.
 //
-//	func (x TextContent) MarshalJSON() ([]byte, error) { return x.AppendJSON(nil) }
+//	func (x TextContent) MarshalJSON() ([]byte, error) { return x.appendJSONAt(nil, encodeDepth{}) }
 //
-//	func (x TextContent) AppendJSON(dst []byte) ([]byte, error) {
+//	func (x TextContent) AppendJSON(dst []byte) ([]byte, error) { return x.appendJSONAt(dst, encodeDepth{}) }
+//
+//	func (x TextContent) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 //		type wire TextContent
-//		return appendJSON(dst, struct {
+//		return appendJSONAt(dst, struct {
 //			C0 json.RawMessage `json:"type"`
 //			wire
-//		}{json.RawMessage(`"text"`), wire(x)})
+//		}{json.RawMessage(`"text"`), wire(x)}, d)
 //	}
 func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 	fields, extra := structFields(t)
@@ -133,6 +154,9 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 		for _, check := range g.valueChecks(gf) {
 			fill = append(fill, fail(check))
 		}
+		for _, check := range unionChecks(gf) {
+			fill = append(fill, fail(check))
+		}
 	}
 	if len(fixed) == 0 && len(fill) == 0 && len(named) == 0 && extra == "" {
 		return
@@ -150,11 +174,11 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 		value = jen.Struct(members...).Values(values...)
 	}
 	if extra == "" && len(named) == 0 {
-		body = append(body, jen.Return(jen.Id("appendJSON").Call(jen.Id("dst"), value)))
+		body = append(body, jen.Return(jen.Id("appendJSONAt").Call(jen.Id("dst"), value, jen.Id("d"))))
 	} else {
 		body = append(body,
 			jen.Id("start").Op(":=").Len(jen.Id("dst")),
-			jen.List(jen.Id("dst"), jen.Err()).Op(":=").Id("appendJSON").Call(jen.Id("dst"), value),
+			jen.List(jen.Id("dst"), jen.Err()).Op(":=").Id("appendJSONAt").Call(jen.Id("dst"), value, jen.Id("d")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		)
 		if len(named) > 0 {
@@ -179,9 +203,13 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 	name := g.name(t)
 	f.Comment(fmt.Sprintf("MarshalJSON encodes %s, refusing values its decoder would refuse.", article(name)))
 	f.Func().Params(jen.Id("x").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Nil())),
+		jen.Return(jen.Id("x").Dot("appendJSONAt").Call(jen.Nil(), jen.Id("encodeDepth").Values())),
 	)
 	f.Comment(fmt.Sprintf("AppendJSON appends the encoding of %s to dst, as MarshalJSON returns it;", article(name)))
 	f.Comment("nested values append themselves, so nothing is encoded twice.")
-	f.Func().Params(jen.Id("x").Id(name)).Id("AppendJSON").Params(jen.Id("dst").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(body...)
+	f.Func().Params(jen.Id("x").Id(name)).Id("AppendJSON").Params(jen.Id("dst").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("x").Dot("appendJSONAt").Call(jen.Id("dst"), jen.Id("encodeDepth").Values())),
+	)
+	f.Comment(fmt.Sprintf("appendJSONAt is AppendJSON for %s nested at depth d (see encodeDepth).", article(name)))
+	f.Func().Params(jen.Id("x").Id(name)).Id("appendJSONAt").Params(jen.Id("dst").Index().Byte(), jen.Id("d").Id("encodeDepth")).Params(jen.Index().Byte(), jen.Error()).Block(body...)
 }

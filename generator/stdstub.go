@@ -29,6 +29,7 @@ var stdStubs = map[string]string{
 	"bytes": `package bytes
 type Buffer struct{ buf []byte; off int }
 func (b *Buffer) String() string { return "" }
+func Equal(a []byte, b []byte) bool { return false }
 func HasPrefix(s []byte, prefix []byte) bool { return false }
 func IndexByte(b []byte, c byte) int { return 0 }
 func TrimLeft(s []byte, cutset string) []byte { return nil }
@@ -94,8 +95,14 @@ type Type interface {
 	String() string
 	common()
 }
+type Kind uint
+const Map Kind = 21
+const Pointer Kind = 22
+const Slice Kind = 23
 type Value struct{ ptr *int }
+func (v Value) IsNil() bool { return false }
 func (v Value) IsZero() bool { return false }
+func (v Value) Kind() Kind { return 0 }
 func DeepEqual(x any, y any) bool { return false }
 func TypeFor[T any]() Type { return nil }
 func ValueOf(i any) Value { return Value{} }
@@ -127,6 +134,7 @@ type Time struct{ wall uint64; ext int64 }
 `,
 	"unicode/utf8": `package utf8
 func RuneStart(b byte) bool { return false }
+func Valid(p []byte) bool { return false }
 `,
 }
 

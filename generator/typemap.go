@@ -126,6 +126,9 @@ func (g *gen) decoderFor(r *schema.Ref, pointer bool) jen.Code {
 		}
 		return jen.Id("via").Index(jen.Id(g.name(r.Named)))
 	}
+	if r.Base64 && !pointer {
+		return jen.Id("base64Bytes") // a base64 string, not an array of numbers
+	}
 	if r.Raw {
 		if r.RawKind == "object" {
 			return jen.Id("rawObject")

@@ -46,7 +46,7 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	required(&fs, raw[2], &x.Data, "data", plain[[]byte])
+	required(&fs, raw[2], &x.Data, "data", base64Bytes)
 	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
 	constant(&fs, raw[4], "\"audio\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -84,7 +84,7 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	*x = BlobResourceContents{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	required(&fs, raw[1], &x.Blob, "blob", plain[[]byte])
+	required(&fs, raw[1], &x.Blob, "blob", base64Bytes)
 	optional(&fs, raw[2], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[3], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
@@ -932,7 +932,7 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	required(&fs, raw[2], &x.Data, "data", plain[[]byte])
+	required(&fs, raw[2], &x.Data, "data", base64Bytes)
 	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
 	constant(&fs, raw[4], "\"image\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -1546,7 +1546,7 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	*x = LoggingMessageNotificationParams{}
 	var fs fields
 	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
-	required(&fs, raw[1], &x.Data, "data", plain[any])
+	requiredOrNull(&fs, raw[1], &x.Data, "data", plain[any])
 	required(&fs, raw[2], &x.Level, "level", plain[LoggingLevel])
 	optional(&fs, raw[3], &x.Logger, "logger", str)
 	x.Extra = keep(&fs, rest)

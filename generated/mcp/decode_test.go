@@ -161,3 +161,76 @@ func TestDecodeErrorNamesTheArrayIndex(t *testing.T) {
 		})
 	}
 }
+
+// generator/doc.go: "format byte: []byte (base64 on the wire)"; the schema
+// types data and blob as strings ("type": "string", "format": "byte"). A
+// JSON array of numbers, which encoding/json would read into a []byte, is
+// refused: one message, one reading.
+func TestByteFieldRefusesArray(t *testing.T) {
+	cases := []struct{ def, in string }{
+		{"ImageContent", `{"type":"image","data":[104,105],"mimeType":"image/png"}`},
+		{"AudioContent", `{"type":"audio","data":[],"mimeType":"audio/wav"}`},
+		{"BlobResourceContents", `{"uri":"file:///b","blob":[0,255]}`},
+		{"ReadResourceResult", `{"contents":[{"uri":"file:///b","blob":[1,2,3]}],"resultType":"complete"}`},
+	}
+	for _, c := range cases {
+		v, err := mcp.DecodeNamed(c.def, []byte(c.in))
+		if err == nil {
+			out, _ := json.Marshal(v)
+			t.Errorf("%s accepted %s (a byte member that is an array, not a base64 string); encodes as %s", c.def, c.in, out)
+		}
+	}
+	v, err := mcp.DecodeNamed("ImageContent", []byte(`{"type":"image","data":"aGk=","mimeType":"image/png"}`))
+	if err != nil || string(v.(*mcp.ImageContent).Data) != "hi" {
+		t.Errorf("a base64 string: %+v, %v", v, err)
+	}
+}
+
+// The schema gives LoggingMessageNotificationParams.data no type ("Any
+// JSON serializable value is allowed here"; schema.ts: data: unknown):
+// null is one of its values, so a notifications/message with "data":null
+// is accepted (and must still be present).
+func TestLogDataNullAccepted(t *testing.T) {
+	for _, c := range []struct{ def, in string }{
+		{"LoggingMessageNotificationParams", `{"level":"info","data":null}`},
+		{"LoggingMessageNotification", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":null}}`},
+	} {
+		if _, err := mcp.DecodeNamed(c.def, []byte(c.in)); err != nil {
+			t.Errorf("%s refused %s, which the schema accepts: %v", c.def, c.in, err)
+		}
+	}
+	if _, err := mcp.DecodeNamed("LoggingMessageNotificationParams", []byte(`{"level":"info"}`)); err == nil {
+		t.Error("a log message without data was accepted")
+	}
+}
+
+// split refuses a member named twice ("one message, one reading"), and so
+// do the members decoded with encoding/json (structuredContent, capability
+// maps, elicitation content, any JSON value), raw members (arguments) and
+// kept undeclared members, at any depth: encoding/json would read the last
+// occurrence, another reader the first.
+func TestNestedDuplicateMemberRefused(t *testing.T) {
+	cases := []struct{ def, in string }{
+		{"CallToolResult", `{"content":[],"structuredContent":{"ok":false,"ok":true}}`},
+		{"CallToolResult", `{"content":[],"structuredContent":{"a":[{"b":{"ok":1,"ok":2}}]}}`},
+		{"ClientCapabilities", `{"experimental":{"a":{},"a":{"x":1}}}`},
+		{"ClientCapabilities", `{"extensions":{"io.example/x":{"k":1,"k":2}}}`},
+		{"ElicitResult", `{"action":"accept","content":{"email":"a@example.com","email":"b@example.com"}}`},
+		{"CallToolRequestParams", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"t","arguments":{"q":"a","q":"b"}}`},
+		{"CallToolResult", `{"content":[],"x-kept":{"k":1,"\u006b":2}}`},
+		{"CallToolResult", `{"content":[],"_meta":{"io.example/k":{"a":1,"a":2}}}`},
+	}
+	for _, c := range cases {
+		if v, err := mcp.DecodeNamed(c.def, []byte(c.in)); err == nil {
+			out, _ := json.Marshal(v)
+			t.Errorf("%s accepted a repeated member: %s\n  read as %s", c.def, c.in, out)
+		} else if !strings.Contains(err.Error(), "duplicate member") {
+			t.Errorf("%s %s: %v, want a duplicate member error", c.def, c.in, err)
+		}
+	}
+	// The same names in sibling objects are not repeated members.
+	in := `{"content":[],"structuredContent":{"a":{"k":1},"b":{"k":2},"c":[{"k":1},{"k":2}]}}`
+	if _, err := mcp.DecodeNamed("CallToolResult", []byte(in)); err != nil {
+		t.Errorf("%s: %v", in, err)
+	}
+}

@@ -9,12 +9,17 @@ import (
 
 // MarshalJSON encodes an Annotations, refusing values its decoder would refuse.
 func (x Annotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Annotations to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Annotations) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Annotations nested at depth d (see encodeDepth).
+func (x Annotations) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Annotations
 	if err := checkBoundsOptional(x.Priority, "priority", bounds{
 		hasMax: true,
@@ -25,7 +30,7 @@ func (x Annotations) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -34,21 +39,26 @@ func (x Annotations) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an AudioContent, refusing values its decoder would refuse.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an AudioContent to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x AudioContent) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an AudioContent nested at depth d (see encodeDepth).
+func (x AudioContent) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire AudioContent
 	if x.Data == nil {
 		x.Data = []byte{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"audio\""), wire(x)})
+	}{json.RawMessage("\"audio\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -57,15 +67,20 @@ func (x AudioContent) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a BaseMetadata, refusing values its decoder would refuse.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a BaseMetadata to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x BaseMetadata) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a BaseMetadata nested at depth d (see encodeDepth).
+func (x BaseMetadata) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire BaseMetadata
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -74,18 +89,23 @@ func (x BaseMetadata) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a BlobResourceContents, refusing values its decoder would refuse.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a BlobResourceContents to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x BlobResourceContents) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a BlobResourceContents nested at depth d (see encodeDepth).
+func (x BlobResourceContents) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire BlobResourceContents
 	if x.Blob == nil {
 		x.Blob = []byte{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -94,18 +114,23 @@ func (x BlobResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a BooleanSchema, refusing values its decoder would refuse.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a BooleanSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x BooleanSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a BooleanSchema nested at depth d (see encodeDepth).
+func (x BooleanSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire BooleanSchema
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"boolean\""), wire(x)})
+	}{json.RawMessage("\"boolean\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -114,12 +139,17 @@ func (x BooleanSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CacheableResult, refusing values its decoder would refuse.
 func (x CacheableResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CacheableResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CacheableResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CacheableResult nested at depth d (see encodeDepth).
+func (x CacheableResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CacheableResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -134,7 +164,7 @@ func (x CacheableResult) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -143,19 +173,24 @@ func (x CacheableResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CallToolRequest, refusing values its decoder would refuse.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CallToolRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CallToolRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CallToolRequest nested at depth d (see encodeDepth).
+func (x CallToolRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CallToolRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/call\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/call\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -164,18 +199,23 @@ func (x CallToolRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CallToolRequestParams, refusing values its decoder would refuse.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CallToolRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CallToolRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CallToolRequestParams nested at depth d (see encodeDepth).
+func (x CallToolRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CallToolRequestParams
 	if err := checkRaw(x.Arguments, "arguments", byte(0x6f), false); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -184,21 +224,29 @@ func (x CallToolRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CallToolResult, refusing values its decoder would refuse.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CallToolResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CallToolResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CallToolResult nested at depth d (see encodeDepth).
+func (x CallToolResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CallToolResult
 	if x.Content == nil {
 		x.Content = []ContentBlock{}
+	}
+	if err := checkUnionElements(x.Content, "content"); err != nil {
+		return nil, err
 	}
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -207,18 +255,26 @@ func (x CallToolResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CallToolResultResponse, refusing values its decoder would refuse.
 func (x CallToolResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CallToolResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CallToolResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CallToolResultResponse nested at depth d (see encodeDepth).
+func (x CallToolResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CallToolResultResponse
+	if err := checkUnion(x.Result, "result", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -227,19 +283,24 @@ func (x CallToolResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CancelledNotification, refusing values its decoder would refuse.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CancelledNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CancelledNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CancelledNotification nested at depth d (see encodeDepth).
+func (x CancelledNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CancelledNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/cancelled\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/cancelled\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -248,15 +309,20 @@ func (x CancelledNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CancelledNotificationParams, refusing values its decoder would refuse.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CancelledNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CancelledNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CancelledNotificationParams nested at depth d (see encodeDepth).
+func (x CancelledNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CancelledNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -265,15 +331,20 @@ func (x CancelledNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilities, refusing values its decoder would refuse.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilities to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilities) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilities nested at depth d (see encodeDepth).
+func (x ClientCapabilities) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilities
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -282,15 +353,20 @@ func (x ClientCapabilities) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilitiesElicitation, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesElicitation to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesElicitation) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesElicitation nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesElicitation) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesElicitation
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -299,15 +375,20 @@ func (x ClientCapabilitiesElicitation) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilitiesRoots, refusing values its decoder would refuse.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesRoots to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesRoots) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesRoots nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesRoots) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesRoots
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -316,15 +397,20 @@ func (x ClientCapabilitiesRoots) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilitiesSampling, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesSampling to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesSampling) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesSampling nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesSampling) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesSampling
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -333,19 +419,24 @@ func (x ClientCapabilitiesSampling) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientNotification, refusing values its decoder would refuse.
 func (x ClientNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientNotification nested at depth d (see encodeDepth).
+func (x ClientNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/cancelled\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/cancelled\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -354,19 +445,24 @@ func (x ClientNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteRequest, refusing values its decoder would refuse.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteRequest nested at depth d (see encodeDepth).
+func (x CompleteRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"completion/complete\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"completion/complete\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -375,15 +471,23 @@ func (x CompleteRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteRequestParams, refusing values its decoder would refuse.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteRequestParams nested at depth d (see encodeDepth).
+func (x CompleteRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteRequestParams
+	if err := checkUnion(x.Ref, "ref", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -392,15 +496,20 @@ func (x CompleteRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteRequestParamsArgument, refusing values its decoder would refuse.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteRequestParamsArgument to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteRequestParamsArgument) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteRequestParamsArgument nested at depth d (see encodeDepth).
+func (x CompleteRequestParamsArgument) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteRequestParamsArgument
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -409,15 +518,20 @@ func (x CompleteRequestParamsArgument) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteRequestParamsContext, refusing values its decoder would refuse.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteRequestParamsContext to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteRequestParamsContext) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteRequestParamsContext nested at depth d (see encodeDepth).
+func (x CompleteRequestParamsContext) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteRequestParamsContext
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -426,18 +540,23 @@ func (x CompleteRequestParamsContext) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteResult, refusing values its decoder would refuse.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteResult nested at depth d (see encodeDepth).
+func (x CompleteResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteResult
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -446,18 +565,23 @@ func (x CompleteResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteResultCompletion, refusing values its decoder would refuse.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteResultCompletion to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteResultCompletion) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteResultCompletion nested at depth d (see encodeDepth).
+func (x CompleteResultCompletion) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteResultCompletion
 	if x.Values == nil {
 		x.Values = []string{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -466,18 +590,23 @@ func (x CompleteResultCompletion) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteResultResponse, refusing values its decoder would refuse.
 func (x CompleteResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteResultResponse nested at depth d (see encodeDepth).
+func (x CompleteResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteResultResponse
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -486,18 +615,23 @@ func (x CompleteResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CreateMessageRequest, refusing values its decoder would refuse.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CreateMessageRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CreateMessageRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CreateMessageRequest nested at depth d (see encodeDepth).
+func (x CreateMessageRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CreateMessageRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"sampling/createMessage\""), wire(x)})
+	}{json.RawMessage("\"sampling/createMessage\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -506,12 +640,17 @@ func (x CreateMessageRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CreateMessageRequestParams, refusing values its decoder would refuse.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CreateMessageRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CreateMessageRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CreateMessageRequestParams nested at depth d (see encodeDepth).
+func (x CreateMessageRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CreateMessageRequestParams
 	if err := checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"); err != nil {
 		return nil, err
@@ -520,7 +659,7 @@ func (x CreateMessageRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 		x.Messages = []SamplingMessage{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -529,15 +668,23 @@ func (x CreateMessageRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CreateMessageResult, refusing values its decoder would refuse.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CreateMessageResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CreateMessageResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CreateMessageResult nested at depth d (see encodeDepth).
+func (x CreateMessageResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CreateMessageResult
+	if err := checkUnion(x.Content, "content", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -546,19 +693,24 @@ func (x CreateMessageResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a DiscoverRequest, refusing values its decoder would refuse.
 func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a DiscoverRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x DiscoverRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a DiscoverRequest nested at depth d (see encodeDepth).
+func (x DiscoverRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire DiscoverRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"server/discover\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"server/discover\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -567,12 +719,17 @@ func (x DiscoverRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a DiscoverResult, refusing values its decoder would refuse.
 func (x DiscoverResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a DiscoverResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x DiscoverResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a DiscoverResult nested at depth d (see encodeDepth).
+func (x DiscoverResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire DiscoverResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -590,7 +747,7 @@ func (x DiscoverResult) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -599,18 +756,23 @@ func (x DiscoverResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a DiscoverResultResponse, refusing values its decoder would refuse.
 func (x DiscoverResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a DiscoverResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x DiscoverResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a DiscoverResultResponse nested at depth d (see encodeDepth).
+func (x DiscoverResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire DiscoverResultResponse
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -619,18 +781,26 @@ func (x DiscoverResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ElicitRequest, refusing values its decoder would refuse.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitRequest nested at depth d (see encodeDepth).
+func (x ElicitRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitRequest
+	if err := checkUnion(x.Params, "params", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"elicitation/create\""), wire(x)})
+	}{json.RawMessage("\"elicitation/create\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -639,15 +809,20 @@ func (x ElicitRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ElicitRequestFormParams, refusing values its decoder would refuse.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitRequestFormParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitRequestFormParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitRequestFormParams nested at depth d (see encodeDepth).
+func (x ElicitRequestFormParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitRequestFormParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -656,21 +831,29 @@ func (x ElicitRequestFormParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ElicitRequestFormParamsRequestedSchema, refusing values its decoder would refuse.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitRequestFormParamsRequestedSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitRequestFormParamsRequestedSchema nested at depth d (see encodeDepth).
+func (x ElicitRequestFormParamsRequestedSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitRequestFormParamsRequestedSchema
 	if x.Properties == nil {
 		x.Properties = map[string]PrimitiveSchemaDefinition{}
 	}
+	if err := checkUnionValues(x.Properties, "properties"); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"object\""), wire(x)})
+	}{json.RawMessage("\"object\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -679,18 +862,23 @@ func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(dst []byte) ([]byte, 
 
 // MarshalJSON encodes an ElicitRequestURLParams, refusing values its decoder would refuse.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitRequestURLParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitRequestURLParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitRequestURLParams nested at depth d (see encodeDepth).
+func (x ElicitRequestURLParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitRequestURLParams
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"mode"`
 		wire
-	}{json.RawMessage("\"url\""), wire(x)})
+	}{json.RawMessage("\"url\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -699,18 +887,23 @@ func (x ElicitRequestURLParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ElicitResult, refusing values its decoder would refuse.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitResult nested at depth d (see encodeDepth).
+func (x ElicitResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitResult
 	if err := checkOneOf(x.Action, "action", true, "accept", "cancel", "decline"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -719,18 +912,26 @@ func (x ElicitResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an EmbeddedResource, refusing values its decoder would refuse.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an EmbeddedResource to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x EmbeddedResource) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an EmbeddedResource nested at depth d (see encodeDepth).
+func (x EmbeddedResource) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire EmbeddedResource
+	if err := checkUnion(x.Resource, "resource", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"resource\""), wire(x)})
+	}{json.RawMessage("\"resource\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -739,15 +940,20 @@ func (x EmbeddedResource) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an Error, refusing values its decoder would refuse.
 func (x Error) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Error to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Error) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Error nested at depth d (see encodeDepth).
+func (x Error) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Error
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -756,19 +962,24 @@ func (x Error) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetPromptRequest, refusing values its decoder would refuse.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetPromptRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetPromptRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetPromptRequest nested at depth d (see encodeDepth).
+func (x GetPromptRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetPromptRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/get\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/get\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -777,15 +988,20 @@ func (x GetPromptRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetPromptRequestParams, refusing values its decoder would refuse.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetPromptRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetPromptRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetPromptRequestParams nested at depth d (see encodeDepth).
+func (x GetPromptRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetPromptRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -794,12 +1010,17 @@ func (x GetPromptRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetPromptResult, refusing values its decoder would refuse.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetPromptResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetPromptResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetPromptResult nested at depth d (see encodeDepth).
+func (x GetPromptResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetPromptResult
 	if x.Messages == nil {
 		x.Messages = []PromptMessage{}
@@ -808,7 +1029,7 @@ func (x GetPromptResult) AppendJSON(dst []byte) ([]byte, error) {
 		x.ResultType = "complete"
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -817,18 +1038,26 @@ func (x GetPromptResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetPromptResultResponse, refusing values its decoder would refuse.
 func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetPromptResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetPromptResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetPromptResultResponse nested at depth d (see encodeDepth).
+func (x GetPromptResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetPromptResultResponse
+	if err := checkUnion(x.Result, "result", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -837,18 +1066,23 @@ func (x GetPromptResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a HeaderMismatchError, refusing values its decoder would refuse.
 func (x HeaderMismatchError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a HeaderMismatchError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x HeaderMismatchError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a HeaderMismatchError nested at depth d (see encodeDepth).
+func (x HeaderMismatchError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire HeaderMismatchError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -857,18 +1091,23 @@ func (x HeaderMismatchError) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a HeaderMismatchErrorError, refusing values its decoder would refuse.
 func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a HeaderMismatchErrorError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x HeaderMismatchErrorError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a HeaderMismatchErrorError nested at depth d (see encodeDepth).
+func (x HeaderMismatchErrorError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire HeaderMismatchErrorError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
-	}{json.RawMessage("-32020"), wire(x)})
+	}{json.RawMessage("-32020"), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -877,18 +1116,23 @@ func (x HeaderMismatchErrorError) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an Icon, refusing values its decoder would refuse.
 func (x Icon) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Icon to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Icon) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Icon nested at depth d (see encodeDepth).
+func (x Icon) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Icon
 	if err := checkOneOf(x.Theme, "theme", false, "dark", "light"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -897,15 +1141,20 @@ func (x Icon) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an Icons, refusing values its decoder would refuse.
 func (x Icons) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Icons to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Icons) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Icons nested at depth d (see encodeDepth).
+func (x Icons) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Icons
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -914,21 +1163,26 @@ func (x Icons) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ImageContent, refusing values its decoder would refuse.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ImageContent to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ImageContent) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ImageContent nested at depth d (see encodeDepth).
+func (x ImageContent) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ImageContent
 	if x.Data == nil {
 		x.Data = []byte{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"image\""), wire(x)})
+	}{json.RawMessage("\"image\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -937,35 +1191,63 @@ func (x ImageContent) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an Implementation, refusing values its decoder would refuse.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Implementation to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Implementation) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Implementation nested at depth d (see encodeDepth).
+func (x Implementation) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Implementation
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
 	return appendExtraAt(dst, start, x.Extra, implementationMembers...)
 }
 
+// MarshalJSON encodes an InputRequests and refuses elements the schema does not allow.
+func (v InputRequests) MarshalJSON() ([]byte, error) {
+	return v.appendJSONAt(nil, encodeDepth{})
+}
+
+// AppendJSON appends the encoding of an InputRequests to dst, as MarshalJSON returns it.
+func (v InputRequests) AppendJSON(dst []byte) ([]byte, error) {
+	return v.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InputRequests nested at depth d (see encodeDepth).
+func (v InputRequests) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
+	if err := checkUnionValues(map[string]InputRequest(v), ""); err != nil {
+		return nil, err
+	}
+	return appendJSONAt(dst, map[string]InputRequest(v), d)
+}
+
 // MarshalJSON encodes an InputRequiredResult, refusing values its decoder would refuse.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an InputRequiredResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x InputRequiredResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InputRequiredResult nested at depth d (see encodeDepth).
+func (x InputRequiredResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire InputRequiredResult
 	if x.ResultType == "" {
 		x.ResultType = "input_required"
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -974,35 +1256,63 @@ func (x InputRequiredResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an InputResponseRequestParams, refusing values its decoder would refuse.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an InputResponseRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x InputResponseRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InputResponseRequestParams nested at depth d (see encodeDepth).
+func (x InputResponseRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire InputResponseRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
 	return appendExtraAt(dst, start, x.Extra, inputResponseRequestParamsMembers...)
 }
 
+// MarshalJSON encodes an InputResponses and refuses elements the schema does not allow.
+func (v InputResponses) MarshalJSON() ([]byte, error) {
+	return v.appendJSONAt(nil, encodeDepth{})
+}
+
+// AppendJSON appends the encoding of an InputResponses to dst, as MarshalJSON returns it.
+func (v InputResponses) AppendJSON(dst []byte) ([]byte, error) {
+	return v.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InputResponses nested at depth d (see encodeDepth).
+func (v InputResponses) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
+	if err := checkUnionValues(map[string]InputResponse(v), ""); err != nil {
+		return nil, err
+	}
+	return appendJSONAt(dst, map[string]InputResponse(v), d)
+}
+
 // MarshalJSON encodes an InternalError, refusing values its decoder would refuse.
 func (x InternalError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an InternalError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x InternalError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InternalError nested at depth d (see encodeDepth).
+func (x InternalError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire InternalError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
-	}{json.RawMessage("-32603"), wire(x)})
+	}{json.RawMessage("-32603"), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1011,18 +1321,23 @@ func (x InternalError) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an InvalidParamsError, refusing values its decoder would refuse.
 func (x InvalidParamsError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an InvalidParamsError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x InvalidParamsError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InvalidParamsError nested at depth d (see encodeDepth).
+func (x InvalidParamsError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire InvalidParamsError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
-	}{json.RawMessage("-32602"), wire(x)})
+	}{json.RawMessage("-32602"), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1031,18 +1346,23 @@ func (x InvalidParamsError) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an InvalidRequestError, refusing values its decoder would refuse.
 func (x InvalidRequestError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an InvalidRequestError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x InvalidRequestError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InvalidRequestError nested at depth d (see encodeDepth).
+func (x InvalidRequestError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire InvalidRequestError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
-	}{json.RawMessage("-32600"), wire(x)})
+	}{json.RawMessage("-32600"), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1051,18 +1371,23 @@ func (x InvalidRequestError) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a JSONRPCErrorResponse, refusing values its decoder would refuse.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a JSONRPCErrorResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x JSONRPCErrorResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a JSONRPCErrorResponse nested at depth d (see encodeDepth).
+func (x JSONRPCErrorResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire JSONRPCErrorResponse
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1071,18 +1396,23 @@ func (x JSONRPCErrorResponse) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a JSONRPCNotification, refusing values its decoder would refuse.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a JSONRPCNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x JSONRPCNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a JSONRPCNotification nested at depth d (see encodeDepth).
+func (x JSONRPCNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire JSONRPCNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1091,18 +1421,23 @@ func (x JSONRPCNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a JSONRPCRequest, refusing values its decoder would refuse.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a JSONRPCRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x JSONRPCRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a JSONRPCRequest nested at depth d (see encodeDepth).
+func (x JSONRPCRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire JSONRPCRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1111,18 +1446,23 @@ func (x JSONRPCRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a JSONRPCResultResponse, refusing values its decoder would refuse.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a JSONRPCResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x JSONRPCResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a JSONRPCResultResponse nested at depth d (see encodeDepth).
+func (x JSONRPCResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire JSONRPCResultResponse
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1131,21 +1471,26 @@ func (x JSONRPCResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a LegacyTitledEnumSchema, refusing values its decoder would refuse.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a LegacyTitledEnumSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x LegacyTitledEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a LegacyTitledEnumSchema nested at depth d (see encodeDepth).
+func (x LegacyTitledEnumSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire LegacyTitledEnumSchema
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"string\""), wire(x)})
+	}{json.RawMessage("\"string\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1154,19 +1499,24 @@ func (x LegacyTitledEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListPromptsRequest, refusing values its decoder would refuse.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListPromptsRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListPromptsRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListPromptsRequest nested at depth d (see encodeDepth).
+func (x ListPromptsRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListPromptsRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/list\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/list\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1175,12 +1525,17 @@ func (x ListPromptsRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListPromptsResult, refusing values its decoder would refuse.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListPromptsResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListPromptsResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListPromptsResult nested at depth d (see encodeDepth).
+func (x ListPromptsResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListPromptsResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -1198,7 +1553,7 @@ func (x ListPromptsResult) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1207,18 +1562,23 @@ func (x ListPromptsResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListPromptsResultResponse, refusing values its decoder would refuse.
 func (x ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListPromptsResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListPromptsResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListPromptsResultResponse nested at depth d (see encodeDepth).
+func (x ListPromptsResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListPromptsResultResponse
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1227,19 +1587,24 @@ func (x ListPromptsResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListResourceTemplatesRequest, refusing values its decoder would refuse.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListResourceTemplatesRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListResourceTemplatesRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListResourceTemplatesRequest nested at depth d (see encodeDepth).
+func (x ListResourceTemplatesRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListResourceTemplatesRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/templates/list\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/templates/list\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1248,12 +1613,17 @@ func (x ListResourceTemplatesRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListResourceTemplatesResult, refusing values its decoder would refuse.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListResourceTemplatesResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListResourceTemplatesResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListResourceTemplatesResult nested at depth d (see encodeDepth).
+func (x ListResourceTemplatesResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListResourceTemplatesResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -1271,7 +1641,7 @@ func (x ListResourceTemplatesResult) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1280,18 +1650,23 @@ func (x ListResourceTemplatesResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListResourceTemplatesResultResponse, refusing values its decoder would refuse.
 func (x ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListResourceTemplatesResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListResourceTemplatesResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListResourceTemplatesResultResponse nested at depth d (see encodeDepth).
+func (x ListResourceTemplatesResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListResourceTemplatesResultResponse
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1300,19 +1675,24 @@ func (x ListResourceTemplatesResultResponse) AppendJSON(dst []byte) ([]byte, err
 
 // MarshalJSON encodes a ListResourcesRequest, refusing values its decoder would refuse.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListResourcesRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListResourcesRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListResourcesRequest nested at depth d (see encodeDepth).
+func (x ListResourcesRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListResourcesRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/list\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/list\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1321,12 +1701,17 @@ func (x ListResourcesRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListResourcesResult, refusing values its decoder would refuse.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListResourcesResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListResourcesResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListResourcesResult nested at depth d (see encodeDepth).
+func (x ListResourcesResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListResourcesResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -1344,7 +1729,7 @@ func (x ListResourcesResult) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1353,18 +1738,23 @@ func (x ListResourcesResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListResourcesResultResponse, refusing values its decoder would refuse.
 func (x ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListResourcesResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListResourcesResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListResourcesResultResponse nested at depth d (see encodeDepth).
+func (x ListResourcesResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListResourcesResultResponse
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1373,18 +1763,23 @@ func (x ListResourcesResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListRootsRequest, refusing values its decoder would refuse.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListRootsRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListRootsRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListRootsRequest nested at depth d (see encodeDepth).
+func (x ListRootsRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListRootsRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"roots/list\""), wire(x)})
+	}{json.RawMessage("\"roots/list\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1393,15 +1788,20 @@ func (x ListRootsRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListRootsRequestParams, refusing values its decoder would refuse.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListRootsRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListRootsRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListRootsRequestParams nested at depth d (see encodeDepth).
+func (x ListRootsRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListRootsRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1410,18 +1810,23 @@ func (x ListRootsRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListRootsResult, refusing values its decoder would refuse.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListRootsResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListRootsResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListRootsResult nested at depth d (see encodeDepth).
+func (x ListRootsResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListRootsResult
 	if x.Roots == nil {
 		x.Roots = []Root{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1430,19 +1835,24 @@ func (x ListRootsResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListToolsRequest, refusing values its decoder would refuse.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListToolsRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListToolsRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListToolsRequest nested at depth d (see encodeDepth).
+func (x ListToolsRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListToolsRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/list\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/list\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1451,12 +1861,17 @@ func (x ListToolsRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListToolsResult, refusing values its decoder would refuse.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListToolsResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListToolsResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListToolsResult nested at depth d (see encodeDepth).
+func (x ListToolsResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListToolsResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"); err != nil {
 		return nil, err
@@ -1474,7 +1889,7 @@ func (x ListToolsResult) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1483,18 +1898,23 @@ func (x ListToolsResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListToolsResultResponse, refusing values its decoder would refuse.
 func (x ListToolsResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListToolsResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListToolsResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListToolsResultResponse nested at depth d (see encodeDepth).
+func (x ListToolsResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListToolsResultResponse
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1511,19 +1931,24 @@ func (v LoggingLevel) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a LoggingMessageNotification, refusing values its decoder would refuse.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a LoggingMessageNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x LoggingMessageNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a LoggingMessageNotification nested at depth d (see encodeDepth).
+func (x LoggingMessageNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire LoggingMessageNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/message\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/message\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1532,15 +1957,20 @@ func (x LoggingMessageNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a LoggingMessageNotificationParams, refusing values its decoder would refuse.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a LoggingMessageNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x LoggingMessageNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a LoggingMessageNotificationParams nested at depth d (see encodeDepth).
+func (x LoggingMessageNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire LoggingMessageNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1549,15 +1979,20 @@ func (x LoggingMessageNotificationParams) AppendJSON(dst []byte) ([]byte, error)
 
 // MarshalJSON encodes a MetaObject, refusing values its decoder would refuse.
 func (x MetaObject) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a MetaObject to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x MetaObject) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a MetaObject nested at depth d (see encodeDepth).
+func (x MetaObject) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire MetaObject
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1566,18 +2001,23 @@ func (x MetaObject) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a MethodNotFoundError, refusing values its decoder would refuse.
 func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a MethodNotFoundError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x MethodNotFoundError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a MethodNotFoundError nested at depth d (see encodeDepth).
+func (x MethodNotFoundError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire MethodNotFoundError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
-	}{json.RawMessage("-32601"), wire(x)})
+	}{json.RawMessage("-32601"), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1586,18 +2026,23 @@ func (x MethodNotFoundError) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a MissingRequiredClientCapabilityError, refusing values its decoder would refuse.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a MissingRequiredClientCapabilityError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x MissingRequiredClientCapabilityError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a MissingRequiredClientCapabilityError nested at depth d (see encodeDepth).
+func (x MissingRequiredClientCapabilityError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire MissingRequiredClientCapabilityError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1606,18 +2051,23 @@ func (x MissingRequiredClientCapabilityError) AppendJSON(dst []byte) ([]byte, er
 
 // MarshalJSON encodes a MissingRequiredClientCapabilityErrorError, refusing values its decoder would refuse.
 func (x MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a MissingRequiredClientCapabilityErrorError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x MissingRequiredClientCapabilityErrorError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a MissingRequiredClientCapabilityErrorError nested at depth d (see encodeDepth).
+func (x MissingRequiredClientCapabilityErrorError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire MissingRequiredClientCapabilityErrorError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
-	}{json.RawMessage("-32021"), wire(x)})
+	}{json.RawMessage("-32021"), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1626,15 +2076,20 @@ func (x MissingRequiredClientCapabilityErrorError) AppendJSON(dst []byte) ([]byt
 
 // MarshalJSON encodes a MissingRequiredClientCapabilityErrorErrorData, refusing values its decoder would refuse.
 func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a MissingRequiredClientCapabilityErrorErrorData to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x MissingRequiredClientCapabilityErrorErrorData) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a MissingRequiredClientCapabilityErrorErrorData nested at depth d (see encodeDepth).
+func (x MissingRequiredClientCapabilityErrorErrorData) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire MissingRequiredClientCapabilityErrorErrorData
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1643,15 +2098,20 @@ func (x MissingRequiredClientCapabilityErrorErrorData) AppendJSON(dst []byte) ([
 
 // MarshalJSON encodes a ModelHint, refusing values its decoder would refuse.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ModelHint to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ModelHint) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ModelHint nested at depth d (see encodeDepth).
+func (x ModelHint) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ModelHint
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1660,12 +2120,17 @@ func (x ModelHint) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ModelPreferences, refusing values its decoder would refuse.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ModelPreferences to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ModelPreferences) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ModelPreferences nested at depth d (see encodeDepth).
+func (x ModelPreferences) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ModelPreferences
 	if err := checkBoundsOptional(x.CostPriority, "costPriority", bounds{
 		hasMax: true,
@@ -1692,7 +2157,7 @@ func (x ModelPreferences) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1701,15 +2166,20 @@ func (x ModelPreferences) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Notification, refusing values its decoder would refuse.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Notification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Notification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Notification nested at depth d (see encodeDepth).
+func (x Notification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Notification
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1718,15 +2188,20 @@ func (x Notification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a NotificationMetaObject, refusing values its decoder would refuse.
 func (x NotificationMetaObject) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a NotificationMetaObject to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x NotificationMetaObject) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a NotificationMetaObject nested at depth d (see encodeDepth).
+func (x NotificationMetaObject) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire NotificationMetaObject
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1735,15 +2210,20 @@ func (x NotificationMetaObject) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a NotificationParams, refusing values its decoder would refuse.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a NotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x NotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a NotificationParams nested at depth d (see encodeDepth).
+func (x NotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire NotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1752,18 +2232,23 @@ func (x NotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a NumberSchema, refusing values its decoder would refuse.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a NumberSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x NumberSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a NumberSchema nested at depth d (see encodeDepth).
+func (x NumberSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire NumberSchema
 	if err := checkOneOf(x.Type, "type", true, "integer", "number"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1772,18 +2257,23 @@ func (x NumberSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PaginatedRequest, refusing values its decoder would refuse.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PaginatedRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PaginatedRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PaginatedRequest nested at depth d (see encodeDepth).
+func (x PaginatedRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PaginatedRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1792,15 +2282,20 @@ func (x PaginatedRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PaginatedRequestParams, refusing values its decoder would refuse.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PaginatedRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PaginatedRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PaginatedRequestParams nested at depth d (see encodeDepth).
+func (x PaginatedRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PaginatedRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1809,18 +2304,23 @@ func (x PaginatedRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PaginatedResult, refusing values its decoder would refuse.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PaginatedResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PaginatedResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PaginatedResult nested at depth d (see encodeDepth).
+func (x PaginatedResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PaginatedResult
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1829,18 +2329,23 @@ func (x PaginatedResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ParseError, refusing values its decoder would refuse.
 func (x ParseError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ParseError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ParseError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ParseError nested at depth d (see encodeDepth).
+func (x ParseError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ParseError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
-	}{json.RawMessage("-32700"), wire(x)})
+	}{json.RawMessage("-32700"), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1849,19 +2354,24 @@ func (x ParseError) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ProgressNotification, refusing values its decoder would refuse.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ProgressNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ProgressNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ProgressNotification nested at depth d (see encodeDepth).
+func (x ProgressNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ProgressNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/progress\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/progress\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1870,15 +2380,20 @@ func (x ProgressNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ProgressNotificationParams, refusing values its decoder would refuse.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ProgressNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ProgressNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ProgressNotificationParams nested at depth d (see encodeDepth).
+func (x ProgressNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ProgressNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1887,15 +2402,20 @@ func (x ProgressNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Prompt, refusing values its decoder would refuse.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Prompt to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Prompt) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Prompt nested at depth d (see encodeDepth).
+func (x Prompt) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Prompt
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1904,15 +2424,20 @@ func (x Prompt) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PromptArgument, refusing values its decoder would refuse.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PromptArgument to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PromptArgument) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PromptArgument nested at depth d (see encodeDepth).
+func (x PromptArgument) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PromptArgument
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1921,19 +2446,24 @@ func (x PromptArgument) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PromptListChangedNotification, refusing values its decoder would refuse.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PromptListChangedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PromptListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PromptListChangedNotification nested at depth d (see encodeDepth).
+func (x PromptListChangedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PromptListChangedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/prompts/list_changed\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/prompts/list_changed\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1942,15 +2472,23 @@ func (x PromptListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PromptMessage, refusing values its decoder would refuse.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PromptMessage to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PromptMessage) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PromptMessage nested at depth d (see encodeDepth).
+func (x PromptMessage) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PromptMessage
+	if err := checkUnion(x.Content, "content", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1959,18 +2497,23 @@ func (x PromptMessage) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PromptReference, refusing values its decoder would refuse.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PromptReference to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PromptReference) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PromptReference nested at depth d (see encodeDepth).
+func (x PromptReference) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PromptReference
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"ref/prompt\""), wire(x)})
+	}{json.RawMessage("\"ref/prompt\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1979,19 +2522,24 @@ func (x PromptReference) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ReadResourceRequest, refusing values its decoder would refuse.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ReadResourceRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ReadResourceRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ReadResourceRequest nested at depth d (see encodeDepth).
+func (x ReadResourceRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ReadResourceRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/read\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/read\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2000,15 +2548,20 @@ func (x ReadResourceRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ReadResourceRequestParams, refusing values its decoder would refuse.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ReadResourceRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ReadResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ReadResourceRequestParams nested at depth d (see encodeDepth).
+func (x ReadResourceRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ReadResourceRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2017,18 +2570,26 @@ func (x ReadResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ReadResourceResult, refusing values its decoder would refuse.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ReadResourceResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ReadResourceResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ReadResourceResult nested at depth d (see encodeDepth).
+func (x ReadResourceResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ReadResourceResult
 	if err := checkOneOf(x.CacheScope, "cacheScope", false, "private", "public"); err != nil {
 		return nil, err
 	}
 	if x.Contents == nil {
 		x.Contents = []ResourceContentsUnion{}
+	}
+	if err := checkUnionElements(x.Contents, "contents"); err != nil {
+		return nil, err
 	}
 	if x.ResultType == "" {
 		x.ResultType = "complete"
@@ -2040,7 +2601,7 @@ func (x ReadResourceResult) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2049,18 +2610,26 @@ func (x ReadResourceResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ReadResourceResultResponse, refusing values its decoder would refuse.
 func (x ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ReadResourceResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ReadResourceResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ReadResourceResultResponse nested at depth d (see encodeDepth).
+func (x ReadResourceResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ReadResourceResultResponse
+	if err := checkUnion(x.Result, "result", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2069,15 +2638,20 @@ func (x ReadResourceResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Request, refusing values its decoder would refuse.
 func (x Request) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Request to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Request) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Request nested at depth d (see encodeDepth).
+func (x Request) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Request
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2086,15 +2660,20 @@ func (x Request) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a RequestMetaObject, refusing values its decoder would refuse.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a RequestMetaObject to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x RequestMetaObject) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a RequestMetaObject nested at depth d (see encodeDepth).
+func (x RequestMetaObject) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire RequestMetaObject
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2103,15 +2682,20 @@ func (x RequestMetaObject) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a RequestParams, refusing values its decoder would refuse.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a RequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x RequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a RequestParams nested at depth d (see encodeDepth).
+func (x RequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire RequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2120,15 +2704,20 @@ func (x RequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Resource, refusing values its decoder would refuse.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Resource to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Resource) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Resource nested at depth d (see encodeDepth).
+func (x Resource) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Resource
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2137,15 +2726,20 @@ func (x Resource) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceContents, refusing values its decoder would refuse.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceContents to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceContents) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceContents nested at depth d (see encodeDepth).
+func (x ResourceContents) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceContents
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2154,18 +2748,23 @@ func (x ResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceLink, refusing values its decoder would refuse.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceLink to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceLink) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceLink nested at depth d (see encodeDepth).
+func (x ResourceLink) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceLink
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"resource_link\""), wire(x)})
+	}{json.RawMessage("\"resource_link\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2174,19 +2773,24 @@ func (x ResourceLink) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceListChangedNotification, refusing values its decoder would refuse.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceListChangedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceListChangedNotification nested at depth d (see encodeDepth).
+func (x ResourceListChangedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceListChangedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/list_changed\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/list_changed\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2195,15 +2799,20 @@ func (x ResourceListChangedNotification) AppendJSON(dst []byte) ([]byte, error) 
 
 // MarshalJSON encodes a ResourceRequestParams, refusing values its decoder would refuse.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceRequestParams nested at depth d (see encodeDepth).
+func (x ResourceRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2212,15 +2821,20 @@ func (x ResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceTemplate, refusing values its decoder would refuse.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceTemplate to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceTemplate) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceTemplate nested at depth d (see encodeDepth).
+func (x ResourceTemplate) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceTemplate
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2229,18 +2843,23 @@ func (x ResourceTemplate) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceTemplateReference, refusing values its decoder would refuse.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceTemplateReference to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceTemplateReference) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceTemplateReference nested at depth d (see encodeDepth).
+func (x ResourceTemplateReference) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceTemplateReference
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"ref/resource\""), wire(x)})
+	}{json.RawMessage("\"ref/resource\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2249,19 +2868,24 @@ func (x ResourceTemplateReference) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceUpdatedNotification, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceUpdatedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceUpdatedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceUpdatedNotification nested at depth d (see encodeDepth).
+func (x ResourceUpdatedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceUpdatedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/updated\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/updated\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2270,15 +2894,20 @@ func (x ResourceUpdatedNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceUpdatedNotificationParams, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceUpdatedNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceUpdatedNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceUpdatedNotificationParams nested at depth d (see encodeDepth).
+func (x ResourceUpdatedNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceUpdatedNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2287,18 +2916,23 @@ func (x ResourceUpdatedNotificationParams) AppendJSON(dst []byte) ([]byte, error
 
 // MarshalJSON encodes a Result, refusing values its decoder would refuse.
 func (x Result) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Result to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Result) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Result nested at depth d (see encodeDepth).
+func (x Result) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Result
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2307,15 +2941,20 @@ func (x Result) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResultMetaObject, refusing values its decoder would refuse.
 func (x ResultMetaObject) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResultMetaObject to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResultMetaObject) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResultMetaObject nested at depth d (see encodeDepth).
+func (x ResultMetaObject) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResultMetaObject
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2332,15 +2971,20 @@ func (v Role) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a Root, refusing values its decoder would refuse.
 func (x Root) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Root to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Root) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Root nested at depth d (see encodeDepth).
+func (x Root) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Root
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2349,32 +2993,63 @@ func (x Root) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SamplingMessage, refusing values its decoder would refuse.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SamplingMessage to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SamplingMessage) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SamplingMessage nested at depth d (see encodeDepth).
+func (x SamplingMessage) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SamplingMessage
+	if err := checkUnion(x.Content, "content", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
 	return appendExtraAt(dst, start, x.Extra, samplingMessageMembers...)
 }
 
+// MarshalJSON encodes a SamplingMessageContentBlocks and refuses elements the schema does not allow.
+func (v SamplingMessageContentBlocks) MarshalJSON() ([]byte, error) {
+	return v.appendJSONAt(nil, encodeDepth{})
+}
+
+// AppendJSON appends the encoding of a SamplingMessageContentBlocks to dst, as MarshalJSON returns it.
+func (v SamplingMessageContentBlocks) AppendJSON(dst []byte) ([]byte, error) {
+	return v.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SamplingMessageContentBlocks nested at depth d (see encodeDepth).
+func (v SamplingMessageContentBlocks) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
+	if err := checkUnionElements([]SamplingMessageContentBlock(v), ""); err != nil {
+		return nil, err
+	}
+	return appendJSONAt(dst, []SamplingMessageContentBlock(v), d)
+}
+
 // MarshalJSON encodes a ServerCapabilities, refusing values its decoder would refuse.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilities to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilities) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilities nested at depth d (see encodeDepth).
+func (x ServerCapabilities) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilities
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2383,15 +3058,20 @@ func (x ServerCapabilities) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ServerCapabilitiesPrompts, refusing values its decoder would refuse.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesPrompts to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesPrompts) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesPrompts nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesPrompts) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesPrompts
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2400,15 +3080,20 @@ func (x ServerCapabilitiesPrompts) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ServerCapabilitiesResources, refusing values its decoder would refuse.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesResources to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesResources) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesResources nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesResources) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesResources
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2417,15 +3102,20 @@ func (x ServerCapabilitiesResources) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ServerCapabilitiesTools, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesTools to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesTools) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesTools nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesTools) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesTools
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2434,21 +3124,26 @@ func (x ServerCapabilitiesTools) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a StringSchema, refusing values its decoder would refuse.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a StringSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x StringSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a StringSchema nested at depth d (see encodeDepth).
+func (x StringSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire StringSchema
 	if err := checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"string\""), wire(x)})
+	}{json.RawMessage("\"string\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2457,15 +3152,20 @@ func (x StringSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SubscriptionFilter, refusing values its decoder would refuse.
 func (x SubscriptionFilter) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SubscriptionFilter to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SubscriptionFilter) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SubscriptionFilter nested at depth d (see encodeDepth).
+func (x SubscriptionFilter) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SubscriptionFilter
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2474,19 +3174,24 @@ func (x SubscriptionFilter) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SubscriptionsAcknowledgedNotification, refusing values its decoder would refuse.
 func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SubscriptionsAcknowledgedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SubscriptionsAcknowledgedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SubscriptionsAcknowledgedNotification nested at depth d (see encodeDepth).
+func (x SubscriptionsAcknowledgedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SubscriptionsAcknowledgedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/subscriptions/acknowledged\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/subscriptions/acknowledged\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2495,15 +3200,20 @@ func (x SubscriptionsAcknowledgedNotification) AppendJSON(dst []byte) ([]byte, e
 
 // MarshalJSON encodes a SubscriptionsAcknowledgedNotificationParams, refusing values its decoder would refuse.
 func (x SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SubscriptionsAcknowledgedNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SubscriptionsAcknowledgedNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SubscriptionsAcknowledgedNotificationParams nested at depth d (see encodeDepth).
+func (x SubscriptionsAcknowledgedNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SubscriptionsAcknowledgedNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2512,19 +3222,24 @@ func (x SubscriptionsAcknowledgedNotificationParams) AppendJSON(dst []byte) ([]b
 
 // MarshalJSON encodes a SubscriptionsListenRequest, refusing values its decoder would refuse.
 func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SubscriptionsListenRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SubscriptionsListenRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SubscriptionsListenRequest nested at depth d (see encodeDepth).
+func (x SubscriptionsListenRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SubscriptionsListenRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"subscriptions/listen\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"subscriptions/listen\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2533,15 +3248,20 @@ func (x SubscriptionsListenRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SubscriptionsListenRequestParams, refusing values its decoder would refuse.
 func (x SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SubscriptionsListenRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SubscriptionsListenRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SubscriptionsListenRequestParams nested at depth d (see encodeDepth).
+func (x SubscriptionsListenRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SubscriptionsListenRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2550,18 +3270,23 @@ func (x SubscriptionsListenRequestParams) AppendJSON(dst []byte) ([]byte, error)
 
 // MarshalJSON encodes a SubscriptionsListenResult, refusing values its decoder would refuse.
 func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SubscriptionsListenResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SubscriptionsListenResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SubscriptionsListenResult nested at depth d (see encodeDepth).
+func (x SubscriptionsListenResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SubscriptionsListenResult
 	if x.ResultType == "" {
 		x.ResultType = "complete"
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2570,15 +3295,20 @@ func (x SubscriptionsListenResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SubscriptionsListenResultMetaObject, refusing values its decoder would refuse.
 func (x SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SubscriptionsListenResultMetaObject to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SubscriptionsListenResultMetaObject) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SubscriptionsListenResultMetaObject nested at depth d (see encodeDepth).
+func (x SubscriptionsListenResultMetaObject) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SubscriptionsListenResultMetaObject
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2587,18 +3317,23 @@ func (x SubscriptionsListenResultMetaObject) AppendJSON(dst []byte) ([]byte, err
 
 // MarshalJSON encodes a SubscriptionsListenResultResponse, refusing values its decoder would refuse.
 func (x SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SubscriptionsListenResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SubscriptionsListenResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SubscriptionsListenResultResponse nested at depth d (see encodeDepth).
+func (x SubscriptionsListenResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SubscriptionsListenResultResponse
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2607,18 +3342,23 @@ func (x SubscriptionsListenResultResponse) AppendJSON(dst []byte) ([]byte, error
 
 // MarshalJSON encodes a TextContent, refusing values its decoder would refuse.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TextContent to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TextContent) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TextContent nested at depth d (see encodeDepth).
+func (x TextContent) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TextContent
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"text\""), wire(x)})
+	}{json.RawMessage("\"text\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2627,15 +3367,20 @@ func (x TextContent) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TextResourceContents, refusing values its decoder would refuse.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TextResourceContents to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TextResourceContents) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TextResourceContents nested at depth d (see encodeDepth).
+func (x TextResourceContents) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TextResourceContents
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2644,18 +3389,23 @@ func (x TextResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TitledMultiSelectEnumSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TitledMultiSelectEnumSchema nested at depth d (see encodeDepth).
+func (x TitledMultiSelectEnumSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchema
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"array\""), wire(x)})
+	}{json.RawMessage("\"array\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2664,18 +3414,23 @@ func (x TitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TitledMultiSelectEnumSchemaItems to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TitledMultiSelectEnumSchemaItems nested at depth d (see encodeDepth).
+func (x TitledMultiSelectEnumSchemaItems) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItems
 	if x.AnyOf == nil {
 		x.AnyOf = []TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2684,15 +3439,20 @@ func (x TitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, error)
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchemaItemsAnyOfItem, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TitledMultiSelectEnumSchemaItemsAnyOfItem to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TitledMultiSelectEnumSchemaItemsAnyOfItem nested at depth d (see encodeDepth).
+func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItemsAnyOfItem
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2701,21 +3461,26 @@ func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(dst []byte) ([]byt
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TitledSingleSelectEnumSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TitledSingleSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TitledSingleSelectEnumSchema nested at depth d (see encodeDepth).
+func (x TitledSingleSelectEnumSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TitledSingleSelectEnumSchema
 	if x.OneOf == nil {
 		x.OneOf = []TitledSingleSelectEnumSchemaOneOfItem{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"string\""), wire(x)})
+	}{json.RawMessage("\"string\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2724,15 +3489,20 @@ func (x TitledSingleSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchemaOneOfItem, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TitledSingleSelectEnumSchemaOneOfItem to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TitledSingleSelectEnumSchemaOneOfItem nested at depth d (see encodeDepth).
+func (x TitledSingleSelectEnumSchemaOneOfItem) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TitledSingleSelectEnumSchemaOneOfItem
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2741,12 +3511,17 @@ func (x TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(dst []byte) ([]byte, e
 
 // MarshalJSON encodes a Tool, refusing values its decoder would refuse.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Tool to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Tool) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Tool nested at depth d (see encodeDepth).
+func (x Tool) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Tool
 	if err := checkRaw(x.InputSchema, "inputSchema", byte(0x6f), true); err != nil {
 		return nil, err
@@ -2755,7 +3530,7 @@ func (x Tool) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2764,15 +3539,20 @@ func (x Tool) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ToolAnnotations, refusing values its decoder would refuse.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolAnnotations to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolAnnotations) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolAnnotations nested at depth d (see encodeDepth).
+func (x ToolAnnotations) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolAnnotations
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2781,18 +3561,23 @@ func (x ToolAnnotations) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ToolChoice, refusing values its decoder would refuse.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolChoice to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolChoice) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolChoice nested at depth d (see encodeDepth).
+func (x ToolChoice) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolChoice
 	if err := checkOneOf(x.Mode, "mode", false, "auto", "none", "required"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2801,19 +3586,24 @@ func (x ToolChoice) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ToolListChangedNotification, refusing values its decoder would refuse.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolListChangedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolListChangedNotification nested at depth d (see encodeDepth).
+func (x ToolListChangedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolListChangedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/tools/list_changed\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/tools/list_changed\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2822,21 +3612,29 @@ func (x ToolListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ToolResultContent, refusing values its decoder would refuse.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolResultContent to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolResultContent) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolResultContent nested at depth d (see encodeDepth).
+func (x ToolResultContent) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolResultContent
 	if x.Content == nil {
 		x.Content = []ContentBlock{}
 	}
+	if err := checkUnionElements(x.Content, "content"); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"tool_result\""), wire(x)})
+	}{json.RawMessage("\"tool_result\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2845,21 +3643,26 @@ func (x ToolResultContent) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ToolUseContent, refusing values its decoder would refuse.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolUseContent to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolUseContent) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolUseContent nested at depth d (see encodeDepth).
+func (x ToolUseContent) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolUseContent
 	if x.Input == nil {
 		x.Input = map[string]any{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"tool_use\""), wire(x)})
+	}{json.RawMessage("\"tool_use\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2868,18 +3671,23 @@ func (x ToolUseContent) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an UnsupportedProtocolVersionError, refusing values its decoder would refuse.
 func (x UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UnsupportedProtocolVersionError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UnsupportedProtocolVersionError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UnsupportedProtocolVersionError nested at depth d (see encodeDepth).
+func (x UnsupportedProtocolVersionError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UnsupportedProtocolVersionError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2888,18 +3696,23 @@ func (x UnsupportedProtocolVersionError) AppendJSON(dst []byte) ([]byte, error) 
 
 // MarshalJSON encodes an UnsupportedProtocolVersionErrorError, refusing values its decoder would refuse.
 func (x UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UnsupportedProtocolVersionErrorError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UnsupportedProtocolVersionErrorError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UnsupportedProtocolVersionErrorError nested at depth d (see encodeDepth).
+func (x UnsupportedProtocolVersionErrorError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UnsupportedProtocolVersionErrorError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
-	}{json.RawMessage("-32022"), wire(x)})
+	}{json.RawMessage("-32022"), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2908,18 +3721,23 @@ func (x UnsupportedProtocolVersionErrorError) AppendJSON(dst []byte) ([]byte, er
 
 // MarshalJSON encodes an UnsupportedProtocolVersionErrorErrorData, refusing values its decoder would refuse.
 func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UnsupportedProtocolVersionErrorErrorData to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UnsupportedProtocolVersionErrorErrorData) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UnsupportedProtocolVersionErrorErrorData nested at depth d (see encodeDepth).
+func (x UnsupportedProtocolVersionErrorErrorData) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UnsupportedProtocolVersionErrorErrorData
 	if x.Supported == nil {
 		x.Supported = []string{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2928,18 +3746,23 @@ func (x UnsupportedProtocolVersionErrorErrorData) AppendJSON(dst []byte) ([]byte
 
 // MarshalJSON encodes an UntitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UntitledMultiSelectEnumSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UntitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UntitledMultiSelectEnumSchema nested at depth d (see encodeDepth).
+func (x UntitledMultiSelectEnumSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchema
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"array\""), wire(x)})
+	}{json.RawMessage("\"array\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2948,21 +3771,26 @@ func (x UntitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an UntitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UntitledMultiSelectEnumSchemaItems to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UntitledMultiSelectEnumSchemaItems nested at depth d (see encodeDepth).
+func (x UntitledMultiSelectEnumSchemaItems) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchemaItems
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"string\""), wire(x)})
+	}{json.RawMessage("\"string\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2971,21 +3799,26 @@ func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, erro
 
 // MarshalJSON encodes an UntitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UntitledSingleSelectEnumSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UntitledSingleSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UntitledSingleSelectEnumSchema nested at depth d (see encodeDepth).
+func (x UntitledSingleSelectEnumSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UntitledSingleSelectEnumSchema
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"string\""), wire(x)})
+	}{json.RawMessage("\"string\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}

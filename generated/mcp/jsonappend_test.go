@@ -149,33 +149,33 @@ func TestAppendJSONErrorsAsEncodingJSON(t *testing.T) {
 	for _, v := range []any{math.NaN(), math.Inf(1), map[string]any{"x": math.Inf(-1)},
 		json.RawMessage(`{`), appendOuter{Raw: json.RawMessage(`nope`)}, map[bool]int{true: 1}, make(chan int)} {
 		_, want := json.Marshal(v)
-		_, got := appendJSON(nil, v)
+		_, got := appendJSONAt(nil, v, encodeDepth{})
 		if (want == nil) != (got == nil) {
-			t.Errorf("%#v: encoding/json error %v, appendJSON error %v", v, want, got)
+			t.Errorf("%#v: encoding/json error %v, appendJSONAt error %v", v, want, got)
 		}
 	}
 }
 
-// checkAppendJSON compares appendJSON with json.Marshal, also after a
+// checkAppendJSON compares appendJSONAt with json.Marshal, also after a
 // prefix (the encoder appends; it must not touch what dst held).
 func checkAppendJSON(t *testing.T, i int, v any) {
 	t.Helper()
 	want, wantErr := json.Marshal(v)
-	got, err := appendJSON([]byte("prefix"), v)
+	got, err := appendJSONAt([]byte("prefix"), v, encodeDepth{})
 	if (wantErr == nil) != (err == nil) {
-		t.Fatalf("case %d %T: encoding/json error %v, appendJSON error %v", i, v, wantErr, err)
+		t.Fatalf("case %d %T: encoding/json error %v, appendJSONAt error %v", i, v, wantErr, err)
 	}
 	if err != nil {
 		return
 	}
 	if !bytes.HasPrefix(got, []byte("prefix")) || !bytes.Equal(got[len("prefix"):], want) {
-		t.Fatalf("case %d %T:\nencoding/json: %s\nappendJSON:    %s", i, v, want, got)
+		t.Fatalf("case %d %T:\nencoding/json: %s\nappendJSONAt:  %s", i, v, want, got)
 	}
 }
 
 // methodless returns v (a pointer to a generated struct) converted to an
 // unnamed struct type with the same fields, which has no MarshalJSON:
-// encoding/json walks it with its own rules, as appendJSON walks the
+// encoding/json walks it with its own rules, as appendJSONAt walks the
 // wire types of the generated AppendJSON methods.
 func methodless(v any) (any, bool) {
 	rv := reflect.ValueOf(v)
@@ -210,7 +210,7 @@ func registryNames(t testing.TB) []string {
 }
 
 // checkGenerated decodes data as every definition; for each value that
-// decodes, its fields walked by appendJSON and by encoding/json are equal
+// decodes, its fields walked by appendJSONAt and by encoding/json are equal
 // bytes, and AppendJSON is what json.Marshal returns.
 func checkGenerated(t *testing.T, names []string, data []byte) {
 	var tree any
@@ -225,7 +225,9 @@ func checkGenerated(t *testing.T, names []string, data []byte) {
 		if m, ok := methodless(v); ok {
 			checkAppendJSON(t, -1, m)
 		}
-		a, ok := v.(jsonAppender)
+		a, ok := v.(interface {
+			AppendJSON(dst []byte) ([]byte, error)
+		})
 		if !ok {
 			continue
 		}

@@ -79,11 +79,55 @@ func isNull(raw json.RawMessage) bool { return string(raw) == "null" }
 // decoder turns JSON into a value of type T.
 type decoder[T any] func(data []byte) (T, error)
 
-// plain decodes with encoding/json.
+// plain decodes with encoding/json. An object or array it reads itself
+// (T has no UnmarshalJSON) must not name a member twice at any depth:
+// encoding/json would keep the last, another reader the first.
 func plain[T any](data []byte) (T, error) {
 	var v T
+	if err := uniqueFor[T](data); err != nil {
+		return v, err
+	}
 	err := json.Unmarshal(data, &v)
 	return v, err
+}
+
+// uniqueFor is uniqueMembers for data that encoding/json is to decode into
+// a T: only an object or an array, and only when T does not decode itself
+// (a generated type's decoder checks its own members).
+func uniqueFor[T any](data []byte) error {
+	if k := jsonKind(data); k != 'o' && k != 'a' {
+		return nil
+	}
+	if _, ok := any((*T)(nil)).(json.Unmarshaler); ok {
+		return nil
+	}
+	return uniqueMembers(data)
+}
+
+// uniqueMembers checks data as JSON and refuses an object, at any depth,
+// that names a member twice (one message, one reading).
+func uniqueMembers(data []byte) error {
+	s := scanner{data: data, unique: true}
+	s.space()
+	if err := s.value(0); err != nil {
+		return err
+	}
+	return s.end()
+}
+
+// base64Bytes decodes a member of format byte: a base64 string, or null
+// (nil). encoding/json would also take an array of numbers, which the
+// schema refuses.
+func base64Bytes(data []byte) ([]byte, error) {
+	switch jsonKind(data) {
+	case 'z':
+		return nil, nil
+	case 's':
+		var b []byte
+		err := json.Unmarshal(data, &b)
+		return b, err
+	}
+	return nil, &DecodeError{Msg: "expected a base64 string, got " + jsonWhat(data)}
 }
 
 // sliceOf decodes a JSON array element by element, naming a refused
@@ -172,12 +216,12 @@ func arrayElements(data []byte, spans []int) ([]int, error) {
 // mapOf decodes a JSON object member by member.
 func mapOf[T any](elem decoder[T]) decoder[map[string]T] {
 	return func(data []byte) (map[string]T, error) {
-		var raws map[string]json.RawMessage
-		if err := json.Unmarshal(data, &raws); err != nil {
-			return nil, err
-		}
-		if raws == nil {
+		if isNull(data) {
 			return nil, nil
+		}
+		raws, err := split(data, nil, nil) // a key named twice is refused
+		if err != nil {
+			return nil, err
 		}
 		out := make(map[string]T, len(raws))
 		for k, raw := range raws {
@@ -640,8 +684,8 @@ func decodeMember[T any, U any](data []byte) (U, error) {
 // decodeValueMember decodes data as the array or map member T of union U.
 func decodeValueMember[T any, U any](data []byte) (U, error) {
 	var zero U
-	var v T
-	if err := json.Unmarshal(data, &v); err != nil {
+	v, err := plain[T](data)
+	if err != nil {
 		return zero, err
 	}
 	u, ok := any(v).(U)
@@ -651,20 +695,35 @@ func decodeValueMember[T any, U any](data []byte) (U, error) {
 	return u, nil
 }
 
-// marshalScalar encodes the value of a scalar union.
+// marshalScalar encodes the value of a scalar union, refusing what
+// unmarshalScalar would refuse: nil (null) unless the union takes null,
+// and, when it takes integers but not numbers, a number with a fraction or
+// outside int64.
 func marshalScalar(v any, name string, allowed []string) ([]byte, error) {
+	integerOnly := slices.Contains(allowed, "integer") && !slices.Contains(allowed, "number")
 	var kind string
-	switch v.(type) {
+	switch n := v.(type) {
 	case nil:
+		if !slices.Contains(allowed, "null") {
+			return nil, fmt.Errorf("%s cannot be null (allowed: %s)", name, strings.Join(allowed, ", "))
+		}
 		return []byte("null"), nil
 	case string:
 		kind = "string"
-	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+	case int, int8, int16, int32, int64, uint8, uint16, uint32:
 		kind = "integer"
+	case uint, uint64, uintptr:
+		kind = "integer"
+		if integerOnly && !fitsInt64(n) {
+			return nil, fmt.Errorf("%s cannot hold %v: integers are int64", name, n)
+		}
 	case float32, float64:
 		kind = "number"
-		if slices.Contains(allowed, "integer") && !slices.Contains(allowed, "number") {
+		if integerOnly {
 			kind = "integer"
+			if !fitsInt64(n) {
+				return nil, fmt.Errorf("%s cannot hold %v: not an int64 integer", name, n)
+			}
 		}
 	case bool:
 		kind = "boolean"
@@ -675,6 +734,25 @@ func marshalScalar(v any, name string, allowed []string) ([]byte, error) {
 		return nil, fmt.Errorf("%s cannot hold a %s (allowed: %s)", name, kind, strings.Join(allowed, ", "))
 	}
 	return json.Marshal(v)
+}
+
+// fitsInt64 reports whether an unsigned integer or a float is an integer
+// that an int64 holds, as unmarshalScalar reads it.
+func fitsInt64(v any) bool {
+	var f float64
+	switch n := v.(type) {
+	case uint:
+		return uint64(n) <= 1<<63-1
+	case uint64:
+		return n <= 1<<63-1
+	case uintptr:
+		return uint64(n) <= 1<<63-1
+	case float32:
+		f = float64(n)
+	case float64:
+		f = n
+	}
+	return f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63
 }
 
 // unmarshalScalar decodes the value of a scalar union: strings as string,
@@ -888,6 +966,52 @@ type NotImplementedError struct{ Method string }
 
 func (e *NotImplementedError) Error() string { return "method not implemented: " + e.Method }
 
+// nullUnion reports whether a union value is written as null: nil, or a
+// nil pointer, map or slice of a member type.
+func nullUnion(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice:
+		return rv.IsNil()
+	}
+	return false
+}
+
+// checkUnion refuses to encode a union member that would be written as
+// null, which its decoder refuses: a nil pointer (map, slice) of a member
+// type, and nil when the member is required (an optional one is left out).
+func checkUnion(v any, name string, isRequired bool) error {
+	if v == nil && !isRequired || !nullUnion(v) {
+		return nil
+	}
+	return &DecodeError{Path: name, Msg: "must not be null"}
+}
+
+// checkUnionElements is checkUnion for the elements of an array of unions.
+func checkUnionElements[U any](vs []U, name string) error {
+	for i, v := range vs {
+		if nullUnion(v) {
+			return &DecodeError{Path: name + "[" + strconv.Itoa(i) + "]", Msg: "must not be null"}
+		}
+	}
+	return nil
+}
+
+// checkUnionValues is checkUnion for the values of a map of unions.
+func checkUnionValues[U any](m map[string]U, name string) error {
+	for k, v := range m {
+		if nullUnion(v) {
+			if name != "" {
+				k = name + "." + k
+			}
+			return &DecodeError{Path: k, Msg: "must not be null"}
+		}
+	}
+	return nil
+}
+
 // decodeNew decodes data into a new T.
 func decodeNew[T any](data []byte) (any, error) {
 	v := new(T)
@@ -897,10 +1021,20 @@ func decodeNew[T any](data []byte) (any, error) {
 	return v, nil
 }
 
-// keep returns the members the schema does not declare, to keep.
+// keep returns the members the schema does not declare, to keep. An
+// object or array among them must not name a member twice, at any depth.
 func keep(fs *fields, rest map[string]json.RawMessage) map[string]json.RawMessage {
 	if fs.err != nil || len(rest) == 0 {
 		return nil
+	}
+	for k, v := range rest {
+		if kind := jsonKind(v); kind != 'o' && kind != 'a' {
+			continue
+		}
+		if err := uniqueMembers(v); err != nil {
+			fs.err = within(k, err)
+			return nil
+		}
 	}
 	return rest
 }
@@ -928,6 +1062,7 @@ func split(data []byte, names []string, raws []json.RawMessage) (map[string]json
 	}
 	s.i++
 	var extra map[string]json.RawMessage
+	var err error
 	s.space()
 	if s.peek() == '}' {
 		s.i++
@@ -951,12 +1086,8 @@ func split(data []byte, names []string, raws []json.RawMessage) (map[string]json
 			return nil, err
 		}
 		val := json.RawMessage(data[valStart:s.i])
-		if bytes.IndexByte(key, '\\') >= 0 {
-			var k string
-			if err := json.Unmarshal(data[keyStart:keyStart+len(key)+2], &k); err != nil {
-				return nil, s.fail("invalid object key")
-			}
-			key = []byte(k)
+		if key, err = memberName(data[keyStart : keyStart+len(key)+2]); err != nil {
+			return nil, s.fail("invalid object key")
 		}
 		found := false
 		for i, name := range names {
@@ -995,6 +1126,58 @@ func split(data []byte, names []string, raws []json.RawMessage) (map[string]json
 type scanner struct {
 	data []byte
 	i    int
+	// unique refuses an object that names a member twice, at any depth.
+	unique bool
+}
+
+// memberName is the name a member's key (data[start:end], quotes
+// included) gives: its bytes, unless escapes or bytes that are not UTF-8
+// make encoding/json read it otherwise (invalid bytes as U+FFFD), so that
+// "\xff" and "\ufffd" are one name, as they are once decoded.
+func memberName(key []byte) ([]byte, error) {
+	inner := key[1 : len(key)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return inner, nil
+	}
+	var k string
+	if err := json.Unmarshal(key, &k); err != nil {
+		return nil, err
+	}
+	return []byte(k), nil
+}
+
+// uniqueName records the member name data[start:end] (quotes included)
+// of the object being read, refusing one named before. Up to 8 names are
+// compared in place (spans holds their offsets, n counts them), without
+// allocating; more, or a name with escapes or bytes that are not UTF-8
+// (read as encoding/json reads it), go to a set made then.
+func (s *scanner) uniqueName(start, end int, spans *[16]int, n *int, set *map[string]struct{}) error {
+	raw := s.data[start+1 : end-1]
+	if *set == nil && *n < 8 && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		for i := range *n {
+			if bytes.Equal(s.data[spans[2*i]:spans[2*i+1]], raw) {
+				return &DecodeError{Msg: "duplicate member " + strconv.Quote(string(raw))}
+			}
+		}
+		spans[2**n], spans[2**n+1] = start+1, end-1
+		*n++
+		return nil
+	}
+	if *set == nil {
+		*set = make(map[string]struct{}, 16)
+		for i := range *n {
+			(*set)[string(s.data[spans[2*i]:spans[2*i+1]])] = struct{}{}
+		}
+	}
+	name, err := memberName(s.data[start:end])
+	if err != nil {
+		return s.fail("invalid object key")
+	}
+	if _, dup := (*set)[string(name)]; dup {
+		return &DecodeError{Msg: "duplicate member " + strconv.Quote(string(name))}
+	}
+	(*set)[string(name)] = struct{}{}
+	return nil
 }
 
 const maxDepth = 512
@@ -1048,11 +1231,20 @@ func (s *scanner) value(depth int) error {
 			s.i++
 			return nil
 		}
+		var spans [16]int // see uniqueName
+		var names int
+		var set map[string]struct{}
 		for {
 			s.space()
 			if c == '{' {
+				keyStart := s.i
 				if err := s.str(); err != nil {
 					return err
+				}
+				if s.unique {
+					if err := s.uniqueName(keyStart, s.i, &spans, &names, &set); err != nil {
+						return err
+					}
 				}
 				s.space()
 				if s.peek() != ':' {
@@ -1260,6 +1452,9 @@ func rawObject(data []byte) (json.RawMessage, error) {
 	if jsonKind(data) != 'o' {
 		return nil, &DecodeError{Msg: "expected an object, got " + truncate(data)}
 	}
+	if err := uniqueMembers(data); err != nil {
+		return nil, err
+	}
 	return append(json.RawMessage(nil), data...), nil
 }
 
@@ -1267,6 +1462,9 @@ func rawObject(data []byte) (json.RawMessage, error) {
 func rawValue(data []byte) (json.RawMessage, error) {
 	if !json.Valid(data) {
 		return nil, &DecodeError{Msg: "invalid JSON"}
+	}
+	if err := uniqueMembers(data); err != nil {
+		return nil, err
 	}
 	return append(json.RawMessage(nil), data...), nil
 }

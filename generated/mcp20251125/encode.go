@@ -9,12 +9,17 @@ import (
 
 // MarshalJSON encodes an Annotations, refusing values its decoder would refuse.
 func (x Annotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Annotations to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Annotations) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Annotations nested at depth d (see encodeDepth).
+func (x Annotations) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Annotations
 	if err := checkBoundsOptional(x.Priority, "priority", bounds{
 		hasMax: true,
@@ -25,7 +30,7 @@ func (x Annotations) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -34,21 +39,26 @@ func (x Annotations) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an AudioContent, refusing values its decoder would refuse.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an AudioContent to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x AudioContent) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an AudioContent nested at depth d (see encodeDepth).
+func (x AudioContent) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire AudioContent
 	if x.Data == nil {
 		x.Data = []byte{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"audio\""), wire(x)})
+	}{json.RawMessage("\"audio\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -57,15 +67,20 @@ func (x AudioContent) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a BaseMetadata, refusing values its decoder would refuse.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a BaseMetadata to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x BaseMetadata) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a BaseMetadata nested at depth d (see encodeDepth).
+func (x BaseMetadata) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire BaseMetadata
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -74,18 +89,23 @@ func (x BaseMetadata) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a BlobResourceContents, refusing values its decoder would refuse.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a BlobResourceContents to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x BlobResourceContents) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a BlobResourceContents nested at depth d (see encodeDepth).
+func (x BlobResourceContents) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire BlobResourceContents
 	if x.Blob == nil {
 		x.Blob = []byte{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -94,18 +114,23 @@ func (x BlobResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a BooleanSchema, refusing values its decoder would refuse.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a BooleanSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x BooleanSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a BooleanSchema nested at depth d (see encodeDepth).
+func (x BooleanSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire BooleanSchema
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"boolean\""), wire(x)})
+	}{json.RawMessage("\"boolean\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -114,19 +139,24 @@ func (x BooleanSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CallToolRequest, refusing values its decoder would refuse.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CallToolRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CallToolRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CallToolRequest nested at depth d (see encodeDepth).
+func (x CallToolRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CallToolRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/call\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/call\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -135,18 +165,23 @@ func (x CallToolRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CallToolRequestParams, refusing values its decoder would refuse.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CallToolRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CallToolRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CallToolRequestParams nested at depth d (see encodeDepth).
+func (x CallToolRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CallToolRequestParams
 	if err := checkRaw(x.Arguments, "arguments", byte(0x6f), false); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -155,15 +190,20 @@ func (x CallToolRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CallToolRequestParamsMeta, refusing values its decoder would refuse.
 func (x CallToolRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CallToolRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CallToolRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CallToolRequestParamsMeta nested at depth d (see encodeDepth).
+func (x CallToolRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CallToolRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -172,18 +212,26 @@ func (x CallToolRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CallToolResult, refusing values its decoder would refuse.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CallToolResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CallToolResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CallToolResult nested at depth d (see encodeDepth).
+func (x CallToolResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CallToolResult
 	if x.Content == nil {
 		x.Content = []ContentBlock{}
 	}
+	if err := checkUnionElements(x.Content, "content"); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -192,19 +240,24 @@ func (x CallToolResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CancelTaskRequest, refusing values its decoder would refuse.
 func (x CancelTaskRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CancelTaskRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CancelTaskRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CancelTaskRequest nested at depth d (see encodeDepth).
+func (x CancelTaskRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CancelTaskRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/cancel\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/cancel\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -213,15 +266,20 @@ func (x CancelTaskRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CancelTaskResult, refusing values its decoder would refuse.
 func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CancelTaskResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CancelTaskResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CancelTaskResult nested at depth d (see encodeDepth).
+func (x CancelTaskResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CancelTaskResult
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -230,19 +288,24 @@ func (x CancelTaskResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CancelledNotification, refusing values its decoder would refuse.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CancelledNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CancelledNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CancelledNotification nested at depth d (see encodeDepth).
+func (x CancelledNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CancelledNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/cancelled\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/cancelled\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -251,15 +314,20 @@ func (x CancelledNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CancelledNotificationParams, refusing values its decoder would refuse.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CancelledNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CancelledNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CancelledNotificationParams nested at depth d (see encodeDepth).
+func (x CancelledNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CancelledNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -268,15 +336,20 @@ func (x CancelledNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilities, refusing values its decoder would refuse.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilities to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilities) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilities nested at depth d (see encodeDepth).
+func (x ClientCapabilities) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilities
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -285,15 +358,20 @@ func (x ClientCapabilities) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilitiesElicitation, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesElicitation to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesElicitation) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesElicitation nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesElicitation) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesElicitation
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -302,15 +380,20 @@ func (x ClientCapabilitiesElicitation) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilitiesElicitationForm, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesElicitationForm to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesElicitationForm) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesElicitationForm nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesElicitationForm) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesElicitationForm
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -319,15 +402,20 @@ func (x ClientCapabilitiesElicitationForm) AppendJSON(dst []byte) ([]byte, error
 
 // MarshalJSON encodes a ClientCapabilitiesElicitationURL, refusing values its decoder would refuse.
 func (x ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesElicitationURL to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesElicitationURL) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesElicitationURL nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesElicitationURL) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesElicitationURL
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -336,15 +424,20 @@ func (x ClientCapabilitiesElicitationURL) AppendJSON(dst []byte) ([]byte, error)
 
 // MarshalJSON encodes a ClientCapabilitiesExperimentalValue, refusing values its decoder would refuse.
 func (x ClientCapabilitiesExperimentalValue) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesExperimentalValue to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesExperimentalValue) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesExperimentalValue nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesExperimentalValue) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesExperimentalValue
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -353,15 +446,20 @@ func (x ClientCapabilitiesExperimentalValue) AppendJSON(dst []byte) ([]byte, err
 
 // MarshalJSON encodes a ClientCapabilitiesRoots, refusing values its decoder would refuse.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesRoots to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesRoots) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesRoots nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesRoots) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesRoots
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -370,15 +468,20 @@ func (x ClientCapabilitiesRoots) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilitiesSampling, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesSampling to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesSampling) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesSampling nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesSampling) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesSampling
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -387,15 +490,20 @@ func (x ClientCapabilitiesSampling) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilitiesSamplingContext, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesSamplingContext to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesSamplingContext) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesSamplingContext nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesSamplingContext) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesSamplingContext
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -404,15 +512,20 @@ func (x ClientCapabilitiesSamplingContext) AppendJSON(dst []byte) ([]byte, error
 
 // MarshalJSON encodes a ClientCapabilitiesSamplingTools, refusing values its decoder would refuse.
 func (x ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesSamplingTools to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesSamplingTools) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesSamplingTools nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesSamplingTools) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesSamplingTools
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -421,15 +534,20 @@ func (x ClientCapabilitiesSamplingTools) AppendJSON(dst []byte) ([]byte, error) 
 
 // MarshalJSON encodes a ClientCapabilitiesTasks, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesTasks to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesTasks) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesTasks nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesTasks) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesTasks
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -438,15 +556,20 @@ func (x ClientCapabilitiesTasks) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilitiesTasksCancel, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesTasksCancel to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesTasksCancel) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesTasksCancel nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesTasksCancel) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesTasksCancel
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -455,15 +578,20 @@ func (x ClientCapabilitiesTasksCancel) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilitiesTasksList, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesTasksList to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesTasksList) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesTasksList nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesTasksList) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesTasksList
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -472,15 +600,20 @@ func (x ClientCapabilitiesTasksList) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequests, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesTasksRequests to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesTasksRequests) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesTasksRequests nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesTasksRequests) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequests
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -489,15 +622,20 @@ func (x ClientCapabilitiesTasksRequests) AppendJSON(dst []byte) ([]byte, error) 
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequestsElicitation, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesTasksRequestsElicitation to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesTasksRequestsElicitation) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesTasksRequestsElicitation nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesTasksRequestsElicitation) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsElicitation
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -506,15 +644,20 @@ func (x ClientCapabilitiesTasksRequestsElicitation) AppendJSON(dst []byte) ([]by
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequestsElicitationCreate, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsElicitationCreate) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesTasksRequestsElicitationCreate to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesTasksRequestsElicitationCreate) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesTasksRequestsElicitationCreate nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesTasksRequestsElicitationCreate) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsElicitationCreate
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -523,15 +666,20 @@ func (x ClientCapabilitiesTasksRequestsElicitationCreate) AppendJSON(dst []byte)
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequestsSampling, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesTasksRequestsSampling to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesTasksRequestsSampling) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesTasksRequestsSampling nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesTasksRequestsSampling) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsSampling
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -540,15 +688,20 @@ func (x ClientCapabilitiesTasksRequestsSampling) AppendJSON(dst []byte) ([]byte,
 
 // MarshalJSON encodes a ClientCapabilitiesTasksRequestsSamplingCreateMessage, refusing values its decoder would refuse.
 func (x ClientCapabilitiesTasksRequestsSamplingCreateMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientCapabilitiesTasksRequestsSamplingCreateMessage to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientCapabilitiesTasksRequestsSamplingCreateMessage) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientCapabilitiesTasksRequestsSamplingCreateMessage nested at depth d (see encodeDepth).
+func (x ClientCapabilitiesTasksRequestsSamplingCreateMessage) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientCapabilitiesTasksRequestsSamplingCreateMessage
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -557,19 +710,24 @@ func (x ClientCapabilitiesTasksRequestsSamplingCreateMessage) AppendJSON(dst []b
 
 // MarshalJSON encodes a CompleteRequest, refusing values its decoder would refuse.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteRequest nested at depth d (see encodeDepth).
+func (x CompleteRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"completion/complete\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"completion/complete\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -578,15 +736,23 @@ func (x CompleteRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteRequestParams, refusing values its decoder would refuse.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteRequestParams nested at depth d (see encodeDepth).
+func (x CompleteRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteRequestParams
+	if err := checkUnion(x.Ref, "ref", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -595,15 +761,20 @@ func (x CompleteRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteRequestParamsArgument, refusing values its decoder would refuse.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteRequestParamsArgument to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteRequestParamsArgument) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteRequestParamsArgument nested at depth d (see encodeDepth).
+func (x CompleteRequestParamsArgument) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteRequestParamsArgument
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -612,15 +783,20 @@ func (x CompleteRequestParamsArgument) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteRequestParamsContext, refusing values its decoder would refuse.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteRequestParamsContext to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteRequestParamsContext) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteRequestParamsContext nested at depth d (see encodeDepth).
+func (x CompleteRequestParamsContext) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteRequestParamsContext
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -629,15 +805,20 @@ func (x CompleteRequestParamsContext) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteRequestParamsMeta, refusing values its decoder would refuse.
 func (x CompleteRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteRequestParamsMeta nested at depth d (see encodeDepth).
+func (x CompleteRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -646,15 +827,20 @@ func (x CompleteRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteResult, refusing values its decoder would refuse.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteResult nested at depth d (see encodeDepth).
+func (x CompleteResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteResult
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -663,18 +849,23 @@ func (x CompleteResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CompleteResultCompletion, refusing values its decoder would refuse.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CompleteResultCompletion to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CompleteResultCompletion) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CompleteResultCompletion nested at depth d (see encodeDepth).
+func (x CompleteResultCompletion) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CompleteResultCompletion
 	if x.Values == nil {
 		x.Values = []string{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -683,19 +874,24 @@ func (x CompleteResultCompletion) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CreateMessageRequest, refusing values its decoder would refuse.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CreateMessageRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CreateMessageRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CreateMessageRequest nested at depth d (see encodeDepth).
+func (x CreateMessageRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CreateMessageRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"sampling/createMessage\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"sampling/createMessage\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -704,12 +900,17 @@ func (x CreateMessageRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CreateMessageRequestParams, refusing values its decoder would refuse.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CreateMessageRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CreateMessageRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CreateMessageRequestParams nested at depth d (see encodeDepth).
+func (x CreateMessageRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CreateMessageRequestParams
 	if err := checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"); err != nil {
 		return nil, err
@@ -718,7 +919,7 @@ func (x CreateMessageRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 		x.Messages = []SamplingMessage{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -727,15 +928,20 @@ func (x CreateMessageRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CreateMessageRequestParamsMeta, refusing values its decoder would refuse.
 func (x CreateMessageRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CreateMessageRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CreateMessageRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CreateMessageRequestParamsMeta nested at depth d (see encodeDepth).
+func (x CreateMessageRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CreateMessageRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -744,15 +950,20 @@ func (x CreateMessageRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CreateMessageRequestParamsMetadata, refusing values its decoder would refuse.
 func (x CreateMessageRequestParamsMetadata) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CreateMessageRequestParamsMetadata to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CreateMessageRequestParamsMetadata) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CreateMessageRequestParamsMetadata nested at depth d (see encodeDepth).
+func (x CreateMessageRequestParamsMetadata) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CreateMessageRequestParamsMetadata
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -761,15 +972,23 @@ func (x CreateMessageRequestParamsMetadata) AppendJSON(dst []byte) ([]byte, erro
 
 // MarshalJSON encodes a CreateMessageResult, refusing values its decoder would refuse.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CreateMessageResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CreateMessageResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CreateMessageResult nested at depth d (see encodeDepth).
+func (x CreateMessageResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CreateMessageResult
+	if err := checkUnion(x.Content, "content", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -778,15 +997,20 @@ func (x CreateMessageResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a CreateTaskResult, refusing values its decoder would refuse.
 func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a CreateTaskResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x CreateTaskResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a CreateTaskResult nested at depth d (see encodeDepth).
+func (x CreateTaskResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire CreateTaskResult
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -795,19 +1019,27 @@ func (x CreateTaskResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ElicitRequest, refusing values its decoder would refuse.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitRequest nested at depth d (see encodeDepth).
+func (x ElicitRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitRequest
+	if err := checkUnion(x.Params, "params", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"elicitation/create\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"elicitation/create\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -816,15 +1048,20 @@ func (x ElicitRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ElicitRequestFormParams, refusing values its decoder would refuse.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitRequestFormParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitRequestFormParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitRequestFormParams nested at depth d (see encodeDepth).
+func (x ElicitRequestFormParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitRequestFormParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -833,15 +1070,20 @@ func (x ElicitRequestFormParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ElicitRequestFormParamsMeta, refusing values its decoder would refuse.
 func (x ElicitRequestFormParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitRequestFormParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitRequestFormParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitRequestFormParamsMeta nested at depth d (see encodeDepth).
+func (x ElicitRequestFormParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitRequestFormParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -850,21 +1092,29 @@ func (x ElicitRequestFormParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ElicitRequestFormParamsRequestedSchema, refusing values its decoder would refuse.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitRequestFormParamsRequestedSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitRequestFormParamsRequestedSchema nested at depth d (see encodeDepth).
+func (x ElicitRequestFormParamsRequestedSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitRequestFormParamsRequestedSchema
 	if x.Properties == nil {
 		x.Properties = map[string]PrimitiveSchemaDefinition{}
 	}
+	if err := checkUnionValues(x.Properties, "properties"); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"object\""), wire(x)})
+	}{json.RawMessage("\"object\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -873,18 +1123,23 @@ func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(dst []byte) ([]byte, 
 
 // MarshalJSON encodes an ElicitRequestURLParams, refusing values its decoder would refuse.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitRequestURLParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitRequestURLParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitRequestURLParams nested at depth d (see encodeDepth).
+func (x ElicitRequestURLParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitRequestURLParams
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"mode"`
 		wire
-	}{json.RawMessage("\"url\""), wire(x)})
+	}{json.RawMessage("\"url\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -893,15 +1148,20 @@ func (x ElicitRequestURLParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ElicitRequestURLParamsMeta, refusing values its decoder would refuse.
 func (x ElicitRequestURLParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitRequestURLParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitRequestURLParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitRequestURLParamsMeta nested at depth d (see encodeDepth).
+func (x ElicitRequestURLParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitRequestURLParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -910,18 +1170,23 @@ func (x ElicitRequestURLParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ElicitResult, refusing values its decoder would refuse.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitResult nested at depth d (see encodeDepth).
+func (x ElicitResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitResult
 	if err := checkOneOf(x.Action, "action", true, "accept", "cancel", "decline"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -930,19 +1195,24 @@ func (x ElicitResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ElicitationCompleteNotification, refusing values its decoder would refuse.
 func (x ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitationCompleteNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitationCompleteNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitationCompleteNotification nested at depth d (see encodeDepth).
+func (x ElicitationCompleteNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitationCompleteNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/elicitation/complete\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/elicitation/complete\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -951,15 +1221,20 @@ func (x ElicitationCompleteNotification) AppendJSON(dst []byte) ([]byte, error) 
 
 // MarshalJSON encodes an ElicitationCompleteNotificationParams, refusing values its decoder would refuse.
 func (x ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ElicitationCompleteNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ElicitationCompleteNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ElicitationCompleteNotificationParams nested at depth d (see encodeDepth).
+func (x ElicitationCompleteNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ElicitationCompleteNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -968,18 +1243,26 @@ func (x ElicitationCompleteNotificationParams) AppendJSON(dst []byte) ([]byte, e
 
 // MarshalJSON encodes an EmbeddedResource, refusing values its decoder would refuse.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an EmbeddedResource to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x EmbeddedResource) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an EmbeddedResource nested at depth d (see encodeDepth).
+func (x EmbeddedResource) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire EmbeddedResource
+	if err := checkUnion(x.Resource, "resource", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"resource\""), wire(x)})
+	}{json.RawMessage("\"resource\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -988,15 +1271,20 @@ func (x EmbeddedResource) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an Error, refusing values its decoder would refuse.
 func (x Error) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Error to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Error) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Error nested at depth d (see encodeDepth).
+func (x Error) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Error
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1005,19 +1293,24 @@ func (x Error) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetPromptRequest, refusing values its decoder would refuse.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetPromptRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetPromptRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetPromptRequest nested at depth d (see encodeDepth).
+func (x GetPromptRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetPromptRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/get\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/get\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1026,15 +1319,20 @@ func (x GetPromptRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetPromptRequestParams, refusing values its decoder would refuse.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetPromptRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetPromptRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetPromptRequestParams nested at depth d (see encodeDepth).
+func (x GetPromptRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetPromptRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1043,15 +1341,20 @@ func (x GetPromptRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetPromptRequestParamsMeta, refusing values its decoder would refuse.
 func (x GetPromptRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetPromptRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetPromptRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetPromptRequestParamsMeta nested at depth d (see encodeDepth).
+func (x GetPromptRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetPromptRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1060,18 +1363,23 @@ func (x GetPromptRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetPromptResult, refusing values its decoder would refuse.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetPromptResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetPromptResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetPromptResult nested at depth d (see encodeDepth).
+func (x GetPromptResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetPromptResult
 	if x.Messages == nil {
 		x.Messages = []PromptMessage{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1080,19 +1388,24 @@ func (x GetPromptResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetTaskPayloadRequest, refusing values its decoder would refuse.
 func (x GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetTaskPayloadRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetTaskPayloadRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetTaskPayloadRequest nested at depth d (see encodeDepth).
+func (x GetTaskPayloadRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetTaskPayloadRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/result\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/result\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1101,15 +1414,20 @@ func (x GetTaskPayloadRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetTaskPayloadResult, refusing values its decoder would refuse.
 func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetTaskPayloadResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetTaskPayloadResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetTaskPayloadResult nested at depth d (see encodeDepth).
+func (x GetTaskPayloadResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetTaskPayloadResult
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1118,19 +1436,24 @@ func (x GetTaskPayloadResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetTaskRequest, refusing values its decoder would refuse.
 func (x GetTaskRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetTaskRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetTaskRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetTaskRequest nested at depth d (see encodeDepth).
+func (x GetTaskRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetTaskRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/get\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/get\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1139,15 +1462,20 @@ func (x GetTaskRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetTaskResult, refusing values its decoder would refuse.
 func (x GetTaskResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetTaskResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetTaskResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetTaskResult nested at depth d (see encodeDepth).
+func (x GetTaskResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetTaskResult
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1156,18 +1484,23 @@ func (x GetTaskResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an Icon, refusing values its decoder would refuse.
 func (x Icon) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Icon to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Icon) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Icon nested at depth d (see encodeDepth).
+func (x Icon) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Icon
 	if err := checkOneOf(x.Theme, "theme", false, "dark", "light"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1176,15 +1509,20 @@ func (x Icon) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an Icons, refusing values its decoder would refuse.
 func (x Icons) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Icons to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Icons) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Icons nested at depth d (see encodeDepth).
+func (x Icons) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Icons
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1193,21 +1531,26 @@ func (x Icons) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ImageContent, refusing values its decoder would refuse.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ImageContent to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ImageContent) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ImageContent nested at depth d (see encodeDepth).
+func (x ImageContent) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ImageContent
 	if x.Data == nil {
 		x.Data = []byte{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"image\""), wire(x)})
+	}{json.RawMessage("\"image\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1216,15 +1559,20 @@ func (x ImageContent) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an Implementation, refusing values its decoder would refuse.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Implementation to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Implementation) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Implementation nested at depth d (see encodeDepth).
+func (x Implementation) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Implementation
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1233,19 +1581,24 @@ func (x Implementation) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an InitializeRequest, refusing values its decoder would refuse.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an InitializeRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x InitializeRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InitializeRequest nested at depth d (see encodeDepth).
+func (x InitializeRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire InitializeRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"initialize\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"initialize\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1254,15 +1607,20 @@ func (x InitializeRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an InitializeRequestParams, refusing values its decoder would refuse.
 func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an InitializeRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x InitializeRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InitializeRequestParams nested at depth d (see encodeDepth).
+func (x InitializeRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire InitializeRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1271,15 +1629,20 @@ func (x InitializeRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an InitializeRequestParamsMeta, refusing values its decoder would refuse.
 func (x InitializeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an InitializeRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x InitializeRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InitializeRequestParamsMeta nested at depth d (see encodeDepth).
+func (x InitializeRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire InitializeRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1288,15 +1651,20 @@ func (x InitializeRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an InitializeResult, refusing values its decoder would refuse.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an InitializeResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x InitializeResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InitializeResult nested at depth d (see encodeDepth).
+func (x InitializeResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire InitializeResult
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1305,19 +1673,24 @@ func (x InitializeResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an InitializedNotification, refusing values its decoder would refuse.
 func (x InitializedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an InitializedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x InitializedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an InitializedNotification nested at depth d (see encodeDepth).
+func (x InitializedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire InitializedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/initialized\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/initialized\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1326,18 +1699,23 @@ func (x InitializedNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a JSONRPCErrorResponse, refusing values its decoder would refuse.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a JSONRPCErrorResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x JSONRPCErrorResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a JSONRPCErrorResponse nested at depth d (see encodeDepth).
+func (x JSONRPCErrorResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire JSONRPCErrorResponse
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1346,18 +1724,23 @@ func (x JSONRPCErrorResponse) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a JSONRPCNotification, refusing values its decoder would refuse.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a JSONRPCNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x JSONRPCNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a JSONRPCNotification nested at depth d (see encodeDepth).
+func (x JSONRPCNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire JSONRPCNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1366,18 +1749,23 @@ func (x JSONRPCNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a JSONRPCRequest, refusing values its decoder would refuse.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a JSONRPCRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x JSONRPCRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a JSONRPCRequest nested at depth d (see encodeDepth).
+func (x JSONRPCRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire JSONRPCRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1386,18 +1774,23 @@ func (x JSONRPCRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a JSONRPCResultResponse, refusing values its decoder would refuse.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a JSONRPCResultResponse to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x JSONRPCResultResponse) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a JSONRPCResultResponse nested at depth d (see encodeDepth).
+func (x JSONRPCResultResponse) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire JSONRPCResultResponse
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1406,21 +1799,26 @@ func (x JSONRPCResultResponse) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a LegacyTitledEnumSchema, refusing values its decoder would refuse.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a LegacyTitledEnumSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x LegacyTitledEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a LegacyTitledEnumSchema nested at depth d (see encodeDepth).
+func (x LegacyTitledEnumSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire LegacyTitledEnumSchema
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"string\""), wire(x)})
+	}{json.RawMessage("\"string\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1429,19 +1827,24 @@ func (x LegacyTitledEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListPromptsRequest, refusing values its decoder would refuse.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListPromptsRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListPromptsRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListPromptsRequest nested at depth d (see encodeDepth).
+func (x ListPromptsRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListPromptsRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/list\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"prompts/list\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1450,18 +1853,23 @@ func (x ListPromptsRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListPromptsResult, refusing values its decoder would refuse.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListPromptsResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListPromptsResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListPromptsResult nested at depth d (see encodeDepth).
+func (x ListPromptsResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListPromptsResult
 	if x.Prompts == nil {
 		x.Prompts = []Prompt{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1470,19 +1878,24 @@ func (x ListPromptsResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListResourceTemplatesRequest, refusing values its decoder would refuse.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListResourceTemplatesRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListResourceTemplatesRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListResourceTemplatesRequest nested at depth d (see encodeDepth).
+func (x ListResourceTemplatesRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListResourceTemplatesRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/templates/list\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/templates/list\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1491,18 +1904,23 @@ func (x ListResourceTemplatesRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListResourceTemplatesResult, refusing values its decoder would refuse.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListResourceTemplatesResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListResourceTemplatesResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListResourceTemplatesResult nested at depth d (see encodeDepth).
+func (x ListResourceTemplatesResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListResourceTemplatesResult
 	if x.ResourceTemplates == nil {
 		x.ResourceTemplates = []ResourceTemplate{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1511,19 +1929,24 @@ func (x ListResourceTemplatesResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListResourcesRequest, refusing values its decoder would refuse.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListResourcesRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListResourcesRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListResourcesRequest nested at depth d (see encodeDepth).
+func (x ListResourcesRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListResourcesRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/list\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/list\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1532,18 +1955,23 @@ func (x ListResourcesRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListResourcesResult, refusing values its decoder would refuse.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListResourcesResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListResourcesResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListResourcesResult nested at depth d (see encodeDepth).
+func (x ListResourcesResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListResourcesResult
 	if x.Resources == nil {
 		x.Resources = []Resource{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1552,19 +1980,24 @@ func (x ListResourcesResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListRootsRequest, refusing values its decoder would refuse.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListRootsRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListRootsRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListRootsRequest nested at depth d (see encodeDepth).
+func (x ListRootsRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListRootsRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"roots/list\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"roots/list\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1573,18 +2006,23 @@ func (x ListRootsRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListRootsResult, refusing values its decoder would refuse.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListRootsResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListRootsResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListRootsResult nested at depth d (see encodeDepth).
+func (x ListRootsResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListRootsResult
 	if x.Roots == nil {
 		x.Roots = []Root{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1593,19 +2031,24 @@ func (x ListRootsResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListTasksRequest, refusing values its decoder would refuse.
 func (x ListTasksRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListTasksRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListTasksRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListTasksRequest nested at depth d (see encodeDepth).
+func (x ListTasksRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListTasksRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/list\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tasks/list\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1614,18 +2057,23 @@ func (x ListTasksRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListTasksResult, refusing values its decoder would refuse.
 func (x ListTasksResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListTasksResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListTasksResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListTasksResult nested at depth d (see encodeDepth).
+func (x ListTasksResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListTasksResult
 	if x.Tasks == nil {
 		x.Tasks = []Task{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1634,19 +2082,24 @@ func (x ListTasksResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListToolsRequest, refusing values its decoder would refuse.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListToolsRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListToolsRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListToolsRequest nested at depth d (see encodeDepth).
+func (x ListToolsRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListToolsRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/list\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"tools/list\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1655,18 +2108,23 @@ func (x ListToolsRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ListToolsResult, refusing values its decoder would refuse.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ListToolsResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ListToolsResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ListToolsResult nested at depth d (see encodeDepth).
+func (x ListToolsResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ListToolsResult
 	if x.Tools == nil {
 		x.Tools = []Tool{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1683,19 +2141,24 @@ func (v LoggingLevel) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a LoggingMessageNotification, refusing values its decoder would refuse.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a LoggingMessageNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x LoggingMessageNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a LoggingMessageNotification nested at depth d (see encodeDepth).
+func (x LoggingMessageNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire LoggingMessageNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/message\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/message\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1704,15 +2167,20 @@ func (x LoggingMessageNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a LoggingMessageNotificationParams, refusing values its decoder would refuse.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a LoggingMessageNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x LoggingMessageNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a LoggingMessageNotificationParams nested at depth d (see encodeDepth).
+func (x LoggingMessageNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire LoggingMessageNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1721,15 +2189,20 @@ func (x LoggingMessageNotificationParams) AppendJSON(dst []byte) ([]byte, error)
 
 // MarshalJSON encodes a ModelHint, refusing values its decoder would refuse.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ModelHint to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ModelHint) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ModelHint nested at depth d (see encodeDepth).
+func (x ModelHint) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ModelHint
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1738,12 +2211,17 @@ func (x ModelHint) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ModelPreferences, refusing values its decoder would refuse.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ModelPreferences to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ModelPreferences) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ModelPreferences nested at depth d (see encodeDepth).
+func (x ModelPreferences) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ModelPreferences
 	if err := checkBoundsOptional(x.CostPriority, "costPriority", bounds{
 		hasMax: true,
@@ -1770,7 +2248,7 @@ func (x ModelPreferences) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1779,15 +2257,20 @@ func (x ModelPreferences) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Notification, refusing values its decoder would refuse.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Notification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Notification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Notification nested at depth d (see encodeDepth).
+func (x Notification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Notification
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1796,15 +2279,20 @@ func (x Notification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a NotificationParams, refusing values its decoder would refuse.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a NotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x NotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a NotificationParams nested at depth d (see encodeDepth).
+func (x NotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire NotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1813,18 +2301,23 @@ func (x NotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a NumberSchema, refusing values its decoder would refuse.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a NumberSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x NumberSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a NumberSchema nested at depth d (see encodeDepth).
+func (x NumberSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire NumberSchema
 	if err := checkOneOf(x.Type, "type", true, "integer", "number"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1833,18 +2326,23 @@ func (x NumberSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PaginatedRequest, refusing values its decoder would refuse.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PaginatedRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PaginatedRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PaginatedRequest nested at depth d (see encodeDepth).
+func (x PaginatedRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PaginatedRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1853,15 +2351,20 @@ func (x PaginatedRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PaginatedRequestParams, refusing values its decoder would refuse.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PaginatedRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PaginatedRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PaginatedRequestParams nested at depth d (see encodeDepth).
+func (x PaginatedRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PaginatedRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1870,15 +2373,20 @@ func (x PaginatedRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PaginatedRequestParamsMeta, refusing values its decoder would refuse.
 func (x PaginatedRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PaginatedRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PaginatedRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PaginatedRequestParamsMeta nested at depth d (see encodeDepth).
+func (x PaginatedRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PaginatedRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1887,15 +2395,20 @@ func (x PaginatedRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PaginatedResult, refusing values its decoder would refuse.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PaginatedResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PaginatedResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PaginatedResult nested at depth d (see encodeDepth).
+func (x PaginatedResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PaginatedResult
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1904,19 +2417,24 @@ func (x PaginatedResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PingRequest, refusing values its decoder would refuse.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PingRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PingRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PingRequest nested at depth d (see encodeDepth).
+func (x PingRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PingRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"ping\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"ping\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1925,19 +2443,24 @@ func (x PingRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ProgressNotification, refusing values its decoder would refuse.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ProgressNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ProgressNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ProgressNotification nested at depth d (see encodeDepth).
+func (x ProgressNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ProgressNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/progress\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/progress\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -1946,15 +2469,20 @@ func (x ProgressNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ProgressNotificationParams, refusing values its decoder would refuse.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ProgressNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ProgressNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ProgressNotificationParams nested at depth d (see encodeDepth).
+func (x ProgressNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ProgressNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1963,15 +2491,20 @@ func (x ProgressNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Prompt, refusing values its decoder would refuse.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Prompt to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Prompt) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Prompt nested at depth d (see encodeDepth).
+func (x Prompt) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Prompt
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1980,15 +2513,20 @@ func (x Prompt) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PromptArgument, refusing values its decoder would refuse.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PromptArgument to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PromptArgument) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PromptArgument nested at depth d (see encodeDepth).
+func (x PromptArgument) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PromptArgument
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -1997,19 +2535,24 @@ func (x PromptArgument) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PromptListChangedNotification, refusing values its decoder would refuse.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PromptListChangedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PromptListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PromptListChangedNotification nested at depth d (see encodeDepth).
+func (x PromptListChangedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PromptListChangedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/prompts/list_changed\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/prompts/list_changed\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2018,15 +2561,23 @@ func (x PromptListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PromptMessage, refusing values its decoder would refuse.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PromptMessage to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PromptMessage) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PromptMessage nested at depth d (see encodeDepth).
+func (x PromptMessage) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PromptMessage
+	if err := checkUnion(x.Content, "content", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2035,18 +2586,23 @@ func (x PromptMessage) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PromptReference, refusing values its decoder would refuse.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PromptReference to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PromptReference) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PromptReference nested at depth d (see encodeDepth).
+func (x PromptReference) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PromptReference
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"ref/prompt\""), wire(x)})
+	}{json.RawMessage("\"ref/prompt\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2055,19 +2611,24 @@ func (x PromptReference) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ReadResourceRequest, refusing values its decoder would refuse.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ReadResourceRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ReadResourceRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ReadResourceRequest nested at depth d (see encodeDepth).
+func (x ReadResourceRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ReadResourceRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/read\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/read\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2076,15 +2637,20 @@ func (x ReadResourceRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ReadResourceRequestParams, refusing values its decoder would refuse.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ReadResourceRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ReadResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ReadResourceRequestParams nested at depth d (see encodeDepth).
+func (x ReadResourceRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ReadResourceRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2093,15 +2659,20 @@ func (x ReadResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ReadResourceRequestParamsMeta, refusing values its decoder would refuse.
 func (x ReadResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ReadResourceRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ReadResourceRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ReadResourceRequestParamsMeta nested at depth d (see encodeDepth).
+func (x ReadResourceRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ReadResourceRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2110,18 +2681,26 @@ func (x ReadResourceRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ReadResourceResult, refusing values its decoder would refuse.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ReadResourceResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ReadResourceResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ReadResourceResult nested at depth d (see encodeDepth).
+func (x ReadResourceResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ReadResourceResult
 	if x.Contents == nil {
 		x.Contents = []ResourceContentsUnion{}
 	}
+	if err := checkUnionElements(x.Contents, "contents"); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2130,15 +2709,20 @@ func (x ReadResourceResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a RelatedTaskMetadata, refusing values its decoder would refuse.
 func (x RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a RelatedTaskMetadata to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x RelatedTaskMetadata) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a RelatedTaskMetadata nested at depth d (see encodeDepth).
+func (x RelatedTaskMetadata) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire RelatedTaskMetadata
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2147,15 +2731,20 @@ func (x RelatedTaskMetadata) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Request, refusing values its decoder would refuse.
 func (x Request) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Request to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Request) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Request nested at depth d (see encodeDepth).
+func (x Request) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Request
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2164,15 +2753,20 @@ func (x Request) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a RequestParams, refusing values its decoder would refuse.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a RequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x RequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a RequestParams nested at depth d (see encodeDepth).
+func (x RequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire RequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2181,15 +2775,20 @@ func (x RequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a RequestParamsMeta, refusing values its decoder would refuse.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a RequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x RequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a RequestParamsMeta nested at depth d (see encodeDepth).
+func (x RequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire RequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2198,15 +2797,20 @@ func (x RequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Resource, refusing values its decoder would refuse.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Resource to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Resource) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Resource nested at depth d (see encodeDepth).
+func (x Resource) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Resource
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2215,15 +2819,20 @@ func (x Resource) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceContents, refusing values its decoder would refuse.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceContents to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceContents) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceContents nested at depth d (see encodeDepth).
+func (x ResourceContents) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceContents
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2232,18 +2841,23 @@ func (x ResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceLink, refusing values its decoder would refuse.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceLink to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceLink) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceLink nested at depth d (see encodeDepth).
+func (x ResourceLink) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceLink
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"resource_link\""), wire(x)})
+	}{json.RawMessage("\"resource_link\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2252,19 +2866,24 @@ func (x ResourceLink) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceListChangedNotification, refusing values its decoder would refuse.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceListChangedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceListChangedNotification nested at depth d (see encodeDepth).
+func (x ResourceListChangedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceListChangedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/list_changed\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/list_changed\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2273,15 +2892,20 @@ func (x ResourceListChangedNotification) AppendJSON(dst []byte) ([]byte, error) 
 
 // MarshalJSON encodes a ResourceRequestParams, refusing values its decoder would refuse.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceRequestParams nested at depth d (see encodeDepth).
+func (x ResourceRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2290,15 +2914,20 @@ func (x ResourceRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceRequestParamsMeta, refusing values its decoder would refuse.
 func (x ResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceRequestParamsMeta nested at depth d (see encodeDepth).
+func (x ResourceRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2307,15 +2936,20 @@ func (x ResourceRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceTemplate, refusing values its decoder would refuse.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceTemplate to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceTemplate) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceTemplate nested at depth d (see encodeDepth).
+func (x ResourceTemplate) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceTemplate
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2324,18 +2958,23 @@ func (x ResourceTemplate) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceTemplateReference, refusing values its decoder would refuse.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceTemplateReference to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceTemplateReference) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceTemplateReference nested at depth d (see encodeDepth).
+func (x ResourceTemplateReference) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceTemplateReference
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"ref/resource\""), wire(x)})
+	}{json.RawMessage("\"ref/resource\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2344,19 +2983,24 @@ func (x ResourceTemplateReference) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceUpdatedNotification, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceUpdatedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceUpdatedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceUpdatedNotification nested at depth d (see encodeDepth).
+func (x ResourceUpdatedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceUpdatedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/updated\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/resources/updated\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2365,15 +3009,20 @@ func (x ResourceUpdatedNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ResourceUpdatedNotificationParams, refusing values its decoder would refuse.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ResourceUpdatedNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ResourceUpdatedNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ResourceUpdatedNotificationParams nested at depth d (see encodeDepth).
+func (x ResourceUpdatedNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ResourceUpdatedNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2382,15 +3031,20 @@ func (x ResourceUpdatedNotificationParams) AppendJSON(dst []byte) ([]byte, error
 
 // MarshalJSON encodes a Result, refusing values its decoder would refuse.
 func (x Result) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Result to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Result) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Result nested at depth d (see encodeDepth).
+func (x Result) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Result
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2407,15 +3061,20 @@ func (v Role) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a Root, refusing values its decoder would refuse.
 func (x Root) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Root to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Root) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Root nested at depth d (see encodeDepth).
+func (x Root) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Root
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2424,19 +3083,24 @@ func (x Root) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a RootsListChangedNotification, refusing values its decoder would refuse.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a RootsListChangedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x RootsListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a RootsListChangedNotification nested at depth d (see encodeDepth).
+func (x RootsListChangedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire RootsListChangedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/roots/list_changed\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/roots/list_changed\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2445,32 +3109,63 @@ func (x RootsListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SamplingMessage, refusing values its decoder would refuse.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SamplingMessage to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SamplingMessage) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SamplingMessage nested at depth d (see encodeDepth).
+func (x SamplingMessage) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SamplingMessage
+	if err := checkUnion(x.Content, "content", true); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
 	return appendExtraAt(dst, start, x.Extra, samplingMessageMembers...)
 }
 
+// MarshalJSON encodes a SamplingMessageContentBlocks and refuses elements the schema does not allow.
+func (v SamplingMessageContentBlocks) MarshalJSON() ([]byte, error) {
+	return v.appendJSONAt(nil, encodeDepth{})
+}
+
+// AppendJSON appends the encoding of a SamplingMessageContentBlocks to dst, as MarshalJSON returns it.
+func (v SamplingMessageContentBlocks) AppendJSON(dst []byte) ([]byte, error) {
+	return v.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SamplingMessageContentBlocks nested at depth d (see encodeDepth).
+func (v SamplingMessageContentBlocks) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
+	if err := checkUnionElements([]SamplingMessageContentBlock(v), ""); err != nil {
+		return nil, err
+	}
+	return appendJSONAt(dst, []SamplingMessageContentBlock(v), d)
+}
+
 // MarshalJSON encodes a ServerCapabilities, refusing values its decoder would refuse.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilities to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilities) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilities nested at depth d (see encodeDepth).
+func (x ServerCapabilities) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilities
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2479,15 +3174,20 @@ func (x ServerCapabilities) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ServerCapabilitiesCompletions, refusing values its decoder would refuse.
 func (x ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesCompletions to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesCompletions) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesCompletions nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesCompletions) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesCompletions
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2496,15 +3196,20 @@ func (x ServerCapabilitiesCompletions) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ServerCapabilitiesExperimentalValue, refusing values its decoder would refuse.
 func (x ServerCapabilitiesExperimentalValue) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesExperimentalValue to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesExperimentalValue) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesExperimentalValue nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesExperimentalValue) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesExperimentalValue
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2513,15 +3218,20 @@ func (x ServerCapabilitiesExperimentalValue) AppendJSON(dst []byte) ([]byte, err
 
 // MarshalJSON encodes a ServerCapabilitiesLogging, refusing values its decoder would refuse.
 func (x ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesLogging to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesLogging) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesLogging nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesLogging) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesLogging
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2530,15 +3240,20 @@ func (x ServerCapabilitiesLogging) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ServerCapabilitiesPrompts, refusing values its decoder would refuse.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesPrompts to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesPrompts) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesPrompts nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesPrompts) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesPrompts
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2547,15 +3262,20 @@ func (x ServerCapabilitiesPrompts) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ServerCapabilitiesResources, refusing values its decoder would refuse.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesResources to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesResources) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesResources nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesResources) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesResources
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2564,15 +3284,20 @@ func (x ServerCapabilitiesResources) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ServerCapabilitiesTasks, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesTasks to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesTasks) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesTasks nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesTasks) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesTasks
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2581,15 +3306,20 @@ func (x ServerCapabilitiesTasks) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ServerCapabilitiesTasksCancel, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesTasksCancel to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesTasksCancel) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesTasksCancel nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesTasksCancel) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesTasksCancel
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2598,15 +3328,20 @@ func (x ServerCapabilitiesTasksCancel) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ServerCapabilitiesTasksList, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesTasksList to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesTasksList) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesTasksList nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesTasksList) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesTasksList
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2615,15 +3350,20 @@ func (x ServerCapabilitiesTasksList) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ServerCapabilitiesTasksRequests, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesTasksRequests to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesTasksRequests) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesTasksRequests nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesTasksRequests) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequests
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2632,15 +3372,20 @@ func (x ServerCapabilitiesTasksRequests) AppendJSON(dst []byte) ([]byte, error) 
 
 // MarshalJSON encodes a ServerCapabilitiesTasksRequestsTools, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesTasksRequestsTools to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesTasksRequestsTools) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesTasksRequestsTools nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesTasksRequestsTools) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequestsTools
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2649,15 +3394,20 @@ func (x ServerCapabilitiesTasksRequestsTools) AppendJSON(dst []byte) ([]byte, er
 
 // MarshalJSON encodes a ServerCapabilitiesTasksRequestsToolsCall, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTasksRequestsToolsCall) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesTasksRequestsToolsCall to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesTasksRequestsToolsCall) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesTasksRequestsToolsCall nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesTasksRequestsToolsCall) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesTasksRequestsToolsCall
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2666,15 +3416,20 @@ func (x ServerCapabilitiesTasksRequestsToolsCall) AppendJSON(dst []byte) ([]byte
 
 // MarshalJSON encodes a ServerCapabilitiesTools, refusing values its decoder would refuse.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ServerCapabilitiesTools to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ServerCapabilitiesTools) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ServerCapabilitiesTools nested at depth d (see encodeDepth).
+func (x ServerCapabilitiesTools) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ServerCapabilitiesTools
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2683,19 +3438,24 @@ func (x ServerCapabilitiesTools) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SetLevelRequest, refusing values its decoder would refuse.
 func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SetLevelRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SetLevelRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SetLevelRequest nested at depth d (see encodeDepth).
+func (x SetLevelRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SetLevelRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"logging/setLevel\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"logging/setLevel\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2704,15 +3464,20 @@ func (x SetLevelRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SetLevelRequestParams, refusing values its decoder would refuse.
 func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SetLevelRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SetLevelRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SetLevelRequestParams nested at depth d (see encodeDepth).
+func (x SetLevelRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SetLevelRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2721,15 +3486,20 @@ func (x SetLevelRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SetLevelRequestParamsMeta, refusing values its decoder would refuse.
 func (x SetLevelRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SetLevelRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SetLevelRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SetLevelRequestParamsMeta nested at depth d (see encodeDepth).
+func (x SetLevelRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SetLevelRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2738,21 +3508,26 @@ func (x SetLevelRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a StringSchema, refusing values its decoder would refuse.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a StringSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x StringSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a StringSchema nested at depth d (see encodeDepth).
+func (x StringSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire StringSchema
 	if err := checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"string\""), wire(x)})
+	}{json.RawMessage("\"string\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2761,19 +3536,24 @@ func (x StringSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SubscribeRequest, refusing values its decoder would refuse.
 func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SubscribeRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SubscribeRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SubscribeRequest nested at depth d (see encodeDepth).
+func (x SubscribeRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SubscribeRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/subscribe\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/subscribe\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2782,15 +3562,20 @@ func (x SubscribeRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SubscribeRequestParams, refusing values its decoder would refuse.
 func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SubscribeRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SubscribeRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SubscribeRequestParams nested at depth d (see encodeDepth).
+func (x SubscribeRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SubscribeRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2799,15 +3584,20 @@ func (x SubscribeRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a SubscribeRequestParamsMeta, refusing values its decoder would refuse.
 func (x SubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a SubscribeRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x SubscribeRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a SubscribeRequestParamsMeta nested at depth d (see encodeDepth).
+func (x SubscribeRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire SubscribeRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2816,15 +3606,20 @@ func (x SubscribeRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Task, refusing values its decoder would refuse.
 func (x Task) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Task to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Task) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Task nested at depth d (see encodeDepth).
+func (x Task) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Task
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2833,15 +3628,20 @@ func (x Task) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TaskAugmentedRequestParams, refusing values its decoder would refuse.
 func (x TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TaskAugmentedRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TaskAugmentedRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TaskAugmentedRequestParams nested at depth d (see encodeDepth).
+func (x TaskAugmentedRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TaskAugmentedRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2850,15 +3650,20 @@ func (x TaskAugmentedRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TaskAugmentedRequestParamsMeta, refusing values its decoder would refuse.
 func (x TaskAugmentedRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TaskAugmentedRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TaskAugmentedRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TaskAugmentedRequestParamsMeta nested at depth d (see encodeDepth).
+func (x TaskAugmentedRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TaskAugmentedRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2867,15 +3672,20 @@ func (x TaskAugmentedRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TaskMetadata, refusing values its decoder would refuse.
 func (x TaskMetadata) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TaskMetadata to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TaskMetadata) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TaskMetadata nested at depth d (see encodeDepth).
+func (x TaskMetadata) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TaskMetadata
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2892,19 +3702,24 @@ func (v TaskStatus) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a TaskStatusNotification, refusing values its decoder would refuse.
 func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TaskStatusNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TaskStatusNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TaskStatusNotification nested at depth d (see encodeDepth).
+func (x TaskStatusNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TaskStatusNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/tasks/status\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/tasks/status\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2913,15 +3728,20 @@ func (x TaskStatusNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TaskStatusNotificationParams, refusing values its decoder would refuse.
 func (x TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TaskStatusNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TaskStatusNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TaskStatusNotificationParams nested at depth d (see encodeDepth).
+func (x TaskStatusNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TaskStatusNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2930,18 +3750,23 @@ func (x TaskStatusNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TextContent, refusing values its decoder would refuse.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TextContent to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TextContent) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TextContent nested at depth d (see encodeDepth).
+func (x TextContent) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TextContent
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"text\""), wire(x)})
+	}{json.RawMessage("\"text\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2950,15 +3775,20 @@ func (x TextContent) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TextResourceContents, refusing values its decoder would refuse.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TextResourceContents to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TextResourceContents) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TextResourceContents nested at depth d (see encodeDepth).
+func (x TextResourceContents) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TextResourceContents
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -2967,18 +3797,23 @@ func (x TextResourceContents) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TitledMultiSelectEnumSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TitledMultiSelectEnumSchema nested at depth d (see encodeDepth).
+func (x TitledMultiSelectEnumSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchema
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"array\""), wire(x)})
+	}{json.RawMessage("\"array\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -2987,18 +3822,23 @@ func (x TitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TitledMultiSelectEnumSchemaItems to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TitledMultiSelectEnumSchemaItems nested at depth d (see encodeDepth).
+func (x TitledMultiSelectEnumSchemaItems) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItems
 	if x.AnyOf == nil {
 		x.AnyOf = []TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -3007,15 +3847,20 @@ func (x TitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, error)
 
 // MarshalJSON encodes a TitledMultiSelectEnumSchemaItemsAnyOfItem, refusing values its decoder would refuse.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TitledMultiSelectEnumSchemaItemsAnyOfItem to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TitledMultiSelectEnumSchemaItemsAnyOfItem nested at depth d (see encodeDepth).
+func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TitledMultiSelectEnumSchemaItemsAnyOfItem
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -3024,21 +3869,26 @@ func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(dst []byte) ([]byt
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TitledSingleSelectEnumSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TitledSingleSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TitledSingleSelectEnumSchema nested at depth d (see encodeDepth).
+func (x TitledSingleSelectEnumSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TitledSingleSelectEnumSchema
 	if x.OneOf == nil {
 		x.OneOf = []TitledSingleSelectEnumSchemaOneOfItem{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"string\""), wire(x)})
+	}{json.RawMessage("\"string\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -3047,15 +3897,20 @@ func (x TitledSingleSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TitledSingleSelectEnumSchemaOneOfItem, refusing values its decoder would refuse.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TitledSingleSelectEnumSchemaOneOfItem to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TitledSingleSelectEnumSchemaOneOfItem nested at depth d (see encodeDepth).
+func (x TitledSingleSelectEnumSchemaOneOfItem) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TitledSingleSelectEnumSchemaOneOfItem
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -3064,12 +3919,17 @@ func (x TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(dst []byte) ([]byte, e
 
 // MarshalJSON encodes a Tool, refusing values its decoder would refuse.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Tool to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Tool) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Tool nested at depth d (see encodeDepth).
+func (x Tool) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Tool
 	if err := checkRaw(x.InputSchema, "inputSchema", byte(0x6f), true); err != nil {
 		return nil, err
@@ -3078,7 +3938,7 @@ func (x Tool) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -3087,15 +3947,20 @@ func (x Tool) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ToolAnnotations, refusing values its decoder would refuse.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolAnnotations to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolAnnotations) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolAnnotations nested at depth d (see encodeDepth).
+func (x ToolAnnotations) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolAnnotations
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -3104,18 +3969,23 @@ func (x ToolAnnotations) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ToolChoice, refusing values its decoder would refuse.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolChoice to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolChoice) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolChoice nested at depth d (see encodeDepth).
+func (x ToolChoice) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolChoice
 	if err := checkOneOf(x.Mode, "mode", false, "auto", "none", "required"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -3124,18 +3994,23 @@ func (x ToolChoice) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ToolExecution, refusing values its decoder would refuse.
 func (x ToolExecution) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolExecution to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolExecution) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolExecution nested at depth d (see encodeDepth).
+func (x ToolExecution) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolExecution
 	if err := checkOneOf(x.TaskSupport, "taskSupport", false, "forbidden", "optional", "required"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -3144,19 +4019,24 @@ func (x ToolExecution) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ToolListChangedNotification, refusing values its decoder would refuse.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolListChangedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolListChangedNotification nested at depth d (see encodeDepth).
+func (x ToolListChangedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolListChangedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/tools/list_changed\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/tools/list_changed\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -3165,21 +4045,29 @@ func (x ToolListChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ToolResultContent, refusing values its decoder would refuse.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolResultContent to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolResultContent) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolResultContent nested at depth d (see encodeDepth).
+func (x ToolResultContent) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolResultContent
 	if x.Content == nil {
 		x.Content = []ContentBlock{}
 	}
+	if err := checkUnionElements(x.Content, "content"); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"tool_result\""), wire(x)})
+	}{json.RawMessage("\"tool_result\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -3188,21 +4076,26 @@ func (x ToolResultContent) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ToolUseContent, refusing values its decoder would refuse.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolUseContent to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolUseContent) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolUseContent nested at depth d (see encodeDepth).
+func (x ToolUseContent) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolUseContent
 	if x.Input == nil {
 		x.Input = map[string]any{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"tool_use\""), wire(x)})
+	}{json.RawMessage("\"tool_use\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -3211,18 +4104,23 @@ func (x ToolUseContent) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a URLElicitationRequiredError, refusing values its decoder would refuse.
 func (x URLElicitationRequiredError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a URLElicitationRequiredError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x URLElicitationRequiredError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a URLElicitationRequiredError nested at depth d (see encodeDepth).
+func (x URLElicitationRequiredError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire URLElicitationRequiredError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -3231,18 +4129,23 @@ func (x URLElicitationRequiredError) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a URLElicitationRequiredErrorError, refusing values its decoder would refuse.
 func (x URLElicitationRequiredErrorError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a URLElicitationRequiredErrorError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x URLElicitationRequiredErrorError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a URLElicitationRequiredErrorError nested at depth d (see encodeDepth).
+func (x URLElicitationRequiredErrorError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire URLElicitationRequiredErrorError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
-	}{json.RawMessage("-32042"), wire(x)})
+	}{json.RawMessage("-32042"), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -3251,18 +4154,23 @@ func (x URLElicitationRequiredErrorError) AppendJSON(dst []byte) ([]byte, error)
 
 // MarshalJSON encodes a URLElicitationRequiredErrorErrorData, refusing values its decoder would refuse.
 func (x URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a URLElicitationRequiredErrorErrorData to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x URLElicitationRequiredErrorErrorData) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a URLElicitationRequiredErrorErrorData nested at depth d (see encodeDepth).
+func (x URLElicitationRequiredErrorErrorData) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire URLElicitationRequiredErrorErrorData
 	if x.Elicitations == nil {
 		x.Elicitations = []ElicitRequestURLParams{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -3271,19 +4179,24 @@ func (x URLElicitationRequiredErrorErrorData) AppendJSON(dst []byte) ([]byte, er
 
 // MarshalJSON encodes an UnsubscribeRequest, refusing values its decoder would refuse.
 func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UnsubscribeRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UnsubscribeRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UnsubscribeRequest nested at depth d (see encodeDepth).
+func (x UnsubscribeRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UnsubscribeRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/unsubscribe\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"resources/unsubscribe\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -3292,15 +4205,20 @@ func (x UnsubscribeRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an UnsubscribeRequestParams, refusing values its decoder would refuse.
 func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UnsubscribeRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UnsubscribeRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UnsubscribeRequestParams nested at depth d (see encodeDepth).
+func (x UnsubscribeRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UnsubscribeRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -3309,15 +4227,20 @@ func (x UnsubscribeRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an UnsubscribeRequestParamsMeta, refusing values its decoder would refuse.
 func (x UnsubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UnsubscribeRequestParamsMeta to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UnsubscribeRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UnsubscribeRequestParamsMeta nested at depth d (see encodeDepth).
+func (x UnsubscribeRequestParamsMeta) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UnsubscribeRequestParamsMeta
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -3326,18 +4249,23 @@ func (x UnsubscribeRequestParamsMeta) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an UntitledMultiSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UntitledMultiSelectEnumSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UntitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UntitledMultiSelectEnumSchema nested at depth d (see encodeDepth).
+func (x UntitledMultiSelectEnumSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchema
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"array\""), wire(x)})
+	}{json.RawMessage("\"array\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -3346,21 +4274,26 @@ func (x UntitledMultiSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an UntitledMultiSelectEnumSchemaItems, refusing values its decoder would refuse.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UntitledMultiSelectEnumSchemaItems to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UntitledMultiSelectEnumSchemaItems nested at depth d (see encodeDepth).
+func (x UntitledMultiSelectEnumSchemaItems) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UntitledMultiSelectEnumSchemaItems
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"string\""), wire(x)})
+	}{json.RawMessage("\"string\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -3369,21 +4302,26 @@ func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(dst []byte) ([]byte, erro
 
 // MarshalJSON encodes an UntitledSingleSelectEnumSchema, refusing values its decoder would refuse.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an UntitledSingleSelectEnumSchema to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x UntitledSingleSelectEnumSchema) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an UntitledSingleSelectEnumSchema nested at depth d (see encodeDepth).
+func (x UntitledSingleSelectEnumSchema) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire UntitledSingleSelectEnumSchema
 	if x.Enum == nil {
 		x.Enum = []string{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"string\""), wire(x)})
+	}{json.RawMessage("\"string\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}

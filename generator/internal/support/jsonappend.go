@@ -17,28 +17,97 @@ import (
 	"unicode/utf8"
 )
 
-// jsonAppender is implemented by every generated type with an encoder:
-// AppendJSON appends the value's encoding to dst. The encoder below calls
-// it for nested values, so a large value (a 10 MB blob) is written once
-// into one buffer instead of being re-validated and copied by
+// depthAppender is implemented by every generated type with an encoder:
+// appendJSONAt appends the value's encoding to dst, nested at depth d (its
+// AppendJSON with the depth carried, so that a value that contains itself
+// through a generated type is found as a cycle too). The encoder below
+// calls it for nested values, so a large value (a 10 MB blob) is written
+// once into one buffer instead of being re-validated and copied by
 // encoding/json at every level of nesting.
-type jsonAppender interface {
-	AppendJSON(dst []byte) ([]byte, error)
+type depthAppender interface {
+	appendJSONAt(dst []byte, d encodeDepth) ([]byte, error)
 }
 
-// appendJSON appends the encoding of v to dst, byte for byte what
-// json.Marshal(v) writes (HTML-safe strings, sorted map keys, the same
-// field rules), except that nested generated values append themselves.
-// Values it has no fast path for are encoded by encoding/json.
-func appendJSON(dst []byte, v any) ([]byte, error) {
+// appendJSONAt appends the encoding of v, nested at depth d (encodeDepth{}
+// for a value of its own), to dst: byte for byte what json.Marshal(v)
+// writes (HTML-safe strings, sorted map keys, the same field rules, a
+// cycle refused), except that nested generated values append themselves,
+// and that a map key that is not UTF-8 is refused (encoding/json writes
+// two such keys as one name twice). Values it has no fast path for are
+// encoded by encoding/json.
+func appendJSONAt(dst []byte, v any, d encodeDepth) ([]byte, error) {
 	if v == nil {
 		return append(dst, "null"...), nil
 	}
-	return appendReflect(dst, reflect.ValueOf(v))
+	return appendReflect(dst, reflect.ValueOf(v), d)
+}
+
+// encodeDepth is encoding/json's cycle detection: how many pointers, maps
+// and slices the value being encoded is inside and, past
+// startDetectingCyclesAfter, which ones. It is passed by value, so an
+// ordinary value pays one counter and no allocation; a value that contains
+// itself is an error, not a stack overflow that kills the process.
+type encodeDepth struct {
+	n    uint
+	seen map[any]struct{}
+}
+
+// startDetectingCyclesAfter is encoding/json's: cycles are looked for only
+// this deep.
+const startDetectingCyclesAfter = 1000
+
+// ptrKey is the key a pointer is found by in a cycle: with its type, as a
+// pointer to a struct and to its first field are one address. A map's key
+// is its address.
+type ptrKey struct {
+	t reflect.Type
+	p uintptr
+}
+
+// sliceKey is the key a slice is found by in a cycle: with its length.
+type sliceKey struct {
+	p uintptr
+	n int
+}
+
+// enter returns d one level deeper, inside v (a non-nil pointer, map or
+// slice), or the error encoding/json reports when v is already being
+// encoded.
+func (d encodeDepth) enter(v reflect.Value) (encodeDepth, error) {
+	if d.n++; d.n <= startDetectingCyclesAfter {
+		return d, nil
+	}
+	key := cycleKey(v)
+	if _, ok := d.seen[key]; ok {
+		return d, &json.UnsupportedValueError{Value: v, Str: fmt.Sprintf("encountered a cycle via %s", v.Type())}
+	}
+	if d.seen == nil {
+		d.seen = map[any]struct{}{}
+	}
+	d.seen[key] = struct{}{}
+	return d, nil
+}
+
+// leave forgets v once it is encoded: a value met twice side by side is
+// not a cycle.
+func (d encodeDepth) leave(v reflect.Value) {
+	if d.n > startDetectingCyclesAfter {
+		delete(d.seen, cycleKey(v))
+	}
+}
+
+func cycleKey(v reflect.Value) any {
+	switch v.Kind() {
+	case reflect.Map:
+		return v.Pointer()
+	case reflect.Slice:
+		return sliceKey{v.Pointer(), v.Len()}
+	}
+	return ptrKey{v.Type(), v.Pointer()}
 }
 
 var (
-	jsonAppenderType  = reflect.TypeFor[jsonAppender]()
+	depthAppenderType = reflect.TypeFor[depthAppender]()
 	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 	jsonNumberType    = reflect.TypeFor[json.Number]()
@@ -53,16 +122,24 @@ func marshalsItself(t reflect.Type) bool {
 		(t.Kind() != reflect.Pointer && (reflect.PointerTo(t).Implements(jsonMarshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)))
 }
 
-func appendReflect(dst []byte, v reflect.Value) ([]byte, error) {
+func appendReflect(dst []byte, v reflect.Value, d encodeDepth) ([]byte, error) {
 	t := v.Type()
-	if t.Implements(jsonAppenderType) {
-		if t.Kind() == reflect.Pointer && v.IsNil() {
+	if t.Implements(depthAppenderType) { // a generated type
+		switch {
+		case (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && v.IsNil():
 			return append(dst, "null"...), nil
+		case t.Kind() != reflect.Pointer:
+			return v.Interface().(depthAppender).appendJSONAt(dst, d)
 		}
-		if t.Kind() == reflect.Interface && v.IsNil() {
-			return append(dst, "null"...), nil
+		inner, err := d.enter(v)
+		if err != nil {
+			return nil, err
 		}
-		return v.Interface().(jsonAppender).AppendJSON(dst)
+		if dst, err = v.Interface().(depthAppender).appendJSONAt(dst, inner); err != nil {
+			return nil, err
+		}
+		inner.leave(v)
+		return dst, nil
 	}
 	if t == rawMessageType {
 		return appendCompact(dst, v.Bytes(), v.IsNil())
@@ -85,14 +162,14 @@ func appendReflect(dst []byte, v reflect.Value) ([]byte, error) {
 		if v.IsNil() {
 			return append(dst, "null"...), nil
 		}
-		return appendReflect(dst, v.Elem())
+		return appendReflect(dst, v.Elem(), d)
 	case reflect.Pointer:
 		if v.IsNil() {
 			return append(dst, "null"...), nil
 		}
-		return appendReflect(dst, v.Elem())
+		return appendInside(dst, v, v.Elem(), d)
 	case reflect.Struct:
-		return appendStruct(dst, v)
+		return appendStruct(dst, v, d)
 	case reflect.Slice:
 		if v.IsNil() {
 			return append(dst, "null"...), nil
@@ -102,15 +179,41 @@ func appendReflect(dst []byte, v reflect.Value) ([]byte, error) {
 			dst = appendBase64(dst, v.Bytes())
 			return append(dst, '"'), nil
 		}
-		return appendElems(dst, v)
+		return appendInside(dst, v, v, d)
 	case reflect.Array:
-		return appendElems(dst, v)
+		return appendElems(dst, v, d)
 	case reflect.Map:
 		if t.Key().Kind() == reflect.String && !marshalsItself(t.Key()) {
-			return appendMap(dst, v)
+			if v.IsNil() {
+				return append(dst, "null"...), nil
+			}
+			return appendInside(dst, v, v, d)
 		}
 	}
 	return appendMarshaled(dst, v)
+}
+
+// appendInside appends the encoding of inner, the value that the non-nil
+// pointer, slice or map v holds (v itself for a slice or a map), one level
+// deeper.
+func appendInside(dst []byte, v, inner reflect.Value, d encodeDepth) ([]byte, error) {
+	in, err := d.enter(v)
+	if err != nil {
+		return nil, err
+	}
+	switch inner.Kind() {
+	case reflect.Slice:
+		dst, err = appendElems(dst, inner, in)
+	case reflect.Map:
+		dst, err = appendMap(dst, inner, in)
+	default:
+		dst, err = appendReflect(dst, inner, in)
+	}
+	if err != nil {
+		return nil, err
+	}
+	in.leave(v)
+	return dst, nil
 }
 
 // appendMarshaled appends what encoding/json writes for v.
@@ -182,27 +285,31 @@ func appendFloat(dst []byte, f float64, bits int) ([]byte, error) {
 	return dst, nil
 }
 
-func appendElems(dst []byte, v reflect.Value) ([]byte, error) {
+func appendElems(dst []byte, v reflect.Value, d encodeDepth) ([]byte, error) {
 	dst = append(dst, '[')
 	var err error
 	for i := range v.Len() {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if dst, err = appendReflect(dst, v.Index(i)); err != nil {
+		if dst, err = appendReflect(dst, v.Index(i), d); err != nil {
 			return nil, err
 		}
 	}
 	return append(dst, ']'), nil
 }
 
-func appendMap(dst []byte, v reflect.Value) ([]byte, error) {
-	if v.IsNil() {
-		return append(dst, "null"...), nil
-	}
+// appendMap appends a non-nil map with string keys, its members sorted by
+// key. A key that is not UTF-8 is refused: encoding/json writes it with
+// U+FFFD, so two such keys would be one name twice.
+func appendMap(dst []byte, v reflect.Value, d encodeDepth) ([]byte, error) {
 	keys := make([]string, 0, v.Len())
 	for it := v.MapRange(); it.Next(); {
-		keys = append(keys, it.Key().String())
+		k := it.Key().String()
+		if !utf8.ValidString(k) {
+			return nil, &json.UnsupportedValueError{Value: it.Key(), Str: fmt.Sprintf("map key %q is not valid UTF-8", k)}
+		}
+		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	dst = append(dst, '{')
@@ -214,14 +321,14 @@ func appendMap(dst []byte, v reflect.Value) ([]byte, error) {
 		}
 		dst = appendHTMLSafeString(dst, k)
 		dst = append(dst, ':')
-		if dst, err = appendReflect(dst, v.MapIndex(reflect.ValueOf(k).Convert(kt))); err != nil {
+		if dst, err = appendReflect(dst, v.MapIndex(reflect.ValueOf(k).Convert(kt)), d); err != nil {
 			return nil, err
 		}
 	}
 	return append(dst, '}'), nil
 }
 
-func appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
+func appendStruct(dst []byte, v reflect.Value, d encodeDepth) ([]byte, error) {
 	fields := cachedFields(v.Type())
 	dst = append(dst, '{')
 	first := true
@@ -253,7 +360,7 @@ fields:
 			}
 			continue
 		}
-		if dst, err = appendReflect(dst, fv); err != nil {
+		if dst, err = appendReflect(dst, fv, d); err != nil {
 			return nil, err
 		}
 	}
@@ -536,13 +643,17 @@ func appendHTMLSafeString(dst []byte, s string) []byte {
 
 // appendExtraAt is appendExtra for an object encoded at dst[start:]: it
 // adds the extra members the object does not declare, compacted and
-// HTML-safe as encoding/json writes raw values.
+// HTML-safe as encoding/json writes raw values. A name that is not UTF-8
+// is refused: written with U+FFFD, it could be another member's name.
 func appendExtraAt(dst []byte, start int, extra map[string]json.RawMessage, declared ...string) ([]byte, error) {
 	if len(extra) == 0 {
 		return dst, nil
 	}
 	keys := make([]string, 0, len(extra))
 	for k := range extra {
+		if !utf8.ValidString(k) {
+			return nil, fmt.Errorf("extra member name %q is not valid UTF-8", k)
+		}
 		if !slices.Contains(declared, k) {
 			keys = append(keys, k)
 		}

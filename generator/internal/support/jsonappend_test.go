@@ -60,12 +60,12 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatalf("json.Marshal(%#v): %v", v, err)
 		}
-		got, err := appendJSON(nil, v)
+		got, err := appendJSONAt(nil, v, encodeDepth{})
 		if err != nil {
-			t.Fatalf("appendJSON(%#v): %v", v, err)
+			t.Fatalf("appendJSONAt(%#v): %v", v, err)
 		}
 		if string(got) != string(want) {
-			t.Errorf("appendJSON(%#v)\n got %s\nwant %s", v, got, want)
+			t.Errorf("appendJSONAt(%#v)\n got %s\nwant %s", v, got, want)
 		}
 	}
 }

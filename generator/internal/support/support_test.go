@@ -310,13 +310,23 @@ func TestScalars(t *testing.T) {
 		v       any
 		allowed []string
 		want    string
-	}{{"a", []string{"string"}, `"a"`}, {int64(2), []string{"number"}, `2`}, {2.0, []string{"integer"}, `2`}, {nil, []string{"string"}, `null`}, {true, []string{"boolean"}, `true`}} {
+	}{{"a", []string{"string"}, `"a"`}, {int64(2), []string{"number"}, `2`}, {2.0, []string{"integer"}, `2`}, {nil, []string{"string", "null"}, `null`}, {true, []string{"boolean"}, `true`}} {
 		if got, err := marshalScalar(c.v, "v", c.allowed); err != nil || string(got) != c.want {
 			t.Errorf("marshalScalar(%v) = %s, %v", c.v, got, err)
 		}
 	}
 	if _, err := marshalScalar(1.5, "v", []string{"string"}); err == nil {
 		t.Error("marshalScalar of a number into a string union succeeded")
+	}
+	// What unmarshalScalar refuses is refused: null where the union does
+	// not take it, and non-int64 numbers where it takes integers only.
+	for _, v := range []any{nil, 1.5, float32(0.25), 1e300, uint64(1 << 63), uint(1 << 63)} {
+		if out, err := marshalScalar(v, "v", []string{"string", "integer"}); err == nil {
+			t.Errorf("marshalScalar(%T %v) into string|integer = %s, want an error", v, v, out)
+		}
+	}
+	if out, err := marshalScalar(uint64(1<<63), "v", []string{"number"}); err != nil || string(out) != "9223372036854775808" {
+		t.Errorf("marshalScalar(uint64(1<<63)) into a number union = %s, %v", out, err)
 	}
 	if _, err := marshalScalar([]int{1}, "v", []string{"string"}); err == nil {
 		t.Error("marshalScalar of a slice succeeded")

@@ -185,7 +185,7 @@ func (x *ImageBlock) UnmarshalJSON(data []byte) error {
 	}
 	*x = ImageBlock{}
 	var fs fields
-	required(&fs, raw[0], &x.Data, "data", plain[[]byte])
+	required(&fs, raw[0], &x.Data, "data", base64Bytes)
 	constant(&fs, raw[1], "\"image\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err

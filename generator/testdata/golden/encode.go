@@ -9,15 +9,20 @@ import (
 
 // MarshalJSON encodes a Base, refusing values its decoder would refuse.
 func (x Base) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Base to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Base) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Base nested at depth d (see encodeDepth).
+func (x Base) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Base
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -26,15 +31,20 @@ func (x Base) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ByPath, refusing values its decoder would refuse.
 func (x ByPath) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ByPath to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ByPath) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ByPath nested at depth d (see encodeDepth).
+func (x ByPath) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ByPath
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -43,15 +53,20 @@ func (x ByPath) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a ByURL, refusing values its decoder would refuse.
 func (x ByURL) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ByURL to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ByURL) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ByURL nested at depth d (see encodeDepth).
+func (x ByURL) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ByURL
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -60,15 +75,20 @@ func (x ByURL) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Derived, refusing values its decoder would refuse.
 func (x Derived) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Derived to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Derived) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Derived nested at depth d (see encodeDepth).
+func (x Derived) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Derived
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -77,15 +97,20 @@ func (x Derived) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an EmptyResult, refusing values its decoder would refuse.
 func (x EmptyResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an EmptyResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x EmptyResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an EmptyResult nested at depth d (see encodeDepth).
+func (x EmptyResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire EmptyResult
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -94,19 +119,24 @@ func (x EmptyResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetWidgetRequest, refusing values its decoder would refuse.
 func (x GetWidgetRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetWidgetRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetWidgetRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetWidgetRequest nested at depth d (see encodeDepth).
+func (x GetWidgetRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetWidgetRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"widgets/get\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"widgets/get\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -115,15 +145,20 @@ func (x GetWidgetRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetWidgetRequestParams, refusing values its decoder would refuse.
 func (x GetWidgetRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetWidgetRequestParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetWidgetRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetWidgetRequestParams nested at depth d (see encodeDepth).
+func (x GetWidgetRequestParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetWidgetRequestParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -132,15 +167,20 @@ func (x GetWidgetRequestParams) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a GetWidgetResult, refusing values its decoder would refuse.
 func (x GetWidgetResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a GetWidgetResult to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x GetWidgetResult) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a GetWidgetResult nested at depth d (see encodeDepth).
+func (x GetWidgetResult) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire GetWidgetResult
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -149,21 +189,26 @@ func (x GetWidgetResult) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an ImageBlock, refusing values its decoder would refuse.
 func (x ImageBlock) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an ImageBlock to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ImageBlock) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an ImageBlock nested at depth d (see encodeDepth).
+func (x ImageBlock) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ImageBlock
 	if x.Data == nil {
 		x.Data = []byte{}
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"image\""), wire(x)})
+	}{json.RawMessage("\"image\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -172,18 +217,23 @@ func (x ImageBlock) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a JSONRPCRequest, refusing values its decoder would refuse.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a JSONRPCRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x JSONRPCRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a JSONRPCRequest nested at depth d (see encodeDepth).
+func (x JSONRPCRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire JSONRPCRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		wire
-	}{json.RawMessage("\"2.0\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -192,15 +242,20 @@ func (x JSONRPCRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a KeywordThing, refusing values its decoder would refuse.
 func (x KeywordThing) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a KeywordThing to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x KeywordThing) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a KeywordThing nested at depth d (see encodeDepth).
+func (x KeywordThing) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire KeywordThing
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -217,15 +272,20 @@ func (v Level) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes an OldThing, refusing values its decoder would refuse.
 func (x OldThing) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an OldThing to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x OldThing) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an OldThing nested at depth d (see encodeDepth).
+func (x OldThing) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire OldThing
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -234,15 +294,20 @@ func (x OldThing) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an Open, refusing values its decoder would refuse.
 func (x Open) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Open to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Open) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Open nested at depth d (see encodeDepth).
+func (x Open) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Open
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -251,19 +316,24 @@ func (x Open) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a PingRequest, refusing values its decoder would refuse.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a PingRequest to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x PingRequest) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a PingRequest nested at depth d (see encodeDepth).
+func (x PingRequest) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire PingRequest
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"ping\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"ping\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -272,15 +342,20 @@ func (x PingRequest) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TSThing, refusing values its decoder would refuse.
 func (x TSThing) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TSThing to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TSThing) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TSThing nested at depth d (see encodeDepth).
+func (x TSThing) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TSThing
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -289,18 +364,23 @@ func (x TSThing) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a TextBlock, refusing values its decoder would refuse.
 func (x TextBlock) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a TextBlock to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x TextBlock) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a TextBlock nested at depth d (see encodeDepth).
+func (x TextBlock) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire TextBlock
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"type"`
 		wire
-	}{json.RawMessage("\"text\""), wire(x)})
+	}{json.RawMessage("\"text\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -309,21 +389,26 @@ func (x TextBlock) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Widget, refusing values its decoder would refuse.
 func (x Widget) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Widget to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Widget) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Widget nested at depth d (see encodeDepth).
+func (x Widget) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Widget
 	if err := checkOneOf(x.Mode, "mode", false, "fast", "slow"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"kind"`
 		wire
-	}{json.RawMessage("\"widget\""), wire(x)})
+	}{json.RawMessage("\"widget\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -332,19 +417,24 @@ func (x Widget) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a WidgetChangedNotification, refusing values its decoder would refuse.
 func (x WidgetChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a WidgetChangedNotification to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x WidgetChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a WidgetChangedNotification nested at depth d (see encodeDepth).
+func (x WidgetChangedNotification) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire WidgetChangedNotification
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"jsonrpc"`
 		C1 json.RawMessage `json:"method"`
 		wire
-	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/widgets/changed\""), wire(x)})
+	}{json.RawMessage("\"2.0\""), json.RawMessage("\"notifications/widgets/changed\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -353,15 +443,20 @@ func (x WidgetChangedNotification) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a WidgetChangedNotificationParams, refusing values its decoder would refuse.
 func (x WidgetChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a WidgetChangedNotificationParams to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x WidgetChangedNotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a WidgetChangedNotificationParams nested at depth d (see encodeDepth).
+func (x WidgetChangedNotificationParams) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire WidgetChangedNotificationParams
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -370,15 +465,20 @@ func (x WidgetChangedNotificationParams) AppendJSON(dst []byte) ([]byte, error) 
 
 // MarshalJSON encodes a WidgetNested, refusing values its decoder would refuse.
 func (x WidgetNested) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a WidgetNested to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x WidgetNested) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a WidgetNested nested at depth d (see encodeDepth).
+func (x WidgetNested) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire WidgetNested
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -387,18 +487,23 @@ func (x WidgetNested) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a WidgetNotFoundError, refusing values its decoder would refuse.
 func (x WidgetNotFoundError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a WidgetNotFoundError to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x WidgetNotFoundError) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a WidgetNotFoundError nested at depth d (see encodeDepth).
+func (x WidgetNotFoundError) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire WidgetNotFoundError
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
-	}{json.RawMessage("-32050"), wire(x)})
+	}{json.RawMessage("-32050"), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}

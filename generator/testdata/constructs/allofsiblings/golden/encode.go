@@ -4,15 +4,20 @@ package allofsiblings
 
 // MarshalJSON encodes a Base, refusing values its decoder would refuse.
 func (x Base) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Base to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Base) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Base nested at depth d (see encodeDepth).
+func (x Base) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Base
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -21,15 +26,20 @@ func (x Base) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Derived, refusing values its decoder would refuse.
 func (x Derived) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Derived to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Derived) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Derived nested at depth d (see encodeDepth).
+func (x Derived) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Derived
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -38,15 +48,20 @@ func (x Derived) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a RefPlus, refusing values its decoder would refuse.
 func (x RefPlus) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a RefPlus to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x RefPlus) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a RefPlus nested at depth d (see encodeDepth).
+func (x RefPlus) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire RefPlus
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}

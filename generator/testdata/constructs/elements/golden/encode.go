@@ -2,19 +2,22 @@
 
 package elements
 
-import "encoding/json"
-
 // MarshalJSON encodes a Holder, refusing values its decoder would refuse.
 func (x Holder) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Holder to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Holder) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Holder nested at depth d (see encodeDepth).
+func (x Holder) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Holder
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -23,15 +26,20 @@ func (x Holder) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an Open, refusing values its decoder would refuse.
 func (x Open) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Open to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Open) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Open nested at depth d (see encodeDepth).
+func (x Open) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Open
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -40,23 +48,38 @@ func (x Open) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Scores and refuses elements the schema does not allow.
 func (v Scores) MarshalJSON() ([]byte, error) {
+	return v.appendJSONAt(nil, encodeDepth{})
+}
+
+// AppendJSON appends the encoding of a Scores to dst, as MarshalJSON returns it.
+func (v Scores) AppendJSON(dst []byte) ([]byte, error) {
+	return v.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Scores nested at depth d (see encodeDepth).
+func (v Scores) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	if err := valuesRule(boundsRule[float64](bounds{
 		hasMax: true,
 		max:    100.0,
 	}))(map[string]float64(v)); err != nil {
 		return nil, err
 	}
-	return json.Marshal(map[string]float64(v))
+	return appendJSONAt(dst, map[string]float64(v), d)
 }
 
 // MarshalJSON encodes a T, refusing values its decoder would refuse.
 func (x T) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a T to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x T) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a T nested at depth d (see encodeDepth).
+func (x T) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire T
 	if err := checkRule(x.C, "c", eachRule(literalRule[string]("\"only\""))); err != nil {
 		return nil, err
@@ -97,7 +120,7 @@ func (x T) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -106,8 +129,18 @@ func (x T) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Tags and refuses elements the schema does not allow.
 func (v Tags) MarshalJSON() ([]byte, error) {
+	return v.appendJSONAt(nil, encodeDepth{})
+}
+
+// AppendJSON appends the encoding of a Tags to dst, as MarshalJSON returns it.
+func (v Tags) AppendJSON(dst []byte) ([]byte, error) {
+	return v.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Tags nested at depth d (see encodeDepth).
+func (v Tags) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	if err := eachRule(enumRule("a", "b"))([]string(v)); err != nil {
 		return nil, err
 	}
-	return json.Marshal([]string(v))
+	return appendJSONAt(dst, []string(v), d)
 }

@@ -14,21 +14,26 @@ func (v Level) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a Msg, refusing values its decoder would refuse.
 func (x Msg) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Msg to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Msg) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Msg nested at depth d (see encodeDepth).
+func (x Msg) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Msg
 	if err := checkLiteralOptional(x.Mode, "mode", "0.5", "1.5"); err != nil {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"code"`
 		wire
-	}{json.RawMessage("-32020"), wire(x)})
+	}{json.RawMessage("-32020"), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}

@@ -9,15 +9,20 @@ import (
 
 // MarshalJSON encodes a ClientType, refusing values its decoder would refuse.
 func (x ClientType) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ClientType to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ClientType) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ClientType nested at depth d (see encodeDepth).
+func (x ClientType) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ClientType
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -44,15 +49,20 @@ func (v E) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a ToolAnnotationsV2, refusing values its decoder would refuse.
 func (x ToolAnnotationsV2) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a ToolAnnotationsV2 to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x ToolAnnotationsV2) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a ToolAnnotationsV2 nested at depth d (see encodeDepth).
+func (x ToolAnnotationsV2) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire ToolAnnotationsV2
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}

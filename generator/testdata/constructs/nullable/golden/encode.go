@@ -4,15 +4,20 @@ package nullable
 
 // MarshalJSON encodes a Holder, refusing values its decoder would refuse.
 func (x Holder) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Holder to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Holder) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Holder nested at depth d (see encodeDepth).
+func (x Holder) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Holder
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -21,15 +26,20 @@ func (x Holder) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes an Item, refusing values its decoder would refuse.
 func (x Item) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Item to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Item) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Item nested at depth d (see encodeDepth).
+func (x Item) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Item
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}

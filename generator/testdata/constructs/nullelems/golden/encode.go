@@ -2,38 +2,61 @@
 
 package nullelems
 
-import "encoding/json"
-
 // MarshalJSON encodes a Caps and refuses elements the schema does not allow.
 func (v Caps) MarshalJSON() ([]byte, error) {
+	return v.appendJSONAt(nil, encodeDepth{})
+}
+
+// AppendJSON appends the encoding of a Caps to dst, as MarshalJSON returns it.
+func (v Caps) AppendJSON(dst []byte) ([]byte, error) {
+	return v.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Caps nested at depth d (see encodeDepth).
+func (v Caps) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	if err := valuesRule(optionalRule(boundsRule[float64](bounds{
 		hasMax: true,
 		max:    100.0,
 	})))(map[string]*float64(v)); err != nil {
 		return nil, err
 	}
-	return json.Marshal(map[string]*float64(v))
+	return appendJSONAt(dst, map[string]*float64(v), d)
 }
 
 // MarshalJSON encodes a Names and refuses elements the schema does not allow.
 func (v Names) MarshalJSON() ([]byte, error) {
+	return v.appendJSONAt(nil, encodeDepth{})
+}
+
+// AppendJSON appends the encoding of a Names to dst, as MarshalJSON returns it.
+func (v Names) AppendJSON(dst []byte) ([]byte, error) {
+	return v.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Names nested at depth d (see encodeDepth).
+func (v Names) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	if err := eachRule(optionalRule(enumRule("x")))([]*string(v)); err != nil {
 		return nil, err
 	}
-	return json.Marshal([]*string(v))
+	return appendJSONAt(dst, []*string(v), d)
 }
 
 // MarshalJSON encodes an Open, refusing values its decoder would refuse.
 func (x Open) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Open to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Open) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Open nested at depth d (see encodeDepth).
+func (x Open) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Open
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -42,12 +65,17 @@ func (x Open) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a T, refusing values its decoder would refuse.
 func (x T) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a T to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x T) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a T nested at depth d (see encodeDepth).
+func (x T) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire T
 	if err := checkRule(x.Grid, "grid", eachRule(eachRule(literalRule[bool]("true")))); err != nil {
 		return nil, err
@@ -83,7 +111,7 @@ func (x T) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}

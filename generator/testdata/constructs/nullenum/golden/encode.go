@@ -28,12 +28,17 @@ func (v F) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a T, refusing values its decoder would refuse.
 func (x T) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a T to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x T) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a T nested at depth d (see encodeDepth).
+func (x T) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire T
 	if err := checkLiteralOptional(x.I, "i", "1"); err != nil {
 		return nil, err
@@ -45,7 +50,7 @@ func (x T) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}

@@ -17,12 +17,17 @@ func (v Level) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes a T, refusing values its decoder would refuse.
 func (x T) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a T to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x T) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a T nested at depth d (see encodeDepth).
+func (x T) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire T
 	if err := checkBoundsOptional(x.Count, "count", bounds{
 		hasMin: true,
@@ -34,7 +39,7 @@ func (x T) AppendJSON(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}

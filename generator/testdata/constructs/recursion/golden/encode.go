@@ -6,18 +6,26 @@ import "encoding/json"
 
 // MarshalJSON encodes a Branch, refusing values its decoder would refuse.
 func (x Branch) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Branch to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Branch) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Branch nested at depth d (see encodeDepth).
+func (x Branch) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Branch
+	if err := checkUnionElements(x.Of, "of"); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"kind"`
 		wire
-	}{json.RawMessage("\"branch\""), wire(x)})
+	}{json.RawMessage("\"branch\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -26,18 +34,23 @@ func (x Branch) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Leaf, refusing values its decoder would refuse.
 func (x Leaf) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Leaf to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Leaf) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Leaf nested at depth d (see encodeDepth).
+func (x Leaf) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Leaf
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"kind"`
 		wire
-	}{json.RawMessage("\"leaf\""), wire(x)})
+	}{json.RawMessage("\"leaf\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -46,15 +59,23 @@ func (x Leaf) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Node, refusing values its decoder would refuse.
 func (x Node) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Node to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Node) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Node nested at depth d (see encodeDepth).
+func (x Node) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Node
+	if err := checkUnion(x.Value, "value", false); err != nil {
+		return nil, err
+	}
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}

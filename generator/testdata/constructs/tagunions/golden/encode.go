@@ -6,18 +6,23 @@ import "encoding/json"
 
 // MarshalJSON encodes an A, refusing values its decoder would refuse.
 func (x A) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an A to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x A) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an A nested at depth d (see encodeDepth).
+func (x A) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire A
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"k"`
 		wire
-	}{json.RawMessage("\"a\""), wire(x)})
+	}{json.RawMessage("\"a\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}
@@ -26,18 +31,23 @@ func (x A) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a B, refusing values its decoder would refuse.
 func (x B) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a B to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x B) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a B nested at depth d (see encodeDepth).
+func (x B) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire B
 	start := len(dst)
-	dst, err := appendJSON(dst, struct {
+	dst, err := appendJSONAt(dst, struct {
 		C0 json.RawMessage `json:"k"`
 		wire
-	}{json.RawMessage("\"b\""), wire(x)})
+	}{json.RawMessage("\"b\""), wire(x)}, d)
 	if err != nil {
 		return nil, err
 	}

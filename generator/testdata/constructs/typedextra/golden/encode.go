@@ -4,15 +4,20 @@ package typedextra
 
 // MarshalJSON encodes an Any, refusing values its decoder would refuse.
 func (x Any) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of an Any to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Any) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for an Any nested at depth d (see encodeDepth).
+func (x Any) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Any
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}
@@ -21,15 +26,20 @@ func (x Any) AppendJSON(dst []byte) ([]byte, error) {
 
 // MarshalJSON encodes a Counts, refusing values its decoder would refuse.
 func (x Counts) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return x.appendJSONAt(nil, encodeDepth{})
 }
 
 // AppendJSON appends the encoding of a Counts to dst, as MarshalJSON returns it;
 // nested values append themselves, so nothing is encoded twice.
 func (x Counts) AppendJSON(dst []byte) ([]byte, error) {
+	return x.appendJSONAt(dst, encodeDepth{})
+}
+
+// appendJSONAt is AppendJSON for a Counts nested at depth d (see encodeDepth).
+func (x Counts) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire Counts
 	start := len(dst)
-	dst, err := appendJSON(dst, wire(x))
+	dst, err := appendJSONAt(dst, wire(x), d)
 	if err != nil {
 		return nil, err
 	}

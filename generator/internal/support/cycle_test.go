@@ -1,0 +1,84 @@
+package support
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// cycleNode holds itself through a pointer, a slice or a map.
+type cycleNode struct {
+	Next  *cycleNode     `json:"next,omitempty"`
+	Kids  []any          `json:"kids,omitempty"`
+	Named map[string]any `json:"named,omitempty"`
+}
+
+// A value that contains itself, through a pointer, a slice or a map, is
+// refused with encoding/json's error; a value met twice side by side, or
+// nested deeper than cycle detection starts, is not a cycle.
+func TestAppendJSONRefusesCycles(t *testing.T) {
+	ptr := &cycleNode{}
+	ptr.Next = ptr
+	slice := &cycleNode{Kids: make([]any, 1)}
+	slice.Kids[0] = slice.Kids
+	m := map[string]any{}
+	m["m"] = m
+	for name, v := range map[string]any{"pointer": ptr, "slice": slice, "map": m} {
+		_, err := appendJSONAt(nil, v, encodeDepth{})
+		if _, want := json.Marshal(v); want == nil {
+			t.Fatalf("%s: encoding/json encodes it", name)
+		}
+		if err == nil || !strings.Contains(err.Error(), "encountered a cycle") {
+			t.Errorf("%s: %v, want a cycle error", name, err)
+		}
+	}
+	shared := map[string]any{"k": 1}
+	var deep any = []any{shared, shared}
+	for range 1500 {
+		deep = map[string]any{"d": deep, "s": shared}
+	}
+	got, err := appendJSONAt(nil, deep, encodeDepth{})
+	want, _ := json.Marshal(deep)
+	if err != nil || string(got) != string(want) {
+		t.Errorf("a deep value without a cycle: %v (equal to encoding/json: %t)", err, string(got) == string(want))
+	}
+}
+
+// A map key that is not UTF-8 is refused: encoding/json writes "a\xff" and
+// "a\xfe" both as "a\ufffd", one name twice.
+func TestAppendJSONRefusesMapKeysNotUTF8(t *testing.T) {
+	if out, err := appendJSONAt(nil, map[string]int{"a\xff": 1, "a\xfe": 2}, encodeDepth{}); err == nil {
+		t.Errorf("encoded %q", out)
+	}
+	if _, err := appendExtraAt([]byte(`{}`), 0, map[string]json.RawMessage{"a\xff": json.RawMessage(`1`)}); err == nil {
+		t.Error("appendExtraAt took a name that is not UTF-8")
+	}
+}
+
+// uniqueMembers refuses an object naming a member twice at any depth, the
+// name read as encoding/json reads it (escapes decoded, invalid UTF-8 as
+// U+FFFD), past the few names compared one by one as well.
+func TestUniqueMembers(t *testing.T) {
+	var many strings.Builder
+	many.WriteString(`{`)
+	for i := range 40 {
+		many.WriteString(`"k` + strings.Repeat("x", i) + `":1,`)
+	}
+	for _, c := range []struct {
+		in string
+		ok bool
+	}{
+		{`{"a":1,"b":{"a":1},"c":[{"a":1},{"a":2}]}`, true},
+		{`[{"a":1,"a":2}]`, false},
+		{`{"a":{"b":{"c":1,"c":2}}}`, false},
+		{`{"a":1,"\u0061":2}`, false},
+		{"{\"\xff\":1,\"\\ufffd\":2}", false},
+		{many.String() + `"z":1}`, true},
+		{many.String() + `"kxxx":1}`, false},
+		{`{"a":1,}`, false},
+	} {
+		if err := uniqueMembers([]byte(c.in)); (err == nil) != c.ok {
+			t.Errorf("uniqueMembers(%.60s): %v", c.in, err)
+		}
+	}
+}
