@@ -112,33 +112,6 @@ func TestAttackReadAndPromptNilUnion(t *testing.T) {
 	})
 }
 
-// A structuredContent holding invalid UTF-8 inside a json.RawMessage
-// string is appended byte for byte (appendCompact and internal/jsonenc
-// check only json.Valid, which does not check UTF-8; nor does the
-// outputSchema check): the response is not UTF-8 ("JSON-RPC messages MUST
-// be UTF-8 encoded"), and the runtime's own jsonrpc.Decode refuses it
-// (-32700 "message is not valid UTF-8"), so the Go client cannot read the
-// answer. In the typed-Out case the text block even says "Z\ufffdrich"
-// while structuredContent keeps the raw byte.
-func TestAttackToolResultRawStructuredInvalidUTF8(t *testing.T) {
-	s := attackServer(t, Options{Tools: []Tool{
-		NewTool(ToolInfo{Name: "raw"}, func(context.Context, struct{}) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.ContentBlock{}, StructuredContent: json.RawMessage("{\"city\":\"Z\xfcrich\"}")}, nil
-		}),
-		NewTool(ToolInfo{Name: "typed", OutputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, struct{}) (attackRawOut, error) {
-			return attackRawOut{City: json.RawMessage("\"Z\xfcrich\"")}, nil
-		}),
-	}})
-	for _, name := range []string{"raw", "typed"} {
-		t.Run(name, func(t *testing.T) { attackCheckResponse(t, attackCallTool(s, name), "CallToolResult") })
-	}
-}
-
-// attackRawOut is a tool result type with a raw JSON field.
-type attackRawOut struct {
-	City json.RawMessage `json:"city"`
-}
-
 // Extra members whose names differ only in invalid UTF-8 are written as
 // one name twice ("\ufffd"): a result with a repeated member, which the
 // runtime's parser and the Go client refuse.
