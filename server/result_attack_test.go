@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"runtime/debug"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
@@ -123,38 +121,6 @@ func TestAttackToolResultExtraDuplicateName(t *testing.T) {
 		}),
 	}})
 	attackCheckResponse(t, attackCallTool(s, "extra"), "CallToolResult")
-}
-
-// jsonrpc.Error: "handlers can return it directly; the runtime sends it
-// back unchanged". A Data that is not JSON is written verbatim
-// (appendRaw: Compact fails, the raw bytes are appended), newline
-// included: on stdio the server writes a line that is not a message and
-// then a second fragment, breaking the framing (stdio.mdx: messages "MUST
-// NOT contain embedded newlines"; "The server MUST NOT write anything to
-// its stdout that is not a valid MCP message"). NewError validates its
-// data; the runtime does not check what a handler built by hand.
-func TestAttackHandlerErrorDataNotJSONOnStdio(t *testing.T) {
-	s := attackServer(t, Options{Tools: []Tool{
-		NewTool(ToolInfo{Name: "errdata"}, func(context.Context, struct{}) (string, error) {
-			return "", &jsonrpc.Error{Code: -32000, Message: "failed", Data: json.RawMessage("{\"detail\":\n")}
-		}),
-	}})
-	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + attackMeta + `,"name":"errdata","arguments":{}}}` + "\n")
-	var out bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.ServeStdio(ctx, in, &out); err != nil && err != io.EOF {
-		t.Logf("ServeStdio: %v", err)
-	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 1 {
-		t.Errorf("one request, %d output lines (want 1 message): %q", len(lines), out.String())
-	}
-	for _, line := range lines {
-		if !json.Valid([]byte(line)) {
-			t.Errorf("stdout line is not a JSON-RPC message: %q", line)
-		}
-	}
 }
 
 // A tool whose *mcp.CallToolResult holds a value that contains itself
