@@ -289,6 +289,9 @@ func (c *Client) send(ctx context.Context, method string, members map[string]jso
 	if err != nil {
 		return nil, err
 	}
+	if err := checkNames(result); err != nil {
+		return nil, fmt.Errorf("client: %s result: %w", method, err)
+	}
 	if legacy {
 		if result, err = upgradeLegacyResult(method, result); err != nil {
 			return nil, err

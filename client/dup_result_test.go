@@ -35,6 +35,31 @@ func TestResultWithDuplicateMember(t *testing.T) {
 	}
 }
 
+// README (The Go client): "results with a repeated member refused" — at
+// any depth, also inside the members the typed decoders leave to
+// encoding/json (structuredContent, _meta), which read a repeated member
+// by its last occurrence: {"approved":false,"approved":true} was read as
+// approved:true.
+func TestNestedDuplicateMemberIsRefused(t *testing.T) {
+	for _, result := range []string{
+		`{"content":[],"structuredContent":{"approved":false,"approved":true}}`,
+		`{"content":[],"structuredContent":{"a":[{"b":{"c":1,"c":2}}]}}`,
+		`{"content":[],"_meta":{"x/y":{"k":1,"k":2}}}`,
+	} {
+		t.Run(result, func(t *testing.T) {
+			tr := fakeHTTP(t, func(req wireRequest, w http.ResponseWriter) {
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
+			})
+			res, err := connect(t, tr, nil).CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "x"})
+			if err == nil {
+				t.Fatalf("accepted %s as %+v", result, res)
+			}
+			wantErr(t, err, "duplicate member")
+		})
+	}
+}
+
 // legacyStdio is a scripted legacy stdio server: initialize is answered
 // with initResult, tools/list with toolsResult.
 func legacyStdio(t *testing.T, initResult, toolsResult string) client.Transport {

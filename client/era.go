@@ -56,6 +56,9 @@ func (c *Client) probeLocked(ctx context.Context) (modern bool, err error) {
 		req.Params, _ = json.Marshal(map[string]json.RawMessage{"_meta": meta.raw})
 		raw, err := c.t.RoundTrip(pctx, req)
 		if err == nil {
+			if nerr := checkNames(raw); nerr != nil {
+				return false, fmt.Errorf("client: the server/discover result: %w", nerr)
+			}
 			var d mcp.DiscoverResult
 			if derr := json.Unmarshal(raw, &d); derr != nil {
 				return false, fmt.Errorf("client: the server/discover result does not decode: %w", derr)

@@ -24,3 +24,21 @@ func exactMembers(data []byte) (map[string]json.RawMessage, error) {
 	}
 	return members, nil
 }
+
+// checkNames refuses a result that names a member twice in any object, at
+// any depth — structuredContent, _meta and every other member the typed
+// decoders hand to encoding/json, which would keep the last occurrence —
+// with an error naming it. One parse of the result by the runtime's
+// scanner (jsonscan.ParseTape, as the server reads a request's arguments),
+// on a pooled tape released at once.
+func checkNames(result []byte) error {
+	tape, err := jsonscan.ParseTape(result, jsonscan.MaxNesting)
+	if err != nil {
+		if err.Repeated {
+			return fmt.Errorf("duplicate member %q", err.Duplicate)
+		}
+		return err
+	}
+	tape.Release()
+	return nil
+}

@@ -68,7 +68,9 @@
 // AppendRequest, AppendNotification, AppendResult and AppendError write
 // compact single-line JSON with the members in the order jsonrpc, id,
 // method/result/error, params. Strings are escaped by this package; raw
-// values are copied verbatim (compacted only if they contain line breaks).
+// values are copied verbatim (compacted only if they contain line breaks),
+// except error data that is not JSON in UTF-8, which is left out
+// (Error.ValidData).
 //
 // # Framing
 //

@@ -15,7 +15,8 @@ import (
 // Raw values (params, result, error data) must be valid JSON; they are
 // copied verbatim unless they contain a CR or LF byte, in which case they
 // are compacted so the message stays on one line (as stdio framing
-// requires). Invalid raw JSON is copied verbatim and yields invalid output.
+// requires). Invalid raw params or results are copied verbatim and yield
+// invalid output; error data that is not valid JSON in UTF-8 is left out.
 //
 // A zero ID omits the "id" member. No trailing newline is written.
 
@@ -55,6 +56,9 @@ func AppendError(dst []byte, id ID, e *Error) []byte {
 
 // appendErrorObject appends just the error object
 // {"code":c,"message":m[,"data":d]}. A nil e is written as an Internal error.
+// Data that is not JSON in UTF-8 (Error.ValidData) is left out: an error
+// often comes from a handler, and the message must stay one JSON value
+// (stdio framing: one line, nothing on stdout that is not a message).
 func appendErrorObject(dst []byte, e *Error) []byte {
 	if e == nil {
 		e = &Error{Code: CodeInternalError, Message: "Internal error"}
@@ -63,7 +67,7 @@ func appendErrorObject(dst []byte, e *Error) []byte {
 	dst = strconv.AppendInt(dst, e.Code, 10)
 	dst = append(dst, `,"message":`...)
 	dst = AppendString(dst, e.Message)
-	if len(e.Data) > 0 {
+	if len(e.Data) > 0 && validRaw(e.Data) {
 		dst = append(dst, `,"data":`...)
 		dst = appendRaw(dst, e.Data)
 	}

@@ -84,10 +84,16 @@ func (s *Server) removedMethod(method string) *jsonrpc.Error {
 	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, msg, map[string]any{"supported": s.SupportedVersions()})
 }
 
-// toRPCError maps a handler error to the JSON-RPC error sent for it.
+// toRPCError maps a handler error to the JSON-RPC error sent for it. A
+// *jsonrpc.Error is sent as it is unless its Data is not valid JSON in
+// UTF-8 (built by hand, not by jsonrpc.NewError): then the handler produced
+// an invalid answer, which is -32603 naming the error it returned.
 func toRPCError(err error) *jsonrpc.Error {
 	var re *jsonrpc.Error
 	if errors.As(err, &re) {
+		if !re.ValidData() {
+			return invalidErrorData(re)
+		}
 		return re
 	}
 	var de *mcp.DecodeError
@@ -115,4 +121,12 @@ func isProtocolError(err error) bool {
 	var re *jsonrpc.Error
 	var ire *InputRequiredError
 	return errors.As(err, &re) || errors.As(err, &ire) || errors.Is(err, context.Canceled)
+}
+
+// invalidErrorData is the -32603 sent for a handler's *jsonrpc.Error whose
+// Data is not valid JSON in UTF-8; the error's own code and message are
+// named, its data is not sent.
+func invalidErrorData(re *jsonrpc.Error) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+		Message: fmt.Sprintf("Internal error: the handler's error %d %q has data that is not valid JSON", re.Code, re.Message)}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"runtime/debug"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
@@ -53,6 +54,10 @@ type Request struct {
 	sess *legacySession // the serving session (legacy era)
 	msg  jsonrpc.Message
 	w    MessageWriter
+	// result is what the core answered (innermost): a result the chain
+	// returns in its place is an interceptor's own, checked before it is
+	// sent (runChain).
+	result []byte
 }
 
 // ProtocolVersion returns the protocol version serving the request: the
@@ -73,8 +78,10 @@ func (r *Request) ProtocolVersion() string {
 
 // Handler answers a request: the encoded result (the JSON-RPC result
 // member, without the envelope), or an error. A *jsonrpc.Error is sent as
-// it is; any other error is -32603 with its text. A request whose context
-// is cancelled gets no response whatever the handler returns.
+// it is; any other error is -32603 with its text. A result or error data
+// an interceptor returns of its own must be JSON in UTF-8, or the request
+// is answered -32603. A request whose context is cancelled gets no
+// response whatever the handler returns.
 type Handler func(ctx context.Context, req *Request) (json.RawMessage, error)
 
 // Interceptor wraps a Handler: it can look at the request before calling
@@ -156,6 +163,7 @@ func (s *Server) innermost(ctx context.Context, req *Request) (json.RawMessage, 
 		}
 		return nil, rerr
 	}
+	req.result = b
 	return b, nil
 }
 
@@ -201,5 +209,16 @@ func (s *Server) runChain(ctx context.Context, req *Request) ([]byte, *jsonrpc.E
 	if b == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: an interceptor returned neither a result nor an error"}
 	}
+	if !sameBytes(b, req.result) && !(jsonscan.Valid(b) && utf8.Valid(b)) {
+		// An interceptor's own result is sent as raw JSON: it must be
+		// JSON, in UTF-8, or the message would not be one.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: an interceptor returned a result that is not valid JSON"}
+	}
 	return b, nil
+}
+
+// sameBytes reports whether a and b are the same bytes in memory (not
+// only equal ones).
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -218,7 +219,10 @@ func appendInside(dst []byte, v, inner reflect.Value, d encodeDepth) ([]byte, er
 	return dst, nil
 }
 
-// appendMarshaled appends what encoding/json writes for v.
+// appendMarshaled appends what encoding/json writes for v, refusing
+// output that is not UTF-8: encoding/json passes a MarshalJSON method's
+// bytes through unchecked, and a JSON-RPC message must be UTF-8
+// (basic/transports).
 func appendMarshaled(dst []byte, v reflect.Value) ([]byte, error) {
 	var b []byte
 	var err error
@@ -230,14 +234,27 @@ func appendMarshaled(dst []byte, v reflect.Value) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !utf8.Valid(b) {
+		return nil, fmt.Errorf("json: error calling MarshalJSON for type %s: %w", v.Type(), errInvalidUTF8)
+	}
 	return append(dst, b...), nil
 }
 
+// errInvalidUTF8 is the error for raw JSON (a json.RawMessage, a
+// MarshalJSON method's output) that is not UTF-8: encoding/json copies it
+// as it is, but a JSON-RPC message must be UTF-8, so it is refused rather
+// than sent or silently repaired.
+var errInvalidUTF8 = errors.New("not valid UTF-8")
+
 // appendCompact appends raw JSON as encoding/json writes a
-// json.RawMessage: compacted, HTML-safe, and null when empty.
+// json.RawMessage: compacted, HTML-safe, and null when empty. Unlike
+// encoding/json it refuses raw JSON that is not UTF-8 (errInvalidUTF8).
 func appendCompact(dst, raw []byte, isNil bool) ([]byte, error) {
 	if isNil || len(raw) == 0 {
 		return append(dst, "null"...), nil
+	}
+	if !utf8.Valid(raw) {
+		return nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: %w", errInvalidUTF8)
 	}
 	if !needsCompacting(raw) {
 		if !json.Valid(raw) {

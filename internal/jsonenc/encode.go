@@ -5,8 +5,10 @@
 // ",string", embedded structs and their conflicts), the same escaping
 // (HTML characters, U+2028 and U+2029, invalid UTF-8 as U+FFFD), the same
 // number formatting, sorted map keys, and json.Marshaler and
-// encoding.TextMarshaler called where encoding/json calls them. The
-// package mirrors encoding/json's encode.go (Go 1.26), which the
+// encoding.TextMarshaler called where encoding/json calls them — except
+// that a MarshalJSON method's output (a json.RawMessage's bytes) that is
+// not UTF-8 is an error (ErrInvalidUTF8), where encoding/json copies it
+// into output no JSON-RPC message may carry. The package mirrors encoding/json's encode.go (Go 1.26), which the
 // differential fuzz target FuzzMarshal holds it to; it is the encoding
 // counterpart of internal/argcheck's tape decoder.
 package jsonenc

@@ -3,9 +3,11 @@ package jsonenc
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzMarshal holds Marshal to json.Marshal: for values of the fuzzTypes
@@ -58,6 +60,13 @@ func short(b []byte) string {
 func diff(v any) string {
 	want, wantErr := json.Marshal(v)
 	got, gotErr := Marshal(v)
+	if wantErr == nil && !utf8.Valid(want) {
+		// Raw JSON that is not UTF-8: refused (ErrInvalidUTF8), not copied.
+		if !errors.Is(gotErr, ErrInvalidUTF8) {
+			return fmt.Sprintf("%T: json.Marshal wrote invalid UTF-8 %q; got %q, %v, want ErrInvalidUTF8", v, short(want), short(got), gotErr)
+		}
+		return ""
+	}
 	if wantErr != nil || gotErr != nil {
 		if wantErr == nil || gotErr == nil || wantErr.Error() != gotErr.Error() ||
 			fmt.Sprintf("%T", wantErr) != fmt.Sprintf("%T", gotErr) {

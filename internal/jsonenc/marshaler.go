@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"unicode/utf8"
 )
 
 var (
@@ -62,14 +63,24 @@ func addrMarshalerEncoder(e *encState, b []byte, v reflect.Value, _ bool) ([]byt
 	return e.appendMarshaler(b, m, v.Type())
 }
 
+// ErrInvalidUTF8 is the error (inside a json.MarshalerError) for a
+// MarshalJSON method, json.RawMessage's included, whose output is not
+// UTF-8. encoding/json copies such bytes as they are; a JSON-RPC message
+// must be UTF-8 (basic/transports), so Marshal refuses them: its one
+// difference from json.Marshal.
+var ErrInvalidUTF8 = errors.New("not valid UTF-8")
+
 // appendMarshaler appends m's JSON compacted and HTML-escaped, as
 // encoding/json does; output that is not JSON is a MarshalerError with
-// the syntax error.
+// the syntax error, output that is not UTF-8 one with ErrInvalidUTF8.
 func (e *encState) appendMarshaler(b []byte, m json.Marshaler, t reflect.Type) ([]byte, error) {
 	raw, err := m.MarshalJSON()
 	if err == nil {
 		e.scratch.Reset()
 		if err = json.Compact(&e.scratch, raw); err == nil {
+			if !utf8.Valid(e.scratch.Bytes()) {
+				return b, marshalerError(marshalJSONError, t, ErrInvalidUTF8)
+			}
 			return appendHTMLEscape(b, e.scratch.Bytes()), nil
 		}
 	}
