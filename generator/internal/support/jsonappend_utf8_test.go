@@ -23,8 +23,8 @@ func TestAppendJSONRefusesRawNotUTF8(t *testing.T) {
 		}{City: json.RawMessage("\"\xfc\"")},
 		[]any{notUTF8Marshaler{}},
 	} {
-		if b, err := appendJSON(nil, v); !errors.Is(err, errInvalidUTF8) {
-			t.Errorf("appendJSON(%#v) = %q, %v; want errInvalidUTF8", v, b, err)
+		if b, err := appendJSONAt(nil, v, encodeDepth{}); !errors.Is(err, errInvalidUTF8) {
+			t.Errorf("appendJSONAt(%#v) = %q, %v; want errInvalidUTF8", v, b, err)
 		}
 	}
 	extra := map[string]json.RawMessage{"x-city": json.RawMessage("\"Z\xfcrich\"")}
