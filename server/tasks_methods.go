@@ -12,14 +12,14 @@ import (
 
 // tasksExtension is the tasks extension on the public extension API:
 // tasks/get, tasks/update and tasks/cancel, offered (declared in
-// capabilities.extensions, answered rather than -32601) while a registered
-// tool supports tasks, and -32021 unless the request declares the
-// extension. Initialize-era sessions never see it.
+// capabilities.extensions, answered rather than -32601) once a tool
+// supporting tasks has been registered (servesTasks), and -32021 unless the
+// request declares the extension. Initialize-era sessions never see it.
 func (s *Server) tasksExtension() Extension {
 	return Extension{
 		ID:                TasksExtension,
 		ClientMustDeclare: true,
-		Offered:           s.tools.offersTasks,
+		Offered:           s.tools.servesTasks,
 		Methods: []ExtensionMethod{
 			NewMethod(MethodInfo{Name: methodTasksGet}, s.tasksGetAny),
 			NewMethod(MethodInfo{Name: methodTasksUpdate}, s.tasksUpdateAny),
@@ -28,19 +28,13 @@ func (s *Server) tasksExtension() Extension {
 	}
 }
 
-// offersTasks reports whether a registered tool supports tasks.
-func (g *toolRegistry) offersTasks() bool {
-	set := g.set.Load()
-	if set == nil {
-		return false
-	}
-	for _, t := range set.list {
-		if t.taskSupport != TaskSupportNone {
-			return true
-		}
-	}
-	return false
-}
+// servesTasks reports whether the tasks extension is offered: from the
+// first registration of a tool supporting tasks on, for the server's life.
+// Removing the tools does not withdraw it, since tasks they created live
+// on until their ttlMs ends (here, or with a Cluster in the shared store,
+// created by any replica), and tasks/get must still hand out their
+// results and tasks/cancel still stop them.
+func (g *toolRegistry) servesTasks() bool { return g.tasksOffered.Load() }
 
 // taskParams are the params of tasks/get, tasks/update and tasks/cancel.
 type taskParams struct {

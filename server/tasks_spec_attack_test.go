@@ -13,36 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
-	"github.com/mcpgen/mcpgen/jsonrpc"
 )
-
-// ext-tasks specification/2026-07-28/tasks.md, "Task Polling / Response":
-// "Upon receiving a tasks/get request, the server MUST check the status of
-// the task and respond accordingly ... If the status is completed, the
-// server MUST return a Task object with status completed and a result".
-// A task the server created and still holds (its ttlMs has not ended) must
-// stay reachable after the tool that created it is removed.
-func TestAttackTasksGetAfterToolRemoved(t *testing.T) {
-	s := newTaskServer(t)
-	id := createTask(t, s, "sleeper", `{"ms":0}`)
-	waitStatus(t, s, id, TaskCompleted)
-	running := createTask(t, s, "sleeper", `{"ms":60000}`)
-	s.RemoveTools("sleeper", "tool_error", "protocol_error", "panicker", "confirm_two", "named_task")
-	// The running task's tool goroutine goes on; the client must still be
-	// able to stop it ("On success, the server MUST acknowledge the
-	// request with an empty result").
-	if r := taskRPC(t, s, "tasks/cancel", running, ""); r.Error != nil {
-		t.Errorf("tasks/cancel of a running task after its tool was removed: error %d %q, want the empty ack", r.Error.Code, r.Error.Message)
-	}
-	r := taskRPC(t, s, "tasks/get", id, "")
-	if r.Error != nil {
-		t.Fatalf("tasks/get of a live completed task after its tool was removed: error %d %q, want the completed task", r.Error.Code, r.Error.Message)
-	}
-	if m := resultMap(t, r); m["status"] != TaskCompleted || m["result"] == nil {
-		t.Fatalf("tasks/get %v", m)
-	}
-	_ = jsonrpc.CodeInvalidParams
-}
 
 // ext-tasks specification/2026-07-28/tasks.md, Security Considerations:
 // "Auth binding. Servers MUST perform authentication and authorization
