@@ -43,7 +43,8 @@ type taskParams struct {
 }
 
 // lookupTask returns the task of a tasks request (-32602 when taskId is
-// missing, unknown, expired or another principal's). The runtime has checked the extension
+// missing, unknown, expired or another principal's; insufficient scope when
+// the token lacks its tool's scopes). The runtime has checked the extension
 // (-32021) and decoded the params.
 func (s *Server) lookupTask(ctx context.Context, p taskParams) (*task, error) {
 	if p.TaskID == nil {
@@ -52,6 +53,9 @@ func (s *Server) lookupTask(ctx context.Context, p taskParams) (*task, error) {
 	t := s.tasks.get(*p.TaskID)
 	if t == nil || !t.ownedBy(ctx) {
 		return nil, invalidParams(fmt.Sprintf("Unknown task: %q", *p.TaskID))
+	}
+	if err := checkScopes(ctx, t.scopes()); err != nil {
+		return nil, err
 	}
 	return t, nil
 }
