@@ -222,19 +222,15 @@ func (s *Server) applyRecord(t *task, rec *taskRecord) {
 	defer t.mu.Unlock()
 	taken := false
 	for key, raw := range rec.Answers {
-		req, pending := t.pending[key]
-		if _, have := t.answers[key]; have || !pending {
+		req, pending := t.pending[key] // wire keys are never reused: an answer stored before is not pending
+		if !pending {
 			continue
 		}
 		resp, err := mcp.DecodeInputResponse(raw)
 		if err != nil || !answers(req, resp) {
 			continue // checked by the replica that stored it
 		}
-		if t.answers == nil {
-			t.answers = mcp.InputResponses{}
-		}
-		t.answers[key] = resp
-		delete(t.pending, key)
+		t.answerLocked(key, resp)
 		taken = true
 	}
 	if taken && t.status == TaskInputRequired && len(t.pending) == 0 {

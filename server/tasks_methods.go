@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"time"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
@@ -119,12 +118,8 @@ func (s *Server) tasksUpdate(ctx context.Context, p taskParams) (any, error) {
 		got[key] = resp
 	}
 	if len(got) > 0 {
-		if t.answers == nil {
-			t.answers = mcp.InputResponses{}
-		}
-		maps.Copy(t.answers, got)
-		for key := range got {
-			delete(t.pending, key)
+		for key, resp := range got {
+			t.answerLocked(key, resp)
 		}
 		t.updated = time.Now()
 	}
