@@ -67,7 +67,7 @@ func (s *Server) listenTasks(ctx context.Context, f mcp.SubscriptionFilter) ([]s
 	if err := RequireCapabilities(ctx, tasksCapability()); err != nil {
 		return nil, err
 	}
-	if !s.tools.servesTasks() {
+	if !s.servesTasks() {
 		return nil, nil
 	}
 	granted := make([]string, 0, len(ids))

@@ -12,13 +12,14 @@ import (
 // tasksExtension is the tasks extension on the public extension API:
 // tasks/get, tasks/update and tasks/cancel, offered (declared in
 // capabilities.extensions, answered rather than -32601) once a tool
-// supporting tasks has been registered (servesTasks), and -32021 unless the
+// supporting tasks has been registered, or always in a cluster
+// (servesTasks), and -32021 unless the
 // request declares the extension. Initialize-era sessions never see it.
 func (s *Server) tasksExtension() Extension {
 	return Extension{
 		ID:                TasksExtension,
 		ClientMustDeclare: true,
-		Offered:           s.tools.servesTasks,
+		Offered:           s.servesTasks,
 		Methods: []ExtensionMethod{
 			NewMethod(MethodInfo{Name: methodTasksGet}, s.tasksGetAny),
 			NewMethod(MethodInfo{Name: methodTasksUpdate}, s.tasksUpdateAny),
@@ -28,12 +29,13 @@ func (s *Server) tasksExtension() Extension {
 }
 
 // servesTasks reports whether the tasks extension is offered: from the
-// first registration of a tool supporting tasks on, for the server's life.
-// Removing the tools does not withdraw it, since tasks they created live
-// on until their ttlMs ends (here, or with a Cluster in the shared store,
-// created by any replica), and tasks/get must still hand out their
-// results and tasks/cancel still stop them.
-func (g *toolRegistry) servesTasks() bool { return g.tasksOffered.Load() }
+// first registration of a tool supporting tasks on, for the server's life,
+// and with a Cluster always. Removing the tools does not withdraw it, since
+// tasks they created live on until their ttlMs ends, and tasks/get must
+// still hand out their results and tasks/cancel still stop them; in a
+// cluster the shared store holds tasks of every replica, which any replica
+// answers for, whatever tools it has itself.
+func (s *Server) servesTasks() bool { return s.cl != nil || s.tools.tasksOffered.Load() }
 
 // taskParams are the params of tasks/get, tasks/update and tasks/cancel.
 type taskParams struct {
