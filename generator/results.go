@@ -155,7 +155,9 @@ handler left it unset.`)).Type().Id(resultDefaultsName).Struct(members...)
 
 	f.Add(comment(resultCompleterName + ` is implemented by every result type of the protocol.`)).Type().Id(resultCompleterName).Interface(
 		jen.Add(comment(completedMethod + ` returns a copy of the result with the members d supplies filled in
-where the result leaves them unset, or nil when the result is a nil pointer.`)).Id(completedMethod).Params(jen.Id("d").Op("*").Id(resultDefaultsName)).Any(),
+where the result leaves them unset and its discriminator (resultType) set to
+the type's own whatever the result holds, or nil when the result is a nil
+pointer.`)).Id(completedMethod).Params(jen.Id("d").Op("*").Id(resultDefaultsName)).Any(),
 	)
 
 	metaFillers := map[*schema.Type]bool{} // whether a _meta type has a filler
@@ -175,6 +177,11 @@ func (g *gen) emitCompleted(f *jen.File, t *schema.Type, p defaultsPlan, metaFil
 	for _, gf := range fields {
 		if !gf.Fixed {
 			byName[gf.Name] = gf
+		}
+		if gf.Tag != "" && !gf.Fixed && !pointerField(gf.Field) {
+			// The discriminator is the type's own: a result never
+			// claims to be another kind ("task" on a CallToolResult).
+			body = append(body, jen.Id("c").Dot(gf.Go).Op("=").Lit(gf.Tag))
 		}
 	}
 	if gf, ok := byName["_meta"]; ok && p.meta != nil && isMeta(gf.Type) {

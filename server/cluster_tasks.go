@@ -25,18 +25,21 @@ import (
 
 // taskRecord is a task as the TaskStore keeps it.
 type taskRecord struct {
-	Replica   string                     `json:"replica"`   // the replica that runs it
-	Principal string                     `json:"principal"` // its creator's principalKey ("" unauthenticated)
-	Status    string                     `json:"status"`
-	Message   string                     `json:"message,omitzero"`
-	Created   time.Time                  `json:"created"`
-	Updated   time.Time                  `json:"updated"`
-	Expires   time.Time                  `json:"expires"`
-	TTLMs     int64                      `json:"ttlMs"`
-	Pending   mcp.InputRequests          `json:"pending,omitzero"`
-	Answers   map[string]json.RawMessage `json:"answers,omitzero"` // given on replicas other than the owner
-	Result    json.RawMessage            `json:"result,omitzero"`
-	Error     *jsonrpc.Error             `json:"error,omitzero"`
+	Replica   string `json:"replica"`   // the replica that runs it
+	Principal string `json:"principal"` // its creator's principalKey ("" unauthenticated)
+	// Scopes are its tool's scopes, needed by every tasks/* request on it
+	// (absent in records of older replicas: none).
+	Scopes  []string                   `json:"scopes,omitzero"`
+	Status  string                     `json:"status"`
+	Message string                     `json:"message,omitzero"`
+	Created time.Time                  `json:"created"`
+	Updated time.Time                  `json:"updated"`
+	Expires time.Time                  `json:"expires"`
+	TTLMs   int64                      `json:"ttlMs"`
+	Pending mcp.InputRequests          `json:"pending,omitzero"`
+	Answers map[string]json.RawMessage `json:"answers,omitzero"` // given on replicas other than the owner
+	Result  json.RawMessage            `json:"result,omitzero"`
+	Error   *jsonrpc.Error             `json:"error,omitzero"`
 }
 
 // taskStorePoll is how often an owner re-reads the record of each task it
@@ -85,7 +88,7 @@ func (s *Server) createTaskRecord(ctx context.Context, t *task) error {
 	if t.owner != nil {
 		creator = t.owner.info
 	}
-	rec := taskRecord{Replica: s.cl.replica, Principal: creator.key()}
+	rec := taskRecord{Replica: s.cl.replica, Principal: creator.key(), Scopes: t.scopes()}
 	t.mu.Lock()
 	t.fillRecord(&rec)
 	t.mu.Unlock()
@@ -177,17 +180,25 @@ func (s *Server) swapRecord(ctx context.Context, id string, edit func(*taskRecor
 }
 
 // swapOwnRecord is swapRecord for a tasks/* request: another principal's
-// task is unknown (auth_tasks.go).
+// task is unknown, and one whose tool's scopes the token lacks is refused
+// with insufficient scope, unchanged (auth_tasks.go).
 func (s *Server) swapOwnRecord(ctx context.Context, id string, edit func(*taskRecord) bool) (*taskRecord, error) {
 	principal, foreign := principalKey(ctx), false
+	var refused error
 	rec, err := s.swapRecord(ctx, id, func(rec *taskRecord) bool {
 		if foreign = rec.Principal != principal; foreign {
 			return false
 		}
+		if refused = checkScopes(ctx, rec.Scopes); refused != nil {
+			return false
+		}
 		return edit(rec)
 	})
-	if err == nil && foreign {
+	switch {
+	case err == nil && foreign:
 		return nil, ErrTaskNotFound
+	case err == nil && refused != nil:
+		return nil, refused
 	}
 	return rec, err
 }
@@ -211,18 +222,14 @@ func (s *Server) applyRecord(t *task, rec *taskRecord) {
 	defer t.mu.Unlock()
 	taken := false
 	for key, raw := range rec.Answers {
-		req, pending := t.pending[key]
-		if _, have := t.answers[key]; have || !pending {
+		req, pending := t.pending[key] // wire keys are never reused: an answer stored before is not pending
+		if !pending {
 			continue
 		}
 		if _, err := decodeAnswer(req, raw); err != nil {
 			continue // checked by the replica that stored it
 		}
-		if t.answers == nil {
-			t.answers = map[string]json.RawMessage{}
-		}
-		t.answers[key] = raw
-		delete(t.pending, key)
+		t.answerLocked(key, raw)
 		taken = true
 	}
 	if taken && t.status == TaskInputRequired && len(t.pending) == 0 {
@@ -318,6 +325,9 @@ func (s *Server) tasksGetAny(ctx context.Context, p taskParams) (any, error) {
 	if err != nil {
 		return nil, s.recordError(*p.TaskID, err)
 	}
+	if err := checkScopes(ctx, rec.Scopes); err != nil {
+		return nil, err
+	}
 	if !isTerminal(rec.Status) && rec.Replica != s.cl.replica {
 		actx, cancel := context.WithTimeout(ctx, clusterTimeout)
 		alive, err := s.cl.c.Alive(actx, rec.Replica)
@@ -349,6 +359,9 @@ func (s *Server) orphaned(ctx context.Context, id string) (*taskRecord, error) {
 func (s *Server) recordError(id string, err error) error {
 	if errors.Is(err, ErrTaskNotFound) {
 		return invalidParams(fmt.Sprintf("Unknown task: %q", id))
+	}
+	if rpcErr, ok := errors.AsType[*jsonrpc.Error](err); ok {
+		return rpcErr // a refusal (swapOwnRecord), not a store failure
 	}
 	return storeError(err)
 }

@@ -67,7 +67,7 @@ func (s *Server) listenTasks(ctx context.Context, f mcp.SubscriptionFilter) ([]s
 	if err := RequireCapabilities(ctx, tasksCapability()); err != nil {
 		return nil, err
 	}
-	if !s.tools.offersTasks() {
+	if !s.servesTasks() {
 		return nil, nil
 	}
 	granted := make([]string, 0, len(ids))
@@ -85,16 +85,16 @@ func (s *Server) listenTasks(ctx context.Context, f mcp.SubscriptionFilter) ([]s
 }
 
 // taskVisible reports whether task id exists (here or in the cluster's
-// store) and belongs to the caller.
+// store), belongs to the caller and its tool's scopes are granted.
 func (s *Server) taskVisible(ctx context.Context, id string) bool {
 	if t := s.tasks.get(id); t != nil {
-		return t.ownedBy(ctx)
+		return t.ownedBy(ctx) && allowed(ctx, t.scopes())
 	}
 	if s.cl == nil {
 		return false
 	}
-	_, _, err := s.loadOwnRecord(ctx, id)
-	return err == nil
+	rec, _, err := s.loadOwnRecord(ctx, id)
+	return err == nil && allowed(ctx, rec.Scopes)
 }
 
 // taskWatch is what one stream has sent of each watched task.

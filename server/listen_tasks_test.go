@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -140,4 +142,46 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A listen stream naming a task of a tool with scopes is granted it only
+// when the caller's token has them, as tasks/get needs them.
+func TestListenTaskNeedsItsToolScopes(t *testing.T) {
+	gate, err := NewAuth(AuthOptions{Verifier: authTokens, Resource: "https://mcp.test/mcp", AuthorizationServers: []string{"https://as.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := func(token string) context.Context {
+		info, err := authTokens.VerifyToken(context.Background(), token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return withAuth(context.Background(), &authState{info: info, gate: gate})
+	}
+	s, err := New(Options{Name: "scoped", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Tools: []Tool{NewTool(ToolInfo{Name: "guarded", Scopes: []string{"files:write"}, TaskSupport: TaskSupportRequired},
+			func(ctx context.Context, _ struct{}) (string, error) { <-ctx.Done(); return "", ctx.Err() })}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+	})
+	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"guarded","arguments":{},"_meta":` + tasksMeta + `}}`
+	var created struct {
+		Result struct {
+			TaskID string `json:"taskId"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(s.HandleBytes(as("alice-write"), []byte(msg), nil).Body, &created); err != nil || created.Result.TaskID == "" {
+		t.Fatalf("create: %v %+v", err, created)
+	}
+	if !s.taskVisible(as("alice-write"), created.Result.TaskID) {
+		t.Error("the task is not granted to a token with its tool's scopes")
+	}
+	if s.taskVisible(as("alice-read"), created.Result.TaskID) {
+		t.Error("the task is granted to a token without its tool's scope files:write")
+	}
 }

@@ -4,20 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"time"
 )
 
 // tasksExtension is the tasks extension on the public extension API:
 // tasks/get, tasks/update and tasks/cancel, offered (declared in
-// capabilities.extensions, answered rather than -32601) while a registered
-// tool supports tasks, and -32021 unless the request declares the
-// extension. Initialize-era sessions never see it.
+// capabilities.extensions, answered rather than -32601) once a tool
+// supporting tasks has been registered, or always in a cluster
+// (servesTasks), and -32021 unless the
+// request declares the extension. Initialize-era sessions never see it.
 func (s *Server) tasksExtension() Extension {
 	return Extension{
 		ID:                TasksExtension,
 		ClientMustDeclare: true,
-		Offered:           s.tools.offersTasks,
+		Offered:           s.servesTasks,
 		Methods: []ExtensionMethod{
 			NewMethod(MethodInfo{Name: methodTasksGet}, s.tasksGetAny),
 			NewMethod(MethodInfo{Name: methodTasksUpdate}, s.tasksUpdateAny),
@@ -26,19 +26,14 @@ func (s *Server) tasksExtension() Extension {
 	}
 }
 
-// offersTasks reports whether a registered tool supports tasks.
-func (g *toolRegistry) offersTasks() bool {
-	set := g.set.Load()
-	if set == nil {
-		return false
-	}
-	for _, t := range set.list {
-		if t.taskSupport != TaskSupportNone {
-			return true
-		}
-	}
-	return false
-}
+// servesTasks reports whether the tasks extension is offered: from the
+// first registration of a tool supporting tasks on, for the server's life,
+// and with a Cluster always. Removing the tools does not withdraw it, since
+// tasks they created live on until their ttlMs ends, and tasks/get must
+// still hand out their results and tasks/cancel still stop them; in a
+// cluster the shared store holds tasks of every replica, which any replica
+// answers for, whatever tools it has itself.
+func (s *Server) servesTasks() bool { return s.cl != nil || s.tools.tasksOffered.Load() }
 
 // taskParams are the params of tasks/get, tasks/update and tasks/cancel.
 type taskParams struct {
@@ -47,7 +42,8 @@ type taskParams struct {
 }
 
 // lookupTask returns the task of a tasks request (-32602 when taskId is
-// missing, unknown, expired or another principal's). The runtime has checked the extension
+// missing, unknown, expired or another principal's; insufficient scope when
+// the token lacks its tool's scopes). The runtime has checked the extension
 // (-32021) and decoded the params.
 func (s *Server) lookupTask(ctx context.Context, p taskParams) (*task, error) {
 	if p.TaskID == nil {
@@ -56,6 +52,9 @@ func (s *Server) lookupTask(ctx context.Context, p taskParams) (*task, error) {
 	t := s.tasks.get(*p.TaskID)
 	if t == nil || !t.ownedBy(ctx) {
 		return nil, invalidParams(fmt.Sprintf("Unknown task: %q", *p.TaskID))
+	}
+	if err := checkScopes(ctx, t.scopes()); err != nil {
+		return nil, err
 	}
 	return t, nil
 }
@@ -115,12 +114,8 @@ func (s *Server) tasksUpdate(ctx context.Context, p taskParams) (any, error) {
 		got[key] = raw
 	}
 	if len(got) > 0 {
-		if t.answers == nil {
-			t.answers = map[string]json.RawMessage{}
-		}
-		maps.Copy(t.answers, got)
-		for key := range got {
-			delete(t.pending, key)
+		for key, raw := range got {
+			t.answerLocked(key, raw)
 		}
 		t.updated = time.Now()
 	}

@@ -131,10 +131,10 @@ func stopReason(ctx context.Context) string {
 	return "cancelled"
 }
 
-// parkTask records the input a round asked for and waits until tasks/update
-// has answered all of it; false when the task ended meanwhile (or the round
-// asked for nothing, or for input the client did not declare, which fails
-// the task).
+// parkTask records the input a round asked for (a key asked again under a
+// fresh wire key, tasks_keys.go) and waits until tasks/update has answered
+// all of it; false when the task ended meanwhile (or the round asked for
+// nothing, or for input the client did not declare, which fails the task).
 func (s *Server) parkTask(ctx context.Context, t *task, r *request, ire *InputRequiredError) bool {
 	reqs, err := r.openRequests(ire)
 	if err != nil {
@@ -157,7 +157,7 @@ func (s *Server) parkTask(ctx context.Context, t *task, r *request, ire *InputRe
 	if stateSet {
 		t.state = newState
 	}
-	t.pending = reqs
+	t.surfaceLocked(reqs)
 	t.setStatus(TaskInputRequired, "")
 	t.mu.Unlock()
 	s.mirrorTask(t) // cluster: answers given elsewhere wake it (remoteTaskChange, keepTasks)

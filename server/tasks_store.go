@@ -30,11 +30,16 @@ type task struct {
 	status  string
 	message string
 	updated time.Time
-	pending mcp.InputRequests          // unanswered input requests (input_required)
-	answers map[string]json.RawMessage // every answer so far, by key, raw (decoded by Ask)
-	state   json.RawMessage            // SetState of the last round
-	result  json.RawMessage            // encoded tool result (completed)
-	err     *jsonrpc.Error             // protocol error (failed)
+	pending mcp.InputRequests          // unanswered input requests (input_required), by wire key
+	answers map[string]json.RawMessage // every answer so far, by the tool's key, raw (decoded by Ask)
+	// usedKeys are the wire keys surfaced so far; toolKeys maps a wire key
+	// that differs from the tool's (a key asked again) to the tool's key
+	// (tasks_keys.go).
+	usedKeys map[string]bool
+	toolKeys map[string]string
+	state    json.RawMessage // SetState of the last round
+	result   json.RawMessage // encoded tool result (completed)
+	err      *jsonrpc.Error  // protocol error (failed)
 	// recorded: the cluster's store has had the task's record (its owner
 	// keeps it there from then on; cluster_taskkeep.go).
 	recorded bool

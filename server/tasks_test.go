@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -537,4 +538,189 @@ func TestTasksHTTPMcpName(t *testing.T) {
 		wantError(t, r, -32020)
 	}
 	wantAck(t, taskRPC(t, s, "tasks/cancel", id, ""))
+}
+
+// ext-tasks specification/2026-07-28/tasks.md, "Task Polling / Response":
+// "Upon receiving a tasks/get request, the server MUST check the status of
+// the task and respond accordingly ... If the status is completed, the
+// server MUST return a Task object with status completed and a result".
+// A task the server created and still holds (its ttlMs has not ended) must
+// stay reachable after the tool that created it is removed.
+func TestTasksOutliveTheirToolsRemoval(t *testing.T) {
+	s := newTaskServer(t)
+	id := createTask(t, s, "sleeper", `{"ms":0}`)
+	waitStatus(t, s, id, TaskCompleted)
+	running := createTask(t, s, "sleeper", `{"ms":60000}`)
+	s.RemoveTools("sleeper", "tool_error", "protocol_error", "panicker", "confirm_two", "named_task")
+	// The running task's tool goroutine goes on; the client must still be
+	// able to stop it ("On success, the server MUST acknowledge the
+	// request with an empty result").
+	if r := taskRPC(t, s, "tasks/cancel", running, ""); r.Error != nil {
+		t.Errorf("tasks/cancel of a running task after its tool was removed: error %d %q, want the empty ack", r.Error.Code, r.Error.Message)
+	}
+	r := taskRPC(t, s, "tasks/get", id, "")
+	if r.Error != nil {
+		t.Fatalf("tasks/get of a live completed task after its tool was removed: error %d %q, want the completed task", r.Error.Code, r.Error.Message)
+	}
+	if m := resultMap(t, r); m["status"] != TaskCompleted || m["result"] == nil {
+		t.Fatalf("tasks/get %v", m)
+	}
+}
+
+// ext-tasks specification/2026-07-28/tasks.md, Security Considerations:
+// "Auth binding. Servers MUST perform authentication and authorization
+// checks on each task-related request to ensure that the client has
+// permission to access a task." README (Authorization): "scopes= (or
+// ToolInfo.Scopes) the token lacks is 403 error="insufficient_scope" ...
+// before its func runs". On the synchronous multi round-trip path the
+// round that carries the answer is a tools/call and is refused 403 to a
+// token without the tool's scope; on the task path the same answer comes
+// as tasks/update and must not resume (re-run) the scope-guarded func for a
+// token that lacks the scope, nor may tasks/get hand that token the
+// guarded tool's result.
+func TestTaskRequestsNeedTheirToolScopes(t *testing.T) {
+	var runs atomic.Int32
+	s, err := New(Options{Name: "scoped", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Tools: []Tool{NewTool(ToolInfo{Name: "guarded", Scopes: []string{"files:write"}, TaskSupport: TaskSupportRequired},
+			func(ctx context.Context, _ struct{}) (string, error) {
+				runs.Add(1)
+				resp, err := Ask(ctx, "name", nameRequest())
+				if err != nil {
+					return "", err
+				}
+				return "wrote for " + fmt.Sprint(resp.(*mcp.ElicitResult).Content["name"]), nil
+			})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+	})
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	a, err := NewAuth(AuthOptions{Verifier: authTokens, Resource: srv.URL + "/mcp", AuthorizationServers: []string{"https://as.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.Handle("/mcp", s.HTTPHandler(HTTPOptions{Auth: a}))
+	post := func(method, name, body, tok string) (int, map[string]any) {
+		t.Helper()
+		resp, err := srv.Client().Do(newPost(t, srv.URL+"/mcp", body, stdHeaders(method, name, bearer(tok)...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		var out map[string]any
+		_ = json.Unmarshal(raw, &out)
+		return resp.StatusCode, out
+	}
+	meta := `"_meta":` + tasksMeta
+	// alice with files:write starts the task; it parks for input.
+	code, body := post("tools/call", "guarded", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"guarded","arguments":{},`+meta+`}}`, "alice-write")
+	res, _ := body["result"].(map[string]any)
+	id, _ := res["taskId"].(string)
+	if code != 200 || id == "" {
+		t.Fatalf("create: %d %v", code, body)
+	}
+	get := `{"jsonrpc":"2.0","id":9,"method":"tasks/get","params":{"taskId":"` + id + `",` + meta + `}}`
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		_, body = post("tasks/get", id, get, "alice-write")
+		if r, _ := body["result"].(map[string]any); r["status"] == TaskInputRequired {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task never parked: %v", body)
+		}
+	}
+	// The same subject with a token lacking files:write: the synchronous
+	// path refuses it before the func runs.
+	code, _ = post("tools/call", "guarded", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"guarded","arguments":{},`+meta+`}}`, "alice-read")
+	if code != 403 {
+		t.Fatalf("sync tools/call with alice-read: status %d, want 403", code)
+	}
+	before := runs.Load()
+	code, body = post("tasks/update", id, `{"jsonrpc":"2.0","id":3,"method":"tasks/update","params":{"taskId":"`+id+`","inputResponses":{"name":{"action":"accept","content":{"name":"mallory"}}},`+meta+`}}`, "alice-read")
+	time.Sleep(200 * time.Millisecond)
+	if after := runs.Load(); after != before || body["error"] == nil {
+		t.Errorf("tasks/update from a token without the tool's scope files:write: status %d %v, and the guarded func ran %d more time(s); want a refusal (403 insufficient_scope, as tools/call gets) and no run", code, body, after-before)
+	}
+	for _, method := range []string{"tasks/get", "tasks/cancel"} {
+		if code, body = post(method, id, strings.Replace(get, "tasks/get", method, 1), "alice-read"); code != 403 {
+			t.Errorf("%s from a token without the tool's scope files:write: status %d %v, want 403", method, code, body)
+		}
+	}
+	if _, body = post("tasks/get", id, get, "alice-write"); body["result"].(map[string]any)["status"] != TaskInputRequired {
+		t.Errorf("the task after the refused requests: %v, want it still input_required", body)
+	}
+}
+
+// ext-tasks specification/2026-07-28/tasks.md, "Task Update Requests":
+// "Each request key in inputRequests MUST be unique over the lifetime of a
+// single task. A server MUST NOT reuse a key for a subsequent
+// server-to-client request after a response for that key has been
+// delivered". A handler that prompts again (returns an InputRequiredError
+// naming the key it already asked, as the MRTR page allows on the
+// synchronous path: "return an InputRequiredResult on multiple attempts at
+// the same request ... to repeatedly prompt") has its key surfaced again
+// inside the task, after tasks/update delivered the answer for it. A client
+// that deduplicates keys across polls and tracks answered keys (both
+// SHOULDs of the same section) never answers it, and the task sits in
+// input_required until its TTL.
+func TestTaskRequestAskedAgainGetsAFreshKey(t *testing.T) {
+	s, err := New(Options{Name: "reask", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Tools: []Tool{NewTool(ToolInfo{Name: "reask", TaskSupport: TaskSupportOptional}, func(ctx context.Context, _ struct{}) (string, error) {
+			resp, err := Ask(ctx, "name", nameRequest())
+			if err != nil {
+				return "", err
+			}
+			if resp.(*mcp.ElicitResult).Content["name"] != "ok" {
+				return "", &InputRequiredError{Requests: map[string]mcp.InputRequest{"name": nameRequest()}}
+			}
+			return "fine", nil
+		})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+	})
+	id := createTask(t, s, "reask", `{}`)
+	waitStatus(t, s, id, TaskInputRequired)
+	wantAck(t, taskRPC(t, s, "tasks/update", id, `,"inputResponses":{"name":{"action":"accept","content":{"name":"bad"}}}`))
+	// Wait for the round that follows the answer to finish.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		tk := s.tasks.get(id)
+		tk.mu.Lock()
+		st, pending := tk.status, len(tk.pending)
+		tk.mu.Unlock()
+		if st != TaskWorking && pending > 0 || st != TaskWorking && st != TaskInputRequired {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task stuck in %s", st)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	m := resultMap(t, taskRPC(t, s, "tasks/get", id, ""))
+	if reqs, _ := m["inputRequests"].(map[string]any); reqs["name"] != nil {
+		t.Errorf("after the answer to key \"name\" was delivered, tasks/get surfaces key \"name\" again for a new request: %v", m)
+	}
+	// The request asked again comes under a fresh key; its answer reaches
+	// the tool under its own key "name".
+	reqs, _ := m["inputRequests"].(map[string]any)
+	if len(reqs) != 1 || reqs["name#2"] == nil {
+		t.Fatalf("inputRequests after the tool asked \"name\" again: %v, want it under \"name#2\"", m)
+	}
+	wantAck(t, taskRPC(t, s, "tasks/update", id, `,"inputResponses":{"name#2":{"action":"accept","content":{"name":"ok"}}}`))
+	m = waitStatus(t, s, id, TaskCompleted, TaskFailed)
+	if res, _ := m["result"].(map[string]any); m["status"] != TaskCompleted || fmt.Sprint(res["content"]) != "[map[text:fine type:text]]" {
+		t.Errorf("task after answering \"name#2\": %v, want completed with \"fine\"", m)
+	}
 }

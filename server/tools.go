@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/argcheck"
@@ -357,14 +358,27 @@ func checkObjectSchema(schema json.RawMessage) error {
 }
 
 // toolRegistry holds the registered tools.
-type toolRegistry struct{ catalog[*toolImpl] }
+type toolRegistry struct {
+	catalog[*toolImpl]
+	// tasksOffered: a tool supporting tasks has been registered (see
+	// servesTasks).
+	tasksOffered atomic.Bool
+}
 
 func (g *toolRegistry) init(s *Server) {
 	g.catalog.init(s, changeTools, itemKind{noun: "tool", typ: "Tool", key: "tool name"})
 }
 
 func (g *toolRegistry) add(tools []Tool) error {
-	return g.catalog.add(impls(g.s.withToolMiddleware(tools), func(t Tool) *toolImpl { return t.t }))
+	if err := g.catalog.add(impls(g.s.withToolMiddleware(tools), func(t Tool) *toolImpl { return t.t })); err != nil {
+		return err
+	}
+	for _, t := range tools {
+		if t.t != nil && t.t.taskSupport != TaskSupportNone {
+			g.tasksOffered.Store(true)
+		}
+	}
+	return nil
 }
 
 // AddTools adds (or replaces) tools at run time and notifies listeners

@@ -127,6 +127,22 @@ func TestCompletedFillsDefaults(t *testing.T) {
 	}
 }
 
+// TestCompletedSetsTheTypesResultType: a result's resultType is its type's
+// own, whatever the handler put there (ext-tasks: "Servers MUST NOT set
+// resultType to "task" on result types other than CreateTaskResult").
+func TestCompletedSetsTheTypesResultType(t *testing.T) {
+	d := &mcp.ResultDefaults{}
+	if got := (&mcp.CallToolResult{ResultType: "task"}).Completed(d).(*mcp.CallToolResult); got.ResultType != "complete" {
+		t.Errorf("CallToolResult completed with resultType %q", got.ResultType)
+	}
+	if got := (&mcp.GetPromptResult{ResultType: "input_required"}).Completed(d).(*mcp.GetPromptResult); got.ResultType != "complete" {
+		t.Errorf("GetPromptResult completed with resultType %q", got.ResultType)
+	}
+	if got := (&mcp.InputRequiredResult{ResultType: "complete"}).Completed(d).(*mcp.InputRequiredResult); got.ResultType != "input_required" {
+		t.Errorf("InputRequiredResult completed with resultType %q", got.ResultType)
+	}
+}
+
 // TestEncodeChecksLikeDecode: what a peer must refuse cannot go out.
 func TestEncodeChecksLikeDecode(t *testing.T) {
 	bad := map[string]any{

@@ -16,7 +16,9 @@ type ResultDefaults struct {
 // ResultCompleter is implemented by every result type of the protocol.
 type ResultCompleter interface {
 	// Completed returns a copy of the result with the members d supplies filled in
-	// where the result leaves them unset, or nil when the result is a nil pointer.
+	// where the result leaves them unset and its discriminator (resultType) set to
+	// the type's own whatever the result holds, or nil when the result is a nil
+	// pointer.
 	Completed(d *ResultDefaults) any
 }
 
@@ -34,6 +36,7 @@ func (x *CallToolResult) Completed(d *ResultDefaults) any {
 		return nil
 	}
 	c := *x
+	c.ResultType = "complete"
 	c.Meta = d.fillResultMetaObject(c.Meta)
 	return &c
 }
@@ -44,6 +47,7 @@ func (x *CompleteResult) Completed(d *ResultDefaults) any {
 		return nil
 	}
 	c := *x
+	c.ResultType = "complete"
 	c.Meta = d.fillResultMetaObject(c.Meta)
 	return &c
 }
@@ -63,6 +67,7 @@ func (x *DiscoverResult) Completed(d *ResultDefaults) any {
 		return nil
 	}
 	c := *x
+	c.ResultType = "complete"
 	c.Meta = d.fillResultMetaObject(c.Meta)
 	if c.CacheScope == "" {
 		c.CacheScope = string(d.CacheScope)
@@ -86,6 +91,7 @@ func (x *GetPromptResult) Completed(d *ResultDefaults) any {
 		return nil
 	}
 	c := *x
+	c.ResultType = "complete"
 	c.Meta = d.fillResultMetaObject(c.Meta)
 	return &c
 }
@@ -96,6 +102,7 @@ func (x *InputRequiredResult) Completed(d *ResultDefaults) any {
 		return nil
 	}
 	c := *x
+	c.ResultType = "input_required"
 	c.Meta = d.fillResultMetaObject(c.Meta)
 	return &c
 }
@@ -106,6 +113,7 @@ func (x *ListPromptsResult) Completed(d *ResultDefaults) any {
 		return nil
 	}
 	c := *x
+	c.ResultType = "complete"
 	c.Meta = d.fillResultMetaObject(c.Meta)
 	if c.CacheScope == "" {
 		c.CacheScope = string(d.CacheScope)
@@ -120,6 +128,7 @@ func (x *ListResourceTemplatesResult) Completed(d *ResultDefaults) any {
 		return nil
 	}
 	c := *x
+	c.ResultType = "complete"
 	c.Meta = d.fillResultMetaObject(c.Meta)
 	if c.CacheScope == "" {
 		c.CacheScope = string(d.CacheScope)
@@ -134,6 +143,7 @@ func (x *ListResourcesResult) Completed(d *ResultDefaults) any {
 		return nil
 	}
 	c := *x
+	c.ResultType = "complete"
 	c.Meta = d.fillResultMetaObject(c.Meta)
 	if c.CacheScope == "" {
 		c.CacheScope = string(d.CacheScope)
@@ -157,6 +167,7 @@ func (x *ListToolsResult) Completed(d *ResultDefaults) any {
 		return nil
 	}
 	c := *x
+	c.ResultType = "complete"
 	c.Meta = d.fillResultMetaObject(c.Meta)
 	if c.CacheScope == "" {
 		c.CacheScope = string(d.CacheScope)
@@ -171,6 +182,7 @@ func (x *ReadResourceResult) Completed(d *ResultDefaults) any {
 		return nil
 	}
 	c := *x
+	c.ResultType = "complete"
 	c.Meta = d.fillResultMetaObject(c.Meta)
 	if c.CacheScope == "" {
 		c.CacheScope = string(d.CacheScope)
@@ -196,6 +208,7 @@ func (x *SubscriptionsListenResult) Completed(d *ResultDefaults) any {
 		return nil
 	}
 	c := *x
+	c.ResultType = "complete"
 	c.Meta = d.fillSubscriptionsListenResultMetaObject(c.Meta)
 	return &c
 }

@@ -53,6 +53,26 @@ func Replicas(t *testing.T, connect func(testing.TB) server.Cluster) {
 			}
 		}
 	})
+	t.Run("TaskAskingAgainUnderAKeyIsAnsweredOnAnother", func(t *testing.T) {
+		// A key is never reused in a task: the tool's request asked again
+		// under "name" is surfaced as "name#2", and the answer given to it
+		// on another replica reaches the tool as "name".
+		r := newReplicas(t, connect, 3)
+		id := r.createTask(t, 0, "ask_name")
+		r.waitStatus(t, 1, id, server.TaskInputRequired)
+		r.call(t, 2, "tasks/update", `{"taskId":"`+id+`","inputResponses":{"name":{"action":"accept","content":{"name":"again"}}}}`)
+		m := r.waitStatus(t, 1, id, server.TaskInputRequired)
+		if reqs, _ := m["inputRequests"].(map[string]any); len(reqs) != 1 || reqs["name#2"] == nil {
+			t.Fatalf("tasks/get on replica 1 after the tool asked again: %v, want only \"name#2\"", m)
+		}
+		r.call(t, 1, "tasks/update", `{"taskId":"`+id+`","inputResponses":{"name#2":{"action":"accept","content":{"name":"Ada"}}}}`)
+		for i := range 3 {
+			m := r.waitStatus(t, i, id, server.TaskCompleted)
+			if !strings.Contains(fmt.Sprint(m["result"]), "Hello, Ada") {
+				t.Errorf("replica %d: result %v", i, m["result"])
+			}
+		}
+	})
 	t.Run("TaskCancelledOnAnotherReplicaStops", func(t *testing.T) {
 		r := newReplicas(t, connect, 3)
 		id := r.createTask(t, 0, "wait_for_cancel")
@@ -173,16 +193,15 @@ func newReplicas(t testing.TB, connect func(testing.TB) server.Cluster, n int) *
 				return "added", srv.AddTools(transient())
 			}),
 			server.NewTool(server.ToolInfo{Name: "ask_name", TaskSupport: server.TaskSupportRequired}, func(ctx context.Context, _ struct{}) (string, error) {
-				resp, err := server.Ask(ctx, "name", &mcp.ElicitRequest{Params: &mcp.ElicitRequestFormParams{
-					Message: "Name?",
-					RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{
-						Properties: map[string]mcp.PrimitiveSchemaDefinition{"name": &mcp.StringSchema{}},
-					},
-				}})
+				resp, err := server.Ask(ctx, "name", askName())
 				if err != nil {
 					return "", err
 				}
-				return fmt.Sprintf("Hello, %v!", resp.(*mcp.ElicitResult).Content["name"]), nil
+				name := resp.(*mcp.ElicitResult).Content["name"]
+				if name == "again" { // asks once more under the same key
+					return "", &server.InputRequiredError{Requests: mcp.InputRequests{"name": askName()}}
+				}
+				return fmt.Sprintf("Hello, %v!", name), nil
 			}),
 			server.NewTool(server.ToolInfo{Name: "echo"}, func(ctx context.Context, _ struct{}) (string, error) {
 				return "hi", nil
@@ -442,4 +461,14 @@ func (k killableTasks) Swap(ctx context.Context, id string, rec []byte, rev uint
 		return errKilled
 	}
 	return k.TaskStore.Swap(ctx, id, rec, rev, exp)
+}
+
+// askName is ask_name's elicitation of a name.
+func askName() *mcp.ElicitRequest {
+	return &mcp.ElicitRequest{Params: &mcp.ElicitRequestFormParams{
+		Message: "Name?",
+		RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{
+			Properties: map[string]mcp.PrimitiveSchemaDefinition{"name": &mcp.StringSchema{}},
+		},
+	}}
 }

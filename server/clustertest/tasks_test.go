@@ -224,3 +224,22 @@ func TestCancelWithLostMessageStopsWorkingTask(t *testing.T) {
 		t.Fatal("the tool on the owning replica still runs 4 s after its task was cancelled (taskStorePoll is 1 s)")
 	}
 }
+
+// A replica without any tool supporting tasks (a rolling deploy that drops
+// the tool, a replica serving other tools) still answers for the tasks of
+// the others in the shared store: tasks/get and tasks/cancel are not
+// -32601 there.
+func TestReplicaWithoutTaskToolsAnswersForOthersTasks(t *testing.T) {
+	m := NewMemory()
+	tool, _, _ := releasable()
+	a := newReplica(t, m, tool)
+	b := newReplica(t, m)
+	id, _ := callOK(t, a, "tools/call", `"name":"job","arguments":{}`)["taskId"].(string)
+	if st := callOK(t, b, "tasks/get", `"taskId":"`+id+`"`)["status"]; st != server.TaskWorking {
+		t.Fatalf("tasks/get on the replica without task tools: status %v", st)
+	}
+	callOK(t, b, "tasks/cancel", `"taskId":"`+id+`"`)
+	if st := callOK(t, a, "tasks/get", `"taskId":"`+id+`"`)["status"]; st != server.TaskCancelled {
+		t.Fatalf("the task after a cancel on the replica without task tools: status %v", st)
+	}
+}

@@ -9,7 +9,9 @@ type ResultDefaults struct{}
 // ResultCompleter is implemented by every result type of the protocol.
 type ResultCompleter interface {
 	// Completed returns a copy of the result with the members d supplies filled in
-	// where the result leaves them unset, or nil when the result is a nil pointer.
+	// where the result leaves them unset and its discriminator (resultType) set to
+	// the type's own whatever the result holds, or nil when the result is a nil
+	// pointer.
 	Completed(d *ResultDefaults) any
 }
 
