@@ -17,7 +17,7 @@ import (
 func TestAttackLegacySamplingEmptyContentMessageNotDropped(t *testing.T) {
 	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18"} {
 		params := map[string]json.RawMessage{
-			"messages": json.RawMessage(`[{"role":"user","content":[]},{"role":"assistant","content":{"type":"text","text":"hi"}}]`),
+			"messages":  json.RawMessage(`[{"role":"user","content":[]},{"role":"assistant","content":{"type":"text","text":"hi"}}]`),
 			"maxTokens": json.RawMessage(`10`),
 		}
 		err := legacySamplingParams(params, version)

@@ -38,9 +38,9 @@ func TestAttackRepeatedMemberInResultNotSent(t *testing.T) {
 		})},
 	})
 	for name, msg := range map[string]string{
-		"tools/call raw structuredContent":  rawOutputRequest("tools/call", `"name":"raw","arguments":{}`),
+		"tools/call raw structuredContent":   rawOutputRequest("tools/call", `"name":"raw","arguments":{}`),
 		"tools/call non-UTF-8 keys one down": rawOutputRequest("tools/call", `"name":"intkeys","arguments":{}`),
-		"resources/read _meta":              rawOutputRequest("resources/read", `"uri":"file:///r"`),
+		"resources/read _meta":               rawOutputRequest("resources/read", `"uri":"file:///r"`),
 	} {
 		t.Run(name, func(t *testing.T) {
 			body := s.HandleBytes(context.Background(), []byte(msg), nil).Body
