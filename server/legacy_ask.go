@@ -20,7 +20,9 @@ import (
 // (those revisions hold one block per message); audio becomes a text block
 // saying it was omitted before 2025-03-26, as in tool results
 // (convertBlock). Tool use (tools, toolChoice, tool_use and tool_result
-// content) is 2025-11-25's and is refused.
+// content) is 2025-11-25's and is refused, and so is a message whose
+// content is an empty array: those revisions have no message of no
+// blocks, and dropping it would ask the client about another conversation.
 //
 // elicitation/create at 2025-06-18: a titled single-select enum (oneOf of
 // const and title) becomes the enum and enumNames that revision titles
@@ -59,6 +61,9 @@ func legacySamplingParams(params map[string]json.RawMessage, version string) err
 		if jsonscan.Kind(content) == '[' {
 			if err := json.Unmarshal(content, &blocks); err != nil {
 				return fmt.Errorf("server.Ask: encoding the input request: %w", err)
+			}
+			if len(blocks) == 0 {
+				return askRefused(method, "messages["+strconv.Itoa(i)+"] has no content block (a message of no blocks, 2025-11-25)", version)
 			}
 		}
 		for _, b := range blocks {

@@ -138,3 +138,31 @@ func TestLegacyElicitFormsFitRevision(t *testing.T) {
 		}
 	}
 }
+
+// legacy_ask.go: "What a revision can carry is converted; what it cannot is
+// refused with -32603 naming the part and the revision ... (nothing the
+// client cannot read is sent)". A sampling message whose content is an
+// empty array (2026-07-28's SamplingMessage.content allows any array of
+// blocks) cannot be carried by 2025-06-18 and earlier (one block per
+// message): it is refused with -32603 naming it, not dropped from the
+// request (the client would sample another conversation than the handler
+// asked for).
+func TestLegacySamplingEmptyContentMessageIsRefusedNotDropped(t *testing.T) {
+	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18"} {
+		params := map[string]json.RawMessage{
+			"messages":  json.RawMessage(`[{"role":"user","content":[]},{"role":"assistant","content":{"type":"text","text":"hi"}}]`),
+			"maxTokens": json.RawMessage(`10`),
+		}
+		err := legacySamplingParams(params, version)
+		if err != nil {
+			var rpcErr *jsonrpc.Error
+			if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInternalError || !strings.Contains(rpcErr.Message, "messages[0]") {
+				t.Errorf("%s: refused with %v, want -32603 naming messages[0]", version, err)
+			}
+			continue
+		}
+		if !strings.Contains(string(params["messages"]), `"user"`) {
+			t.Errorf("%s: messages sent as %s: the user message is gone, without an error", version, params["messages"])
+		}
+	}
+}
