@@ -6,6 +6,10 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -135,5 +139,36 @@ func TestLogDataNotUTF8IsNotSent(t *testing.T) {
 		if !utf8.Valid(n.Params) {
 			t.Errorf("notification %s sent with params that are not UTF-8: %q", n.Method, n.Params)
 		}
+	}
+}
+
+// README: the generated encoders refuse "a value that contains itself
+// (encoding/json's cycle error ...)" and the runtime answers -32603. A tool
+// result that contains itself through a map with int keys is not found as
+// a cycle: the whole server process dies of a stack overflow (run in a
+// child process here).
+func TestCyclicResultIsInternalErrorNotCrash(t *testing.T) {
+	if os.Getenv("MCPGEN_CYCLIC_RESULT_CHILD") == "1" {
+		debug.SetMaxStack(64 << 20)
+		s := rawOutputServer(t, Options{Tools: []Tool{
+			NewTool(ToolInfo{Name: "cyclic"}, func(context.Context, struct{}) (*mcp.CallToolResult, error) {
+				res := &mcp.CallToolResult{Content: []mcp.ContentBlock{}}
+				res.StructuredContent = map[int]any{1: res}
+				return res, nil
+			}),
+		}})
+		body := s.HandleBytes(context.Background(), []byte(rawOutputRequest("tools/call", `"name":"cyclic","arguments":{}`)), nil).Body
+		os.Stdout.WriteString("BODY: " + string(body) + "\n")
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCyclicResultIsInternalErrorNotCrash$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "MCPGEN_CYCLIC_RESULT_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	s := string(out)
+	if err != nil || !strings.Contains(s, `BODY: {"jsonrpc":"2.0","id":1,"error":{"code":-32603`) {
+		if len(s) > 400 {
+			s = s[:400]
+		}
+		t.Fatalf("a tool result containing itself through map[int]any: want a -32603 answer; the server process ended with %v:\n%s", err, s)
 	}
 }

@@ -35,9 +35,12 @@ type depthAppender interface {
 // for a value of its own), to dst: byte for byte what json.Marshal(v)
 // writes (HTML-safe strings, sorted map keys, the same field rules, a
 // cycle refused), except that nested generated values append themselves,
-// and that a map key that is not UTF-8 is refused (encoding/json writes
-// two such keys as one name twice). Values it has no fast path for are
-// encoded by encoding/json.
+// and that what the decoders would refuse is refused: a map key that is
+// not UTF-8 (encoding/json writes two such keys as one name twice), two
+// map keys given one name. Only values
+// with their own MarshalJSON or MarshalText methods (and json.Number) are
+// handed to encoding/json; every pointer, slice and map is walked here,
+// with the depth carried, so that a cycle is always found.
 func appendJSONAt(dst []byte, v any, d encodeDepth) ([]byte, error) {
 	if v == nil {
 		return append(dst, "null"...), nil
@@ -186,12 +189,13 @@ func appendReflect(dst []byte, v reflect.Value, d encodeDepth) ([]byte, error) {
 	case reflect.Array:
 		return appendElems(dst, v, d)
 	case reflect.Map:
-		if t.Key().Kind() == reflect.String && !marshalsItself(t.Key()) {
-			if v.IsNil() {
-				return append(dst, "null"...), nil
-			}
-			return appendInside(dst, v, v, d)
+		if !mapKeyEncodable(t.Key()) {
+			return nil, &json.UnsupportedTypeError{Type: t}
 		}
+		if v.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		return appendInside(dst, v, v, d)
 	}
 	return appendMarshaled(dst, v)
 }
@@ -318,33 +322,88 @@ func appendElems(dst []byte, v reflect.Value, d encodeDepth) ([]byte, error) {
 	return append(dst, ']'), nil
 }
 
-// appendMap appends a non-nil map with string keys, its members sorted by
-// key. A key that is not UTF-8 is refused: encoding/json writes it with
-// U+FFFD, so two such keys would be one name twice.
-func appendMap(dst []byte, v reflect.Value, d encodeDepth) ([]byte, error) {
-	keys := make([]string, 0, v.Len())
-	for it := v.MapRange(); it.Next(); {
-		k := it.Key().String()
-		if !utf8.ValidString(k) {
-			return nil, &json.UnsupportedValueError{Value: it.Key(), Str: fmt.Sprintf("map key %q is not valid UTF-8", k)}
-		}
-		keys = append(keys, k)
+// mapKeyEncodable reports whether encoding/json encodes a map whose keys
+// are of type t: strings, integers, and encoding.TextMarshaler.
+func mapKeyEncodable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
 	}
-	slices.Sort(keys)
+	return t.Implements(textMarshalerType)
+}
+
+// mapMember is one member of a map being encoded: its name and value.
+type mapMember struct {
+	name  string
+	value reflect.Value
+}
+
+// appendMap appends a non-nil map, its keys named as encoding/json names
+// them (mapKeyName), its members sorted by name. Every map is encoded
+// here, with the depth carried, so that a value containing itself through
+// a map of any key type is found as a cycle. A name that is not UTF-8 is
+// refused (encoding/json writes it with U+FFFD, so two such names would
+// be one name twice), and so are two keys given one name (two
+// encoding.TextMarshaler keys, two nil pointer keys): the decoders refuse
+// a member named twice.
+func appendMap(dst []byte, v reflect.Value, d encodeDepth) ([]byte, error) {
+	members := make([]mapMember, 0, v.Len())
+	key := reflect.New(v.Type().Key()).Elem()
+	for it := v.MapRange(); it.Next(); {
+		key.SetIterKey(it)
+		name, err := mapKeyName(key, v.Type())
+		if err != nil {
+			return nil, err
+		}
+		if !utf8.ValidString(name) {
+			return nil, &json.UnsupportedValueError{Value: key, Str: fmt.Sprintf("map key %q is not valid UTF-8", name)}
+		}
+		members = append(members, mapMember{name, it.Value()})
+	}
+	slices.SortFunc(members, func(a, b mapMember) int { return strings.Compare(a.name, b.name) })
 	dst = append(dst, '{')
 	var err error
-	kt := v.Type().Key()
-	for i, k := range keys {
+	for i, m := range members {
 		if i > 0 {
+			if m.name == members[i-1].name {
+				return nil, &json.UnsupportedValueError{Value: v, Str: fmt.Sprintf("two keys of %s are named %q", v.Type(), m.name)}
+			}
 			dst = append(dst, ',')
 		}
-		dst = appendHTMLSafeString(dst, k)
+		dst = appendHTMLSafeString(dst, m.name)
 		dst = append(dst, ':')
-		if dst, err = appendReflect(dst, v.MapIndex(reflect.ValueOf(k).Convert(kt)), d); err != nil {
+		if dst, err = appendReflect(dst, m.value, d); err != nil {
 			return nil, err
 		}
 	}
 	return append(dst, '}'), nil
+}
+
+// mapKeyName is the member name encoding/json gives the key k of a map of
+// type mapType: a string as it is, an encoding.TextMarshaler's text (""
+// for a nil pointer), an integer in decimal.
+func mapKeyName(k reflect.Value, mapType reflect.Type) (string, error) {
+	if k.Kind() == reflect.String {
+		return k.String(), nil
+	}
+	if tm, ok := reflect.TypeAssert[encoding.TextMarshaler](k); ok {
+		if k.Kind() == reflect.Pointer && k.IsNil() {
+			return "", nil
+		}
+		text, err := tm.MarshalText()
+		if err != nil {
+			return "", fmt.Errorf("json: encoding error for type %q: %q", mapType.String(), err.Error())
+		}
+		return string(text), nil
+	}
+	switch k.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(k.Int(), 10), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(k.Uint(), 10), nil
+	}
+	return "", &json.UnsupportedTypeError{Type: mapType}
 }
 
 func appendStruct(dst []byte, v reflect.Value, d encodeDepth) ([]byte, error) {

@@ -82,3 +82,29 @@ func TestUniqueMembers(t *testing.T) {
 		}
 	}
 }
+
+// A value that contains itself through a map whose keys are not strings
+// is found as a cycle too: every map is walked with the depth carried,
+// none is handed to encoding/json (whose MarshalJSON calls would start
+// counting again and overflow the stack).
+func TestAppendJSONRefusesCyclesThroughIntKeyedMaps(t *testing.T) {
+	h := &generatedHolder{}
+	h.V = map[int]any{1: h}
+	_, err := appendJSONAt(nil, h, encodeDepth{})
+	if err == nil || !strings.Contains(err.Error(), "encountered a cycle") {
+		t.Errorf("%v, want a cycle error", err)
+	}
+}
+
+// generatedHolder encodes itself as a generated type does: MarshalJSON
+// starts at depth zero, appendJSONAt carries the depth.
+type generatedHolder struct {
+	V any `json:"v"`
+}
+
+func (x generatedHolder) MarshalJSON() ([]byte, error) { return x.appendJSONAt(nil, encodeDepth{}) }
+
+func (x generatedHolder) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
+	type wire generatedHolder
+	return appendJSONAt(dst, wire(x), d)
+}
