@@ -37,7 +37,7 @@ type depthAppender interface {
 // cycle refused), except that nested generated values append themselves,
 // and that what the decoders would refuse is refused: a map key that is
 // not UTF-8 (encoding/json writes two such keys as one name twice), two
-// map keys given one name. Only values
+// map keys given one name, raw JSON naming a member twice. Only values
 // with their own MarshalJSON or MarshalText methods (and json.Number) are
 // handed to encoding/json; every pointer, slice and map is walked here,
 // with the depth carried, so that a cycle is always found.
@@ -223,10 +223,11 @@ func appendInside(dst []byte, v, inner reflect.Value, d encodeDepth) ([]byte, er
 	return dst, nil
 }
 
-// appendMarshaled appends what encoding/json writes for v, refusing
-// output that is not UTF-8: encoding/json passes a MarshalJSON method's
-// bytes through unchecked, and a JSON-RPC message must be UTF-8
-// (basic/transports).
+// appendMarshaled appends what encoding/json writes for v (a value with a
+// MarshalJSON or MarshalText method, a json.Number), refusing what the
+// decoders would refuse and encoding/json passes through from a
+// MarshalJSON method: bytes that are not UTF-8 (a JSON-RPC message must
+// be UTF-8, basic/transports) and an object naming a member twice.
 func appendMarshaled(dst []byte, v reflect.Value) ([]byte, error) {
 	var b []byte
 	var err error
@@ -241,6 +242,11 @@ func appendMarshaled(dst []byte, v reflect.Value) ([]byte, error) {
 	if !utf8.Valid(b) {
 		return nil, fmt.Errorf("json: error calling MarshalJSON for type %s: %w", v.Type(), errInvalidUTF8)
 	}
+	if len(b) > 0 && (b[0] == '{' || b[0] == '[') {
+		if err := uniqueMembers(b); err != nil {
+			return nil, fmt.Errorf("json: error calling MarshalJSON for type %s: %s", v.Type(), err)
+		}
+	}
 	return append(dst, b...), nil
 }
 
@@ -252,7 +258,13 @@ var errInvalidUTF8 = errors.New("not valid UTF-8")
 
 // appendCompact appends raw JSON as encoding/json writes a
 // json.RawMessage: compacted, HTML-safe, and null when empty. Unlike
-// encoding/json it refuses raw JSON that is not UTF-8 (errInvalidUTF8).
+// encoding/json it refuses what the decoders would refuse: raw JSON that
+// is not UTF-8 (errInvalidUTF8), and an object naming a member twice at
+// any depth ({"a":1,"a":2} would be sent as it is, and no reader of the
+// message could read it). The check is uniqueMembers, the decoders' own
+// scan, which also validates: raw JSON already compact is read once.
+// (Its error is not wrapped: it is a *DecodeError, which the runtime
+// reports as invalid params, and this is an encoding error.)
 func appendCompact(dst, raw []byte, isNil bool) ([]byte, error) {
 	if isNil || len(raw) == 0 {
 		return append(dst, "null"...), nil
@@ -260,10 +272,10 @@ func appendCompact(dst, raw []byte, isNil bool) ([]byte, error) {
 	if !utf8.Valid(raw) {
 		return nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: %w", errInvalidUTF8)
 	}
+	if err := uniqueMembers(raw); err != nil {
+		return nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: %s", err)
+	}
 	if !needsCompacting(raw) {
-		if !json.Valid(raw) {
-			return nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: invalid JSON")
-		}
 		return append(dst, raw...), nil
 	}
 	var compact bytes.Buffer
@@ -749,11 +761,11 @@ func appendExtraAt(dst []byte, start int, extra map[string]json.RawMessage, decl
 		dst = appendHTMLSafeString(dst, k)
 		dst = append(dst, ':')
 		v := extra[k]
-		if len(v) == 0 || !json.Valid(v) {
+		if len(v) == 0 {
 			return nil, fmt.Errorf("extra member %q is not valid JSON", k)
 		}
 		if dst, err = appendCompact(dst, v, false); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("extra member %q: %w", k, err)
 		}
 	}
 	return append(dst, '}'), nil

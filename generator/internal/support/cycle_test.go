@@ -96,6 +96,55 @@ func TestAppendJSONRefusesCyclesThroughIntKeyedMaps(t *testing.T) {
 	}
 }
 
+// textKey is a map key encoding/json names by its MarshalText method.
+type textKey struct{ name string }
+
+func (k textKey) MarshalText() ([]byte, error) { return []byte(k.name), nil }
+
+// Maps of integer and MarshalText keys are written as encoding/json
+// writes them; a name that is not UTF-8 and two keys given one name are
+// refused, as raw JSON naming a member twice is: the decoders refuse them.
+func TestAppendJSONMapKeysAndRepeatedNames(t *testing.T) {
+	for _, v := range []any{
+		map[int8]int{-3: 1, 20: 2, 3: 3},
+		map[uint64]string{18446744073709551615: "max", 0: "zero"},
+		map[textKey]int{{"b"}: 1, {"a<"}: 2},
+	} {
+		want, _ := json.Marshal(v)
+		if got, err := appendJSONAt(nil, v, encodeDepth{}); err != nil || string(got) != string(want) {
+			t.Errorf("%#v: %s, %v; want %s", v, got, err, want)
+		}
+	}
+	for name, v := range map[string]any{
+		"text keys one name":        map[*textKey]int{{"a"}: 1, {"a"}: 2},
+		"non-UTF-8 inside int keys": map[int]any{1: map[string]int{"\xff": 1, "\xfe": 2}},
+		"non-UTF-8 text key":        map[textKey]int{{"\xff"}: 1},
+		"raw member twice":          json.RawMessage(`{"a":1,"a":2}`),
+		"raw member twice deep":     []any{json.RawMessage(` [ {"b":{"a":1, "\u0061":2}} ] `)},
+		"raw invalid":               json.RawMessage(`{"a":}`),
+		"extra member named twice":  rawExtra{Extra: map[string]json.RawMessage{"x": json.RawMessage(`{"a":1,"a":2}`)}},
+		"MarshalJSON member twice":  dupMarshaler{},
+		"unsupported map key type":  map[float64]int{1: 1},
+	} {
+		if out, err := appendJSONAt(nil, v, encodeDepth{}); err == nil {
+			t.Errorf("%s: encoded %s", name, out)
+		}
+	}
+}
+
+// rawExtra holds undeclared members, as generated types do.
+type rawExtra struct{ Extra map[string]json.RawMessage }
+
+func (x rawExtra) appendJSONAt(dst []byte, _ encodeDepth) ([]byte, error) {
+	start := len(dst)
+	return appendExtraAt(append(dst, "{}"...), start, x.Extra)
+}
+
+// dupMarshaler's MarshalJSON names a member twice.
+type dupMarshaler struct{}
+
+func (dupMarshaler) MarshalJSON() ([]byte, error) { return []byte(`{"a":1,"a":2}`), nil }
+
 // generatedHolder encodes itself as a generated type does: MarshalJSON
 // starts at depth zero, appendJSONAt carries the depth.
 type generatedHolder struct {
