@@ -453,3 +453,100 @@ func TestDrainRunStdioWritesAnswersBeforeReturning(t *testing.T) {
 		t.Errorf("Run returned with %d of %d answers written (the rest lost when the process exits); the grace had 8 s, the client needed about 4 s", got, n)
 	}
 }
+
+// TestDrainWaitsForHandleAdmittedRequest: a request Server.Handle (a
+// program's own transport, Server.Caller) admitted before the drain is in
+// flight for it: Shutdown waits for it (drain.go, step 3: "A request
+// admitted before the drain is served to its end ... a task it creates is
+// created and runs like the others"; "It returns nil when everything
+// finished within ctx"). It used to be uncounted: Shutdown returned nil at
+// once, the task store closed, and the held task-augmented tools/call got
+// -32603 {"reason":"shutdown"} instead of its CreateTaskResult.
+func TestDrainWaitsForHandleAdmittedRequest(t *testing.T) {
+	entered := make(chan struct{}, 1)
+	release := make(chan struct{})
+	hold := func(next Handler) Handler {
+		return func(ctx context.Context, req *Request) (json.RawMessage, error) {
+			if req.Method == "tools/call" {
+				entered <- struct{}{}
+				<-release
+			}
+			return next(ctx, req)
+		}
+	}
+	s, err := New(Options{Name: "t", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Interceptors: []Interceptor{hold}, Tools: taskTools()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleeper","arguments":{"ms":20},"_meta":` + tasksMeta + `}}`
+		got <- string(s.HandleBytes(context.Background(), []byte(msg), discardWriter{}).Body)
+	}()
+	select {
+	case <-entered:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the request never reached the interceptor")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- s.Shutdown(ctx) }()
+	waitUntil(t, "the drain to begin", s.isClosing)
+	select {
+	case err := <-shut:
+		t.Errorf("Shutdown returned %v while a request Handle admitted before the drain was still in flight; want it to wait for it (drain.go step 3)", err)
+		shut <- err
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(release)
+	var r string
+	select {
+	case r = <-got:
+	case <-time.After(8 * time.Second):
+		t.Fatal("no answer")
+	}
+	if !strings.Contains(r, `"resultType":"task"`) {
+		t.Errorf("task-augmented call admitted by Handle before the drain: %s, want its CreateTaskResult", r)
+	}
+	<-shut
+}
+
+// TestDrainAnswersHandleRequestAtGraceEnd: a request Server.Handle
+// admitted before the drain and still running when Shutdown's ctx ends is
+// cancelled like the others and answered with -32603 {"reason":
+// "shutdown"}; a request Handle gets once the drain began is refused with
+// that reason.
+func TestDrainAnswersHandleRequestAtGraceEnd(t *testing.T) {
+	k := limitServer(t, Limits{})
+	got := make(chan string, 2)
+	// One caller passes context.Background (the handler then runs under
+	// the limiter's own stop context), one a context of its own.
+	callerCtx, callerCancel := context.WithCancel(context.Background())
+	defer callerCancel()
+	for _, ctx := range []context.Context{context.Background(), callerCtx} {
+		go func() {
+			got <- string(k.s.HandleBytes(ctx, []byte(faultCall("1", "until_cancel", `{}`, defaultMeta)), discardWriter{}).Body)
+		}()
+	}
+	k.waitAll(t, k.started, map[string]int{"until_cancel": 2})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if err := k.s.Shutdown(ctx); err == nil {
+		t.Errorf("Shutdown returned nil with a Handle request running past its ctx; want ctx.Err()")
+	}
+	for range 2 {
+		select {
+		case r := <-got:
+			if !strings.Contains(r, `"reason":"shutdown"`) || !strings.Contains(r, `"id":1`) {
+				t.Errorf("Handle request cut off at the end of the grace: %s, want -32603 reason shutdown", r)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a Handle request was not cancelled at the end of the grace")
+		}
+	}
+	if r := string(k.s.HandleBytes(context.Background(), []byte(faultCall("2", "weather_current", `{"location":"Paris"}`, defaultMeta)), discardWriter{}).Body); !strings.Contains(r, `"reason":"shutdown"`) {
+		t.Errorf("Handle request during the drain: %s, want refused with reason shutdown", r)
+	}
+}
