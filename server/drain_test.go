@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -511,6 +512,98 @@ func TestDrainWaitsForHandleAdmittedRequest(t *testing.T) {
 		t.Errorf("task-augmented call admitted by Handle before the drain: %s, want its CreateTaskResult", r)
 	}
 	<-shut
+}
+
+// TestDrainRunHTTPKeepsListenerForLegacyAnswer: README (Limits and
+// shutdown): under Run's drain "a legacy session's request runs its next
+// round once the client has answered". Over Streamable HTTP a legacy
+// client answers elicitation/create with a POST on another connection (its
+// request's own carries the SSE response), so the listener stays open
+// while the drain has work: the answer POSTed within the grace is taken
+// (202) and the call answered with its result, and /readyz answers 503
+// meanwhile. Run's drain used to close the listener at once: the answer
+// got "connection refused" and the call was cut off at the grace's end.
+func TestDrainRunHTTPKeepsListenerForLegacyAnswer(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.Limits.DrainGrace = 2 * time.Second })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- f.s.Run(ctx, addr) }()
+	defer func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(8 * time.Second):
+			t.Error("Run did not return")
+		}
+	}()
+	url := "http://" + addr + "/mcp"
+	httpWaitFor(t, "Run to listen", func() bool {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	})
+	c := openSession(t, url, fullCaps)
+	resp := c.post(lgBody("2", "tools/call", `{"name":"ask_name"}`))
+	defer resp.Body.Close()
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("ask_name answered %s, want SSE", resp.Header.Get("Content-Type"))
+	}
+	ev := newLgSSE(resp.Body)
+	req, _ := ev.next(t)
+	if req["method"] != "elicitation/create" || req["id"] == nil {
+		t.Fatalf("server request %v", req)
+	}
+
+	cancel() // SIGTERM: Run drains
+	waitUntil(t, "the drain to begin", f.s.isClosing)
+	// Give Run's http.Server.Shutdown its moment to close the listener
+	// (it does so at once); a fixed server may keep it open.
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			break
+		}
+		c.Close()
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	if probe, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 3 * time.Second}).Get("http://" + addr + ReadyPath); err != nil {
+		t.Errorf("/readyz during the drain: %v, want 503", err)
+	} else {
+		probe.Body.Close()
+		if probe.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("/readyz during the drain: %d, want 503", probe.StatusCode)
+		}
+	}
+
+	body := `{"jsonrpc":"2.0","id":` + idOf(req) + `,"result":{"action":"accept","content":{"name":"Lin"}}}`
+	hreq, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json, text/event-stream")
+	hreq.Header.Set("Mcp-Session-Id", c.sid)
+	hreq.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	answer, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 3 * time.Second}).Do(hreq)
+	if err != nil {
+		t.Fatalf("the client's answer to elicitation/create, POSTed within the grace, cannot reach the server: %v; want 202 and the call's next round (README, Limits and shutdown)", err)
+	}
+	answer.Body.Close()
+	if answer.StatusCode != http.StatusAccepted {
+		t.Fatalf("posting the answer during the drain: %d, want 202", answer.StatusCode)
+	}
+	res, raw := ev.next(t)
+	if idOf(res) != "2" || res["result"] == nil {
+		t.Errorf("ask_name answered within the grace: %s, want its result", raw)
+	}
 }
 
 // TestDrainAnswersHandleRequestAtGraceEnd: a request Server.Handle
