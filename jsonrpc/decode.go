@@ -64,8 +64,9 @@ func DecodeOwned(data []byte) (Message, *Error) {
 // On failure it returns a Message with Kind KindInvalid and an *Error whose
 // Code is CodeParseError, CodeInvalidRequest or CodeInvalidParams and whose
 // Data is a JSON string with details; but a message with a string "method"
-// and no "id" member is a notification even when it is malformed (params
-// neither an object nor an array, "result" or "error" beside "method"): it
+// (once) and no "id" member is a notification even when it is malformed (a
+// repeated member, a missing or wrong "jsonrpc", params neither an object
+// nor an array, "result" or "error" beside "method"): it
 // keeps Kind KindNotification and its Method, and a receiver must not
 // answer it. If the message's id could be read (a
 // valid string or integer), it is still set in Message.ID so the caller can
@@ -119,6 +120,14 @@ func Decode(data []byte) (Message, *Error) {
 	fail := func(code int64, detail string) (Message, *Error) {
 		return Message{ID: msg.ID}, invalid(code, detail)
 	}
+	if seen&memID == 0 && seen&memMethod != 0 && t.Kind(method) == jsonscan.KindString {
+		// A notification, even a malformed one (decided here, before any
+		// rule, as decodeBytes does): the failure keeps its kind and
+		// method, so that the receiver answers nothing.
+		fail = func(code int64, detail string) (Message, *Error) {
+			return Message{Kind: KindNotification, Method: methodName(t, method)}, invalid(code, detail)
+		}
+	}
 
 	if seen&memJSONRPC == 0 {
 		return fail(CodeInvalidRequest, `missing "jsonrpc" member`)
@@ -134,13 +143,6 @@ func Decode(data []byte) (Message, *Error) {
 	case seen&memMethod != 0:
 		if t.Kind(method) != jsonscan.KindString {
 			return fail(CodeInvalidRequest, `"method" must be a string`)
-		}
-		if seen&memID == 0 {
-			// A notification, even a malformed one: the failure keeps
-			// its kind and method, so that the receiver answers nothing.
-			fail = func(code int64, detail string) (Message, *Error) {
-				return Message{Kind: KindNotification, Method: methodName(t, method)}, invalid(code, detail)
-			}
 		}
 		if seen&(memResult|memError) != 0 {
 			return fail(CodeInvalidRequest, `a request must not contain "result" or "error"`)

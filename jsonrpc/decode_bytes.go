@@ -47,12 +47,15 @@ func decodeBytes(data []byte) (Message, *Error) {
 	fail := func(code int64, detail string) (Message, *Error) {
 		return Message{ID: msg.ID}, invalid(code, detail)
 	}
+	if m, ok := jsonscan.String(method); ok && seen&memID == 0 && repeated&memMethod == 0 {
+		// A notification, even a malformed one (decided here, before any
+		// rule, as Decode does): the failure keeps its kind and method.
+		fail = func(code int64, detail string) (Message, *Error) {
+			return Message{Kind: KindNotification, Method: m}, invalid(code, detail)
+		}
+	}
 
 	if hasDup {
-		if m, ok := jsonscan.String(method); ok && seen&memID == 0 && repeated&memMethod == 0 {
-			// A notification with a repeated member: still a notification.
-			return Message{Kind: KindNotification, Method: m}, invalid(CodeInvalidRequest, "duplicate member "+strconv.Quote(dup))
-		}
 		return fail(CodeInvalidRequest, "duplicate member "+strconv.Quote(dup))
 	}
 	if seen&memJSONRPC == 0 {
@@ -72,12 +75,6 @@ func decodeBytes(data []byte) (Message, *Error) {
 		m, ok := jsonscan.String(method)
 		if !ok {
 			return fail(CodeInvalidRequest, `"method" must be a string`)
-		}
-		if seen&memID == 0 {
-			// A notification, even a malformed one (Decode).
-			fail = func(code int64, detail string) (Message, *Error) {
-				return Message{Kind: KindNotification, Method: m}, invalid(code, detail)
-			}
 		}
 		if seen&(memResult|memError) != 0 {
 			return fail(CodeInvalidRequest, `a request must not contain "result" or "error"`)

@@ -96,6 +96,9 @@ func TestDecodeClassification(t *testing.T) {
 		{name: "notification params bool", in: `{"jsonrpc":"2.0","method":"n","params":true}`, code: CodeInvalidParams, kind: KindNotification, method: "n"},
 		{name: "notification with result", in: `{"jsonrpc":"2.0","method":"n","result":{}}`, code: CodeInvalidRequest, kind: KindNotification, method: "n"},
 		{name: "notification duplicate member", in: `{"jsonrpc":"2.0","method":"n","params":{},"params":{}}`, code: CodeInvalidRequest, kind: KindNotification, method: "n"},
+		{name: "notification missing version", in: `{"method":"n"}`, code: CodeInvalidRequest, kind: KindNotification, method: "n"},
+		{name: "notification wrong version", in: `{"jsonrpc":"1.0","method":"n"}`, code: CodeInvalidRequest, kind: KindNotification, method: "n"},
+		{name: "notification numeric version", in: `{"jsonrpc":2,"method":"n","params":{}}`, code: CodeInvalidRequest, kind: KindNotification, method: "n"},
 		{name: "notification duplicate method", in: `{"jsonrpc":"2.0","method":"n","method":"o"}`, code: CodeInvalidRequest},
 		{name: "notification method not string", in: `{"jsonrpc":"2.0","method":5,"params":"x"}`, code: CodeInvalidRequest},
 	}
@@ -210,5 +213,33 @@ func TestDecodeAliasesInput(t *testing.T) {
 	i := bytes.Index(in, []byte(`{"a"`))
 	if &msg.Params[0] != &in[i] {
 		t.Error("Params does not alias the input")
+	}
+}
+
+// TestDecodeMalformedNotificationKindIgnoresRepeatedMembers: a malformed
+// notification (a string "method", no "id") is one kind whether or not
+// some unrelated member is also repeated: the tape path and decodeBytes
+// (taken for a repeated member) decide it in the same place, before the
+// "jsonrpc" checks, so a wrong or missing "jsonrpc" does not make it
+// KindInvalid (answered) on one path and KindNotification on the other.
+func TestDecodeMalformedNotificationKindIgnoresRepeatedMembers(t *testing.T) {
+	pairs := [][2]string{
+		{`{"jsonrpc":"1.0","method":"notifications/progress"}`,
+			`{"jsonrpc":"1.0","method":"notifications/progress","x":1,"x":2}`},
+		{`{"method":"notifications/progress"}`,
+			`{"method":"notifications/progress","x":1,"x":2}`},
+		{`{"jsonrpc":2,"method":"notifications/progress","params":{}}`,
+			`{"jsonrpc":2,"method":"notifications/progress","params":{},"params":{}}`},
+	}
+	for _, p := range pairs {
+		a, errA := Decode([]byte(p[0]))
+		b, errB := Decode([]byte(p[1]))
+		if errA == nil || errB == nil {
+			t.Fatalf("want both refused: %v, %v", errA, errB)
+		}
+		if a.Kind != b.Kind {
+			t.Errorf("%s -> kind %v (%s)\n%s -> kind %v (%s)\nwant one kind for both (doc.go: a string method and no id is KindNotification, malformed or not)",
+				p[0], a.Kind, errA.Message, p[1], b.Kind, errB.Message)
+		}
 	}
 }

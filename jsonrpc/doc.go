@@ -38,8 +38,11 @@
 //     "result" or "error". "params", if present and not null, must be an
 //     object or an array, otherwise Invalid params (-32602); null params are
 //     treated as absent. (MCP further requires an object; that check belongs
-//     to the caller that unmarshals params.) A message with a string
-//     "method" and no "id" member that breaks these rules still has Kind
+//     to the caller that unmarshals params.)
+//   - A message with a string "method" (once) and no "id" member is a
+//     notification, decided before every rule above: when it breaks any of
+//     them (a repeated member, a missing or wrong "jsonrpc", bad params,
+//     "result" or "error" beside "method") it still has Kind
 //     KindNotification (and its Method) beside the error: a notification
 //     gets no response, malformed or not.
 //   - A message without "method" is a response: it must have exactly one

@@ -16,14 +16,15 @@ type limiter struct {
 	cfg Limits // resolved
 
 	mu        sync.Mutex
-	inflight  int           // admitted requests, streams excluded
-	streams   int           // open listen streams (and legacy GET streams)
-	closing   bool          // the drain began: new requests are refused
-	idle      chan struct{} // made when the drain begins; closed once inflight is 0
-	idleShut  bool          // idle is closed
-	stopCtx   context.Context
-	stopFn    context.CancelFunc // ends the grace: cancels the requests left
-	stopAfter time.Duration      // how long the end of the grace waits for their answers
+	inflight  int                     // admitted requests, streams excluded
+	direct    int                     // requests of Server.Handle in flight (enterDirect): drained, not capped
+	streams   int                     // open listen streams (and legacy GET streams)
+	closing   bool                    // the drain began: new requests are refused
+	idle      chan struct{}           // made when the drain begins; closed once inflight is 0
+	idleShut  bool                    // idle is closed
+	stopCtx   context.Context         // cancelled with errShutdownCancel when the grace ends
+	stopFn    context.CancelCauseFunc // ends the grace: cancels the requests left
+	stopAfter time.Duration           // how long the end of the grace waits for their answers
 
 	// The cancel functions of the admitted requests that do not watch
 	// stopCtx themselves (HTTP), keyed by their admission: kept under mu,
@@ -41,7 +42,7 @@ const stopAnswerWait = time.Second
 
 func (l *limiter) init(cfg Limits) {
 	l.cfg = cfg.resolved()
-	l.stopCtx, l.stopFn = context.WithCancel(context.Background())
+	l.stopCtx, l.stopFn = context.WithCancelCause(context.Background())
 	l.stopAfter = stopAnswerWait
 }
 
@@ -62,16 +63,66 @@ func (l *limiter) enterWatched(stream bool, cancel context.CancelCauseFunc) (key
 	if rerr := l.enterLocked(stream); rerr != nil {
 		return 0, rerr
 	}
+	return l.watchLocked(cancel), nil
+}
+
+// watchLocked registers cancel to be called with errShutdownCancel at the
+// end of a drain's grace (stop) and returns its key; once stop ran it
+// cancels at once.
+func (l *limiter) watchLocked(cancel context.CancelCauseFunc) uint64 {
 	if l.stopped {
 		cancel(errShutdownCancel)
-		return 0, nil
+		return 0
 	}
 	if l.watched == nil {
 		l.watched = map[uint64]context.CancelCauseFunc{}
 	}
 	l.watchSeq++
 	l.watched[l.watchSeq] = cancel
-	return l.watchSeq, nil
+	return l.watchSeq
+}
+
+// enterDirect admits a request of Server.Handle (a program's own
+// transport, Server.Caller) whose caller's context is ctx: not under the
+// in-flight cap, whose transports bound their own concurrency, but counted
+// so that a drain waits for it like any other request. It returns the
+// handler's context, which the end of the grace cancels with
+// errShutdownCancel (for a caller's context.Background, the limiter's own
+// stopCtx: no context is made per request), or the refusal once the drain
+// began. The request leaves with leaveDirect(key).
+func (l *limiter) enterDirect(ctx context.Context) (hctx context.Context, key uint64, rerr *jsonrpc.Error) {
+	hctx = l.stopCtx
+	var cancel context.CancelCauseFunc
+	if ctx != context.Background() {
+		hctx, cancel = context.WithCancelCause(ctx)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closing {
+		if cancel != nil {
+			cancel(nil)
+		}
+		return nil, 0, shuttingDownError()
+	}
+	l.direct++
+	if cancel != nil {
+		key = l.watchLocked(cancel)
+	}
+	return hctx, key, nil
+}
+
+// leaveDirect ends a request admitted by enterDirect, releasing its
+// context.
+func (l *limiter) leaveDirect(key uint64) {
+	l.mu.Lock()
+	cancel := l.watched[key]
+	delete(l.watched, key)
+	l.direct--
+	l.idleIfDone()
+	l.mu.Unlock()
+	if cancel != nil {
+		cancel(nil)
+	}
 }
 
 // leaveWatched ends a request admitted by enterWatched.
@@ -85,7 +136,7 @@ func (l *limiter) leaveWatched(stream bool, key uint64) {
 // stop ends a drain's grace: every admitted request's context is
 // cancelled with errShutdownCancel.
 func (l *limiter) stop() {
-	l.stopFn()
+	l.stopFn(errShutdownCancel)
 	l.mu.Lock()
 	l.stopped = true
 	watched := l.watched
@@ -127,7 +178,12 @@ func (l *limiter) leaveLocked(stream bool) {
 		return
 	}
 	l.inflight--
-	if l.closing && l.inflight == 0 && !l.idleShut {
+	l.idleIfDone()
+}
+
+// idleIfDone closes idle once the drain began and no request is left.
+func (l *limiter) idleIfDone() {
+	if l.closing && l.inflight == 0 && l.direct == 0 && !l.idleShut {
 		l.idleShut = true
 		close(l.idle)
 	}
@@ -141,10 +197,7 @@ func (l *limiter) beginDrain() <-chan struct{} {
 	if !l.closing {
 		l.closing = true
 		l.idle = make(chan struct{})
-		if l.inflight == 0 {
-			l.idleShut = true
-			close(l.idle)
-		}
+		l.idleIfDone()
 	}
 	return l.idle
 }

@@ -27,8 +27,9 @@ import (
 // the cancelled requests have been answered (it waits at most one more
 // second for handlers that ignore their context; Limits.RequestTimeout
 // answers those at once). Run calls it with Limits.DrainGrace; a program
-// serving HTTPHandler itself calls it before http.Server.Shutdown, or
-// alongside it.
+// serving HTTPHandler itself calls it before http.Server.Shutdown, which
+// closes the listener: a legacy session's client needs it open to POST
+// its answer to a request waiting for one.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closeOnce.Do(func() { close(s.closing) })
 	idle := s.lim.beginDrain()
@@ -59,20 +60,24 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // drainGrace is how long Run lets in-flight work finish on shutdown.
 func (s *Server) drainGrace() time.Duration { return s.lim.cfg.DrainGrace }
 
-// drainHTTP drains Run's HTTP server: srv.Shutdown closes the listener at
-// once (nothing new is accepted) and waits for the open requests, while
-// Shutdown ends listen streams, refuses requests still arriving on open
-// connections with 503 and, after the grace, cancels and answers the rest.
+// drainHTTP drains Run's HTTP server. The listener stays open through the
+// drain, so that what the drain still needs can arrive: a legacy session's
+// client POSTs its answer to a request waiting for it (the request runs its
+// next round), and a balancer's probe gets /readyz's 503. A new request is
+// refused with 503, Retry-After and reason shutdown (Shutdown's step 1),
+// and keep-alives are off, so each connection closes after its response
+// (the idle ones at once) and a client reconnects, to another replica
+// behind a balancer. Once Shutdown has returned (everything finished, or
+// the rest cancelled and answered at the end of the grace), srv.Shutdown
+// closes the listener and waits for the responses still being written.
 func (s *Server) drainHTTP(srv *http.Server) {
-	grace := s.drainGrace()
-	sctx, cancel := context.WithTimeout(context.Background(), grace+s.lim.stopAfter+time.Second)
-	defer cancel()
-	httpDone := make(chan error, 1)
-	go func() { httpDone <- srv.Shutdown(sctx) }()
-	gctx, gcancel := context.WithTimeout(context.Background(), grace)
+	srv.SetKeepAlivesEnabled(false)
+	gctx, gcancel := context.WithTimeout(context.Background(), s.drainGrace())
 	defer gcancel()
 	_ = s.Shutdown(gctx)
-	if err := <-httpDone; err != nil {
+	sctx, cancel := context.WithTimeout(context.Background(), s.lim.stopAfter+time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
 		srv.Close()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -451,5 +452,194 @@ func TestDrainRunStdioWritesAnswersBeforeReturning(t *testing.T) {
 	inW.Close()
 	if got := answers.Load(); got < n {
 		t.Errorf("Run returned with %d of %d answers written (the rest lost when the process exits); the grace had 8 s, the client needed about 4 s", got, n)
+	}
+}
+
+// TestDrainWaitsForHandleAdmittedRequest: a request Server.Handle (a
+// program's own transport, Server.Caller) admitted before the drain is in
+// flight for it: Shutdown waits for it (drain.go, step 3: "A request
+// admitted before the drain is served to its end ... a task it creates is
+// created and runs like the others"; "It returns nil when everything
+// finished within ctx"). It used to be uncounted: Shutdown returned nil at
+// once, the task store closed, and the held task-augmented tools/call got
+// -32603 {"reason":"shutdown"} instead of its CreateTaskResult.
+func TestDrainWaitsForHandleAdmittedRequest(t *testing.T) {
+	entered := make(chan struct{}, 1)
+	release := make(chan struct{})
+	hold := func(next Handler) Handler {
+		return func(ctx context.Context, req *Request) (json.RawMessage, error) {
+			if req.Method == "tools/call" {
+				entered <- struct{}{}
+				<-release
+			}
+			return next(ctx, req)
+		}
+	}
+	s, err := New(Options{Name: "t", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Interceptors: []Interceptor{hold}, Tools: taskTools()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleeper","arguments":{"ms":20},"_meta":` + tasksMeta + `}}`
+		got <- string(s.HandleBytes(context.Background(), []byte(msg), discardWriter{}).Body)
+	}()
+	select {
+	case <-entered:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the request never reached the interceptor")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- s.Shutdown(ctx) }()
+	waitUntil(t, "the drain to begin", s.isClosing)
+	select {
+	case err := <-shut:
+		t.Errorf("Shutdown returned %v while a request Handle admitted before the drain was still in flight; want it to wait for it (drain.go step 3)", err)
+		shut <- err
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(release)
+	var r string
+	select {
+	case r = <-got:
+	case <-time.After(8 * time.Second):
+		t.Fatal("no answer")
+	}
+	if !strings.Contains(r, `"resultType":"task"`) {
+		t.Errorf("task-augmented call admitted by Handle before the drain: %s, want its CreateTaskResult", r)
+	}
+	<-shut
+}
+
+// TestDrainRunHTTPKeepsListenerForLegacyAnswer: README (Limits and
+// shutdown): under Run's drain "a legacy session's request runs its next
+// round once the client has answered". Over Streamable HTTP a legacy
+// client answers elicitation/create with a POST on another connection (its
+// request's own carries the SSE response), so the listener stays open
+// while the drain has work: the answer POSTed within the grace is taken
+// (202) and the call answered with its result, and /readyz answers 503
+// meanwhile. Run's drain used to close the listener at once: the answer
+// got "connection refused" and the call was cut off at the grace's end.
+func TestDrainRunHTTPKeepsListenerForLegacyAnswer(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.Limits.DrainGrace = 2 * time.Second })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- f.s.Run(ctx, addr) }()
+	defer func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(8 * time.Second):
+			t.Error("Run did not return")
+		}
+	}()
+	url := "http://" + addr + "/mcp"
+	httpWaitFor(t, "Run to listen", func() bool {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	})
+	c := openSession(t, url, fullCaps)
+	resp := c.post(lgBody("2", "tools/call", `{"name":"ask_name"}`))
+	defer resp.Body.Close()
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("ask_name answered %s, want SSE", resp.Header.Get("Content-Type"))
+	}
+	ev := newLgSSE(resp.Body)
+	req, _ := ev.next(t)
+	if req["method"] != "elicitation/create" || req["id"] == nil {
+		t.Fatalf("server request %v", req)
+	}
+
+	cancel() // SIGTERM: Run drains
+	waitUntil(t, "the drain to begin", f.s.isClosing)
+	// Give Run's http.Server.Shutdown its moment to close the listener
+	// (it does so at once); a fixed server may keep it open.
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			break
+		}
+		c.Close()
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	if probe, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 3 * time.Second}).Get("http://" + addr + ReadyPath); err != nil {
+		t.Errorf("/readyz during the drain: %v, want 503", err)
+	} else {
+		probe.Body.Close()
+		if probe.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("/readyz during the drain: %d, want 503", probe.StatusCode)
+		}
+	}
+
+	body := `{"jsonrpc":"2.0","id":` + idOf(req) + `,"result":{"action":"accept","content":{"name":"Lin"}}}`
+	hreq, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json, text/event-stream")
+	hreq.Header.Set("Mcp-Session-Id", c.sid)
+	hreq.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	answer, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 3 * time.Second}).Do(hreq)
+	if err != nil {
+		t.Fatalf("the client's answer to elicitation/create, POSTed within the grace, cannot reach the server: %v; want 202 and the call's next round (README, Limits and shutdown)", err)
+	}
+	answer.Body.Close()
+	if answer.StatusCode != http.StatusAccepted {
+		t.Fatalf("posting the answer during the drain: %d, want 202", answer.StatusCode)
+	}
+	res, raw := ev.next(t)
+	if idOf(res) != "2" || res["result"] == nil {
+		t.Errorf("ask_name answered within the grace: %s, want its result", raw)
+	}
+}
+
+// TestDrainAnswersHandleRequestAtGraceEnd: a request Server.Handle
+// admitted before the drain and still running when Shutdown's ctx ends is
+// cancelled like the others and answered with -32603 {"reason":
+// "shutdown"}; a request Handle gets once the drain began is refused with
+// that reason.
+func TestDrainAnswersHandleRequestAtGraceEnd(t *testing.T) {
+	k := limitServer(t, Limits{})
+	got := make(chan string, 2)
+	// One caller passes context.Background (the handler then runs under
+	// the limiter's own stop context), one a context of its own.
+	callerCtx, callerCancel := context.WithCancel(context.Background())
+	defer callerCancel()
+	for _, ctx := range []context.Context{context.Background(), callerCtx} {
+		go func() {
+			got <- string(k.s.HandleBytes(ctx, []byte(faultCall("1", "until_cancel", `{}`, defaultMeta)), discardWriter{}).Body)
+		}()
+	}
+	k.waitAll(t, k.started, map[string]int{"until_cancel": 2})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if err := k.s.Shutdown(ctx); err == nil {
+		t.Errorf("Shutdown returned nil with a Handle request running past its ctx; want ctx.Err()")
+	}
+	for range 2 {
+		select {
+		case r := <-got:
+			if !strings.Contains(r, `"reason":"shutdown"`) || !strings.Contains(r, `"id":1`) {
+				t.Errorf("Handle request cut off at the end of the grace: %s, want -32603 reason shutdown", r)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a Handle request was not cancelled at the end of the grace")
+		}
+	}
+	if r := string(k.s.HandleBytes(context.Background(), []byte(faultCall("2", "weather_current", `{"location":"Paris"}`, defaultMeta)), discardWriter{}).Body); !strings.Contains(r, `"reason":"shutdown"`) {
+		t.Errorf("Handle request during the drain: %s, want refused with reason shutdown", r)
 	}
 }

@@ -54,6 +54,13 @@ type Response struct {
 // stdio maps notifications/cancelled to ctx). Params of msg may alias a
 // buffer; Handle does not keep them after it returns.
 //
+// A request is not under Limits.MaxInFlight (the caller bounds its own
+// concurrency) but the drain counts it: once Shutdown began, Handle
+// refuses a request with -32603 {"reason":"shutdown"}; one it admitted
+// before is in flight, so Shutdown waits for it (it runs to its end, a
+// task it creates included) and, at the end of its grace, cancels it and
+// it is answered with that error.
+//
 // For a request, in order: a method removed in 2026-07-28 (initialize, ping,
 // logging/setLevel, resources/subscribe|unsubscribe) → -32601 naming the
 // supported versions; _meta missing or lacking protocolVersion or
@@ -68,16 +75,21 @@ func (s *Server) Handle(ctx context.Context, msg jsonrpc.Message, w MessageWrite
 	default:
 		return errorResponse(msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request"})
 	}
-	if s.isClosing() {
-		return errorResponse(msg.ID, shuttingDownError())
+	hctx, key, rerr := s.lim.enterDirect(ctx)
+	if rerr != nil {
+		return errorResponse(msg.ID, rerr)
 	}
+	defer s.lim.leaveDirect(key)
 	var pr parsedRequest
 	pr.parse(msg)
+	var resp Response
 	if s.chooseEra(&pr, false) == eraModern {
-		return s.handleRequest(ctx, &pr, w) // a static call: pr stays on the stack
+		resp = s.handleRequest(hctx, &pr, w) // a static call: pr stays on the stack
+	} else {
+		lp := pr
+		resp = s.eraFor(&lp, nil, nil).handleRequest(hctx, &lp, w)
 	}
-	lp := pr
-	return s.eraFor(&lp, nil, nil).handleRequest(ctx, &lp, w)
+	return limitOutcome(hctx, msg.ID, resp, 0)
 }
 
 // handleRequest answers a request in the modern era from its one parse

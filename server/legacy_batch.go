@@ -32,7 +32,12 @@ import (
 // last event of an SSE stream. A batch of notifications and responses only
 // is 202 Accepted; a request the client cancelled has no response in the
 // array, and a batch left with none gets an SSE stream that ends without
-// one (endUnanswered).
+// one (endUnanswered). A malformed notification is never answered (no
+// element of the array): beside requests or malformed requests it is
+// dropped, the others answered as usual; in a batch with nothing to answer
+// it makes the POST 400 with its id-less error, as the notification alone
+// is, and none of the batch's messages is delivered (the server did not
+// accept it: streamable-http.mdx, Sending Messages).
 
 // batchVersion is the one legacy revision with JSON-RPC batches.
 const batchVersion = "2025-03-26"
@@ -69,8 +74,18 @@ func (h *httpHandler) serveLegacyBatch(w http.ResponseWriter, r *http.Request, b
 		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, jsonrpc.ID{}, rerr))
 		return true
 	}
+	var delivered []jsonrpc.Message
+	b := readBatch(elems, func(msg jsonrpc.Message) { delivered = append(delivered, msg) })
+	if b.requests == 0 && b.empty() && b.refused != nil {
+		// Nothing to answer, and a notification the server cannot accept:
+		// refused as that notification alone is, nothing of it delivered.
+		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, jsonrpc.ID{}, b.refused))
+		return true
+	}
+	for _, msg := range delivered {
+		hs.Handle(r.Context(), msg, nil)
+	}
 	st := newHTTPStream(r.Context(), w, false, h.keepAlive)
-	b := readBatch(elems, func(msg jsonrpc.Message) { hs.Handle(r.Context(), msg, nil) })
 	switch {
 	case b.requests == 0 && b.empty():
 		w.WriteHeader(http.StatusAccepted)
@@ -109,11 +124,14 @@ type legacyBatch struct {
 	msgs     []jsonrpc.Message // the requests to run, by position (Kind 0: none)
 	answers  [][]byte
 	requests int
+	refused  *jsonrpc.Error // the error of the first malformed notification, nil if none
 }
 
 // readBatch decodes the messages of a batch: notifications and responses
 // go to deliver at once, in order; a message that does not decode gets
-// its error, an initialize its -32600; the other requests are left to run.
+// its error, but a malformed notification none (it is never answered:
+// refused records its error); an initialize gets its -32600; the other
+// requests are left to run.
 func readBatch(elems []json.RawMessage, deliver func(jsonrpc.Message)) *legacyBatch {
 	b := &legacyBatch{msgs: make([]jsonrpc.Message, len(elems)), answers: make([][]byte, len(elems))}
 	for i, e := range elems {
@@ -122,6 +140,8 @@ func readBatch(elems []json.RawMessage, deliver func(jsonrpc.Message)) *legacyBa
 		case derr != nil:
 			if msg.Kind != jsonrpc.KindNotification {
 				b.answers[i] = jsonrpc.AppendError(nil, msg.ID, derr)
+			} else if b.refused == nil {
+				b.refused = derr
 			}
 			continue
 		case msg.Kind != jsonrpc.KindRequest:

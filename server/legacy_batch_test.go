@@ -155,3 +155,40 @@ func TestLegacyBatchAnsweredOnShutdown(t *testing.T) {
 		t.Errorf("batch after Shutdown: %d %s, want its request refused with reason shutdown", resp.StatusCode, b)
 	}
 }
+
+// TestLegacyBatchOfMalformedNotificationsIsRefused: a 2025-03-26 batch
+// whose only messages are notifications the server cannot accept (params
+// not an object, "result" beside "method") is 400, as the same
+// notification POSTed alone is, not 202 (streamable-http.mdx, Sending
+// Messages: 202 only "If the server accepts" the input, otherwise an HTTP
+// error status). Beside a request, a malformed notification gets no
+// element of the array (a notification is never answered); the request is
+// answered.
+func TestLegacyBatchOfMalformedNotificationsIsRefused(t *testing.T) {
+	_, srv := startLegacyHTTP(t)
+	c := openBatchSession(t, srv.URL, "2025-03-26")
+	status := func(body string) (int, string) {
+		resp := c.post(body, "MCP-Protocol-Version", "2025-03-26")
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, string(b)
+	}
+	bad := `{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":"x"}`
+	if st, b := status(bad); st != http.StatusBadRequest {
+		t.Fatalf("the malformed notification alone: %d %s (reference: want 400)", st, b)
+	}
+	for _, body := range []string{
+		"[" + bad + "]",
+		`[{"jsonrpc":"2.0","method":"notifications/roots/list_changed","result":{}}]`,
+		`[{"jsonrpc":"2.0","method":"notifications/roots/list_changed"},` + bad + `]`,
+	} {
+		if st, b := status(body); st == http.StatusAccepted {
+			t.Errorf("batch %s of a notification the server cannot accept: 202 Accepted %q; want an HTTP error status (400), as for the same notification alone", body, b)
+		}
+	}
+	st, b := status(`[{"jsonrpc":"2.0","id":7,"method":"ping"},` + bad + `]`)
+	var arr []json.RawMessage
+	if err := json.Unmarshal([]byte(b), &arr); st != http.StatusOK || err != nil || len(arr) != 1 || !strings.Contains(b, `"id":7`) {
+		t.Errorf("batch of a ping and a malformed notification: %d %s; want an array of the ping's response only", st, b)
+	}
+}

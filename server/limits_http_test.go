@@ -223,11 +223,12 @@ func waitInFlight(t testing.TB, s *Server, n int) {
 }
 
 // TestHTTPDrainLosesNothing: Run's drain on HTTP. In-flight requests are
-// answered with their result within the grace; a request arriving on an
-// open connection during the drain gets 503 with Retry-After (never 200
-// with an error, which a load balancer cannot retry); new connections are
-// refused; a request still running at the end of the grace is answered
-// with the shutdown error.
+// answered with their result within the grace; a request arriving during
+// the drain, on an open connection or a new one (the listener stays open
+// while the drain has work: a legacy client's answer must get in), gets
+// 503 with Retry-After (never 200 with an error, which a load balancer
+// cannot retry); a request still running at the end of the grace is
+// answered with the shutdown error; then the listener closes.
 func TestHTTPDrainLosesNothing(t *testing.T) {
 	k := limitServer(t, Limits{DrainGrace: 3 * time.Second}) // generous: the 200 ms calls must end within it under -race on a loaded machine
 	// The late request's handler signals once net/http has read its header:
@@ -288,19 +289,10 @@ func TestHTTPDrainLosesNothing(t *testing.T) {
 		k.s.drainHTTP(h.srv)
 		close(drained)
 	}()
-	// Wait for the drain to have begun on both sides: the listener is
-	// closed (Serve returned) and the limiter refuses new work.
-	select {
-	case err := <-h.done:
-		if err != http.ErrServerClosed {
-			t.Fatalf("Serve returned %v, want http.ErrServerClosed", err)
-		}
-	case <-time.After(10 * time.Second): // hang guard
-		t.Fatal("the drain did not close the listener")
-	}
 	waitUntil(t, "the limiter to refuse new requests", k.s.lim.isClosing)
-	// During the drain: the late request gets 503, a new connection is
-	// refused.
+	// During the drain: the late request gets 503; the listener stays open
+	// (a legacy client's answer, a balancer's probe) but a request on a new
+	// connection gets 503 with Retry-After too, and its connection closes.
 	if _, err := io.WriteString(late, body[10:]); err != nil {
 		t.Fatal(err)
 	}
@@ -315,12 +307,38 @@ func TestHTTPDrainLosesNothing(t *testing.T) {
 			t.Errorf("request completed during the drain: %d %q, want 503 with Retry-After", resp.StatusCode, b)
 		}
 	}
-	if c, err := net.DialTimeout("tcp", h.addr, 200*time.Millisecond); err == nil {
-		c.Close()
-		t.Errorf("a new connection was accepted during the drain")
+	req, _ := http.NewRequest(http.MethodPost, h.url, strings.NewReader(faultCall("99", "weather_current", `{"location":"Paris"}`, defaultMeta)))
+	setFaultHeaders(req)
+	req.Header.Set("Mcp-Name", "weather_current")
+	if resp, err := (&http.Client{Transport: &http.Transport{}}).Do(req); err != nil {
+		t.Errorf("a new connection during the drain: %v, want it accepted and its request refused with 503", err)
+	} else {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(b), `"reason":"shutdown"`) || !resp.Close {
+			t.Errorf("a request on a new connection during the drain: %d close=%v %q, want 503 with Retry-After and the connection closed", resp.StatusCode, resp.Close, b)
+		}
+	}
+	select {
+	case err := <-h.done:
+		t.Errorf("Serve returned %v while the drain still had a request running; want the listener open until the drain's work is done", err)
+	default:
 	}
 	wg.Wait()
 	<-drained
+	// Once the drain's work is done the listener is closed.
+	select {
+	case err := <-h.done:
+		if err != http.ErrServerClosed {
+			t.Errorf("Serve returned %v, want http.ErrServerClosed", err)
+		}
+	case <-time.After(10 * time.Second): // hang guard
+		t.Fatal("the drain did not close the listener")
+	}
+	if c, err := net.DialTimeout("tcp", h.addr, 200*time.Millisecond); err == nil {
+		c.Close()
+		t.Errorf("a new connection was accepted after the drain")
+	}
 	for i := 0; i < n; i++ {
 		if !strings.HasPrefix(results[i], "200 ") || !strings.Contains(results[i], `"result"`) {
 			t.Errorf("in-flight request %d: %s, want its result", i, results[i])

@@ -91,13 +91,14 @@ func TestTaskStoreFullRefusalIsBusy(t *testing.T) {
 	}
 }
 
-// TestTaskCreatedDuringDrainIsRefusedForShutdown: a tools/call admitted
-// just before Shutdown whose task is created once the drain began is
-// refused by the store with -32603 and data.reason "shutdown" (README:
-// refusals carry data.reason busy, quota or shutdown; drain.go: "no task
-// can be created" and refused requests get -32603 with data
-// {"reason":"shutdown"}).
-func TestTaskCreatedDuringDrainIsRefusedForShutdown(t *testing.T) {
+// TestTaskCreatedAfterDrainGraceIsRefusedForShutdown: a tools/call
+// admitted just before Shutdown whose task would be created only after the
+// drain's grace ended (the store closed to new tasks) is answered with
+// -32603 and data.reason "shutdown" (README: refusals carry data.reason
+// busy, quota or shutdown; drain.go step 4: what is left is cancelled and
+// answered with -32603 {"reason":"shutdown"}). Within the grace such a
+// task is created (TestDrainWaitsForHandleAdmittedRequest).
+func TestTaskCreatedAfterDrainGraceIsRefusedForShutdown(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
 	tool := NewTool(ToolInfo{Name: "gated_task", TaskSupport: TaskSupportRequired,
 		BeforeTask: func(ctx context.Context) error {
@@ -116,12 +117,12 @@ func TestTaskCreatedDuringDrainIsRefusedForShutdown(t *testing.T) {
 		got <- r
 	}()
 	<-entered
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); _ = s.Shutdown(ctx) }()
-	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		s.tasks.mu.Lock()
 		down := s.tasks.shutdown
 		s.tasks.mu.Unlock()
@@ -129,7 +130,7 @@ func TestTaskCreatedDuringDrainIsRefusedForShutdown(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("Shutdown did not begin")
+			t.Fatal("the drain's grace did not end")
 		}
 	}
 	close(release)
@@ -142,7 +143,7 @@ func TestTaskCreatedDuringDrainIsRefusedForShutdown(t *testing.T) {
 	}
 	_ = json.Unmarshal(r.Error.Data, &data)
 	if data.Reason != reasonShutdown {
-		t.Errorf("task creation during the drain: %q data %s; want data.reason %q", r.Error.Message, r.Error.Data, reasonShutdown)
+		t.Errorf("task creation after the drain's grace: %q data %s; want data.reason %q", r.Error.Message, r.Error.Data, reasonShutdown)
 	}
 }
 
