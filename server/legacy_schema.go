@@ -4,31 +4,18 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
-// Tool definitions for legacy sessions. 2026-07-28 lets a tool's
-// inputSchema and outputSchema hold boolean subschemas (the schemas NewTool
-// derives for a field of type any are `true`), but every initialize-era
-// revision types each member of a schema's properties as an object, and
-// clients of those revisions read schemas as objects throughout. A legacy
-// tools/list therefore sends every subschema as an object: true becomes {}
-// and false {"not":{}}, the same schemas in object form. Before
-// 2025-06-18 the definition also loses its outputSchema, and from then on
-// an outputSchema whose root is not an object (2026-07-28 allows any).
-
-// Keywords whose value is one subschema, an object of subschemas, or an
-// array of subschemas (JSON Schema 2020-12, with the draft-07 forms of
-// items, additionalItems, definitions and dependencies).
-var (
-	schemaKeywordsOne = map[string]bool{
-		"additionalProperties": true, "unevaluatedProperties": true, "unevaluatedItems": true,
-		"additionalItems": true, "contains": true, "propertyNames": true, "not": true,
-		"if": true, "then": true, "else": true, "contentSchema": true,
-	}
-	schemaKeywordsMap = map[string]bool{
-		"properties": true, "patternProperties": true, "$defs": true, "definitions": true,
-		"dependentSchemas": true, "dependencies": true,
-	}
-	schemaKeywordsList = map[string]bool{"allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true}
-)
+// Tool definitions for legacy sessions. 2026-07-28 lets the members of a
+// tool's inputSchema and outputSchema properties be boolean schemas (the
+// schemas NewTool derives for a field of type any are `true`), but every
+// initialize-era revision's schema.json types each member of the root
+// properties as an object. A legacy tools/list therefore sends those
+// members in object form: true becomes {} and false {"not":{}}, the same
+// schemas. Anywhere else a boolean schema is valid JSON Schema in every
+// revision (draft-06 on; 2020-12 in 2025-11-25), and the revisions' schemas
+// leave it open, so it is sent as written: "additionalProperties": false
+// stays false (SEP-1613). Before 2025-06-18 the definition also loses its
+// outputSchema, and from then on an outputSchema whose root is not an
+// object (2026-07-28 allows any).
 
 // legacyToolDefs caches legacyToolDef by definition text, one cache for
 // revisions without outputSchema (before 2025-06-18) and one for those with
@@ -36,8 +23,8 @@ var (
 var legacyToolDefs [2]schemaCache[[]byte]
 
 // legacyToolDef returns the tool definition def (an encoded Tool) as a
-// legacy session at version sends it: its schemas' boolean subschemas in
-// object form and without an outputSchema before 2025-06-18 or one whose
+// legacy session at version sends it: the boolean schemas among its
+// schemas' root properties in object form, and without an outputSchema before 2025-06-18 or one whose
 // root is not "type": "object". def itself is
 // returned when nothing changes or it does not parse.
 func legacyToolDef(def []byte, version string) []byte {
@@ -79,7 +66,7 @@ func convertToolDef(def []byte, withOutput bool) []byte {
 			changed = true
 		case t.TextEqual(m, "inputSchema"), t.TextEqual(m, "outputSchema"):
 			var edits []schemaEdit
-			edits = booleanSubschemas(&t, v, edits)
+			edits = rootPropertySchemas(&t, v, edits)
 			changed = changed || len(edits) > 0
 			out = appendComma(out)
 			out = append(out, t.Raw(m)...)
@@ -113,46 +100,24 @@ type schemaEdit struct {
 	value bool
 }
 
-// booleanSubschemas appends to edits the boolean schemas in the schema at
-// node i of t (i itself included), in document order.
-func booleanSubschemas(t *jsonscan.Tape, i int, edits []schemaEdit) []schemaEdit {
-	switch t.Kind(i) {
-	case jsonscan.KindTrue:
-		return append(edits, schemaEdit{i, true})
-	case jsonscan.KindFalse:
-		return append(edits, schemaEdit{i, false})
-	case jsonscan.KindObject:
-	default:
+// rootPropertySchemas appends to edits the boolean schemas among the
+// members of the root "properties" of the schema at node i, in document
+// order.
+func rootPropertySchemas(t *jsonscan.Tape, i int, edits []schemaEdit) []schemaEdit {
+	if t.Kind(i) != jsonscan.KindObject {
 		return edits
 	}
-	for m := t.FirstMember(i); m >= 0; m = t.NextMember(i, m) {
-		v := m + 1
-		key := t.Text(m)
-		switch {
-		case schemaKeywordsOne[key]:
-			edits = booleanSubschemas(t, v, edits)
-		case key == "items":
-			if t.Kind(v) == jsonscan.KindArray { // draft-07's tuple form
-				edits = eachSubschema(t, v, edits)
-			} else {
-				edits = booleanSubschemas(t, v, edits)
-			}
-		case schemaKeywordsMap[key] && t.Kind(v) == jsonscan.KindObject:
-			for n := t.FirstMember(v); n >= 0; n = t.NextMember(v, n) {
-				// dependencies may also map to an array of names.
-				edits = booleanSubschemas(t, n+1, edits)
-			}
-		case schemaKeywordsList[key] && t.Kind(v) == jsonscan.KindArray:
-			edits = eachSubschema(t, v, edits)
-		}
+	props, found := t.Member(i, "properties")
+	if !found || t.Kind(props) != jsonscan.KindObject {
+		return edits
 	}
-	return edits
-}
-
-// eachSubschema is booleanSubschemas for each element of array node arr.
-func eachSubschema(t *jsonscan.Tape, arr int, edits []schemaEdit) []schemaEdit {
-	for e := t.FirstElement(arr); e >= 0; e = t.NextElement(arr, e) {
-		edits = booleanSubschemas(t, e, edits)
+	for m := t.FirstMember(props); m >= 0; m = t.NextMember(props, m) {
+		switch t.Kind(m + 1) {
+		case jsonscan.KindTrue:
+			edits = append(edits, schemaEdit{m + 1, true})
+		case jsonscan.KindFalse:
+			edits = append(edits, schemaEdit{m + 1, false})
+		}
 	}
 	return edits
 }

@@ -7,18 +7,21 @@ import (
 	"testing"
 )
 
-// TestLegacyToolDefBooleanSubschemas: every place a JSON Schema keyword
-// holds a subschema gets the object form of a boolean one; values that are
-// data (const, enum, default), unknown keywords, a property named like a
-// keyword and the rest of the definition stay byte for byte.
+// TestLegacyToolDefBooleanSubschemas: a boolean schema among the root
+// properties of inputSchema and outputSchema (the one place the legacy
+// revisions' schema.json types a subschema as an object) gets its object
+// form; every other boolean schema ("additionalProperties": false, items,
+// anyOf…: valid JSON Schema in every revision, and the conformance suite's
+// SEP-1613 check wants additionalProperties false kept), data (const,
+// enum, default) and the rest of the definition stay byte for byte.
 func TestLegacyToolDefBooleanSubschemas(t *testing.T) {
 	def := `{"name":"t","inputSchema":{"type":"object","properties":{"a":true,"properties":false,"b":{"type":"array","items":true,"prefixItems":[false,{"const":true}]},` +
 		`"c":{"anyOf":[true,{"not":false}],"default":true},"d":{"enum":[true,false],"x-flag":true}},"additionalProperties":false,` +
 		`"$defs":{"any":true},"patternProperties":{"^x":false},"if":true,"then":{"additionalProperties":true},"else":false,"dependentSchemas":{"a":true},"dependencies":{"b":["a"],"c":false}},` +
 		`"outputSchema":{"type":"object","properties":{"y":true}},"annotations":{"readOnlyHint":true}}`
-	want := `{"name":"t","inputSchema":{"type":"object","properties":{"a":{},"properties":{"not":{}},"b":{"type":"array","items":{},"prefixItems":[{"not":{}},{"const":true}]},` +
-		`"c":{"anyOf":[{},{"not":{"not":{}}}],"default":true},"d":{"enum":[true,false],"x-flag":true}},"additionalProperties":{"not":{}},` +
-		`"$defs":{"any":{}},"patternProperties":{"^x":{"not":{}}},"if":{},"then":{"additionalProperties":{}},"else":{"not":{}},"dependentSchemas":{"a":{}},"dependencies":{"b":["a"],"c":{"not":{}}}},` +
+	want := `{"name":"t","inputSchema":{"type":"object","properties":{"a":{},"properties":{"not":{}},"b":{"type":"array","items":true,"prefixItems":[false,{"const":true}]},` +
+		`"c":{"anyOf":[true,{"not":false}],"default":true},"d":{"enum":[true,false],"x-flag":true}},"additionalProperties":false,` +
+		`"$defs":{"any":true},"patternProperties":{"^x":false},"if":true,"then":{"additionalProperties":true},"else":false,"dependentSchemas":{"a":true},"dependencies":{"b":["a"],"c":false}},` +
 		`"outputSchema":{"type":"object","properties":{"y":{}}},"annotations":{"readOnlyHint":true}}`
 	if got := convertToolDef([]byte(def), true); string(got) != want {
 		t.Errorf("with outputSchema:\n got %s\nwant %s", got, want)
@@ -31,9 +34,9 @@ func TestLegacyToolDefBooleanSubschemas(t *testing.T) {
 	if _, ok := m["outputSchema"]; ok {
 		t.Errorf("before 2025-06-18 outputSchema is kept: %s", got)
 	}
-	plain := []byte(`{"name":"t","inputSchema":{"type":"object","properties":{"a":{"type":"string","default":"true"}}},"annotations":{"readOnlyHint":true}}`)
+	plain := []byte(`{"name":"t","inputSchema":{"type":"object","properties":{"a":{"type":"string","default":"true","items":false}},"additionalProperties":false},"annotations":{"readOnlyHint":true}}`)
 	if got := convertToolDef(plain, true); &got[0] != &plain[0] {
-		t.Errorf("a definition without boolean subschemas is rewritten: %s", got)
+		t.Errorf("a definition without boolean root properties is rewritten: %s", got)
 	}
 	if got := legacyToolDef([]byte(def), "2025-06-18"); string(got) != want {
 		t.Errorf("legacyToolDef (cached) at 2025-06-18: %s", got)
