@@ -62,7 +62,7 @@ func convertToolDef(def []byte, withOutput bool) []byte {
 	for m := t.FirstMember(0); m >= 0; m = t.NextMember(0, m) {
 		v := m + 1
 		switch {
-		case t.TextEqual(m, "outputSchema") && (!withOutput || !objectRooted(&t, v)):
+		case t.TextEqual(m, "outputSchema") && (!withOutput || !rootTypeIsObject(t.Raw(v))):
 			changed = true
 		case t.TextEqual(m, "inputSchema"), t.TextEqual(m, "outputSchema"):
 			var edits []schemaEdit
@@ -80,17 +80,6 @@ func convertToolDef(def []byte, withOutput bool) []byte {
 		return def
 	}
 	return append(out, '}')
-}
-
-// objectRooted reports whether the schema at node i of t is an object
-// whose type is "object": the only outputSchema the legacy revisions allow
-// (their schema.json makes outputSchema.type required and const "object").
-func objectRooted(t *jsonscan.Tape, i int) bool {
-	if t.Kind(i) != jsonscan.KindObject {
-		return false
-	}
-	typ, found := t.Member(i, "type")
-	return found && t.Kind(typ) == jsonscan.KindString && t.TextEqual(typ, "object")
 }
 
 // schemaEdit is a boolean schema at node of a tape, to be written in object
