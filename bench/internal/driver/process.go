@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -19,7 +20,7 @@ type process struct {
 // startProcess starts bin with stdin/stdout as given; *os.File values are
 // handed to the child directly (no copying goroutine).
 func startProcess(bin string, args []string, stdin, stdout *os.File) (*process, error) {
-	p := &process{stderr: &tailBuffer{max: 4 << 10}, done: make(chan struct{})}
+	p := &process{stderr: &tailBuffer{max: 32 << 10}, done: make(chan struct{})}
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Stderr = p.stderr
 	if stdin != nil {
@@ -71,6 +72,19 @@ func (p *process) stop(grace time.Duration) {
 	case <-time.After(grace):
 	}
 	_ = p.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-p.done:
+		return
+	case <-time.After(2 * time.Second):
+	}
+	p.kill()
+}
+
+// dumpAndKill ends a server that stopped answering. It first sends SIGQUIT,
+// on which a Go server prints every goroutine's stack to stderr (kept in the
+// tail that describe reports), then kills what is still running after 2 s.
+func (p *process) dumpAndKill() {
+	_ = p.cmd.Process.Signal(syscall.SIGQUIT)
 	select {
 	case <-p.done:
 		return
