@@ -16,7 +16,6 @@ package rediscluster
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/mcpgen/mcpgen/server"
@@ -119,66 +118,3 @@ func (c *Cluster) Ping(ctx context.Context) error { return c.rdb.Ping(ctx).Err()
 
 // Tasks implements server.Cluster.
 func (c *Cluster) Tasks() server.TaskStore { return taskStore{c} }
-
-// taskStore keeps each record in a hash {rev, data} that expires with its
-// task; Create and Swap are Lua scripts, so the check and the write are
-// one atomic step.
-type taskStore struct{ c *Cluster }
-
-var (
-	createScript = redis.NewScript(`
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'rev', 1, 'data', ARGV[1])
-redis.call('PEXPIREAT', KEYS[1], ARGV[2])
-return 1`)
-	swapScript = redis.NewScript(`
-local rev = redis.call('HGET', KEYS[1], 'rev')
-if not rev then return -1 end
-if rev ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'rev', tonumber(rev) + 1, 'data', ARGV[2])
-redis.call('PEXPIREAT', KEYS[1], ARGV[3])
-return 1`)
-)
-
-func (s taskStore) key(id string) string { return s.c.prefix + "task:" + id }
-
-func (s taskStore) Create(ctx context.Context, id string, record []byte, expires time.Time) error {
-	n, err := createScript.Run(ctx, s.c.rdb, []string{s.key(id)}, record, expires.UnixMilli()).Int()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return server.ErrTaskExists
-	}
-	return nil
-}
-
-func (s taskStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
-	vals, err := s.c.rdb.HMGet(ctx, s.key(id), "rev", "data").Result()
-	if err != nil {
-		return nil, 0, err
-	}
-	revText, ok1 := vals[0].(string)
-	data, ok2 := vals[1].(string)
-	if !ok1 || !ok2 {
-		return nil, 0, server.ErrTaskNotFound
-	}
-	rev, err := strconv.ParseUint(revText, 10, 64)
-	if err != nil {
-		return nil, 0, fmt.Errorf("rediscluster: task %s: revision %q: %w", id, revText, err)
-	}
-	return []byte(data), rev, nil
-}
-
-func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision uint64, expires time.Time) error {
-	n, err := swapScript.Run(ctx, s.c.rdb, []string{s.key(id)}, strconv.FormatUint(revision, 10), record, expires.UnixMilli()).Int()
-	switch {
-	case err != nil:
-		return err
-	case n == -1:
-		return server.ErrTaskNotFound
-	case n == 0:
-		return server.ErrTaskConflict
-	}
-	return nil
-}

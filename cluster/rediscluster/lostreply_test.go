@@ -103,10 +103,9 @@ func (p *replyDropper) serve(client net.Conn) {
 // whose write failed (a store blip or failover)" (README, "Running several
 // replicas"). A Create whose reply is lost after Redis ran it is tried
 // again by go-redis (MaxRetries), and the retry finds the record the
-// first attempt stored: Create answers ErrTaskExists for an id no one
-// else took, so tools/call fails with "task already exists" and the
-// record it stored stays behind, "working", for a task that never runs.
-func TestAttackCreateLostReplyIsNotTaskExists(t *testing.T) {
+// first attempt stored: it must know it for its own (the revision it drew
+// is stored), not answer ErrTaskExists for an id no one else took.
+func TestCreateWhoseReplyWasLostSucceeds(t *testing.T) {
 	url := startRedis(t)
 	sock := url[len("unix://"):]
 	p := newReplyDropper(t, sock, "redis.call('EXISTS', KEYS[1])")
@@ -128,11 +127,10 @@ func TestAttackCreateLostReplyIsNotTaskExists(t *testing.T) {
 	}
 }
 
-// The same lost reply seen by a client: tools/call of a task tool answers
-// -32603 "task already exists" (the store did take the record) where the
-// README promises a blip is written again; a task-augmented tools/call
-// must answer the CreateTaskResult of the task it started.
-func TestAttackToolsCallLostCreateReply(t *testing.T) {
+// The same lost reply seen by a client: a task-augmented tools/call must
+// answer the CreateTaskResult of the task it started, not -32603 "task
+// already exists".
+func TestToolsCallAnswersTaskWhoseCreateReplyWasLost(t *testing.T) {
 	url := startRedis(t)
 	sock := url[len("unix://"):]
 	p := newReplyDropper(t, sock, "redis.call('EXISTS', KEYS[1])")
