@@ -102,9 +102,15 @@ func (c *Cluster) Subscribe(ctx context.Context, deliver func([]byte)) error {
 	return nil
 }
 
-// Heartbeat implements server.Cluster: a key that expires after ttl.
+// Heartbeat implements server.Cluster: a key that expires after ttl. A ttl
+// of 0 or less ends the replica's life at once (deletes the key): for
+// Redis, a SET without expiry would keep it alive for ever.
 func (c *Cluster) Heartbeat(ctx context.Context, replica string, ttl time.Duration) error {
-	return c.rdb.Set(ctx, c.prefix+"replica:"+replica, "1", ttl).Err()
+	key := c.prefix + "replica:" + replica
+	if ttl <= 0 {
+		return c.rdb.Del(ctx, key).Err()
+	}
+	return c.rdb.Set(ctx, key, "1", ttl).Err()
 }
 
 // Alive implements server.Cluster.
