@@ -15,7 +15,9 @@ package rediscluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/mcpgen/mcpgen/server"
@@ -43,11 +45,16 @@ type Cluster struct {
 
 var _ server.Cluster = (*Cluster)(nil)
 
-// Connect opens a client for url (redis.ParseURL); Close closes it.
-func Connect(url string, opts Options) (*Cluster, error) {
-	o, err := redis.ParseURL(url)
+// Connect opens a client for rawURL (redis.ParseURL); Close closes it.
+// Its errors name the URL without its password.
+func Connect(rawURL string, opts Options) (*Cluster, error) {
+	shown, err := redactURL(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("rediscluster: %s: %w", url, err)
+		return nil, fmt.Errorf("rediscluster: %w", err)
+	}
+	o, err := redis.ParseURL(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("rediscluster: %s: %w", shown, err)
 	}
 	c := New(redis.NewClient(o), opts)
 	c.own = true
@@ -55,9 +62,23 @@ func Connect(url string, opts Options) (*Cluster, error) {
 	defer cancel()
 	if err := c.Ping(ctx); err != nil {
 		c.rdb.Close()
-		return nil, fmt.Errorf("rediscluster: connecting to %s: %w", url, err)
+		return nil, fmt.Errorf("rediscluster: connecting to %s: %w", shown, err)
 	}
 	return c, nil
+}
+
+// redactURL is rawURL with its password replaced by "xxxxx", for error
+// messages; a URL that does not parse is refused with an error that does
+// not quote it (url.Parse's would).
+func redactURL(rawURL string) (string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			err = ue.Err
+		}
+		return "", fmt.Errorf("invalid URL: %w", err)
+	}
+	return u.Redacted(), nil
 }
 
 // New returns a Cluster on an open client.
