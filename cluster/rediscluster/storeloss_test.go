@@ -19,13 +19,12 @@ import (
 // a record the store lost (Redis restarted without persistence)" and that
 // a task is reported failed only when "its replica died (no heartbeat for
 // 4 s)"; TestTaskSurvivesRedisRestart holds that a live task survives the
-// restart. But A re-creates the record at its next write (here the task
-// asks for input) while its heartbeat key comes back only at its next
-// heartbeat, up to a second later: a tasks/get on replica B in between
-// finds a live record whose replica is not Alive and marks the task
-// failed for good ("the replica running this task … stopped before it
-// finished"); the first terminal status wins, so A's tool is cancelled.
-func TestAttackRedisLossFailsLiveTask(t *testing.T) {
+// restart. A re-creates the record at its next write (here the task asks
+// for input), and renews its heartbeat first: a tasks/get on replica B as
+// soon as the record is back must not find a live record whose replica is
+// not Alive, which would mark the task failed for good ("the replica
+// running this task … stopped before it finished") and cancel A's tool.
+func TestLiveTaskIsNotOrphanedAfterRedisLosesItsKeys(t *testing.T) {
 	url := startRedis(t)
 	raw := redis.NewClient(&redis.Options{Network: "unix", Addr: strings.TrimPrefix(url, "unix://")})
 	t.Cleanup(func() { raw.Close() })
