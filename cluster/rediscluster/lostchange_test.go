@@ -84,10 +84,10 @@ func (p *outageProxy) restore() {
 // once and that a replica re-reads records so that a lost change message
 // costs at most about a second. Replica B loses Redis for a moment (its
 // subscription reconnects by itself) while the task completes on A: the
-// ChangeTask is lost, and B's stream — although it re-reads the record
-// every 4 s for its orphan check and finds it completed — never reports
-// the completion.
-func TestAttackListenStreamMissesStatusAfterLostMessage(t *testing.T) {
+// ChangeTask is lost, and B's stream reports the completion at its next
+// re-read of the record (every 4 s, with its check of the owner's
+// heartbeat).
+func TestListenStreamReportsStatusWhoseMessageWasLost(t *testing.T) {
 	url := startRedis(t)
 	p := newOutageProxy(t, url[len("unix://"):])
 	release := make(chan struct{})
