@@ -28,9 +28,10 @@ type Cluster interface {
 	// returns once the subscription is active, so a message published
 	// after it returns is not missed.
 	Subscribe(ctx context.Context, deliver func(msg []byte)) error
-	// Heartbeat records that replica is alive for ttl; Alive reports
-	// whether a replica's last heartbeat is younger than its ttl. A task
-	// whose owner is no longer alive is reported failed.
+	// Heartbeat records that replica is alive for ttl (not alive at all
+	// for a ttl of 0 or less); Alive reports whether a replica's last
+	// heartbeat is younger than its ttl. A task whose owner is no longer
+	// alive is reported failed.
 	Heartbeat(ctx context.Context, replica string, ttl time.Duration) error
 	Alive(ctx context.Context, replica string) (bool, error)
 	// Tasks is the store every replica reads and updates tasks in

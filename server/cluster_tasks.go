@@ -82,7 +82,8 @@ func storeError(err error) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the cluster's task store: " + err.Error()}
 }
 
-// createTaskRecord stores a new task of this replica.
+// createTaskRecord stores a new task of this replica (or one the store
+// lost), renewing the replica's heartbeat first.
 func (s *Server) createTaskRecord(ctx context.Context, t *task) error {
 	var creator *TokenInfo
 	if t.owner != nil {
@@ -98,6 +99,12 @@ func (s *Server) createTaskRecord(ctx context.Context, t *task) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 	defer cancel()
+	// Beat first: a store that lost its keys (Redis restarted without
+	// persistence) lost this replica's heartbeat with them, and a record
+	// readable before the next heartbeat would read as an orphan's.
+	if err := s.cl.c.Heartbeat(cctx, s.cl.replica, heartbeatTTL); err != nil {
+		return err
+	}
 	if err := s.cl.c.Tasks().Create(cctx, t.id, b, t.expires); err != nil {
 		return err
 	}

@@ -167,8 +167,8 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 			return nil, err
 		}
 	}
-	orphans, stopOrphans := s.orphanCheck(taskIDs)
-	defer stopOrphans()
+	recheck, stopRecheck := s.taskRecheck(taskIDs)
+	defer stopRecheck()
 	var events []event
 	for {
 		select {
@@ -183,8 +183,10 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 				return nil, err
 			}
 			return s.listenResult(r), nil
-		case <-orphans:
-			s.checkOrphans(ctx, tasks)
+		case <-recheck:
+			if err := s.recheckTasks(ctx, r, tag, tasks); err != nil {
+				return nil, err
+			}
 		case <-sub.pending.wake:
 			var err error
 			if events, err = s.deliverPending(ctx, r, tag, plain, tasks, sub, events); err != nil {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -25,9 +26,12 @@ import (
 // replica (taskStatusChanged), and in a cluster every replica hears the
 // ChangeTask the writer of the record publishes (deliverRemote). A task
 // that reached a terminal status is sent once and then no more. In a
-// cluster a stream also checks, every heartbeatTTL, that the replica
-// running each watched task is alive: a task whose owner died is marked
-// failed with the reason (as tasks/get would) and sent.
+// cluster a stream also re-reads, every heartbeatTTL, the record of each
+// watched task another replica runs: a status whose ChangeTask message was
+// lost (pub/sub is at most once) is sent then, and a task whose owner died
+// is marked failed with the reason (as tasks/get would) and sent. A read
+// that fails (a store blip) is made again a taskStorePoll later; only a
+// task found gone (expired) is given up.
 
 const (
 	filterTaskIDs            = "taskIds"
@@ -101,10 +105,12 @@ func (s *Server) taskVisible(ctx context.Context, id string) bool {
 type taskWatch struct {
 	last  map[string]string // task id → status and lastUpdatedAt last sent
 	final map[string]bool   // sent terminal, or gone
+	retry map[string]bool   // its last read failed: read again at the next tick
+	ticks int               // taskRecheck ticks so far
 }
 
 func newTaskWatch(ids []string) *taskWatch {
-	return &taskWatch{last: make(map[string]string, len(ids)), final: map[string]bool{}}
+	return &taskWatch{last: make(map[string]string, len(ids)), final: map[string]bool{}, retry: map[string]bool{}}
 }
 
 // open returns the watched tasks not yet final.
@@ -119,16 +125,35 @@ func (w *taskWatch) open() []string {
 }
 
 // sendTaskStatus sends task id's current state on the stream unless it is
-// what was sent last.
+// what was sent last. Only a task found gone is given up; one whose read
+// failed (a store blip) is read again at the stream's next tick.
 func (s *Server) sendTaskStatus(ctx context.Context, r *request, tag []byte, w *taskWatch, id string) error {
 	if w.final[id] {
 		return nil
 	}
-	snap, ok := s.taskSnapshot(ctx, id, tag)
-	if !ok {
-		w.final[id] = true // expired or gone: nothing more will come
+	snap, err := s.taskSnapshot(ctx, id, tag)
+	if err != nil {
+		w.taskReadFailed(id, err)
 		return nil
 	}
+	return s.sendSnapshot(r, w, id, snap)
+}
+
+// taskReadFailed records a failed read of task id: gone (ErrTaskNotFound:
+// expired, or unknown) is final, any other error is tried again.
+func (w *taskWatch) taskReadFailed(id string, err error) {
+	if errors.Is(err, ErrTaskNotFound) {
+		w.final[id] = true // nothing more will come
+		delete(w.retry, id)
+		return
+	}
+	w.retry[id] = true
+}
+
+// sendSnapshot sends snap, task id's state, unless it is what was sent
+// last.
+func (s *Server) sendSnapshot(r *request, w *taskWatch, id string, snap taskWire) error {
+	delete(w.retry, id)
 	key := snap.Status + "|" + snap.LastUpdatedAt
 	if prev, sent := w.last[id]; sent && prev == key {
 		return nil
@@ -146,54 +171,82 @@ func (s *Server) sendTaskStatus(ctx context.Context, r *request, tag []byte, w *
 
 // taskSnapshot is the DetailedTask of id as notifications/tasks carries it
 // (meta is its _meta), from the task this replica runs or the cluster's
-// record.
-func (s *Server) taskSnapshot(ctx context.Context, id string, meta json.RawMessage) (taskWire, bool) {
+// record; ErrTaskNotFound when it is gone.
+func (s *Server) taskSnapshot(ctx context.Context, id string, meta json.RawMessage) (taskWire, error) {
 	var w taskWire
 	if t := s.tasks.get(id); t != nil {
 		w = t.wire(true, meta)
 	} else if s.cl != nil {
 		rec, _, err := s.loadRecord(ctx, id)
 		if err != nil {
-			return taskWire{}, false
+			return taskWire{}, err
 		}
 		w = rec.wire(id, meta)
 	} else {
-		return taskWire{}, false
+		return taskWire{}, ErrTaskNotFound
 	}
 	w.ResultType = ""
-	return w, true
+	return w, nil
 }
 
-// orphanCheck returns the channel that paces a stream's check of the
-// replicas running its watched tasks (nil, which never fires, without a
-// cluster or tasks) and its stop function.
-func (s *Server) orphanCheck(ids []string) (<-chan time.Time, func()) {
+// taskRecheck returns the channel that paces a stream's re-reads of its
+// watched tasks (nil, which never fires, without a cluster or tasks) and
+// its stop function.
+func (s *Server) taskRecheck(ids []string) (<-chan time.Time, func()) {
 	if s.cl == nil || len(ids) == 0 {
 		return nil, func() {}
 	}
-	tick := time.NewTicker(heartbeatTTL)
+	tick := time.NewTicker(taskStorePoll)
 	return tick.C, tick.Stop
 }
 
-// checkOrphans marks failed every watched task of another replica that is
-// no longer alive, and announces it.
-func (s *Server) checkOrphans(ctx context.Context, w *taskWatch) {
+// recheckTasks runs at each taskRecheck tick: it reads again the tasks
+// whose last read failed and, every heartbeatTTL, every watched task of
+// another replica (checkTask).
+func (s *Server) recheckTasks(ctx context.Context, r *request, tag []byte, w *taskWatch) error {
+	w.ticks++
+	if w.ticks%int(heartbeatTTL/taskStorePoll) != 0 {
+		for id := range w.retry {
+			if err := s.sendTaskStatus(ctx, r, tag, w, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for _, id := range w.open() {
 		if s.tasks.get(id) != nil {
-			continue // this replica runs it
+			delete(w.retry, id)
+			continue // this replica runs it: its changes reach the stream here
 		}
-		rec, _, err := s.loadRecord(ctx, id)
-		if err != nil || isTerminal(rec.Status) || rec.Replica == s.cl.replica {
-			continue
+		if err := s.checkTask(ctx, r, tag, w, id); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// checkTask re-reads the record of a watched task of another replica:
+// a task whose owner is no longer alive is marked failed (and announced),
+// and a status the stream has not sent — its ChangeTask message was lost
+// (pub/sub is at most once) — is sent now.
+func (s *Server) checkTask(ctx context.Context, r *request, tag []byte, w *taskWatch, id string) error {
+	rec, _, err := s.loadRecord(ctx, id)
+	if err != nil {
+		w.taskReadFailed(id, err)
+		return nil
+	}
+	if !isTerminal(rec.Status) && rec.Replica != s.cl.replica {
 		actx, cancel := context.WithTimeout(ctx, clusterTimeout)
 		alive, err := s.cl.c.Alive(actx, rec.Replica)
 		cancel()
-		if err != nil || alive {
-			continue
-		}
-		if _, err := s.orphaned(ctx, id); err == nil {
-			s.announceTask(id)
+		if err == nil && !alive {
+			if failed, err := s.orphaned(ctx, id); err == nil {
+				rec = failed
+				s.announceTask(id)
+			}
 		}
 	}
+	snap := rec.wire(id, tag)
+	snap.ResultType = ""
+	return s.sendSnapshot(r, w, id, snap)
 }

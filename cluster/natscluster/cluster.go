@@ -57,11 +57,11 @@ type Cluster struct {
 var _ server.Cluster = (*Cluster)(nil)
 
 // Connect dials url and returns a Cluster on it; Close closes the
-// connection.
+// connection. Its errors name the URL without its password or token.
 func Connect(url string, opts Options) (*Cluster, error) {
 	nc, err := nats.Connect(url, nats.Name("mcpgen"), nats.MaxReconnects(-1))
 	if err != nil {
-		return nil, fmt.Errorf("natscluster: connecting to %s: %w", url, err)
+		return nil, fmt.Errorf("natscluster: connecting to %s: %w", redactURLs(url), withoutURL(err))
 	}
 	c, err := New(nc, opts)
 	if err != nil {

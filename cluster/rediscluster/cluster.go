@@ -15,8 +15,9 @@ package rediscluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strconv"
+	"net/url"
 	"time"
 
 	"github.com/mcpgen/mcpgen/server"
@@ -44,11 +45,16 @@ type Cluster struct {
 
 var _ server.Cluster = (*Cluster)(nil)
 
-// Connect opens a client for url (redis.ParseURL); Close closes it.
-func Connect(url string, opts Options) (*Cluster, error) {
-	o, err := redis.ParseURL(url)
+// Connect opens a client for rawURL (redis.ParseURL); Close closes it.
+// Its errors name the URL without its password.
+func Connect(rawURL string, opts Options) (*Cluster, error) {
+	shown, err := redactURL(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("rediscluster: %s: %w", url, err)
+		return nil, fmt.Errorf("rediscluster: %w", err)
+	}
+	o, err := redis.ParseURL(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("rediscluster: %s: %w", shown, err)
 	}
 	c := New(redis.NewClient(o), opts)
 	c.own = true
@@ -56,9 +62,23 @@ func Connect(url string, opts Options) (*Cluster, error) {
 	defer cancel()
 	if err := c.Ping(ctx); err != nil {
 		c.rdb.Close()
-		return nil, fmt.Errorf("rediscluster: connecting to %s: %w", url, err)
+		return nil, fmt.Errorf("rediscluster: connecting to %s: %w", shown, err)
 	}
 	return c, nil
+}
+
+// redactURL is rawURL with its password replaced by "xxxxx", for error
+// messages; a URL that does not parse is refused with an error that does
+// not quote it (url.Parse's would).
+func redactURL(rawURL string) (string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			err = ue.Err
+		}
+		return "", fmt.Errorf("invalid URL: %w", err)
+	}
+	return u.Redacted(), nil
 }
 
 // New returns a Cluster on an open client.
@@ -103,9 +123,15 @@ func (c *Cluster) Subscribe(ctx context.Context, deliver func([]byte)) error {
 	return nil
 }
 
-// Heartbeat implements server.Cluster: a key that expires after ttl.
+// Heartbeat implements server.Cluster: a key that expires after ttl. A ttl
+// of 0 or less ends the replica's life at once (deletes the key): for
+// Redis, a SET without expiry would keep it alive for ever.
 func (c *Cluster) Heartbeat(ctx context.Context, replica string, ttl time.Duration) error {
-	return c.rdb.Set(ctx, c.prefix+"replica:"+replica, "1", ttl).Err()
+	key := c.prefix + "replica:" + replica
+	if ttl <= 0 {
+		return c.rdb.Del(ctx, key).Err()
+	}
+	return c.rdb.Set(ctx, key, "1", ttl).Err()
 }
 
 // Alive implements server.Cluster.
@@ -119,66 +145,3 @@ func (c *Cluster) Ping(ctx context.Context) error { return c.rdb.Ping(ctx).Err()
 
 // Tasks implements server.Cluster.
 func (c *Cluster) Tasks() server.TaskStore { return taskStore{c} }
-
-// taskStore keeps each record in a hash {rev, data} that expires with its
-// task; Create and Swap are Lua scripts, so the check and the write are
-// one atomic step.
-type taskStore struct{ c *Cluster }
-
-var (
-	createScript = redis.NewScript(`
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'rev', 1, 'data', ARGV[1])
-redis.call('PEXPIREAT', KEYS[1], ARGV[2])
-return 1`)
-	swapScript = redis.NewScript(`
-local rev = redis.call('HGET', KEYS[1], 'rev')
-if not rev then return -1 end
-if rev ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'rev', tonumber(rev) + 1, 'data', ARGV[2])
-redis.call('PEXPIREAT', KEYS[1], ARGV[3])
-return 1`)
-)
-
-func (s taskStore) key(id string) string { return s.c.prefix + "task:" + id }
-
-func (s taskStore) Create(ctx context.Context, id string, record []byte, expires time.Time) error {
-	n, err := createScript.Run(ctx, s.c.rdb, []string{s.key(id)}, record, expires.UnixMilli()).Int()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return server.ErrTaskExists
-	}
-	return nil
-}
-
-func (s taskStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
-	vals, err := s.c.rdb.HMGet(ctx, s.key(id), "rev", "data").Result()
-	if err != nil {
-		return nil, 0, err
-	}
-	revText, ok1 := vals[0].(string)
-	data, ok2 := vals[1].(string)
-	if !ok1 || !ok2 {
-		return nil, 0, server.ErrTaskNotFound
-	}
-	rev, err := strconv.ParseUint(revText, 10, 64)
-	if err != nil {
-		return nil, 0, fmt.Errorf("rediscluster: task %s: revision %q: %w", id, revText, err)
-	}
-	return []byte(data), rev, nil
-}
-
-func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision uint64, expires time.Time) error {
-	n, err := swapScript.Run(ctx, s.c.rdb, []string{s.key(id)}, strconv.FormatUint(revision, 10), record, expires.UnixMilli()).Int()
-	switch {
-	case err != nil:
-		return err
-	case n == -1:
-		return server.ErrTaskNotFound
-	case n == 0:
-		return server.ErrTaskConflict
-	}
-	return nil
-}

@@ -148,4 +148,15 @@ func backendHeartbeat(t *testing.T, a, b server.Cluster) {
 	if alive, err := b.Alive(ctx, replica); err != nil || alive {
 		t.Fatalf("Alive after its ttl: %v %v", alive, err)
 	}
+	// A heartbeat with ttl 0 is younger than its ttl never: not alive
+	// (not "no expiry", as a Redis SET without one would mean).
+	if err := a.Heartbeat(ctx, replica, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Heartbeat(ctx, replica, 0); err != nil {
+		t.Fatal(err)
+	}
+	if alive, err := b.Alive(ctx, replica); err != nil || alive {
+		t.Fatalf("Alive after a heartbeat with ttl 0: %v %v", alive, err)
+	}
 }
