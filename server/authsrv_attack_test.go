@@ -155,3 +155,43 @@ func TestAttackUnidentifiedTokensShareTasks(t *testing.T) {
 		t.Errorf("token B in token A's legacy session: HTTP %d, want 403", resp.StatusCode)
 	}
 }
+
+// TestAttackVisibleWithRequireScopesRefusesList: Options.Visible deciding
+// by scope with RequireScopes (which, unlike TokenInfo.HasScope, honours
+// AuthOptions.ScopeImplies) turns every tools/list of a caller without the
+// scope into 403 insufficient_scope: the failed check inside Visible marks
+// the whole request denied (finishDenied), so the caller cannot even list
+// the tools it may use.
+//
+// options.go: Visible "decides for each request which registered tools
+// ... exist for its caller ...: the lists leave out the others"; README:
+// "Handlers ... can demand more with server.RequireScopes". A list is not
+// an operation that needs the hidden item's scope.
+func TestAttackVisibleWithRequireScopesRefusesList(t *testing.T) {
+	noop := func(ctx context.Context, _ struct{}) (string, error) { return "ok", nil }
+	s, err := New(Options{Name: "authsrv", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Tools: []Tool{NewTool(ToolInfo{Name: "whoami"}, noop), NewTool(ToolInfo{Name: "admin_reset"}, noop)},
+		Visible: func(ctx context.Context, it Item) bool {
+			return it.Kind != ItemTool || it.Name != "admin_reset" || RequireScopes(ctx, "admin") == nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	a, err := NewAuth(AuthOptions{Verifier: authTokens, Resource: srv.URL + "/mcp", AuthorizationServers: []string{"https://as.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.Handle("/mcp", s.HTTPHandler(HTTPOptions{Auth: a}))
+	resp, body := attackPost(t, srv, reqBody("1", "tools/list", ""), "tools/list", "", "alice-read")
+	if resp.StatusCode != http.StatusOK || body["result"] == nil {
+		t.Fatalf("tools/list by a caller without admin: HTTP %d WWW-Authenticate %q body %v, want 200 listing whoami only",
+			resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body)
+	}
+	if js := toJSON(body); !strings.Contains(js, "whoami") || strings.Contains(js, "admin_reset") {
+		t.Errorf("tools/list: %s, want whoami and not admin_reset", js)
+	}
+}
