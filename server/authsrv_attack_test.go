@@ -132,7 +132,10 @@ func TestAttackUnidentifiedTokensShareTasks(t *testing.T) {
 		return "A's secret", nil
 	})
 	srv := attackAuthServer(t, v, []Tool{secret})
-	_, body := attackPost(t, srv, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"secret","arguments":{},"_meta":`+tasksMeta+`}}`, "tools/call", "secret", "token-of-a")
+	resp0, body := attackPost(t, srv, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"secret","arguments":{},"_meta":`+tasksMeta+`}}`, "tools/call", "secret", "token-of-a")
+	if resp0.StatusCode == http.StatusUnauthorized {
+		return // fixed by refusing a token that names no principal
+	}
 	res, _ := body["result"].(map[string]any)
 	id, _ := res["taskId"].(string)
 	if id == "" {
