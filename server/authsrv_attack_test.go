@@ -2,114 +2,16 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 )
 
 // Attacks on authorization as the server runtime enforces it.
-
-// attackAuthServer is a protected server with tools and a verifier of the
-// test's choosing.
-func attackAuthServer(t *testing.T, verifier TokenVerifier, tools []Tool) *httptest.Server {
-	t.Helper()
-	s, err := New(Options{Name: "authsrv", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Tools: tools})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
-	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	a, err := NewAuth(AuthOptions{Verifier: verifier, Resource: srv.URL + "/mcp", AuthorizationServers: []string{"https://as.test"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.Mount(mux)
-	mux.Handle("/mcp", s.HTTPHandler(HTTPOptions{Auth: a}))
-	return srv
-}
-
-func attackPost(t *testing.T, srv *httptest.Server, body, method, name, token string) (*http.Response, map[string]any) {
-	t.Helper()
-	resp, err := srv.Client().Do(newPost(t, srv.URL+"/mcp", body, stdHeaders(method, name, bearer(token)...)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("response body %q: %v", raw, err)
-	}
-	return resp, out
-}
-
-// TestAttackSwallowedRequireScopesLosesResult: a handler may use
-// RequireScopes as a test ("show more to admins") and carry on when it
-// fails. The handler then returns a successful result, but the transport
-// answers 403 insufficient_scope instead (finishDenied looks only at
-// whether some scope check failed during the request), so the result is
-// lost and the client is told the operation was refused although the tool
-// ran (its side effects happened; a client that steps up runs it again).
-//
-// README: handlers "can demand more with server.RequireScopes" — the 403
-// is for a request whose operation was refused, not for one whose handler
-// succeeded; the product must never lose a result (preamble: "never ...
-// lost data").
-func TestAttackSwallowedRequireScopesLosesResult(t *testing.T) {
-	var runs atomic.Int32
-	report := NewTool(ToolInfo{Name: "report"}, func(ctx context.Context, _ struct{}) (string, error) {
-		runs.Add(1)
-		if RequireScopes(ctx, "admin") == nil {
-			return "full report", nil
-		}
-		return "summary report", nil
-	})
-	srv := attackAuthServer(t, authTokens, []Tool{report})
-	resp, body := attackPost(t, srv, callBody("1", "report", "{}"), "tools/call", "report", "alice-read")
-	if runs.Load() != 1 {
-		t.Fatalf("the tool ran %d times, want 1", runs.Load())
-	}
-	if resp.StatusCode != http.StatusOK || body["result"] == nil {
-		t.Fatalf("the handler returned \"summary report\", but the client got HTTP %d WWW-Authenticate %q body %v",
-			resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body)
-	}
-	if got := firstText(t, body); got != "summary report" {
-		t.Errorf("result text %q, want \"summary report\"", got)
-	}
-}
-
-// TestAttackSwallowedRequireScopesLegacyLosesResult: the same in an
-// initialize-era session.
-func TestAttackSwallowedRequireScopesLegacyLosesResult(t *testing.T) {
-	report := NewTool(ToolInfo{Name: "report"}, func(ctx context.Context, _ struct{}) (string, error) {
-		if RequireScopes(ctx, "admin") == nil {
-			return "full report", nil
-		}
-		return "summary report", nil
-	})
-	srv := attackAuthServer(t, authTokens, []Tool{report})
-	sess := &lgHTTP{t: t, url: srv.URL + "/mcp"}
-	resp := sess.post(lgBody("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), bearer("alice-read")...)
-	resp.Body.Close()
-	if sess.sid = resp.Header.Get("Mcp-Session-Id"); resp.StatusCode != 200 || sess.sid == "" {
-		t.Fatalf("initialize: %d sid %q", resp.StatusCode, sess.sid)
-	}
-	resp = sess.post(lgBody("2", "tools/call", `{"name":"report","arguments":{}}`), bearer("alice-read")...)
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "summary report") {
-		t.Fatalf("the handler returned \"summary report\", but the client got HTTP %d WWW-Authenticate %q body %s",
-			resp.StatusCode, resp.Header.Get("WWW-Authenticate"), b)
-	}
-}
 
 // TestAttackUnidentifiedTokensShareTasks: two different access tokens whose
 // TokenInfo names neither a subject nor a client (RFC 7662 §2.2 makes "sub"
@@ -131,8 +33,8 @@ func TestAttackUnidentifiedTokensShareTasks(t *testing.T) {
 	secret := NewTool(ToolInfo{Name: "secret", TaskSupport: TaskSupportRequired}, func(ctx context.Context, _ struct{}) (string, error) {
 		return "A's secret", nil
 	})
-	srv := attackAuthServer(t, v, []Tool{secret})
-	resp0, body := attackPost(t, srv, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"secret","arguments":{},"_meta":`+tasksMeta+`}}`, "tools/call", "secret", "token-of-a")
+	srv := protectedServer(t, v, []Tool{secret})
+	resp0, body := postWithToken(t, srv, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"secret","arguments":{},"_meta":`+tasksMeta+`}}`, "tools/call", "secret", "token-of-a")
 	if resp0.StatusCode == http.StatusUnauthorized {
 		return // fixed by refusing a token that names no principal
 	}
@@ -141,7 +43,7 @@ func TestAttackUnidentifiedTokensShareTasks(t *testing.T) {
 	if id == "" {
 		t.Fatalf("no task: %v", body)
 	}
-	_, body = attackPost(t, srv, `{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"`+id+`","_meta":`+tasksMeta+`}}`, "tasks/get", id, "token-of-b")
+	_, body = postWithToken(t, srv, `{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"`+id+`","_meta":`+tasksMeta+`}}`, "tasks/get", id, "token-of-b")
 	if e, _ := body["error"].(map[string]any); e == nil || e["code"] != float64(-32602) {
 		t.Errorf("token B's tasks/get of token A's task: %s, want -32602 (unknown task)", toJSON(body))
 	}
@@ -160,45 +62,6 @@ func TestAttackUnidentifiedTokensShareTasks(t *testing.T) {
 	}
 }
 
-// TestAttackVisibleWithRequireScopesRefusesList: Options.Visible deciding
-// by scope with RequireScopes (which, unlike TokenInfo.HasScope, honours
-// AuthOptions.ScopeImplies) turns every tools/list of a caller without the
-// scope into 403 insufficient_scope: the failed check inside Visible marks
-// the whole request denied (finishDenied), so the caller cannot even list
-// the tools it may use.
-//
-// options.go: Visible "decides for each request which registered tools
-// ... exist for its caller ...: the lists leave out the others"; README:
-// "Handlers ... can demand more with server.RequireScopes". A list is not
-// an operation that needs the hidden item's scope.
-func TestAttackVisibleWithRequireScopesRefusesList(t *testing.T) {
-	noop := func(ctx context.Context, _ struct{}) (string, error) { return "ok", nil }
-	s, err := New(Options{Name: "authsrv", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Tools: []Tool{NewTool(ToolInfo{Name: "whoami"}, noop), NewTool(ToolInfo{Name: "admin_reset"}, noop)},
-		Visible: func(ctx context.Context, it Item) bool {
-			return it.Kind != ItemTool || it.Name != "admin_reset" || RequireScopes(ctx, "admin") == nil
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
-	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	a, err := NewAuth(AuthOptions{Verifier: authTokens, Resource: srv.URL + "/mcp", AuthorizationServers: []string{"https://as.test"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux.Handle("/mcp", s.HTTPHandler(HTTPOptions{Auth: a}))
-	resp, body := attackPost(t, srv, reqBody("1", "tools/list", ""), "tools/list", "", "alice-read")
-	if resp.StatusCode != http.StatusOK || body["result"] == nil {
-		t.Fatalf("tools/list by a caller without admin: HTTP %d WWW-Authenticate %q body %v, want 200 listing whoami only",
-			resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body)
-	}
-	if js := toJSON(body); !strings.Contains(js, "whoami") || strings.Contains(js, "admin_reset") {
-		t.Errorf("tools/list: %s, want whoami and not admin_reset", js)
-	}
-}
 
 // TestAttackLegacyUpdatesIgnoreVisible: a legacy session subscribed to a
 // URI nothing served yet hears resources/updated of a resource later

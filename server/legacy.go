@@ -182,6 +182,7 @@ func (l *legacySession) Handle(ctx context.Context, msg jsonrpc.Message, w Messa
 		return Response{cancelled: context.Cause(ctx) == errClientCancelled}
 	}
 	if rerr != nil {
+		noteRefusal(ctx, rerr)
 		return errorResponse(msg.ID, rerr)
 	}
 	return Response{Body: jsonrpc.AppendResult(make([]byte, 0, len(result)+40), msg.ID, result)}
