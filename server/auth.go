@@ -28,7 +28,9 @@ import (
 // for another resource must fail. Return an error wrapping ErrInvalidToken
 // for a token that is not acceptable; every error is answered 401 with
 // error="invalid_token", and the error's text is logged at debug level,
-// never sent. The module github.com/mcpgen/mcpgen/oauth has implementations
+// never sent. A TokenInfo that names neither a Subject nor a ClientID is
+// answered 401 invalid_token too: it identifies no principal to bind
+// tasks, sessions and limits to. The module github.com/mcpgen/mcpgen/oauth has implementations
 // for JWT access tokens (JWKS) and RFC 7662 introspection.
 type TokenVerifier interface {
 	VerifyToken(ctx context.Context, token string) (*TokenInfo, error)
@@ -49,7 +51,8 @@ var ErrInvalidToken = errors.New("invalid access token")
 // TokenInfo is what a verified access token says about the caller.
 type TokenInfo struct {
 	// Subject is the token's "sub": the resource owner (or, for a client
-	// acting on its own behalf, usually the client).
+	// acting on its own behalf, usually the client). A token needs a
+	// Subject or a ClientID to be accepted.
 	Subject string
 	// Issuer is the authorization server that issued the token ("iss").
 	Issuer string
@@ -74,7 +77,8 @@ func (t *TokenInfo) HasScope(scope string) bool {
 }
 
 // key identifies the principal for binding: issuer and subject (the client
-// when the token names no subject). "" means unauthenticated.
+// when the token names no subject; the auth gate refuses a token naming
+// neither). "" means unauthenticated.
 func (t *TokenInfo) key() string {
 	if t == nil {
 		return ""

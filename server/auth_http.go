@@ -288,8 +288,8 @@ func refusedScopes(e *jsonrpc.Error) ([]string, bool) {
 
 // admit checks Host/Origin and then the bearer token of r. It answers the request itself (and
 // returns false) when the token is missing (401), malformed (400), invalid
-// (401) or lacks RequiredScopes (403); otherwise it returns r with the
-// principal in its context.
+// or naming neither a subject nor a client (401), or lacks RequiredScopes
+// (403); otherwise it returns r with the principal in its context.
 func (a *Auth) admit(w http.ResponseWriter, r *http.Request, policy httpwire.OriginPolicy, logger *slog.Logger) (*http.Request, bool) {
 	// DNS-rebinding protection comes first: a foreign Origin learns
 	// nothing, not even that a token is needed.
@@ -312,6 +312,11 @@ func (a *Auth) admit(w http.ResponseWriter, r *http.Request, policy httpwire.Ori
 	}
 	if err == nil && !info.Expiry.IsZero() && time.Now().After(info.Expiry) {
 		err = ErrInvalidToken
+	}
+	if err == nil && info.Subject == "" && info.ClientID == "" {
+		// Every such token would be one principal (TokenInfo.key):
+		// sharing tasks, sessions, requestState and limits.
+		err = fmt.Errorf("%w: the token names neither a subject nor a client", ErrInvalidToken)
 	}
 	if err != nil {
 		if logger != nil {

@@ -13,56 +13,6 @@ import (
 
 // Attacks on authorization as the server runtime enforces it.
 
-// TestAttackUnidentifiedTokensShareTasks: two different access tokens whose
-// TokenInfo names neither a subject nor a client (RFC 7662 §2.2 makes "sub"
-// and "client_id" OPTIONAL in an introspection answer, and the oauth
-// module's IntrospectionVerifier passes such answers through) get the same
-// binding key (issuer + "\x00client\x00" + ""), so the holder of one token
-// reads, updates and cancels the tasks, and takes over the legacy sessions,
-// of the other.
-//
-// README (Authorization): "a legacy session and a task answer only the
-// principal that created them"; auth_tasks.go: "tasks/get, tasks/update
-// and tasks/cancel from another principal are answered like an unknown
-// task (-32602)". Nothing says the two tokens are one principal.
-func TestAttackUnidentifiedTokensShareTasks(t *testing.T) {
-	v := tableVerifier{
-		"token-of-a": {Issuer: "https://as.test", Scopes: []string{"mcp"}},
-		"token-of-b": {Issuer: "https://as.test", Scopes: []string{"mcp"}},
-	}
-	secret := NewTool(ToolInfo{Name: "secret", TaskSupport: TaskSupportRequired}, func(ctx context.Context, _ struct{}) (string, error) {
-		return "A's secret", nil
-	})
-	srv := protectedServer(t, v, []Tool{secret})
-	resp0, body := postWithToken(t, srv, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"secret","arguments":{},"_meta":`+tasksMeta+`}}`, "tools/call", "secret", "token-of-a")
-	if resp0.StatusCode == http.StatusUnauthorized {
-		return // fixed by refusing a token that names no principal
-	}
-	res, _ := body["result"].(map[string]any)
-	id, _ := res["taskId"].(string)
-	if id == "" {
-		t.Fatalf("no task: %v", body)
-	}
-	_, body = postWithToken(t, srv, `{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"`+id+`","_meta":`+tasksMeta+`}}`, "tasks/get", id, "token-of-b")
-	if e, _ := body["error"].(map[string]any); e == nil || e["code"] != float64(-32602) {
-		t.Errorf("token B's tasks/get of token A's task: %s, want -32602 (unknown task)", toJSON(body))
-	}
-
-	// A legacy session opened with token A is used with token B.
-	sess := &lgHTTP{t: t, url: srv.URL + "/mcp"}
-	resp := sess.post(lgBody("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), bearer("token-of-a")...)
-	resp.Body.Close()
-	if sess.sid = resp.Header.Get("Mcp-Session-Id"); resp.StatusCode != 200 || sess.sid == "" {
-		t.Fatalf("initialize: %d sid %q", resp.StatusCode, sess.sid)
-	}
-	resp = sess.post(lgBody("2", "tools/list", ""), bearer("token-of-b")...)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusForbidden {
-		t.Errorf("token B in token A's legacy session: HTTP %d, want 403", resp.StatusCode)
-	}
-}
-
-
 // TestAttackLegacyUpdatesIgnoreVisible: a legacy session subscribed to a
 // URI nothing served yet hears resources/updated of a resource later
 // registered there that Options.Visible hides from its caller (reading it
