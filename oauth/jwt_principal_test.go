@@ -20,19 +20,14 @@ import (
 	"github.com/mcpgen/mcpgen/server"
 )
 
-// TestAttackJWTWithoutSubjectSharesTasks (either fix passes it: the
-// verifier refusing such a token with 401, or the server not treating two
-// unidentified tokens as one principal): the JWT verifier accepts an
-// "at+jwt" access token that names neither "sub" nor "client_id"/"azp"
-// (RFC 9068 §2.2 makes both REQUIRED), and the server binds such a token to
-// the principal key issuer+"\x00client\x00"+"": every such token, whoever
-// it was issued to, is then the same principal. The holder of token B reads
-// the result of a task that token A created.
-//
-// README (Authorization): "a legacy session and a task answer only the
-// principal that created them"; server/auth_tasks.go: "tasks/get ... from
-// another principal are answered like an unknown task (-32602)".
-func TestAttackJWTWithoutSubjectSharesTasks(t *testing.T) {
+// TestAtJWTWithoutSubjectOrClientIsRefused: an "at+jwt" access token
+// must carry "sub" and "client_id" (RFC 9068 §2.2). Without them it named
+// no principal, and the server bound every such token, whoever it was
+// issued to, to one principal (issuer+"\x00client\x00"+""): the holder of
+// token B read the result of a task token A created. Such tokens are now
+// refused 401; one naming both is served, and two such tokens of different
+// subjects do not share tasks.
+func TestAtJWTWithoutSubjectOrClientIsRefused(t *testing.T) {
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	jwks := jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: "k1", Algorithm: "ES256", Use: "sig"}}}
 	keys := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _ = json.NewEncoder(w).Encode(jwks) }))
@@ -60,20 +55,21 @@ func TestAttackJWTWithoutSubjectSharesTasks(t *testing.T) {
 	}
 	mux.Handle("/mcp", s.HTTPHandler(server.HTTPOptions{Auth: a}))
 
-	sign := func(jti string) string {
+	sign := func(jti string, who map[string]any) string {
 		sig, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key},
 			(&jose.SignerOptions{}).WithHeader("kid", "k1").WithHeader(jose.HeaderType, "at+jwt"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		tok, err := jwt.Signed(sig).Claims(map[string]any{"iss": iss, "aud": aud, "exp": time.Now().Add(time.Hour).Unix(),
-			"iat": time.Now().Unix(), "jti": jti, "scope": "mcp"}).Serialize()
+			"iat": time.Now().Unix(), "jti": jti, "scope": "mcp"}).Claims(who).Serialize()
 		if err != nil {
 			t.Fatal(err)
 		}
 		return tok
 	}
-	tokA, tokB := sign("issued-to-a"), sign("issued-to-b")
+	tokA := sign("issued-to-a", map[string]any{"sub": "alice", "client_id": "app"})
+	tokB := sign("issued-to-b", map[string]any{"sub": "bob", "client_id": "app"})
 
 	const meta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
 	post := func(tok, method, name, body string) (int, map[string]any) {
@@ -96,9 +92,18 @@ func TestAttackJWTWithoutSubjectSharesTasks(t *testing.T) {
 		}
 		return resp.StatusCode, out
 	}
-	status, created := post(tokA, "tools/call", "secret", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"secret","arguments":{},"_meta":`+meta+`}}`)
-	if status == http.StatusUnauthorized {
-		return // fixed in the verifier: a token naming no principal is refused
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"secret","arguments":{},"_meta":` + meta + `}}`
+	for name, who := range map[string]map[string]any{
+		"neither": nil, "no client_id": {"sub": "alice"}, "no sub": {"client_id": "app"},
+		"azp for client_id": {"sub": "alice", "azp": "app"},
+	} {
+		if status, body := post(sign("x-"+name, who), "tools/call", "secret", call); status != http.StatusUnauthorized {
+			t.Errorf("at+jwt with %s: HTTP %d %v, want 401", name, status, body)
+		}
+	}
+	status, created := post(tokA, "tools/call", "secret", call)
+	if status != http.StatusOK {
+		t.Fatalf("token A (sub and client_id): HTTP %d %v", status, created)
 	}
 	res, _ := created["result"].(map[string]any)
 	id, _ := res["taskId"].(string)
