@@ -5,26 +5,22 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// Attacks on authorization as the server runtime enforces it.
-
-// TestAttackLegacyUpdatesIgnoreVisible: a legacy session subscribed to a
-// URI nothing served yet hears resources/updated of a resource later
+// TestLegacyUpdatesHonourVisible: a legacy session subscribed to a URI
+// nothing served yet does not hear resources/updated of a resource later
 // registered there that Options.Visible hides from its caller (reading it
-// is "Resource not found" for them). The delivery check (mayHear) looks at
-// the token's scopes only, never at Options.Visible, whereas a 2026-07-28
-// listen stream drops the same update (listen.go: readable).
+// is "Resource not found" for them), as a 2026-07-28 listen stream does
+// not: both ask the same rule (resourceRegistry.readable) at delivery.
 //
 // README (Authorization): "a listen stream (or legacy
 // resources/subscribe) is granted updates only of the resources its caller
 // may read"; options.go: Visible decides "which registered ... resources
 // ... exist for its caller".
-func TestAttackLegacyUpdatesIgnoreVisible(t *testing.T) {
+func TestLegacyUpdatesHonourVisible(t *testing.T) {
 	s, err := New(Options{Name: "authsrv", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Resources: []Resource{NewResource(ResourceInfo{URI: "file:///seed", Name: "seed"}, func(ctx context.Context) (string, error) { return "x", nil })},
 		Visible: func(ctx context.Context, it Item) bool {
@@ -33,15 +29,7 @@ func TestAttackLegacyUpdatesIgnoreVisible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
-	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	a, err := NewAuth(AuthOptions{Verifier: authTokens, Resource: srv.URL + "/mcp", AuthorizationServers: []string{"https://as.test"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux.Handle("/mcp", s.HTTPHandler(HTTPOptions{Auth: a}))
+	srv := protect(t, s, authTokens)
 
 	sess := &lgHTTP{t: t, url: srv.URL + "/mcp"}
 	resp := sess.post(lgBody("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), bearer("alice-read")...)
