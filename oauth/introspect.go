@@ -46,7 +46,10 @@ type IntrospectionConfig struct {
 // IntrospectionVerifier asks the authorization server about every token
 // (RFC 7662): it must be active, from Issuer (when the response says),
 // for Audience, unexpired and not before its "nbf" (with a minute's
-// leeway for clock skew). It implements server.TokenVerifier.
+// leeway for clock skew). "sub" and "client_id" are optional in the
+// response (RFC 7662 §2.2), but the server refuses a token whose answer
+// names neither: it identifies no principal. It implements
+// server.TokenVerifier.
 type IntrospectionVerifier struct {
 	cfg   IntrospectionConfig
 	rs    rs.ResourceServer

@@ -65,7 +65,11 @@ var ErrTokenType = errors.New("not an access token type")
 // authorization server's keys: the "typ" header (an access token's, see
 // JWTConfig.RequireAccessTokenType), signature (algorithm allow-list, key
 // by "kid"), "iss", "aud" (RFC 8707 audience binding), "exp" (required),
-// "nbf" and "iat". It implements server.TokenVerifier.
+// "nbf" and "iat"; a token typed "at+jwt" must also carry "sub" and
+// "client_id" (RFC 9068 §2.2). A token typed "JWT" or not typed, as
+// servers outside that profile issue, needs neither, but the server still
+// refuses one naming no subject and no client ("client_id" or "azp"). It
+// implements server.TokenVerifier.
 type JWTVerifier struct {
 	cfg  JWTConfig
 	keys *keySet
@@ -155,7 +159,20 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*server.To
 	if !audienceMatches(std.Audience, v.cfg.Audience) {
 		return nil, fmt.Errorf("%w: %w: the token is for %v, not %s", errInvalid, jwt.ErrInvalidAudience, []string(std.Audience), v.cfg.Audience)
 	}
+	if typedAccessToken(h) {
+		// RFC 9068 §2.2: an at+jwt names its subject and its client.
+		if clientID, _ := all["client_id"].(string); std.Subject == "" || clientID == "" {
+			return nil, fmt.Errorf("%w: an at+jwt access token needs sub and client_id (RFC 9068 §2.2)", errInvalid)
+		}
+	}
 	return tokenInfo(all), nil
+}
+
+// typedAccessToken reports whether the "typ" header says "at+jwt": the
+// token claims the RFC 9068 profile.
+func typedAccessToken(h jose.Header) bool {
+	typ, _ := h.ExtraHeaders[jose.HeaderType].(string)
+	return mediaType(typ) == "application/at+jwt"
 }
 
 // checkType refuses a "typ" header that is not an access token's: by

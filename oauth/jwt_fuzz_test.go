@@ -96,6 +96,12 @@ type refVerdict struct {
 	why      string
 }
 
+// nonEmptyString reports whether raw is a JSON string other than "".
+func nonEmptyString(raw json.RawMessage) bool {
+	var s string
+	return json.Unmarshal(raw, &s) == nil && s != ""
+}
+
 // member decodes the member name of obj, if present, into dst.
 func member(obj map[string]json.RawMessage, name string, dst any) error {
 	raw, ok := obj[name]
@@ -220,6 +226,8 @@ func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
 		v.why = "issued in the future"
 	case !audienceMatches(aud, fuzzAudience):
 		v.why = "aud"
+	case v.atJWT && (c.Sub == "" || !nonEmptyString(all["client_id"])):
+		v.why = "at+jwt without sub or client_id (RFC 9068 §2.2)"
 	default:
 		v.ok, v.subject = true, c.Sub
 	}
@@ -237,7 +245,7 @@ func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
 func FuzzJWTVerify(f *testing.F) {
 	env := newJWTFuzzEnv(f)
 	now := time.Now().Unix()
-	good := fmt.Sprintf(`{"iss":%q,"aud":%q,"sub":"alice","exp":%d,"iat":%d,"scope":"mcp"}`, fuzzIssuer, fuzzAudience, now+3600, now)
+	good := fmt.Sprintf(`{"iss":%q,"aud":%q,"sub":"alice","client_id":"app","exp":%d,"iat":%d,"scope":"mcp"}`, fuzzIssuer, fuzzAudience, now+3600, now)
 	hdr := `{"alg":"ES256","kid":"k1","typ":"at+jwt"}`
 	for _, s := range []struct {
 		header, payload string
@@ -248,6 +256,9 @@ func FuzzJWTVerify(f *testing.F) {
 		{`{"alg":"ES256","kid":"k1","crit":["exp"],"exp":1}`, good, 0},
 		{`{"alg":"ES256","kid":"k1","jwk":{"kty":"EC","crv":"P-256","x":"AA","y":"AA"}}`, good, 0},
 		{hdr, fmt.Sprintf(`{"iss":%q,"aud":[%q,"x"],"sub":"bob","exp":%d}`, fuzzIssuer, fuzzAudience+"/", now+60), 0},
+		{hdr, fmt.Sprintf(`{"iss":%q,"aud":%q,"sub":"bob","exp":%d}`, fuzzIssuer, fuzzAudience, now+60), 0},
+		{hdr, fmt.Sprintf(`{"iss":%q,"aud":%q,"client_id":"app","exp":%d}`, fuzzIssuer, fuzzAudience, now+60), 0},
+		{`{"alg":"ES256","kid":"k1","typ":"JWT"}`, fmt.Sprintf(`{"iss":%q,"aud":%q,"azp":"app","exp":%d}`, fuzzIssuer, fuzzAudience, now+60), 0},
 		{hdr, fmt.Sprintf(`{"iss":%q,"aud":%q,"exp":%d}`, fuzzIssuer, "https://other.example.com/mcp", now+60), 0},
 		{hdr, fmt.Sprintf(`{"iss":"https://evil.example.com","aud":%q,"exp":%d}`, fuzzAudience, now+60), 0},
 		{hdr, fmt.Sprintf(`{"iss":%q,"aud":%q,"exp":%d}`, fuzzIssuer, fuzzAudience, now-3600), 0},

@@ -57,7 +57,7 @@ func TestJWTTokenType(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tok, err := jwt.Signed(sig).Claims(map[string]any{"iss": iss, "aud": aud, "sub": "alice", "exp": time.Now().Add(time.Hour).Unix(),
+		tok, err := jwt.Signed(sig).Claims(map[string]any{"iss": iss, "aud": aud, "sub": "alice", "client_id": "app", "exp": time.Now().Add(time.Hour).Unix(),
 			"iat": time.Now().Unix(), "nonce": "n", "scope": "mcp"}).Serialize()
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
 // Authorization (basic/authorization/): on Streamable HTTP a server with
@@ -26,7 +28,9 @@ import (
 // for another resource must fail. Return an error wrapping ErrInvalidToken
 // for a token that is not acceptable; every error is answered 401 with
 // error="invalid_token", and the error's text is logged at debug level,
-// never sent. The module github.com/mcpgen/mcpgen/oauth has implementations
+// never sent. A TokenInfo that names neither a Subject nor a ClientID is
+// answered 401 invalid_token too: it identifies no principal to bind
+// tasks, sessions and limits to. The module github.com/mcpgen/mcpgen/oauth has implementations
 // for JWT access tokens (JWKS) and RFC 7662 introspection.
 type TokenVerifier interface {
 	VerifyToken(ctx context.Context, token string) (*TokenInfo, error)
@@ -47,7 +51,8 @@ var ErrInvalidToken = errors.New("invalid access token")
 // TokenInfo is what a verified access token says about the caller.
 type TokenInfo struct {
 	// Subject is the token's "sub": the resource owner (or, for a client
-	// acting on its own behalf, usually the client).
+	// acting on its own behalf, usually the client). A token needs a
+	// Subject or a ClientID to be accepted.
 	Subject string
 	// Issuer is the authorization server that issued the token ("iss").
 	Issuer string
@@ -72,7 +77,8 @@ func (t *TokenInfo) HasScope(scope string) bool {
 }
 
 // key identifies the principal for binding: issuer and subject (the client
-// when the token names no subject). "" means unauthenticated.
+// when the token names no subject; the auth gate refuses a token naming
+// neither). "" means unauthenticated.
 func (t *TokenInfo) key() string {
 	if t == nil {
 		return ""
@@ -84,13 +90,14 @@ func (t *TokenInfo) key() string {
 }
 
 // authState is what the auth gate puts in a request's context: who called,
-// the server's scope rules, and the scopes a check found missing (so the
-// transport answers 403 with a challenge instead of the JSON-RPC error).
+// the server's scope rules, and the scopes of the insufficient-scope error
+// the request ended with (so the transport answers 403 with a challenge
+// instead of the JSON-RPC error).
 type authState struct {
 	info *TokenInfo
 	gate *Auth
 
-	denied atomic.Pointer[[]string] // set by checkScopes; read by the HTTP handler after Handle
+	denied atomic.Pointer[[]string] // set by noteRefusal; read by the HTTP handler after Handle
 }
 
 type authKey struct{}
@@ -123,11 +130,14 @@ func principalKey(ctx context.Context) string {
 }
 
 // RequireScopes fails with an insufficient-scope error unless the current
-// request's token grants every scope (after ScopeImplies). On HTTP the
-// error is answered 403 with WWW-Authenticate: Bearer
-// error="insufficient_scope", scope="…" when nothing was streamed yet, so
-// the client can step up. Outside an authenticated request it returns nil:
-// scopes mean nothing without an access token.
+// request's token grants every scope (after ScopeImplies). A handler that
+// returns the error (wrapped or not) has it answered, on HTTP, 403 with
+// WWW-Authenticate: Bearer error="insufficient_scope", scope="…" when
+// nothing was streamed yet, so the client can step up. A handler may also
+// use it as a test and carry on (show admins more, Options.Visible hiding
+// an item): a check that failed but did not end the request changes
+// nothing of its response. Outside an authenticated request it returns
+// nil: scopes mean nothing without an access token.
 func RequireScopes(ctx context.Context, scopes ...string) error {
 	if err := checkScopes(ctx, scopes); err != nil {
 		return err
@@ -142,9 +152,23 @@ func checkScopes(ctx context.Context, need []string) error {
 	if st == nil || len(need) == 0 || st.gate.grants(st.info, need) {
 		return nil
 	}
-	scopes := st.gate.challengeScopes(need)
-	st.denied.Store(&scopes)
-	return insufficientScope(scopes)
+	return insufficientScope(st.gate.challengeScopes(need))
+}
+
+// noteRefusal records, when the request ends with e and e is an
+// insufficient-scope error (insufficientScope: a check of the core, or
+// RequireScopes' error a handler returned), the scopes it names, so that
+// HTTP answers 403 with a challenge (finishDenied). A failed check the
+// request did not end with is not its outcome and is not recorded.
+func noteRefusal(ctx context.Context, e *jsonrpc.Error) {
+	if e == nil {
+		return
+	}
+	if st := authFrom(ctx); st != nil {
+		if scopes, ok := refusedScopes(e); ok {
+			st.denied.Store(&scopes)
+		}
+	}
 }
 
 // allowed reports whether the current request may use an item that needs

@@ -252,17 +252,44 @@ func (a *Auth) challengeScopes(need []string) []string {
 	return out
 }
 
+// insufficientScopePrefix begins the message of every insufficientScope error.
+const insufficientScopePrefix = "Forbidden: insufficient scope; this operation needs "
+
+// scopeRefusalData is the data of an insufficientScope error.
+type scopeRefusalData struct {
+	RequiredScopes []string `json:"requiredScopes"`
+}
+
 // insufficientScope is the JSON-RPC error of a denied operation (HTTP
 // answers 403 with a challenge instead, when it still can).
 func insufficientScope(scopes []string) *jsonrpc.Error {
-	return jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Forbidden: insufficient scope; this operation needs "+strings.Join(scopes, " "),
-		map[string]any{"requiredScopes": scopes})
+	return jsonrpc.NewError(jsonrpc.CodeInvalidRequest, insufficientScopePrefix+strings.Join(scopes, " "),
+		scopeRefusalData{RequiredScopes: scopes})
+}
+
+// refusedScopes returns the scopes of e when e is an insufficientScope
+// error (as built by it, however a handler passed it on), false otherwise.
+func refusedScopes(e *jsonrpc.Error) ([]string, bool) {
+	if e.Code != jsonrpc.CodeInvalidRequest || !strings.HasPrefix(e.Message, insufficientScopePrefix) {
+		return nil, false
+	}
+	var d scopeRefusalData
+	if json.Unmarshal(e.Data, &d) != nil || len(d.RequiredScopes) == 0 ||
+		e.Message != insufficientScopePrefix+strings.Join(d.RequiredScopes, " ") {
+		return nil, false
+	}
+	for _, sc := range d.RequiredScopes {
+		if !validScope(sc) {
+			return nil, false
+		}
+	}
+	return d.RequiredScopes, true
 }
 
 // admit checks Host/Origin and then the bearer token of r. It answers the request itself (and
 // returns false) when the token is missing (401), malformed (400), invalid
-// (401) or lacks RequiredScopes (403); otherwise it returns r with the
-// principal in its context.
+// or naming neither a subject nor a client (401), or lacks RequiredScopes
+// (403); otherwise it returns r with the principal in its context.
 func (a *Auth) admit(w http.ResponseWriter, r *http.Request, policy httpwire.OriginPolicy, logger *slog.Logger) (*http.Request, bool) {
 	// DNS-rebinding protection comes first: a foreign Origin learns
 	// nothing, not even that a token is needed.
@@ -285,6 +312,11 @@ func (a *Auth) admit(w http.ResponseWriter, r *http.Request, policy httpwire.Ori
 	}
 	if err == nil && !info.Expiry.IsZero() && time.Now().After(info.Expiry) {
 		err = ErrInvalidToken
+	}
+	if err == nil && info.Subject == "" && info.ClientID == "" {
+		// Every such token would be one principal (TokenInfo.key):
+		// sharing tasks, sessions, requestState and limits.
+		err = fmt.Errorf("%w: the token names neither a subject nor a client", ErrInvalidToken)
 	}
 	if err != nil {
 		if logger != nil {
@@ -402,9 +434,10 @@ func quoteEscape(s string) string {
 }
 
 // finishDenied ends the response with 403 insufficient_scope, instead of
-// the JSON-RPC error the core returned, when a scope check of the request
-// (checkScopes) failed and nothing was streamed yet; it reports whether it
-// did. Once an SSE stream is open the JSON-RPC error is sent on it instead.
+// the JSON-RPC error the core returned, when that error refused the request
+// for want of scopes (noteRefusal) and nothing was streamed yet; it reports
+// whether it did. Once an SSE stream is open the JSON-RPC error is sent on
+// it instead.
 func (st *httpStream) finishDenied(r *http.Request, id jsonrpc.ID) bool {
 	as := authFrom(r.Context())
 	if as == nil {

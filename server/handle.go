@@ -108,6 +108,7 @@ func (s *Server) handleRequest(ctx context.Context, pr *parsedRequest, w Message
 		return Response{}
 	}
 	if rerr != nil {
+		noteRefusal(ctx, rerr)
 		return errorResponse(msg.ID, rerr)
 	}
 	if body := pr.frame.response(msg.ID, result); body != nil {

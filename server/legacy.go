@@ -182,6 +182,7 @@ func (l *legacySession) Handle(ctx context.Context, msg jsonrpc.Message, w Messa
 		return Response{cancelled: context.Cause(ctx) == errClientCancelled}
 	}
 	if rerr != nil {
+		noteRefusal(ctx, rerr)
 		return errorResponse(msg.ID, rerr)
 	}
 	return Response{Body: jsonrpc.AppendResult(make([]byte, 0, len(result)+40), msg.ID, result)}
@@ -348,8 +349,8 @@ func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawM
 	}
 	l.mu.Lock()
 	if st := authFrom(ctx); st != nil && on {
-		// Delivery checks the scopes again (a resource registered at the
-		// URI since may need more): with the subscriber's token.
+		// Delivery checks again (mayHear: a resource registered at the
+		// URI since may be hidden or need more): for the subscriber's token.
 		l.subAuth = &authState{info: st.info, gate: st.gate}
 	}
 	sub := l.sub
@@ -434,13 +435,19 @@ func (l *legacySession) notify(ev event) {
 }
 
 // mayHear reports whether the session's subscriber may hear of updates of
-// uri: its token (when it subscribed with one) grants the scopes reading
-// uri needs now, whatever was registered at uri since it subscribed.
+// uri: the rule of a listen stream (resourceRegistry.readable), asked now,
+// whatever was registered at uri since it subscribed, for the caller that
+// subscribed: Options.Visible does not hide uri from it, and its token
+// (when it subscribed with one) grants the scopes reading uri needs.
 func (l *legacySession) mayHear(uri string) bool {
 	l.mu.Lock()
 	st := l.subAuth
 	l.mu.Unlock()
-	return st == nil || st.gate.grants(st.info, l.s.resources.scopesOf(uri))
+	ctx := context.Background()
+	if st != nil {
+		ctx = withAuth(ctx, &authState{info: st.info, gate: st.gate})
+	}
+	return l.s.resources.readable(ctx, uri)
 }
 
 // notification handles a client notification.

@@ -357,14 +357,6 @@ func (g *resourceRegistry) readable(ctx context.Context, uri string) bool {
 	return !hidden && (!served || allowed(ctx, scopes))
 }
 
-// scopesOf are the scopes reading uri needs, whatever Options.Visible
-// says: the resource's, or the first matching template's (nil when
-// nothing serves it).
-func (g *resourceRegistry) scopesOf(uri string) []string {
-	scopes, _, _ := g.resolve(uri, func(*entry) bool { return false })
-	return scopes
-}
-
 // checkSubscribe is the error of a legacy resources/subscribe to uri the
 // caller may not read: not found when hidden, else 403 insufficient_scope.
 func (g *resourceRegistry) checkSubscribe(ctx context.Context, uri string) error {
