@@ -290,3 +290,45 @@ func TestAttackPromptArgumentRepeatedIsInvalidParams(t *testing.T) {
 		})
 	}
 }
+
+// README: "A variable named twice has one value: `{a}/{a}` takes `p/p`".
+// A client that expands x://h/{a}-{a} with a = "a-b" (RFC 6570 §3.2.2: "-"
+// is unreserved, so it is copied as is) gets x://h/a-b-a-b, and with a =
+// "ab" x://h/{a}{a} gives x://h/abab: URIs of the template's resources.
+// The matcher takes the one split the library's Match chose ("a" and
+// "b-a-b"), sees its places disagree and answers -32602 Resource not
+// found, though another split is the expansion.
+func TestAttackTemplateRepeatedVariableOtherSplit(t *testing.T) {
+	for _, c := range []struct{ tmpl, uri, want string }{
+		{"x://h/{a}-{a}", "x://h/a-b-a-b", "vars:a=a-b"},
+		{"x://h/{a}{a}", "x://h/abab", "vars:a=ab"},
+	} {
+		t.Run(c.tmpl, func(t *testing.T) {
+			s := templateEchoServer(t, c.tmpl)
+			text, code := readTemplate(t, s, c.uri)
+			if code != 0 || text != c.want {
+				t.Errorf("%s against %s: text %q, code %d; want %q", c.tmpl, c.uri, text, code, c.want)
+			}
+		})
+	}
+}
+
+// The same matcher decides which resourceSubscriptions a
+// subscriptions/listen request is granted (readable → guard → every
+// template's match), so one listen request naming a 24 KiB URI holds its
+// acknowledgement for seconds, and a 4 MiB request can name ~170 of them
+// (minutes of CPU for one request). The acknowledgement of a stream
+// subscribing to one such URI must come promptly.
+func TestAttackListenLongSubscriptionURIIsNotQuadratic(t *testing.T) {
+	s := templateEchoServer(t, "x://h/{name}")
+	uri := "x://h/" + strings.Repeat("a,", 12000) + "a"
+	l := startListen(t, s, "1", `{"resourceSubscriptions":["`+uri+`"]}`)
+	select {
+	case n := <-l.w.ch:
+		if n.Method != "notifications/subscriptions/acknowledged" {
+			t.Fatalf("first frame %s", n.Method)
+		}
+	case <-time.After(time.Second):
+		t.Fatalf("no acknowledgement of a listen stream subscribing to a %d-byte URI after 1 s (quadratic template matching)", len(uri))
+	}
+}
