@@ -281,7 +281,7 @@ func (g *promptRegistry) getPrompt(ctx context.Context, name string, args map[st
 
 // ListPrompts implements mcp.PromptsHandler over the registry.
 func (g *promptRegistry) ListPrompts(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
-	page, next, err := decodePage[mcp.Prompt](g.set.Load().visible(ctx, g.s), params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Prompt](g.set.Load().visible(ctx, g.s), "prompts", params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}
