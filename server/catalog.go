@@ -130,16 +130,10 @@ func (set *namedSet[T]) built(key string) (int, bool) {
 
 // lookup returns the item keyed key, or the zero T.
 func (set *namedSet[T]) lookup(key string) T {
-	if i, ok := set.built(key); ok {
+	if i, ok := set.position(key); ok {
 		return set.list[i]
 	}
 	var zero T
-	if set.nAdded == 0 {
-		return zero
-	}
-	if v, ok := set.added.Load(key); ok && v.(int) < len(set.list) {
-		return set.list[v.(int)]
-	}
 	return zero
 }
 
@@ -211,30 +205,66 @@ func (set *namedSet[T]) defs() [][]byte {
 // the result member field.
 func (set *namedSet[T]) page(s *Server, r *request, p *requestParams, field string) (any, error) {
 	set = set.visible(r.ctx, s)
-	page, next, err := s.listPage(p, set.defs, set.joined())
+	cursor, err := cursorOf(p)
 	if err != nil {
 		return nil, err
 	}
-	return rawResult(s.appendList(make([]byte, 0, len(page)+160), r, field, page, next)), nil
+	if s.pageSize <= 0 && cursor == "" {
+		return rawResult(s.appendList(make([]byte, 0, len(set.joined())+160), r, field, set.joined(), "")), nil
+	}
+	page, next, err := set.paginate(field, cursor, s.pageSize)
+	if err != nil {
+		return nil, err
+	}
+	defs := make([][]byte, len(page))
+	for i, x := range page {
+		defs[i] = x.base().def
+	}
+	all := joinArray(defs)
+	return rawResult(s.appendList(make([]byte, 0, len(all)+160), r, field, all, next)), nil
 }
 
-// decodePage decodes every definition of set into D and returns the page
-// cursor selects and the next cursor (nil at the end): the list methods of
-// the mcp handler interfaces.
-func decodePage[D any, T item](set *namedSet[T], cursor *string, pageSize int) ([]D, *string, error) {
-	all := make([]D, len(set.list))
-	for i, x := range set.list {
-		if err := json.Unmarshal(x.base().def, &all[i]); err != nil {
-			return nil, nil, err
-		}
+// paginate returns the page of the set that cursor selects in the list
+// named list (the result member: "tools", "prompts", "resources",
+// "resourceTemplates") and the next cursor ("" at the end).
+func (set *namedSet[T]) paginate(list, cursor string, pageSize int) ([]T, string, error) {
+	return paginateKeyed(list, set.list, func(x T) string { return x.base().key }, set.position, cursor, pageSize)
+}
+
+// position returns where the item keyed key is in the set's list.
+func (set *namedSet[T]) position(key string) (int, bool) {
+	if i, ok := set.built(key); ok {
+		return i, true
 	}
+	if set.nAdded == 0 {
+		return 0, false
+	}
+	if v, ok := set.added.Load(key); ok && v.(int) < len(set.list) {
+		return v.(int), true
+	}
+	return 0, false
+}
+
+// decodePage decodes every definition of the page of set that cursor
+// selects in list (as page does) into D and returns it and the next cursor
+// (nil at the end): the list methods of the mcp handler interfaces.
+func decodePage[D any, T item](set *namedSet[T], list string, cursor *string, pageSize int) ([]D, *string, error) {
 	var from string
 	if cursor != nil {
 		from = *cursor
 	}
-	page, next, err := Paginate(all, from, pageSize)
-	if err != nil || next == "" {
-		return page, nil, err
+	items, next, err := set.paginate(list, from, pageSize)
+	if err != nil {
+		return nil, nil, err
+	}
+	page := make([]D, len(items))
+	for i, x := range items {
+		if err := json.Unmarshal(x.base().def, &page[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if next == "" {
+		return page, nil, nil
 	}
 	return page, &next, nil
 }
@@ -333,20 +363,4 @@ func cursorOf(p *requestParams) (string, error) {
 		return "", invalidParams("params.cursor must be a string")
 	}
 	return c, nil
-}
-
-// listPage returns the encoded page of defs for the request's cursor.
-func (s *Server) listPage(p *requestParams, defs func() [][]byte, all []byte) ([]byte, string, error) {
-	cursor, err := cursorOf(p)
-	if err != nil {
-		return nil, "", err
-	}
-	if s.pageSize <= 0 && cursor == "" {
-		return all, "", nil
-	}
-	page, next, err := Paginate(defs(), cursor, s.pageSize)
-	if err != nil {
-		return nil, "", err
-	}
-	return joinArray(page), next, nil
 }

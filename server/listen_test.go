@@ -148,3 +148,23 @@ func (r reply) fieldRaw(t *testing.T, path ...string) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// The same matcher decides which resourceSubscriptions a
+// subscriptions/listen request is granted (readable → guard → every
+// template's match), so one listen request naming a 24 KiB URI holds its
+// acknowledgement for seconds, and a 4 MiB request can name ~170 of them
+// (minutes of CPU for one request). The acknowledgement of a stream
+// subscribing to one such URI must come promptly.
+func TestListenAcknowledgesALongSubscriptionURIPromptly(t *testing.T) {
+	s := templateEchoServer(t, "x://h/{name}")
+	uri := "x://h/" + strings.Repeat("a,", 12000) + "a"
+	l := startListen(t, s, "1", `{"resourceSubscriptions":["`+uri+`"]}`)
+	select {
+	case n := <-l.w.ch:
+		if n.Method != "notifications/subscriptions/acknowledged" {
+			t.Fatalf("first frame %s", n.Method)
+		}
+	case <-time.After(time.Second):
+		t.Fatalf("no acknowledgement of a listen stream subscribing to a %d-byte URI after 1 s (quadratic template matching)", len(uri))
+	}
+}

@@ -34,6 +34,9 @@ type Options struct {
 	// minutes), to the millisecond.
 	StateTTL time.Duration
 	// PageSize is the number of items per page of list results (0: all).
+	// A list's cursor names the list and the items around the page's end,
+	// with no secret: another replica with the same registrations reads it,
+	// and removing items between pages skips none that stayed.
 	PageSize int
 	// Tools, Prompts, Resources and ResourceTemplates are registered at New.
 	Tools             []Tool

@@ -2,56 +2,119 @@ package server
 
 import (
 	"encoding/base64"
-	"strconv"
-	"strings"
+	"encoding/json"
 )
 
-// Cursors are opaque to clients (server/utilities/pagination.mdx); this
-// runtime encodes an offset as base64url("mcpgen:" + offset).
+// Cursors are opaque to clients (server/utilities/pagination.mdx). This
+// runtime's cursor is base64url (unpadded) of the JSON array
+// [list, position, last, next]: the list it pages ("tools", "prompts",
+// "resources", "resourceTemplates"; "" for Paginate), how many items the
+// walk has listed, and the keys of the last item listed and of the first
+// item of the next page ("" for Paginate). It holds no secret, so any
+// replica with the same registrations reads a cursor another issued; it is
+// canonical (encoding/json's encoding, strict base64), so a cursor is
+// accepted only in the one spelling this runtime produces.
 
-const cursorPrefix = "mcpgen:"
-
-func encodeCursor(offset int) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.Itoa(offset)))
+// cursor is a decoded pagination cursor.
+type cursor struct {
+	list       string
+	position   int
+	last, next string
 }
 
-// decodeCursor returns the offset of a cursor; "" is the first page.
-func decodeCursor(cursor string) (int, bool) {
-	if cursor == "" {
-		return 0, true
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+var cursorEncoding = base64.RawURLEncoding.Strict()
+
+func (c cursor) encode() string {
+	raw, _ := json.Marshal([]any{c.list, c.position, c.last, c.next})
+	return cursorEncoding.EncodeToString(raw)
+}
+
+// decodeCursor reads s, which must be a cursor of list in its canonical
+// spelling, with a position of at least 1.
+func decodeCursor(s, list string) (cursor, bool) {
+	raw, err := cursorEncoding.DecodeString(s)
 	if err != nil {
-		return 0, false
+		return cursor{}, false
 	}
-	s, ok := strings.CutPrefix(string(raw), cursorPrefix)
-	if !ok {
-		return 0, false
+	var fields []json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil || len(fields) != 4 {
+		return cursor{}, false
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, false
+	var c cursor
+	if json.Unmarshal(fields[0], &c.list) != nil || json.Unmarshal(fields[1], &c.position) != nil ||
+		json.Unmarshal(fields[2], &c.last) != nil || json.Unmarshal(fields[3], &c.next) != nil {
+		return cursor{}, false
 	}
-	return n, true
+	return c, c.list == list && c.position >= 1 && c.encode() == s
 }
 
 // Paginate returns the page of items that cursor points at (the first page
 // for ""), and the cursor of the next page ("" after the last page). A
-// pageSize <= 0 returns everything. A cursor Paginate did not produce is an
-// error that Handle answers with -32602, as the pagination page requires;
-// a cursor past the end of a list that shrank gives an empty last page.
+// pageSize <= 0 returns everything. A cursor Paginate did not produce (one
+// of another spelling or list, or of a position that is no multiple of pageSize)
+// is an error that Handle answers with -32602, as the pagination page
+// requires; a cursor past the end of a list that shrank gives an empty
+// last page.
+//
+// The cursor is a position: when items before it are removed between two
+// pages, the walk skips as many. The server's own lists (tools/list,
+// prompts/list, resources/list, resources/templates/list) name the items
+// around the position instead, so their cursors stay stable.
 func Paginate[T any](items []T, cursor string, pageSize int) (page []T, next string, err error) {
-	off, ok := decodeCursor(cursor)
-	if !ok {
-		return nil, "", invalidParams("invalid cursor")
-	}
-	if off > len(items) {
-		off = len(items)
+	start := 0
+	if cursor != "" {
+		c, ok := decodeCursor(cursor, "")
+		if !ok || c.last != "" || c.next != "" || pageSize <= 0 || c.position%pageSize != 0 {
+			return nil, "", invalidParams("invalid cursor")
+		}
+		start = min(c.position, len(items))
 	}
 	end := len(items)
-	if pageSize > 0 && off+pageSize < end {
-		end = off + pageSize
-		next = encodeCursor(end)
+	if pageSize > 0 && start+pageSize < end {
+		end = start + pageSize
+		next = cursorAt("", end, "", "")
 	}
-	return items[off:end], next, nil
+	return items[start:end], next, nil
+}
+
+func cursorAt(list string, position int, last, next string) string {
+	return cursor{list: list, position: position, last: last, next: next}.encode()
+}
+
+// paginateKeyed is Paginate for a list of keyed items in registration
+// order (a replaced item keeps its place, a new one is appended): the
+// cursor names list and the keys of the last item listed and of the next
+// one, and the next page starts at the earlier of "just after last" and
+// "at next" among those still listed, so removing items, even the ones
+// the cursor names, skips none that stayed (server/utilities/
+// pagination.mdx: "Provide stable cursors"); an item that is removed and
+// added again moves to the end and is listed there. When both named items
+// are gone the page starts where the next item was less one (the removal
+// of the last item listed), which skips as many items as were removed
+// before it too. index returns the position of a key in items.
+func paginateKeyed[T any](list string, items []T, key func(T) string, index func(string) (int, bool), cur string, pageSize int) (page []T, next string, err error) {
+	start := 0
+	if cur != "" {
+		c, ok := decodeCursor(cur, list)
+		if !ok || c.last == "" || c.next == "" {
+			return nil, "", invalidParams("invalid cursor")
+		}
+		start = min(c.position-1, len(items))
+		i, okLast := index(c.last)
+		j, okNext := index(c.next)
+		switch {
+		case okLast && okNext:
+			start = min(i+1, j)
+		case okLast:
+			start = i + 1
+		case okNext:
+			start = j
+		}
+	}
+	end := len(items)
+	if pageSize > 0 && start+pageSize < end {
+		end = start + pageSize
+		next = cursorAt(list, end, key(items[end-1]), key(items[end]))
+	}
+	return items[start:end], next, nil
 }

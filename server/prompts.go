@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/derive"
@@ -230,22 +231,34 @@ func (g *promptRegistry) get(ctx context.Context, r *request, p *requestParams, 
 // promptArguments decodes params.arguments, an object of strings (absent or
 // null: none). A value that is not a string, null included, is refused
 // naming its argument: encoding/json would read null as "", which passes
-// a required argument's check.
+// a required argument's check. An argument named twice is refused as
+// every other repeated member is (README "How a request flows"):
+// encoding/json would keep the last value, while a reader taking the
+// first (an interceptor auditing params) would see another prompt.
 func promptArguments(raw json.RawMessage) (map[string]string, error) {
 	if jsonscan.IsNullOrAbsent(raw) {
 		return nil, nil
 	}
-	var values map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &values); err != nil || values == nil {
-		return nil, invalidParams("params.arguments must be an object of strings")
-	}
-	args := make(map[string]string, len(values))
-	for name, v := range values {
+	args := map[string]string{}
+	var bad string
+	var notString bool
+	dup, repeated, ok := jsonscan.Members(raw, func(key, value []byte) {
 		var s string
-		if jsonscan.Kind(v) != '"' || json.Unmarshal(v, &s) != nil {
-			return nil, invalidParams(fmt.Sprintf("params.arguments.%s must be a string", name))
+		if jsonscan.Kind(value) != '"' || json.Unmarshal(value, &s) != nil {
+			if !notString {
+				bad, notString = string(key), true
+			}
+			return
 		}
-		args[name] = s
+		args[string(key)] = s
+	})
+	switch {
+	case !ok:
+		return nil, invalidParams("params.arguments must be an object of strings")
+	case repeated:
+		return nil, invalidParams("params.arguments: duplicate member " + strconv.Quote(dup))
+	case notString:
+		return nil, invalidParams(fmt.Sprintf("params.arguments.%s must be a string", bad))
 	}
 	return args, nil
 }
@@ -268,7 +281,7 @@ func (g *promptRegistry) getPrompt(ctx context.Context, name string, args map[st
 
 // ListPrompts implements mcp.PromptsHandler over the registry.
 func (g *promptRegistry) ListPrompts(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
-	page, next, err := decodePage[mcp.Prompt](g.set.Load().visible(ctx, g.s), params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Prompt](g.set.Load().visible(ctx, g.s), "prompts", params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}

@@ -372,7 +372,7 @@ func (g *resourceRegistry) checkSubscribe(ctx context.Context, uri string) error
 
 // ListResources implements mcp.ResourcesHandler over the registry.
 func (g *resourceRegistry) ListResources(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
-	page, next, err := decodePage[mcp.Resource](g.set.Load().res.visible(ctx, g.s), params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Resource](g.set.Load().res.visible(ctx, g.s), "resources", params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +381,7 @@ func (g *resourceRegistry) ListResources(ctx context.Context, params *mcp.Pagina
 
 // ListResourceTemplates implements mcp.ResourcesHandler over the registry.
 func (g *resourceRegistry) ListResourceTemplates(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
-	page, next, err := decodePage[mcp.ResourceTemplate](g.set.Load().tmpl.visible(ctx, g.s), params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.ResourceTemplate](g.set.Load().tmpl.visible(ctx, g.s), "resourceTemplates", params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}

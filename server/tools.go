@@ -437,7 +437,7 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 
 // ListTools implements mcp.ToolsHandler over the registry.
 func (g *toolRegistry) ListTools(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-	page, next, err := decodePage[mcp.Tool](g.set.Load().visible(ctx, g.s), params.Cursor, g.s.pageSize)
+	page, next, err := decodePage[mcp.Tool](g.set.Load().visible(ctx, g.s), "tools", params.Cursor, g.s.pageSize)
 	if err != nil {
 		return nil, err
 	}

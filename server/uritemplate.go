@@ -2,123 +2,122 @@ package server
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yosida95/uritemplate/v3"
 )
 
 // uriMatcher matches URIs against an RFC 6570 resource template and
-// extracts its variables. Matching is github.com/yosida95/uritemplate/v3's
-// (every level-4 expression: {var}, {+var}, {#var}, {/var}, {.var},
-// {;var}, {?a,b}, {&a,b}, prefixes and explode), replacing a hand-written
-// regexp translation that missed {/name} against "/readme.md" and never
-// matched {/path*} or {.ext}.
+// extracts its variables, for every level-4 expression: {var}, {+var},
+// {#var}, {/var}, {.var}, {;var}, {?a,b}, {&a,b}, prefixes and explode.
 //
-// A URI matches only when the template can expand to it: the library's
-// Regexp is a looser prefilter (it takes "?b=1&a=2" for {?a,b}, "?a=1&a=2",
-// and "abcdef" for {var:3}), so its Match, which returns nil for such a
-// URI, decides. A variable the template names more than once has one
-// value (RFC 6570 §2.3): the library merges the captures of one name, so
-// each later place is matched under a name of its own (places) and the
-// places must agree, a prefix {var:3} holding the first 3 characters of
-// the value ({a}/{a} against "p/q" and {name:1}/{name} against "z/secret"
-// are no expansions of their templates).
+// The template is parsed and validated by
+// github.com/yosida95/uritemplate/v3, whose grammar is right; matching is
+// a regexp of this file's own (uritemplate_regexp.go), run by Go's RE2
+// engine in time linear in the URI. The library's Match, used before, is
+// quadratic (it copies every capture of every thread at every character:
+// seconds for a URI of a few tens of KiB), and its Regexp has one capture
+// for a whole expression, counts a prefix in octets and accepts values
+// that are not UTF-8.
+//
+// A URI matches only when the template can expand to it: the variables
+// of an expression in their order ({?a,b} takes "?b=2", not "?b=1&a=2"),
+// a prefix {var:3} holding at most 3 characters, values whose
+// percent-decoded octets are UTF-8. A variable the template names more
+// than once has one value (RFC 6570 §2.3): each place is captured under a
+// name of its own (places) and the places must agree, a prefix {var:3}
+// holding the first 3 characters of the value ({a}/{a} against "p/q" and
+// {name:1}/{name} against "z/secret" are no expansions of their
+// templates).
 type uriMatcher struct {
-	t *uritemplate.Template
-	// places maps the name Match reports a place under ("var:3" for a
-	// prefix {var:3}; a renamed one for a later place of a name) to the
-	// variable it holds and how its value is read.
-	places map[string]templatePlace
+	re *regexp.Regexp
+	// places are the variable specifications of the template in order;
+	// each holds the regexp groups that capture it.
+	places []templatePlace
 }
 
 // templatePlace is one variable specification of a template.
 type templatePlace struct {
-	name   string // the variable's name, without ":3" or "*"
-	prefix int    // {var:3}: 3; 0 for the whole value
-	sep    string // what the items of a list are joined with
+	capture string // the name the place is captured under (renamed when the variable was named before)
+	name    string // the variable's name, without ":3" or "*"
+	prefix  int    // {var:3}: 3; 0 for the whole value
+	sep     string // what the items of a list are joined with
+	op      byte   // the expression's operator, 0 for a simple {var}
+	explode bool
+	groups  []int // the regexp groups capturing the place, one per alternative it is in
 }
 
 func compileURITemplate(tmpl string) (*uriMatcher, error) {
 	if _, err := uritemplate.New(tmpl); err != nil {
 		return nil, fmt.Errorf("URI template %q: %w", tmpl, err)
 	}
-	matchTmpl, places, err := templatePlaces(tmpl)
+	exprs, tail := templateExprs(tmpl)
+	places, err := templatePlaces(exprs)
 	if err != nil {
 		return nil, fmt.Errorf("URI template %q: %w", tmpl, err)
 	}
-	t, err := uritemplate.New(matchTmpl)
+	re, err := templateRegexp(exprs, tail, places)
 	if err != nil {
 		return nil, fmt.Errorf("URI template %q: %w", tmpl, err)
 	}
-	return &uriMatcher{t: t, places: places}, nil
+	return &uriMatcher{re: re, places: places}, nil
 }
 
-// templatePlaces returns tmpl, which uritemplate.New has accepted, with
-// every place of a variable after its first renamed (placeName), and its
-// places by the name Match reports each under. The items of a list are
-// joined with the separator the URI held between them: "," for a variable
-// that is not exploded ({a} against "a,b" is "a,b") and for an exploded
-// named one ({?x*} against "?x=1&x=2" is "1,2", as {?x} against
-// "?x=1,2"); the operator's separator for an exploded path or label
-// ({/path*} against "/a/b" is "a/b").
+// templatePlaces returns the places of exprs, which uritemplate.New has
+// accepted, every place of a variable after its first captured under a
+// name of its own (placeName). The items of a list are joined with the
+// separator the URI held between them: "," for a variable that is not
+// exploded ({a} against "a,b" is "a,b") and for an exploded named one
+// ({?x*} against "?x=1&x=2" is "1,2", as {?x} against "?x=1,2"); the
+// operator's separator for an exploded path or label ({/path*} against
+// "/a/b" is "a/b").
 //
 // A variable named more than once may not be in a ;, ? or & expression:
 // the URI holds its name there, so its places cannot be told apart.
-func templatePlaces(tmpl string) (string, map[string]templatePlace, error) {
-	exprs, tail := templateExprs(tmpl)
-	places := map[string]templatePlace{}
+func templatePlaces(exprs []templateExpr) ([]templatePlace, error) {
 	seen := map[string]int{}   // places of each name so far
-	taken := map[string]bool{} // names a later place may not be matched under
+	taken := map[string]bool{} // names a later place may not be captured under
 	for _, e := range exprs {
 		for _, spec := range e.specs {
 			taken[specName(spec)] = true
 		}
 	}
 	named := map[string]bool{} // names with a place in a ;, ? or & expression
-	var out strings.Builder
+	var places []templatePlace
 	for _, e := range exprs {
-		out.WriteString(e.before + "{")
-		if e.op != 0 {
-			out.WriteByte(e.op)
-		}
-		for k, spec := range e.specs {
-			v := templatePlace{name: specName(spec), sep: ","}
-			explode, suffix := "", ""
-			if strings.HasSuffix(spec, "*") {
-				explode = "*"
-				if e.op == '/' || e.op == '.' {
-					v.sep = string(e.op)
-				}
+		for _, spec := range e.specs {
+			p := templatePlace{name: specName(spec), sep: ",", op: e.op, explode: strings.HasSuffix(spec, "*")}
+			if p.explode && (e.op == '/' || e.op == '.') {
+				p.sep = string(e.op)
 			}
 			if _, n, ok := strings.Cut(strings.TrimSuffix(spec, "*"), ":"); ok {
-				suffix = ":" + n
-				v.prefix, _ = strconv.Atoi(n)
+				p.prefix, _ = strconv.Atoi(n)
 			}
-			if e.op == ';' || e.op == '?' || e.op == '&' {
-				named[v.name] = true
+			if isNamedOp(e.op) {
+				named[p.name] = true
 			}
-			capture := v.name
-			if seen[v.name] > 0 {
-				capture = placeName(v.name, seen[v.name], taken)
+			p.capture = p.name
+			if seen[p.name] > 0 {
+				p.capture = placeName(p.name, seen[p.name], taken)
 			}
-			seen[v.name]++
-			if k > 0 {
-				out.WriteByte(',')
-			}
-			out.WriteString(capture + suffix + explode)
-			places[capture+suffix] = v
+			seen[p.name]++
+			places = append(places, p)
 		}
-		out.WriteByte('}')
 	}
-	out.WriteString(tail)
 	for name, n := range seen {
 		if n > 1 && named[name] {
-			return "", nil, fmt.Errorf("variable %q is named more than once, in a ;, ? or & expression among them, where the URI cannot tell its places apart", name)
+			return nil, fmt.Errorf("variable %q is named more than once, in a ;, ? or & expression among them, where the URI cannot tell its places apart", name)
 		}
 	}
-	return out.String(), places, nil
+	return places, nil
 }
+
+// isNamedOp reports whether an expression of operator op names its
+// variables in the URI (name=value).
+func isNamedOp(op byte) bool { return op == ';' || op == '?' || op == '&' }
 
 // templateExpr is one expression of a template: its operator (0 for a
 // simple {var}), its variable specifications as written ("path*",
@@ -157,7 +156,7 @@ func specName(spec string) string {
 }
 
 // placeName is the name a later place (the n-th, from 1) of variable name
-// is matched under: a variable name (RFC 6570 varname) that neither the
+// is captured under: a variable name (RFC 6570 varname) that neither the
 // template nor another place uses (taken holds both, and gets this one).
 func placeName(name string, n int, taken map[string]bool) string {
 	for ; ; n++ {
@@ -174,58 +173,61 @@ func placeName(name string, n int, taken map[string]bool) string {
 // templatePlaces says; a variable the URI leaves out (an optional {?q}) is
 // absent from the map.
 func (m *uriMatcher) match(uri string) (map[string]string, bool) {
-	if !m.t.Regexp().MatchString(uri) {
+	loc := m.re.FindStringSubmatchIndex(uri)
+	if loc == nil {
 		return nil, false
 	}
-	values := m.t.Match(uri)
-	if values == nil {
-		return nil, false
-	}
-	vars := make(map[string]string, len(values))
-	full := map[string]bool{} // names a whole-value place set
-	for capture, v := range values {
-		p, ok := m.places[capture]
-		if !ok {
-			p = templatePlace{name: capture, sep: ","}
-		}
-		value := strings.Join(v.V, p.sep)
-		if p.prefix == 0 {
-			if old, ok := vars[p.name]; ok && full[p.name] && old != value {
-				return nil, false // two places of one variable disagree
+	values := make(map[string]string, len(m.places))
+	for _, p := range m.places {
+		for _, g := range p.groups {
+			if loc[2*g] < 0 {
+				continue
 			}
-			vars[p.name], full[p.name] = value, true
-		}
-	}
-	for capture, v := range values {
-		p, ok := m.places[capture]
-		if !ok || p.prefix == 0 {
-			continue
-		}
-		value := strings.Join(v.V, p.sep)
-		if whole, ok := vars[p.name]; ok && full[p.name] {
-			if firstRunes(whole, p.prefix) != value {
+			v, ok := p.value(uri[loc[2*g]:loc[2*g+1]])
+			if !ok {
 				return nil, false
 			}
+			values[p.capture] = v
+			break
+		}
+	}
+	return m.agree(values)
+}
+
+// agree merges the values of the places (by capture name) into the
+// template's variables, or reports false when the places of a variable
+// disagree.
+func (m *uriMatcher) agree(values map[string]string) (map[string]string, bool) {
+	vars := make(map[string]string, len(values))
+	full := map[string]bool{} // names a whole-value place set
+	for _, p := range m.places {
+		value, ok := values[p.capture]
+		if !ok || p.prefix > 0 {
 			continue
 		}
-		// Prefixes only: the longest stands for the value, the others
-		// must be its beginning.
-		if old, ok := vars[p.name]; !ok || len([]rune(value)) > len([]rune(old)) {
+		if old, ok := vars[p.name]; ok && old != value {
+			return nil, false // two places of one variable disagree
+		}
+		vars[p.name], full[p.name] = value, true
+	}
+	for _, p := range m.places {
+		value, ok := values[p.capture]
+		if !ok || p.prefix == 0 || full[p.name] {
+			continue
+		}
+		// Prefixes only: the longest stands for the value.
+		if old, ok := vars[p.name]; !ok || utf8.RuneCountInString(value) > utf8.RuneCountInString(old) {
 			vars[p.name] = value
 		}
 	}
-	for capture, v := range values {
-		if p, ok := m.places[capture]; ok && p.prefix > 0 && !full[p.name] {
-			if value := strings.Join(v.V, p.sep); firstRunes(vars[p.name], p.prefix) != value {
-				return nil, false
-			}
+	for _, p := range m.places {
+		value, here := values[p.capture]
+		whole, set := vars[p.name]
+		if here != set { // a name set at one place is set at all
+			return nil, false
 		}
-	}
-	for capture, p := range m.places { // a name set at one place is set at all
-		if _, set := vars[p.name]; set {
-			if _, here := values[capture]; !here {
-				return nil, false
-			}
+		if here && p.prefix > 0 && firstRunes(whole, p.prefix) != value {
+			return nil, false
 		}
 	}
 	return vars, true
