@@ -14,7 +14,7 @@ import (
 // any other request the sender has issued — the client did not reuse one),
 // and each answer must carry the id of its own request ("Result responses
 // MUST include the same ID as the request they correspond to").
-func TestAttackStdioLoneSurrogateIDsAreDistinct(t *testing.T) {
+func TestStdioLoneSurrogateIDsAreDistinct(t *testing.T) {
 	f := newFixture(t)
 	p := startStdio(t, f.s, 0)
 	p.request(`"\ud800"`, "tools/call", `{"name":"slow","arguments":{"tag":"a"}}`)
@@ -42,7 +42,7 @@ func TestAttackStdioLoneSurrogateIDsAreDistinct(t *testing.T) {
 // notifications/cancelled names one request by id; cancelling "\udc00"
 // (no such request in flight: ignored, cancellation.mdx "unknown
 // requests" ) must not cancel the request "\ud800".
-func TestAttackStdioCancelLoneSurrogateHitsOtherRequest(t *testing.T) {
+func TestStdioCancelOfLoneSurrogateIDSparesOtherRequest(t *testing.T) {
 	f := newFixture(t)
 	p := startStdio(t, f.s, 0)
 	p.request(`"\ud800"`, "tools/call", `{"name":"slow","arguments":{"tag":"a"}}`)
@@ -65,10 +65,9 @@ func TestAttackStdioCancelLoneSurrogateHitsOtherRequest(t *testing.T) {
 // notifications SHOULD be ignored: ... Malformed notifications", and the
 // README's rule that a repeated member of params is refused (no two readers
 // of one message may disagree: the first "requestId" names no request in
-// flight, the last one does). The stdio server cancels the request the last
-// one names (a legacy session's reader, exactObject, refuses the same
-// params).
-func TestAttackStdioCancelWithRepeatedRequestIdIgnored(t *testing.T) {
+// flight, the last one does). The stdio server ignores it, as a legacy
+// session's reader (exactObject) refuses the same params: one rule.
+func TestStdioCancelWithRepeatedRequestIdIgnored(t *testing.T) {
 	f := newFixture(t)
 	p := startStdio(t, f.s, 0)
 	p.request(`"slow-1"`, "tools/call", `{"name":"slow","arguments":{"tag":"a"}}`)
