@@ -14,16 +14,14 @@ import (
 )
 
 // On stdio the client routes notifications/progress to the call whose
-// progress token it names. It reads the token with encoding/json
-// (case-insensitive member names, the last repeated one wins) while the
-// notification is then decoded by the generated decoder (exact names): a
-// notification whose progressToken is another token, with a
-// "PROGRESSTOKEN" member naming this call's, is handed to this call's
-// WithProgress callback, which receives progress for a token it never
-// issued. Two parsers of one message disagree (README: members are read by
+// progress token it names, reading the token by its exact member name as
+// the generated decoder does: a notification whose progressToken is
+// another token, with a "PROGRESSTOKEN" member naming this call's, is not
+// this call's (encoding/json would fold the case and keep the last), so
+// its WithProgress callback receives nothing (README: members are read by
 // exact name; progress.mdx: a notification names its request by
 // progressToken).
-func TestAttackStdioProgressRoutedByCaseVariantMember(t *testing.T) {
+func TestStdioProgressNotRoutedByCaseVariantMember(t *testing.T) {
 	tr, _ := fakeStdio(t, func(req wireRequest, w io.Writer) {
 		if req.Method != "tools/call" {
 			return
