@@ -15,10 +15,11 @@ import (
 // README ("The Go client"): a legacy HTTP session's GET stream is
 // "reopened with backoff"; session_stream.go: "A stream that ends is
 // reopened with backoff until Close." A server whose GET stream opens (200,
-// text/event-stream) and ends at once, every time, is reopened every 100 ms
-// forever: the successful open resets the wait, so the delay never grows
-// (about 20 GETs in 2 s; with a doubling backoff from 100 ms, 5).
-func TestAttackLegacySessionStreamThatEndsAtOnceBacksOff(t *testing.T) {
+// text/event-stream) and ends at once, every time, is reopened with a
+// doubling wait: an open alone does not reset it, only a stream that
+// delivered a message or lived a while (about 5 GETs in 2 s from 100 ms;
+// 20 if every open reset the wait).
+func TestLegacySessionStreamThatEndsAtOnceBacksOff(t *testing.T) {
 	srv := testServer(t)
 	inner := srv.HTTPHandler(server.HTTPOptions{})
 	var gets atomic.Int32
