@@ -95,6 +95,9 @@ func (c *stdioConn) startBatched(l *stdioLoop, sb *stdioBatch, i int, msg jsonrp
 		}
 	}
 	call := &stdioCall{id: msg.ID}
+	// Its answer is an element of the batch response (batchDone, cutOff):
+	// answerRemaining must not answer it alone.
+	call.answered.Store(true)
 	if c.slots != nil {
 		call.slot.hold()
 	}
