@@ -312,7 +312,14 @@ func (t *HTTPTransport) readStream(ctx context.Context, req *Request, body io.Re
 		}
 		msg, derr := jsonrpc.Decode(data)
 		if derr != nil {
-			return nil, fmt.Errorf("client: an event of the %s stream is not valid JSON-RPC (%s): %s", req.Method, derr.Message, clip(data))
+			err := fmt.Errorf("client: an event of the %s stream is not valid JSON-RPC (%s): %s", req.Method, derr.Message, clip(data))
+			if fromServer(data) {
+				// A request or notification of the server concerns no
+				// call: dropped, as on stdio (streamConn.malformed).
+				t.warnDropped(err)
+				continue
+			}
+			return nil, err
 		}
 		switch msg.Kind {
 		case jsonrpc.KindNotification:
@@ -324,6 +331,18 @@ func (t *HTTPTransport) readStream(ctx context.Context, req *Request, body io.Re
 		default:
 			return t.response(req, data)
 		}
+	}
+}
+
+// warnDropped logs, through the Client's Options.Logger when the peer is a
+// Client, that an invalid request or notification of the server was
+// dropped.
+func (t *HTTPTransport) warnDropped(err error) {
+	t.mu.Lock()
+	w, ok := t.peer.(warner)
+	t.mu.Unlock()
+	if ok {
+		w.warn("mcp client: dropped an invalid request or notification of the server", "error", err)
 	}
 }
 

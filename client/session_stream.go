@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"mime"
 	"net/http"
 	"time"
@@ -21,8 +22,9 @@ import (
 const (
 	streamRetryMin   = 100 * time.Millisecond
 	streamRetryMax   = 5 * time.Second
-	streamMaxFailing = 5               // consecutive failed opens before giving up
-	streamOpenWait   = 5 * time.Second // sessionReady's wait for the first GET's answer
+	streamMaxFailing = 5                  // consecutive failed opens before giving up
+	streamOpenWait   = 5 * time.Second    // sessionReady's wait for the first GET's answer
+	streamHealthy    = 2 * streamRetryMax // a stream open this long resets the backoff
 )
 
 // sessionReady implements legacySessioner: the session is initialized.
@@ -65,15 +67,21 @@ func (t *HTTPTransport) stopSessionStream() {
 func (t *HTTPTransport) followSessionStream(ctx context.Context, first chan struct{}) {
 	wait, failing := streamRetryMin, 0
 	for ctx.Err() == nil {
-		opened, again := t.readSessionStream(ctx, first)
+		start := time.Now()
+		opened, delivered, again := t.readSessionStream(ctx, first)
 		first = nil
 		if !again || ctx.Err() != nil {
 			return
 		}
-		if opened {
+		switch {
+		case opened && (delivered || time.Since(start) >= streamHealthy):
 			wait, failing = streamRetryMin, 0
-		} else if failing++; failing >= streamMaxFailing {
-			return
+		case opened:
+			failing = 0 // it opens, but ends at once: tried again, with backoff
+		default:
+			if failing++; failing >= streamMaxFailing {
+				return
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -85,9 +93,10 @@ func (t *HTTPTransport) followSessionStream(ctx context.Context, first chan stru
 }
 
 // readSessionStream opens the GET stream once and reads it to its end. It
-// reports whether the stream opened and whether to try again.
+// reports whether the stream opened, whether it delivered a message, and
+// whether to try again.
 // first, when not nil, is closed once the server has answered the GET.
-func (t *HTTPTransport) readSessionStream(ctx context.Context, first chan struct{}) (opened, again bool) {
+func (t *HTTPTransport) readSessionStream(ctx context.Context, first chan struct{}) (opened, delivered, again bool) {
 	if first != nil {
 		defer func() {
 			if first != nil {
@@ -97,7 +106,7 @@ func (t *HTTPTransport) readSessionStream(ctx context.Context, first chan struct
 	}
 	hr, err := http.NewRequestWithContext(ctx, http.MethodGet, t.URL, nil)
 	if err != nil {
-		return false, false
+		return false, false, false
 	}
 	for k, vs := range t.Header {
 		hr.Header[k] = append([]string(nil), vs...)
@@ -107,7 +116,7 @@ func (t *HTTPTransport) readSessionStream(ctx context.Context, first chan struct
 	sid, version, peer := t.sessionID, t.legacyVersion, t.peer
 	t.mu.Unlock()
 	if sid == "" {
-		return false, false
+		return false, false, false
 	}
 	hr.Header.Set("Mcp-Session-Id", sid)
 	if version != "" {
@@ -115,7 +124,7 @@ func (t *HTTPTransport) readSessionStream(ctx context.Context, first chan struct
 	}
 	resp, err := t.client().Do(hr)
 	if err != nil {
-		return false, true // a network error: try again
+		return false, false, true // a network error: try again
 	}
 	defer resp.Body.Close()
 	if first != nil {
@@ -125,18 +134,21 @@ func (t *HTTPTransport) readSessionStream(ctx context.Context, first chan struct
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode/100 != 2 || mediaType != "text/event-stream" {
 		drain(resp)
-		return false, false // 405: no stream offered; 404: the session ended; 409: one is open already
+		return false, false, false // 405: no stream offered; 404: the session ended; 409: one is open already
 	}
 	sr := httpwire.NewSSEReader(resp.Body, t.max())
 	for {
 		data, err := sr.Next()
 		if err != nil {
-			return true, true
+			return true, delivered, true
 		}
 		msg, derr := jsonrpc.Decode(data)
 		if derr != nil {
-			continue // a malformed event concerns no request of the caller
+			// A malformed event concerns no request of the caller.
+			t.warnDropped(fmt.Errorf("client: an event of the session's stream is not valid JSON-RPC (%s): %s", derr.Message, clip(data)))
+			continue
 		}
+		delivered = true
 		switch msg.Kind {
 		case jsonrpc.KindNotification:
 			if peer != nil {

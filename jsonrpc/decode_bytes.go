@@ -15,7 +15,7 @@ import (
 // checks the tape path against.
 func decodeBytes(data []byte) (Message, *Error) {
 	var msg Message
-	if !jsonscan.Valid(data) {
+	if !jsonscan.ValidDeep(data) {
 		return msg, invalid(CodeParseError, "message is not valid JSON")
 	}
 	if !utf8.Valid(data) {

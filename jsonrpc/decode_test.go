@@ -185,11 +185,17 @@ func TestDecodeHugeInput(t *testing.T) {
 		t.Errorf("params length = %d", len(msg.Params))
 	}
 
-	// Deeply nested params are rejected as a parse error, not a crash.
+	// Deeply nested params are no crash and no parse error: the message
+	// is read (its id with it) and the depth is its reader's concern; the
+	// same nesting left unclosed is a parse error.
 	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
-	_, err = Decode([]byte(`{"jsonrpc":"2.0","method":"m","params":` + deep + `}`))
+	msg, err = Decode([]byte(`{"jsonrpc":"2.0","id":9,"method":"m","params":` + deep + `}`))
+	if err != nil || msg.ID != IntID(9) || len(msg.Params) != len(deep) {
+		t.Errorf("deep nesting: err = %v, id %s, %d bytes of params", err, msg.ID, len(msg.Params))
+	}
+	_, err = Decode([]byte(`{"jsonrpc":"2.0","id":9,"method":"m","params":` + deep[:len(deep)-1] + `}`))
 	if err == nil || err.Code != CodeParseError {
-		t.Errorf("deep nesting: err = %v, want parse error", err)
+		t.Errorf("deep nesting left open: err = %v, want parse error", err)
 	}
 
 	// Many unknown members do not matter.

@@ -10,7 +10,10 @@
 // in this order, are:
 //
 //   - Input that is not valid JSON, or not valid UTF-8 (RFC 8259 requires
-//     UTF-8), is a Parse error (-32700).
+//     UTF-8), is a Parse error (-32700). Nesting is not limited here
+//     (encoding/json refuses past 10 000 levels): a message nested deeper
+//     is still read, its id with it, and what is too deep is its reader's
+//     verdict (a tool's arguments: the validation error).
 //   - Valid JSON that is not an object is an Invalid Request (-32600).
 //     Batches (arrays) are rejected this way: MCP does not support them.
 //   - A member name that appears twice in the message object, known or

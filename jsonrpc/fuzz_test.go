@@ -26,6 +26,7 @@ var decodeSeeds = []string{
 	`{"jsonrpc":"1.0","id":1,"method":"m"}`,
 	`{"jsonrpc":"2.0","id":1,"\u006dethod":"m","method":"n"}`,
 	`{"jsonrpc":"2.0","id":-0,"method":"m","params":null}`,
+	`{"jsonrpc":"2.0","id":"\ud800x\uDC00\ud83d\ude00\u0041","method":"m"}`,
 	"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}",
 	`{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}`,
 	`null`, `[]`, `{}`, `{`, ``,
@@ -69,7 +70,7 @@ func FuzzDecode(f *testing.F) {
 		default:
 			t.Fatalf("success with kind %v", msg.Kind)
 		}
-		if !json.Valid(enc) || bytes.ContainsAny(enc, "\r\n") {
+		if !jsonscan.ValidDeep(enc) || bytes.ContainsAny(enc, "\r\n") { // any depth Decode takes
 			t.Fatalf("re-encoded message is invalid or multi-line: %q", enc)
 		}
 		again, derr := Decode(enc)

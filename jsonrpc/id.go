@@ -16,7 +16,8 @@ import (
 // ID stores the id's canonical JSON text, so IDs are comparable with == and
 // usable as map keys: two ids are equal exactly when they denote the same
 // JSON value. The canonical text is the received text, except that string
-// ids containing escapes are re-encoded minimally ("\u0061" becomes "a") and
+// ids containing escapes are re-encoded minimally ("\u0061" becomes "a",
+// but a lone surrogate such as "\ud800" stays an escape, in lower case) and
 // -0 becomes 0. Echoing an ID therefore sends back an equal JSON value,
 // byte-identical in all common cases.
 type ID struct {
@@ -50,7 +51,9 @@ func (id ID) Int64() (n int64, ok bool) {
 }
 
 // Str returns the unescaped value of a string id. ok is false for integer
-// and zero ids.
+// and zero ids. A lone surrogate escape in the id becomes U+FFFD here (a Go
+// string cannot hold one), so ids that differ only there have equal Str
+// values; compare IDs, not their Str values.
 func (id ID) Str() (s string, ok bool) {
 	if !id.IsString() {
 		return "", false
@@ -105,11 +108,7 @@ func parseID(raw []byte) (ID, bool) {
 		if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) && !hasControl(inner) && bytes.IndexByte(inner, '"') < 0 {
 			return ID{raw: string(raw)}, true
 		}
-		s, ok := jsonscan.Unquote(inner)
-		if !ok {
-			return ID{}, false
-		}
-		return StringID(s), true
+		return escapedStringID(inner)
 	}
 	if !jsonscan.IsInteger(raw) {
 		return ID{}, false

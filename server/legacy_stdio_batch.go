@@ -19,7 +19,11 @@ import (
 // server-to-client request gives its slot back meanwhile, as a single
 // request does (stdioWriter.waitingForClient). While the server drains the
 // requests are refused; the ones still running when the connection ends
-// are answered with the shutdown error (answerRemaining).
+// are answered with the shutdown error (answerRemaining). A request whose
+// id is that of a request in flight (a single one, another batch's, or an
+// earlier one of this batch) is refused with Invalid Request, as on a
+// single line; notifications/cancelled reaches a batched request as any
+// other, and it then gets no answer in the batch response.
 func (c *stdioConn) dispatchBatch(l *stdioLoop, line []byte) {
 	elems, rerr := splitBatch(line)
 	if rerr != nil {
@@ -38,9 +42,22 @@ func (c *stdioConn) dispatchBatch(l *stdioLoop, line []byte) {
 		c.batches[sb] = struct{}{}
 		c.mu.Unlock()
 	}
+	var ids map[jsonrpc.ID]struct{} // the batch's request ids: each once
+	if b.requests > 1 {
+		ids = make(map[jsonrpc.ID]struct{}, b.requests)
+	}
 	for i, msg := range b.msgs {
 		if msg.Kind != jsonrpc.KindRequest {
 			continue
+		}
+		if _, dup := ids[msg.ID]; dup {
+			// Its answer is not out yet (the batch response carries it):
+			// a request of this id is still in flight.
+			sb.answer(i, jsonrpc.AppendError(nil, msg.ID, inFlightIDError()))
+			continue
+		}
+		if ids != nil {
+			ids[msg.ID] = struct{}{}
 		}
 		if !c.startBatched(l, sb, i, msg) {
 			break
@@ -77,33 +94,53 @@ func (c *stdioConn) startBatched(l *stdioLoop, sb *stdioBatch, i int, msg jsonrp
 			}
 		}
 	}
-	slot := new(stdioSlot)
+	call := &stdioCall{id: msg.ID}
+	// Its answer is an element of the batch response (batchDone, cutOff):
+	// answerRemaining must not answer it alone.
+	call.answered.Store(true)
 	if c.slots != nil {
-		slot.hold()
+		call.slot.hold()
 	}
+	call.ctx.init(l.reqs, c.gone)
 	c.mu.Lock()
 	if c.over {
 		c.mu.Unlock()
-		c.release(slot)
+		c.release(&call.slot)
 		return false
 	}
+	key := msg.ID.String()
+	if _, dup := c.calls[key]; dup {
+		// The verdict of a single line (dispatch): the id is that of a
+		// request in flight, on its own or in a batch.
+		c.mu.Unlock()
+		c.release(&call.slot)
+		sb.answer(i, jsonrpc.AppendError(nil, msg.ID, inFlightIDError()))
+		return true
+	}
+	c.register(call, key) // notifications/cancelled reaches it, later ids see it
 	c.wg.Add(1)
 	c.mu.Unlock()
 	sb.start(i)
-	reqs, sess := l.reqs, c.legacy
-	w := &stdioWriter{c: c, ctx: reqs, slot: slot}
+	sess := c.legacy
+	w := &stdioWriter{c: c, ctx: &call.ctx, slot: &call.slot}
 	go func() {
-		resp, _ := c.s.serveLimited(reqs, msg, func(ctx context.Context) Response {
+		resp, _ := c.s.serveLimited(&call.ctx, msg, func(ctx context.Context) Response {
 			w.ctx = ctx
 			return sess.Handle(ctx, msg, w)
 		})
+		c.mu.Lock()
+		c.retire(call)
+		c.mu.Unlock()
+		body := resp.Body
+		if call.cancelled.Load() {
+			body = nil // the client cancelled it: no answer, as for a single line
+		}
 		// The request that completes the batch keeps its slot until the
 		// batch response is queued (backpressure, as for a single answer).
-		if body := c.batchDone(sb, i, resp.Body); body != nil {
-			c.send(body)
+		if out := c.batchDone(sb, i, body); out != nil {
+			c.send(out)
 		}
-		c.release(slot)
-		c.wg.Done()
+		c.end(call)
 	}()
 	return true
 }

@@ -385,7 +385,7 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 		if _, dup := c.calls[key]; dup {
 			c.mu.Unlock()
 			c.release(&call.slot)
-			c.send(jsonrpc.AppendError(nil, msg.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}))
+			c.send(jsonrpc.AppendError(nil, msg.ID, inFlightIDError()))
 			return true
 		}
 		if listen {
@@ -401,6 +401,12 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 		return true
 	}
 	return l.inline(call)
+}
+
+// inFlightIDError refuses a request whose id is that of a request in
+// flight on the connection.
+func inFlightIDError() *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a request with this id is still in flight"}
 }
 
 // run serves one request on a worker (a listen stream; other requests run
@@ -639,16 +645,19 @@ func (c *stdioConn) worker(call *stdioCall) {
 }
 
 // cancelled handles notifications/cancelled: the request's context is
-// cancelled and nothing more is written for it. Unknown ids are ignored.
+// cancelled and nothing more is written for it. Unknown ids and malformed
+// params (not an object, a member named twice) are ignored.
 func (c *stdioConn) cancelled(params []byte) {
 	var raw []byte
-	jsonscan.EachMember(params, func(key, value []byte) {
-		if jsonscan.KeyEquals(key, "requestId") {
+	_, repeated, ok := jsonscan.Members(params, func(key, value []byte) {
+		if string(key) == "requestId" {
 			raw = value
 		}
 	})
 	var id jsonrpc.ID
-	if raw == nil || json.Unmarshal(raw, &id) != nil {
+	if repeated || !ok || raw == nil || json.Unmarshal(raw, &id) != nil {
+		// Malformed (a repeated member among them, as a legacy session's
+		// exactObject refuses): ignored, as cancellation asks.
 		return
 	}
 	c.mu.Lock()

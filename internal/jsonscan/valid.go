@@ -22,6 +22,8 @@ type validator struct {
 	i    int
 	// rec, when set, records the value's large arrays (spanRecorder).
 	rec *spanRecorder
+	// deep: containers past MaxNesting are checked (ValidDeep), not refused.
+	deep bool
 }
 
 func (v *validator) space() {
@@ -65,7 +67,7 @@ func (v *validator) literal(word string) bool {
 // array (end ']': elements are values) starting at its opening bracket.
 func (v *validator) container(depth int, end byte) bool {
 	if depth > MaxNesting {
-		return false
+		return v.deep && v.deepContainer()
 	}
 	start := v.i
 	v.i++ // '{' or '['
