@@ -106,11 +106,11 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 	if r.w == nil {
 		return nil, errNoWriter
 	}
+	// A listen admitted before a drain began is served like any other
+	// request (the drain waits for it, admit.go): it is acknowledged,
+	// then the loop below sees the drain and ends it with its result.
 	s.streams.Add(1)
 	defer s.streams.Done()
-	if s.isClosing() {
-		return s.listenResult(r), nil
-	}
 	yes := true
 	f := p.Notifications
 	var granted mcp.SubscriptionFilter

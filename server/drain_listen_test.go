@@ -14,11 +14,11 @@ import (
 // A subscriptions/listen POST admitted before the drain but still in its
 // interceptor when Shutdown begins (any interceptor that does work before
 // next: auth lookups, tracing; here it waits, to make the window
-// deterministic) is not waited for: the drain's idle signal counts
-// requests in flight but not listen streams, and s.streams is joined only
-// once listen() runs. So Shutdown returns nil at once, the listen request
-// unanswered; when the listen then runs it answers with its result
-// straight away, without the acknowledgement.
+// deterministic) is waited for like any admitted request, and is served:
+// acknowledged, then ended by the drain with its result. (It used to be
+// forgotten: the drain counted requests in flight but not listen streams,
+// so Shutdown returned at once, and the listen then answered with its
+// result without the acknowledgement.)
 //
 // Shutdown's doc: "A request admitted before the drain is served to its
 // end: its interceptors call next" and "It returns nil when everything
@@ -27,7 +27,7 @@ import (
 // "Acknowledgment": "The server MUST send
 // notifications/subscriptions/acknowledged as the first message carrying
 // the subscription's ID in _meta" — the result carries that ID too.
-func TestAttackDrainWaitsForListenInInterceptor(t *testing.T) {
+func TestDrainWaitsForListenInInterceptorAndAcknowledgesIt(t *testing.T) {
 	entered := make(chan struct{}, 1)
 	release := make(chan struct{})
 	hold := func(next Handler) Handler {
@@ -93,6 +93,12 @@ func TestAttackDrainWaitsForListenInInterceptor(t *testing.T) {
 	if len(data) > 0 && strings.Contains(data[len(data)-1], `"result"`) &&
 		(len(data) < 2 || !strings.Contains(data[0], `"notifications/subscriptions/acknowledged"`)) {
 		t.Errorf("listen stream %q: a result with no acknowledgement before it", body)
+	}
+	// Admitted before the drain, it is served: acknowledged with what it
+	// asked for, then ended gracefully.
+	if len(data) != 2 || !strings.Contains(data[0], `"notifications":{"toolsListChanged":true}`) ||
+		!strings.Contains(data[1], `"result"`) {
+		t.Errorf("listen stream %q: want the acknowledgement, then the result", body)
 	}
 	if !shutDone {
 		select {
