@@ -5,45 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/mcpgen/mcpgen/generated/mcp"
 	"strings"
 	"testing"
-	"time"
-)
 
-// A server without the tasks extension (no tool supports tasks, no
-// cluster) does not support notifications/tasks, so a listen filter that
-// names taskIds asks for a notification type it does not support.
-// subscriptions.mdx, "Acknowledgment": "The notifications field in the
-// acknowledgment reflects the subset the server agreed to honor.
-// Notification types the server does not support are omitted." (and
-// SERVER-CHECKLIST L10). Any other unsupported member ("unknownThing",
-// TestListenAckTaggingAndFilter) is left out of the ack; taskIds instead
-// fails the whole listen with -32021 naming an extension the server does
-// not even offer in server/discover.
-func TestAttackListenTaskIDsOnServerWithoutTasksIsOmitted(t *testing.T) {
-	s, err := New(Options{Name: "tools-only", Tools: []Tool{weatherTool()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.capabilities().Extensions != nil {
-		t.Fatalf("precondition: server offers extensions %v", s.capabilities().Extensions)
-	}
-	l := startListen(t, s, "1", `{"toolsListChanged":true,"taskIds":["0123456789abcdef0123456789abcdef"]}`)
-	select {
-	case resp := <-l.done:
-		t.Fatalf("listen ended at once with %s; want an ack with the taskIds left out", resp.Body)
-	case n := <-l.w.ch:
-		if n.Method != "notifications/subscriptions/acknowledged" {
-			t.Fatalf("first message %s %s", n.Method, n.Params)
-		}
-		if !strings.Contains(string(n.Params), `"notifications":{"toolsListChanged":true}`) {
-			t.Errorf("ack %s: want only toolsListChanged", n.Params)
-		}
-	case <-time.After(2 * time.Second):
-		t.Fatal("no ack and no response")
-	}
-}
+	"github.com/mcpgen/mcpgen/generated/mcp"
+)
 
 // attackToolsHandler takes over tools/list and tools/call from the
 // registry (Options.Handlers: "take over the matching requests from the
