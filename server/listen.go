@@ -115,13 +115,14 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 	f := p.Notifications
 	var granted mcp.SubscriptionFilter
 	sub := newSubscriber()
-	if f.ToolsListChanged != nil && *f.ToolsListChanged && s.tools.offered() {
+	changes := s.listChanges()
+	if f.ToolsListChanged != nil && *f.ToolsListChanged && changes.tools {
 		granted.ToolsListChanged, sub.tools = &yes, true
 	}
-	if f.PromptsListChanged != nil && *f.PromptsListChanged && s.prompts.offered() {
+	if f.PromptsListChanged != nil && *f.PromptsListChanged && changes.prompts {
 		granted.PromptsListChanged, sub.prompts = &yes, true
 	}
-	if f.ResourcesListChanged != nil && *f.ResourcesListChanged && s.resources.offered() {
+	if f.ResourcesListChanged != nil && *f.ResourcesListChanged && changes.resources {
 		granted.ResourcesListChanged, sub.resources = &yes, true
 	}
 	if len(f.ResourceSubscriptions) > 0 && s.offers("resources") {

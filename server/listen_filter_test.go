@@ -1,9 +1,13 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
 )
 
 // A server without the tasks extension (no tool supports tasks, no
@@ -38,5 +42,47 @@ func TestListenTaskIDsOmittedWhenServerServesNoTasks(t *testing.T) {
 		}
 	case <-time.After(2 * time.Second):
 		t.Fatal("no ack and no response")
+	}
+}
+
+// listToolsHandler takes over tools/list and tools/call from the
+// registry (Options.Handlers: "take over the matching requests from the
+// registries").
+type listToolsHandler struct{}
+
+func (listToolsHandler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (mcp.CallToolOutcome, error) {
+	return nil, errors.New("unused")
+}
+
+func (listToolsHandler) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+	return &mcp.ListToolsResult{Tools: []mcp.Tool{}}, nil
+}
+
+// With a ToolsHandler answering tools/list, server/discover declares
+// tools without listChanged (discover.go: the list is the handler's, which
+// registry changes do not reach), and a listen asking for toolsListChanged
+// is not granted it either (both read Server.listChanges).
+// subscriptions.mdx: the acknowledgment "reflects the subset the server
+// agreed to honor. Notification types the server does not support are
+// omitted."; tools.mdx: listChanged "indicates whether the server will
+// emit notifications when the list of available tools changes"
+// (SERVER-CHECKLIST L10: leave out of the ack any type the server lacks a
+// capability for).
+func TestListenAckGrantsOnlyListChangesDiscoverDeclares(t *testing.T) {
+	s, err := New(Options{Name: "handler-tools", Tools: []Tool{weatherTool()}, Handlers: []any{listToolsHandler{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := s.capabilities()
+	if caps.Tools == nil || caps.Tools.ListChanged != nil {
+		t.Fatalf("precondition: discover tools capability %+v", caps.Tools)
+	}
+	l := startListen(t, s, "1", `{"toolsListChanged":true}`)
+	ack := l.next(t)
+	if ack.Method != "notifications/subscriptions/acknowledged" {
+		t.Fatalf("first message %s", ack.Method)
+	}
+	if strings.Contains(string(ack.Params), "toolsListChanged") {
+		t.Errorf("ack %s grants toolsListChanged, which server/discover does not declare (tools %+v)", ack.Params, caps.Tools)
 	}
 }
