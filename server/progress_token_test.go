@@ -2,7 +2,7 @@ package server
 
 import (
 	"encoding/json"
-
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
@@ -16,8 +16,9 @@ import (
 // fraction, `1.0` and `1e2` too, as in JSON Schema"). The core's _meta
 // check refuses the whole request instead with -32602 "must be a string
 // or an integer": two readers of one message disagree, and a client that
-// asked for progress gets no answer at all.
-func TestAttackProgressTokenIntegerSpellings(t *testing.T) {
+// asked for progress got no answer at all. Now both take it, and the
+// progress notifications echo the token as the client wrote it.
+func TestProgressTokenIntegerSpellingsAreIntegers(t *testing.T) {
 	f := newFixture(t)
 	for _, tok := range []string{`1e2`, `100.0`} {
 		var p mcp.ProgressToken
@@ -32,10 +33,15 @@ func TestAttackProgressTokenIntegerSpellings(t *testing.T) {
 			continue
 		}
 		w.mu.Lock()
-		n := len(w.notes)
+		notes := w.notes
 		w.mu.Unlock()
-		if n == 0 {
+		if len(notes) == 0 {
 			t.Errorf("progressToken %s: no progress notification", tok)
+		}
+		for _, n := range notes {
+			if n.Method == "notifications/progress" && !strings.Contains(string(n.Params), `"progressToken":`+tok+`,`) {
+				t.Errorf("progressToken %s: notification %s does not echo it unchanged", tok, n.Params)
+			}
 		}
 	}
 }
