@@ -126,12 +126,15 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 		granted.ResourcesListChanged, sub.resources = &yes, true
 	}
 	if len(f.ResourceSubscriptions) > 0 && s.offers("resources") {
+		if err := checkListenResourceSubscriptions(f.ResourceSubscriptions); err != nil {
+			return nil, err
+		}
 		// Only what the caller may read: resources/read of a URI left out
 		// is refused (403 insufficient_scope, or not found when hidden),
 		// and so would be its updates.
 		sub.uris = make(map[string]bool, len(f.ResourceSubscriptions))
 		for _, u := range f.ResourceSubscriptions {
-			if s.resources.readable(ctx, u) {
+			if !sub.uris[u] && s.resources.readable(ctx, u) {
 				granted.ResourceSubscriptions = append(granted.ResourceSubscriptions, u)
 				sub.uris[u] = true
 			}

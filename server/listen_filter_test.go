@@ -86,3 +86,39 @@ func TestListenAckGrantsOnlyListChangesDiscoverDeclares(t *testing.T) {
 		t.Errorf("ack %s grants toolsListChanged, which server/discover does not declare (tools %+v)", ack.Params, caps.Tools)
 	}
 }
+
+// A listen's resourceSubscriptions are bounded as a legacy session's
+// resources/subscribe are (1024 URIs, 256 KiB of them): each URI is held
+// for as long as the stream is open. More is -32602 naming the member and
+// the limit; duplicates are granted once.
+func TestListenResourceSubscriptionsAreBounded(t *testing.T) {
+	f := newFixture(t)
+	uris := func(n int, uri string) string {
+		return `["` + strings.Repeat(uri+`","`, n-1) + uri + `"]`
+	}
+	for name, list := range map[string]string{
+		"count": uris(maxListenResourceSubscriptions+1, "test://static-text"),
+		"bytes": uris(2, "test://"+strings.Repeat("x", maxListenResourceSubscriptionBytes/2)),
+	} {
+		l := startListen(t, f.s, "2", `{"resourceSubscriptions":`+list+`}`)
+		select {
+		case resp := <-l.done:
+			body := string(resp.Body)
+			if !strings.Contains(body, `"code":-32602`) || !strings.Contains(body, "params.notifications.resourceSubscriptions") ||
+				!strings.Contains(body, "at most 1024 URIs and 256 KiB") {
+				t.Errorf("%s over the bound: %s; want -32602 naming the member and the limit", name, body)
+			}
+		case n := <-l.w.ch:
+			t.Errorf("%s over the bound: %s %.200s; want -32602 naming the member and the limit", name, n.Method, n.Params)
+		case <-time.After(2 * time.Second):
+			t.Errorf("%s over the bound: no answer", name)
+		}
+		l.stop()
+	}
+	l := startListen(t, f.s, "1", `{"resourceSubscriptions":`+uris(maxListenResourceSubscriptions, "test://static-text")+`}`)
+	ack := l.next(t)
+	if ack.Method != "notifications/subscriptions/acknowledged" ||
+		!strings.Contains(string(ack.Params), `"notifications":{"resourceSubscriptions":["test://static-text"]}`) {
+		t.Errorf("at the bound: %s %s; want the ack granting the URI once", ack.Method, ack.Params)
+	}
+}
