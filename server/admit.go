@@ -20,7 +20,7 @@ type limiter struct {
 	direct    int                     // requests of Server.Handle in flight (enterDirect): drained, not capped
 	streams   int                     // open listen streams (and legacy GET streams)
 	closing   bool                    // the drain began: new requests are refused
-	idle      chan struct{}           // made when the drain begins; closed once inflight is 0
+	idle      chan struct{}           // made when the drain begins; closed once no request or stream is left
 	idleShut  bool                    // idle is closed
 	stopCtx   context.Context         // cancelled with errShutdownCancel when the grace ends
 	stopFn    context.CancelCauseFunc // ends the grace: cancels the requests left
@@ -175,22 +175,25 @@ func (l *limiter) leave(stream bool) {
 func (l *limiter) leaveLocked(stream bool) {
 	if stream {
 		l.streams--
-		return
+	} else {
+		l.inflight--
 	}
-	l.inflight--
 	l.idleIfDone()
 }
 
-// idleIfDone closes idle once the drain began and no request is left.
+// idleIfDone closes idle once the drain began and no request is left,
+// streams included: a listen stream admitted before the drain may still be
+// in its interceptors, not yet a stream the drain can end (Server.streams
+// counts it only once it runs), and is waited for like any other request.
 func (l *limiter) idleIfDone() {
-	if l.closing && l.inflight == 0 && l.direct == 0 && !l.idleShut {
+	if l.closing && l.inflight == 0 && l.direct == 0 && l.streams == 0 && !l.idleShut {
 		l.idleShut = true
 		close(l.idle)
 	}
 }
 
 // beginDrain refuses new requests from now on; the channel it returns is
-// closed once no admitted request is left.
+// closed once no admitted request or stream is left.
 func (l *limiter) beginDrain() <-chan struct{} {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -17,8 +17,10 @@ import (
 //     their responses be written, until ctx is done. A request admitted
 //     before the drain is served to its end: its interceptors call next,
 //     a legacy session's request runs its next round once the client
-//     answered, and a task it creates is created and runs like the
-//     others (no task is created once no such request is left);
+//     answered, a listen still in its interceptors is acknowledged and
+//     then ended with its result (as in step 2), and a task it creates is
+//     created and runs like the others (no task is created once no such
+//     request is left);
 //  4. then it cancels what is left: each cancelled request is answered
 //     with -32603 {"reason":"shutdown"}, each unfinished task is marked
 //     failed with that reason.

@@ -106,31 +106,35 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 	if r.w == nil {
 		return nil, errNoWriter
 	}
+	// A listen admitted before a drain began is served like any other
+	// request (the drain waits for it, admit.go): it is acknowledged,
+	// then the loop below sees the drain and ends it with its result.
 	s.streams.Add(1)
 	defer s.streams.Done()
-	if s.isClosing() {
-		return s.listenResult(r), nil
-	}
 	yes := true
 	f := p.Notifications
 	var granted mcp.SubscriptionFilter
 	sub := newSubscriber()
-	if f.ToolsListChanged != nil && *f.ToolsListChanged && s.tools.offered() {
+	changes := s.listChanges()
+	if f.ToolsListChanged != nil && *f.ToolsListChanged && changes.tools {
 		granted.ToolsListChanged, sub.tools = &yes, true
 	}
-	if f.PromptsListChanged != nil && *f.PromptsListChanged && s.prompts.offered() {
+	if f.PromptsListChanged != nil && *f.PromptsListChanged && changes.prompts {
 		granted.PromptsListChanged, sub.prompts = &yes, true
 	}
-	if f.ResourcesListChanged != nil && *f.ResourcesListChanged && s.resources.offered() {
+	if f.ResourcesListChanged != nil && *f.ResourcesListChanged && changes.resources {
 		granted.ResourcesListChanged, sub.resources = &yes, true
 	}
 	if len(f.ResourceSubscriptions) > 0 && s.offers("resources") {
+		if err := checkListenResourceSubscriptions(f.ResourceSubscriptions); err != nil {
+			return nil, err
+		}
 		// Only what the caller may read: resources/read of a URI left out
 		// is refused (403 insufficient_scope, or not found when hidden),
 		// and so would be its updates.
 		sub.uris = make(map[string]bool, len(f.ResourceSubscriptions))
 		for _, u := range f.ResourceSubscriptions {
-			if s.resources.readable(ctx, u) {
+			if !sub.uris[u] && s.resources.readable(ctx, u) {
 				granted.ResourceSubscriptions = append(granted.ResourceSubscriptions, u)
 				sub.uris[u] = true
 			}

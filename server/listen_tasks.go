@@ -18,7 +18,8 @@ import (
 // changes status. The acknowledgement lists the ids granted: the tasks that
 // exist and belong to the caller (another principal's task is unknown, as
 // for tasks/get). A listen that asks for taskIds without declaring the
-// extension is -32021.
+// extension is -32021; on a server that serves no tasks (no tool supports
+// them, no cluster) taskIds is omitted from the acknowledgement.
 //
 // Each granted task's state is sent once right after the acknowledgement,
 // so a change between the CreateTaskResult and the listen is not missed;
@@ -52,10 +53,13 @@ func (s *Server) announceTask(id string) {
 }
 
 // listenTasks returns the task ids of a listen filter the server agrees to
-// report on.
+// report on. A server that serves no tasks does not support
+// notifications/tasks: taskIds is left out of the acknowledgement like any
+// other notification type it does not support (subscriptions.mdx), not
+// refused for an extension it does not offer.
 func (s *Server) listenTasks(ctx context.Context, f mcp.SubscriptionFilter) ([]string, error) {
 	raw, ok := f.Extra[filterTaskIDs]
-	if !ok {
+	if !ok || !s.servesTasks() {
 		return nil, nil
 	}
 	var ids []string
@@ -70,9 +74,6 @@ func (s *Server) listenTasks(ctx context.Context, f mcp.SubscriptionFilter) ([]s
 	}
 	if err := RequireCapabilities(ctx, tasksCapability()); err != nil {
 		return nil, err
-	}
-	if !s.servesTasks() {
-		return nil, nil
 	}
 	granted := make([]string, 0, len(ids))
 	seen := make(map[string]bool, len(ids))

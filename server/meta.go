@@ -69,7 +69,7 @@ type requestMeta struct {
 	caps            []byte // raw clientCapabilities object
 	clientInfo      []byte
 	logLevel        mcp.LoggingLevel
-	progressToken   []byte // raw string or integer, nil when absent
+	progressToken   []byte // raw string or integer (1e2 too), echoed as written; nil when absent
 }
 
 // scanParams reads the runtime-relevant members of params. Params must be an
@@ -150,7 +150,7 @@ func parseMeta(raw []byte) (requestMeta, *jsonrpc.Error) {
 			}
 			m.logLevel = mcp.LoggingLevel(s)
 		case keyProgressToken:
-			if k := jsonscan.Kind(value); k != '"' && !jsonscan.IsInteger(value) {
+			if k := jsonscan.Kind(value); k != '"' && !jsonscan.IsIntegral(value) {
 				bad = metaError(`invalid _meta field "progressToken": must be a string or an integer`)
 			}
 			m.progressToken = value
