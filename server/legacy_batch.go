@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strconv"
 	"sync"
 
-	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
@@ -64,9 +62,8 @@ func (h *httpHandler) serveLegacyBatch(w http.ResponseWriter, r *http.Request, b
 	if hs.ProtocolVersion() != batchVersion {
 		return false
 	}
-	if v := r.Header.Get(httpwire.HeaderProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) {
-		_ = (&httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
-			Message: "Bad Request: unsupported " + httpwire.HeaderProtocolVersion + " " + v}).Write(w, nil)
+	if rej := checkLegacyVersion(r.Header); rej != nil { // legacy_http_version.go
+		_ = rej.Write(w, nil)
 		return true
 	}
 	elems, rerr := splitBatch(body)

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
@@ -133,6 +132,10 @@ func (h *httpHandler) serveLegacyStream(w http.ResponseWriter, r *http.Request) 
 		_ = rej.Write(w, nil)
 		return true
 	}
+	if rej := checkLegacyVersion(r.Header); rej != nil { // legacy_http_version.go
+		_ = rej.Write(w, nil)
+		return true
+	}
 	hs := s.callerSession(w, r, sid)
 	if hs == nil {
 		return true
@@ -171,8 +174,16 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 		case eraModern, eraLegacyRequest:
 			return false
 		case eraOpenSession:
-			if r.Header.Get(httpwire.HeaderProtocolVersion) == mcp.ProtocolVersion {
+			v, rej := legacyVersionHeader(r.Header)
+			switch {
+			case rej == nil && s.supports(v):
 				return false // a modern client's initialize gets the core's -32601
+			case rej == nil && v != "" && !slices.Contains(legacyVersions, v):
+				rej = unsupportedLegacyVersion(v)
+			}
+			if rej != nil {
+				_ = rej.Write(w, rawID(msg.ID))
+				return true
 			}
 			h.legacyInitialize(w, r, s, msg)
 			return true
@@ -185,9 +196,8 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 		return true
 	}
 	defer hs.release()
-	if v := r.Header.Get(httpwire.HeaderProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) {
-		_ = (&httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
-			Message: "Bad Request: unsupported " + httpwire.HeaderProtocolVersion + " " + v}).Write(w, rawID(msg.ID))
+	if rej := checkLegacyVersion(r.Header); rej != nil { // legacy_http_version.go
+		_ = rej.Write(w, rawID(msg.ID))
 		return true
 	}
 	if msg.Kind != jsonrpc.KindRequest {

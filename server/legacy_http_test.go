@@ -342,3 +342,45 @@ func TestLegacyHTTPModernInitialize(t *testing.T) {
 		t.Errorf("modern initialize: %d %s", r.StatusCode, b)
 	}
 }
+
+// lgDo sends one HTTP request and returns its status, the start of its
+// body and its headers; a stream response is cut off after its headers.
+func lgDo(t *testing.T, method, url, body string, hdr ...string) (int, string, http.Header) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Add(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	defer resp.Body.Close()
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		return resp.StatusCode, "", resp.Header // a stream: do not wait for its end
+	}
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+// openSessionVersion initializes a session at version and returns its id.
+func openSessionVersion(t *testing.T, url, version string) string {
+	t.Helper()
+	st, b, h := lgDo(t, http.MethodPost, url,
+		lgBody("1", "initialize", `{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"attack","version":"1"}}`),
+		"Content-Type", "application/json", "Accept", "application/json, text/event-stream")
+	sid := h.Get("Mcp-Session-Id")
+	if st != http.StatusOK || sid == "" || !strings.Contains(b, `"protocolVersion":"`+version+`"`) {
+		t.Fatalf("initialize at %s: %d %s (session %q)", version, st, b, sid)
+	}
+	return sid
+}
