@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -237,8 +238,8 @@ func (l *legacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Err
 		return nil, invalidParams("params: missing required member (protocolVersion, capabilities, clientInfo)")
 	}
 	var p legacy.InitializeRequestParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, legacyParamsError(err)
+	if rerr := decodeLegacyParams(params, &p); rerr != nil {
+		return nil, rerr
 	}
 	var caps, info json.RawMessage
 	jsonscan.EachMember(params, func(key, value []byte) {
@@ -284,13 +285,34 @@ func (l *legacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Err
 	return l.s.withLegacyExtensions(b, version), nil
 }
 
-// legacyParamsError is the -32602 for params that do not decode.
+// decodeLegacyParams decodes the params of a request the session answers
+// itself into p, or returns their -32602: "params must be an object" (as
+// the core says for tools/call) when they are not an object, else the
+// decoder's error at its place under params (params.level: …).
+func decodeLegacyParams(params json.RawMessage, p any) *jsonrpc.Error {
+	if jsonscan.Kind(params) != '{' {
+		return invalidParams("params must be an object")
+	}
+	if err := json.Unmarshal(params, p); err != nil {
+		return legacyParamsError(err)
+	}
+	return nil
+}
+
+// legacyParamsError is the -32602 for params that do not decode, naming
+// the place of the fault under params.
 func legacyParamsError(err error) *jsonrpc.Error {
 	var de *legacy.DecodeError
 	if errors.As(err, &de) {
+		switch {
+		case de.Path == "":
+			return invalidParams("params: " + de.Msg)
+		case strings.HasPrefix(de.Path, "["):
+			return invalidParams("params" + de.Error())
+		}
 		return invalidParams("params." + de.Error())
 	}
-	return invalidParams(err.Error())
+	return invalidParams("params: " + err.Error())
 }
 
 // setLevel answers logging/setLevel with exactly {}.
@@ -299,8 +321,8 @@ func (l *legacySession) setLevel(params json.RawMessage) ([]byte, *jsonrpc.Error
 	if jsonscan.IsNullOrAbsent(params) {
 		return nil, invalidParams("params.level: missing required member")
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, legacyParamsError(err)
+	if rerr := decodeLegacyParams(params, &p); rerr != nil {
+		return nil, rerr
 	}
 	level := mcp.LoggingLevel(p.Level)
 	if !level.Valid() {
@@ -334,8 +356,8 @@ func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawM
 	if jsonscan.IsNullOrAbsent(params) {
 		return nil, invalidParams("params.uri: missing required member")
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, legacyParamsError(err)
+	if rerr := decodeLegacyParams(params, &p); rerr != nil {
+		return nil, rerr
 	}
 	if p.URI == "" {
 		return nil, invalidParams("params.uri: must be a non-empty URI")

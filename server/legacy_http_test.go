@@ -384,3 +384,20 @@ func openSessionVersion(t *testing.T, url, version string) string {
 	}
 	return sid
 }
+
+// In a session, logging/setLevel and resources/subscribe with params []
+// are answered with a -32602 that says params must be an object, as
+// tools/call's does, not the decoder's message glued to "params." as if
+// it were a member name.
+func TestLegacyParamsNotObjectSaysSo(t *testing.T) {
+	_, srv := startLegacyHTTP(t)
+	sid := openSessionVersion(t, srv.URL, "2025-11-25")
+	for _, m := range []string{"logging/setLevel", "resources/subscribe"} {
+		_, b, _ := lgDo(t, http.MethodPost, srv.URL, lgBody("2", m, "[]"),
+			"Content-Type", "application/json", "Accept", "application/json, text/event-stream",
+			"Mcp-Session-Id", sid, "MCP-Protocol-Version", "2025-11-25")
+		if !strings.Contains(b, "-32602") || strings.Contains(b, "params.expected") {
+			t.Errorf("%s with params []: %s; want -32602 naming params, not \"params.expected ...\"", m, b)
+		}
+	}
+}
