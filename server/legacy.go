@@ -231,6 +231,13 @@ func (l *legacySession) serve(ctx context.Context, msg jsonrpc.Message, w Messag
 	return nil, methodNotFound(msg.Method)
 }
 
+// maxLegacyClientDescription bounds the bytes of an initialize's
+// capabilities and clientInfo together: a session keeps both for its life
+// and sends them to the core with every request it forwards (the modern
+// _meta), so their size must not be the client's choice. An initialize
+// past it is refused with -32602 and opens no session.
+const maxLegacyClientDescription = 64 << 10
+
 // initialize negotiates the version and records the client's capabilities.
 func (l *legacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Error) {
 	defer l.readyOnce.Do(func() { close(l.ready) })
@@ -250,6 +257,10 @@ func (l *legacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Err
 			info = append(json.RawMessage(nil), value...)
 		}
 	})
+	if len(caps)+len(info) > maxLegacyClientDescription {
+		return nil, invalidParams("params: capabilities and clientInfo hold " + strconv.Itoa(len(caps)+len(info)) +
+			" bytes; a session keeps at most " + strconv.Itoa(maxLegacyClientDescription>>10) + " KiB of them")
+	}
 	var modern mcp.ClientCapabilities
 	if jsonscan.Kind(caps) != '{' || json.Unmarshal(caps, &modern) != nil {
 		caps = json.RawMessage("{}")
