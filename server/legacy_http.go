@@ -31,7 +31,9 @@ import (
 //
 // An unknown or ended session id is 404. A request that carries the modern
 // _meta is served statelessly even with a session id. Sessions idle for
-// legacySessionIdle (no request in flight, no open GET stream) are ended.
+// legacySessionIdle (no request in flight, no open GET stream) are ended:
+// a request naming one is answered 404 (acquire), and the sessions nobody
+// names again are swept from memory when a session is opened (add).
 
 // headerSessionID is the session header of the initialize-era transport.
 const headerSessionID = "Mcp-Session-Id"
@@ -68,16 +70,30 @@ func (hs *legacyHTTPSession) release() {
 	hs.inUse.Add(-1)
 }
 
+// expired reports whether the session has been idle (no request in
+// flight, no open GET stream) for longer than legacySessionIdle at now.
+func (hs *legacyHTTPSession) expired(now time.Time) bool {
+	return hs.idle() && now.Sub(time.Unix(0, hs.lastUsed.Load())) > legacySessionIdle
+}
+
 // acquire returns the session id, in use until release (so that it is not
-// evicted while an HTTP request for it is served), or nil when unknown.
+// evicted while an HTTP request for it is served), or nil when unknown or
+// expired: a session idle past legacySessionIdle is ended when it is next
+// looked up, whenever the sweep (add) last ran.
 func (ls *legacySessions) acquire(id string) *legacyHTTPSession {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	hs := ls.m[id]
-	if hs != nil {
-		hs.inUse.Add(1)
-		hs.touch()
+	if hs == nil {
+		return nil
 	}
+	if hs.expired(time.Now()) {
+		hs.Close()
+		delete(ls.m, id)
+		return nil
+	}
+	hs.inUse.Add(1)
+	hs.touch()
 	return hs
 }
 
@@ -100,7 +116,7 @@ func (ls *legacySessions) add(hs *legacyHTTPSession) bool {
 	}
 	ls.lastSweep = now
 	for id, old := range ls.m {
-		if old.idle() && now.Sub(time.Unix(0, old.lastUsed.Load())) > legacySessionIdle {
+		if old.expired(now) {
 			old.Close()
 			delete(ls.m, id)
 		}

@@ -103,6 +103,29 @@ func TestLegacyEvictionSparesSessionWithRequestInFlight(t *testing.T) {
 	}
 }
 
+// A session idle for longer than legacySessionIdle is ended when it is
+// next named: 404 (Streamable HTTP 2025-11-25, Session Management: "The
+// server MAY terminate the session at any time, after which it MUST
+// respond to requests containing that session ID with HTTP 404 Not
+// Found"), whether or not another client's initialize swept since.
+func TestLegacyIdleSessionIsEnded(t *testing.T) {
+	f, srv := startLegacyHTTP(t)
+	sid := openSessionVersion(t, srv.URL, "2025-11-25")
+	f.s.sessions.mu.Lock()
+	hs := f.s.sessions.m[sid]
+	f.s.sessions.mu.Unlock()
+	if hs == nil {
+		t.Fatal("session not registered")
+	}
+	hs.lastUsed.Store(time.Now().Add(-legacySessionIdle - time.Minute).UnixNano())
+	st, b, _ := lgDo(t, http.MethodPost, srv.URL, lgBody("2", "ping", ""),
+		"Content-Type", "application/json", "Accept", "application/json, text/event-stream",
+		"Mcp-Session-Id", sid, "MCP-Protocol-Version", "2025-11-25")
+	if st != http.StatusNotFound {
+		t.Errorf("ping on a session idle for %v: %d %s, want 404 (idle sessions are ended)", legacySessionIdle+time.Minute, st, b)
+	}
+}
+
 // A session does not keep a client-sized clientInfo: an initialize whose
 // capabilities and clientInfo exceed maxLegacyClientDescription (64 KiB)
 // is refused, so ten initializes with a 3 MiB clientInfo member pin

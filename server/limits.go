@@ -48,7 +48,8 @@ type Limits struct {
 	// no request in flight (one waiting for the client's answer to an
 	// elicitation or sampling request included) and no open GET stream;
 	// it has been idle since its last request ended. When every session
-	// is in use, initialize gets 503 with reason busy.
+	// is in use, initialize gets 503 with reason busy. A session idle for
+	// 30 minutes is ended: a request naming it then gets 404.
 	MaxLegacySessions int
 	// MaxTasksPerClient caps the unfinished tasks (tasks extension) one
 	// client may hold (default 64, of the store's 1024), so one client
