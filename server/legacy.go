@@ -85,8 +85,9 @@ type legacySession struct {
 	subAuth     *authState                         // the token resources/subscribe came with (mayHear)
 	pending     map[string]chan jsonrpc.Message    // server-to-client requests by id
 	inflight    map[string]context.CancelCauseFunc // client requests by id
-	stream      chan []byte                        // HTTP: the open GET stream, nil when none
-	streamGone  chan struct{}                      // closed when that stream ends
+	stream      chan []byte                        // HTTP: the queue of the open GET streams, nil when none
+	streamGone  chan struct{}                      // closed when the last of them ends
+	streamCount int                                // HTTP: open GET streams (joinStream)
 }
 
 // newLegacySession returns a session for one initialize-era client. out

@@ -98,6 +98,25 @@ func newLgSSE(r io.Reader) *lgSSE {
 	return ev
 }
 
+// mergeLgSSE reads the events of a and b as one stream, which ends when
+// both have.
+func mergeLgSSE(a, b *lgSSE) *lgSSE {
+	ev := &lgSSE{events: make(chan string, 100)}
+	var wg sync.WaitGroup
+	for _, in := range []*lgSSE{a, b} {
+		wg.Go(func() {
+			for e := range in.events {
+				ev.events <- e
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(ev.events)
+	}()
+	return ev
+}
+
 func (ev *lgSSE) next(t *testing.T) (map[string]any, string) {
 	t.Helper()
 	select {
@@ -177,16 +196,17 @@ func TestLegacyHTTPSession(t *testing.T) {
 	if err != nil || gresp.StatusCode != 200 || !strings.HasPrefix(gresp.Header.Get("Content-Type"), "text/event-stream") {
 		t.Fatalf("GET stream: %v %v", err, gresp)
 	}
-	stream := newLgSSE(gresp.Body)
-	// A second GET stream on the session is refused.
-	greq2, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+	// A second GET stream on the session is served too; each message
+	// comes on one of the two (read here as one).
+	greq2, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
 	greq2.Header.Set("Accept", "text/event-stream")
 	greq2.Header.Set("Mcp-Session-Id", c.sid)
-	if r2, err := http.DefaultClient.Do(greq2); err != nil || r2.StatusCode != http.StatusConflict {
-		t.Errorf("second GET stream: %v %v", err, r2)
-	} else {
-		r2.Body.Close()
+	r2, err := http.DefaultClient.Do(greq2)
+	if err != nil || r2.StatusCode != http.StatusOK || !strings.HasPrefix(r2.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("second GET stream: %v %v", err, r2)
 	}
+	defer r2.Body.Close()
+	stream := mergeLgSSE(newLgSSE(gresp.Body), newLgSSE(r2.Body))
 	if err := f.s.AddPrompts(NewPrompt(PromptInfo{Name: "later", Description: "Added later"}, func(ctx context.Context, in noArgs) (string, error) { return "x", nil })); err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,8 @@ type Limits struct {
 	// none; subscriptions/listen streams are exempt.
 	RequestTimeout time.Duration
 	// MaxListenStreams caps the open subscriptions/listen streams and legacy
-	// GET streams (default 1024).
+	// GET streams (default 1024). A legacy session holds at most 4 GET
+	// streams of them at once; one more is answered 429.
 	MaxListenStreams int
 	// MaxLegacySessions caps the initialize-era HTTP sessions (default
 	// 1024). When full, a new session evicts the session idle the longest.
