@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -84,8 +85,9 @@ type legacySession struct {
 	subAuth     *authState                         // the token resources/subscribe came with (mayHear)
 	pending     map[string]chan jsonrpc.Message    // server-to-client requests by id
 	inflight    map[string]context.CancelCauseFunc // client requests by id
-	stream      chan []byte                        // HTTP: the open GET stream, nil when none
-	streamGone  chan struct{}                      // closed when that stream ends
+	stream      chan []byte                        // HTTP: the queue of the open GET streams, nil when none
+	streamGone  chan struct{}                      // closed when the last of them ends
+	streamCount int                                // HTTP: open GET streams (joinStream)
 }
 
 // newLegacySession returns a session for one initialize-era client. out
@@ -231,6 +233,13 @@ func (l *legacySession) serve(ctx context.Context, msg jsonrpc.Message, w Messag
 	return nil, methodNotFound(msg.Method)
 }
 
+// maxLegacyClientDescription bounds the bytes of an initialize's
+// capabilities and clientInfo together: a session keeps both for its life
+// and sends them to the core with every request it forwards (the modern
+// _meta), so their size must not be the client's choice. An initialize
+// past it is refused with -32602 and opens no session.
+const maxLegacyClientDescription = 64 << 10
+
 // initialize negotiates the version and records the client's capabilities.
 func (l *legacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Error) {
 	defer l.readyOnce.Do(func() { close(l.ready) })
@@ -238,8 +247,8 @@ func (l *legacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Err
 		return nil, invalidParams("params: missing required member (protocolVersion, capabilities, clientInfo)")
 	}
 	var p legacy.InitializeRequestParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, legacyParamsError(err)
+	if rerr := decodeLegacyParams(params, &p); rerr != nil {
+		return nil, rerr
 	}
 	var caps, info json.RawMessage
 	jsonscan.EachMember(params, func(key, value []byte) {
@@ -250,6 +259,10 @@ func (l *legacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Err
 			info = append(json.RawMessage(nil), value...)
 		}
 	})
+	if len(caps)+len(info) > maxLegacyClientDescription {
+		return nil, invalidParams("params: capabilities and clientInfo hold " + strconv.Itoa(len(caps)+len(info)) +
+			" bytes; a session keeps at most " + strconv.Itoa(maxLegacyClientDescription>>10) + " KiB of them")
+	}
 	var modern mcp.ClientCapabilities
 	if jsonscan.Kind(caps) != '{' || json.Unmarshal(caps, &modern) != nil {
 		caps = json.RawMessage("{}")
@@ -285,13 +298,34 @@ func (l *legacySession) initialize(params json.RawMessage) ([]byte, *jsonrpc.Err
 	return l.s.withLegacyExtensions(b, version), nil
 }
 
-// legacyParamsError is the -32602 for params that do not decode.
+// decodeLegacyParams decodes the params of a request the session answers
+// itself into p, or returns their -32602: "params must be an object" (as
+// the core says for tools/call) when they are not an object, else the
+// decoder's error at its place under params (params.level: …).
+func decodeLegacyParams(params json.RawMessage, p any) *jsonrpc.Error {
+	if jsonscan.Kind(params) != '{' {
+		return invalidParams("params must be an object")
+	}
+	if err := json.Unmarshal(params, p); err != nil {
+		return legacyParamsError(err)
+	}
+	return nil
+}
+
+// legacyParamsError is the -32602 for params that do not decode, naming
+// the place of the fault under params.
 func legacyParamsError(err error) *jsonrpc.Error {
 	var de *legacy.DecodeError
 	if errors.As(err, &de) {
+		switch {
+		case de.Path == "":
+			return invalidParams("params: " + de.Msg)
+		case strings.HasPrefix(de.Path, "["):
+			return invalidParams("params" + de.Error())
+		}
 		return invalidParams("params." + de.Error())
 	}
-	return invalidParams(err.Error())
+	return invalidParams("params: " + err.Error())
 }
 
 // setLevel answers logging/setLevel with exactly {}.
@@ -300,8 +334,8 @@ func (l *legacySession) setLevel(params json.RawMessage) ([]byte, *jsonrpc.Error
 	if jsonscan.IsNullOrAbsent(params) {
 		return nil, invalidParams("params.level: missing required member")
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, legacyParamsError(err)
+	if rerr := decodeLegacyParams(params, &p); rerr != nil {
+		return nil, rerr
 	}
 	level := mcp.LoggingLevel(p.Level)
 	if !level.Valid() {
@@ -335,8 +369,8 @@ func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawM
 	if jsonscan.IsNullOrAbsent(params) {
 		return nil, invalidParams("params.uri: missing required member")
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, legacyParamsError(err)
+	if rerr := decodeLegacyParams(params, &p); rerr != nil {
+		return nil, rerr
 	}
 	if p.URI == "" {
 		return nil, invalidParams("params.uri: must be a non-empty URI")

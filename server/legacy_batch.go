@@ -5,11 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strconv"
 	"sync"
 
-	"github.com/mcpgen/mcpgen/internal/httpwire"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
@@ -64,9 +63,8 @@ func (h *httpHandler) serveLegacyBatch(w http.ResponseWriter, r *http.Request, b
 	if hs.ProtocolVersion() != batchVersion {
 		return false
 	}
-	if v := r.Header.Get(httpwire.HeaderProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) {
-		_ = (&httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
-			Message: "Bad Request: unsupported " + httpwire.HeaderProtocolVersion + " " + v}).Write(w, nil)
+	if rej := checkLegacyVersion(r.Header); rej != nil { // legacy_http_version.go
+		_ = rej.Write(w, nil)
 		return true
 	}
 	elems, rerr := splitBatch(body)
@@ -101,20 +99,29 @@ func (h *httpHandler) serveLegacyBatch(w http.ResponseWriter, r *http.Request, b
 	return true
 }
 
-// splitBatch returns the messages of a batch, or the -32700/-32600 error
-// of one that is not valid JSON, empty or longer than maxLegacyBatch.
+// splitBatch returns the messages of a batch, each a copy of its own, or
+// the -32700/-32600 error of one that is not valid JSON, empty or longer
+// than maxLegacyBatch. The elements are counted by scanning the body, and
+// copied only once the count is within the cap: refusing a batch of
+// millions of tiny elements costs no allocation per element.
 func splitBatch(body []byte) ([]json.RawMessage, *jsonrpc.Error) {
-	var elems []json.RawMessage
-	if err := json.Unmarshal(body, &elems); err != nil {
+	if !jsonscan.Valid(body) || jsonscan.Kind(body) != '[' {
 		return nil, jsonrpc.NewError(jsonrpc.CodeParseError, "Parse error: the batch is not valid JSON", nil)
 	}
+	n := 0
+	jsonscan.EachElement(body, func([]byte) bool { n++; return true })
 	switch {
-	case len(elems) == 0:
+	case n == 0:
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Invalid Request: an empty batch", nil)
-	case len(elems) > maxLegacyBatch:
+	case n > maxLegacyBatch:
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-			"Invalid Request: a batch of "+strconv.Itoa(len(elems))+" messages; at most "+strconv.Itoa(maxLegacyBatch), nil)
+			"Invalid Request: a batch of "+strconv.Itoa(n)+" messages; at most "+strconv.Itoa(maxLegacyBatch), nil)
 	}
+	elems := make([]json.RawMessage, 0, n)
+	jsonscan.EachElement(body, func(v []byte) bool {
+		elems = append(elems, append(json.RawMessage(nil), v...))
+		return true
+	})
 	return elems, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -190,5 +191,28 @@ func TestLegacyBatchOfMalformedNotificationsIsRefused(t *testing.T) {
 	var arr []json.RawMessage
 	if err := json.Unmarshal([]byte(b), &arr); st != http.StatusOK || err != nil || len(arr) != 1 || !strings.Contains(b, `"id":7`) {
 		t.Errorf("batch of a ping and a malformed notification: %d %s; want an array of the ping's response only", st, b)
+	}
+}
+
+// A 2025-03-26 session's batch is capped at 64 messages, and refusing a
+// longer one costs about its body: the elements are counted by scanning,
+// not by splitting the body into a slice first (a 4 MiB body of two
+// million tiny elements made the server allocate about 240 MB before its
+// -32600). README, Limits: "Every bound is explicit".
+func TestLegacyBatchOverCapCostsAboutItsBody(t *testing.T) {
+	_, srv := startLegacyHTTP(t)
+	sid := openSessionVersion(t, srv.URL, "2025-03-26")
+	body := "[" + strings.Repeat("0,", 2<<20-2) + "0]" // just under 4 MiB
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	st, b, _ := lgDo(t, http.MethodPost, srv.URL, body,
+		"Content-Type", "application/json", "Accept", "application/json, text/event-stream", "Mcp-Session-Id", sid)
+	runtime.ReadMemStats(&m1)
+	if st != http.StatusBadRequest || !strings.Contains(b, "-32600") {
+		t.Fatalf("oversized batch: %d %s, want 400 -32600", st, b)
+	}
+	if got := (m1.TotalAlloc - m0.TotalAlloc) >> 20; got > 80 {
+		t.Errorf("refusing a %d-byte batch of %d messages allocated %d MiB (client and server together); want well under 80 MiB", len(body), 2<<20-1, got)
 	}
 }

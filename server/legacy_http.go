@@ -4,11 +4,11 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
@@ -25,14 +25,17 @@ import (
 //     ends without a response;
 //   - POST of a notification or of the client's response to a server
 //     request: 202 Accepted;
-//   - GET (Accept: text/event-stream): the session's standalone SSE stream,
-//     which carries list_changed and resources/updated notifications; one at
-//     a time (a second one is 409);
+//   - GET (Accept: text/event-stream): a standalone SSE stream of the
+//     session, which carries list_changed and resources/updated
+//     notifications; up to maxSessionStreams at once (one more is 429),
+//     each message written on exactly one of them;
 //   - DELETE: ends the session (200).
 //
 // An unknown or ended session id is 404. A request that carries the modern
 // _meta is served statelessly even with a session id. Sessions idle for
-// legacySessionIdle (no request in flight, no open GET stream) are ended.
+// legacySessionIdle (no request in flight, no open GET stream) are ended:
+// a request naming one is answered 404 (acquire), and the sessions nobody
+// names again are swept from memory when a session is opened (add).
 
 // headerSessionID is the session header of the initialize-era transport.
 const headerSessionID = "Mcp-Session-Id"
@@ -69,16 +72,30 @@ func (hs *legacyHTTPSession) release() {
 	hs.inUse.Add(-1)
 }
 
+// expired reports whether the session has been idle (no request in
+// flight, no open GET stream) for longer than legacySessionIdle at now.
+func (hs *legacyHTTPSession) expired(now time.Time) bool {
+	return hs.idle() && now.Sub(time.Unix(0, hs.lastUsed.Load())) > legacySessionIdle
+}
+
 // acquire returns the session id, in use until release (so that it is not
-// evicted while an HTTP request for it is served), or nil when unknown.
+// evicted while an HTTP request for it is served), or nil when unknown or
+// expired: a session idle past legacySessionIdle is ended when it is next
+// looked up, whenever the sweep (add) last ran.
 func (ls *legacySessions) acquire(id string) *legacyHTTPSession {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	hs := ls.m[id]
-	if hs != nil {
-		hs.inUse.Add(1)
-		hs.touch()
+	if hs == nil {
+		return nil
 	}
+	if hs.expired(time.Now()) {
+		hs.Close()
+		delete(ls.m, id)
+		return nil
+	}
+	hs.inUse.Add(1)
+	hs.touch()
 	return hs
 }
 
@@ -101,7 +118,7 @@ func (ls *legacySessions) add(hs *legacyHTTPSession) bool {
 	}
 	ls.lastSweep = now
 	for id, old := range ls.m {
-		if old.idle() && now.Sub(time.Unix(0, old.lastUsed.Load())) > legacySessionIdle {
+		if old.expired(now) {
 			old.Close()
 			delete(ls.m, id)
 		}
@@ -130,6 +147,10 @@ func (h *httpHandler) serveLegacyStream(w http.ResponseWriter, r *http.Request) 
 		return false
 	}
 	if rej := h.policy.Check(r); rej != nil {
+		_ = rej.Write(w, nil)
+		return true
+	}
+	if rej := checkLegacyVersion(r.Header); rej != nil { // legacy_http_version.go
 		_ = rej.Write(w, nil)
 		return true
 	}
@@ -171,8 +192,16 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 		case eraModern, eraLegacyRequest:
 			return false
 		case eraOpenSession:
-			if r.Header.Get(httpwire.HeaderProtocolVersion) == mcp.ProtocolVersion {
+			v, rej := legacyVersionHeader(r.Header)
+			switch {
+			case rej == nil && s.supports(v):
 				return false // a modern client's initialize gets the core's -32601
+			case rej == nil && v != "" && !slices.Contains(legacyVersions, v):
+				rej = unsupportedLegacyVersion(v)
+			}
+			if rej != nil {
+				_ = rej.Write(w, rawID(msg.ID))
+				return true
 			}
 			h.legacyInitialize(w, r, s, msg)
 			return true
@@ -185,9 +214,8 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 		return true
 	}
 	defer hs.release()
-	if v := r.Header.Get(httpwire.HeaderProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) {
-		_ = (&httpwire.Rejection{Status: http.StatusBadRequest, Code: httpwire.CodeInvalidRequest,
-			Message: "Bad Request: unsupported " + httpwire.HeaderProtocolVersion + " " + v}).Write(w, rawID(msg.ID))
+	if rej := checkLegacyVersion(r.Header); rej != nil { // legacy_http_version.go
+		_ = rej.Write(w, rawID(msg.ID))
 		return true
 	}
 	if msg.Kind != jsonrpc.KindRequest {
@@ -262,11 +290,20 @@ func sessionNotFound(w http.ResponseWriter) {
 		Message: "Session not found: unknown or ended " + headerSessionID + "; send initialize to start a new session"}).Write(w, nil)
 }
 
-// sendStream queues a message for the session's GET stream, waiting for
-// room while the stream is behind: a client that reads slowly loses
-// nothing, and one that stops reading has its stream ended by the write
-// timeout (errStreamBroken then). Without an open stream the message is
-// dropped (the client did not ask for one).
+// maxSessionStreams bounds the GET streams a legacy HTTP session holds
+// open at once (each also counts against the server's stream limit,
+// Limits.MaxStreams); one more is refused with 429.
+const maxSessionStreams = 4
+
+// sendStream queues a message for the session's GET streams, waiting for
+// room while they are behind: a client that reads slowly loses nothing,
+// and when every stream has ended (one that stops reading is ended by the
+// write timeout) the wait ends with errStreamBroken. Each message is
+// written on exactly one of the open streams, whichever takes it from the
+// session's queue first (Streamable HTTP, Multiple Connections: "The
+// server MUST send each of its JSON-RPC messages on only one of the
+// connected streams"). Without an open stream the message is dropped (the
+// client did not ask for one).
 func (l *legacySession) sendStream(msg []byte) error {
 	l.mu.Lock()
 	ch, gone := l.stream, l.streamGone
@@ -284,31 +321,52 @@ func (l *legacySession) sendStream(msg []byte) error {
 	}
 }
 
-// serveSessionStream holds the session's standalone SSE stream open until
-// the client goes away, the session ends or the server shuts down (then
-// after writing what was queued for it).
+// joinStream counts one more open GET stream of the session and returns
+// the session's queue it reads; ok is false when the session already has
+// maxSessionStreams. The first stream makes the queue; leaveStream undoes.
+func (l *legacySession) joinStream() (ch chan []byte, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.streamCount >= maxSessionStreams {
+		return nil, false
+	}
+	if l.streamCount == 0 {
+		l.stream, l.streamGone = make(chan []byte, 64), make(chan struct{})
+	}
+	l.streamCount++
+	return l.stream, true
+}
+
+// leaveStream ends one GET stream of the session; after the last, the
+// queue is dropped (with what it still held, as a lone stream's was) and
+// senders waiting for room are told (errStreamBroken).
+func (l *legacySession) leaveStream() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.streamCount--
+	if l.streamCount == 0 {
+		close(l.streamGone)
+		l.stream, l.streamGone = nil, nil
+	}
+}
+
+// serveSessionStream holds one of the session's standalone SSE streams open
+// until the client goes away, the session ends or the server shuts down
+// (then after writing what was queued for the session's streams).
 func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request, hs *legacyHTTPSession) {
 	if rr := hs.s.admitRate(r.Context()); rr != nil { // ratelimit.go
 		writeRateRefusal(w, jsonrpc.ID{}, rr)
 		return
 	}
-	ch, gone := make(chan []byte, 64), make(chan struct{})
-	hs.mu.Lock()
-	busy := hs.stream != nil
-	if !busy {
-		hs.stream, hs.streamGone = ch, gone
-	}
-	hs.mu.Unlock()
-	if busy {
-		_ = (&httpwire.Rejection{Status: http.StatusConflict, Code: httpwire.CodeInvalidRequest,
-			Message: "Conflict: this session already has an open SSE stream"}).Write(w, nil)
+	ch, ok := hs.joinStream()
+	if !ok {
+		_ = (&httpwire.Rejection{Status: http.StatusTooManyRequests, Code: httpwire.CodeInvalidRequest,
+			Message: "Too Many Requests: this session already has " + strconv.Itoa(maxSessionStreams) +
+				" open SSE streams, the most it may; close one first"}).Write(w, nil)
 		return
 	}
 	if rerr := hs.s.lim.enter(true); rerr != nil {
-		hs.mu.Lock()
-		hs.stream, hs.streamGone = nil, nil
-		hs.mu.Unlock()
-		close(gone)
+		hs.leaveStream()
 		writeRefusal(w, jsonrpc.ID{}, rerr)
 		return
 	}
@@ -316,10 +374,7 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 	hs.streams.Add(1)
 	hs.s.streams.Add(1)
 	defer func() {
-		hs.mu.Lock()
-		hs.stream, hs.streamGone = nil, nil
-		hs.mu.Unlock()
-		close(gone)
+		hs.leaveStream()
 		hs.streams.Add(-1)
 		hs.touch()
 		hs.s.streams.Done()

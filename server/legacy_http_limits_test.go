@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +100,72 @@ func TestLegacyEvictionSparesSessionWithRequestInFlight(t *testing.T) {
 	}
 	if st, _, raw := b.rpc("4", "ping", ""); st != http.StatusNotFound {
 		t.Errorf("ping on B, the session idle the longest: %d %s, want 404 (evicted)", st, raw)
+	}
+}
+
+// A session idle for longer than legacySessionIdle is ended when it is
+// next named: 404 (Streamable HTTP 2025-11-25, Session Management: "The
+// server MAY terminate the session at any time, after which it MUST
+// respond to requests containing that session ID with HTTP 404 Not
+// Found"), whether or not another client's initialize swept since.
+func TestLegacyIdleSessionIsEnded(t *testing.T) {
+	f, srv := startLegacyHTTP(t)
+	sid := openSessionVersion(t, srv.URL, "2025-11-25")
+	f.s.sessions.mu.Lock()
+	hs := f.s.sessions.m[sid]
+	f.s.sessions.mu.Unlock()
+	if hs == nil {
+		t.Fatal("session not registered")
+	}
+	hs.lastUsed.Store(time.Now().Add(-legacySessionIdle - time.Minute).UnixNano())
+	st, b, _ := lgDo(t, http.MethodPost, srv.URL, lgBody("2", "ping", ""),
+		"Content-Type", "application/json", "Accept", "application/json, text/event-stream",
+		"Mcp-Session-Id", sid, "MCP-Protocol-Version", "2025-11-25")
+	if st != http.StatusNotFound {
+		t.Errorf("ping on a session idle for %v: %d %s, want 404 (idle sessions are ended)", legacySessionIdle+time.Minute, st, b)
+	}
+}
+
+// A session does not keep a client-sized clientInfo: an initialize whose
+// capabilities and clientInfo exceed maxLegacyClientDescription (64 KiB)
+// is refused, so ten initializes with a 3 MiB clientInfo member pin
+// nothing, and a session's requests (which carry both to the core in the
+// modern _meta) never copy more than that bound.
+func TestLegacyInitializeBoundsClientDescription(t *testing.T) {
+	_, srv := startLegacyHTTP(t)
+	pad := strings.Repeat("a", 3<<20)
+	var m0, m1, m2 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	var sids []string
+	for range 10 {
+		st, b, h := lgDo(t, http.MethodPost, srv.URL,
+			lgBody("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"attack","version":"1","pad":"`+pad+`"}}`),
+			"Content-Type", "application/json", "Accept", "application/json, text/event-stream")
+		if st == http.StatusOK {
+			sids = append(sids, h.Get("Mcp-Session-Id"))
+		} else if st >= 500 {
+			t.Fatalf("initialize: %d %.200s", st, b)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	if held := (int64(m1.HeapAlloc) - int64(m0.HeapAlloc)) >> 20; held > 10 {
+		t.Errorf("%d sessions opened with a 3 MiB clientInfo member hold %d MiB; want under 10 MiB (a session's size must not be the client's choice)", len(sids), held)
+	}
+	if len(sids) == 0 {
+		return
+	}
+	for range 10 {
+		st, b, _ := lgDo(t, http.MethodPost, srv.URL, lgBody("2", "tools/list", ""),
+			"Content-Type", "application/json", "Accept", "application/json, text/event-stream",
+			"Mcp-Session-Id", sids[0], "MCP-Protocol-Version", "2025-11-25")
+		if st != http.StatusOK {
+			t.Fatalf("tools/list: %d %.300s", st, b)
+		}
+	}
+	runtime.ReadMemStats(&m2)
+	if got := (m2.TotalAlloc - m1.TotalAlloc) >> 20; got > 10 {
+		t.Errorf("10 tools/list requests (60 bytes each) in that session allocated %d MiB; want under 10 MiB", got)
 	}
 }

@@ -98,6 +98,25 @@ func newLgSSE(r io.Reader) *lgSSE {
 	return ev
 }
 
+// mergeLgSSE reads the events of a and b as one stream, which ends when
+// both have.
+func mergeLgSSE(a, b *lgSSE) *lgSSE {
+	ev := &lgSSE{events: make(chan string, 100)}
+	var wg sync.WaitGroup
+	for _, in := range []*lgSSE{a, b} {
+		wg.Go(func() {
+			for e := range in.events {
+				ev.events <- e
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(ev.events)
+	}()
+	return ev
+}
+
 func (ev *lgSSE) next(t *testing.T) (map[string]any, string) {
 	t.Helper()
 	select {
@@ -177,16 +196,17 @@ func TestLegacyHTTPSession(t *testing.T) {
 	if err != nil || gresp.StatusCode != 200 || !strings.HasPrefix(gresp.Header.Get("Content-Type"), "text/event-stream") {
 		t.Fatalf("GET stream: %v %v", err, gresp)
 	}
-	stream := newLgSSE(gresp.Body)
-	// A second GET stream on the session is refused.
-	greq2, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+	// A second GET stream on the session is served too; each message
+	// comes on one of the two (read here as one).
+	greq2, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
 	greq2.Header.Set("Accept", "text/event-stream")
 	greq2.Header.Set("Mcp-Session-Id", c.sid)
-	if r2, err := http.DefaultClient.Do(greq2); err != nil || r2.StatusCode != http.StatusConflict {
-		t.Errorf("second GET stream: %v %v", err, r2)
-	} else {
-		r2.Body.Close()
+	r2, err := http.DefaultClient.Do(greq2)
+	if err != nil || r2.StatusCode != http.StatusOK || !strings.HasPrefix(r2.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("second GET stream: %v %v", err, r2)
 	}
+	defer r2.Body.Close()
+	stream := mergeLgSSE(newLgSSE(gresp.Body), newLgSSE(r2.Body))
 	if err := f.s.AddPrompts(NewPrompt(PromptInfo{Name: "later", Description: "Added later"}, func(ctx context.Context, in noArgs) (string, error) { return "x", nil })); err != nil {
 		t.Fatal(err)
 	}
@@ -340,5 +360,64 @@ func TestLegacyHTTPModernInitialize(t *testing.T) {
 	r.Body.Close()
 	if r.StatusCode != http.StatusNotFound || !strings.Contains(string(b), "-32601") || r.Header.Get("Mcp-Session-Id") != "" {
 		t.Errorf("modern initialize: %d %s", r.StatusCode, b)
+	}
+}
+
+// lgDo sends one HTTP request and returns its status, the start of its
+// body and its headers; a stream response is cut off after its headers.
+func lgDo(t *testing.T, method, url, body string, hdr ...string) (int, string, http.Header) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Add(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	defer resp.Body.Close()
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		return resp.StatusCode, "", resp.Header // a stream: do not wait for its end
+	}
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+// openSessionVersion initializes a session at version and returns its id.
+func openSessionVersion(t *testing.T, url, version string) string {
+	t.Helper()
+	st, b, h := lgDo(t, http.MethodPost, url,
+		lgBody("1", "initialize", `{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"attack","version":"1"}}`),
+		"Content-Type", "application/json", "Accept", "application/json, text/event-stream")
+	sid := h.Get("Mcp-Session-Id")
+	if st != http.StatusOK || sid == "" || !strings.Contains(b, `"protocolVersion":"`+version+`"`) {
+		t.Fatalf("initialize at %s: %d %s (session %q)", version, st, b, sid)
+	}
+	return sid
+}
+
+// In a session, logging/setLevel and resources/subscribe with params []
+// are answered with a -32602 that says params must be an object, as
+// tools/call's does, not the decoder's message glued to "params." as if
+// it were a member name.
+func TestLegacyParamsNotObjectSaysSo(t *testing.T) {
+	_, srv := startLegacyHTTP(t)
+	sid := openSessionVersion(t, srv.URL, "2025-11-25")
+	for _, m := range []string{"logging/setLevel", "resources/subscribe"} {
+		_, b, _ := lgDo(t, http.MethodPost, srv.URL, lgBody("2", m, "[]"),
+			"Content-Type", "application/json", "Accept", "application/json, text/event-stream",
+			"Mcp-Session-Id", sid, "MCP-Protocol-Version", "2025-11-25")
+		if !strings.Contains(b, "-32602") || strings.Contains(b, "params.expected") {
+			t.Errorf("%s with params []: %s; want -32602 naming params, not \"params.expected ...\"", m, b)
+		}
 	}
 }

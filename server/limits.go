@@ -40,7 +40,8 @@ type Limits struct {
 	// none; subscriptions/listen streams are exempt.
 	RequestTimeout time.Duration
 	// MaxListenStreams caps the open subscriptions/listen streams and legacy
-	// GET streams (default 1024).
+	// GET streams (default 1024). A legacy session holds at most 4 GET
+	// streams of them at once; one more is answered 429.
 	MaxListenStreams int
 	// MaxLegacySessions caps the initialize-era HTTP sessions (default
 	// 1024). When full, a new session evicts the session idle the longest.
@@ -48,7 +49,8 @@ type Limits struct {
 	// no request in flight (one waiting for the client's answer to an
 	// elicitation or sampling request included) and no open GET stream;
 	// it has been idle since its last request ended. When every session
-	// is in use, initialize gets 503 with reason busy.
+	// is in use, initialize gets 503 with reason busy. A session idle for
+	// 30 minutes is ended: a request naming it then gets 404.
 	MaxLegacySessions int
 	// MaxTasksPerClient caps the unfinished tasks (tasks extension) one
 	// client may hold (default 64, of the store's 1024), so one client

@@ -172,6 +172,19 @@ func requiredValue(h http.Header, name string) (string, *Rejection) {
 	return singleValue(name, vals)
 }
 
+// OptionalValue returns the single trimmed, character-checked value of a
+// header that may be absent ("" then), or the 400 / -32020 rejection of
+// one that is repeated or holds bytes not allowed in a field value: the
+// same rule as for a required header, so that every path reads a header
+// the same way (a repeated header is never served by its first value).
+func OptionalValue(h http.Header, name string) (string, *Rejection) {
+	vals, ok := headerValues(h, name)
+	if !ok {
+		return "", nil
+	}
+	return singleValue(name, vals)
+}
+
 // singleValue trims optional whitespace from the one value of a header and
 // rejects repeated headers and bytes not allowed in a field value
 // ("Server Validation": a header value contains invalid characters).

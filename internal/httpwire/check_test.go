@@ -140,3 +140,20 @@ func TestUnsupportedVersionData(t *testing.T) {
 		t.Errorf("no supported list: %v", rej)
 	}
 }
+
+// OptionalValue allows an absent header and reads a present one by the
+// rule of a required one: once, with field-value bytes only.
+func TestOptionalValue(t *testing.T) {
+	h := http.Header{}
+	if v, rej := OptionalValue(h, HeaderProtocolVersion); v != "" || rej != nil {
+		t.Errorf("absent: %q %v", v, rej)
+	}
+	h.Set(HeaderProtocolVersion, " 2025-11-25\t")
+	if v, rej := OptionalValue(h, HeaderProtocolVersion); v != "2025-11-25" || rej != nil {
+		t.Errorf("once: %q %v", v, rej)
+	}
+	h.Add(HeaderProtocolVersion, "1999-01-01")
+	if _, rej := OptionalValue(h, HeaderProtocolVersion); rej == nil || rej.Status != http.StatusBadRequest || rej.Code != CodeHeaderMismatch {
+		t.Errorf("repeated: %v, want 400 -32020", rej)
+	}
+}

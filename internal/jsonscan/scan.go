@@ -156,6 +156,46 @@ func EachMember(data []byte, fn func(key, value []byte)) bool {
 	return false
 }
 
+// EachElement calls fn for every element of the JSON array data
+// (surrounding whitespace allowed), in order, with its raw value, without
+// decoding or allocating; fn returns false to stop early. It reports false
+// when data is not an array or is malformed up to where it stopped (fn has
+// then seen the elements before the fault); an early stop reports true
+// without looking further. Like EachMember it is meant for valid JSON
+// (check with Valid) and never panics on any other input.
+func EachElement(data []byte, fn func(value []byte) bool) bool {
+	i := SkipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return false
+	}
+	i = SkipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return true
+	}
+	for i < len(data) {
+		end := skipValue(data, i)
+		if end < 0 {
+			return false
+		}
+		if !fn(data[i:end]) {
+			return true
+		}
+		i = SkipSpace(data, end)
+		if i >= len(data) {
+			return false
+		}
+		switch data[i] {
+		case ',':
+			i = SkipSpace(data, i+1)
+		case ']':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 // smallObject is the member count up to which Members finds duplicates by
 // comparing names pairwise (no allocation); larger objects use a map.
 const smallObject = 8
