@@ -1,0 +1,166 @@
+package server
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// One _meta.progressToken is judged by one rule on every method. The
+// core's _meta check (IsIntegral) takes 1e400 and 99999999999999999999 as
+// integers — tools/call, tools/list, prompts/get, resources/read answer
+// them, echoing the token — but subscriptions/listen and
+// completion/complete decode the same _meta again with the generated
+// mcp.ProgressToken (int64 only) and refuse the request with -32602
+// "params._meta.progressToken: expected string or integer". Two parsers
+// of one message disagree (README: the core's _meta checks: "a
+// progressToken is a string or an integer, `1e2` too, echoed as written";
+// "an integer is any number with a zero fraction ... as in JSON Schema").
+// Either answer is consistent; a request accepted on one method and
+// refused for the same member on another is not.
+func TestProgressTokenOneRuleForEveryMethod(t *testing.T) {
+	for _, tok := range []string{`1e400`, `99999999999999999999`} {
+		f := newFixture(t)
+		meta := `{"progressToken":` + tok + `,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+		r, _ := rpcMeta(t, f.s, "tools/call", `{"name":"echo","arguments":{"text":"x"}}`, meta, newRecorder())
+		toolsOK := r.Error == nil
+		r, _ = rpcMeta(t, f.s, "completion/complete", `{"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"name","value":"a"}}`, meta, newRecorder())
+		if complOK := r.Error == nil || !strings.Contains(r.Error.Message, "progressToken"); complOK != toolsOK {
+			t.Errorf("progressToken %s: tools/call accepted=%v but completion/complete accepted=%v (%v)", tok, toolsOK, complOK, r.Error)
+		}
+
+		msg := `{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":` + withMeta(`{"notifications":{"toolsListChanged":true}}`, meta) + `}`
+		w := newRecorder()
+		done := make(chan Response, 1)
+		go func() { done <- f.s.HandleBytes(context.Background(), []byte(msg), w) }()
+		listenOK := false
+		select {
+		case resp := <-done:
+			listenOK = !strings.Contains(string(resp.Body), "progressToken")
+			if listenOK != toolsOK {
+				t.Errorf("progressToken %s: tools/call accepted=%v but subscriptions/listen answered %s", tok, toolsOK, resp.Body)
+			}
+			continue
+		case <-w.ch:
+			listenOK = true
+		case <-time.After(3 * time.Second):
+			t.Fatal("listen: neither acknowledged nor answered")
+		}
+		if listenOK != toolsOK {
+			t.Errorf("progressToken %s: tools/call accepted=%v but subscriptions/listen acknowledged", tok, toolsOK)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = f.s.Shutdown(ctx)
+		cancel()
+		<-done
+	}
+}
+
+// vipServer serves file:///open and, when registered, file:///vip, which
+// Options.Visible shows only to a client whose clientInfo names
+// "vip-client" (options.go: Visible decides "by Principal,
+// ClientCapabilities, ClientInfo, …"), and opens a legacy 2025-11-25
+// session as that client.
+func vipServer(t *testing.T, withVIP bool) (*Server, *lgHTTP) {
+	read := func(ctx context.Context) (string, error) { return "x", nil }
+	res := []Resource{NewResource(ResourceInfo{URI: "file:///open", Name: "open"}, read)}
+	if withVIP {
+		res = append(res, NewResource(ResourceInfo{URI: "file:///vip", Name: "vip"}, read))
+	}
+	s, err := New(Options{Name: "v", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Resources: res,
+		Visible: func(ctx context.Context, it Item) bool {
+			if it.Kind != ItemResource || it.Name != "file:///vip" {
+				return true
+			}
+			ci := ClientInfo(ctx)
+			return ci != nil && ci.Name == "vip-client"
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
+	srv := httptest.NewServer(s.HTTPHandler(HTTPOptions{}))
+	t.Cleanup(srv.Close)
+	sess := &lgHTTP{t: t, url: srv.URL + "/mcp"}
+	resp := sess.post(lgBody("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"vip-client","version":"1"}}`))
+	resp.Body.Close()
+	if sess.sid = resp.Header.Get("Mcp-Session-Id"); resp.StatusCode != 200 || sess.sid == "" {
+		t.Fatalf("initialize: %d sid %q", resp.StatusCode, sess.sid)
+	}
+	return s, sess
+}
+
+// A legacy session may subscribe to a resource it may read. resources/read
+// of file:///vip answers the vip client its contents (Visible sees its
+// ClientInfo), but resources/subscribe to the same URI is refused -32602
+// "Resource not found": checkSubscribe asks Visible with a context whose
+// ClientInfo is nil. README: "a listen stream (or legacy
+// resources/subscribe) is granted updates only of the resources its caller
+// may read" — this caller may read it; options.go: a hidden item is
+// "answered as for an unknown name", so one shown must not be.
+func TestLegacySubscribeVisibleSeesTheClient(t *testing.T) {
+	_, sess := vipServer(t, true)
+	if _, m, raw := sess.rpc("2", "resources/read", `{"uri":"file:///vip"}`); m["result"] == nil {
+		t.Fatalf("precondition: the vip client cannot read file:///vip: %s", raw)
+	}
+	if _, m, raw := sess.rpc("3", "resources/subscribe", `{"uri":"file:///vip"}`); m["result"] == nil {
+		t.Fatalf("resources/subscribe of file:///vip, which the same session just read: %s", raw)
+	}
+}
+
+// A legacy session's resources/updated is decided by Options.Visible for
+// the caller that subscribed. The vip client subscribes to file:///vip
+// before it is served (accepted: nothing is there to hide), the resource is
+// then registered, and the client reads it (Visible shows it to the vip
+// client). Its update is dropped all the same: delivery
+// (legacySession.mayHear) asks Visible with a bare context, whose
+// ClientInfo is nil. (Reversed, a Visible that hides a resource from a
+// client by its ClientInfo lets its updates through.) README: "a listen
+// stream (or legacy resources/subscribe) is granted updates only of the
+// resources its caller may read" — the caller may read file:///vip and
+// loses its updates; a 2026-07-28 listen asks Visible with its own request.
+func TestLegacyUpdatesVisibleSeesTheSubscriber(t *testing.T) {
+	s, sess := vipServer(t, false)
+	for i, uri := range []string{"file:///vip", "file:///open"} {
+		if _, m, raw := sess.rpc(string(rune('3'+i)), "resources/subscribe", `{"uri":"`+uri+`"}`); m["result"] == nil {
+			t.Fatalf("subscribe %s: %s", uri, raw)
+		}
+	}
+	if err := s.AddResources(NewResource(ResourceInfo{URI: "file:///vip", Name: "vip"},
+		func(ctx context.Context) (string, error) { return "x", nil })); err != nil {
+		t.Fatal(err)
+	}
+	if _, m, raw := sess.rpc("6", "resources/read", `{"uri":"file:///vip"}`); m["result"] == nil {
+		t.Fatalf("precondition: the vip client cannot read file:///vip: %s", raw)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	greq, _ := http.NewRequestWithContext(ctx, http.MethodGet, sess.url, nil)
+	greq.Header.Set("Accept", "text/event-stream")
+	greq.Header.Set("Mcp-Session-Id", sess.sid)
+	gresp, err := http.DefaultClient.Do(greq)
+	if err != nil || gresp.StatusCode != 200 {
+		t.Fatalf("GET stream: %v %v", err, gresp)
+	}
+	defer gresp.Body.Close()
+	stream := newLgSSE(gresp.Body)
+	time.Sleep(50 * time.Millisecond) // the stream is attached
+	s.ResourceUpdated("file:///vip")
+	s.ResourceUpdated("file:///open")
+	for {
+		m, raw := stream.next(t)
+		if m["method"] != "notifications/resources/updated" {
+			continue
+		}
+		if uri := m["params"].(map[string]any)["uri"]; uri != "file:///vip" {
+			t.Fatalf("first update %s: the update of file:///vip, which Visible shows this client and it reads, was dropped", raw)
+		}
+		return
+	}
+}
