@@ -377,7 +377,7 @@ func (l *legacySession) subscribe(ctx context.Context, on bool, params json.RawM
 	}
 	if on {
 		// Updates of what the caller may not read are not theirs to hear.
-		if err := l.s.resources.checkSubscribe(ctx, p.URI); err != nil {
+		if err := l.s.resources.checkSubscribe(l.callerCtx(ctx), p.URI); err != nil {
 			return nil, toRPCError(err)
 		}
 	}
@@ -481,7 +481,19 @@ func (l *legacySession) mayHear(uri string) bool {
 	if st != nil {
 		ctx = withAuth(ctx, &authState{info: st.info, gate: st.gate})
 	}
-	return l.s.resources.readable(ctx, uri)
+	return l.s.resources.readable(l.callerCtx(ctx), uri)
+}
+
+// callerCtx is ctx as Options.Visible sees a request of this session: its
+// ClientInfo and ClientCapabilities are what initialize declared. A legacy
+// session answers resources/subscribe itself, and delivers updates outside
+// any request, so without it Visible would decide for no client at all.
+func (l *legacySession) callerCtx(ctx context.Context) context.Context {
+	l.mu.Lock()
+	caps, info := l.caps, l.clientInfo
+	l.mu.Unlock()
+	return withRequest(ctx, &request{s: l.s, ctx: ctx,
+		meta: requestMeta{protocolVersion: mcp.ProtocolVersion, caps: caps, clientInfo: info}})
 }
 
 // notification handles a client notification.

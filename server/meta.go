@@ -150,8 +150,8 @@ func parseMeta(raw []byte) (requestMeta, *jsonrpc.Error) {
 			}
 			m.logLevel = mcp.LoggingLevel(s)
 		case keyProgressToken:
-			if k := jsonscan.Kind(value); k != '"' && !jsonscan.IsIntegral(value) {
-				bad = metaError(`invalid _meta field "progressToken": must be a string or an integer`)
+			if k := jsonscan.Kind(value); k != '"' && !integerProgressToken(value) {
+				bad = metaError(progressTokenError)
 			}
 			m.progressToken = value
 		}
@@ -169,4 +169,25 @@ func parseMeta(raw []byte) (requestMeta, *jsonrpc.Error) {
 		return m, metaError(`missing or invalid _meta field "` + keyClientCapabilities + `"`)
 	}
 	return m, nil
+}
+
+// progressTokenError refuses a progressToken that is neither a string nor an
+// integer the generated mcp.ProgressToken holds.
+const progressTokenError = `invalid _meta field "progressToken": must be a string or an integer of at most 64 bits`
+
+// integerProgressToken reports whether raw, a number, is a progressToken
+// integer: one with a zero fraction (1e2 and 100.0 too, as JSON Schema
+// counts integers) that fits the int64 the generated mcp.ProgressToken
+// decodes it to. Every method's params decode _meta with that type, so the
+// core's check and theirs give one verdict for one token.
+func integerProgressToken(raw []byte) bool {
+	if !jsonscan.IsIntegral(raw) {
+		return false
+	}
+	var tok mcp.ProgressToken
+	if tok.UnmarshalJSON(raw) != nil {
+		return false
+	}
+	_, isInt := tok.Value.(int64)
+	return isInt
 }

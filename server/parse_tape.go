@@ -95,8 +95,8 @@ func parseMetaTape(t *jsonscan.Tape, obj int, m *requestMeta) *jsonrpc.Error {
 			}
 		case keyProgressToken:
 			m.progressToken = t.Raw(v)
-			if kind != jsonscan.KindString && !(kind == jsonscan.KindNumber && jsonscan.IsIntegral(m.progressToken)) {
-				return metaError(`invalid _meta field "progressToken": must be a string or an integer`)
+			if kind != jsonscan.KindString && !(kind == jsonscan.KindNumber && integerProgressToken(m.progressToken)) {
+				return metaError(progressTokenError)
 			}
 		}
 	}

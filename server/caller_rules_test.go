@@ -11,18 +11,11 @@ import (
 	"time"
 )
 
-// One _meta.progressToken is judged by one rule on every method. The
-// core's _meta check (IsIntegral) takes 1e400 and 99999999999999999999 as
-// integers — tools/call, tools/list, prompts/get, resources/read answer
-// them, echoing the token — but subscriptions/listen and
-// completion/complete decode the same _meta again with the generated
-// mcp.ProgressToken (int64 only) and refuse the request with -32602
-// "params._meta.progressToken: expected string or integer". Two parsers
-// of one message disagree (README: the core's _meta checks: "a
-// progressToken is a string or an integer, `1e2` too, echoed as written";
-// "an integer is any number with a zero fraction ... as in JSON Schema").
-// Either answer is consistent; a request accepted on one method and
-// refused for the same member on another is not.
+// One _meta.progressToken is judged by one rule on every method: an
+// integer beyond int64 (1e400, 99999999999999999999), which the generated
+// mcp.ProgressToken cannot hold, is refused by the core's _meta check as
+// it is by subscriptions/listen's and completion/complete's decoding, not
+// answered on some methods and refused on others.
 func TestProgressTokenOneRuleForEveryMethod(t *testing.T) {
 	for _, tok := range []string{`1e400`, `99999999999999999999`} {
 		f := newFixture(t)
@@ -96,14 +89,9 @@ func vipServer(t *testing.T, withVIP bool) (*Server, *lgHTTP) {
 	return s, sess
 }
 
-// A legacy session may subscribe to a resource it may read. resources/read
-// of file:///vip answers the vip client its contents (Visible sees its
-// ClientInfo), but resources/subscribe to the same URI is refused -32602
-// "Resource not found": checkSubscribe asks Visible with a context whose
-// ClientInfo is nil. README: "a listen stream (or legacy
-// resources/subscribe) is granted updates only of the resources its caller
-// may read" — this caller may read it; options.go: a hidden item is
-// "answered as for an unknown name", so one shown must not be.
+// A legacy resources/subscribe asks Options.Visible for the session's
+// client: a resource Visible shows to the client initialize named (and
+// which that client can read) is subscribed to, not refused as not found.
 func TestLegacySubscribeVisibleSeesTheClient(t *testing.T) {
 	_, sess := vipServer(t, true)
 	if _, m, raw := sess.rpc("2", "resources/read", `{"uri":"file:///vip"}`); m["result"] == nil {
@@ -115,16 +103,9 @@ func TestLegacySubscribeVisibleSeesTheClient(t *testing.T) {
 }
 
 // A legacy session's resources/updated is decided by Options.Visible for
-// the caller that subscribed. The vip client subscribes to file:///vip
-// before it is served (accepted: nothing is there to hide), the resource is
-// then registered, and the client reads it (Visible shows it to the vip
-// client). Its update is dropped all the same: delivery
-// (legacySession.mayHear) asks Visible with a bare context, whose
-// ClientInfo is nil. (Reversed, a Visible that hides a resource from a
-// client by its ClientInfo lets its updates through.) README: "a listen
-// stream (or legacy resources/subscribe) is granted updates only of the
-// resources its caller may read" — the caller may read file:///vip and
-// loses its updates; a 2026-07-28 listen asks Visible with its own request.
+// the client that subscribed, as initialize named it: the vip client,
+// subscribed to file:///vip before it was served, hears of its updates once
+// it is registered and shown to that client.
 func TestLegacyUpdatesVisibleSeesTheSubscriber(t *testing.T) {
 	s, sess := vipServer(t, false)
 	for i, uri := range []string{"file:///vip", "file:///open"} {
