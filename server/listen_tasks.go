@@ -32,7 +32,10 @@ import (
 // lost (pub/sub is at most once) is sent then, and a task whose owner died
 // is marked failed with the reason (as tasks/get would) and sent. A read
 // that fails (a store blip) is made again a taskStorePoll later; only a
-// task found gone (expired) is given up.
+// task found gone (expired) is given up. A task not found before the
+// expiry the stream last read for it is one the store lost for a moment
+// (Redis restarted without persistence: its owner re-creates the record):
+// it is read again at each taskStorePoll until that expiry.
 
 const (
 	filterTaskIDs            = "taskIds"
@@ -107,11 +110,19 @@ type taskWatch struct {
 	last  map[string]string // task id → status and lastUpdatedAt last sent
 	final map[string]bool   // sent terminal, or gone
 	retry map[string]bool   // its last read failed: read again at the next tick
-	ticks int               // taskRecheck ticks so far
+	// expires is each task's expiry as last read: a task not found
+	// before it was lost by the store, not gone.
+	expires map[string]time.Time
+	ticks   int // taskRecheck ticks so far
 }
 
 func newTaskWatch(ids []string) *taskWatch {
-	return &taskWatch{last: make(map[string]string, len(ids)), final: map[string]bool{}, retry: map[string]bool{}}
+	return &taskWatch{
+		last:    make(map[string]string, len(ids)),
+		final:   map[string]bool{},
+		retry:   map[string]bool{},
+		expires: make(map[string]time.Time, len(ids)),
+	}
 }
 
 // open returns the watched tasks not yet final.
@@ -132,18 +143,20 @@ func (s *Server) sendTaskStatus(ctx context.Context, r *request, tag []byte, w *
 	if w.final[id] {
 		return nil
 	}
-	snap, err := s.taskSnapshot(ctx, id, tag)
+	snap, expires, err := s.taskSnapshot(ctx, id, tag)
 	if err != nil {
 		w.taskReadFailed(id, err)
 		return nil
 	}
-	return s.sendSnapshot(r, w, id, snap)
+	return s.sendSnapshot(r, w, id, snap, expires)
 }
 
-// taskReadFailed records a failed read of task id: gone (ErrTaskNotFound:
-// expired, or unknown) is final, any other error is tried again.
+// taskReadFailed records a failed read of task id: gone (ErrTaskNotFound
+// once the expiry last read has passed, or with none read) is final; not
+// found before that expiry (the store lost the record, which its owner
+// re-creates) and any other error are tried again.
 func (w *taskWatch) taskReadFailed(id string, err error) {
-	if errors.Is(err, ErrTaskNotFound) {
+	if errors.Is(err, ErrTaskNotFound) && !time.Now().Before(w.expires[id]) {
 		w.final[id] = true // nothing more will come
 		delete(w.retry, id)
 		return
@@ -151,10 +164,11 @@ func (w *taskWatch) taskReadFailed(id string, err error) {
 	w.retry[id] = true
 }
 
-// sendSnapshot sends snap, task id's state, unless it is what was sent
-// last.
-func (s *Server) sendSnapshot(r *request, w *taskWatch, id string, snap taskWire) error {
+// sendSnapshot sends snap, task id's state (expiring at expires), unless
+// it is what was sent last.
+func (s *Server) sendSnapshot(r *request, w *taskWatch, id string, snap taskWire, expires time.Time) error {
 	delete(w.retry, id)
+	w.expires[id] = expires
 	key := snap.Status + "|" + snap.LastUpdatedAt
 	if prev, sent := w.last[id]; sent && prev == key {
 		return nil
@@ -172,22 +186,23 @@ func (s *Server) sendSnapshot(r *request, w *taskWatch, id string, snap taskWire
 
 // taskSnapshot is the DetailedTask of id as notifications/tasks carries it
 // (meta is its _meta), from the task this replica runs or the cluster's
-// record; ErrTaskNotFound when it is gone.
-func (s *Server) taskSnapshot(ctx context.Context, id string, meta json.RawMessage) (taskWire, error) {
+// record, and its expiry; ErrTaskNotFound when it is gone.
+func (s *Server) taskSnapshot(ctx context.Context, id string, meta json.RawMessage) (taskWire, time.Time, error) {
 	var w taskWire
+	var expires time.Time
 	if t := s.tasks.get(id); t != nil {
-		w = t.wire(true, meta)
+		w, expires = t.wire(true, meta), t.expires
 	} else if s.cl != nil {
 		rec, _, err := s.loadRecord(ctx, id)
 		if err != nil {
-			return taskWire{}, err
+			return taskWire{}, time.Time{}, err
 		}
-		w = rec.wire(id, meta)
+		w, expires = rec.wire(id, meta), rec.Expires
 	} else {
-		return taskWire{}, ErrTaskNotFound
+		return taskWire{}, time.Time{}, ErrTaskNotFound
 	}
 	w.ResultType = ""
-	return w, nil
+	return w, expires, nil
 }
 
 // taskRecheck returns the channel that paces a stream's re-reads of its
@@ -249,5 +264,5 @@ func (s *Server) checkTask(ctx context.Context, r *request, tag []byte, w *taskW
 	}
 	snap := rec.wire(id, tag)
 	snap.ResultType = ""
-	return s.sendSnapshot(r, w, id, snap)
+	return s.sendSnapshot(r, w, id, snap, rec.Expires)
 }

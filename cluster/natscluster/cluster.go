@@ -57,11 +57,19 @@ type Cluster struct {
 var _ server.Cluster = (*Cluster)(nil)
 
 // Connect dials url and returns a Cluster on it; Close closes the
-// connection. Its errors name the URL without its password or token.
+// connection. Its errors name the URL without its password or token
+// (nor its query or fragment); a URL that does not parse is refused with
+// an error that quotes none of it, and so is one with an '@' after its
+// host (a password or token holding '/', '?' or '#' unescaped). An entry
+// of the list without "://" is read as nats://<entry>, as nats.go does.
 func Connect(url string, opts Options) (*Cluster, error) {
+	shown, err := redactURLs(url)
+	if err != nil {
+		return nil, fmt.Errorf("natscluster: %w", err)
+	}
 	nc, err := nats.Connect(url, nats.Name("mcpgen"), nats.MaxReconnects(-1))
 	if err != nil {
-		return nil, fmt.Errorf("natscluster: connecting to %s: %w", redactURLs(url), withoutURL(err))
+		return nil, fmt.Errorf("natscluster: connecting to %s: %w", shown, withoutURL(err))
 	}
 	c, err := New(nc, opts)
 	if err != nil {

@@ -24,3 +24,45 @@ func TestConnectErrorHidesPassword(t *testing.T) {
 		}
 	}
 }
+
+// Connect's doc: "Its errors name the URL without its password or token."
+// A password or token holding a character url.Parse reads as the end of
+// the authority ('/', '?', '#'), or a comma (the server-list separator),
+// must not reach the error either, in whole or in part.
+func TestConnectErrorHidesSecretHoldingURLDelimiters(t *testing.T) {
+	for _, tc := range []struct{ url, secret string }{
+		{"nats://user:s3cret/tail@127.0.0.1:1", "s3cret"},
+		{"nats://user:s3cret#tail@127.0.0.1:1", "s3cret"},
+		{"nats://:s3cret?tail@127.0.0.1:1", "s3cret"},
+	} {
+		_, err := Connect(tc.url, Options{})
+		if err == nil {
+			t.Errorf("Connect(%q) succeeded", tc.url)
+			continue
+		}
+		if strings.Contains(err.Error(), tc.secret) {
+			t.Errorf("Connect(%q): the error shows (part of) the secret: %v", tc.url, err)
+		}
+	}
+}
+
+// nats.go reads a server URL without "://" as nats://<it>
+// (parseServerURL), so "user:pass@host:port" and "token@host" are URLs
+// with a password or a token; the redaction reads the first as a URL of
+// scheme "user" and the second as a path, and quotes both whole.
+func TestConnectErrorHidesSecretOfSchemelessServer(t *testing.T) {
+	for _, tc := range []struct{ url, secret string }{
+		{"user:s3cret@127.0.0.1:1", "s3cret"},
+		{"nats://127.0.0.1:1, user:s3cret@127.0.0.1:2", "s3cret"},
+		{"s3cret@127.0.0.1", "s3cret"},
+	} {
+		_, err := Connect(tc.url, Options{})
+		if err == nil {
+			t.Errorf("Connect(%q) succeeded", tc.url)
+			continue
+		}
+		if strings.Contains(err.Error(), tc.secret) {
+			t.Errorf("Connect(%q): the error shows (part of) the secret: %v", tc.url, err)
+		}
+	}
+}

@@ -15,9 +15,7 @@ package rediscluster
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/url"
 	"time"
 
 	"github.com/mcpgen/mcpgen/server"
@@ -46,15 +44,19 @@ type Cluster struct {
 var _ server.Cluster = (*Cluster)(nil)
 
 // Connect opens a client for rawURL (redis.ParseURL); Close closes it.
-// Its errors name the URL without its password.
+// Its errors name the URL without its password, without the values of
+// query parameters that look like secrets (password, token, …) and
+// without its fragment; a URL that does not parse is refused with an
+// error that quotes none of it, and so is one with an '@' after its host
+// (a password holding '/', '?' or '#' unescaped).
 func Connect(rawURL string, opts Options) (*Cluster, error) {
-	shown, err := redactURL(rawURL)
+	shown, secrets, err := redactURL(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("rediscluster: %w", err)
 	}
 	o, err := redis.ParseURL(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("rediscluster: %s: %w", shown, err)
+		return nil, fmt.Errorf("rediscluster: %s: %w", shown, scrubbed(err, secrets))
 	}
 	c := New(redis.NewClient(o), opts)
 	c.own = true
@@ -62,23 +64,9 @@ func Connect(rawURL string, opts Options) (*Cluster, error) {
 	defer cancel()
 	if err := c.Ping(ctx); err != nil {
 		c.rdb.Close()
-		return nil, fmt.Errorf("rediscluster: connecting to %s: %w", shown, err)
+		return nil, fmt.Errorf("rediscluster: connecting to %s: %w", shown, scrubbed(err, secrets))
 	}
 	return c, nil
-}
-
-// redactURL is rawURL with its password replaced by "xxxxx", for error
-// messages; a URL that does not parse is refused with an error that does
-// not quote it (url.Parse's would).
-func redactURL(rawURL string) (string, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		if ue, ok := errors.AsType[*url.Error](err); ok {
-			err = ue.Err
-		}
-		return "", fmt.Errorf("invalid URL: %w", err)
-	}
-	return u.Redacted(), nil
 }
 
 // New returns a Cluster on an open client.
