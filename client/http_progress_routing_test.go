@@ -19,11 +19,10 @@ import (
 // progressToken the request carried. On stdio a notifications/progress
 // naming another token never reaches the call's WithProgress callback
 // (TestStdioProgressNotRoutedByCaseVariantMember). On a Streamable HTTP
-// POST's SSE stream the client hands every notification of the stream to
-// the call (readStream → req.Notify) without reading its token, so a
-// progress notification naming another token ("someone-else") reaches the
-// callback: the same server messages, two verdicts.
-func TestHTTPStreamProgressForAnotherTokenNotDelivered(t *testing.T) {
+// POST's SSE stream the same holds: the call's callback gets only the
+// progress naming its token; progress naming another token ("someone-else")
+// goes, as on stdio, to Options.OnProgress.
+func TestHTTPStreamProgressForAnotherTokenNotDeliveredToTheCall(t *testing.T) {
 	tr := fakeHTTP(t, func(req wireRequest, w http.ResponseWriter) {
 		var p struct {
 			Meta struct {
