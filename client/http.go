@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
@@ -295,8 +296,9 @@ func (t *HTTPTransport) response(req *Request, body []byte) (json.RawMessage, er
 	return msg.Result, nil
 }
 
-// readStream reads an SSE response: notifications go to req.Notify,
-// legacy server requests to the peer, until the response arrives.
+// readStream reads an SSE response: notifications go to req.Notify (or
+// the peer, deliver), legacy server requests to the peer, until the
+// response arrives.
 func (t *HTTPTransport) readStream(ctx context.Context, req *Request, body io.Reader) (json.RawMessage, error) {
 	sr := httpwire.NewSSEReader(body, t.max())
 	for {
@@ -323,14 +325,33 @@ func (t *HTTPTransport) readStream(ctx context.Context, req *Request, body io.Re
 		}
 		switch msg.Kind {
 		case jsonrpc.KindNotification:
-			if req.Notify != nil {
-				req.Notify(msg.Method, msg.Params)
-			}
+			t.deliver(req, msg)
 		case jsonrpc.KindRequest:
 			t.serve(msg)
 		default:
 			return t.response(req, data)
 		}
+	}
+}
+
+// deliver hands a notification of req's response stream to req.Notify,
+// but a notifications/progress only when it names req's progress token
+// (notificationKeys, Request.names, as on stdio): progress naming another
+// token, or none, goes to the peer (Options.OnProgress), as on stdio.
+func (t *HTTPTransport) deliver(req *Request, msg jsonrpc.Message) {
+	if msg.Method == mcp.MethodNotificationsProgress {
+		if token, _ := notificationKeys(msg.Method, msg.Params); !req.names(token, "") {
+			t.mu.Lock()
+			peer := t.peer
+			t.mu.Unlock()
+			if peer != nil {
+				peer.HandleNotification(msg.Method, msg.Params)
+			}
+			return
+		}
+	}
+	if req.Notify != nil {
+		req.Notify(msg.Method, msg.Params)
 	}
 }
 

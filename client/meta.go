@@ -43,7 +43,7 @@ func (c *Client) meta(members map[string]json.RawMessage, legacy bool, ver strin
 		}
 	}
 	if tok, ok := meta[keyProgressToken]; ok {
-		out.progressToken = canonicalKey(tok) // as notificationKeys reads it back
+		out.progressToken = progressTokenKey(tok) // as notificationKeys reads it back
 	}
 	if len(meta) > 0 {
 		out.raw = reqmeta.Join(meta)

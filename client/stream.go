@@ -391,7 +391,7 @@ func (c *streamConn) route(method string, params json.RawMessage) {
 		if p.req.Notify == nil {
 			continue
 		}
-		if (token != "" && p.req.ProgressToken == token) || (sub != "" && p.req.ID.String() == sub) {
+		if p.req.names(token, sub) {
 			target = p
 			break
 		}
@@ -421,40 +421,6 @@ func (c *streamConn) serve(peer Peer, msg jsonrpc.Message) {
 	ctx, cancel := detached(context.Background())
 	defer cancel()
 	_ = c.write(ctx, out)
-}
-
-// notificationKeys returns the canonical JSON text (jsonrpc.ID's) of a
-// notification's progress token and subscription id, when present. The
-// members are read by their exact names, as the generated decoders read
-// them: params or _meta naming a member twice (or not an object) name no
-// request, so "PROGRESSTOKEN" or a second "progressToken" cannot steer a
-// notification to a call that the decoded notification does not name.
-func notificationKeys(method string, params json.RawMessage) (token, sub string) {
-	members, err := exactMembers(params)
-	if err != nil {
-		return "", ""
-	}
-	if method == "notifications/progress" {
-		token = canonicalKey(members["progressToken"])
-	}
-	if raw, ok := members["_meta"]; ok {
-		meta, err := exactMembers(raw)
-		if err != nil {
-			return "", ""
-		}
-		sub = canonicalKey(meta["io.modelcontextprotocol/subscriptionId"])
-	}
-	return token, sub
-}
-
-// canonicalKey is the canonical text of a progress token or request id
-// (a string or an integer), "" for anything else.
-func canonicalKey(raw json.RawMessage) string {
-	var id jsonrpc.ID
-	if raw == nil || id.UnmarshalJSON(raw) != nil {
-		return ""
-	}
-	return id.String()
 }
 
 func clip(b []byte) string {

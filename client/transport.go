@@ -26,10 +26,12 @@ type Request struct {
 	// ignore it.
 	Header http.Header
 	// ProgressToken is the JSON text of params._meta.progressToken, or "".
-	// A stdio transport routes notifications/progress by it.
+	// Transports route notifications/progress by it (an integral number
+	// token in its int64 decimal form, as mcp.ProgressToken reads it).
 	ProgressToken string
 	// Notify, when set, receives the notifications the server sends for this
-	// request: those on its HTTP response stream, or on stdio those that
+	// request: those on its HTTP response stream (notifications/progress
+	// only when it carries its progress token), or on stdio those that
 	// carry its progress token or its id as subscription id.
 	Notify func(method string, params json.RawMessage)
 }
