@@ -10,11 +10,11 @@ import (
 // ... at any depth: a message nested past encoding/json's limit of 10 000
 // levels is still one JSON value whose id is read". In a legacy
 // (initialize-era) session the call is re-encoded by encoding/json
-// (modernParamsGeneral's marshalRaw) and answered -32603 "Internal error:
+// (modernParamsGeneral, formerly with marshalRaw) and answered -32603 "Internal error:
 // json: error calling MarshalJSON for type json.RawMessage: ... exceeded
 // max depth" instead; the modern era gives the isError result
 // (TestArgumentsNestedPastScannerLimitGetIsErrorWithID).
-func TestLegacySessionDeepArgumentsGetIsError(t *testing.T) {
+func TestLegacySessionArgumentsNestedPastScannerLimitGetIsError(t *testing.T) {
 	_, p, next := startBatchSession(t)
 	p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x","deep":` + deepValue(10001) + `}}}`)
 	l := next("the deep call")
