@@ -101,11 +101,13 @@ func (h *httpHandler) serveLegacyBatch(w http.ResponseWriter, r *http.Request, b
 
 // splitBatch returns the messages of a batch, each a copy of its own, or
 // the -32700/-32600 error of one that is not valid JSON, empty or longer
-// than maxLegacyBatch. The elements are counted by scanning the body, and
+// than maxLegacyBatch. A message nested past jsonscan.MaxNesting does not
+// make the batch invalid: like a message sent alone, it is one JSON value
+// whose id is read and answered. The elements are counted by scanning the body, and
 // copied only once the count is within the cap: refusing a batch of
 // millions of tiny elements costs no allocation per element.
 func splitBatch(body []byte) ([]json.RawMessage, *jsonrpc.Error) {
-	if !jsonscan.Valid(body) || jsonscan.Kind(body) != '[' {
+	if !jsonscan.ValidDeep(body) || jsonscan.Kind(body) != '[' {
 		return nil, jsonrpc.NewError(jsonrpc.CodeParseError, "Parse error: the batch is not valid JSON", nil)
 	}
 	n := 0

