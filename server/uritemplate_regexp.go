@@ -51,8 +51,9 @@ func charClass(op byte, except string) string {
 // valueRegexp is the regexp of the value of place p, without its name;
 // nonEmpty leaves out the empty string.
 //
-//   - A prefix {var:3} is a string of at most 3 characters (a "," of a
-//     simple or label expansion is a list's and is encoded in a string).
+//   - A prefix {var:3} is a string of at most 3 characters, of the
+//     operator's class: a "," stays literal in a {+var:3} or {#var:3}
+//     (RFC 6570 §3.2.3, §3.2.4) and is encoded in any other.
 //   - An exploded list is its items joined with the operator's separator
 //     (a named one: name=item).
 //   - Any other value is a string or a list joined with ",".
@@ -74,7 +75,7 @@ func valueRegexp(p templatePlace, nonEmpty bool) string {
 	}
 	switch {
 	case p.prefix > 0:
-		c := charClass(p.op, ",")
+		c := charClass(p.op, "")
 		if p.prefix > maxCountedPrefix {
 			return c + many
 		}
@@ -110,7 +111,7 @@ func placeRegexp(p *templatePlace, groups *int) string {
 		return `(` + valueRegexp(*p, false) + `)`
 	case p.op == ';':
 		// ";a" is a = "" (RFC 6570 §3.2.7: no "=" for an empty value).
-		return regexp.QuoteMeta(p.name) + `((?:=` + valueRegexp(*p, true) + `)?)`
+		return regexp.QuoteMeta(p.name) + `((?:=(?:` + valueRegexp(*p, true) + `))?)`
 	default:
 		return regexp.QuoteMeta(p.name) + `(=` + valueRegexp(*p, false) + `)`
 	}
