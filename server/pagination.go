@@ -89,9 +89,11 @@ func cursorAt(list string, position int, last, next string) string {
 // the cursor names, skips none that stayed (server/utilities/
 // pagination.mdx: "Provide stable cursors"); an item that is removed and
 // added again moves to the end and is listed there. When both named items
-// are gone the page starts where the next item was less one (the removal
-// of the last item listed), which skips as many items as were removed
-// before it too. index returns the position of a key in items.
+// are gone nothing in the cursor tells where the walk was among the items
+// that stayed (a position would skip as many as were removed before it),
+// so the walk starts over from the first item: it may list again items it
+// listed before, but skips none. index returns the position of a key in
+// items.
 func paginateKeyed[T any](list string, items []T, key func(T) string, index func(string) (int, bool), cur string, pageSize int) (page []T, next string, err error) {
 	start := 0
 	if cur != "" {
@@ -99,7 +101,6 @@ func paginateKeyed[T any](list string, items []T, key func(T) string, index func
 		if !ok || c.last == "" || c.next == "" {
 			return nil, "", invalidParams("invalid cursor")
 		}
-		start = min(c.position-1, len(items))
 		i, okLast := index(c.last)
 		j, okNext := index(c.next)
 		switch {

@@ -47,7 +47,35 @@ type templatePlace struct {
 	sep     string // what the items of a list are joined with
 	op      byte   // the expression's operator, 0 for a simple {var}
 	explode bool
-	groups  []int // the regexp groups capturing the place, one per alternative it is in
+	groups  []placeGroup // the regexp groups capturing the place, one per alternative it is in
+}
+
+// placeGroup is a regexp group that captures a place: alone (of 1), or
+// as the nth of a run of places of items that the group captures as one
+// (runRegexp).
+type placeGroup struct{ group, nth, of int }
+
+// text returns the place's text in what its group captured, false when
+// the place is left out (a run of fewer items than places).
+func (g placeGroup) text(captured string) (string, bool) {
+	if g.of == 1 {
+		return captured, true
+	}
+	// The places before the last of a run hold one item each, the last
+	// the rest.
+	for range g.nth {
+		i := strings.IndexByte(captured, ',')
+		if i < 0 {
+			return "", false
+		}
+		captured = captured[i+1:]
+	}
+	if g.nth < g.of-1 {
+		if i := strings.IndexByte(captured, ','); i >= 0 {
+			captured = captured[:i]
+		}
+	}
+	return captured, true
 }
 
 func compileURITemplate(tmpl string) (*uriMatcher, error) {
@@ -180,10 +208,14 @@ func (m *uriMatcher) match(uri string) (map[string]string, bool) {
 	values := make(map[string]string, len(m.places))
 	for _, p := range m.places {
 		for _, g := range p.groups {
-			if loc[2*g] < 0 {
+			if loc[2*g.group] < 0 {
 				continue
 			}
-			v, ok := p.value(uri[loc[2*g]:loc[2*g+1]])
+			text, here := g.text(uri[loc[2*g.group]:loc[2*g.group+1]])
+			if !here {
+				break
+			}
+			v, ok := p.value(text)
 			if !ok {
 				return nil, false
 			}

@@ -10,10 +10,16 @@ import (
 // The regexp of a template (templateRegexp) matches exactly the URIs RFC
 // 6570 §3.2 expands it to, but for the agreement of a variable's places
 // (uriMatcher.agree), and captures every place of a variable in groups of
-// its own. Values are matched lazily, so that the first of two adjacent
-// variables takes the least ({a},{b} against "1,2,3" is a = "1",
+// its own (consecutive whole values of a simple, + or # expression share
+// one, runRegexp). Values are matched lazily, so that the first of two
+// adjacent variables takes the least ({a},{b} against "1,2,3" is a = "1",
 // b = "2,3"); Go's regexp runs in time linear in the URI whatever the
-// template.
+// template. Its NFA runs every place that may hold the current character
+// side by side, copying the captures of each, so the regexp keeps both
+// few: an expression whose operator starts it with its separator (. / ;
+// &) has one optional place per variable, and another one alternative
+// per variable that may come first (firstNeeded), with the whole values
+// of a simple, + or # expression in one group.
 
 const (
 	// unreservedChars is RFC 3986 unreserved as a character class body.
@@ -28,15 +34,23 @@ const (
 		`|%[C-Dc-d][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]` +
 		`|%[Ee][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f]){2}` +
 		`|%[Ff][0-7](?:%[89ABab][0-9A-Fa-f]){3}`
-	// maxCountedPrefix is the longest prefix the regexp counts itself;
-	// a longer one (RFC 6570 allows up to 9999) is counted after the
-	// match (Go's regexp refuses counts above 1000).
+	// maxCountedPrefix is the longest prefix counted in pctChar, whose
+	// {3} makes RE2's limit of 1000 copies of it a limit of 333. A longer
+	// one (RFC 6570 allows up to 9999) is counted in longPrefixChar.
 	maxCountedPrefix = 100
+	// maxRepeat is the largest count RE2 takes in one repeat.
+	maxRepeat = 1000
 )
 
 // charClass is the regexp of one character of a value that operator op
 // leaves as is, besides pctChar, less the characters in except.
 func charClass(op byte, except string) string {
+	return `(?:[` + opChars(op, except) + `]|` + pctChar + `)`
+}
+
+// opChars is the class body of the characters operator op leaves as is,
+// less the characters in except.
+func opChars(op byte, except string) string {
 	chars := unreservedChars
 	if op == '+' || op == '#' {
 		chars += reservedChars
@@ -45,14 +59,38 @@ func charClass(op byte, except string) string {
 		chars = strings.ReplaceAll(chars, regexp.QuoteMeta(string(c)), "")
 		chars = strings.ReplaceAll(chars, string(c), "")
 	}
-	return `(?:[` + chars + `]|` + pctChar + `)`
+	return chars
+}
+
+// longPrefixChar is the regexp of one character of a long prefix of
+// operator op: an octet it leaves as is, or a percent-encoded lead octet
+// and the continuation octets after it. It holds no counted repeat, so
+// that RE2 repeats it up to 1000 times, and it takes every continuation
+// octet (the next character cannot start with one), so it counts the
+// characters of UTF-8 exactly; octets that are not UTF-8 are refused when
+// the value is decoded.
+func longPrefixChar(op byte) string {
+	return `(?:[` + opChars(op, "") + `]|%[0-7C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f])*)`
+}
+
+// atMost is the regexp of at most n repetitions of c, for any n: a
+// counted repeat up to maxRepeat, else either maxRepeat of them and at
+// most n - maxRepeat more, or fewer than maxRepeat. Each repetition has
+// one place in the regexp, so the NFA runs one thread through it.
+func atMost(c string, n int) string {
+	if n <= maxRepeat {
+		return c + `{0,` + strconv.Itoa(n) + `}`
+	}
+	return `(?:` + c + `{` + strconv.Itoa(maxRepeat) + `}` + atMost(c, n-maxRepeat) +
+		`|` + c + `{0,` + strconv.Itoa(maxRepeat-1) + `})`
 }
 
 // valueRegexp is the regexp of the value of place p, without its name;
 // nonEmpty leaves out the empty string.
 //
-//   - A prefix {var:3} is a string of at most 3 characters (a "," of a
-//     simple or label expansion is a list's and is encoded in a string).
+//   - A prefix {var:3} is a string of at most 3 characters, of the
+//     operator's class: a "," stays literal in a {+var:3} or {#var:3}
+//     (RFC 6570 §3.2.3, §3.2.4) and is encoded in any other.
 //   - An exploded list is its items joined with the operator's separator
 //     (a named one: name=item).
 //   - Any other value is a string or a list joined with ",".
@@ -61,9 +99,9 @@ func charClass(op byte, except string) string {
 // library's Match did: {name}{.ext} against "readme.md" is name =
 // "readme.md", and {a},{b} against "1,2,3" is a = "1", b = "2,3".
 func valueRegexp(p templatePlace, nonEmpty bool) string {
-	least, many := "0", `*`
+	least := "0"
 	if nonEmpty {
-		least, many = "1", `+`
+		least = "1"
 	}
 	sep := ","
 	switch p.op {
@@ -74,11 +112,14 @@ func valueRegexp(p templatePlace, nonEmpty bool) string {
 	}
 	switch {
 	case p.prefix > 0:
-		c := charClass(p.op, ",")
 		if p.prefix > maxCountedPrefix {
-			return c + many
+			c := longPrefixChar(p.op)
+			if nonEmpty {
+				return c + atMost(c, p.prefix-1)
+			}
+			return atMost(c, p.prefix)
 		}
-		return c + `{` + least + `,` + strconv.Itoa(p.prefix) + `}`
+		return charClass(p.op, "") + `{` + least + `,` + strconv.Itoa(p.prefix) + `}`
 	case p.explode:
 		item := charClass(p.op, ","+sep) + `*`
 		if isNamedOp(p.op) {
@@ -104,16 +145,43 @@ func valueRegexp(p templatePlace, nonEmpty bool) string {
 // exploded) in a new group, numbered from *groups.
 func placeRegexp(p *templatePlace, groups *int) string {
 	*groups++
-	p.groups = append(p.groups, *groups)
+	p.groups = append(p.groups, placeGroup{group: *groups, of: 1})
 	switch {
 	case !isNamedOp(p.op) || p.explode:
 		return `(` + valueRegexp(*p, false) + `)`
 	case p.op == ';':
 		// ";a" is a = "" (RFC 6570 §3.2.7: no "=" for an empty value).
-		return regexp.QuoteMeta(p.name) + `((?:=` + valueRegexp(*p, true) + `)?)`
+		return regexp.QuoteMeta(p.name) + `((?:=(?:` + valueRegexp(*p, true) + `))?)`
 	default:
 		return regexp.QuoteMeta(p.name) + `(=` + valueRegexp(*p, false) + `)`
 	}
+}
+
+// runRegexp is the regexp of consecutive whole values of a simple, + or #
+// expression (run), captured in one new group numbered from *groups: each
+// is items joined with ",", exploded or not, so together they are too. As
+// apart, the run takes as many items as it has places before it takes
+// more, and the places before the last take one item each
+// (placeGroup.text): {a,b,c} against "1,2,3,4" is a = "1", b = "2",
+// c = "3,4". One group and one loop instead of one per place keeps the
+// cost of a character the same for {v0,…,v9} as for {v}.
+func runRegexp(run []templatePlace, groups *int) string {
+	*groups++
+	for i := range run {
+		run[i].groups = append(run[i].groups, placeGroup{group: *groups, nth: i, of: len(run)})
+	}
+	if len(run) == 1 {
+		return `(` + valueRegexp(run[0], false) + `)`
+	}
+	item := charClass(run[0].op, ",") + `*`
+	more := `(?:,` + item + `)`
+	// A counted repeat of more is within RE2's limit of 1000 copies of
+	// pctChar's innermost {3}; beyond, optional copies of it.
+	firstItems := more + `{0,` + strconv.Itoa(len(run)-1) + `}`
+	if 3*(len(run)-1) > 1000 {
+		firstItems = strings.Repeat(more+`?`, len(run)-1)
+	}
+	return `(` + item + firstItems + more + `*?)`
 }
 
 // templateRegexp compiles the regexp of a template: its literals, and
@@ -140,12 +208,39 @@ func templateRegexp(exprs []templateExpr, tail string, places []templatePlace) (
 		}
 		vars := places[next : next+len(e.specs)]
 		next += len(e.specs)
-		// One alternative per variable that may come first.
+		if first == sep {
+			// Every variable set is preceded by the separator: one
+			// optional place per variable.
+			for i := range vars {
+				b.WriteString(`(?:` + regexp.QuoteMeta(sep) + placeRegexp(&vars[i], &groups) + `)?`)
+			}
+			continue
+		}
+		// One alternative per variable that may come first, but for one
+		// whose values an earlier variable takes too (firstNeeded).
 		var alts []string
 		for i := range vars {
-			alt := placeRegexp(&vars[i], &groups)
-			for j := i + 1; j < len(vars); j++ {
-				alt += `(?:` + regexp.QuoteMeta(sep) + placeRegexp(&vars[j], &groups) + `)?`
+			if !firstNeeded(vars, i) {
+				continue
+			}
+			alt := ""
+			for j := i; j < len(vars); {
+				k := j + 1
+				var place string
+				if isNamedOp(e.op) || vars[j].prefix > 0 {
+					place = placeRegexp(&vars[j], &groups)
+				} else {
+					for k < len(vars) && vars[k].prefix == 0 {
+						k++
+					}
+					place = runRegexp(vars[j:k], &groups)
+				}
+				if j == i {
+					alt = place
+				} else {
+					alt += `(?:` + regexp.QuoteMeta(sep) + place + `)?`
+				}
+				j = k
 			}
 			alts = append(alts, alt)
 		}
@@ -156,11 +251,46 @@ func templateRegexp(exprs []templateExpr, tail string, places []templatePlace) (
 	return regexp.Compile(b.String())
 }
 
+// firstNeeded reports whether the alternative of an expression in which
+// vars[i] comes first matches a URI that no earlier alternative matches.
+// It does not when an earlier variable of an unnamed operator takes every
+// value vars[i] takes (a whole value takes what a prefix does, a longer
+// prefix what a shorter one does): whatever follows vars[i] in its
+// alternative may follow that variable in the earlier one, which the
+// regexp prefers anyway. Leaving these alternatives out keeps
+// {v0,…,v9} at one alternative of ten places instead of ten of 55, which
+// the regexp would run side by side at every character.
+func firstNeeded(vars []templatePlace, i int) bool {
+	if isNamedOp(vars[i].op) {
+		return true // an alternative starts with its own name
+	}
+	for j := range i {
+		if takesAll(vars[j], vars[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// takesAll reports whether every value of place q is a value of place p
+// of the same simple, + or # expression: a whole value, exploded or not,
+// is strings of the operator's characters joined with ","; a prefix is
+// one such string of at most its length.
+func takesAll(p, q templatePlace) bool {
+	switch {
+	case p.prefix == 0:
+		return true
+	case q.prefix == 0:
+		return false
+	default:
+		return q.prefix <= p.prefix
+	}
+}
+
 // value decodes the captured text of place p: its name and "=" are
 // dropped, the items of a named exploded list are joined with ",", and
 // the value is percent-decoded; false when the octets are not UTF-8 (no
-// Unicode value expands to them) or a long prefix holds too many
-// characters.
+// Unicode value expands to them).
 func (p templatePlace) value(text string) (string, bool) {
 	if isNamedOp(p.op) {
 		if p.explode {
@@ -179,7 +309,7 @@ func (p templatePlace) value(text string) (string, bool) {
 		}
 	}
 	v, ok := percentDecode(text)
-	if !ok || (p.prefix > maxCountedPrefix && utf8.RuneCountInString(v) > p.prefix) {
+	if !ok {
 		return "", false
 	}
 	return v, true
