@@ -69,9 +69,8 @@ func (c *stdioConn) dispatchBatch(l *stdioLoop, line []byte) {
 			break
 		}
 	}
-	if body := c.batchDone(sb, -1, nil); body != nil {
-		c.send(body)
-		c.batchSent(sb)
+	if body, due := c.batchDone(sb, -1, nil); due {
+		c.sendBatch(sb, body)
 	}
 }
 
@@ -145,9 +144,8 @@ func (c *stdioConn) startBatched(l *stdioLoop, sb *stdioBatch, i int, msg jsonrp
 		}
 		// The request that completes the batch keeps its slot until the
 		// batch response is queued (backpressure, as for a single answer).
-		if out := c.batchDone(sb, i, body); out != nil {
-			c.send(out)
-			c.batchSent(sb)
+		if out, due := c.batchDone(sb, i, body); due {
+			c.sendBatch(sb, out)
 		}
 		c.end(call)
 	}()
@@ -180,6 +178,16 @@ func (c *stdioConn) batchedID(key string, except *stdioBatch) bool {
 	return false
 }
 
+// sendBatch writes the response of sb, which is due, and forgets sb. A
+// batch whose every request was cancelled has no response (body nil): it
+// is forgotten all the same, its requests having ended.
+func (c *stdioConn) sendBatch(sb *stdioBatch, body []byte) {
+	if body != nil {
+		c.send(body)
+	}
+	c.batchSent(sb)
+}
+
 // batchSent forgets sb once its response is queued for writing: its ids
 // are no longer in flight.
 func (c *stdioConn) batchSent(sb *stdioBatch) {
@@ -204,10 +212,11 @@ func (sb *stdioBatch) start(i int) {
 }
 
 // batchDone records the end of request i of sb with its answer (i -1:
-// the loop has started every request it will); it returns the batch
-// response when that is due now (nil: not yet, none, or already sent);
-// the caller sends it, then calls batchSent.
-func (c *stdioConn) batchDone(sb *stdioBatch, i int, body []byte) []byte {
+// the loop has started every request it will); due reports that the batch
+// response is due now (false: not yet, or already given), out being that
+// response (nil when every request was cancelled); the caller then calls
+// sendBatch.
+func (c *stdioConn) batchDone(sb *stdioBatch, i int, body []byte) (out []byte, due bool) {
 	sb.mu.Lock()
 	if i >= 0 {
 		sb.running[i] = false
@@ -218,12 +227,12 @@ func (c *stdioConn) batchDone(sb *stdioBatch, i int, body []byte) []byte {
 	sb.left--
 	if sb.left > 0 || sb.sent {
 		sb.mu.Unlock()
-		return nil
+		return nil, false
 	}
 	sb.sent = true
-	out := sb.b.response()
+	out = sb.b.response()
 	sb.mu.Unlock()
-	return out
+	return out, true
 }
 
 // cutOff returns the response of sb with the requests still running

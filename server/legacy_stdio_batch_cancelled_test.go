@@ -6,17 +6,12 @@ import (
 	"time"
 )
 
-// README (legacy era): "a batched request is in flight until the batch
-// response is written" and "notifications/cancelled reaches a batched
-// request, which then has no element in the array". A batch whose only
-// request the client cancelled has no response at all (legacyBatch.response
-// is nil, no empty array is sent), so dispatchBatch/startBatched never call
-// batchSent: the batch stays in stdioConn.batches for the connection's life
-// and its id is refused as "still in flight" for ever, although the request
-// has ended and nothing will ever be written for it (basic/index.mdx: an id
-// must only be unique among requests not yet answered; a cancelled request
-// is over for the client).
-func TestAttackStdioCancelledBatchIDNotInFlightForever(t *testing.T) {
+// A batch whose only request the client cancelled has no response (no
+// empty array is sent), yet its request has ended: its id is free again,
+// not refused as still in flight for the rest of the connection, and the
+// batch is not kept (README, legacy era: a batched request is in flight
+// until the batch response is written; a cancelled one has no element).
+func TestStdioCancelledBatchIDIsFreed(t *testing.T) {
 	f, p, next := startBatchSession(t)
 	p.send(`[{"jsonrpc":"2.0","id":"b1","method":"tools/call","params":{"name":"slow","arguments":{"tag":"batched"}}}]`)
 	select {
