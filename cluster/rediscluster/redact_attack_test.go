@@ -11,14 +11,14 @@ import (
 // `@` after its host". Connect's doc: "a URL that does not parse is refused
 // with an error that quotes none of it".
 //
-// - "redis://user:s3cret" (the host left out) does not parse: url.Parse
-//   reads the password as the port, and the error quotes
-//   `invalid port ":s3cret" after host`.
-// - "redis:/user:s3cret@127.0.0.1:1" (one slash) has its '@' after its
-//   (empty) host; credentialsSplit looks only past "://", so the URL is
-//   quoted whole, and go-redis's "invalid database number" quotes it again.
-// - a query whose only pair url.ParseQuery drops (a ';' or a bad escape in
-//   it) keeps its raw text: "password=s3cret;x" is shown as is.
+//   - "redis://user:s3cret" (the host left out) does not parse: url.Parse
+//     reads the password as the port, and the error quotes
+//     `invalid port ":s3cret" after host`.
+//   - "redis:/user:s3cret@127.0.0.1:1" (one slash) has its '@' after its
+//     (empty) host; credentialsSplit looks only past "://", so the URL is
+//     quoted whole, and go-redis's "invalid database number" quotes it again.
+//   - a query whose only pair url.ParseQuery drops (a ';' or a bad escape in
+//     it) keeps its raw text: "password=s3cret;x" is shown as is.
 func TestConnectErrorQuotesNothingOfABadURL(t *testing.T) {
 	for _, url := range []string{
 		"redis://user:s3cret",
