@@ -485,15 +485,16 @@ func (l *legacySession) mayHear(uri string) bool {
 }
 
 // callerCtx is ctx as Options.Visible sees a request of this session: its
-// ClientInfo and ClientCapabilities are what initialize declared. A legacy
-// session answers resources/subscribe itself, and delivers updates outside
-// any request, so without it Visible would decide for no client at all.
+// ProtocolVersion is the version initialize negotiated, its ClientInfo and
+// ClientCapabilities what initialize declared. A legacy session answers
+// resources/subscribe itself, and delivers updates outside any request, so
+// without it Visible would decide for no client at all.
 func (l *legacySession) callerCtx(ctx context.Context) context.Context {
 	l.mu.Lock()
-	caps, info := l.caps, l.clientInfo
+	version, caps, info := l.version, l.caps, l.clientInfo
 	l.mu.Unlock()
 	return withRequest(ctx, &request{s: l.s, ctx: ctx,
-		meta: requestMeta{protocolVersion: mcp.ProtocolVersion, caps: caps, clientInfo: info}})
+		meta: requestMeta{protocolVersion: version, caps: caps, clientInfo: info}})
 }
 
 // notification handles a client notification.

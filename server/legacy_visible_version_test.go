@@ -9,19 +9,10 @@ import (
 	"testing"
 )
 
-// ProtocolVersion's doc: "the protocol version the current request declared
-// (in a legacy session, the version initialize negotiated)"; README
-// (Visibility): Options.Visible is "decided per request, by principal,
-// client capabilities or anything in the context; a hidden ... resource is
-// ... answered as unknown when called ... a legacy resources/subscribe
-// hear[s] no update of a hidden resource". A Visible that hides
-// file:///modern from clients of the legacy revisions (ProtocolVersion(ctx)
-// before 2026-07-28) hides it from a 2025-11-25 session's resources/read
-// (-32602 Resource not found, the negotiated version seen), but the same
-// session's resources/subscribe asks Visible with legacySession.callerCtx,
-// whose synthetic request claims protocolVersion 2026-07-28 and carries no
-// legacy call: Visible sees "2026-07-28" and the subscription to the
-// hidden resource is accepted.
+// Options.Visible sees a legacy session's resources/subscribe with the
+// version initialize negotiated (ProtocolVersion(ctx)), as it sees the
+// session's resources/read: a resource hidden from clients before
+// 2026-07-28 is refused to a 2025-11-25 session's subscribe as unknown.
 func TestLegacySubscribeVisibleSeesTheNegotiatedVersion(t *testing.T) {
 	read := func(ctx context.Context) (string, error) { return "x", nil }
 	var mu sync.Mutex
