@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/httpwire"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
@@ -334,24 +333,21 @@ func (t *HTTPTransport) readStream(ctx context.Context, req *Request, body io.Re
 	}
 }
 
-// deliver hands a notification of req's response stream to req.Notify,
-// but a notifications/progress only when it names req's progress token
-// (notificationKeys, Request.names, as on stdio): progress naming another
-// token, or none, goes to the peer (Options.OnProgress), as on stdio.
+// deliver hands a notification of req's response stream to req.Notify
+// when it is req's (Request.ownsStreamed: progress by req's progress token,
+// any other by req's id as subscription id or by naming none, the rule
+// stdio routes by); any other goes to the peer (Options.OnProgress and the
+// other Options handlers), as on stdio.
 func (t *HTTPTransport) deliver(req *Request, msg jsonrpc.Message) {
-	if msg.Method == mcp.MethodNotificationsProgress {
-		if token, _ := notificationKeys(msg.Method, msg.Params); !req.names(token, "") {
-			t.mu.Lock()
-			peer := t.peer
-			t.mu.Unlock()
-			if peer != nil {
-				peer.HandleNotification(msg.Method, msg.Params)
-			}
-			return
-		}
-	}
-	if req.Notify != nil {
+	if req.Notify != nil && req.ownsStreamed(msg.Method, msg.Params) {
 		req.Notify(msg.Method, msg.Params)
+		return
+	}
+	t.mu.Lock()
+	peer := t.peer
+	t.mu.Unlock()
+	if peer != nil {
+		peer.HandleNotification(msg.Method, msg.Params)
 	}
 }
 

@@ -7,20 +7,24 @@ import (
 	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
-// notificationKeys returns the canonical text of a notification's
-// progress token (progressTokenKey's) and subscription id (canonicalKey's),
-// when present. The members are read by their exact names, as the
-// generated decoders read them: params or _meta naming a member twice (or
-// not an object) name no request, so "PROGRESSTOKEN" or a second
-// "progressToken" cannot steer a notification to a call that the decoded
-// notification does not name.
+// notificationKeys returns the key by which a notification names a
+// request, as canonical text: a notifications/progress names one by its
+// progress token alone (progressTokenKey's; progress.mdx), a subscription
+// id in its _meta notwithstanding; any other notification by the
+// subscription id in its _meta (canonicalKey's), which exists so clients
+// can demultiplex them (subscriptions.mdx). At most one of token and sub
+// is set, so no notification can name two requests. The members are read
+// by their exact names, as the generated decoders read them: params or
+// _meta naming a member twice (or not an object) name no request, so
+// "PROGRESSTOKEN" or a second "progressToken" cannot steer a notification
+// to a call that the decoded notification does not name.
 func notificationKeys(method string, params json.RawMessage) (token, sub string) {
 	members, err := exactMembers(params)
 	if err != nil {
 		return "", ""
 	}
 	if method == mcp.MethodNotificationsProgress {
-		token = progressTokenKey(members["progressToken"])
+		return progressTokenKey(members["progressToken"]), ""
 	}
 	if raw, ok := members["_meta"]; ok {
 		meta, err := exactMembers(raw)
@@ -29,7 +33,7 @@ func notificationKeys(method string, params json.RawMessage) (token, sub string)
 		}
 		sub = canonicalKey(meta["io.modelcontextprotocol/subscriptionId"])
 	}
-	return token, sub
+	return "", sub
 }
 
 // names reports whether a notification with these keys (notificationKeys')
@@ -37,6 +41,21 @@ func notificationKeys(method string, params json.RawMessage) (token, sub string)
 // subscription id. Every transport routes by it.
 func (req *Request) names(token, sub string) bool {
 	return (token != "" && req.ProgressToken == token) || (sub != "" && req.ID.String() == sub)
+}
+
+// ownsStreamed reports whether a notification that arrived on req's own
+// response stream (a POST's SSE stream) is req's. One that names a request
+// (notificationKeys) is req's only when it names req, as on stdio, where
+// the same notification would reach req by the same rule; a
+// notifications/progress naming no token is not (it goes to
+// Options.OnProgress, as on stdio); any other naming no request is req's,
+// being sent on its stream.
+func (req *Request) ownsStreamed(method string, params json.RawMessage) bool {
+	token, sub := notificationKeys(method, params)
+	if token != "" || sub != "" {
+		return req.names(token, sub)
+	}
+	return method != mcp.MethodNotificationsProgress
 }
 
 // canonicalKey is the canonical text of a request id (a string or an

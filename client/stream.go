@@ -380,9 +380,10 @@ type warner interface {
 	warn(msg string, args ...any)
 }
 
-// route delivers a notification to the request it names: by progress token
-// (notifications/progress) or by subscription id (a listen stream); any
-// other goes to the peer.
+// route delivers a notification to the request it names
+// (notificationKeys, Request.names): a notifications/progress by its
+// progress token alone, any other by its subscription id (a listen
+// stream); any other goes to the peer.
 func (c *streamConn) route(method string, params json.RawMessage) {
 	token, sub := notificationKeys(method, params)
 	c.mu.Lock()

@@ -30,9 +30,11 @@ type Request struct {
 	// token in its int64 decimal form, as mcp.ProgressToken reads it).
 	ProgressToken string
 	// Notify, when set, receives the notifications the server sends for this
-	// request: those on its HTTP response stream (notifications/progress
-	// only when it carries its progress token), or on stdio those that
-	// carry its progress token or its id as subscription id.
+	// request, by one rule on every transport: a notifications/progress
+	// when it carries its progress token (a subscription id in its _meta
+	// notwithstanding), any other when it carries its id as subscription
+	// id; on an HTTP response stream also any other that carries no
+	// subscription id. The rest go to the Peer.
 	Notify func(method string, params json.RawMessage)
 }
 

@@ -54,13 +54,11 @@ func collectListen(t *testing.T, c *client.Client) []string {
 // `progressToken` and `_meta` subscription id ... on stdio and on a POST's
 // SSE stream alike"; subscriptions.mdx: notifications carry
 // io.modelcontextprotocol/subscriptionId "so clients can demultiplex
-// them". On stdio a resources/updated tagged with a subscription id that is
-// not the listen's (424242) is not the listen's: the loop yields only the
-// one tagged with its own id (this control passes). On a Streamable HTTP
-// listen's POST stream the same notification is yielded by the listen: the
-// POST stream routes progress by token but never looks at the subscription
-// id (HTTPTransport.deliver passes "" for it).
-func TestListenNotificationTaggedForAnotherSubscriptionStdioVsHTTP(t *testing.T) {
+// them". A listen yields only the notifications tagged with its own
+// subscription id: a resources/updated tagged for another subscription
+// (424242) is not its, on stdio nor on its Streamable HTTP POST stream
+// (Request.ownsStreamed routes it by the rule stdio uses).
+func TestListenYieldsOnlyNotificationsTaggedWithItsSubscription(t *testing.T) {
 	t.Run("stdio", func(t *testing.T) {
 		tr, _ := fakeStdio(t, func(req wireRequest, w io.Writer) {
 			if req.Method == "subscriptions/listen" {
@@ -88,15 +86,13 @@ func TestListenNotificationTaggedForAnotherSubscriptionStdioVsHTTP(t *testing.T)
 
 // README ("The Go client"): notifications are "routed to a call by
 // `progressToken` and `_meta` subscription id"; progress.mdx: a
-// notifications/progress names its request by the progressToken. On stdio a
-// notifications/progress naming a call's token whose _meta also carries
-// the subscription id of an open listen matches two pending requests, and
-// streamConn.route takes whichever the map walk meets first: about half of
-// such notifications go to the listen (which has no WithProgress, so
-// Options.OnProgress) instead of the call's WithProgress callback. Over 40
-// calls every one must reach its call, as it does on a POST's SSE stream
-// (HTTPTransport.deliver routes progress by token alone).
-func TestStdioProgressTaggedWithAListenIDStillReachesItsCall(t *testing.T) {
+// notifications/progress names its request by the progressToken. On stdio
+// a notifications/progress naming a call's token whose _meta also carries
+// the subscription id of an open listen is the call's, never the listen's
+// (which would hand it to Options.OnProgress): progress is routed by its
+// token alone (notificationKeys), as on a POST's SSE stream. 40 calls,
+// since with two candidates a map walk would pick either.
+func TestProgressTaggedWithAListenIDReachesItsCall(t *testing.T) {
 	listenID := make(chan json.RawMessage, 1)
 	var sub json.RawMessage
 	tr, _ := fakeStdio(t, func(req wireRequest, w io.Writer) {
