@@ -56,20 +56,24 @@ type Cluster struct {
 
 var _ server.Cluster = (*Cluster)(nil)
 
-// Connect dials url and returns a Cluster on it; Close closes the
-// connection. Its errors name the URL without its password or token
-// (nor its query or fragment); a URL that does not parse is refused with
-// an error that quotes none of it, and so is one with an '@' after its
-// host (a password or token holding '/', '?' or '#' unescaped). An entry
-// of the list without "://" is read as nats://<entry>, as nats.go does.
+// Connect dials url (a list of server URLs separated by commas) and
+// returns a Cluster on it; Close closes the connection. Its errors name
+// each URL as rebuilt from its parts, without its password or token (nor
+// its path, query or fragment), and they scrub those from nats.go's
+// errors. An entry that does not parse or looks odd is refused with an
+// error that names its index and quotes none of it: one without "://"
+// after its scheme, with an '@' after its host (a password or token
+// holding '/', '?' or '#' unescaped), or with a user name, password or
+// token but no host (one holding ',', which splits the entry). An entry
+// without "://" is read as nats://<entry>, as nats.go does.
 func Connect(url string, opts Options) (*Cluster, error) {
-	shown, err := redactURLs(url)
+	shown, secrets, err := redactURLs(url)
 	if err != nil {
 		return nil, fmt.Errorf("natscluster: %w", err)
 	}
 	nc, err := nats.Connect(url, nats.Name("mcpgen"), nats.MaxReconnects(-1))
 	if err != nil {
-		return nil, fmt.Errorf("natscluster: connecting to %s: %w", shown, withoutURL(err))
+		return nil, fmt.Errorf("natscluster: connecting to %s: %w", shown, scrubbed(err, secrets))
 	}
 	c, err := New(nc, opts)
 	if err != nil {

@@ -4,81 +4,152 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
+// errBadURL refuses a server URL that does not parse or looks odd; it
+// quotes none of the URL, which may hold a password or token anywhere.
+var errBadURL = errors.New("it does not parse, or it has no \"://\" after its scheme, " +
+	"an '@' after its user name and password or token, or a user name, password or token " +
+	"without a host; write it as nats://user:password@host:port or nats://token@host:port " +
+	"and escape ',', '/', '?', '#', '@', ':' and '%' in the user name, password or token " +
+	"(%2C, %2F, %3F, %23, %40, %3A, %25)")
+
 // redactURLs is a NATS server list (URLs separated by commas) fit for an
-// error message: a password, or a token (a user without password, as
-// NATS reads one), is replaced by "xxxxx", and the query and fragment are
-// left out. An entry without "://" is read as nats.go reads it, as
-// nats://<entry>. An entry that does not parse is refused with an error
-// that quotes none of it, and so is one with an '@' after its host (a
-// password or token holding '/', '?' or '#' unescaped).
-func redactURLs(servers string) (string, error) {
+// error message, each entry rebuilt from its parts: scheme, user name,
+// host and port; a password, or a token (a user without password, as
+// NATS reads one), is replaced by "xxxxx", and the path, query and
+// fragment are left out. An entry without "://" is read as nats.go reads
+// it, as nats://<entry>. An entry that does not parse or looks odd is
+// refused with an error that names its index and quotes none of it. The
+// second result lists the texts to scrub from errors of nats.go, which
+// may quote the entries or parts of them.
+func redactURLs(servers string) (shown string, secrets []string, err error) {
 	parts := strings.Split(servers, ",")
 	for i, part := range parts {
-		shown, err := redactURL(strings.TrimSpace(part))
+		entry, entrySecrets, err := redactURL(strings.TrimSpace(part))
 		if err != nil {
-			return "", fmt.Errorf("server URL %d of %d: %w", i+1, len(parts), err)
+			return "", nil, fmt.Errorf("server URL %d of %d: %w", i+1, len(parts), err)
 		}
-		parts[i] = shown
+		parts[i] = entry
+		secrets = append(secrets, entrySecrets...)
 	}
-	return strings.Join(parts, ","), nil
+	shown = strings.Join(parts, ",")
+	if servers != shown {
+		secrets = append(secrets, servers)
+	}
+	return shown, secrets, nil
 }
 
-func redactURL(raw string) (string, error) {
+func redactURL(raw string) (shown string, secrets []string, err error) {
 	if !strings.Contains(raw, "://") {
 		raw = "nats://" + raw
 	}
-	if credentialsSplit(raw) {
-		return "", errors.New("invalid URL: it has an '@' after its host; " +
-			"escape '/', '?', '#' and '@' in a user name, password or token (%2F, %3F, %23, %40)")
-	}
 	u, err := url.Parse(raw)
-	if err != nil {
-		return "", parseError(err)
+	if err != nil || looksOdd(raw, u) {
+		return "", nil, errBadURL
 	}
-	u.RawQuery, u.Fragment, u.RawFragment = "", "", ""
-	if u.User == nil {
-		return u.String(), nil
+	secrets = []string{u.RawQuery, u.RawFragment, u.Fragment}
+	rebuilt := &url.URL{Scheme: u.Scheme, Host: u.Host}
+	if u.User != nil {
+		secrets = append(secrets, u.User.String())
+		if p, ok := u.User.Password(); ok {
+			secrets = append(secrets, p, url.UserPassword("", p).String()[1:])
+			rebuilt.User = url.UserPassword(u.User.Username(), "xxxxx")
+		} else {
+			token := u.User.Username()
+			secrets = append(secrets, token, url.User(token).String())
+			rebuilt.User = url.User("xxxxx")
+		}
 	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	} else {
-		u.User = url.User("xxxxx")
+	shown = rebuilt.String()
+	if raw != shown {
+		secrets = append(secrets, raw)
 	}
-	return u.String(), nil
+	return shown, secrets, nil
 }
 
-// parseError is url.Parse's err without the parts that quote the URL: the
-// URL itself, and the text of an invalid escape (which may lie in a
-// password).
-func parseError(err error) error {
-	err = withoutURL(err)
-	if _, ok := errors.AsType[url.EscapeError](err); ok {
-		return errors.New("invalid URL: invalid escape")
+// looksOdd reports whether raw, parsed as u, is not of the form
+// scheme://[userinfo@]host[:port][...] with an '@' only at the end of the
+// userinfo: a scheme with one slash or none, an '@' after the host (a
+// password or token holding '/', '?' or '#' unescaped, which url.Parse
+// reads as the path, the query or the fragment), or a user name,
+// password or token without a host.
+func looksOdd(raw string, u *url.URL) bool {
+	if u.Scheme == "" || u.Opaque != "" || !strings.HasPrefix(raw[len(u.Scheme):], "://") {
+		return true
 	}
-	return fmt.Errorf("invalid URL: %w", err)
+	rest := raw[len(u.Scheme)+len("://"):]
+	if end := strings.IndexAny(rest, "/?#"); end >= 0 && strings.Contains(rest[end:], "@") {
+		return true
+	}
+	return u.User != nil && u.Host == ""
 }
 
-// credentialsSplit reports whether raw has an '@' after the end of its
-// authority (the first '/', '?' or '#' after "://"): a password or token
-// holding one of those characters unescaped, which url.Parse would read
-// as the port, the path or the query.
-func credentialsSplit(raw string) bool {
-	start := strings.Index(raw, "://") + len("://")
-	end := strings.IndexAny(raw[start:], "/?#")
-	if end < 0 {
+// scrubbed is err's text without the URL a *url.Error quotes and
+// with each secret replaced by "xxxxx" (see replaceSecret), the longest
+// first so that a text holding another is replaced whole.
+func scrubbed(err error, secrets []string) error {
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		err = ue.Err
+	}
+	secrets = slices.Clone(secrets)
+	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
+	text := err.Error()
+	for _, s := range secrets {
+		text = replaceSecret(text, s, "xxxxx")
+	}
+	if text == err.Error() {
+		return err
+	}
+	return errors.New(text)
+}
+
+// replaceSecret is text with each occurrence of secret replaced by with;
+// one shorter than shortSecret only where no letter or digit adjoins it,
+// so that a short password, token or query value ("b", "1") does not
+// mangle the words around it.
+func replaceSecret(text, secret, with string) string {
+	if secret == "" {
+		return text
+	}
+	short := len(secret) < shortSecret
+	var b strings.Builder
+	for {
+		i := strings.Index(text, secret)
+		if i < 0 {
+			break
+		}
+		end := i + len(secret)
+		if short && (wordChar(text[:i], true) || wordChar(text[end:], false)) {
+			b.WriteString(text[:i+1])
+			text = text[i+1:]
+			continue
+		}
+		b.WriteString(text[:i])
+		b.WriteString(with)
+		text = text[end:]
+	}
+	b.WriteString(text)
+	return b.String()
+}
+
+// shortSecret is the length from which a secret is scrubbed wherever it
+// appears.
+const shortSecret = 4
+
+// wordChar reports whether the last (or first) rune of s is a letter or
+// a digit.
+func wordChar(s string, last bool) bool {
+	if s == "" {
 		return false
 	}
-	return strings.Contains(raw[start+end:], "@")
-}
-
-// withoutURL is err with the URL a *url.Error quotes (password included)
-// left out.
-func withoutURL(err error) error {
-	if ue, ok := errors.AsType[*url.Error](err); ok {
-		return ue.Err
+	r, _ := utf8.DecodeRuneInString(s)
+	if last {
+		r, _ = utf8.DecodeLastRuneInString(s)
 	}
-	return err
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }

@@ -44,11 +44,14 @@ type Cluster struct {
 var _ server.Cluster = (*Cluster)(nil)
 
 // Connect opens a client for rawURL (redis.ParseURL); Close closes it.
-// Its errors name the URL without its password, without the values of
-// query parameters that look like secrets (password, token, …) and
-// without its fragment; a URL that does not parse is refused with an
-// error that quotes none of it, and so is one with an '@' after its host
-// (a password holding '/', '?' or '#' unescaped).
+// Its errors name the URL as rebuilt from its parts: without its
+// password, without the values of query parameters other than go-redis's
+// harmless options (db, dial_timeout, …) and without its fragment, and
+// they scrub those from go-redis's errors. A URL that does not parse or
+// looks odd is refused with an error that quotes none of it: one without
+// "://" after its scheme, with an '@' after its host (a password holding
+// '/', '?' or '#' unescaped), with a user name or password but no host,
+// or with a query that does not parse.
 func Connect(rawURL string, opts Options) (*Cluster, error) {
 	shown, secrets, err := redactURL(rawURL)
 	if err != nil {

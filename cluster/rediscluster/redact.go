@@ -2,106 +2,149 @@ package rediscluster
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
-// errURLSplitsCredentials refuses a URL whose user name or password holds
-// a character that ends the host part ('/', '?', '#'): url.Parse would
-// read the rest of the password as the port, the path or the query, and
-// any error about them would quote it.
-var errURLSplitsCredentials = errors.New("invalid URL: it has an '@' after its host; " +
-	"escape '/', '?', '#' and '@' in a user name, password or path (%2F, %3F, %23, %40)")
+// errBadURL refuses a URL that does not parse or looks odd; it quotes
+// none of the URL, which may hold a password anywhere.
+var errBadURL = errors.New("invalid URL: it does not parse, or it has no \"://\" after its " +
+	"scheme, an '@' after its user name and password, a user name or password without a host, " +
+	"or a query that does not parse; write it as redis://user:password@host:port/db and escape " +
+	"'/', '?', '#', '@', ':', ';' and '%' in the user name, password or query values " +
+	"(%2F, %3F, %23, %40, %3A, %3B, %25)")
 
-// redactURL is rawURL fit for an error message: its password, the values
-// of query parameters that look like secrets (password, token, …) and its
-// fragment are replaced by "xxxxx" or left out. A URL that does not parse
-// is refused with an error that quotes none of it; the second result
-// lists the secrets to scrub from errors that quote parts of the URL.
+// shownQueryKeys are the go-redis options (ParseURL) whose values are
+// never secret, and so are shown in errors; any other value is not.
+var shownQueryKeys = []string{
+	"db", "protocol", "client_name", "max_retries", "min_retry_backoff", "max_retry_backoff",
+	"dial_timeout", "read_timeout", "write_timeout", "pool_fifo", "pool_size", "pool_timeout",
+	"min_idle_conns", "max_idle_conns", "max_active_conns", "max_concurrent_dials",
+	"pipeline_pool_size", "pipeline_read_buffer_size", "pipeline_write_buffer_size",
+	"conn_max_idle_time", "idle_timeout", "conn_max_lifetime", "max_conn_age",
+	"conn_max_lifetime_jitter", "skip_verify",
+}
+
+// redactURL is rawURL fit for an error message, rebuilt from its parts:
+// scheme, user name, host, port, path, and the query with the value of
+// any parameter not in shownQueryKeys replaced by "xxxxx"; no password
+// (shown as "xxxxx") and no fragment. A URL that does not parse or looks
+// odd is refused with errBadURL. The second result lists the texts to
+// scrub from errors of libraries that may quote the URL or parts of it.
 func redactURL(rawURL string) (shown string, secrets []string, err error) {
-	if credentialsSplit(rawURL) {
-		return "", nil, errURLSplitsCredentials
-	}
 	u, err := url.Parse(rawURL)
-	if err != nil {
-		return "", nil, parseError(err)
+	if err != nil || looksOdd(rawURL, u) {
+		return "", nil, errBadURL
 	}
+	query, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return "", nil, errBadURL
+	}
+	secrets = []string{u.RawQuery, u.RawFragment, u.Fragment}
+	rebuilt := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}
 	if u.User != nil {
+		secrets = append(secrets, u.User.String())
+		rebuilt.User = url.User(u.User.Username())
 		if p, ok := u.User.Password(); ok {
-			secrets = append(secrets, p)
+			secrets = append(secrets, p, url.UserPassword("", p).String()[1:])
+			rebuilt.User = url.UserPassword(u.User.Username(), "xxxxx")
 		}
 	}
-	query := u.Query()
 	for key, values := range query {
-		if !secretKey(key) {
+		if slices.Contains(shownQueryKeys, key) {
 			continue
 		}
 		for i, v := range values {
-			secrets = append(secrets, v)
+			secrets = append(secrets, v, url.QueryEscape(v))
 			values[i] = "xxxxx"
 		}
 	}
-	if len(query) > 0 {
-		u.RawQuery = query.Encode()
+	rebuilt.RawQuery = query.Encode()
+	shown = rebuilt.String()
+	if rawURL != shown {
+		secrets = append(secrets, rawURL)
 	}
-	u.Fragment, u.RawFragment = "", ""
-	return u.Redacted(), secrets, nil
+	return shown, secrets, nil
 }
 
-// credentialsSplit reports whether rawURL has an '@' after the end of its
-// authority (the first '/', '?' or '#' after "://"): a password holding
-// one of those characters unescaped.
-func credentialsSplit(rawURL string) bool {
-	start := strings.Index(rawURL, "://")
-	if start < 0 {
-		return false
+// looksOdd reports whether rawURL, parsed as u, is not of the form
+// scheme://[userinfo@]host[:port][/path][?query] with an '@' only at the
+// end of the userinfo: a scheme with one slash or none, an '@' after the
+// host (a password holding '/', '?' or '#' unescaped, which url.Parse
+// reads as the path, the query or the fragment), or a user name or
+// password without a host (unless the URL names a unix socket).
+func looksOdd(rawURL string, u *url.URL) bool {
+	if u.Scheme == "" || u.Opaque != "" || !strings.HasPrefix(rawURL[len(u.Scheme):], "://") {
+		return true
 	}
-	start += len("://")
-	end := strings.IndexAny(rawURL[start:], "/?#")
-	if end < 0 {
-		return false
+	rest := rawURL[len(u.Scheme)+len("://"):]
+	if end := strings.IndexAny(rest, "/?#"); end >= 0 && strings.Contains(rest[end:], "@") {
+		return true
 	}
-	return strings.Contains(rawURL[start+end:], "@")
+	return u.User != nil && u.Host == "" && u.Scheme != "unix"
 }
 
-// parseError is url.Parse's err without the parts that quote the URL: the
-// URL itself, and the text of an invalid escape (which may lie in a
-// password).
-func parseError(err error) error {
-	if ue, ok := errors.AsType[*url.Error](err); ok {
-		err = ue.Err
-	}
-	if _, ok := errors.AsType[url.EscapeError](err); ok {
-		return errors.New("invalid URL: invalid escape")
-	}
-	return fmt.Errorf("invalid URL: %w", err)
-}
-
-// secretKey reports whether a query parameter named key looks like it
-// carries a secret.
-func secretKey(key string) bool {
-	key = strings.ToLower(key)
-	for _, word := range []string{"pass", "pwd", "token", "secret", "auth", "key", "cred"} {
-		if strings.Contains(key, word) {
-			return true
-		}
-	}
-	return false
-}
-
-// scrubbed is err's text with each secret replaced by "xxxxx".
+// scrubbed is err's text with each secret replaced by "xxxxx" (see
+// replaceSecret), the longest first so that a text holding another is
+// replaced whole.
 func scrubbed(err error, secrets []string) error {
+	secrets = slices.Clone(secrets)
+	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
 	text := err.Error()
-	changed := false
 	for _, s := range secrets {
-		if s != "" && strings.Contains(text, s) {
-			text = strings.ReplaceAll(text, s, "xxxxx")
-			changed = true
-		}
+		text = replaceSecret(text, s, "xxxxx")
 	}
-	if !changed {
+	if text == err.Error() {
 		return err
 	}
 	return errors.New(text)
+}
+
+// replaceSecret is text with each occurrence of secret replaced by with;
+// one shorter than shortSecret only where no letter or digit adjoins it,
+// so that a short password, token or query value ("b", "1") does not
+// mangle the words around it.
+func replaceSecret(text, secret, with string) string {
+	if secret == "" {
+		return text
+	}
+	short := len(secret) < shortSecret
+	var b strings.Builder
+	for {
+		i := strings.Index(text, secret)
+		if i < 0 {
+			break
+		}
+		end := i + len(secret)
+		if short && (wordChar(text[:i], true) || wordChar(text[end:], false)) {
+			b.WriteString(text[:i+1])
+			text = text[i+1:]
+			continue
+		}
+		b.WriteString(text[:i])
+		b.WriteString(with)
+		text = text[end:]
+	}
+	b.WriteString(text)
+	return b.String()
+}
+
+// shortSecret is the length from which a secret is scrubbed wherever it
+// appears.
+const shortSecret = 4
+
+// wordChar reports whether the last (or first) rune of s is a letter or
+// a digit.
+func wordChar(s string, last bool) bool {
+	if s == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	if last {
+		r, _ = utf8.DecodeLastRuneInString(s)
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
