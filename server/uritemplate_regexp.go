@@ -34,12 +34,11 @@ const (
 		`|%[C-Dc-d][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]` +
 		`|%[Ee][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f]){2}` +
 		`|%[Ff][0-7](?:%[89ABab][0-9A-Fa-f]){3}`
-	// maxCountedPrefix is the longest prefix counted in pctChar, whose
-	// {3} makes RE2's limit of 1000 copies of it a limit of 333. A longer
-	// one (RFC 6570 allows up to 9999) is counted in longPrefixChar.
+	// maxCountedPrefix is the longest prefix the regexp counts itself. A
+	// longer one (RFC 6570 allows up to 9999) is matched by an unbounded
+	// class and counted after the match, which keeps the match linear
+	// and small; the one split the regexp chose is then final.
 	maxCountedPrefix = 100
-	// maxRepeat is the largest count RE2 takes in one repeat.
-	maxRepeat = 1000
 )
 
 // charClass is the regexp of one character of a value that operator op
@@ -60,29 +59,6 @@ func opChars(op byte, except string) string {
 		chars = strings.ReplaceAll(chars, string(c), "")
 	}
 	return chars
-}
-
-// longPrefixChar is the regexp of one character of a long prefix of
-// operator op: an octet it leaves as is, or a percent-encoded lead octet
-// and the continuation octets after it. It holds no counted repeat, so
-// that RE2 repeats it up to 1000 times, and it takes every continuation
-// octet (the next character cannot start with one), so it counts the
-// characters of UTF-8 exactly; octets that are not UTF-8 are refused when
-// the value is decoded.
-func longPrefixChar(op byte) string {
-	return `(?:[` + opChars(op, "") + `]|%[0-7C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f])*)`
-}
-
-// atMost is the regexp of at most n repetitions of c, for any n: a
-// counted repeat up to maxRepeat, else either maxRepeat of them and at
-// most n - maxRepeat more, or fewer than maxRepeat. Each repetition has
-// one place in the regexp, so the NFA runs one thread through it.
-func atMost(c string, n int) string {
-	if n <= maxRepeat {
-		return c + `{0,` + strconv.Itoa(n) + `}`
-	}
-	return `(?:` + c + `{` + strconv.Itoa(maxRepeat) + `}` + atMost(c, n-maxRepeat) +
-		`|` + c + `{0,` + strconv.Itoa(maxRepeat-1) + `})`
 }
 
 // valueRegexp is the regexp of the value of place p, without its name;
@@ -113,11 +89,13 @@ func valueRegexp(p templatePlace, nonEmpty bool) string {
 	switch {
 	case p.prefix > 0:
 		if p.prefix > maxCountedPrefix {
-			c := longPrefixChar(p.op)
+			// Counted after the match (uriMatcher.agree): a counted
+			// repeat this long is a regexp state per count, thousands
+			// of NFA threads at each character and megabytes per match.
 			if nonEmpty {
-				return c + atMost(c, p.prefix-1)
+				return charClass(p.op, "") + `+`
 			}
-			return atMost(c, p.prefix)
+			return charClass(p.op, "") + `*`
 		}
 		return charClass(p.op, "") + `{` + least + `,` + strconv.Itoa(p.prefix) + `}`
 	case p.explode:
