@@ -19,6 +19,7 @@ type limiter struct {
 	inflight  int                     // admitted requests, streams excluded
 	direct    int                     // requests of Server.Handle in flight (enterDirect): drained, not capped
 	streams   int                     // open listen streams (and legacy GET streams)
+	perClient map[string]int          // open streams per client (Limits.MaxListenStreamsPerClient); no zero entries
 	closing   bool                    // the drain began: new requests are refused
 	idle      chan struct{}           // made when the drain begins; closed once no request or stream is left
 	idleShut  bool                    // idle is closed
@@ -46,21 +47,23 @@ func (l *limiter) init(cfg Limits) {
 	l.stopAfter = stopAnswerWait
 }
 
-// enter admits one request (stream: a listen stream) or returns the error
-// that refuses it.
-func (l *limiter) enter(stream bool) *jsonrpc.Error {
+// enter admits one request (stream: a listen stream, of client: the
+// client key of Server.clientID, "" for a request that is not a stream or
+// has no client identity) or returns the error that refuses it. It leaves
+// with leave(stream, client), the same client.
+func (l *limiter) enter(stream bool, client string) *jsonrpc.Error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.enterLocked(stream)
+	return l.enterLocked(stream, client)
 }
 
 // enterWatched is enter for a request whose context cancel cancels with
 // errShutdownCancel at the end of a drain's grace (stop); the request
-// leaves with leaveWatched(stream, key).
-func (l *limiter) enterWatched(stream bool, cancel context.CancelCauseFunc) (key uint64, rerr *jsonrpc.Error) {
+// leaves with leaveWatched(stream, client, key).
+func (l *limiter) enterWatched(stream bool, client string, cancel context.CancelCauseFunc) (key uint64, rerr *jsonrpc.Error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if rerr := l.enterLocked(stream); rerr != nil {
+	if rerr := l.enterLocked(stream, client); rerr != nil {
 		return 0, rerr
 	}
 	return l.watchLocked(cancel), nil
@@ -126,10 +129,10 @@ func (l *limiter) leaveDirect(key uint64) {
 }
 
 // leaveWatched ends a request admitted by enterWatched.
-func (l *limiter) leaveWatched(stream bool, key uint64) {
+func (l *limiter) leaveWatched(stream bool, client string, key uint64) {
 	l.mu.Lock()
 	delete(l.watched, key)
-	l.leaveLocked(stream)
+	l.leaveLocked(stream, client)
 	l.mu.Unlock()
 }
 
@@ -147,13 +150,26 @@ func (l *limiter) stop() {
 	}
 }
 
-func (l *limiter) enterLocked(stream bool) *jsonrpc.Error {
+// errClientStreams refuses a stream of a client that already holds
+// Limits.MaxListenStreamsPerClient open streams.
+var errClientStreams = limitError(reasonBusy, "Internal error: this client has too many open subscription streams (Limits.MaxListenStreamsPerClient); close one first")
+
+func (l *limiter) enterLocked(stream bool, client string) *jsonrpc.Error {
 	switch {
 	case l.closing:
 		return shuttingDownError()
 	case stream:
 		if l.cfg.MaxListenStreams > 0 && l.streams >= l.cfg.MaxListenStreams {
 			return limitError(reasonBusy, "Internal error: too many open subscription streams; retry later")
+		}
+		if per := l.cfg.MaxListenStreamsPerClient; per > 0 && client != "" {
+			if l.perClient[client] >= per {
+				return errClientStreams
+			}
+			if l.perClient == nil {
+				l.perClient = map[string]int{}
+			}
+			l.perClient[client]++
 		}
 		l.streams++
 	default:
@@ -166,15 +182,22 @@ func (l *limiter) enterLocked(stream bool) *jsonrpc.Error {
 }
 
 // leave ends a request admitted by enter.
-func (l *limiter) leave(stream bool) {
+func (l *limiter) leave(stream bool, client string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.leaveLocked(stream)
+	l.leaveLocked(stream, client)
 }
 
-func (l *limiter) leaveLocked(stream bool) {
+func (l *limiter) leaveLocked(stream bool, client string) {
 	if stream {
 		l.streams--
+		if l.cfg.MaxListenStreamsPerClient > 0 && client != "" {
+			if n := l.perClient[client] - 1; n > 0 {
+				l.perClient[client] = n
+			} else {
+				delete(l.perClient, client)
+			}
+		}
 	} else {
 		l.inflight--
 	}
@@ -238,13 +261,17 @@ func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc
 	l := &s.lim
 	stream := msg.Method == methodListen
 	timeout := l.cfg.RequestTimeout
+	var client string // a stream's client (Limits.MaxListenStreamsPerClient)
 	if stream {
 		timeout = 0
+		if l.cfg.MaxListenStreamsPerClient > 0 {
+			client = s.clientID(ctx)
+		}
 	}
 	hctx := ctx
 	var end func()
 	if stopAware {
-		if rerr := l.enter(stream); rerr != nil {
+		if rerr := l.enter(stream, client); rerr != nil {
 			return errorResponse(msg.ID, rerr), true
 		}
 		if timeout <= 0 {
@@ -252,21 +279,21 @@ func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc
 			// still running at the end of a drain's grace is answered by
 			// the connection itself (stdioConn.answerRemaining).
 			resp = h.handleLimited(ctx)
-			l.leave(stream)
+			l.leave(stream, client)
 			return limitOutcome(ctx, msg.ID, resp, timeout), false
 		}
-		end = func() { l.leave(stream) }
+		end = func() { l.leave(stream, client) }
 	} else {
 		var cancel context.CancelCauseFunc
 		hctx, cancel = context.WithCancelCause(ctx)
-		key, rerr := l.enterWatched(stream, cancel)
+		key, rerr := l.enterWatched(stream, client, cancel)
 		if rerr != nil {
 			cancel(nil)
 			return errorResponse(msg.ID, rerr), true
 		}
 		end = func() {
 			cancel(nil)
-			l.leaveWatched(stream, key)
+			l.leaveWatched(stream, client, key)
 		}
 	}
 	// Otherwise the handler runs on its own goroutine, so that the client

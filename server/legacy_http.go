@@ -54,6 +54,7 @@ type legacySessions struct {
 type legacyHTTPSession struct {
 	*legacySession
 	owner    string       // principalKey of the creator ("" unauthenticated)
+	client   string       // Server.clientID of the initialize: its GET streams count against it (Limits.MaxListenStreamsPerClient)
 	lastUsed atomic.Int64 // unix nanoseconds: when the last HTTP request for it began or ended
 	streams  atomic.Int32 // open GET streams
 	inUse    atomic.Int32 // HTTP requests for it being served (acquire … release)
@@ -245,7 +246,7 @@ func (h *httpHandler) serveLegacyPost(w http.ResponseWriter, r *http.Request, pr
 // client's rate it is 429, while the server drains or is full 503, and no
 // session is opened.
 func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s *Server, msg jsonrpc.Message) {
-	hs := &legacyHTTPSession{legacySession: s.newLegacySession(nil), owner: principalKey(r.Context())}
+	hs := &legacyHTTPSession{legacySession: s.newLegacySession(nil), owner: principalKey(r.Context()), client: s.clientID(r.Context())}
 	hs.out = hs.sendStream
 	resp, ok := h.serveLimited(w, r, msg, func(ctx context.Context) Response { return hs.Handle(ctx, msg, discardWriter{}) })
 	if !ok {
@@ -365,12 +366,12 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 				" open SSE streams, the most it may; close one first"}).Write(w, nil)
 		return
 	}
-	if rerr := hs.s.lim.enter(true); rerr != nil {
+	if rerr := hs.s.lim.enter(true, hs.client); rerr != nil {
 		hs.leaveStream()
 		writeRefusal(w, jsonrpc.ID{}, rerr)
 		return
 	}
-	defer hs.s.lim.leave(true)
+	defer hs.s.lim.leave(true, hs.client)
 	hs.streams.Add(1)
 	hs.s.streams.Add(1)
 	defer func() {

@@ -43,6 +43,16 @@ type Limits struct {
 	// GET streams (default 1024). A legacy session holds at most 4 GET
 	// streams of them at once; one more is answered 429.
 	MaxListenStreams int
+	// MaxListenStreamsPerClient caps the streams of MaxListenStreams one
+	// client may hold open at once (default 64), so one client cannot take
+	// every slot. The client is ClientID(ctx), as for MaxTasksPerClient; a
+	// legacy session's GET streams count against the client that opened
+	// the session (its initialize). One more stream is refused like one
+	// past MaxListenStreams (-32603 reason busy, over HTTP 503), with a
+	// message naming this limit; a stream frees its slot when it ends,
+	// however it ends. A request with no client identity (the in-memory
+	// Caller, Handle called directly) is bound only by MaxListenStreams.
+	MaxListenStreamsPerClient int
 	// MaxLegacySessions caps the initialize-era HTTP sessions (default
 	// 1024). When full, a new session evicts the session idle the longest.
 	// A session is idle while none of its HTTP requests is being served:
@@ -99,18 +109,19 @@ type Limits struct {
 
 // Defaults of Limits.
 const (
-	defaultMaxInFlight        = 4096
-	defaultMaxInFlightPerConn = 64
-	defaultMaxListenStreams   = 1024
-	defaultMaxLegacySessions  = 1024
-	defaultMaxTasksPerClient  = 64
-	defaultDrainGrace         = 5 * time.Second
-	defaultMaxConnections     = 1024
-	defaultReadHeaderTimeout  = 10 * time.Second
-	defaultReadTimeout        = 30 * time.Second
-	defaultWriteTimeout       = 30 * time.Second
-	defaultIdleTimeout        = 120 * time.Second
-	defaultMaxHeaderBytes     = 64 << 10
+	defaultMaxInFlight               = 4096
+	defaultMaxInFlightPerConn        = 64
+	defaultMaxListenStreams          = 1024
+	defaultMaxListenStreamsPerClient = 64
+	defaultMaxLegacySessions         = 1024
+	defaultMaxTasksPerClient         = 64
+	defaultDrainGrace                = 5 * time.Second
+	defaultMaxConnections            = 1024
+	defaultReadHeaderTimeout         = 10 * time.Second
+	defaultReadTimeout               = 30 * time.Second
+	defaultWriteTimeout              = 30 * time.Second
+	defaultIdleTimeout               = 120 * time.Second
+	defaultMaxHeaderBytes            = 64 << 10
 )
 
 // resolved returns l with defaults filled in; limits turned off (negative)
@@ -135,6 +146,7 @@ func (l Limits) resolved() Limits {
 	count(&l.MaxInFlight, defaultMaxInFlight)
 	count(&l.MaxInFlightPerConn, defaultMaxInFlightPerConn)
 	count(&l.MaxListenStreams, defaultMaxListenStreams)
+	count(&l.MaxListenStreamsPerClient, defaultMaxListenStreamsPerClient)
 	count(&l.MaxLegacySessions, defaultMaxLegacySessions)
 	count(&l.MaxTasksPerClient, defaultMaxTasksPerClient)
 	count(&l.MaxConnections, defaultMaxConnections)

@@ -64,7 +64,7 @@ type Options struct {
 	// it, so the application can apply it here through Server.Local()
 	// (which does not publish it again).
 	OnRemoteChange func(*Server, Change)
-	// Limits bound requests in flight, their duration, streams, sessions,
+	// Limits bound requests in flight, their duration, streams (per client too), sessions,
 	// tasks per client, the HTTP server of Run, and the drain on shutdown;
 	// the zero value has safe defaults (see Limits).
 	Limits Limits
