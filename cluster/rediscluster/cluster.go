@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/secretscrub"
 	"github.com/mcpgen/mcpgen/server"
 	"github.com/redis/go-redis/v9"
 )
@@ -59,7 +60,7 @@ func Connect(rawURL string, opts Options) (*Cluster, error) {
 	}
 	o, err := redis.ParseURL(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("rediscluster: %s: %w", shown, scrubbed(err, secrets))
+		return nil, fmt.Errorf("rediscluster: %s: %w", shown, secretscrub.Error(err, secrets))
 	}
 	c := New(redis.NewClient(o), opts)
 	c.own = true
@@ -67,7 +68,7 @@ func Connect(rawURL string, opts Options) (*Cluster, error) {
 	defer cancel()
 	if err := c.Ping(ctx); err != nil {
 		c.rdb.Close()
-		return nil, fmt.Errorf("rediscluster: connecting to %s: %w", shown, scrubbed(err, secrets))
+		return nil, fmt.Errorf("rediscluster: connecting to %s: %w", shown, secretscrub.Error(err, secrets))
 	}
 	return c, nil
 }

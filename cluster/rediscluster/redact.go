@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // errBadURL refuses a URL that does not parse or looks odd; it quotes
@@ -85,66 +83,4 @@ func looksOdd(rawURL string, u *url.URL) bool {
 		return true
 	}
 	return u.User != nil && u.Host == "" && u.Scheme != "unix"
-}
-
-// scrubbed is err's text with each secret replaced by "xxxxx" (see
-// replaceSecret), the longest first so that a text holding another is
-// replaced whole.
-func scrubbed(err error, secrets []string) error {
-	secrets = slices.Clone(secrets)
-	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
-	text := err.Error()
-	for _, s := range secrets {
-		text = replaceSecret(text, s, "xxxxx")
-	}
-	if text == err.Error() {
-		return err
-	}
-	return errors.New(text)
-}
-
-// replaceSecret is text with each occurrence of secret replaced by with;
-// one shorter than shortSecret only where no letter or digit adjoins it,
-// so that a short password, token or query value ("b", "1") does not
-// mangle the words around it.
-func replaceSecret(text, secret, with string) string {
-	if secret == "" {
-		return text
-	}
-	short := len(secret) < shortSecret
-	var b strings.Builder
-	for {
-		i := strings.Index(text, secret)
-		if i < 0 {
-			break
-		}
-		end := i + len(secret)
-		if short && (wordChar(text[:i], true) || wordChar(text[end:], false)) {
-			b.WriteString(text[:i+1])
-			text = text[i+1:]
-			continue
-		}
-		b.WriteString(text[:i])
-		b.WriteString(with)
-		text = text[end:]
-	}
-	b.WriteString(text)
-	return b.String()
-}
-
-// shortSecret is the length from which a secret is scrubbed wherever it
-// appears.
-const shortSecret = 4
-
-// wordChar reports whether the last (or first) rune of s is a letter or
-// a digit.
-func wordChar(s string, last bool) bool {
-	if s == "" {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(s)
-	if last {
-		r, _ = utf8.DecodeLastRuneInString(s)
-	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
