@@ -1,6 +1,9 @@
 package rediscluster
 
 import (
+	"context"
+	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,4 +73,31 @@ func TestConnectFails(t *testing.T) {
 func BenchmarkCluster(b *testing.B) {
 	url := startRedis(b)
 	clustertest.Bench(b, func(t testing.TB) server.Cluster { return connect(t, url) })
+}
+
+// jobServer is a server on cluster c with one task tool, "job", that
+// returns "done" once release is closed (or fails when cancelled); it is
+// shut down when the test ends.
+func jobServer(t *testing.T, c server.Cluster, release <-chan struct{}) *server.Server {
+	t.Helper()
+	srv, err := server.New(server.Options{Name: "r", Version: "1", Cluster: c,
+		Tools: []server.Tool{server.NewTool(server.ToolInfo{Name: "job", TaskSupport: server.TaskSupportRequired},
+			func(ctx context.Context, _ struct{}) (string, error) {
+				select {
+				case <-release:
+					return "done", nil
+				case <-ctx.Done():
+					return "", ctx.Err()
+				}
+			})},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	})
+	return srv
 }

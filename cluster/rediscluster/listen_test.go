@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -54,28 +52,7 @@ func (n notes) Notify(method string, params any) error {
 func TestListenStreamReadsTaskAgainAfterStoreError(t *testing.T) {
 	url := startRedis(t)
 	release := make(chan struct{})
-	mk := func(c server.Cluster) *server.Server {
-		srv, err := server.New(server.Options{Name: "r", Version: "1", Cluster: c,
-			Tools: []server.Tool{server.NewTool(server.ToolInfo{Name: "job", TaskSupport: server.TaskSupportRequired},
-				func(ctx context.Context, _ struct{}) (string, error) {
-					select {
-					case <-release:
-						return "done", nil
-					case <-ctx.Done():
-						return "", ctx.Err()
-					}
-				})},
-			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-			defer cancel()
-			_ = srv.Shutdown(ctx)
-		})
-		return srv
-	}
+	mk := func(c server.Cluster) *server.Server { return jobServer(t, c, release) }
 	bc := &blipCluster{Cluster: connect(t, url)}
 	a, b := mk(connect(t, url)), mk(bc)
 	res, rpcErr := callTask(t, a, "tools/call", `"name":"job","arguments":{}`)

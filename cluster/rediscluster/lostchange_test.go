@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net"
 	"sync"
 	"testing"
@@ -91,28 +90,7 @@ func TestListenStreamReportsStatusWhoseMessageWasLost(t *testing.T) {
 	url := startRedis(t)
 	p := newOutageProxy(t, url[len("unix://"):])
 	release := make(chan struct{})
-	mk := func(c server.Cluster) *server.Server {
-		srv, err := server.New(server.Options{Name: "r", Version: "1", Cluster: c,
-			Tools: []server.Tool{server.NewTool(server.ToolInfo{Name: "job", TaskSupport: server.TaskSupportRequired},
-				func(ctx context.Context, _ struct{}) (string, error) {
-					select {
-					case <-release:
-						return "done", nil
-					case <-ctx.Done():
-						return "", ctx.Err()
-					}
-				})},
-			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-			defer cancel()
-			_ = srv.Shutdown(ctx)
-		})
-		return srv
-	}
+	mk := func(c server.Cluster) *server.Server { return jobServer(t, c, release) }
 	bc, err := Connect("redis://"+p.ln.Addr().String(), Options{Name: "test"})
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,7 @@
 package rediscluster
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,28 +72,7 @@ func TestTaskSurvivesRedisRestart(t *testing.T) {
 	t.Cleanup(rs.stop)
 	url := "unix://" + rs.sock
 	release := make(chan struct{})
-	mk := func() *server.Server {
-		srv, err := server.New(server.Options{Name: "r", Version: "1", Cluster: connect(t, url),
-			Tools: []server.Tool{server.NewTool(server.ToolInfo{Name: "job", TaskSupport: server.TaskSupportRequired},
-				func(ctx context.Context, _ struct{}) (string, error) {
-					select {
-					case <-release:
-						return "done", nil
-					case <-ctx.Done():
-						return "", ctx.Err()
-					}
-				})},
-			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-			defer cancel()
-			_ = srv.Shutdown(ctx)
-		})
-		return srv
-	}
+	mk := func() *server.Server { return jobServer(t, connect(t, url), release) }
 	a, b := mk(), mk()
 	res, rpcErr := callTask(t, a, "tools/call", `"name":"job","arguments":{}`)
 	id, _ := res["taskId"].(string)
