@@ -47,8 +47,11 @@ const legacySessionIdle = 30 * time.Minute
 type legacySessions struct {
 	mu        sync.Mutex
 	m         map[string]*legacyHTTPSession
+	perClient map[string]int // sessions by client (legacy_limits.go); no zero entries
 	lastSweep time.Time
 	max       int // Limits.MaxLegacySessions (0: no cap)
+	// perClientMax is Limits.MaxLegacySessionsPerClient (0: no cap).
+	perClientMax int
 }
 
 type legacyHTTPSession struct {
@@ -91,8 +94,7 @@ func (ls *legacySessions) acquire(id string) *legacyHTTPSession {
 		return nil
 	}
 	if hs.expired(time.Now()) {
-		hs.Close()
-		delete(ls.m, id)
+		ls.endLocked(hs)
 		return nil
 	}
 	hs.inUse.Add(1)
@@ -100,38 +102,37 @@ func (ls *legacySessions) acquire(id string) *legacyHTTPSession {
 	return hs
 }
 
-// add registers hs; false when the sessions are at their cap and none is
-// idle enough to evict (legacy_limits.go).
-func (ls *legacySessions) add(hs *legacyHTTPSession) bool {
+// add registers hs. It returns "" or, when a cap is reached and no
+// session is idle enough to evict, the name of the limit that refuses it
+// (legacy_limits.go).
+func (ls *legacySessions) add(hs *legacyHTTPSession) string {
 	hs.touch()
 	now := time.Now()
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	if ls.m == nil {
-		ls.m = map[string]*legacyHTTPSession{}
+	if full := ls.makeRoomLocked(hs.client); full != "" {
+		return full
 	}
-	if !ls.makeRoomLocked() {
-		return false
-	}
-	ls.m[hs.id] = hs
+	ls.putLocked(hs)
 	if now.Sub(ls.lastSweep) < time.Minute {
-		return true
+		return ""
 	}
 	ls.lastSweep = now
-	for id, old := range ls.m {
+	for _, old := range ls.m {
 		if old.expired(now) {
-			old.Close()
-			delete(ls.m, id)
+			ls.endLocked(old)
 		}
 	}
-	return true
+	return ""
 }
 
 func (ls *legacySessions) remove(id string) *legacyHTTPSession {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	hs := ls.m[id]
-	delete(ls.m, id)
+	if hs != nil {
+		ls.dropLocked(hs)
+	}
 	return hs
 }
 
@@ -260,9 +261,9 @@ func (h *httpHandler) legacyInitialize(w http.ResponseWriter, r *http.Request, s
 		}
 		return
 	}
-	if !s.sessions.add(hs) {
+	if full := s.sessions.add(hs); full != "" {
 		hs.Close()
-		writeRefusal(w, msg.ID, limitError(reasonBusy, "Internal error: too many sessions, all in use; retry later"))
+		writeRefusal(w, msg.ID, limitError(reasonBusy, "Internal error: too many sessions, all in use ("+full+"); retry later"))
 		return
 	}
 	w.Header().Set(headerSessionID, hs.id)

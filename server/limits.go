@@ -54,7 +54,8 @@ type Limits struct {
 	// Caller, Handle called directly) is bound only by MaxListenStreams.
 	MaxListenStreamsPerClient int
 	// MaxLegacySessions caps the initialize-era HTTP sessions (default
-	// 1024). When full, a new session evicts the session idle the longest.
+	// 1024). When full, a new session evicts an idle session of the client
+	// holding the most sessions, the one of them idle the longest.
 	// A session is idle while none of its HTTP requests is being served:
 	// no request in flight (one waiting for the client's answer to an
 	// elicitation or sampling request included) and no open GET stream;
@@ -62,6 +63,13 @@ type Limits struct {
 	// is in use, initialize gets 503 with reason busy. A session idle for
 	// 30 minutes is ended: a request naming it then gets 404.
 	MaxLegacySessions int
+	// MaxLegacySessionsPerClient caps the legacy HTTP sessions one client
+	// holds (default 64), so that one client cannot evict every other
+	// client's idle session. The client is ClientID(ctx) of the
+	// initialize, as for MaxTasksPerClient. A client at its cap ends its
+	// own session idle the longest; when all of them are in use, its
+	// initialize gets 503 with reason busy.
+	MaxLegacySessionsPerClient int
 	// MaxTasksPerClient caps the unfinished tasks (tasks extension) one
 	// client may hold (default 64, of the store's 1024), so one client
 	// cannot take every slot. The client is ClientID(ctx).
@@ -109,19 +117,20 @@ type Limits struct {
 
 // Defaults of Limits.
 const (
-	defaultMaxInFlight               = 4096
-	defaultMaxInFlightPerConn        = 64
-	defaultMaxListenStreams          = 1024
-	defaultMaxListenStreamsPerClient = 64
-	defaultMaxLegacySessions         = 1024
-	defaultMaxTasksPerClient         = 64
-	defaultDrainGrace                = 5 * time.Second
-	defaultMaxConnections            = 1024
-	defaultReadHeaderTimeout         = 10 * time.Second
-	defaultReadTimeout               = 30 * time.Second
-	defaultWriteTimeout              = 30 * time.Second
-	defaultIdleTimeout               = 120 * time.Second
-	defaultMaxHeaderBytes            = 64 << 10
+	defaultMaxInFlight                = 4096
+	defaultMaxInFlightPerConn         = 64
+	defaultMaxListenStreams           = 1024
+	defaultMaxListenStreamsPerClient  = 64
+	defaultMaxLegacySessions          = 1024
+	defaultMaxLegacySessionsPerClient = 64
+	defaultMaxTasksPerClient          = 64
+	defaultDrainGrace                 = 5 * time.Second
+	defaultMaxConnections             = 1024
+	defaultReadHeaderTimeout          = 10 * time.Second
+	defaultReadTimeout                = 30 * time.Second
+	defaultWriteTimeout               = 30 * time.Second
+	defaultIdleTimeout                = 120 * time.Second
+	defaultMaxHeaderBytes             = 64 << 10
 )
 
 // resolved returns l with defaults filled in; limits turned off (negative)
@@ -148,6 +157,7 @@ func (l Limits) resolved() Limits {
 	count(&l.MaxListenStreams, defaultMaxListenStreams)
 	count(&l.MaxListenStreamsPerClient, defaultMaxListenStreamsPerClient)
 	count(&l.MaxLegacySessions, defaultMaxLegacySessions)
+	count(&l.MaxLegacySessionsPerClient, defaultMaxLegacySessionsPerClient)
 	count(&l.MaxTasksPerClient, defaultMaxTasksPerClient)
 	count(&l.MaxConnections, defaultMaxConnections)
 	count(&l.MaxHeaderBytes, defaultMaxHeaderBytes)

@@ -115,6 +115,7 @@ func New(opts Options) (*Server, error) {
 	s.lim.init(opts.Limits)
 	s.rate = newRateTable(s.lim.cfg.Rate)
 	s.sessions.max = s.lim.cfg.MaxLegacySessions
+	s.sessions.perClientMax = s.lim.cfg.MaxLegacySessionsPerClient
 	s.tasks.perClient = s.lim.cfg.MaxTasksPerClient
 	s.tasks.changed = s.taskStatusChanged
 	s.tools.init(s)
