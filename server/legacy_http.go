@@ -375,8 +375,11 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 	defer hs.s.lim.leave(true, hs.client)
 	hs.streams.Add(1)
 	hs.s.streams.Add(1)
+	left := false // the stream left the session's queue early (handBack)
 	defer func() {
-		hs.leaveStream()
+		if !left {
+			hs.leaveStream()
+		}
 		hs.streams.Add(-1)
 		hs.touch()
 		hs.s.streams.Done()
@@ -397,10 +400,22 @@ func (h *httpHandler) serveSessionStream(w http.ResponseWriter, r *http.Request,
 			return
 		case msg := <-ch:
 			if st.sendRaw(msg) != nil {
+				left = true
+				hs.handBack(msg)
 				return
 			}
 		}
 	}
+}
+
+// handBack ends one GET stream of the session whose write of msg failed
+// and gives msg back to the session's queue, so that another open stream
+// writes it (after what is queued already: the session's streams keep no
+// order among them); it waits for room as sendStream does. With no other
+// stream open it is dropped, as a lone stream's queue is.
+func (l *legacySession) handBack(msg []byte) {
+	l.leaveStream()
+	_ = l.sendStream(msg)
 }
 
 // flushQueued writes the messages queued for a GET stream that the drain
