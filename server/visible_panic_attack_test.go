@@ -124,7 +124,6 @@ func TestAttackVisiblePanicInLegacyUpdateDelivery(t *testing.T) {
 	}
 }
 
-
 // TestAttackVisiblePanicInLegacyHTTPSubscribe: the same over Streamable
 // HTTP, where a remote client triggers it: the legacy session's handler
 // runs on a pooled worker goroutine (serveLimited), outside net/http's
