@@ -35,13 +35,13 @@ func visiblePanicServer(t testing.TB, armed *atomic.Bool) *Server {
 	return s
 }
 
-// runVisibleChild runs the test named in a child process with
-// MCPGEN_ATTACK_VISIBLE_CHILD=1 and returns what the child's scenario
+// runAttackChild runs the test named in a child process with
+// MCPGEN_ATTACK_CHILD=1 and returns what the child's scenario
 // wrote after "CHILD-OUTPUT", failing when the child process died.
-func runVisibleChild(t *testing.T, name string) string {
+func runAttackChild(t *testing.T, name string) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "MCPGEN_ATTACK_VISIBLE_CHILD=1")
+	cmd.Env = append(os.Environ(), "MCPGEN_ATTACK_CHILD=1")
 	got, err := cmd.CombinedOutput()
 	i := strings.Index(string(got), "CHILD-OUTPUT")
 	if err != nil || i < 0 {
@@ -78,7 +78,7 @@ func legacyStdioSession(t *testing.T, s *Server) *faultStdio {
 // (The scenario runs in a child process, so that the crash is observed
 // rather than taking the test binary down.)
 func TestAttackVisiblePanicInLegacySubscribe(t *testing.T) {
-	if os.Getenv("MCPGEN_ATTACK_VISIBLE_CHILD") == "1" {
+	if os.Getenv("MCPGEN_ATTACK_CHILD") == "1" {
 		var armed atomic.Bool
 		armed.Store(true)
 		f := legacyStdioSession(t, visiblePanicServer(t, &armed))
@@ -87,7 +87,7 @@ func TestAttackVisiblePanicInLegacySubscribe(t *testing.T) {
 		os.Stdout.WriteString("CHILD-OUTPUT code=" + strconv.Itoa(errorCode(m)) + "\n")
 		return
 	}
-	out := runVisibleChild(t, "TestAttackVisiblePanicInLegacySubscribe")
+	out := runAttackChild(t, "TestAttackVisiblePanicInLegacySubscribe")
 	if !strings.Contains(out, "code=-32603") {
 		t.Fatalf("resources/subscribe whose Visible check panicked: %s, want -32603", out)
 	}
@@ -101,7 +101,7 @@ func TestAttackVisiblePanicInLegacySubscribe(t *testing.T) {
 // listen stream asks the same rule inside its request, where the panic is
 // recovered.
 func TestAttackVisiblePanicInLegacyUpdateDelivery(t *testing.T) {
-	if os.Getenv("MCPGEN_ATTACK_VISIBLE_CHILD") == "1" {
+	if os.Getenv("MCPGEN_ATTACK_CHILD") == "1" {
 		var armed atomic.Bool
 		s := visiblePanicServer(t, &armed)
 		f := legacyStdioSession(t, s)
@@ -118,7 +118,7 @@ func TestAttackVisiblePanicInLegacyUpdateDelivery(t *testing.T) {
 		os.Stdout.WriteString("CHILD-OUTPUT ping=" + idOf(m) + "\n")
 		return
 	}
-	out := runVisibleChild(t, "TestAttackVisiblePanicInLegacyUpdateDelivery")
+	out := runAttackChild(t, "TestAttackVisiblePanicInLegacyUpdateDelivery")
 	if !strings.Contains(out, "ping=3") {
 		t.Fatalf("after the update: %s, want the server still answering", out)
 	}
@@ -131,7 +131,7 @@ func TestAttackVisiblePanicInLegacyUpdateDelivery(t *testing.T) {
 // panics takes the whole HTTP server down instead of being answered
 // -32603.
 func TestAttackVisiblePanicInLegacyHTTPSubscribe(t *testing.T) {
-	if os.Getenv("MCPGEN_ATTACK_VISIBLE_CHILD") == "1" {
+	if os.Getenv("MCPGEN_ATTACK_CHILD") == "1" {
 		var armed atomic.Bool
 		armed.Store(true)
 		s := visiblePanicServer(t, &armed)
@@ -146,7 +146,7 @@ func TestAttackVisiblePanicInLegacyHTTPSubscribe(t *testing.T) {
 		os.Stdout.WriteString("CHILD-OUTPUT code=" + strconv.Itoa(errorCode(m)) + "\n")
 		return
 	}
-	out := runVisibleChild(t, "TestAttackVisiblePanicInLegacyHTTPSubscribe")
+	out := runAttackChild(t, "TestAttackVisiblePanicInLegacyHTTPSubscribe")
 	if !strings.Contains(out, "code=-32603") {
 		t.Fatalf("resources/subscribe whose Visible check panicked: %s, want -32603", out)
 	}
