@@ -26,9 +26,9 @@ import (
 // serving". Either a result or -32603 answers the request; a dead process
 // answers nothing, to any client.
 
-// typedNilStdio serves opts on stdio in the child, sends one tools/call
+// childStdioCall serves opts on stdio in the child, sends one tools/call
 // and a tools/list after it, and reports their error codes.
-func typedNilStdio(t *testing.T, opts Options) {
+func childStdioCall(t *testing.T, opts Options) {
 	opts.Name, opts.Version = "tn", "1"
 	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	s, err := New(opts)
@@ -54,7 +54,7 @@ func okTool() Tool {
 	return NewTool(ToolInfo{Name: "tn"}, func(ctx context.Context, in json.RawMessage) (string, error) { return "ok", nil })
 }
 
-func checkTypedNilChild(t *testing.T, name string) {
+func checkChildServes(t *testing.T, name string) {
 	out := runAttackChild(t, name)
 	if !strings.Contains(out, "call=1/") || !strings.Contains(out, "list=2") {
 		t.Fatalf("%s: want id 1 answered and the server serving id 2", out)
@@ -63,10 +63,10 @@ func checkTypedNilChild(t *testing.T, name string) {
 
 func TestAttackTypedNilErrorFromToolKillsServer(t *testing.T) {
 	if os.Getenv("MCPGEN_ATTACK_CHILD") == "1" {
-		typedNilStdio(t, Options{Tools: []Tool{typedNilTool()}})
+		childStdioCall(t, Options{Tools: []Tool{typedNilTool()}})
 		return
 	}
-	checkTypedNilChild(t, "TestAttackTypedNilErrorFromToolKillsServer")
+	checkChildServes(t, "TestAttackTypedNilErrorFromToolKillsServer")
 }
 
 func TestAttackTypedNilErrorFromInterceptorKillsServer(t *testing.T) {
@@ -80,10 +80,10 @@ func TestAttackTypedNilErrorFromInterceptorKillsServer(t *testing.T) {
 				return next(ctx, req)
 			}
 		}
-		typedNilStdio(t, Options{Tools: []Tool{okTool()}, Interceptors: []Interceptor{refuse}})
+		childStdioCall(t, Options{Tools: []Tool{okTool()}, Interceptors: []Interceptor{refuse}})
 		return
 	}
-	checkTypedNilChild(t, "TestAttackTypedNilErrorFromInterceptorKillsServer")
+	checkChildServes(t, "TestAttackTypedNilErrorFromInterceptorKillsServer")
 }
 
 func TestAttackTypedNilErrorFromToolMiddlewareKillsServer(t *testing.T) {
@@ -95,8 +95,8 @@ func TestAttackTypedNilErrorFromToolMiddlewareKillsServer(t *testing.T) {
 				return res, rerr
 			}
 		}
-		typedNilStdio(t, Options{Tools: []Tool{okTool()}, ToolMiddleware: []ToolMiddleware{mw}})
+		childStdioCall(t, Options{Tools: []Tool{okTool()}, ToolMiddleware: []ToolMiddleware{mw}})
 		return
 	}
-	checkTypedNilChild(t, "TestAttackTypedNilErrorFromToolMiddlewareKillsServer")
+	checkChildServes(t, "TestAttackTypedNilErrorFromToolMiddlewareKillsServer")
 }
