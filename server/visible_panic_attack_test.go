@@ -25,6 +25,10 @@ func visiblePanicServer(t testing.TB, armed *atomic.Bool) *Server {
 		Resources: []Resource{NewResource(ResourceInfo{URI: "test://a", Name: "a"}, func(ctx context.Context) (string, error) { return "A", nil })},
 		Visible: func(ctx context.Context, it Item) bool {
 			if armed.Load() && it.Kind == ItemResource && it.Name == "test://a" {
+				select {
+				case visibleCalled <- struct{}{}:
+				default:
+				}
 				panic("visible bug")
 			}
 			return true
@@ -34,6 +38,9 @@ func visiblePanicServer(t testing.TB, armed *atomic.Bool) *Server {
 	}
 	return s
 }
+
+// visibleCalled is signalled just before the armed Visible panics.
+var visibleCalled = make(chan struct{}, 1)
 
 // runAttackChild runs the test named in a child process with
 // MCPGEN_ATTACK_CHILD=1 and returns what the child's scenario
@@ -111,7 +118,12 @@ func TestAttackVisiblePanicInLegacyUpdateDelivery(t *testing.T) {
 		}
 		armed.Store(true)
 		s.ResourceUpdated("test://a")
-		time.Sleep(200 * time.Millisecond) // the session's goroutine delivers (or dies)
+		select { // the session's goroutine asks Visible (and dies there)
+		case <-visibleCalled:
+			time.Sleep(100 * time.Millisecond)
+		case <-time.After(5 * time.Second):
+			t.Fatal("Visible was never asked for the update")
+		}
 		armed.Store(false)
 		f.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
 		m := f.reply()
