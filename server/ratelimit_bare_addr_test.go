@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestAttackRateLimitBareRemoteAddrIPv6Rotation: README "Rate limits": an
+// TestRateLimitBareIPv6RemoteAddrCountsItsSlash64: README "Rate limits": an
 // anonymous HTTP client is "the HTTP remote IP address (... an IPv6 address
 // by its /64, since one host usually holds a whole /64 and can send each
 // request from another address of it)". http.Request.RemoteAddr "has no
@@ -20,7 +20,7 @@ import (
 // its /64 when it splits as host:port, so such an IPv6 client gets a fresh
 // bucket for every address of its /64: here 20 requests from one /64 with a
 // burst of 1 and a rate of one request a minute are all admitted.
-func TestAttackRateLimitBareRemoteAddrIPv6Rotation(t *testing.T) {
+func TestRateLimitBareIPv6RemoteAddrCountsItsSlash64(t *testing.T) {
 	s, err := New(Options{Name: "rate", Version: "1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Tools: []Tool{weatherTool()}, Limits: Limits{Rate: RateLimit{PerSecond: 1.0 / 60, Burst: 1}}})
 	if err != nil {

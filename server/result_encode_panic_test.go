@@ -15,7 +15,7 @@ type panicJSON struct{}
 
 func (panicJSON) MarshalJSON() ([]byte, error) { panic("MarshalJSON bug") }
 
-// TestAttackResultEncodePanicKillsServer: README "Middleware and
+// TestResultEncodePanicIsInternalError: README "Middleware and
 // observability": "tool, prompt and resource functions and handlers are
 // always recovered (-32603, logged)" and the server keeps serving. A tool
 // returning *mcp.CallToolResult (README: "whatever a returned
@@ -24,12 +24,12 @@ func (panicJSON) MarshalJSON() ([]byte, error) { panic("MarshalJSON bug") }
 // there kills the server process on stdio (the HTTP worker alike). The
 // same MarshalJSON in a typed tool's output (encoded inside the tool's
 // run) is answered -32603.
-func TestAttackResultEncodePanicKillsServer(t *testing.T) {
-	if os.Getenv("MCPGEN_ATTACK_CHILD") == "1" {
+func TestResultEncodePanicIsInternalError(t *testing.T) {
+	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		childStdioCall(t, Options{Tools: []Tool{NewTool(ToolInfo{Name: "tn"}, func(ctx context.Context, in json.RawMessage) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.ContentBlock{}, StructuredContent: map[string]any{"a": panicJSON{}}}, nil
 		})}})
 		return
 	}
-	checkChildServes(t, "TestAttackResultEncodePanicKillsServer")
+	checkChildServes(t, "TestResultEncodePanicIsInternalError")
 }

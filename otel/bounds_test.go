@@ -13,7 +13,7 @@ import (
 // what a client writes into a span: the default SDK has no attribute length
 // limit, so each request's 64 KiB URI is held by every span
 // processor and exporter.
-func TestAttackSpanResourceURIUnbounded(t *testing.T) {
+func TestSpanResourceURIIsCut(t *testing.T) {
 	k := newKit(t)
 	huge := "test://" + strings.Repeat("a", 64<<10)
 	k.call(t, "1", "resources/read", `{"uri":"`+huge+`","_meta":{`+modernMeta+`}}`)
@@ -32,7 +32,7 @@ func TestAttackSpanResourceURIUnbounded(t *testing.T) {
 // message "Unknown tool: <name>" (and an unknown method whole in "Method
 // not found: <method>"), so a client still writes 64 KiB of its choosing
 // into every span.
-func TestAttackSpanStatusCarriesUncutName(t *testing.T) {
+func TestSpanStatusDescriptionIsCut(t *testing.T) {
 	k := newKit(t)
 	name := strings.Repeat("n", 64<<10)
 	k.call(t, "1", "tools/call", `{"name":"`+name+`","arguments":{},"_meta":{`+modernMeta+`}}`)

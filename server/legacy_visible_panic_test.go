@@ -42,13 +42,13 @@ func visiblePanicServer(t testing.TB, armed *atomic.Bool) *Server {
 // visibleCalled is signalled just before the armed Visible panics.
 var visibleCalled = make(chan struct{}, 1)
 
-// runAttackChild runs the test named in a child process with
-// MCPGEN_ATTACK_CHILD=1 and returns what the child's scenario
+// runChildScenario runs the test named in a child process with
+// MCPGEN_CHILD_SCENARIO=1 and returns what the child's scenario
 // wrote after "CHILD-OUTPUT", failing when the child process died.
-func runAttackChild(t *testing.T, name string) string {
+func runChildScenario(t *testing.T, name string) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "MCPGEN_ATTACK_CHILD=1")
+	cmd.Env = append(os.Environ(), "MCPGEN_CHILD_SCENARIO=1")
 	got, err := cmd.CombinedOutput()
 	i := strings.Index(string(got), "CHILD-OUTPUT")
 	if err != nil || i < 0 {
@@ -73,7 +73,7 @@ func legacyStdioSession(t *testing.T, s *Server) *faultStdio {
 	return f
 }
 
-// TestAttackVisiblePanicInLegacySubscribe: README "Middleware and
+// TestVisiblePanicInLegacySubscribeIsInternalError: README "Middleware and
 // observability": Options.Visible decides per request what exists for the
 // caller; "tool, prompt and resource functions and handlers are always
 // recovered (-32603, logged), and so is the interceptor chain as a whole"
@@ -84,8 +84,8 @@ func legacyStdioSession(t *testing.T, s *Server) *faultStdio {
 // a 2026-07-28 resources/read is answered -32603 and the server goes on.
 // (The scenario runs in a child process, so that the crash is observed
 // rather than taking the test binary down.)
-func TestAttackVisiblePanicInLegacySubscribe(t *testing.T) {
-	if os.Getenv("MCPGEN_ATTACK_CHILD") == "1" {
+func TestVisiblePanicInLegacySubscribeIsInternalError(t *testing.T) {
+	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		var armed atomic.Bool
 		armed.Store(true)
 		f := legacyStdioSession(t, visiblePanicServer(t, &armed))
@@ -94,21 +94,21 @@ func TestAttackVisiblePanicInLegacySubscribe(t *testing.T) {
 		os.Stdout.WriteString("CHILD-OUTPUT code=" + strconv.Itoa(errorCode(m)) + "\n")
 		return
 	}
-	out := runAttackChild(t, "TestAttackVisiblePanicInLegacySubscribe")
+	out := runChildScenario(t, "TestVisiblePanicInLegacySubscribeIsInternalError")
 	if !strings.Contains(out, "code=-32603") {
 		t.Fatalf("resources/subscribe whose Visible check panicked: %s, want -32603", out)
 	}
 }
 
-// TestAttackVisiblePanicInLegacyUpdateDelivery: the same for the delivery
+// TestVisiblePanicInLegacyUpdateDeliveryHidesTheUpdate: the same for the delivery
 // of resources/updated to a legacy session (mayHear asks Visible "at each
 // update", README "Visibility"), which runs on the session's notification
 // goroutine with no recovery: ResourceUpdated, called by the application,
 // crashes the server process when Visible panics there. A 2026-07-28
 // listen stream asks the same rule inside its request, where the panic is
 // recovered.
-func TestAttackVisiblePanicInLegacyUpdateDelivery(t *testing.T) {
-	if os.Getenv("MCPGEN_ATTACK_CHILD") == "1" {
+func TestVisiblePanicInLegacyUpdateDeliveryHidesTheUpdate(t *testing.T) {
+	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		var armed atomic.Bool
 		s := visiblePanicServer(t, &armed)
 		f := legacyStdioSession(t, s)
@@ -130,20 +130,20 @@ func TestAttackVisiblePanicInLegacyUpdateDelivery(t *testing.T) {
 		os.Stdout.WriteString("CHILD-OUTPUT ping=" + idOf(m) + "\n")
 		return
 	}
-	out := runAttackChild(t, "TestAttackVisiblePanicInLegacyUpdateDelivery")
+	out := runChildScenario(t, "TestVisiblePanicInLegacyUpdateDeliveryHidesTheUpdate")
 	if !strings.Contains(out, "ping=3") {
 		t.Fatalf("after the update: %s, want the server still answering", out)
 	}
 }
 
-// TestAttackVisiblePanicInLegacyHTTPSubscribe: the same over Streamable
+// TestVisiblePanicInLegacyHTTPSubscribeIsInternalError: the same over Streamable
 // HTTP, where a remote client triggers it: the legacy session's handler
 // runs on a pooled worker goroutine (serveLimited), outside net/http's
 // per-connection recovery, so a resources/subscribe whose Visible check
 // panics takes the whole HTTP server down instead of being answered
 // -32603.
-func TestAttackVisiblePanicInLegacyHTTPSubscribe(t *testing.T) {
-	if os.Getenv("MCPGEN_ATTACK_CHILD") == "1" {
+func TestVisiblePanicInLegacyHTTPSubscribeIsInternalError(t *testing.T) {
+	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		var armed atomic.Bool
 		armed.Store(true)
 		s := visiblePanicServer(t, &armed)
@@ -158,7 +158,7 @@ func TestAttackVisiblePanicInLegacyHTTPSubscribe(t *testing.T) {
 		os.Stdout.WriteString("CHILD-OUTPUT code=" + strconv.Itoa(errorCode(m)) + "\n")
 		return
 	}
-	out := runAttackChild(t, "TestAttackVisiblePanicInLegacyHTTPSubscribe")
+	out := runChildScenario(t, "TestVisiblePanicInLegacyHTTPSubscribeIsInternalError")
 	if !strings.Contains(out, "code=-32603") {
 		t.Fatalf("resources/subscribe whose Visible check panicked: %s, want -32603", out)
 	}

@@ -55,22 +55,22 @@ func okTool() Tool {
 }
 
 func checkChildServes(t *testing.T, name string) {
-	out := runAttackChild(t, name)
+	out := runChildScenario(t, name)
 	if !strings.Contains(out, "call=1/") || !strings.Contains(out, "list=2") {
 		t.Fatalf("%s: want id 1 answered and the server serving id 2", out)
 	}
 }
 
-func TestAttackTypedNilErrorFromToolKillsServer(t *testing.T) {
-	if os.Getenv("MCPGEN_ATTACK_CHILD") == "1" {
+func TestTypedNilErrorFromToolIsInternalError(t *testing.T) {
+	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		childStdioCall(t, Options{Tools: []Tool{typedNilTool()}})
 		return
 	}
-	checkChildServes(t, "TestAttackTypedNilErrorFromToolKillsServer")
+	checkChildServes(t, "TestTypedNilErrorFromToolIsInternalError")
 }
 
-func TestAttackTypedNilErrorFromInterceptorKillsServer(t *testing.T) {
-	if os.Getenv("MCPGEN_ATTACK_CHILD") == "1" {
+func TestTypedNilErrorFromInterceptorIsInternalError(t *testing.T) {
+	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		refuse := func(next Handler) Handler {
 			return func(ctx context.Context, req *Request) (json.RawMessage, error) {
 				var deny *jsonrpc.Error // set only when the request is refused
@@ -83,11 +83,11 @@ func TestAttackTypedNilErrorFromInterceptorKillsServer(t *testing.T) {
 		childStdioCall(t, Options{Tools: []Tool{okTool()}, Interceptors: []Interceptor{refuse}})
 		return
 	}
-	checkChildServes(t, "TestAttackTypedNilErrorFromInterceptorKillsServer")
+	checkChildServes(t, "TestTypedNilErrorFromInterceptorIsInternalError")
 }
 
-func TestAttackTypedNilErrorFromToolMiddlewareKillsServer(t *testing.T) {
-	if os.Getenv("MCPGEN_ATTACK_CHILD") == "1" {
+func TestTypedNilErrorFromToolMiddlewareIsInternalError(t *testing.T) {
+	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		mw := func(next ToolHandler) ToolHandler {
 			return func(ctx context.Context, call *ToolCall) (*mcp.CallToolResult, error) {
 				res, _ := next(ctx, call)
@@ -98,5 +98,5 @@ func TestAttackTypedNilErrorFromToolMiddlewareKillsServer(t *testing.T) {
 		childStdioCall(t, Options{Tools: []Tool{okTool()}, ToolMiddleware: []ToolMiddleware{mw}})
 		return
 	}
-	checkChildServes(t, "TestAttackTypedNilErrorFromToolMiddlewareKillsServer")
+	checkChildServes(t, "TestTypedNilErrorFromToolMiddlewareIsInternalError")
 }
