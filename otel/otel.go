@@ -186,7 +186,7 @@ func (in *instruments) record(ctx context.Context, req *server.Request, bounded 
 	case o.Code != 0:
 		code := strconv.FormatInt(o.Code, 10)
 		outcome = append(outcome, keyErrorType.String(code), keyRPCStatusCode.String(code))
-		span.SetStatus(codes.Error, o.Message)
+		span.SetStatus(codes.Error, truncate(o.Message))
 	case o.ToolError:
 		outcome = append(outcome, keyErrorType.String(errorTypeTool))
 		span.SetStatus(codes.Error, errorTypeTool)
@@ -217,7 +217,7 @@ func spanAttrs(req *server.Request) []attribute.KeyValue {
 		case methodPromptsGet:
 			attrs = append(attrs, keyPromptName.String(truncate(req.Name)))
 		case "resources/read", "resources/subscribe", "resources/unsubscribe":
-			attrs = append(attrs, keyResourceURI.String(req.Name))
+			attrs = append(attrs, keyResourceURI.String(truncate(req.Name)))
 		}
 	}
 	if id := requestID(req); id != "" {

@@ -87,31 +87,53 @@ func (s *Server) removedMethod(method string) *jsonrpc.Error {
 // toRPCError maps a handler error to the JSON-RPC error sent for it. A
 // *jsonrpc.Error is sent as it is unless its Data is not valid JSON in
 // UTF-8 (built by hand, not by jsonrpc.NewError): then the handler produced
-// an invalid answer, which is -32603 naming the error it returned.
+// an invalid answer, which is -32603 naming the error it returned. A nil
+// pointer of an error type returned as a non-nil error (`var e
+// *jsonrpc.Error; return out, e`) is -32603 saying so, and an Error method
+// that panics does not take the server down (errorText).
 func toRPCError(err error) *jsonrpc.Error {
 	var re *jsonrpc.Error
 	if errors.As(err, &re) {
-		if !re.ValidData() {
+		switch {
+		case re == nil:
+			return nilErrorValue()
+		case !re.ValidData():
 			return invalidErrorData(re)
 		}
 		return re
 	}
 	var de *mcp.DecodeError
-	if errors.As(err, &de) {
-		return invalidParams(de.Error())
+	if errors.As(err, &de) && de != nil {
+		return invalidParams(errorText(de))
 	}
 	var ni *mcp.NotImplementedError
-	if errors.As(err, &ni) {
+	if errors.As(err, &ni) && ni != nil {
 		return methodNotFound(ni.Method)
 	}
 	var ire *InputRequiredError
 	if errors.As(err, &ire) {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: input requests are only allowed on tools/call, prompts/get and resources/read"}
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: " + err.Error()}
-	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: " + err.Error()}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: " + errorText(err)}
+}
+
+// nilErrorValue is the -32603 sent when a handler returned a nil
+// *jsonrpc.Error as a non-nil error, the Go mistake of returning a typed
+// nil pointer through the error interface.
+func nilErrorValue() *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+		Message: "Internal error: the handler returned a nil *jsonrpc.Error as a non-nil error"}
+}
+
+// errorText is err.Error(), or a description of err when its Error method
+// panics (a nil pointer of an error type whose method dereferences it).
+func errorText(err error) (text string) {
+	defer func() {
+		if recover() != nil {
+			text = fmt.Sprintf("the handler returned an error (%T) whose Error method panicked", err)
+		}
+	}()
+	return err.Error()
 }
 
 // isProtocolError reports whether a tool function's error must be answered

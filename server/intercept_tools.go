@@ -73,7 +73,7 @@ func (t *toolImpl) wrapped(mw []ToolMiddleware) *toolImpl {
 		case err != nil && (isProtocolError(err) || ctx.Err() != nil):
 			return nil, err
 		case err != nil:
-			return toolError(err.Error()), nil
+			return toolError(errorText(err)), nil
 		case res == nil:
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: tool middleware returned neither a result nor an error"}
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -190,8 +191,16 @@ func (l *legacySession) Handle(ctx context.Context, msg jsonrpc.Message, w Messa
 	return Response{Body: jsonrpc.AppendResult(make([]byte, 0, len(result)+40), msg.ID, result)}
 }
 
-// serve answers one request of the session.
-func (l *legacySession) serve(ctx context.Context, msg jsonrpc.Message, w MessageWriter) ([]byte, *jsonrpc.Error) {
+// serve answers one request of the session. What the session answers
+// itself runs user code too (Options.Visible on resources/subscribe), so a
+// panic is recovered here as the core's handlers are: -32603, logged.
+func (l *legacySession) serve(ctx context.Context, msg jsonrpc.Message, w MessageWriter) (result []byte, rerr *jsonrpc.Error) {
+	defer func() {
+		if v := recover(); v != nil {
+			l.s.logger.Error("handler panic", "method", msg.Method, "panic", v, "stack", string(debug.Stack()))
+			result, rerr = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the handler panicked"}
+		}
+	}()
 	if dup, repeated, _ := jsonscan.Members(msg.Params, func(_, _ []byte) {}); repeated {
 		// jsonrpc.Decode leaves params to its reader: the session's
 		// decoders would keep the last value, the core the first.
@@ -472,8 +481,16 @@ func (l *legacySession) notify(ev event) {
 // uri: the rule of a listen stream (resourceRegistry.readable), asked now,
 // whatever was registered at uri since it subscribed, for the caller that
 // subscribed: Options.Visible does not hide uri from it, and its token
-// (when it subscribed with one) grants the scopes reading uri needs.
-func (l *legacySession) mayHear(uri string) bool {
+// (when it subscribed with one) grants the scopes reading uri needs. A
+// Visible that panics (on the session's notification goroutine, outside
+// any request) hides the update, logged.
+func (l *legacySession) mayHear(uri string) (may bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			l.s.logger.Error("Options.Visible panic delivering resources/updated", "uri", uri, "panic", v, "stack", string(debug.Stack()))
+			may = false
+		}
+	}()
 	l.mu.Lock()
 	st := l.subAuth
 	l.mu.Unlock()

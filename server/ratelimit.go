@@ -127,11 +127,15 @@ func (s *Server) rateKey(ctx context.Context) string {
 	id := s.clientID(ctx)
 	if transport, _ := ctx.Value(clientIDKey{}).(string); id == transport {
 		// An HTTP client is its address without the port: a new
-		// connection is not a new client.
+		// connection is not a new client. A RemoteAddr without a port (a
+		// proxy-header middleware in front of HTTPHandler sets the bare
+		// client IP) is the address itself.
 		if addr, ok := strings.CutPrefix(id, "http:"); ok {
-			if host, _, err := net.SplitHostPort(addr); err == nil {
-				return "http:" + addressClient(host)
+			host, _, err := net.SplitHostPort(addr)
+			if err != nil {
+				host = strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]")
 			}
+			return "http:" + addressClient(host)
 		}
 	}
 	return id
@@ -150,7 +154,7 @@ func addressClient(host string) string {
 	if err != nil {
 		return host
 	}
-	if ip = ip.Unmap(); ip.Is4() {
+	if ip = ip.Unmap().WithZone(""); ip.Is4() {
 		return ip.String()
 	}
 	p, err := ip.Prefix(ipv6ClientBits)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
@@ -49,8 +50,16 @@ type jsonAppender interface {
 // carries (mcp.ResultCompleter): resultType (which the generated encoders
 // fill in), _meta serverInfo, and for cacheable results ttlMs and
 // cacheScope. Results are copied before they are completed, so handlers may
-// return shared values.
-func (s *Server) encodeResult(r *request, result any) ([]byte, *jsonrpc.Error) {
+// return shared values. The encoding runs the handler's own code (a
+// MarshalJSON of a value it returned) after s.call's recovery has ended,
+// so a panic here is recovered too: -32603, logged, the server serving on.
+func (s *Server) encodeResult(r *request, result any) (b []byte, rerr *jsonrpc.Error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.logger.Error("result encoding panic", "method", r.method, "panic", v, "stack", string(debug.Stack()))
+			b, rerr = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: encoding the result panicked"}
+		}
+	}()
 	var v any
 	unknown := false
 	switch x := result.(type) {
@@ -67,7 +76,6 @@ func (s *Server) encodeResult(r *request, result any) ([]byte, *jsonrpc.Error) {
 	default:
 		v, unknown = result, true
 	}
-	var b []byte
 	var err error
 	if a, ok := v.(jsonAppender); ok && !unknown {
 		// A generated result appends itself: a large blob or text is

@@ -46,7 +46,7 @@ func (g *toolRegistry) callTask(ctx context.Context, r *request, p *requestParam
 			if isProtocolError(err) || ctx.Err() != nil {
 				return nil, true, err
 			}
-			return toolError(err.Error()), true, nil
+			return toolError(errorText(err)), true, nil
 		}
 	}
 	meta := requestMeta{

@@ -240,7 +240,7 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 			if isProtocolError(err) || ctx.Err() != nil {
 				return nil, err
 			}
-			return toolError(err.Error()), nil
+			return toolError(errorText(err)), nil
 		}
 		res, err := outEnc.toolOutput(out, scratch)
 		if err != nil || !hasOutSchema {
