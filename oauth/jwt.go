@@ -68,8 +68,9 @@ var ErrTokenType = errors.New("not an access token type")
 // "nbf" and "iat"; a token typed "at+jwt" must also carry "sub" and
 // "client_id" (RFC 9068 §2.2). A token typed "JWT" or not typed, as
 // servers outside that profile issue, needs neither, but the server still
-// refuses one naming no subject and no client ("client_id" or "azp"). It
-// implements server.TokenVerifier.
+// refuses one naming no subject and no client ("client_id" or "azp"). A
+// "scope" that is not a list of RFC 6749 scope tokens separated by spaces
+// refuses the token too. It implements server.TokenVerifier.
 type JWTVerifier struct {
 	cfg  JWTConfig
 	keys *keySet
@@ -165,7 +166,11 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*server.To
 			return nil, fmt.Errorf("%w: an at+jwt access token needs sub and client_id (RFC 9068 §2.2)", errInvalid)
 		}
 	}
-	return tokenInfo(all), nil
+	info, err := tokenInfo(all)
+	if err != nil {
+		return nil, err
+	}
+	return info, nil
 }
 
 // typedAccessToken reports whether the "typ" header says "at+jwt": the
