@@ -33,7 +33,9 @@ type JWTConfig struct {
 	// "none" and HMAC algorithms are never accepted.
 	Algorithms []jose.SignatureAlgorithm
 	// Leeway is the clock skew allowed on exp, nbf and iat (default 1
-	// minute).
+	// minute). The TokenInfo.Expiry of an accepted token is its exp plus
+	// Leeway, so the server, which refuses a token past its Expiry,
+	// allows the same skew (the exp claim itself is in TokenInfo.Claims).
 	Leeway time.Duration
 	// MinRefresh is the shortest interval between two fetches of the JWKS
 	// for an unknown key ID (default 30 seconds); MaxAge the age after
@@ -170,6 +172,9 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*server.To
 	if err != nil {
 		return nil, err
 	}
+	// The server refuses a token past TokenInfo.Expiry: that is when this
+	// verifier stops accepting it, exp plus the leeway for clock skew.
+	info.Expiry = info.Expiry.Add(v.cfg.Leeway)
 	return info, nil
 }
 
