@@ -22,7 +22,7 @@ import (
 // malformed token it let through) granted the principal "files:write", a
 // scope it was never given, and the write_file tool (scopes=files:write)
 // ran. Such a scope string is malformed: the token is now refused, 401
-// invalid_token (not 403 as the attack test asked: the token is not read
+// invalid_token (not 403 insufficient_scope: the token is not read
 // at all, rather than read one way here and another at the authorization
 // server), by the JWT and the introspection verifier alike; the tool never
 // runs. Spaces alone still separate, repeated ones too.
