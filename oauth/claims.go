@@ -3,14 +3,14 @@ package oauth
 import (
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/mcpgen/mcpgen/server"
 )
 
 // tokenInfo reads the standard claims of a JWT payload or introspection
-// response into a server.TokenInfo.
-func tokenInfo(claims map[string]any) *server.TokenInfo {
+// response into a server.TokenInfo. A malformed scope (grantedScopes) or
+// exp (numericDate) refuses the token.
+func tokenInfo(claims map[string]any) (*server.TokenInfo, error) {
 	info := &server.TokenInfo{Claims: claims}
 	info.Subject, _ = claims["sub"].(string)
 	info.Issuer, _ = claims["iss"].(string)
@@ -19,15 +19,14 @@ func tokenInfo(claims map[string]any) *server.TokenInfo {
 		info.ClientID, _ = claims["azp"].(string)
 	}
 	info.Audience = stringList(claims["aud"])
-	if s, ok := claims["scope"].(string); ok {
-		info.Scopes = strings.Fields(s)
-	} else {
-		info.Scopes = stringList(claims["scp"]) // Azure-style
+	var err error
+	if info.Scopes, err = grantedScopes(claims); err != nil {
+		return nil, err
 	}
-	if exp, ok := claims["exp"].(float64); ok {
-		info.Expiry = time.Unix(int64(exp), 0)
+	if info.Expiry, err = numericDate(claims, "exp"); err != nil {
+		return nil, err
 	}
-	return info
+	return info, nil
 }
 
 // stringList reads a string or an array of strings.

@@ -2,14 +2,13 @@ package oauth
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
-
-	"github.com/zitadel/oidc/v3/pkg/client"
-	"github.com/zitadel/oidc/v3/pkg/oidc"
 )
 
 // Metadata is the part of an authorization server's metadata the
@@ -24,7 +23,8 @@ type Metadata struct {
 // Discover fetches the metadata of issuer from the well-known URLs the MCP
 // specification lists, in its order (RFC 8414 first, then OpenID Connect
 // Discovery; path insertion before path appending), and keeps the first
-// document whose "issuer" is identical to issuer.
+// document, a JSON object answered 200, whose "issuer" is identical to
+// issuer.
 func Discover(ctx context.Context, issuer string, hc *http.Client) (*Metadata, error) {
 	urls, err := wellKnownURLs(issuer)
 	if err != nil {
@@ -35,18 +35,58 @@ func Discover(ctx context.Context, issuer string, hc *http.Client) (*Metadata, e
 	}
 	var errs []error
 	for _, u := range urls {
-		doc, err := client.Discover(ctx, issuer, hc, u)
+		md, err := fetchMetadata(ctx, hc, u)
+		if err == nil && md.Issuer != issuer {
+			err = fmt.Errorf("the document's issuer is %q", md.Issuer)
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", u, err))
 			continue
 		}
-		return metadataOf(doc), nil
+		return md, nil
 	}
 	return nil, fmt.Errorf("oauth: no authorization server metadata for %s: %w", issuer, errors.Join(errs...))
 }
 
-func metadataOf(doc *oidc.DiscoveryConfiguration) *Metadata {
-	return &Metadata{Issuer: doc.Issuer, JWKSURI: doc.JwksURI, IntrospectionEndpoint: doc.IntrospectionEndpoint, TokenEndpoint: doc.TokenEndpoint}
+// maxMetadataSize bounds a metadata document.
+const maxMetadataSize = 1 << 20
+
+// fetchMetadata GETs one metadata URL: a JSON object (RFC 8414 §3.2).
+func fetchMetadata(ctx context.Context, hc *http.Client, u string) (*Metadata, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("status %s", resp.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadataSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > maxMetadataSize {
+		return nil, fmt.Errorf("the document is larger than %d bytes", maxMetadataSize)
+	}
+	var doc *struct {
+		Issuer                string `json:"issuer"`
+		JWKSURI               string `json:"jwks_uri"`
+		IntrospectionEndpoint string `json:"introspection_endpoint"`
+		TokenEndpoint         string `json:"token_endpoint"`
+	}
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return nil, fmt.Errorf("the document is not a metadata JSON object: %w", err)
+	}
+	if doc == nil {
+		return nil, errors.New("the document is null, not a JSON object")
+	}
+	return &Metadata{Issuer: doc.Issuer, JWKSURI: doc.JWKSURI,
+		IntrospectionEndpoint: doc.IntrospectionEndpoint, TokenEndpoint: doc.TokenEndpoint}, nil
 }
 
 // wellKnownURLs are the metadata URLs of issuer in the order of

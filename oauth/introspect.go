@@ -2,7 +2,6 @@ package oauth
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/server"
 	"github.com/zitadel/oidc/v3/pkg/client/rs"
-	"github.com/zitadel/oidc/v3/pkg/oidc"
 )
 
 // IntrospectionConfig configures an IntrospectionVerifier.
@@ -46,10 +44,12 @@ type IntrospectionConfig struct {
 // IntrospectionVerifier asks the authorization server about every token
 // (RFC 7662): it must be active, from Issuer (when the response says),
 // for Audience, unexpired and not before its "nbf" (with a minute's
-// leeway for clock skew). "sub" and "client_id" are optional in the
-// response (RFC 7662 §2.2), but the server refuses a token whose answer
-// names neither: it identifies no principal. It implements
-// server.TokenVerifier.
+// leeway for clock skew); a response that is not a JSON object, or whose
+// fields have the wrong JSON types, dates out of range or a scope that is
+// not a list of RFC 6749 scope tokens separated by spaces, is refused.
+// "sub" and "client_id" are optional in the response (RFC 7662 §2.2), but
+// the server refuses a token whose answer names neither: it identifies no
+// principal. It implements server.TokenVerifier.
 type IntrospectionVerifier struct {
 	cfg   IntrospectionConfig
 	rs    rs.ResourceServer
@@ -124,39 +124,86 @@ const notBeforeLeeway = time.Minute
 
 // introspect asks the authorization server and checks its answer.
 func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (*server.TokenInfo, error) {
-	resp, err := rs.Introspect[*oidc.IntrospectionResponse](ctx, v.rs, token)
+	claims, err := rs.Introspect[map[string]any](ctx, v.rs, token)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: introspection: %w", err)
 	}
-	if !resp.Active {
+	if claims == nil { // the body was null
+		return nil, errors.New("oauth: introspection: the response is not a JSON object (RFC 7662 §2.2)")
+	}
+	if active, _ := claims["active"].(bool); !active {
 		return nil, fmt.Errorf("%w: the authorization server says the token is not active", errInvalid)
 	}
-	if resp.Issuer != "" && resp.Issuer != v.cfg.Issuer {
-		return nil, fmt.Errorf("%w: issued by %s, not %s", errInvalid, resp.Issuer, v.cfg.Issuer)
+	if err := checkFieldTypes(claims); err != nil {
+		return nil, err
 	}
-	aud := []string(resp.Audience)
+	if iss, _ := claims["iss"].(string); iss != "" && iss != v.cfg.Issuer {
+		return nil, fmt.Errorf("%w: issued by %s, not %s", errInvalid, iss, v.cfg.Issuer)
+	}
+	aud := stringList(claims["aud"])
 	if len(aud) == 0 && !v.cfg.AllowMissingAudience || len(aud) > 0 && !audienceMatches(aud, v.cfg.Audience) {
 		return nil, fmt.Errorf("%w: the token is for %v, not %s", errInvalid, aud, v.cfg.Audience)
 	}
-	if exp := resp.Expiration.AsTime(); !exp.IsZero() && time.Now().After(exp) {
-		return nil, fmt.Errorf("%w: expired", errInvalid)
+	if err := checkDates(claims, time.Now()); err != nil {
+		return nil, err
 	}
-	if nbf := resp.NotBefore.AsTime(); !nbf.IsZero() && time.Now().Add(notBeforeLeeway).Before(nbf) {
-		return nil, fmt.Errorf("%w: not valid before %s", errInvalid, nbf.UTC().Format(time.RFC3339))
-	}
-	raw, err := json.Marshal(resp)
+	info, err := tokenInfo(claims)
 	if err != nil {
 		return nil, err
 	}
-	var claims map[string]any
-	if err := json.Unmarshal(raw, &claims); err != nil {
-		return nil, err
-	}
-	info := tokenInfo(claims)
 	if info.Issuer == "" {
 		info.Issuer = v.cfg.Issuer
 	}
 	return info, nil
+}
+
+// checkDates refuses a response whose "exp" has passed or whose "nbf" is
+// ahead (with notBeforeLeeway), and one whose "exp", "nbf" or "iat" is not
+// a date in range (numericDate), as the JWT verifier refuses them.
+func checkDates(claims map[string]any, now time.Time) error {
+	exp, err := numericDate(claims, "exp")
+	if err != nil {
+		return err
+	}
+	nbf, err := numericDate(claims, "nbf")
+	if err != nil {
+		return err
+	}
+	if _, err := numericDate(claims, "iat"); err != nil {
+		return err
+	}
+	if !exp.IsZero() && now.After(exp) {
+		return fmt.Errorf("%w: expired", errInvalid)
+	}
+	if !nbf.IsZero() && now.Add(notBeforeLeeway).Before(nbf) {
+		return fmt.Errorf("%w: not valid before %s", errInvalid, nbf.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
+// checkFieldTypes refuses a response whose standard string fields (RFC
+// 7662 §2.2) are not strings, or whose "aud" is neither a string nor an
+// array of strings; null counts as absent.
+func checkFieldTypes(claims map[string]any) error {
+	for _, name := range []string{"iss", "sub", "client_id", "username", "token_type", "jti"} {
+		if raw, ok := claims[name]; ok && raw != nil {
+			if _, isString := raw.(string); !isString {
+				return fmt.Errorf("%w: the introspection response's %s is not a string", errInvalid, name)
+			}
+		}
+	}
+	switch aud := claims["aud"].(type) {
+	case nil, string:
+	case []any:
+		for _, a := range aud {
+			if _, isString := a.(string); !isString {
+				return fmt.Errorf("%w: the introspection response's aud holds a non-string", errInvalid)
+			}
+		}
+	default:
+		return fmt.Errorf("%w: the introspection response's aud is neither a string nor an array", errInvalid)
+	}
+	return nil
 }
 
 var _ server.TokenVerifier = (*IntrospectionVerifier)(nil)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,5 +41,107 @@ func TestIntrospectionRefusesTokenBeforeNotBefore(t *testing.T) {
 	}
 	if !errors.Is(err, server.ErrInvalidToken) {
 		t.Fatalf("err = %v, want one wrapping server.ErrInvalidToken", err)
+	}
+}
+
+// TestIntrospectionRefusesNullResponse: the introspection endpoint answers
+// 200 with the JSON body "null" (a broken or hostile endpoint; RFC 7662
+// §2.2 requires a JSON object with "active"). VerifyToken refuses the
+// token with an error, as a failed call; it panicked with a nil pointer
+// dereference (the response decoded into a nil pointer without error).
+func TestIntrospectionRefusesNullResponse(t *testing.T) {
+	const aud = "https://mcp.example.test/mcp"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`null`))
+	}))
+	defer srv.Close()
+	v, err := NewIntrospectionVerifier(context.Background(), IntrospectionConfig{Issuer: testIssuer, Audience: aud,
+		ClientID: "rs", ClientSecret: "s", IntrospectionURL: srv.URL + "/introspect", TokenURL: srv.URL + "/token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var verr error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("VerifyToken panicked on an introspection response of null: %v", r)
+			}
+		}()
+		_, verr = v.VerifyToken(context.Background(), "opaque-token")
+	}()
+	if verr == nil {
+		t.Fatal("a token accepted on an introspection response of null")
+	}
+	_ = errors.Is(verr, server.ErrInvalidToken) // a failed call need not wrap it (README: "returned as it is (also answered 401)")
+}
+
+// TestIntrospectionNullResponseIsUnauthorized: the same null answer behind
+// server.Auth is 401 invalid_token with a WWW-Authenticate challenge
+// (IntrospectionVerifier.VerifyToken: "a failed call to the endpoint is
+// returned as it is (also answered 401)"). The panic aborted the request:
+// the client got no response at all.
+func TestIntrospectionNullResponseIsUnauthorized(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`null`))
+	}))
+	defer srv.Close()
+	m := startMCP(t, func(resource string) server.TokenVerifier {
+		v, err := NewIntrospectionVerifier(context.Background(), IntrospectionConfig{Issuer: testIssuer, Audience: resource,
+			ClientID: "rs", ClientSecret: "s", IntrospectionURL: srv.URL + "/introspect", TokenURL: srv.URL + "/token"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}, testIssuer)
+	req, _ := http.NewRequest(http.MethodPost, m.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/list")
+	req.Header.Set("Authorization", "Bearer opaque-token")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("no response to a request whose token the introspection endpoint answered null: %v", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(resp.Header.Get("WWW-Authenticate"), "invalid_token") {
+		t.Fatalf("status %d, WWW-Authenticate %q; want 401 invalid_token", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	}
+}
+
+// TestIntrospectionRefusesNotBeforeOutOfRange: an introspection answer
+// says the token is active but "nbf": 1e19, not to be used for billions of
+// years (RFC 7662 §2.2 "nbf"; RFC 7519 §4.1.5). It was accepted: the
+// library's time type converted the float64 to int64 out of range (on
+// amd64 math.MinInt64, the distant past). Dates beyond ±2^62 seconds are
+// now refused on the introspection path as the JWT verifier (go-jose)
+// refuses them, in "exp" and "iat" too.
+func TestIntrospectionRefusesNotBeforeOutOfRange(t *testing.T) {
+	const aud = "https://mcp.example.test/mcp"
+	exp := strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10)
+	for _, dates := range []string{`"exp":` + exp + `,"nbf":1e19`, `"exp":` + exp + `,"iat":1e19`,
+		`"exp":1e19`, `"exp":` + exp + `,"nbf":"soon"`} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"active":true,"iss":"` + testIssuer + `","aud":"` + aud + `","sub":"alice","scope":"mcp",` + dates + `}`))
+		}))
+		v, err := NewIntrospectionVerifier(context.Background(), IntrospectionConfig{Issuer: testIssuer, Audience: aud,
+			ClientID: "rs", ClientSecret: "s", IntrospectionURL: srv.URL + "/introspect", TokenURL: srv.URL + "/token", CacheTTL: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info, err := v.VerifyToken(context.Background(), "opaque-token"); err == nil {
+			t.Errorf("an introspected token with %s accepted now (subject %q)", dates, info.Subject)
+		} else if !errors.Is(err, server.ErrInvalidToken) {
+			t.Errorf("%s: err %v, want one wrapping server.ErrInvalidToken", dates, err)
+		}
+		srv.Close()
+	}
+	// The JWT verifier refuses the same nbf.
+	as := newJWKSAS(t)
+	if _, err := as.verifier(t)(aud).VerifyToken(context.Background(), as.sign(t, aud, map[string]any{"nbf": 1e19})); err == nil {
+		t.Errorf("the JWT verifier accepted nbf 1e19 too")
 	}
 }

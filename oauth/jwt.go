@@ -33,7 +33,9 @@ type JWTConfig struct {
 	// "none" and HMAC algorithms are never accepted.
 	Algorithms []jose.SignatureAlgorithm
 	// Leeway is the clock skew allowed on exp, nbf and iat (default 1
-	// minute).
+	// minute). The TokenInfo.Expiry of an accepted token is its exp plus
+	// Leeway, so the server, which refuses a token past its Expiry,
+	// allows the same skew (the exp claim itself is in TokenInfo.Claims).
 	Leeway time.Duration
 	// MinRefresh is the shortest interval between two fetches of the JWKS
 	// for an unknown key ID (default 30 seconds); MaxAge the age after
@@ -68,8 +70,9 @@ var ErrTokenType = errors.New("not an access token type")
 // "nbf" and "iat"; a token typed "at+jwt" must also carry "sub" and
 // "client_id" (RFC 9068 §2.2). A token typed "JWT" or not typed, as
 // servers outside that profile issue, needs neither, but the server still
-// refuses one naming no subject and no client ("client_id" or "azp"). It
-// implements server.TokenVerifier.
+// refuses one naming no subject and no client ("client_id" or "azp"). A
+// "scope" that is not a list of RFC 6749 scope tokens separated by spaces
+// refuses the token too. It implements server.TokenVerifier.
 type JWTVerifier struct {
 	cfg  JWTConfig
 	keys *keySet
@@ -165,7 +168,14 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*server.To
 			return nil, fmt.Errorf("%w: an at+jwt access token needs sub and client_id (RFC 9068 §2.2)", errInvalid)
 		}
 	}
-	return tokenInfo(all), nil
+	info, err := tokenInfo(all)
+	if err != nil {
+		return nil, err
+	}
+	// The server refuses a token past TokenInfo.Expiry: that is when this
+	// verifier stops accepting it, exp plus the leeway for clock skew.
+	info.Expiry = info.Expiry.Add(v.cfg.Leeway)
+	return info, nil
 }
 
 // typedAccessToken reports whether the "typ" header says "at+jwt": the

@@ -15,6 +15,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -100,6 +101,37 @@ type refVerdict struct {
 func nonEmptyString(raw json.RawMessage) bool {
 	var s string
 	return json.Unmarshal(raw, &s) == nil && s != ""
+}
+
+// refScopeString matches an RFC 6749 §3.3 scope string, spaces around
+// and between the scope tokens tolerated.
+var refScopeString = regexp.MustCompile(`^ *([!#-\[\]-~]+ +)*([!#-\[\]-~]+)? *$`)
+
+// scopesOK reports whether the scope claims are well formed: "scope" a
+// scope string, or else "scp" a scope string or an array of scope tokens.
+func scopesOK(all map[string]json.RawMessage) bool {
+	if raw, ok := all["scope"]; ok && string(raw) != "null" {
+		var s string
+		return json.Unmarshal(raw, &s) == nil && refScopeString.MatchString(s)
+	}
+	raw, ok := all["scp"]
+	if !ok || string(raw) == "null" {
+		return true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return refScopeString.MatchString(s)
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) != nil {
+		return false
+	}
+	for _, sc := range list {
+		if sc == "" || strings.Contains(sc, " ") || !refScopeString.MatchString(sc) {
+			return false
+		}
+	}
+	return true
 }
 
 // member decodes the member name of obj, if present, into dst.
@@ -226,6 +258,8 @@ func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
 		v.why = "issued in the future"
 	case !audienceMatches(aud, fuzzAudience):
 		v.why = "aud"
+	case !scopesOK(all):
+		v.why = "scope"
 	case v.atJWT && (c.Sub == "" || !nonEmptyString(all["client_id"])):
 		v.why = "at+jwt without sub or client_id (RFC 9068 §2.2)"
 	default:

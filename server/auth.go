@@ -63,7 +63,10 @@ type TokenInfo struct {
 	Audience []string
 	// Scopes are the granted scopes ("scope", space separated).
 	Scopes []string
-	// Expiry is when the token stops being valid; zero when unknown.
+	// Expiry is when the token stops being accepted, zero when unknown:
+	// its "exp", plus the verifier's allowance for clock skew when it has
+	// one (oauth.JWTConfig.Leeway). The server refuses a token past it, so
+	// a verifier's result reused from a cache still expires.
 	Expiry time.Time
 	// Claims are every claim of the token (JWT) or field of the
 	// introspection response, as decoded from JSON.

@@ -1,0 +1,27 @@
+package oauth
+
+import (
+	"fmt"
+	"time"
+)
+
+// maxNumericDate bounds an accepted NumericDate, in seconds either side of
+// the epoch: go-jose's bound (2^62), so both verifiers refuse the same
+// dates. Past it the conversion to int64 and time.Time overflows and a
+// date far in the future reads as one in the past.
+const maxNumericDate = 1 << 62
+
+// numericDate reads the date claim name (RFC 7519 NumericDate: seconds
+// since the epoch): the zero time when it is absent or null, an error
+// wrapping server.ErrInvalidToken when it is not a number or out of range.
+func numericDate(claims map[string]any, name string) (time.Time, error) {
+	raw, ok := claims[name]
+	if !ok || raw == nil {
+		return time.Time{}, nil
+	}
+	f, isNumber := raw.(float64)
+	if !isNumber || f >= maxNumericDate || f <= -maxNumericDate {
+		return time.Time{}, fmt.Errorf("%w: %s %v is not a date in range", errInvalid, name, raw)
+	}
+	return time.Unix(int64(f), 0), nil
+}
