@@ -1,0 +1,430 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
+)
+
+// attackAS is a protected MCP server at /mcp that is also its own
+// authorization server (authorization code flow, PKCE S256). Each part
+// can be replaced by a test.
+type attackAS struct {
+	srv *httptest.Server
+	mux *http.ServeMux
+
+	mu        sync.Mutex
+	authzURLs []*url.URL   // authorization requests the client made
+	tokenReqs []url.Values // token request forms
+	authz     atomic.Int32
+
+	noWellKnownPRM bool // the resource metadata only at the resource_metadata URL
+
+	mcp   http.HandlerFunc
+	prm   func() map[string]any
+	meta  func() map[string]any
+	token http.HandlerFunc
+}
+
+func newAttackAS(t *testing.T) *attackAS {
+	t.Helper()
+	a := &attackAS{mux: http.NewServeMux()}
+	a.srv = httptest.NewServer(a.mux)
+	t.Cleanup(a.srv.Close)
+	a.prm = func() map[string]any {
+		return map[string]any{"resource": a.srv.URL + "/mcp", "authorization_servers": []string{a.srv.URL}}
+	}
+	a.meta = func() map[string]any {
+		return map[string]any{"issuer": a.srv.URL, "authorization_endpoint": a.srv.URL + "/authorize",
+			"token_endpoint": a.srv.URL + "/token", "response_types_supported": []string{"code"},
+			"code_challenge_methods_supported": []string{"S256"}}
+	}
+	a.token = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "tok-1", "token_type": "Bearer", "expires_in": 300})
+	}
+	a.mcp = func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			a.challenge401(w)
+			return
+		}
+		a.ok(w)
+	}
+	a.mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) { a.mcp(w, r) })
+	a.mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if a.noWellKnownPRM {
+			http.NotFound(w, r)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(a.prm())
+	})
+	a.mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(a.meta())
+	})
+	a.mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		a.mu.Lock()
+		a.tokenReqs = append(a.tokenReqs, r.PostForm)
+		a.mu.Unlock()
+		a.token(w, r)
+	})
+	return a
+}
+
+func (a *attackAS) challenge401(w http.ResponseWriter) {
+	w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+a.srv.URL+`/.well-known/oauth-protected-resource/mcp"`)
+	w.WriteHeader(http.StatusUnauthorized)
+}
+
+func (a *attackAS) ok(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`))
+}
+
+// oauth is a user-facing OAuth whose Authorize approves at once: it
+// answers with a code, the request's state and the issuer.
+func (a *attackAS) oauth() *OAuth {
+	return &OAuth{
+		RedirectURL: "http://127.0.0.1:1/cb",
+		ClientID:    "c1",
+		Authorize: func(ctx context.Context, authorizationURL string) (*url.URL, error) {
+			u, err := url.Parse(authorizationURL)
+			if err != nil {
+				return nil, err
+			}
+			a.authz.Add(1)
+			a.mu.Lock()
+			a.authzURLs = append(a.authzURLs, u)
+			a.mu.Unlock()
+			q := url.Values{"code": {"code-1"}, "state": {u.Query().Get("state")}, "iss": {a.srv.URL}}
+			return url.Parse("http://127.0.0.1:1/cb?" + q.Encode())
+		},
+	}
+}
+
+// call sends one tools/list through tr.
+func attackCall(tr *HTTPTransport) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := tr.RoundTrip(ctx, &Request{ID: jsonrpc.IntID(1), Method: "tools/list", ProtocolVersion: "2026-07-28"})
+	return err
+}
+
+// TestAttackStepUpWithoutScopeIsBounded: the server answers every request
+// carrying a token with 403 `Bearer error="insufficient_scope"` naming no
+// scope, and nothing else names a scope (no challenge scope, no
+// scopes_supported, no OAuth.Scopes): the scope set asked for is the
+// empty one every time. README: "a scope set the server keeps refusing
+// is asked for at most twice in a row, then ErrInsufficientScope";
+// basic/authorization/ Step-Up: "Clients SHOULD implement retry limits".
+// Now the empty set is never counted (unionScopes(nil, nil) is nil, which
+// login takes for "choose the scopes" and skips stepUpAllowed): every
+// request sends the user through the authorization flow again, forever.
+func TestAttackStepUpWithoutScopeIsBounded(t *testing.T) {
+	for _, scope := range []string{"", "files:read"} {
+		t.Run("scope="+scope, func(t *testing.T) {
+			a := newAttackAS(t)
+			a.mcp = func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get("Authorization") == "" {
+					a.challenge401(w)
+					return
+				}
+				ch := `Bearer error="insufficient_scope"`
+				if scope != "" {
+					ch += `, scope="` + scope + `"`
+				}
+				w.Header().Set("WWW-Authenticate", ch)
+				w.WriteHeader(http.StatusForbidden)
+			}
+			tr := OAuthHTTP(a.srv.URL+"/mcp", a.oauth())
+			var err error
+			for i := 0; i < 6; i++ {
+				if err = attackCall(tr); errors.Is(err, ErrInsufficientScope) {
+					break
+				}
+			}
+			// One login on the 401, then at most maxStepUps step-ups.
+			if n := a.authz.Load(); n > 1+maxStepUps || !errors.Is(err, ErrInsufficientScope) {
+				t.Fatalf("6 requests refused with insufficient_scope (scope %q): %d authorizations, last error %v; want at most %d and ErrInsufficientScope",
+					scope, n, err, 1+maxStepUps)
+			}
+		})
+	}
+}
+
+// TestAttackTokenOfUnknownTypeIsNotPresentedAsBearer: the token endpoint
+// answers with a token_type the client does not know ("mac"), or none
+// at all (token_type is REQUIRED, RFC 6749 §5.1 / OAuth 2.1 §3.2.3).
+// RFC 6749 §7.1 (OAuth 2.1 §5.1 alike): "The client MUST NOT use an
+// access token if it does not understand the token type";
+// basic/authorization/ Token Requirements: token handling "MUST conform
+// to OAuth 2.1 Section 5". Now the client presents it as a bearer token.
+func TestAttackTokenOfUnknownTypeIsNotPresentedAsBearer(t *testing.T) {
+	for _, typ := range []string{"mac", ""} {
+		t.Run("token_type="+typ, func(t *testing.T) {
+			a := newAttackAS(t)
+			a.token = func(w http.ResponseWriter, r *http.Request) {
+				body := map[string]any{"access_token": "tok-weird", "expires_in": 300}
+				if typ != "" {
+					body["token_type"] = typ
+				}
+				w.Header().Set("Content-Type", "application/json")
+				_ = json.NewEncoder(w).Encode(body)
+			}
+			var presented atomic.Value
+			a.mcp = func(w http.ResponseWriter, r *http.Request) {
+				if h := r.Header.Get("Authorization"); h != "" {
+					presented.Store(h)
+					a.ok(w)
+					return
+				}
+				a.challenge401(w)
+			}
+			err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
+			if p, _ := presented.Load().(string); p != "" {
+				t.Fatalf("a token of token_type %q was presented as %q (call error %v); want it refused", typ, p, err)
+			}
+		})
+	}
+}
+
+// TestAttackResourceMetadataForAnotherResourceIsNotUsed: the MCP server
+// is at /mcp; its protected resource metadata (at the WWW-Authenticate
+// resource_metadata URL, and at the path-inserted well-known URL) says
+// resource is the bare origin. RFC 9728 §3.3: the resource value "MUST
+// be identical" to the protected resource's identifier the well-known
+// URI was formed from, and for a URL from WWW-Authenticate "MUST be
+// identical to the URL that the client used to make the request";
+// "If these values are not identical, the data contained in the
+// response MUST NOT be used." basic/authorization/ (MCP clients "MUST
+// use OAuth 2.0 Protected Resource Metadata"; resource "MUST identify
+// the MCP server"). Now coversResource accepts any path prefix, and the
+// client asks for (and the AS issues) a token for the whole origin:
+// resource=<origin> on the authorization and token requests.
+func TestAttackResourceMetadataForAnotherResourceIsNotUsed(t *testing.T) {
+	for _, hinted := range []bool{true, false} {
+		name := "well-known"
+		if hinted {
+			name = "resource_metadata"
+		}
+		t.Run(name, func(t *testing.T) {
+			a := newAttackAS(t)
+			a.prm = func() map[string]any {
+				return map[string]any{"resource": a.srv.URL, "authorization_servers": []string{a.srv.URL}}
+			}
+			if !hinted {
+				a.mcp = func(w http.ResponseWriter, r *http.Request) {
+					if r.Header.Get("Authorization") == "" {
+						w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
+						w.WriteHeader(http.StatusUnauthorized)
+						return
+					}
+					a.ok(w)
+				}
+			}
+			err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			for _, u := range a.authzURLs {
+				if r := u.Query().Get("resource"); r != a.srv.URL+"/mcp" {
+					t.Errorf("metadata for resource %q (fetched for %s/mcp) was used: authorization request with resource=%q", a.srv.URL, a.srv.URL, r)
+				}
+			}
+			for _, f := range a.tokenReqs {
+				if r := f.Get("resource"); r != a.srv.URL+"/mcp" {
+					t.Errorf("token request with resource=%q for the server %s/mcp (call error %v)", r, a.srv.URL, err)
+				}
+			}
+		})
+	}
+}
+
+// TestAttackHugeExpiresInIsNotAlreadyExpired: the token endpoint gives
+// expires_in 10000000000 (about 317 years; RFC 6749 §5.1 puts no bound
+// on it). time.Duration(expires_in)*time.Second overflows int64, and the
+// stored Token.Expiry lands in the past: a token just issued is taken
+// for expired (a persistent Store's next run will not use it:
+// oauth_stored.go useStored). Token.Expiry is documented as the
+// expiry ("zero: unknown"), not a time before the token was issued.
+func TestAttackHugeExpiresInIsNotAlreadyExpired(t *testing.T) {
+	a := newAttackAS(t)
+	a.token = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"access_token":"tok-1","token_type":"Bearer","expires_in":10000000000}`))
+	}
+	o := a.oauth()
+	store := &MemoryStore{}
+	o.Store = store
+	if err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", o)); err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	tok := store.Token(a.srv.URL, a.srv.URL+"/mcp")
+	if tok == nil {
+		t.Fatal("no token stored")
+	}
+	if !tok.Expiry.IsZero() && tok.Expiry.Before(time.Now()) {
+		t.Fatalf("a token issued with expires_in 1e10 was stored with Expiry %v, already in the past", tok.Expiry)
+	}
+}
+
+// TestAttackMetadataRedirectLoopIsBounded: the resource metadata URL
+// redirects to itself (same origin) forever. OAuth's default HTTP client
+// sets CheckRedirect (to refuse other origins), which replaces net/http's
+// default stop after 10 redirects, and never counts hops itself: the
+// client follows the loop until its 30 s timeout or the caller's
+// deadline, thousands of requests, and the error is a timeout instead of
+// "stopped after 10 redirects". Preamble/README: never a hang; OAuth's
+// HTTPClient doc: "a client with a 30 second timeout that follows no
+// redirects to other origins" (not an unbounded number on one).
+func TestAttackMetadataRedirectLoopIsBounded(t *testing.T) {
+	a := newAttackAS(t)
+	var hops atomic.Int32
+	a.mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) {
+		hops.Add(1)
+		http.Redirect(w, r, "/loop", http.StatusFound)
+	})
+	a.mcp = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+a.srv.URL+`/loop"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := OAuthHTTP(a.srv.URL+"/mcp", a.oauth()).RoundTrip(ctx, &Request{ID: jsonrpc.IntID(1), Method: "tools/list", ProtocolVersion: "2026-07-28"})
+	msg := ""
+	if err != nil {
+		msg = string(clipBytes([]byte(err.Error()), 300))
+	}
+	if n := hops.Load(); n > 20 || strings.Contains(msg, "deadline") {
+		t.Fatalf("a same-origin redirect loop at the resource metadata URL was followed %d times in %v (error: %s); want it stopped after about 10",
+			n, time.Since(start).Round(time.Millisecond), msg)
+	}
+}
+
+// TestAttackBearerChallengeAfterDPoPChallenge: a resource server that
+// accepts both DPoP and bearer tokens (RFC 9449 §7.2) lists a DPoP
+// challenge first, carrying only algs, and then the Bearer challenge
+// with the parameters: `DPoP algs="ES256", Bearer resource_metadata=…`
+// on a 401, `Bearer error="insufficient_scope",
+// scope=…` on a 403 to a request that presented a bearer token.
+// authorization-server-discovery.mdx: clients "MUST ... use the resource
+// metadata URL from the parsed WWW-Authenticate headers when present";
+// RFC 9728 §5.1 (resource_metadata may be in any scheme's challenge);
+// basic/authorization/ Step-Up on insufficient_scope. Now parseChallenge
+// stops at the first DPoP-or-Bearer challenge, the bare DPoP one: the
+// hint is ignored (metadata only at the hinted URL: the login fails) and
+// the 403 is not taken for insufficient_scope (no step-up).
+func TestAttackBearerChallengeAfterDPoPChallenge(t *testing.T) {
+	t.Run("401 resource_metadata", func(t *testing.T) {
+		a := newAttackAS(t)
+		a.mux.HandleFunc("/prm", func(w http.ResponseWriter, r *http.Request) { _ = json.NewEncoder(w).Encode(a.prm()) })
+		a.prm = func() map[string]any {
+			return map[string]any{"resource": a.srv.URL + "/mcp", "authorization_servers": []string{a.srv.URL}}
+		}
+		a.noWellKnownPRM = true
+		a.mcp = func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") == "" {
+				w.Header().Add("WWW-Authenticate", `DPoP algs="ES256"`)
+				w.Header().Add("WWW-Authenticate", `Bearer resource_metadata="`+a.srv.URL+`/prm"`)
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			a.ok(w)
+		}
+		if err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth())); err != nil || a.authz.Load() == 0 {
+			t.Fatalf("the Bearer challenge's resource_metadata after a DPoP challenge was not used: %d authorizations, call error %v", a.authz.Load(), err)
+		}
+	})
+	t.Run("403 insufficient_scope", func(t *testing.T) {
+		a := newAttackAS(t)
+		a.mcp = func(w http.ResponseWriter, r *http.Request) {
+			switch h := r.Header.Get("Authorization"); {
+			case h == "":
+				a.challenge401(w)
+			case a.authz.Load() < 2: // the first token lacks the scope
+				w.Header().Set("WWW-Authenticate", `DPoP algs="ES256", Bearer error="insufficient_scope", scope="files:write"`)
+				w.WriteHeader(http.StatusForbidden)
+			default:
+				a.ok(w)
+			}
+		}
+		tr := OAuthHTTP(a.srv.URL+"/mcp", a.oauth())
+		_ = attackCall(tr) // 401, login, then 403 to the retry
+		err := attackCall(tr) // 403: step up, retry
+		if err != nil || a.authz.Load() != 2 {
+			t.Fatalf("a 403 whose Bearer challenge says insufficient_scope (after a DPoP challenge) got no step-up: %d authorizations, call error %v", a.authz.Load(), err)
+		}
+	})
+}
+
+// TestAttackSharedStoreTokenNotShownToAnotherServer: one TokenStore
+// serves the clients of two servers of one authorization server, on one
+// host: /a, and /a/evil. The client of /a logs in and stores its token.
+// /a/evil's protected resource metadata claims /a's resource identifier
+// (a path prefix of its own URL). README: "one store can serve the
+// clients of several servers of one authorization server: each server is
+// shown only the token issued for it"; TokenStore doc: "a token is only
+// ever presented to the resource it is for"; RFC 9728 §3.3: for metadata
+// from WWW-Authenticate the resource "MUST be identical to the URL that
+// the client used to make the request", else the metadata "MUST NOT be
+// used". Now coversResource accepts the prefix, and useStored presents
+// the token issued for /a to /a/evil.
+func TestAttackSharedStoreTokenNotShownToAnotherServer(t *testing.T) {
+	a := newAttackAS(t)
+	base := a.srv.URL
+	a.token = func(w http.ResponseWriter, r *http.Request) {
+		tok := "tok-other"
+		if r.PostForm.Get("resource") == base+"/a" {
+			tok = "tok-for-a"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 300})
+	}
+	prm := func(path, resource string) {
+		a.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			_ = json.NewEncoder(w).Encode(map[string]any{"resource": resource, "authorization_servers": []string{base}})
+		})
+	}
+	prm("/prm-a", base+"/a")
+	prm("/prm-evil", base+"/a") // claims /a's identifier
+	a.mux.HandleFunc("/a", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer tok-for-a" {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+base+`/prm-a"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		a.ok(w)
+	})
+	var shown atomic.Value
+	a.mux.HandleFunc("/a/evil", func(w http.ResponseWriter, r *http.Request) {
+		if h := r.Header.Get("Authorization"); h != "" {
+			shown.Store(h)
+			a.ok(w)
+			return
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+base+`/prm-evil"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	})
+	store := &MemoryStore{}
+	oa := a.oauth()
+	oa.Store = store
+	if err := attackCall(OAuthHTTP(base+"/a", oa)); err != nil {
+		t.Fatalf("the client of /a: %v", err)
+	}
+	oe := a.oauth()
+	oe.Store = store
+	err := attackCall(OAuthHTTP(base+"/a/evil", oe))
+	if h, _ := shown.Load().(string); h == "Bearer tok-for-a" {
+		t.Fatalf("the token issued for %s/a was presented to the server %s/a/evil (call error %v)", base, base, err)
+	}
+}
