@@ -359,7 +359,7 @@ func TestAttackBearerChallengeAfterDPoPChallenge(t *testing.T) {
 			}
 		}
 		tr := OAuthHTTP(a.srv.URL+"/mcp", a.oauth())
-		_ = attackCall(tr) // 401, login, then 403 to the retry
+		_ = attackCall(tr)    // 401, login, then 403 to the retry
 		err := attackCall(tr) // 403: step up, retry
 		if err != nil || a.authz.Load() != 2 {
 			t.Fatalf("a 403 whose Bearer challenge says insufficient_scope (after a DPoP challenge) got no step-up: %d authorizations, call error %v", a.authz.Load(), err)
@@ -426,5 +426,122 @@ func TestAttackSharedStoreTokenNotShownToAnotherServer(t *testing.T) {
 	err := attackCall(OAuthHTTP(base+"/a/evil", oe))
 	if h, _ := shown.Load().(string); h == "Bearer tok-for-a" {
 		t.Fatalf("the token issued for %s/a was presented to the server %s/a/evil (call error %v)", base, base, err)
+	}
+}
+
+// TestAttackChallengeFromRedirectTargetIsNotFollowed: the MCP server
+// answers 307 to another origin (a misconfigured proxy, an open
+// redirect), and that origin answers 401 with its own resource_metadata,
+// whose document copies the MCP server's resource identifier and names
+// its own authorization server. RFC 9728 §3.3: for metadata found
+// through WWW-Authenticate, the resource "MUST be identical to the URL
+// that the client used to make the request to the resource server" —
+// here the redirect target's URL, not the MCP server's — else "MUST NOT
+// be used" (§7.3, impersonation); authorization-server-discovery.mdx:
+// clients respond to "401 Unauthorized responses from the MCP server".
+// Now the client takes the other origin's challenge for the MCP
+// server's and logs in at the authorization server it names: the
+// pre-registered client secret goes to that server's token endpoint.
+func TestAttackChallengeFromRedirectTargetIsNotFollowed(t *testing.T) {
+	var mu sync.Mutex
+	var leaked []string
+	evilMux := http.NewServeMux()
+	evil := httptest.NewServer(evilMux)
+	defer evil.Close()
+	mcpURL := ""
+	evilMux.HandleFunc("/collect", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+evil.URL+`/prm"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	})
+	evilMux.HandleFunc("/prm", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"resource": mcpURL, "authorization_servers": []string{evil.URL}})
+	})
+	evilMux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": evil.URL, "token_endpoint": evil.URL + "/token",
+			"response_types_supported": []string{"code"}})
+	})
+	evilMux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		leaked = append(leaked, r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "evil-token", "token_type": "Bearer"})
+	})
+	a := newAttackAS(t)
+	mcpURL = a.srv.URL + "/mcp"
+	a.mcp = func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, evil.URL+"/collect", http.StatusTemporaryRedirect)
+	}
+	o := &OAuth{ClientID: "svc", ClientSecret: "secret-for-the-real-as", ClientCredentials: true}
+	err := attackCall(OAuthHTTP(mcpURL, o))
+	mu.Lock()
+	defer mu.Unlock()
+	if len(leaked) > 0 {
+		t.Fatalf("a 401 from %s (reached by a redirect) made the client log in at the authorization server it named: token request(s) with %q (call error %v)",
+			evil.URL, leaked, err)
+	}
+}
+
+// TestAttackOversizedTokenResponseSaysSo: the token endpoint answers 200
+// with a JSON body over the 1 MiB the client reads. readLimited reports
+// that, but tokenResponse drops the error and parses nothing: the login
+// fails with "token request at …: HTTP 200 : " — an HTTP 200 presented
+// as the failure, no word of the size. Preamble: hostile input gets a
+// clear error. (Dynamic registration drops the same error.)
+func TestAttackOversizedTokenResponseSaysSo(t *testing.T) {
+	a := newAttackAS(t)
+	a.token = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"access_token":"tok-1","token_type":"Bearer","pad":"` + strings.Repeat("x", 2<<20) + `"}`))
+	}
+	err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
+	if err == nil || !strings.Contains(err.Error(), "exceeds") {
+		t.Fatalf("a token response over the read limit gave %v; want an error saying the body exceeds the limit", err)
+	}
+}
+
+// TestAttackHTTPSServerDoesNotLeadToPlainHTTPAuthorizationServer: the
+// MCP server is served over TLS; its protected resource metadata names an
+// authorization server at an http:// issuer, whose token endpoint is
+// plain HTTP too. security-considerations.mdx, Communication Security:
+// "Implementations MUST follow OAuth 2.1 Section 1.5 … All authorization
+// server endpoints MUST be served over HTTPS"; RFC 8414 §2: the issuer
+// "is a URL that uses the https scheme". Now the client uses it: the
+// pre-registered client secret goes in cleartext to the token endpoint.
+func TestAttackHTTPSServerDoesNotLeadToPlainHTTPAuthorizationServer(t *testing.T) {
+	var cleartext atomic.Value
+	asMux := http.NewServeMux()
+	as := httptest.NewServer(asMux) // plain HTTP
+	defer as.Close()
+	asMux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": as.URL, "token_endpoint": as.URL + "/token",
+			"response_types_supported": []string{"code"}})
+	})
+	asMux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		cleartext.Store(r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "tok-1", "token_type": "Bearer"})
+	})
+	mux := http.NewServeMux()
+	rs := httptest.NewTLSServer(mux)
+	defer rs.Close()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+rs.URL+`/prm"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`))
+	})
+	mux.HandleFunc("/prm", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"resource": rs.URL + "/mcp", "authorization_servers": []string{as.URL}})
+	})
+	o := &OAuth{ClientID: "svc", ClientSecret: "s3cret", ClientCredentials: true, HTTPClient: rs.Client()}
+	tr := OAuthHTTP(rs.URL+"/mcp", o)
+	tr.Client.Transport.(*bearer).base = rs.Client().Transport
+	err := attackCall(tr)
+	if h, _ := cleartext.Load().(string); h != "" {
+		t.Fatalf("the https MCP server's metadata named the http:// authorization server %s and the client sent its credentials there in cleartext (%q; call error %v)", as.URL, h, err)
 	}
 }
