@@ -545,3 +545,83 @@ func TestAttackHTTPSServerDoesNotLeadToPlainHTTPAuthorizationServer(t *testing.T
 		t.Fatalf("the https MCP server's metadata named the http:// authorization server %s and the client sent its credentials there in cleartext (%q; call error %v)", as.URL, h, err)
 	}
 }
+
+// TestAttackStepUpCountsTheScopesAskedFor: as TestAttackStepUpWithoutScope
+// IsBounded, with an authorization server that lists offline_access in
+// scopes_supported, and a first login that asked for no scope. Every
+// step-up asks for "files:read offline_access", but the run is counted
+// under the set before offline_access is added: the first step-up counts
+// "files:read", the next ones "files:read offline_access", so the same
+// scope set is asked for three times in a row. README: "a scope set the
+// server keeps refusing is asked for at most twice in a row, then
+// ErrInsufficientScope".
+func TestAttackStepUpCountsTheScopesAskedFor(t *testing.T) {
+	a := newAttackAS(t)
+	meta := a.meta
+	a.meta = func() map[string]any {
+		m := meta()
+		m["scopes_supported"] = []string{"files:read", "offline_access"}
+		return m
+	}
+	a.mcp = func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			a.challenge401(w)
+			return
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="files:read"`)
+		w.WriteHeader(http.StatusForbidden)
+	}
+	tr := OAuthHTTP(a.srv.URL+"/mcp", a.oauth())
+	var err error
+	for i := 0; i < 6 && !errors.Is(err, ErrInsufficientScope); i++ {
+		err = attackCall(tr)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	same := 0
+	var asked []string
+	for _, u := range a.authzURLs {
+		s := u.Query().Get("scope")
+		asked = append(asked, s)
+		if s == "files:read offline_access" {
+			same++
+		}
+	}
+	if same > maxStepUps || !errors.Is(err, ErrInsufficientScope) {
+		t.Fatalf("scopes asked for, in order: %q; %d step-ups for one refused set (last error %v); want at most %d, then ErrInsufficientScope",
+			asked, same, err, maxStepUps)
+	}
+}
+
+// TestAttackAuthorizationEndpointSchemeIsChecked: the authorization
+// server's metadata gives an authorization_endpoint that is no web URL
+// (file:, a custom scheme, javascript:). OAuth.Authorize "sends the user
+// to authorizationURL (a browser)": a host that hands it to the OS's URL
+// opener runs whatever the scheme launches (the mcp-remote
+// CVE-2025-6514 class). security-considerations.mdx, Communication
+// Security: "All authorization server endpoints MUST be served over
+// HTTPS" (RFC 8414 §2, OAuth 2.1 §1.5). Now the client passes any URL
+// to Authorize.
+func TestAttackAuthorizationEndpointSchemeIsChecked(t *testing.T) {
+	for _, ep := range []string{"file:///etc/passwd", "javascript:alert(1)//", "ms-msdt:/id PCWDiagnostic"} {
+		t.Run(ep, func(t *testing.T) {
+			a := newAttackAS(t)
+			meta := a.meta
+			a.meta = func() map[string]any {
+				m := meta()
+				m["authorization_endpoint"] = ep
+				return m
+			}
+			var opened atomic.Value
+			o := a.oauth()
+			o.Authorize = func(ctx context.Context, u string) (*url.URL, error) {
+				opened.Store(u)
+				return nil, errors.New("not opened")
+			}
+			_ = attackCall(OAuthHTTP(a.srv.URL+"/mcp", o))
+			if u, _ := opened.Load().(string); u != "" {
+				t.Fatalf("Authorize was asked to open %q", clipBytes([]byte(u), 80))
+			}
+		})
+	}
+}
