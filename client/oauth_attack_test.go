@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -623,5 +624,31 @@ func TestAttackAuthorizationEndpointSchemeIsChecked(t *testing.T) {
 				t.Fatalf("Authorize was asked to open %q", clipBytes([]byte(u), 80))
 			}
 		})
+	}
+}
+
+// TestAttackHugeChallengeMemoryIsBounded: a hostile server answers 401
+// with a 4 MiB WWW-Authenticate field (net/http's client accepts 10 MiB
+// of response headers) made of "a," — two million one-word challenges.
+// parseChallenges builds every challenge of the field, each with its own
+// params map, before parseChallengeOf looks for Bearer: about 100 bytes
+// of heap per 2 bytes of header, some 400 MB held at once. Preamble:
+// never unbounded memory (and the response bodies the flow reads are
+// capped at 1 MiB; this field costs 100 times its size).
+func TestAttackHugeChallengeMemoryIsBounded(t *testing.T) {
+	a := newAttackAS(t)
+	field := strings.Repeat("a,", 2<<20)
+	a.mcp = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", field)
+		w.WriteHeader(http.StatusUnauthorized)
+	}
+	tr := OAuthHTTP(a.srv.URL+"/mcp", a.oauth())
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	_ = attackCall(tr)
+	runtime.ReadMemStats(&m1)
+	if got := (m1.TotalAlloc - m0.TotalAlloc) >> 20; got > 128 {
+		t.Fatalf("one 401 with a 4 MiB WWW-Authenticate field made the client allocate %d MiB", got)
 	}
 }
