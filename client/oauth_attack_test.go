@@ -165,8 +165,8 @@ func TestAttackStepUpWithoutScopeIsBounded(t *testing.T) {
 
 // TestAttackTokenOfUnknownTypeIsNotPresentedAsBearer: the token endpoint
 // answers with a token_type the client does not know ("mac"), or none
-// at all (token_type is REQUIRED, RFC 6749 §5.1 / OAuth 2.1 §3.2.3).
-// RFC 6749 §7.1 (OAuth 2.1 §5.1 alike): "The client MUST NOT use an
+// at all (token_type is REQUIRED, RFC 6749 §5.1).
+// RFC 6749 §7.1 (kept by OAuth 2.1): "The client MUST NOT use an
 // access token if it does not understand the token type";
 // basic/authorization/ Token Requirements: token handling "MUST conform
 // to OAuth 2.1 Section 5". Now the client presents it as a bearer token.
@@ -284,7 +284,7 @@ func TestAttackHugeExpiresInIsNotAlreadyExpired(t *testing.T) {
 // default stop after 10 redirects, and never counts hops itself: the
 // client follows the loop until its 30 s timeout or the caller's
 // deadline, thousands of requests, and the error is a timeout instead of
-// "stopped after 10 redirects". Preamble/README: never a hang; OAuth's
+// "stopped after 10 redirects". Preamble: never a hang; OAuth's
 // HTTPClient doc: "a client with a 30 second timeout that follows no
 // redirects to other origins" (not an unbounded number on one).
 func TestAttackMetadataRedirectLoopIsBounded(t *testing.T) {
@@ -316,7 +316,7 @@ func TestAttackMetadataRedirectLoopIsBounded(t *testing.T) {
 // accepts both DPoP and bearer tokens (RFC 9449 §7.2) lists a DPoP
 // challenge first, carrying only algs, and then the Bearer challenge
 // with the parameters: `DPoP algs="ES256", Bearer resource_metadata=…`
-// on a 401, `Bearer error="insufficient_scope",
+// on a 401, `DPoP algs="ES256", Bearer error="insufficient_scope",
 // scope=…` on a 403 to a request that presented a bearer token.
 // authorization-server-discovery.mdx: clients "MUST ... use the resource
 // metadata URL from the parsed WWW-Authenticate headers when present";
