@@ -143,13 +143,14 @@ func (o *OAuth) getJSON(ctx context.Context, u string, v any) (ok bool, err erro
 // resourceMetadata fetches the Protected Resource Metadata: from the
 // challenge's resource_metadata, else the path-inserted well-known URI,
 // else the root one (authorization-server-discovery.mdx). Its resource
-// must be the server (same origin, the server's path within it).
+// must be the server's (metadataNamesServer).
 func (o *OAuth) resourceMetadata(ctx context.Context, serverURL, hinted string) (*resourceMetadata, error) {
 	su, err := url.Parse(serverURL)
 	if err != nil {
 		return nil, err
 	}
 	var urls []string
+	root := ""
 	if hinted != "" {
 		urls = []string{hinted}
 	} else {
@@ -157,7 +158,8 @@ func (o *OAuth) resourceMetadata(ctx context.Context, serverURL, hinted string) 
 		if p := strings.TrimSuffix(su.EscapedPath(), "/"); p != "" {
 			urls = append(urls, origin+"/.well-known/oauth-protected-resource"+p)
 		}
-		urls = append(urls, origin+"/.well-known/oauth-protected-resource")
+		root = origin + "/.well-known/oauth-protected-resource"
+		urls = append(urls, root)
 	}
 	var errs []error
 	for _, u := range urls {
@@ -173,27 +175,12 @@ func (o *OAuth) resourceMetadata(ctx context.Context, serverURL, hinted string) 
 		if len(doc.AuthorizationServers) == 0 {
 			return nil, fmt.Errorf("client: the protected resource metadata at %s names no authorization server", u)
 		}
-		if !coversResource(doc.Resource, su) {
+		if !metadataNamesServer(doc.Resource, su, u == root) {
 			return nil, fmt.Errorf("client: the protected resource metadata at %s is for %q, not %s", u, doc.Resource, serverURL)
 		}
 		return &doc, nil
 	}
 	return nil, fmt.Errorf("client: no protected resource metadata for %s: %w", serverURL, errors.Join(append(errs, errors.New("tried "+strings.Join(urls, ", ")))...))
-}
-
-// coversResource reports whether the metadata's resource identifies the
-// server at su: same scheme and host (case-insensitive), and su's path
-// equal to or below the resource's.
-func coversResource(resource string, su *url.URL) bool {
-	r, err := url.Parse(resource)
-	if err != nil || !r.IsAbs() || r.Fragment != "" {
-		return false
-	}
-	if !strings.EqualFold(r.Scheme, su.Scheme) || !strings.EqualFold(r.Host, su.Host) {
-		return false
-	}
-	rp, sp := strings.TrimSuffix(r.EscapedPath(), "/"), strings.TrimSuffix(su.EscapedPath(), "/")
-	return sp == rp || strings.HasPrefix(sp, rp+"/")
 }
 
 // serverMetadata fetches the authorization server's metadata from the
