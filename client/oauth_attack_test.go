@@ -335,52 +335,6 @@ func TestAttackOversizedTokenResponseSaysSo(t *testing.T) {
 	}
 }
 
-// TestAttackHTTPSServerDoesNotLeadToPlainHTTPAuthorizationServer: the
-// MCP server is served over TLS; its protected resource metadata names an
-// authorization server at an http:// issuer, whose token endpoint is
-// plain HTTP too. security-considerations.mdx, Communication Security:
-// "Implementations MUST follow OAuth 2.1 Section 1.5 … All authorization
-// server endpoints MUST be served over HTTPS"; RFC 8414 §2: the issuer
-// "is a URL that uses the https scheme". Now the client uses it: the
-// pre-registered client secret goes in cleartext to the token endpoint.
-func TestAttackHTTPSServerDoesNotLeadToPlainHTTPAuthorizationServer(t *testing.T) {
-	var cleartext atomic.Value
-	asMux := http.NewServeMux()
-	as := httptest.NewServer(asMux) // plain HTTP
-	defer as.Close()
-	asMux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": as.URL, "token_endpoint": as.URL + "/token",
-			"response_types_supported": []string{"code"}})
-	})
-	asMux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
-		cleartext.Store(r.Header.Get("Authorization"))
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "tok-1", "token_type": "Bearer"})
-	})
-	mux := http.NewServeMux()
-	rs := httptest.NewTLSServer(mux)
-	defer rs.Close()
-	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") == "" {
-			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+rs.URL+`/prm"`)
-			w.WriteHeader(http.StatusUnauthorized)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`))
-	})
-	mux.HandleFunc("/prm", func(w http.ResponseWriter, r *http.Request) {
-		_ = json.NewEncoder(w).Encode(map[string]any{"resource": rs.URL + "/mcp", "authorization_servers": []string{as.URL}})
-	})
-	o := &OAuth{ClientID: "svc", ClientSecret: "s3cret", ClientCredentials: true, HTTPClient: rs.Client()}
-	tr := OAuthHTTP(rs.URL+"/mcp", o)
-	tr.Client.Transport.(*bearer).base = rs.Client().Transport
-	err := attackCall(tr)
-	if h, _ := cleartext.Load().(string); h != "" {
-		t.Fatalf("the https MCP server's metadata named the http:// authorization server %s and the client sent its credentials there in cleartext (%q; call error %v)", as.URL, h, err)
-	}
-}
-
 // TestAttackStepUpCountsTheScopesAskedFor: as TestAttackStepUpWithoutScope
 // IsBounded, with an authorization server that lists offline_access in
 // scopes_supported, and a first login that asked for no scope. Every
@@ -425,39 +379,6 @@ func TestAttackStepUpCountsTheScopesAskedFor(t *testing.T) {
 	if same > maxStepUps || !errors.Is(err, ErrInsufficientScope) {
 		t.Fatalf("scopes asked for, in order: %q; %d step-ups for one refused set (last error %v); want at most %d, then ErrInsufficientScope",
 			asked, same, err, maxStepUps)
-	}
-}
-
-// TestAttackAuthorizationEndpointSchemeIsChecked: the authorization
-// server's metadata gives an authorization_endpoint that is no web URL
-// (file:, a custom scheme, javascript:). OAuth.Authorize "sends the user
-// to authorizationURL (a browser)": a host that hands it to the OS's URL
-// opener runs whatever the scheme launches (the mcp-remote
-// CVE-2025-6514 class). security-considerations.mdx, Communication
-// Security: "All authorization server endpoints MUST be served over
-// HTTPS" (RFC 8414 §2, OAuth 2.1 §1.5). Now the client passes any URL
-// to Authorize.
-func TestAttackAuthorizationEndpointSchemeIsChecked(t *testing.T) {
-	for _, ep := range []string{"file:///etc/passwd", "javascript:alert(1)//", "ms-msdt:/id PCWDiagnostic"} {
-		t.Run(ep, func(t *testing.T) {
-			a := newAttackAS(t)
-			meta := a.meta
-			a.meta = func() map[string]any {
-				m := meta()
-				m["authorization_endpoint"] = ep
-				return m
-			}
-			var opened atomic.Value
-			o := a.oauth()
-			o.Authorize = func(ctx context.Context, u string) (*url.URL, error) {
-				opened.Store(u)
-				return nil, errors.New("not opened")
-			}
-			_ = attackCall(OAuthHTTP(a.srv.URL+"/mcp", o))
-			if u, _ := opened.Load().(string); u != "" {
-				t.Fatalf("Authorize was asked to open %q", clipBytes([]byte(u), 80))
-			}
-		})
 	}
 }
 

@@ -48,14 +48,32 @@ func (o *OAuth) userless() bool { return o.ClientCredentials || o.Assertion != n
 // holds: a valid access token other than sent, the Authorization the
 // refused request carried (one from an earlier run: oauth_stored.go),
 // then a refresh token. scopes nil means: choose them (challenge,
-// resource metadata, Scopes).
+// resource metadata, Scopes). The authorization server is not used
+// unless it and its endpoints are as secure as the MCP server
+// (oauth_https.go).
 func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scopes []string, refresh bool, sent string) error {
-	prm, err := o.resourceMetadata(ctx, serverURL, ch.params["resource_metadata"])
+	su, err := url.Parse(serverURL)
 	if err != nil {
+		return fmt.Errorf("client: MCP server URL: %w", err)
+	}
+	hinted := ch.params["resource_metadata"]
+	if hinted != "" {
+		if err := checkSecureURL(su, "resource_metadata URL", hinted); err != nil {
+			return err
+		}
+	}
+	prm, err := o.resourceMetadata(ctx, serverURL, hinted)
+	if err != nil {
+		return err
+	}
+	if err := checkSecureURL(su, "authorization server", prm.AuthorizationServers[0]); err != nil {
 		return err
 	}
 	as, err := o.serverMetadata(ctx, prm.AuthorizationServers[0])
 	if err != nil {
+		return err
+	}
+	if err := checkServerEndpoints(su, as); err != nil {
 		return err
 	}
 	issuer := as.Issuer

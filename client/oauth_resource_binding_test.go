@@ -1,7 +1,9 @@
 package client
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -210,6 +212,86 @@ func TestResourceMetadataForAnotherResourceIsNotUsed(t *testing.T) {
 	}
 }
 
+// TestHTTPSServerDoesNotLeadToPlainHTTPAuthorizationServer: the
+// MCP server is served over TLS; its protected resource metadata names an
+// authorization server at an http:// issuer, whose token endpoint is
+// plain HTTP too. security-considerations.mdx, Communication Security:
+// "Implementations MUST follow OAuth 2.1 Section 1.5 … All authorization
+// server endpoints MUST be served over HTTPS"; RFC 8414 §2: the issuer
+// "is a URL that uses the https scheme". The client must not use it:
+// the pre-registered client secret would go in cleartext to the token
+// endpoint.
+func TestHTTPSServerDoesNotLeadToPlainHTTPAuthorizationServer(t *testing.T) {
+	var cleartext atomic.Value
+	asMux := http.NewServeMux()
+	as := httptest.NewServer(asMux) // plain HTTP
+	defer as.Close()
+	asMux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": as.URL, "token_endpoint": as.URL + "/token",
+			"response_types_supported": []string{"code"}})
+	})
+	asMux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		cleartext.Store(r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "tok-1", "token_type": "Bearer"})
+	})
+	mux := http.NewServeMux()
+	rs := httptest.NewTLSServer(mux)
+	defer rs.Close()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+rs.URL+`/prm"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`))
+	})
+	mux.HandleFunc("/prm", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"resource": rs.URL + "/mcp", "authorization_servers": []string{as.URL}})
+	})
+	o := &OAuth{ClientID: "svc", ClientSecret: "s3cret", ClientCredentials: true, HTTPClient: rs.Client()}
+	tr := OAuthHTTP(rs.URL+"/mcp", o)
+	tr.Client.Transport.(*bearer).base = rs.Client().Transport
+	err := attackCall(tr)
+	if h, _ := cleartext.Load().(string); h != "" {
+		t.Fatalf("the https MCP server's metadata named the http:// authorization server %s and the client sent its credentials there in cleartext (%q; call error %v)", as.URL, h, err)
+	}
+}
+
+// TestAuthorizationEndpointOfOtherSchemeIsNotOpened: the authorization
+// server's metadata gives an authorization_endpoint that is no web URL
+// (file:, a custom scheme, javascript:). OAuth.Authorize "sends the user
+// to authorizationURL (a browser)": a host that hands it to the OS's URL
+// opener runs whatever the scheme launches (the mcp-remote
+// CVE-2025-6514 class). security-considerations.mdx, Communication
+// Security: "All authorization server endpoints MUST be served over
+// HTTPS" (RFC 8414 §2, OAuth 2.1 §1.5). Only an http(s) URL may reach
+// Authorize (https unless the MCP server is plain http).
+func TestAuthorizationEndpointOfOtherSchemeIsNotOpened(t *testing.T) {
+	for _, ep := range []string{"file:///etc/passwd", "javascript:alert(1)//", "ms-msdt:/id PCWDiagnostic"} {
+		t.Run(ep, func(t *testing.T) {
+			a := newAttackAS(t)
+			meta := a.meta
+			a.meta = func() map[string]any {
+				m := meta()
+				m["authorization_endpoint"] = ep
+				return m
+			}
+			var opened atomic.Value
+			o := a.oauth()
+			o.Authorize = func(ctx context.Context, u string) (*url.URL, error) {
+				opened.Store(u)
+				return nil, errors.New("not opened")
+			}
+			_ = attackCall(OAuthHTTP(a.srv.URL+"/mcp", o))
+			if u, _ := opened.Load().(string); u != "" {
+				t.Fatalf("Authorize was asked to open %q", clipBytes([]byte(u), 80))
+			}
+		})
+	}
+}
+
 // TestResourceMetadataNamingTheServer: which "resource" values name the
 // MCP server https://mcp.example.com/mcp (RFC 9728 §3.3: identical; the
 // spec's Canonical Server URI: scheme and host in any case), and, from
@@ -244,6 +326,33 @@ func TestResourceMetadataNamingTheServer(t *testing.T) {
 	} {
 		if got := metadataNamesServer(c.resource, su, c.fromRoot); got != c.names {
 			t.Errorf("resource %q (from the root well-known URL: %v) names %s: %v, want %v", c.resource, c.fromRoot, su, got, c.names)
+		}
+	}
+}
+
+// TestSchemesOfAuthorizationServerURLs: an authorization server's URLs
+// are https, or http when the MCP server is plain http; nothing else.
+func TestSchemesOfAuthorizationServerURLs(t *testing.T) {
+	secure, _ := url.Parse("https://mcp.example.com/mcp")
+	local, _ := url.Parse("http://127.0.0.1:8080/mcp")
+	for _, c := range []struct {
+		server *url.URL
+		raw    string
+		ok     bool
+	}{
+		{secure, "https://as.example.com/authorize", true},
+		{secure, "HTTPS://as.example.com/authorize", true},
+		{secure, "http://as.example.com/authorize", false},
+		{local, "http://127.0.0.1:9000/authorize", true},
+		{local, "https://as.example.com/authorize", true},
+		{local, "file:///etc/passwd", false},
+		{local, "javascript:alert(1)//", false},
+		{local, "ms-msdt:/id PCWDiagnostic", false},
+		{local, "http:///nohost", false},
+		{local, "/relative", false},
+	} {
+		if err := checkSecureURL(c.server, "authorization_endpoint", c.raw); (err == nil) != c.ok {
+			t.Errorf("%q for the MCP server %s: %v, want accepted %v", c.raw, c.server, err, c.ok)
 		}
 	}
 }
