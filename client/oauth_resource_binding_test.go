@@ -292,6 +292,43 @@ func TestAuthorizationEndpointOfOtherSchemeIsNotOpened(t *testing.T) {
 	}
 }
 
+// TestTokenOfUnknownTypeIsNotUsed: the token endpoint answers with a
+// token_type the client does not know ("mac"), or none at all
+// (token_type is REQUIRED, RFC 6749 §5.1).
+// RFC 6749 §7.1 (kept by OAuth 2.1): "The client MUST NOT use an
+// access token if it does not understand the token type";
+// basic/authorization/ Token Requirements: token handling "MUST conform
+// to OAuth 2.1 Section 5". The token must not be presented (as a
+// bearer token or at all).
+func TestTokenOfUnknownTypeIsNotUsed(t *testing.T) {
+	for _, typ := range []string{"mac", ""} {
+		t.Run("token_type="+typ, func(t *testing.T) {
+			a := newAttackAS(t)
+			a.token = func(w http.ResponseWriter, r *http.Request) {
+				body := map[string]any{"access_token": "tok-weird", "expires_in": 300}
+				if typ != "" {
+					body["token_type"] = typ
+				}
+				w.Header().Set("Content-Type", "application/json")
+				_ = json.NewEncoder(w).Encode(body)
+			}
+			var presented atomic.Value
+			a.mcp = func(w http.ResponseWriter, r *http.Request) {
+				if h := r.Header.Get("Authorization"); h != "" {
+					presented.Store(h)
+					a.ok(w)
+					return
+				}
+				a.challenge401(w)
+			}
+			err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
+			if p, _ := presented.Load().(string); p != "" {
+				t.Fatalf("a token of token_type %q was presented as %q (call error %v); want it refused", typ, p, err)
+			}
+		})
+	}
+}
+
 // TestResourceMetadataNamingTheServer: which "resource" values name the
 // MCP server https://mcp.example.com/mcp (RFC 9728 §3.3: identical; the
 // spec's Canonical Server URI: scheme and host in any case), and, from
@@ -327,6 +364,49 @@ func TestResourceMetadataNamingTheServer(t *testing.T) {
 		if got := metadataNamesServer(c.resource, su, c.fromRoot); got != c.names {
 			t.Errorf("resource %q (from the root well-known URL: %v) names %s: %v, want %v", c.resource, c.fromRoot, su, got, c.names)
 		}
+	}
+}
+
+// TestTokenTypesUnderstood: "Bearer" in any case, and "DPoP" only for a
+// request that carried a proof (RFC 9449 §5).
+func TestTokenTypesUnderstood(t *testing.T) {
+	for _, c := range []struct {
+		typ  string
+		dpop bool
+		ok   bool
+	}{
+		{"Bearer", false, true}, {"bearer", false, true}, {"BEARER", true, true},
+		{"DPoP", true, true}, {"dpop", true, true}, {"DPoP", false, false},
+		{"", false, false}, {"mac", false, false}, {"N_A", true, false}, {"Bearer ", false, false},
+	} {
+		if err := checkTokenType("https://as.example/token", c.typ, c.dpop); (err == nil) != c.ok {
+			t.Errorf("token_type %q (DPoP proof sent: %v): %v, want accepted %v", c.typ, c.dpop, err, c.ok)
+		}
+	}
+}
+
+// TestLowerCaseBearerTokenIsUsed: token_type "bearer" is the Bearer type
+// (RFC 6749 §5.1: case-insensitive), presented as "Bearer …".
+func TestLowerCaseBearerTokenIsUsed(t *testing.T) {
+	a := newAttackAS(t)
+	a.token = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "tok-1", "token_type": "bearer", "expires_in": 300})
+	}
+	var presented atomic.Value
+	a.mcp = func(w http.ResponseWriter, r *http.Request) {
+		if h := r.Header.Get("Authorization"); h != "" {
+			presented.Store(h)
+			a.ok(w)
+			return
+		}
+		a.challenge401(w)
+	}
+	if err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth())); err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if p, _ := presented.Load().(string); p != "Bearer tok-1" {
+		t.Fatalf("presented %q, want %q", p, "Bearer tok-1")
 	}
 }
 
