@@ -30,6 +30,13 @@ import (
 //
 // Use it through OAuthHTTP. The zero value needs only Authorize (and
 // RedirectURL); everything else is optional.
+//
+// A login stays bound to the MCP server: only challenges from its own
+// origin start one, only resource metadata naming the server itself is
+// used (RFC 9728 §3.3), the authorization server's issuer and endpoints
+// must be https unless the MCP server is plain http (so only an http(s)
+// URL reaches Authorize), and a token is used only if it is a Bearer
+// token, or a DPoP one with DPoP (RFC 6749 §7.1).
 type OAuth struct {
 	// RedirectURL is the redirect URI (a loopback http URL or https).
 	RedirectURL string
