@@ -30,6 +30,13 @@ import (
 //
 // Use it through OAuthHTTP. The zero value needs only Authorize (and
 // RedirectURL); everything else is optional.
+//
+// A login stays bound to the MCP server: only challenges from its own
+// origin start one, only resource metadata naming the server itself is
+// used (RFC 9728 §3.3), the authorization server's issuer and endpoints
+// must be https unless the MCP server is plain http (so only an http(s)
+// URL reaches Authorize), and a token is used only if it is a Bearer
+// token, or a DPoP one with DPoP (RFC 6749 §7.1).
 type OAuth struct {
 	// RedirectURL is the redirect URI (a loopback http URL or https).
 	RedirectURL string
@@ -214,9 +221,10 @@ func (m *MemoryStore) BindClient(clientID, issuer string) string {
 
 // OAuthHTTP returns a Streamable HTTP transport for url that logs in with
 // o: requests carry its bearer token, and 401 and 403 insufficient_scope
-// responses run the flow and retry once. The token goes only to the
-// origin of the resource it was issued for: a redirect to another origin
-// is followed without it.
+// responses of url's origin run the flow and retry once (those of
+// another origin, which a redirect led to, are an error). The token goes
+// only to the origin of the resource it was issued for: a redirect to
+// another origin is followed without it.
 func OAuthHTTP(url string, o *OAuth) *HTTPTransport {
 	if o.Store == nil {
 		o.Store = &MemoryStore{}
@@ -294,12 +302,16 @@ func (o *OAuth) httpClient() *http.Client {
 var ErrInsufficientScope = errors.New("client: the server needs scopes the authorization server did not grant")
 
 // challenged handles a 401 or 403 of the MCP server and reports whether
-// the request should be sent again.
+// the request should be sent again. A 401, or 403 insufficient_scope,
+// from another origin, which a redirect led the request to, is an error.
 func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Response) (bool, error) {
 	ch := parseChallenge(resp.Header.Values("WWW-Authenticate"))
 	stepUp := resp.StatusCode == http.StatusForbidden && ch.params["error"] == "insufficient_scope"
 	if !stepUp && resp.StatusCode != http.StatusUnauthorized {
 		return false, nil
+	}
+	if err := challengeFromServer(serverURL, resp); err != nil {
+		return false, &loginError{err}
 	}
 	o.loginMu.Lock()
 	defer o.loginMu.Unlock()

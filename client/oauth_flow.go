@@ -48,14 +48,32 @@ func (o *OAuth) userless() bool { return o.ClientCredentials || o.Assertion != n
 // holds: a valid access token other than sent, the Authorization the
 // refused request carried (one from an earlier run: oauth_stored.go),
 // then a refresh token. scopes nil means: choose them (challenge,
-// resource metadata, Scopes).
+// resource metadata, Scopes). The authorization server is not used
+// unless it and its endpoints are as secure as the MCP server
+// (oauth_https.go).
 func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scopes []string, refresh bool, sent string) error {
-	prm, err := o.resourceMetadata(ctx, serverURL, ch.params["resource_metadata"])
+	su, err := url.Parse(serverURL)
 	if err != nil {
+		return fmt.Errorf("client: MCP server URL: %w", err)
+	}
+	hinted := ch.params["resource_metadata"]
+	if hinted != "" {
+		if err := checkSecureURL(su, "resource_metadata URL", hinted); err != nil {
+			return err
+		}
+	}
+	prm, err := o.resourceMetadata(ctx, serverURL, hinted)
+	if err != nil {
+		return err
+	}
+	if err := checkSecureURL(su, "authorization server", prm.AuthorizationServers[0]); err != nil {
 		return err
 	}
 	as, err := o.serverMetadata(ctx, prm.AuthorizationServers[0])
 	if err != nil {
+		return err
+	}
+	if err := checkServerEndpoints(su, as); err != nil {
 		return err
 	}
 	issuer := as.Issuer
@@ -143,13 +161,14 @@ func (o *OAuth) getJSON(ctx context.Context, u string, v any) (ok bool, err erro
 // resourceMetadata fetches the Protected Resource Metadata: from the
 // challenge's resource_metadata, else the path-inserted well-known URI,
 // else the root one (authorization-server-discovery.mdx). Its resource
-// must be the server (same origin, the server's path within it).
+// must be the server's (metadataNamesServer).
 func (o *OAuth) resourceMetadata(ctx context.Context, serverURL, hinted string) (*resourceMetadata, error) {
 	su, err := url.Parse(serverURL)
 	if err != nil {
 		return nil, err
 	}
 	var urls []string
+	root := ""
 	if hinted != "" {
 		urls = []string{hinted}
 	} else {
@@ -157,7 +176,8 @@ func (o *OAuth) resourceMetadata(ctx context.Context, serverURL, hinted string) 
 		if p := strings.TrimSuffix(su.EscapedPath(), "/"); p != "" {
 			urls = append(urls, origin+"/.well-known/oauth-protected-resource"+p)
 		}
-		urls = append(urls, origin+"/.well-known/oauth-protected-resource")
+		root = origin + "/.well-known/oauth-protected-resource"
+		urls = append(urls, root)
 	}
 	var errs []error
 	for _, u := range urls {
@@ -173,27 +193,12 @@ func (o *OAuth) resourceMetadata(ctx context.Context, serverURL, hinted string) 
 		if len(doc.AuthorizationServers) == 0 {
 			return nil, fmt.Errorf("client: the protected resource metadata at %s names no authorization server", u)
 		}
-		if !coversResource(doc.Resource, su) {
+		if !metadataNamesServer(doc.Resource, su, u == root) {
 			return nil, fmt.Errorf("client: the protected resource metadata at %s is for %q, not %s", u, doc.Resource, serverURL)
 		}
 		return &doc, nil
 	}
 	return nil, fmt.Errorf("client: no protected resource metadata for %s: %w", serverURL, errors.Join(append(errs, errors.New("tried "+strings.Join(urls, ", ")))...))
-}
-
-// coversResource reports whether the metadata's resource identifies the
-// server at su: same scheme and host (case-insensitive), and su's path
-// equal to or below the resource's.
-func coversResource(resource string, su *url.URL) bool {
-	r, err := url.Parse(resource)
-	if err != nil || !r.IsAbs() || r.Fragment != "" {
-		return false
-	}
-	if !strings.EqualFold(r.Scheme, su.Scheme) || !strings.EqualFold(r.Host, su.Host) {
-		return false
-	}
-	rp, sp := strings.TrimSuffix(r.EscapedPath(), "/"), strings.TrimSuffix(su.EscapedPath(), "/")
-	return sp == rp || strings.HasPrefix(sp, rp+"/")
 }
 
 // serverMetadata fetches the authorization server's metadata from the
@@ -538,8 +543,8 @@ func (o *OAuth) tokenResponse(req *http.Request, as *serverMetadata, dpop bool, 
 	if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
 		return nil, false, fmt.Errorf("client: token request at %s: HTTP %d %s: %s", as.TokenEndpoint, resp.StatusCode, out.Error, out.Description)
 	}
-	if strings.EqualFold(out.TokenType, "DPoP") && !dpop {
-		return nil, false, fmt.Errorf("client: the token endpoint at %s issued a DPoP token to a request without a proof", as.TokenEndpoint)
+	if err := checkTokenType(as.TokenEndpoint, out.TokenType, dpop); err != nil {
+		return nil, false, err
 	}
 	tok = &Token{AccessToken: out.AccessToken, TokenType: out.TokenType, RefreshToken: out.RefreshToken, Scope: out.Scope}
 	if out.ExpiresIn > 0 {
