@@ -121,48 +121,6 @@ func attackCall(tr *HTTPTransport) error {
 	return err
 }
 
-// TestAttackStepUpWithoutScopeIsBounded: the server answers every request
-// carrying a token with 403 `Bearer error="insufficient_scope"` naming no
-// scope, and nothing else names a scope (no challenge scope, no
-// scopes_supported, no OAuth.Scopes): the scope set asked for is the
-// empty one every time. README: "a scope set the server keeps refusing
-// is asked for at most twice in a row, then ErrInsufficientScope";
-// basic/authorization/ Step-Up: "Clients SHOULD implement retry limits".
-// Now the empty set is never counted (unionScopes(nil, nil) is nil, which
-// login takes for "choose the scopes" and skips stepUpAllowed): every
-// request sends the user through the authorization flow again, forever.
-func TestAttackStepUpWithoutScopeIsBounded(t *testing.T) {
-	for _, scope := range []string{"", "files:read"} {
-		t.Run("scope="+scope, func(t *testing.T) {
-			a := newAttackAS(t)
-			a.mcp = func(w http.ResponseWriter, r *http.Request) {
-				if r.Header.Get("Authorization") == "" {
-					a.challenge401(w)
-					return
-				}
-				ch := `Bearer error="insufficient_scope"`
-				if scope != "" {
-					ch += `, scope="` + scope + `"`
-				}
-				w.Header().Set("WWW-Authenticate", ch)
-				w.WriteHeader(http.StatusForbidden)
-			}
-			tr := OAuthHTTP(a.srv.URL+"/mcp", a.oauth())
-			var err error
-			for i := 0; i < 6; i++ {
-				if err = attackCall(tr); errors.Is(err, ErrInsufficientScope) {
-					break
-				}
-			}
-			// One login on the 401, then at most maxStepUps step-ups.
-			if n := a.authz.Load(); n > 1+maxStepUps || !errors.Is(err, ErrInsufficientScope) {
-				t.Fatalf("6 requests refused with insufficient_scope (scope %q): %d authorizations, last error %v; want at most %d and ErrInsufficientScope",
-					scope, n, err, 1+maxStepUps)
-			}
-		})
-	}
-}
-
 // TestAttackTokenOfUnknownTypeIsNotPresentedAsBearer: the token endpoint
 // answers with a token_type the client does not know ("mac"), or none
 // at all (token_type is REQUIRED, RFC 6749 §5.1).
@@ -544,53 +502,6 @@ func TestAttackHTTPSServerDoesNotLeadToPlainHTTPAuthorizationServer(t *testing.T
 	err := attackCall(tr)
 	if h, _ := cleartext.Load().(string); h != "" {
 		t.Fatalf("the https MCP server's metadata named the http:// authorization server %s and the client sent its credentials there in cleartext (%q; call error %v)", as.URL, h, err)
-	}
-}
-
-// TestAttackStepUpCountsTheScopesAskedFor: as TestAttackStepUpWithoutScope
-// IsBounded, with an authorization server that lists offline_access in
-// scopes_supported, and a first login that asked for no scope. Every
-// step-up asks for "files:read offline_access", but the run is counted
-// under the set before offline_access is added: the first step-up counts
-// "files:read", the next ones "files:read offline_access", so the same
-// scope set is asked for three times in a row. README: "a scope set the
-// server keeps refusing is asked for at most twice in a row, then
-// ErrInsufficientScope".
-func TestAttackStepUpCountsTheScopesAskedFor(t *testing.T) {
-	a := newAttackAS(t)
-	meta := a.meta
-	a.meta = func() map[string]any {
-		m := meta()
-		m["scopes_supported"] = []string{"files:read", "offline_access"}
-		return m
-	}
-	a.mcp = func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") == "" {
-			a.challenge401(w)
-			return
-		}
-		w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="files:read"`)
-		w.WriteHeader(http.StatusForbidden)
-	}
-	tr := OAuthHTTP(a.srv.URL+"/mcp", a.oauth())
-	var err error
-	for i := 0; i < 6 && !errors.Is(err, ErrInsufficientScope); i++ {
-		err = attackCall(tr)
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	same := 0
-	var asked []string
-	for _, u := range a.authzURLs {
-		s := u.Query().Get("scope")
-		asked = append(asked, s)
-		if s == "files:read offline_access" {
-			same++
-		}
-	}
-	if same > maxStepUps || !errors.Is(err, ErrInsufficientScope) {
-		t.Fatalf("scopes asked for, in order: %q; %d step-ups for one refused set (last error %v); want at most %d, then ErrInsufficientScope",
-			asked, same, err, maxStepUps)
 	}
 }
 

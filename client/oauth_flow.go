@@ -47,8 +47,10 @@ func (o *OAuth) userless() bool { return o.ClientCredentials || o.Assertion != n
 // new token. When refresh is set (a 401) it first tries what the store
 // holds: a valid access token other than sent, the Authorization the
 // refused request carried (one from an earlier run: oauth_stored.go),
-// then a refresh token. scopes nil means: choose them (challenge,
-// resource metadata, Scopes).
+// then a refresh token, and chooses the scopes itself (challenge,
+// resource metadata, Scopes; scopes is ignored). Otherwise it is a
+// step-up for scopes (empty too: a server may refuse without naming
+// any), counted by stepUpAllowed.
 func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scopes []string, refresh bool, sent string) error {
 	prm, err := o.resourceMetadata(ctx, serverURL, ch.params["resource_metadata"])
 	if err != nil {
@@ -73,13 +75,12 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 			}
 		}
 	}
-	if scopes == nil {
+	if refresh {
 		scopes = o.loginScopes(ch, prm, issuer)
-	} else if !o.stepUpAllowed(scopes) {
-		return fmt.Errorf("%w (asked for %q %d times in a row)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
 	}
-	if !o.userless() && slices.Contains(as.ScopesSupported, "offline_access") && len(scopes) > 0 && !slices.Contains(scopes, "offline_access") {
-		scopes = append(scopes, "offline_access")
+	scopes = o.withOfflineAccess(as, scopes)
+	if !refresh && !o.stepUpAllowed(scopes) { // counted as asked for, offline_access and all
+		return fmt.Errorf("%w (asked for %q %d times in a row)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
 	}
 	reg, err := o.register(ctx, as)
 	if err != nil {
