@@ -1,9 +1,15 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
 // TestStepUpNamingNoScopeIsBounded: the server answers every request
@@ -87,5 +93,36 @@ func TestStepUpCountsTheScopesAskedFor(t *testing.T) {
 	if same > maxStepUps || !errors.Is(err, ErrInsufficientScope) {
 		t.Fatalf("scopes asked for, in order: %q; %d step-ups for one refused set (last error %v); want at most %d, then ErrInsufficientScope",
 			asked, same, err, maxStepUps)
+	}
+}
+
+// TestMetadataRedirectLoopStopsAfterTenRedirects: the resource metadata
+// URL redirects to itself (same origin) forever. OAuth's default HTTP
+// client refuses other origins with its own CheckRedirect, which replaces
+// net/http's stop after 10 redirects: it keeps that bound itself, and the
+// login fails at once with "stopped after 10 redirects", not at the
+// caller's deadline after thousands of requests.
+func TestMetadataRedirectLoopStopsAfterTenRedirects(t *testing.T) {
+	a := newAttackAS(t)
+	var hops atomic.Int32
+	a.mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) {
+		hops.Add(1)
+		http.Redirect(w, r, "/loop", http.StatusFound)
+	})
+	a.mcp = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+a.srv.URL+`/loop"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := OAuthHTTP(a.srv.URL+"/mcp", a.oauth()).RoundTrip(ctx, &Request{ID: jsonrpc.IntID(1), Method: "tools/list", ProtocolVersion: "2026-07-28"})
+	msg := ""
+	if err != nil {
+		msg = string(clipBytes([]byte(err.Error()), 300))
+	}
+	if n := hops.Load(); n > 20 || strings.Contains(msg, "deadline") {
+		t.Fatalf("a same-origin redirect loop at the resource metadata URL was followed %d times in %v (error: %s); want it stopped after about 10",
+			n, time.Since(start).Round(time.Millisecond), msg)
 	}
 }
