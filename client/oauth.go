@@ -303,7 +303,7 @@ var ErrInsufficientScope = errors.New("client: the server needs scopes the autho
 // challenged handles a 401 or 403 of the MCP server and reports whether
 // the request should be sent again.
 func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Response) (bool, error) {
-	ch := parseChallenge(resp.Header.Values("WWW-Authenticate"))
+	ch := challengeOf(resp)
 	stepUp := resp.StatusCode == http.StatusForbidden && ch.params["error"] == "insufficient_scope"
 	if !stepUp && resp.StatusCode != http.StatusUnauthorized {
 		return false, nil

@@ -2,8 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -124,5 +126,108 @@ func TestMetadataRedirectLoopStopsAfterTenRedirects(t *testing.T) {
 	if n := hops.Load(); n > 20 || strings.Contains(msg, "deadline") {
 		t.Fatalf("a same-origin redirect loop at the resource metadata URL was followed %d times in %v (error: %s); want it stopped after about 10",
 			n, time.Since(start).Round(time.Millisecond), msg)
+	}
+}
+
+// TestHugeChallengeFieldMemoryIsBounded: a hostile server answers 401
+// with a 4 MiB WWW-Authenticate field (net/http's client accepts 10 MiB
+// of response headers) made of "a," — two million one-word challenges.
+// The client parses at most maxChallengeBytes of WWW-Authenticate and
+// builds parameters only for Bearer and DPoP challenges: the field costs
+// about its own size, not 100 times it.
+func TestHugeChallengeFieldMemoryIsBounded(t *testing.T) {
+	a := newAttackAS(t)
+	field := strings.Repeat("a,", 2<<20)
+	a.mcp = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", field)
+		w.WriteHeader(http.StatusUnauthorized)
+	}
+	tr := OAuthHTTP(a.srv.URL+"/mcp", a.oauth())
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	_ = attackCall(tr)
+	runtime.ReadMemStats(&m1)
+	if got := (m1.TotalAlloc - m0.TotalAlloc) >> 20; got > 128 {
+		t.Fatalf("one 401 with a 4 MiB WWW-Authenticate field made the client allocate %d MiB", got)
+	}
+}
+
+// TestBearerChallengeAfterDPoPChallengeIsUsed: a resource server that
+// accepts both DPoP and bearer tokens (RFC 9449 §7.2) lists a DPoP
+// challenge first, carrying only algs, and then the Bearer challenge
+// with the parameters: `DPoP algs="ES256", Bearer resource_metadata=…`
+// on a 401, `DPoP algs="ES256", Bearer error="insufficient_scope",
+// scope=…` on a 403 to a request that presented a bearer token. The
+// client merges the two challenges' parameters: it uses the hinted
+// metadata URL (authorization-server-discovery.mdx: "use the resource
+// metadata URL from the parsed WWW-Authenticate headers when present";
+// RFC 9728 §5.1: in any scheme's challenge) and steps up on the 403
+// (basic/authorization/, Step-Up).
+func TestBearerChallengeAfterDPoPChallengeIsUsed(t *testing.T) {
+	t.Run("401 resource_metadata", func(t *testing.T) {
+		a := newAttackAS(t)
+		a.mux.HandleFunc("/prm", func(w http.ResponseWriter, r *http.Request) { _ = json.NewEncoder(w).Encode(a.prm()) })
+		a.prm = func() map[string]any {
+			return map[string]any{"resource": a.srv.URL + "/mcp", "authorization_servers": []string{a.srv.URL}}
+		}
+		a.noWellKnownPRM = true
+		a.mcp = func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") == "" {
+				w.Header().Add("WWW-Authenticate", `DPoP algs="ES256"`)
+				w.Header().Add("WWW-Authenticate", `Bearer resource_metadata="`+a.srv.URL+`/prm"`)
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			a.ok(w)
+		}
+		if err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth())); err != nil || a.authz.Load() == 0 {
+			t.Fatalf("the Bearer challenge's resource_metadata after a DPoP challenge was not used: %d authorizations, call error %v", a.authz.Load(), err)
+		}
+	})
+	t.Run("403 insufficient_scope", func(t *testing.T) {
+		a := newAttackAS(t)
+		a.mcp = func(w http.ResponseWriter, r *http.Request) {
+			switch h := r.Header.Get("Authorization"); {
+			case h == "":
+				a.challenge401(w)
+			case a.authz.Load() < 2: // the first token lacks the scope
+				w.Header().Set("WWW-Authenticate", `DPoP algs="ES256", Bearer error="insufficient_scope", scope="files:write"`)
+				w.WriteHeader(http.StatusForbidden)
+			default:
+				a.ok(w)
+			}
+		}
+		tr := OAuthHTTP(a.srv.URL+"/mcp", a.oauth())
+		_ = attackCall(tr)    // 401, login, then 403 to the retry
+		err := attackCall(tr) // 403: step up, retry
+		if err != nil || a.authz.Load() != 2 {
+			t.Fatalf("a 403 whose Bearer challenge says insufficient_scope (after a DPoP challenge) got no step-up: %d authorizations, call error %v", a.authz.Load(), err)
+		}
+	})
+}
+
+// TestChallengeParamsPreferTheSchemeOfTheTokenSent: Bearer and DPoP
+// challenges in one response are merged, a parameter both carry taken
+// from the scheme of the token the request presented (Bearer when none),
+// the other scheme filling in what it lacks.
+func TestChallengeParamsPreferTheSchemeOfTheTokenSent(t *testing.T) {
+	field := `DPoP algs="ES256", error="invalid_token", Bearer error="insufficient_scope", scope="s", ` +
+		`Basic realm="x", resource_metadata="ignored"`
+	for _, tc := range []struct{ sent, scheme, err string }{
+		{"", "Bearer", "insufficient_scope"},
+		{"Bearer t", "Bearer", "insufficient_scope"},
+		{"DPoP t", "DPoP", "invalid_token"},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, "http://x/mcp", nil)
+		if tc.sent != "" {
+			req.Header.Set("Authorization", tc.sent)
+		}
+		resp := &http.Response{Header: http.Header{"Www-Authenticate": {field}}, Request: req}
+		ch := challengeOf(resp)
+		if ch.scheme != tc.scheme || ch.params["error"] != tc.err || ch.params["scope"] != "s" ||
+			ch.params["algs"] != "ES256" || ch.params["resource_metadata"] != "" {
+			t.Errorf("sent %q: %s %v; want %s, error %q, scope and algs, no Basic parameter", tc.sent, ch.scheme, ch.params, tc.scheme, tc.err)
+		}
 	}
 }
