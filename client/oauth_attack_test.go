@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -319,24 +318,6 @@ func TestAttackChallengeFromRedirectTargetIsNotFollowed(t *testing.T) {
 	if len(leaked) > 0 {
 		t.Fatalf("a 401 from %s (reached by a redirect) made the client log in at the authorization server it named: token request(s) with %q (call error %v)",
 			evil.URL, leaked, err)
-	}
-}
-
-// TestAttackOversizedTokenResponseSaysSo: the token endpoint answers 200
-// with a JSON body over the 1 MiB the client reads. readLimited reports
-// that, but tokenResponse drops the error and parses nothing: the login
-// fails with "token request at …: HTTP 200 : " — an HTTP 200 presented
-// as the failure, no word of the size. Preamble: hostile input gets a
-// clear error. (Dynamic registration drops the same error.)
-func TestAttackOversizedTokenResponseSaysSo(t *testing.T) {
-	a := newAttackAS(t)
-	a.token = func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"access_token":"tok-1","token_type":"Bearer","pad":"` + strings.Repeat("x", 2<<20) + `"}`))
-	}
-	err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
-	if err == nil || !strings.Contains(err.Error(), "exceeds") {
-		t.Fatalf("a token response over the read limit gave %v; want an error saying the body exceeds the limit", err)
 	}
 }
 

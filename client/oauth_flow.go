@@ -354,7 +354,10 @@ func (o *OAuth) dynamicRegistration(ctx context.Context, as *serverMetadata) (*R
 		return nil, fmt.Errorf("client: dynamic registration: %w", err)
 	}
 	defer resp.Body.Close()
-	raw, _ := readLimited(resp.Body, 1<<20)
+	raw, err := readLimited(resp.Body, 1<<20)
+	if err != nil {
+		return nil, fmt.Errorf("client: dynamic registration at %s: HTTP %d: %w", as.RegistrationEndpoint, resp.StatusCode, err)
+	}
 	if resp.StatusCode/100 != 2 {
 		return nil, fmt.Errorf("client: dynamic registration at %s: HTTP %d: %s", as.RegistrationEndpoint, resp.StatusCode, clipBytes(raw, 300))
 	}
@@ -521,7 +524,10 @@ func (o *OAuth) tokenResponse(req *http.Request, as *serverMetadata, dpop bool, 
 		return nil, false, fmt.Errorf("client: token request: %w", err)
 	}
 	defer resp.Body.Close()
-	raw, _ := readLimited(resp.Body, 1<<20)
+	raw, err := readLimited(resp.Body, 1<<20)
+	if err != nil {
+		return nil, false, fmt.Errorf("client: token request at %s: HTTP %d: %w", as.TokenEndpoint, resp.StatusCode, err)
+	}
 	fresh := dpop && o.noteNonce(req.URL, resp, sentNonce)
 	var out struct {
 		AccessToken  string  `json:"access_token"`

@@ -234,6 +234,45 @@ func TestHugeExpiresInIsADistantExpiry(t *testing.T) {
 	}
 }
 
+// TestOversizedTokenResponseSaysSo: the token endpoint answers 200 with
+// a JSON body over the 1 MiB the client reads. The login fails saying the
+// body exceeds the limit, not "HTTP 200" with nothing after it.
+func TestOversizedTokenResponseSaysSo(t *testing.T) {
+	a := newAttackAS(t)
+	a.token = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"access_token":"tok-1","token_type":"Bearer","pad":"` + strings.Repeat("x", 2<<20) + `"}`))
+	}
+	err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
+	if err == nil || !strings.Contains(err.Error(), "exceeds") {
+		t.Fatalf("a token response over the read limit gave %v; want an error saying the body exceeds the limit", err)
+	}
+}
+
+// TestOversizedRegistrationResponseSaysSo: as
+// TestOversizedTokenResponseSaysSo, for the dynamic registration
+// endpoint's answer.
+func TestOversizedRegistrationResponseSaysSo(t *testing.T) {
+	a := newAttackAS(t)
+	meta := a.meta
+	a.meta = func() map[string]any {
+		m := meta()
+		m["registration_endpoint"] = a.srv.URL + "/register"
+		return m
+	}
+	a.mux.HandleFunc("/register", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write([]byte(`{"client_id":"c2","pad":"` + strings.Repeat("x", 2<<20) + `"}`))
+	})
+	o := a.oauth()
+	o.ClientID = ""
+	err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", o))
+	if err == nil || !strings.Contains(err.Error(), "exceeds") || !strings.Contains(err.Error(), "registration") {
+		t.Fatalf("a registration response over the read limit gave %v; want an error saying the body exceeds the limit", err)
+	}
+}
+
 // TestChallengeParamsPreferTheSchemeOfTheTokenSent: Bearer and DPoP
 // challenges in one response are merged, a parameter both carry taken
 // from the scheme of the token the request presented (Bearer when none),
