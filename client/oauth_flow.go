@@ -417,6 +417,9 @@ func (o *OAuth) authorizeCode(ctx context.Context, as *serverMetadata, reg *Regi
 	if err != nil {
 		return nil, err
 	}
+	if cb == nil {
+		return nil, errors.New("client: OAuth.Authorize returned neither the callback URL nor an error")
+	}
 	params := cb.Query()
 	// RFC 9207 §2.4, before anything in the response is acted on.
 	if iss, present := params["iss"]; present {

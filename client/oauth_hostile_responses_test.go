@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -246,6 +247,24 @@ func TestOversizedTokenResponseSaysSo(t *testing.T) {
 	err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
 	if err == nil || !strings.Contains(err.Error(), "exceeds") {
 		t.Fatalf("a token response over the read limit gave %v; want an error saying the body exceeds the limit", err)
+	}
+}
+
+// TestAuthorizeReturningNoURLIsAnError: OAuth.Authorize returns
+// (nil, nil) — no callback URL and no error (a host's browser helper
+// that gave up without saying why). The login fails with an error naming
+// the missing callback; nothing panics inside the transport's RoundTrip.
+func TestAuthorizeReturningNoURLIsAnError(t *testing.T) {
+	a := newAttackAS(t)
+	o := a.oauth()
+	o.Authorize = func(ctx context.Context, u string) (*url.URL, error) { return nil, nil }
+	defer func() {
+		if p := recover(); p != nil {
+			t.Fatalf("Authorize returning (nil, nil) made the call panic: %v", p)
+		}
+	}()
+	if err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", o)); err == nil {
+		t.Fatal("the call succeeded without an authorization response")
 	}
 }
 
