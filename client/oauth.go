@@ -104,7 +104,7 @@ type OAuth struct {
 	Store TokenStore
 	// HTTPClient talks to the authorization server and fetches metadata
 	// (default: a client with a 30 second timeout that follows no
-	// redirects to other origins).
+	// redirects to other origins, and at most 10 on one).
 	HTTPClient *http.Client
 
 	loginMu   sync.Mutex // one login at a time
@@ -293,9 +293,16 @@ func (o *OAuth) httpClient() *http.Client {
 		if len(via) > 0 && !sameOrigin(req.URL, via[0].URL) { // an https → http downgrade too
 			return http.ErrUseLastResponse
 		}
+		if len(via) >= maxMetadataRedirects { // net/http's own bound, which a CheckRedirect replaces
+			return fmt.Errorf("stopped after %d redirects", maxMetadataRedirects)
+		}
 		return nil
 	}}
 }
+
+// maxMetadataRedirects bounds the same-origin redirects OAuth's default
+// HTTP client follows, as net/http's default client does.
+const maxMetadataRedirects = 10
 
 // ErrInsufficientScope is returned (wrapped) when a step-up cannot help:
 // the server still refuses after re-authorization.
@@ -305,7 +312,7 @@ var ErrInsufficientScope = errors.New("client: the server needs scopes the autho
 // the request should be sent again. A 401, or 403 insufficient_scope,
 // from another origin, which a redirect led the request to, is an error.
 func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Response) (bool, error) {
-	ch := parseChallenge(resp.Header.Values("WWW-Authenticate"))
+	ch := challengeOf(resp)
 	stepUp := resp.StatusCode == http.StatusForbidden && ch.params["error"] == "insufficient_scope"
 	if !stepUp && resp.StatusCode != http.StatusUnauthorized {
 		return false, nil

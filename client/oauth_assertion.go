@@ -96,7 +96,10 @@ func (p *EnterpriseIdP) Assertion(ctx context.Context, target AssertionTarget) (
 		return "", fmt.Errorf("client: enterprise IdP token exchange: %w", err)
 	}
 	defer resp.Body.Close()
-	raw, _ := readLimited(resp.Body, 1<<20)
+	raw, err := readLimited(resp.Body, 1<<20)
+	if err != nil {
+		return "", fmt.Errorf("client: enterprise IdP token exchange at %s: HTTP %d: %w", p.TokenEndpoint, resp.StatusCode, err)
+	}
 	var out struct {
 		AccessToken     string `json:"access_token"`
 		IssuedTokenType string `json:"issued_token_type"`

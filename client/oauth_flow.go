@@ -47,8 +47,10 @@ func (o *OAuth) userless() bool { return o.ClientCredentials || o.Assertion != n
 // new token. When refresh is set (a 401) it first tries what the store
 // holds: a valid access token other than sent, the Authorization the
 // refused request carried (one from an earlier run: oauth_stored.go),
-// then a refresh token. scopes nil means: choose them (challenge,
-// resource metadata, Scopes). The authorization server is not used
+// then a refresh token, and chooses the scopes itself (challenge,
+// resource metadata, Scopes; scopes is ignored). Otherwise it is a
+// step-up for scopes (empty too: a server may refuse without naming
+// any), counted by stepUpAllowed. The authorization server is not used
 // unless it and its endpoints are as secure as the MCP server
 // (oauth_https.go).
 func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scopes []string, refresh bool, sent string) error {
@@ -91,13 +93,12 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 			}
 		}
 	}
-	if scopes == nil {
+	if refresh {
 		scopes = o.loginScopes(ch, prm, issuer)
-	} else if !o.stepUpAllowed(scopes) {
-		return fmt.Errorf("%w (asked for %q %d times in a row)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
 	}
-	if !o.userless() && slices.Contains(as.ScopesSupported, "offline_access") && len(scopes) > 0 && !slices.Contains(scopes, "offline_access") {
-		scopes = append(scopes, "offline_access")
+	scopes = o.withOfflineAccess(as, scopes)
+	if !refresh && !o.stepUpAllowed(scopes) { // counted as asked for, offline_access and all
+		return fmt.Errorf("%w (asked for %q %d times in a row)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
 	}
 	reg, err := o.register(ctx, as)
 	if err != nil {
@@ -358,7 +359,10 @@ func (o *OAuth) dynamicRegistration(ctx context.Context, as *serverMetadata) (*R
 		return nil, fmt.Errorf("client: dynamic registration: %w", err)
 	}
 	defer resp.Body.Close()
-	raw, _ := readLimited(resp.Body, 1<<20)
+	raw, err := readLimited(resp.Body, 1<<20)
+	if err != nil {
+		return nil, fmt.Errorf("client: dynamic registration at %s: HTTP %d: %w", as.RegistrationEndpoint, resp.StatusCode, err)
+	}
 	if resp.StatusCode/100 != 2 {
 		return nil, fmt.Errorf("client: dynamic registration at %s: HTTP %d: %s", as.RegistrationEndpoint, resp.StatusCode, clipBytes(raw, 300))
 	}
@@ -417,6 +421,9 @@ func (o *OAuth) authorizeCode(ctx context.Context, as *serverMetadata, reg *Regi
 	cb, err := o.Authorize(ctx, as.AuthorizationEndpoint+sep+q.Encode())
 	if err != nil {
 		return nil, err
+	}
+	if cb == nil {
+		return nil, errors.New("client: OAuth.Authorize returned neither the callback URL nor an error")
 	}
 	params := cb.Query()
 	// RFC 9207 §2.4, before anything in the response is acted on.
@@ -525,7 +532,10 @@ func (o *OAuth) tokenResponse(req *http.Request, as *serverMetadata, dpop bool, 
 		return nil, false, fmt.Errorf("client: token request: %w", err)
 	}
 	defer resp.Body.Close()
-	raw, _ := readLimited(resp.Body, 1<<20)
+	raw, err := readLimited(resp.Body, 1<<20)
+	if err != nil {
+		return nil, false, fmt.Errorf("client: token request at %s: HTTP %d: %w", as.TokenEndpoint, resp.StatusCode, err)
+	}
 	fresh := dpop && o.noteNonce(req.URL, resp, sentNonce)
 	var out struct {
 		AccessToken  string  `json:"access_token"`
@@ -547,11 +557,27 @@ func (o *OAuth) tokenResponse(req *http.Request, as *serverMetadata, dpop bool, 
 		return nil, false, err
 	}
 	tok = &Token{AccessToken: out.AccessToken, TokenType: out.TokenType, RefreshToken: out.RefreshToken, Scope: out.Scope}
-	if out.ExpiresIn > 0 {
-		tok.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
-	}
+	tok.Expiry = expiryIn(out.ExpiresIn)
 	if tok.RefreshToken == "" && old != nil {
 		tok.RefreshToken = old.RefreshToken
 	}
 	return tok, false, nil
+}
+
+// maxExpiresIn caps a token's expires_in: 100 years, far beyond any
+// token's life and within time.Duration (about 292 years).
+const maxExpiresIn = 100 * 365 * 24 * time.Hour
+
+// expiryIn is the expiry of a token issued now with expires_in seconds
+// (zero, unknown, when it is not positive; capped at maxExpiresIn, so
+// that a huge value is a distant expiry, not an overflow into the past).
+func expiryIn(seconds float64) time.Time {
+	if !(seconds > 0) {
+		return time.Time{}
+	}
+	d := maxExpiresIn
+	if seconds < maxExpiresIn.Seconds() {
+		d = time.Duration(seconds * float64(time.Second))
+	}
+	return time.Now().Add(d)
 }

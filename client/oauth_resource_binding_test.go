@@ -55,13 +55,13 @@ func TestChallengeFromRedirectTargetIsNotFollowed(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "evil-token", "token_type": "Bearer"})
 	})
-	a := newAttackAS(t)
+	a := newHostileAS(t)
 	mcpURL = a.srv.URL + "/mcp"
 	a.mcp = func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, evil.URL+"/collect", http.StatusTemporaryRedirect)
 	}
 	o := &OAuth{ClientID: "svc", ClientSecret: "secret-for-the-real-as", ClientCredentials: true}
-	err := attackCall(OAuthHTTP(mcpURL, o))
+	err := hostileCall(OAuthHTTP(mcpURL, o))
 	mu.Lock()
 	defer mu.Unlock()
 	if len(leaked) > 0 {
@@ -85,15 +85,15 @@ func TestInsufficientScopeFromRedirectTargetIsNoStepUp(t *testing.T) {
 		w.WriteHeader(http.StatusForbidden)
 	}))
 	defer other.Close()
-	a := newAttackAS(t)
+	a := newHostileAS(t)
 	tr := OAuthHTTP(a.srv.URL+"/mcp", a.oauth())
-	if err := attackCall(tr); err != nil || a.authz.Load() != 1 {
+	if err := hostileCall(tr); err != nil || a.authz.Load() != 1 {
 		t.Fatalf("login: %d authorizations, error %v", a.authz.Load(), err)
 	}
 	a.mcp = func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, other.URL+"/", http.StatusTemporaryRedirect)
 	}
-	err := attackCall(tr)
+	err := hostileCall(tr)
 	if n := a.authz.Load(); n != 1 || err == nil {
 		t.Fatalf("a 403 insufficient_scope from %s (reached by a redirect): %d authorizations in all, call error %v; want no step-up and an error", other.URL, n, err)
 	}
@@ -111,7 +111,7 @@ func TestInsufficientScopeFromRedirectTargetIsNoStepUp(t *testing.T) {
 // client used to make the request", else the metadata "MUST NOT be
 // used". The token issued for /a must not be presented to /a/evil.
 func TestSharedStoreTokenNotShownToAnotherServer(t *testing.T) {
-	a := newAttackAS(t)
+	a := newHostileAS(t)
 	base := a.srv.URL
 	a.token = func(w http.ResponseWriter, r *http.Request) {
 		tok := "tok-other"
@@ -149,12 +149,12 @@ func TestSharedStoreTokenNotShownToAnotherServer(t *testing.T) {
 	store := &MemoryStore{}
 	oa := a.oauth()
 	oa.Store = store
-	if err := attackCall(OAuthHTTP(base+"/a", oa)); err != nil {
+	if err := hostileCall(OAuthHTTP(base+"/a", oa)); err != nil {
 		t.Fatalf("the client of /a: %v", err)
 	}
 	oe := a.oauth()
 	oe.Store = store
-	err := attackCall(OAuthHTTP(base+"/a/evil", oe))
+	err := hostileCall(OAuthHTTP(base+"/a/evil", oe))
 	if h, _ := shown.Load().(string); h == "Bearer tok-for-a" {
 		t.Fatalf("the token issued for %s/a was presented to the server %s/a/evil (call error %v)", base, base, err)
 	}
@@ -181,7 +181,7 @@ func TestResourceMetadataForAnotherResourceIsNotUsed(t *testing.T) {
 			name = "resource_metadata"
 		}
 		t.Run(name, func(t *testing.T) {
-			a := newAttackAS(t)
+			a := newHostileAS(t)
 			a.prm = func() map[string]any {
 				return map[string]any{"resource": a.srv.URL, "authorization_servers": []string{a.srv.URL}}
 			}
@@ -195,7 +195,7 @@ func TestResourceMetadataForAnotherResourceIsNotUsed(t *testing.T) {
 					a.ok(w)
 				}
 			}
-			err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
+			err := hostileCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
 			a.mu.Lock()
 			defer a.mu.Unlock()
 			for _, u := range a.authzURLs {
@@ -253,7 +253,7 @@ func TestHTTPSServerDoesNotLeadToPlainHTTPAuthorizationServer(t *testing.T) {
 	o := &OAuth{ClientID: "svc", ClientSecret: "s3cret", ClientCredentials: true, HTTPClient: rs.Client()}
 	tr := OAuthHTTP(rs.URL+"/mcp", o)
 	tr.Client.Transport.(*bearer).base = rs.Client().Transport
-	err := attackCall(tr)
+	err := hostileCall(tr)
 	if h, _ := cleartext.Load().(string); h != "" {
 		t.Fatalf("the https MCP server's metadata named the http:// authorization server %s and the client sent its credentials there in cleartext (%q; call error %v)", as.URL, h, err)
 	}
@@ -271,7 +271,7 @@ func TestHTTPSServerDoesNotLeadToPlainHTTPAuthorizationServer(t *testing.T) {
 func TestAuthorizationEndpointOfOtherSchemeIsNotOpened(t *testing.T) {
 	for _, ep := range []string{"file:///etc/passwd", "javascript:alert(1)//", "ms-msdt:/id PCWDiagnostic"} {
 		t.Run(ep, func(t *testing.T) {
-			a := newAttackAS(t)
+			a := newHostileAS(t)
 			meta := a.meta
 			a.meta = func() map[string]any {
 				m := meta()
@@ -284,7 +284,7 @@ func TestAuthorizationEndpointOfOtherSchemeIsNotOpened(t *testing.T) {
 				opened.Store(u)
 				return nil, errors.New("not opened")
 			}
-			_ = attackCall(OAuthHTTP(a.srv.URL+"/mcp", o))
+			_ = hostileCall(OAuthHTTP(a.srv.URL+"/mcp", o))
 			if u, _ := opened.Load().(string); u != "" {
 				t.Fatalf("Authorize was asked to open %q", clipBytes([]byte(u), 80))
 			}
@@ -303,7 +303,7 @@ func TestAuthorizationEndpointOfOtherSchemeIsNotOpened(t *testing.T) {
 func TestTokenOfUnknownTypeIsNotUsed(t *testing.T) {
 	for _, typ := range []string{"mac", ""} {
 		t.Run("token_type="+typ, func(t *testing.T) {
-			a := newAttackAS(t)
+			a := newHostileAS(t)
 			a.token = func(w http.ResponseWriter, r *http.Request) {
 				body := map[string]any{"access_token": "tok-weird", "expires_in": 300}
 				if typ != "" {
@@ -321,7 +321,7 @@ func TestTokenOfUnknownTypeIsNotUsed(t *testing.T) {
 				}
 				a.challenge401(w)
 			}
-			err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
+			err := hostileCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth()))
 			if p, _ := presented.Load().(string); p != "" {
 				t.Fatalf("a token of token_type %q was presented as %q (call error %v); want it refused", typ, p, err)
 			}
@@ -388,7 +388,7 @@ func TestTokenTypesUnderstood(t *testing.T) {
 // TestLowerCaseBearerTokenIsUsed: token_type "bearer" is the Bearer type
 // (RFC 6749 §5.1: case-insensitive), presented as "Bearer …".
 func TestLowerCaseBearerTokenIsUsed(t *testing.T) {
-	a := newAttackAS(t)
+	a := newHostileAS(t)
 	a.token = func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "tok-1", "token_type": "bearer", "expires_in": 300})
@@ -402,7 +402,7 @@ func TestLowerCaseBearerTokenIsUsed(t *testing.T) {
 		}
 		a.challenge401(w)
 	}
-	if err := attackCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth())); err != nil {
+	if err := hostileCall(OAuthHTTP(a.srv.URL+"/mcp", a.oauth())); err != nil {
 		t.Fatalf("call: %v", err)
 	}
 	if p, _ := presented.Load().(string); p != "Bearer tok-1" {

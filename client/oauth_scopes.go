@@ -54,3 +54,14 @@ func (o *OAuth) loginScopes(ch challenge, prm *resourceMetadata, issuer string) 
 	}
 	return scopes
 }
+
+// withOfflineAccess adds offline_access to scopes for a user's login when
+// the authorization server lists it in scopes_supported (basic/
+// authorization/, refresh tokens: clients MAY), unless scopes is empty
+// (the server's default set).
+func (o *OAuth) withOfflineAccess(as *serverMetadata, scopes []string) []string {
+	if o.userless() || len(scopes) == 0 || !slices.Contains(as.ScopesSupported, "offline_access") || slices.Contains(scopes, "offline_access") {
+		return scopes
+	}
+	return append(slices.Clip(scopes), "offline_access")
+}
