@@ -1,0 +1,146 @@
+package skills_test
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/mcpgen/mcpgen/skills"
+)
+
+// manyFS is an in-memory FS of n one-file skills s0 … s<n-1> whose Open,
+// Stat and ReadDir cost O(1) per entry (unlike fstest.MapFS, which scans
+// every file to synthesize a directory), so that walking it is linear.
+type manyFS struct {
+	n    int
+	root []fs.DirEntry
+}
+
+func newManyFS(n int) *manyFS {
+	m := &manyFS{n: n, root: make([]fs.DirEntry, n)}
+	names := make([]string, n)
+	for i := range n {
+		names[i] = fmt.Sprintf("s%d", i)
+	}
+	slices.Sort(names) // ReadDir returns entries sorted by name
+	for i, nm := range names {
+		m.root[i] = manyEntry{name: nm, dir: true}
+	}
+	return m
+}
+
+type manyEntry struct {
+	name string
+	dir  bool
+	size int64
+}
+
+func (e manyEntry) Name() string               { return e.name }
+func (e manyEntry) IsDir() bool                { return e.dir }
+func (e manyEntry) Type() fs.FileMode          { return e.Mode().Type() }
+func (e manyEntry) Info() (fs.FileInfo, error) { return e, nil }
+func (e manyEntry) Size() int64                { return e.size }
+func (e manyEntry) ModTime() time.Time         { return time.Time{} }
+func (e manyEntry) Sys() any                   { return nil }
+func (e manyEntry) Mode() fs.FileMode {
+	if e.dir {
+		return fs.ModeDir | 0o555
+	}
+	return 0o444
+}
+
+func (m *manyFS) content(dir string) []byte { return attackSkill(dir, "") }
+
+func (m *manyFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == "." {
+		return m.root, nil
+	}
+	if !strings.Contains(name, "/") && strings.HasPrefix(name, "s") {
+		return []fs.DirEntry{manyEntry{name: "SKILL.md", size: int64(len(m.content(name)))}}, nil
+	}
+	return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+}
+
+func (m *manyFS) Open(name string) (fs.File, error) {
+	if name == "." || !strings.Contains(name, "/") {
+		return &manyFile{e: manyEntry{name: name, dir: true}}, nil
+	}
+	dir, base, _ := strings.Cut(name, "/")
+	if base != "SKILL.md" {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	b := m.content(dir)
+	return &manyFile{e: manyEntry{name: base, size: int64(len(b))}, r: bytes.NewReader(b)}, nil
+}
+
+type manyFile struct {
+	e manyEntry
+	r *bytes.Reader
+}
+
+func (f *manyFile) Stat() (fs.FileInfo, error) { return f.e, nil }
+func (f *manyFile) Close() error               { return nil }
+func (f *manyFile) Read(p []byte) (int, error) {
+	if f.r == nil {
+		return 0, fmt.Errorf("is a directory")
+	}
+	return f.r.Read(p)
+}
+
+// The Skills extension, "Limits": the per-skill limits "do not limit how
+// many skills a server may serve …, and a listing may be arbitrarily
+// large"; the preamble: never a hang. New (and Reload) scan every file path
+// of the FS once per skill (loadSkill's paths, load's served set,
+// buildDirs' dirSet × skillDirs), so loading is quadratic in the number of
+// skills: 2,000 one-file skills load in ~0.3 s, 16,000 in ~20 s, 40,000
+// in minutes, while walking the FS and parsing every SKILL.md is linear
+// (well under a second here). The test gives New 8 s for 40,000 skills.
+func TestAttackLoadIsQuadraticInSkillCount(t *testing.T) {
+	const n = 40000
+	fsys := newManyFS(n)
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		_, err := skills.New(fsys, skills.Options{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("New of %d skills took %v", n, time.Since(start))
+	case <-time.After(8 * time.Second):
+		t.Fatalf("New of %d one-file skills has not returned after 8 s (loading is quadratic in the number of skills)", n)
+	}
+}
+
+// The preamble: hostile input never causes a hang; README: New reads "no
+// more of a file than the limit leaves" so that a SKILL.md costs no more
+// than 16 MiB. A plain integer scalar is converted through math/big
+// (SetString base 10/8, then String), which is superlinear: one 3 MB line
+// "big: 1777…7" takes New ~18 s (0o1777…: ~12 s; the same 3 MB quoted
+// takes 0.1 s), and a 16 MiB one several minutes, during which New or
+// Reload does not return. The integer is also rendered into a frontmatter
+// far beyond maxFrontmatterJSON (1 MiB), which the writer checks only
+// before a node. The test gives New 3 s.
+func TestAttackHugeIntegerScalarStallsLoad(t *testing.T) {
+	for _, v := range []string{"1" + strings.Repeat("7", 3_000_000), "0o1" + strings.Repeat("7", 3_000_000)} {
+		md := attackSkill("good", "big: "+v+"\n")
+		done := make(chan error, 1)
+		go func() {
+			_, err := skills.New(fstest.MapFS{"good/SKILL.md": {Data: md}}, skills.Options{})
+			done <- err
+		}()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			t.Fatalf("New of a %d-byte SKILL.md with one %s… integer scalar has not returned after 3 s (a quoted scalar of the same length loads in ~0.1 s)", len(md), v[:4])
+		}
+	}
+}
