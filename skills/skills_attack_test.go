@@ -2,7 +2,7 @@ package skills_test
 
 import (
 	"encoding/json"
-	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -44,13 +44,14 @@ func TestAttackFrontmatterSecondDocumentIsDropped(t *testing.T) {
 // package doc: "scalars typed by the YAML 1.2 core schema (what hosts' YAML
 // parsers do)". In YAML an explicit tag decides a node's type whatever its
 // style (YAML 1.2.2 §3.3.2, §6.9.1): !!int "3" is the integer 3,
-// !!bool "true" the boolean true, !!null "" null. go.yaml.in/yaml/v4 —
-// the very parser this package uses — decodes them so; the entry renders
-// them as strings, so a host comparing the entry with its parse of the
-// SKILL.md (Frontmatter Verification) finds a discrepancy on every such
-// skill.
-func TestAttackFrontmatterExplicitTagOnQuotedScalarIgnored(t *testing.T) {
-	extra := "retries: !!int \"3\"\nenabled: !!bool \"true\"\nnothing: !!null \"\"\n"
+// !!bool "true" the boolean true, !!null "" null, and the non-specific
+// tag "!" makes the plain scalar ! 12 the string "12". go.yaml.in/yaml/v4
+// — the very parser this package uses — decodes them so; the entry renders
+// the first three as strings and the last as the integer 12, so a host
+// comparing the entry with its parse of the SKILL.md (Frontmatter
+// Verification) finds a discrepancy on every such skill.
+func TestAttackFrontmatterExplicitTagIgnored(t *testing.T) {
+	extra := "retries: !!int \"3\"\nenabled: !!bool \"true\"\nnothing: !!null \"\"\nversion: ! 12\n"
 	fsys := fstest.MapFS{"good/SKILL.md": {Data: attackSkill("good", extra)}}
 	s, _ := newServer(t, fsys, skills.Options{})
 	res := result[listResult](t, call(t, s, skills.MethodList, ""))
@@ -58,13 +59,18 @@ func TestAttackFrontmatterExplicitTagOnQuotedScalarIgnored(t *testing.T) {
 	if err := json.Unmarshal(res.Skills[0].Frontmatter, &got); err != nil {
 		t.Fatal(err)
 	}
-	var want map[string]any
-	if err := yaml.Unmarshal([]byte("name: good\ndescription: d\n"+extra), &want); err != nil {
+	var parsed map[string]any
+	if err := yaml.Unmarshal([]byte("name: good\ndescription: d\n"+extra), &parsed); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"retries", "enabled", "nothing"} {
-		if fmt.Sprint(got[k]) != fmt.Sprint(want[k]) || fmt.Sprintf("%T", got[k]) == "string" {
-			t.Errorf("frontmatter %s = %#v (%T); the YAML says %#v (%T)", k, got[k], got[k], want[k], want[k])
+	b, _ := json.Marshal(parsed)
+	var want map[string]any
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"retries", "enabled", "nothing", "version"} {
+		if !reflect.DeepEqual(got[k], want[k]) {
+			t.Errorf("frontmatter %s = %#v; the YAML (go.yaml.in/yaml/v4) says %#v", k, got[k], want[k])
 		}
 	}
 }
