@@ -175,3 +175,39 @@ func TestAttackDirectoryCursorSkipsFileAfterReload(t *testing.T) {
 		}
 	}
 }
+
+// Pagination: "Invalid cursors SHOULD result in an error with code -32602";
+// the README holds the server's lists to it for a cursor of another list
+// ("a tools/list cursor sent to prompts/list, is -32602"), and
+// server.Paginate's doc says the same of "a cursor Paginate did not
+// produce (one of another spelling or list …)". skills/list and every
+// resources/directory/read share one cursor space, so a skills/list cursor,
+// or one issued for another directory, is read as a position in this
+// directory and pages it from the middle.
+func TestAttackCursorOfAnotherListAccepted(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a/SKILL.md": {Data: attackSkill("a", "")}, "a/x1.md": {}, "a/x2.md": {}, "a/x3.md": {},
+		"b/SKILL.md": {Data: attackSkill("b", "")}, "b/y1.md": {}, "b/y2.md": {}, "b/y3.md": {},
+		"c/SKILL.md": {Data: attackSkill("c", "")},
+	}
+	s, _ := newServer(t, fsys, skills.Options{DirectoryRead: true, PageSize: 2})
+	list := result[listResult](t, call(t, s, skills.MethodList, ""))
+	if list.NextCursor == "" {
+		t.Fatal("skills/list has one page")
+	}
+	if r := call(t, s, skills.MethodDirectoryRead, `{"uri":"skill://b","cursor":"`+list.NextCursor+`"}`); r.Error == nil {
+		t.Errorf("resources/directory/read of skill://b took a skills/list cursor and answered %s; want -32602", r.Result)
+	}
+	dirA := result[struct {
+		NextCursor string `json:"nextCursor"`
+	}](t, call(t, s, skills.MethodDirectoryRead, `{"uri":"skill://a"}`))
+	if dirA.NextCursor == "" {
+		t.Fatal("skill://a has one page")
+	}
+	if r := call(t, s, skills.MethodDirectoryRead, `{"uri":"skill://b","cursor":"`+dirA.NextCursor+`"}`); r.Error == nil {
+		t.Errorf("resources/directory/read of skill://b took skill://a's cursor and answered %s; want -32602", r.Result)
+	}
+	if r := call(t, s, skills.MethodList, `{"cursor":"`+dirA.NextCursor+`"}`); r.Error == nil {
+		t.Errorf("skills/list took a resources/directory/read cursor and answered %s; want -32602", r.Result)
+	}
+}
