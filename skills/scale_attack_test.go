@@ -144,3 +144,86 @@ func TestAttackHugeIntegerScalarStallsLoad(t *testing.T) {
 		}
 	}
 }
+
+// chainFS is one skill "good" whose 511 supporting files f0 … f510 sit at
+// the bottom of a chain of depth directories good/d/d/…/d, with O(1)
+// Open and ReadDir (fstest.MapFS scans every path for each directory).
+type chainFS struct{ depth int }
+
+func (c chainFS) level(name string) (int, bool) {
+	if name == "good" {
+		return 0, true
+	}
+	rest, ok := strings.CutPrefix(name, "good/")
+	if !ok {
+		return 0, false
+	}
+	n := strings.Count(rest, "/") + 1
+	return n, rest == strings.TrimSuffix(strings.Repeat("d/", n), "/") && n <= c.depth
+}
+
+func (c chainFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == "." {
+		return []fs.DirEntry{manyEntry{name: "good", dir: true}}, nil
+	}
+	n, ok := c.level(name)
+	if !ok {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	}
+	var out []fs.DirEntry
+	if n == 0 {
+		out = append(out, manyEntry{name: "SKILL.md", size: int64(len(attackSkill("good", "")))})
+	}
+	if n < c.depth {
+		return append(out, manyEntry{name: "d", dir: true}), nil
+	}
+	for i := range 511 {
+		out = append(out, manyEntry{name: fmt.Sprintf("f%d", i)})
+	}
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
+}
+
+func (c chainFS) Open(name string) (fs.File, error) {
+	if name == "." {
+		return &manyFile{e: manyEntry{name: ".", dir: true}}, nil
+	}
+	if _, ok := c.level(name); ok {
+		return &manyFile{e: manyEntry{name: "d", dir: true}}, nil
+	}
+	if name == "good/SKILL.md" {
+		b := attackSkill("good", "")
+		return &manyFile{e: manyEntry{name: "SKILL.md", size: int64(len(b))}, r: bytes.NewReader(b)}, nil
+	}
+	dir, base := name[:strings.LastIndex(name, "/")], name[strings.LastIndex(name, "/")+1:]
+	if n, ok := c.level(dir); ok && n == c.depth && strings.HasPrefix(base, "f") {
+		return &manyFile{e: manyEntry{name: base}, r: bytes.NewReader(nil)}, nil
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+// The Skills extension, "Limits": a host must accept a skill of up to 512
+// files and 16 MiB, and New refuses larger ones so that one skill costs a
+// bounded amount. A skill within both limits — 512 empty files — whose
+// supporting files sit 1,000 directories deep (paths of ~2,000 bytes,
+// legal on Linux) takes New about a minute: buildDirs, for every file,
+// re-escapes the full path of every ancestor directory twice (ensure →
+// dirURI → escapePath), files × depth × path length ≈ 10⁹ bytes of work
+// and allocation, where walking the same tree takes under 0.1 s. The test
+// gives New 5 s.
+func TestAttackDeepSkillStallsLoad(t *testing.T) {
+	fsys := chainFS{depth: 1000}
+	done := make(chan error, 1)
+	go func() {
+		_, err := skills.New(fsys, skills.Options{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("New of one 512-file, 41-byte skill whose files are 1,000 directories deep has not returned after 5 s")
+	}
+}
