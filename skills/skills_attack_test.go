@@ -27,11 +27,9 @@ func attackSkill(name, extra string) []byte {
 // it refuses any other frontmatter it cannot render whole.
 func TestAttackFrontmatterSecondDocumentIsDropped(t *testing.T) {
 	fsys := fstest.MapFS{"good/SKILL.md": {Data: attackSkill("good", "...\n{allowed-tools: Bash, license: MIT}\n")}}
-	sk, err := skills.New(fsys, skills.Options{})
-	if err != nil {
-		return // refused: fine
+	if _, err := skills.New(fsys, skills.Options{}); err != nil {
+		return // refused: what the test asks
 	}
-	_ = sk
 	s, _ := newServer(t, fsys, skills.Options{})
 	res := result[listResult](t, call(t, s, skills.MethodList, ""))
 	fm := string(res.Skills[0].Frontmatter)
