@@ -36,5 +36,9 @@
 // Frontmatter is parsed with go.yaml.in/yaml/v4 (the YAML organisation's
 // maintained parser, already in the module graph) into its node tree and
 // rendered with the YAML 1.2 core schema, as hosts read it: mapping keys
-// are typed like values (the key 0x10 is the member "16").
+// are typed like values (the key 0x10 is the member "16"), and an explicit
+// tag decides a scalar's type whatever its style (!!int "3" is 3, ! 12 is
+// "12"). A tag the value cannot satisfy (!!int abc), a tag outside the
+// core schema, a second YAML document (after a "..." line) and a
+// frontmatter over 1 MiB of JSON are refused, naming the line.
 package skills

@@ -54,7 +54,7 @@ func (e manyEntry) Mode() fs.FileMode {
 	return 0o444
 }
 
-func (m *manyFS) content(dir string) []byte { return attackSkill(dir, "") }
+func (m *manyFS) content(dir string) []byte { return skillWith(dir, "") }
 
 func (m *manyFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if name == "." {
@@ -131,7 +131,7 @@ func TestAttackLoadIsQuadraticInSkillCount(t *testing.T) {
 // before a node. The test gives New 3 s.
 func TestAttackHugeIntegerScalarStallsLoad(t *testing.T) {
 	for _, v := range []string{"1" + strings.Repeat("7", 3_000_000), "0o1" + strings.Repeat("7", 3_000_000)} {
-		md := attackSkill("good", "big: "+v+"\n")
+		md := skillWith("good", "big: "+v+"\n")
 		done := make(chan error, 1)
 		go func() {
 			_, err := skills.New(fstest.MapFS{"good/SKILL.md": {Data: md}}, skills.Options{})
@@ -172,7 +172,7 @@ func (c chainFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	var out []fs.DirEntry
 	if n == 0 {
-		out = append(out, manyEntry{name: "SKILL.md", size: int64(len(attackSkill("good", "")))})
+		out = append(out, manyEntry{name: "SKILL.md", size: int64(len(skillWith("good", "")))})
 	}
 	if n < c.depth {
 		return append(out, manyEntry{name: "d", dir: true}), nil
@@ -192,7 +192,7 @@ func (c chainFS) Open(name string) (fs.File, error) {
 		return &manyFile{e: manyEntry{name: "d", dir: true}}, nil
 	}
 	if name == "good/SKILL.md" {
-		b := attackSkill("good", "")
+		b := skillWith("good", "")
 		return &manyFile{e: manyEntry{name: "SKILL.md", size: int64(len(b))}, r: bytes.NewReader(b)}, nil
 	}
 	dir, base := name[:strings.LastIndex(name, "/")], name[strings.LastIndex(name, "/")+1:]

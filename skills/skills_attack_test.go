@@ -1,92 +1,11 @@
 package skills_test
 
 import (
-	"encoding/json"
-	"reflect"
-	"strings"
 	"testing"
 	"testing/fstest"
 
-	"go.yaml.in/yaml/v4"
-
 	"github.com/mcpgen/mcpgen/skills"
 )
-
-// attackSkill is a SKILL.md for directory name with the extra YAML lines.
-func attackSkill(name, extra string) []byte {
-	return []byte("---\nname: " + name + "\ndescription: d\n" + extra + "---\n# body\n")
-}
-
-// The Skills extension, "Frontmatter": the entry's frontmatter "contains
-// every field the author wrote, not a curated subset" and "MUST be
-// identical in content to the frontmatter of the SKILL.md it describes".
-// A YAML document end marker ("...") inside the frontmatter starts a second
-// YAML document; the fields after it are silently dropped from the entry
-// (and a host's single-document parser, js-yaml load / PyYAML safe_load,
-// refuses the frontmatter outright). New must refuse such a SKILL.md, as
-// it refuses any other frontmatter it cannot render whole.
-func TestAttackFrontmatterSecondDocumentIsDropped(t *testing.T) {
-	fsys := fstest.MapFS{"good/SKILL.md": {Data: attackSkill("good", "...\n{allowed-tools: Bash, license: MIT}\n")}}
-	if _, err := skills.New(fsys, skills.Options{}); err != nil {
-		return // refused: what the test asks
-	}
-	s, _ := newServer(t, fsys, skills.Options{})
-	res := result[listResult](t, call(t, s, skills.MethodList, ""))
-	fm := string(res.Skills[0].Frontmatter)
-	if !strings.Contains(fm, "allowed-tools") {
-		t.Fatalf("New accepted a frontmatter of two YAML documents and serves %s: the author's allowed-tools and license fields are gone from the entry", fm)
-	}
-}
-
-// The Skills extension, "Frontmatter" ("identical in content"), and the
-// package doc: "scalars typed by the YAML 1.2 core schema (what hosts' YAML
-// parsers do)". In YAML an explicit tag decides a node's type whatever its
-// style (YAML 1.2.2 §3.3.2, §6.9.1): !!int "3" is the integer 3,
-// !!bool "true" the boolean true, !!null "" null, and the non-specific
-// tag "!" makes the plain scalar ! 12 the string "12". go.yaml.in/yaml/v4
-// — the very parser this package uses — decodes them so; the entry renders
-// the first three as strings and the last as the integer 12, so a host
-// comparing the entry with its parse of the SKILL.md (Frontmatter
-// Verification) finds a discrepancy on every such skill.
-func TestAttackFrontmatterExplicitTagIgnored(t *testing.T) {
-	extra := "retries: !!int \"3\"\nenabled: !!bool \"true\"\nnothing: !!null \"\"\nversion: ! 12\n"
-	fsys := fstest.MapFS{"good/SKILL.md": {Data: attackSkill("good", extra)}}
-	s, _ := newServer(t, fsys, skills.Options{})
-	res := result[listResult](t, call(t, s, skills.MethodList, ""))
-	var got map[string]any
-	if err := json.Unmarshal(res.Skills[0].Frontmatter, &got); err != nil {
-		t.Fatal(err)
-	}
-	var parsed map[string]any
-	if err := yaml.Unmarshal([]byte("name: good\ndescription: d\n"+extra), &parsed); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(parsed)
-	var want map[string]any
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"retries", "enabled", "nothing", "version"} {
-		if !reflect.DeepEqual(got[k], want[k]) {
-			t.Errorf("frontmatter %s = %#v; the YAML (go.yaml.in/yaml/v4) says %#v", k, got[k], want[k])
-		}
-	}
-}
-
-// A scalar whose explicit tag it cannot satisfy (!!int abc, !!float x) is
-// not valid YAML content: go.yaml.in/yaml/v4 refuses it ("cannot construct
-// !!str `abc` as a !!int"), so does every host parser. README ("skills.New
-// refuses, naming the file, a SKILL.md without frontmatter …"; the doc of
-// New: "frontmatter that is not YAML") — New serves it with the tag
-// dropped instead, an entry no host can reproduce.
-func TestAttackFrontmatterUnsatisfiableTagAccepted(t *testing.T) {
-	for _, extra := range []string{"retries: !!int abc\n", "ratio: !!float many\n", "flag: !!bool maybe\n"} {
-		_, err := skills.New(fstest.MapFS{"good/SKILL.md": {Data: attackSkill("good", extra)}}, skills.Options{})
-		if err == nil {
-			t.Errorf("%q: New accepted it; want an error naming good/SKILL.md:4", extra)
-		}
-	}
-}
 
 // Pagination (server/utilities/pagination.mdx, "Servers SHOULD: Provide
 // stable cursors"), as the README promises for the server's own lists
@@ -98,7 +17,7 @@ func TestAttackListCursorSkipsSkillAfterReload(t *testing.T) {
 	mk := func(names ...string) fstest.MapFS {
 		m := fstest.MapFS{}
 		for _, n := range names {
-			m[n+"/SKILL.md"] = &fstest.MapFile{Data: attackSkill(n, "")}
+			m[n+"/SKILL.md"] = &fstest.MapFile{Data: skillWith(n, "")}
 		}
 		return m
 	}
@@ -135,7 +54,7 @@ func TestAttackListCursorSkipsSkillAfterReload(t *testing.T) {
 // removed by Reload makes the next page skip a file that stayed.
 func TestAttackDirectoryCursorSkipsFileAfterReload(t *testing.T) {
 	mk := func(files ...string) fstest.MapFS {
-		m := fstest.MapFS{"good/SKILL.md": {Data: attackSkill("good", "")}}
+		m := fstest.MapFS{"good/SKILL.md": {Data: skillWith("good", "")}}
 		for _, f := range files {
 			m["good/refs/"+f] = &fstest.MapFile{Data: []byte(f)}
 		}
@@ -184,9 +103,9 @@ func TestAttackDirectoryCursorSkipsFileAfterReload(t *testing.T) {
 // directory and pages it from the middle.
 func TestAttackCursorOfAnotherListAccepted(t *testing.T) {
 	fsys := fstest.MapFS{
-		"a/SKILL.md": {Data: attackSkill("a", "")}, "a/x1.md": {}, "a/x2.md": {}, "a/x3.md": {},
-		"b/SKILL.md": {Data: attackSkill("b", "")}, "b/y1.md": {}, "b/y2.md": {}, "b/y3.md": {},
-		"c/SKILL.md": {Data: attackSkill("c", "")},
+		"a/SKILL.md": {Data: skillWith("a", "")}, "a/x1.md": {}, "a/x2.md": {}, "a/x3.md": {},
+		"b/SKILL.md": {Data: skillWith("b", "")}, "b/y1.md": {}, "b/y2.md": {}, "b/y3.md": {},
+		"c/SKILL.md": {Data: skillWith("c", "")},
 	}
 	s, _ := newServer(t, fsys, skills.Options{DirectoryRead: true, PageSize: 2})
 	list := result[listResult](t, call(t, s, skills.MethodList, ""))
