@@ -4,6 +4,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/mcpgen/mcpgen/jsonrpc"
 	"github.com/mcpgen/mcpgen/skills"
 )
 
@@ -13,7 +14,7 @@ import (
 // pages by position, so a skill removed by Reload from the first page
 // makes the next page skip a skill that stayed: a client paging through
 // never learns it exists.
-func TestAttackListCursorSkipsSkillAfterReload(t *testing.T) {
+func TestListCursorSkipsNoSkillAfterReload(t *testing.T) {
 	mk := func(names ...string) fstest.MapFS {
 		m := fstest.MapFS{}
 		for _, n := range names {
@@ -52,7 +53,7 @@ func TestAttackListCursorSkipsSkillAfterReload(t *testing.T) {
 // Directories: "Pagination mirrors resources/list", whose cursors the
 // README promises skip nothing that stayed): a file of the first page
 // removed by Reload makes the next page skip a file that stayed.
-func TestAttackDirectoryCursorSkipsFileAfterReload(t *testing.T) {
+func TestDirectoryCursorSkipsNoFileAfterReload(t *testing.T) {
 	mk := func(files ...string) fstest.MapFS {
 		m := fstest.MapFS{"good/SKILL.md": {Data: skillWith("good", "")}}
 		for _, f := range files {
@@ -101,7 +102,7 @@ func TestAttackDirectoryCursorSkipsFileAfterReload(t *testing.T) {
 // resources/directory/read share one cursor space, so a skills/list cursor,
 // or one issued for another directory, is read as a position in this
 // directory and pages it from the middle.
-func TestAttackCursorOfAnotherListAccepted(t *testing.T) {
+func TestCursorOfAnotherListIsRefused(t *testing.T) {
 	fsys := fstest.MapFS{
 		"a/SKILL.md": {Data: skillWith("a", "")}, "a/x1.md": {}, "a/x2.md": {}, "a/x3.md": {},
 		"b/SKILL.md": {Data: skillWith("b", "")}, "b/y1.md": {}, "b/y2.md": {}, "b/y3.md": {},
@@ -112,7 +113,7 @@ func TestAttackCursorOfAnotherListAccepted(t *testing.T) {
 	if list.NextCursor == "" {
 		t.Fatal("skills/list has one page")
 	}
-	if r := call(t, s, skills.MethodDirectoryRead, `{"uri":"skill://b","cursor":"`+list.NextCursor+`"}`); r.Error == nil {
+	if r := call(t, s, skills.MethodDirectoryRead, `{"uri":"skill://b","cursor":"`+list.NextCursor+`"}`); r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("resources/directory/read of skill://b took a skills/list cursor and answered %s; want -32602", r.Result)
 	}
 	dirA := result[struct {
@@ -121,10 +122,10 @@ func TestAttackCursorOfAnotherListAccepted(t *testing.T) {
 	if dirA.NextCursor == "" {
 		t.Fatal("skill://a has one page")
 	}
-	if r := call(t, s, skills.MethodDirectoryRead, `{"uri":"skill://b","cursor":"`+dirA.NextCursor+`"}`); r.Error == nil {
+	if r := call(t, s, skills.MethodDirectoryRead, `{"uri":"skill://b","cursor":"`+dirA.NextCursor+`"}`); r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("resources/directory/read of skill://b took skill://a's cursor and answered %s; want -32602", r.Result)
 	}
-	if r := call(t, s, skills.MethodList, `{"cursor":"`+dirA.NextCursor+`"}`); r.Error == nil {
+	if r := call(t, s, skills.MethodList, `{"cursor":"`+dirA.NextCursor+`"}`); r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("skills/list took a resources/directory/read cursor and answered %s; want -32602", r.Result)
 	}
 }
