@@ -5,7 +5,7 @@
 // A skill is a directory holding a SKILL.md whose YAML frontmatter has at
 // least name and description. New reads every skill of an fs.FS — so
 //
-//	//go:embed skills
+//	//go:embed all:skills
 //	var skillFS embed.FS
 //
 //	sk, err := skills.New(must(fs.Sub(skillFS, "skills")), skills.Options{DirectoryRead: true})
@@ -13,11 +13,12 @@
 //	srv, err := server.New(opts)
 //	sk.Bind(srv)       // only needed for Reload
 //
-// ships them in the binary — and checks them at start-up: the naming rules,
-// the final-segment rule (the directory is named after the skill), the
-// per-skill limits (512 files, 16 MiB; no more of a file is read than the
-// limit leaves) and reserved metadata keys, every problem reported with
-// its file.
+// ships them in the binary (all: keeps the files whose names begin with
+// "." or "_", which embed otherwise leaves out) — and checks them at
+// start-up: the naming rules, the final-segment rule (the directory is
+// named after the skill), the per-skill limits (512 files, 16 MiB; no
+// more of a file is read than the limit leaves) and reserved metadata
+// keys, every problem reported with its file.
 //
 // Every file is a resource skill://<skill-path>/<file-path> read from
 // memory; SKILL.md has mimeType text/markdown and the frontmatter's name and

@@ -8,16 +8,16 @@ import (
 
 // README, Skills: "Every file of a skill is a resource", and the
 // scaffold's skills.go promises "each directory under skills/ holding a
-// SKILL.md is a skill". The scaffold (and the weather and everything
-// examples it follows) embeds the skills with "//go:embed skills"; by the
+// SKILL.md is a skill". Were the scaffold (and the weather and everything
+// examples it follows) to embed the skills with "//go:embed skills", by the
 // embed rules (pkg embed: "files with names beginning with ‘.’ or ‘_’ are
-// excluded" unless the pattern has the all: prefix), a skill's
-// scripts/_common.py, _shared/ or .env.example is silently left out of the
+// excluded" unless the pattern has the all: prefix) a skill's
+// scripts/_common.py, _shared/ or .env.example would be silently left out of the
 // binary: skills.New never sees it, the skill's manifest omits it, and a
 // SKILL.md that points to it sends the agent to a file the server does not
 // serve — with no start-up error. The directive must be
 // "//go:embed all:skills".
-func TestAttackScaffoldEmbedDropsUnderscoreAndDotFiles(t *testing.T) {
+func TestScaffoldEmbedsSkillFilesStartingWithDotOrUnderscore(t *testing.T) {
 	files, err := Scaffold(Data{Module: "example.com/w", Name: "w", Version: UnpublishedVersion})
 	if err != nil {
 		t.Fatal(err)
