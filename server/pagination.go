@@ -3,14 +3,16 @@ package server
 import (
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 )
 
 // Cursors are opaque to clients (server/utilities/pagination.mdx). This
 // runtime's cursor is base64url (unpadded) of the JSON array
 // [list, position, last, next]: the list it pages ("tools", "prompts",
-// "resources", "resourceTemplates"; "" for Paginate), how many items the
-// walk has listed, and the keys of the last item listed and of the first
-// item of the next page ("" for Paginate). It holds no secret, so any
+// "resources", "resourceTemplates"; "" for Paginate; the name its caller
+// gives PaginateKeyed), how many items the walk has listed, and the keys
+// of the last item listed and of the first item of the next page ("" for
+// Paginate). It holds no secret, so any
 // replica with the same registrations reads a cursor another issued; it is
 // canonical (encoding/json's encoding, strict base64), so a cursor is
 // accepted only in the one spelling this runtime produces.
@@ -59,7 +61,8 @@ func decodeCursor(s, list string) (cursor, bool) {
 // The cursor is a position: when items before it are removed between two
 // pages, the walk skips as many. The server's own lists (tools/list,
 // prompts/list, resources/list, resources/templates/list) name the items
-// around the position instead, so their cursors stay stable.
+// around the position instead, so their cursors stay stable; so does
+// PaginateKeyed, for a list whose items have keys.
 func Paginate[T any](items []T, cursor string, pageSize int) (page []T, next string, err error) {
 	start := 0
 	if cursor != "" {
@@ -75,6 +78,24 @@ func Paginate[T any](items []T, cursor string, pageSize int) (page []T, next str
 		next = cursorAt("", end, "", "")
 	}
 	return items[start:end], next, nil
+}
+
+// PaginateKeyed is Paginate for a list of items with unique keys (key
+// returns an item's), paged as the server's own lists are: the cursor
+// names list and the keys of the last item listed and of the next one, so
+// items removed between two pages, even those two, skip none that stayed
+// (when both are gone the walk starts over from the first item, and may
+// list again items it listed before). A cursor of another list, or one
+// PaginateKeyed did not produce, is an error that Handle answers with
+// -32602. list tells apart the lists of one server that take cursors: the
+// method, and the resource for a per-resource listing. An item added
+// between two pages is listed when it comes after the page already given.
+func PaginateKeyed[T any](list string, items []T, key func(T) string, cursor string, pageSize int) (page []T, next string, err error) {
+	index := func(k string) (int, bool) {
+		i := slices.IndexFunc(items, func(x T) bool { return key(x) == k })
+		return i, i >= 0
+	}
+	return paginateKeyed(list, items, key, index, cursor, pageSize)
 }
 
 func cursorAt(list string, position int, last, next string) string {

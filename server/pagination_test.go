@@ -230,3 +230,21 @@ func TestCursorWhoseItemsAreGoneSkipsNoneThatStayed(t *testing.T) {
 		}
 	}
 }
+
+// PaginateKeyed pages an extension's list as the server pages its own: a
+// cursor of another list is refused, and removing the last item listed
+// skips none that stayed.
+func TestPaginateKeyedIsStableAndNamesItsList(t *testing.T) {
+	id := func(s string) string { return s }
+	page, next, err := PaginateKeyed("letters", []string{"a", "b", "c", "d"}, id, "", 2)
+	if err != nil || len(page) != 2 || next == "" {
+		t.Fatalf("first page %v %q %v", page, next, err)
+	}
+	if _, _, err := PaginateKeyed("digits", []string{"a", "b", "c", "d"}, id, next, 2); err == nil {
+		t.Error("a cursor of letters was accepted by digits")
+	}
+	page, _, err = PaginateKeyed("letters", []string{"a", "c", "d"}, id, next, 2)
+	if err != nil || len(page) != 2 || page[0] != "c" {
+		t.Errorf("after b went away, the next page is %v (%v); want [c d]", page, err)
+	}
+}

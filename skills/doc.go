@@ -5,7 +5,7 @@
 // A skill is a directory holding a SKILL.md whose YAML frontmatter has at
 // least name and description. New reads every skill of an fs.FS — so
 //
-//	//go:embed skills
+//	//go:embed all:skills
 //	var skillFS embed.FS
 //
 //	sk, err := skills.New(must(fs.Sub(skillFS, "skills")), skills.Options{DirectoryRead: true})
@@ -13,11 +13,12 @@
 //	srv, err := server.New(opts)
 //	sk.Bind(srv)       // only needed for Reload
 //
-// ships them in the binary — and checks them at start-up: the naming rules,
-// the final-segment rule (the directory is named after the skill), the
-// per-skill limits (512 files, 16 MiB; no more of a file is read than the
-// limit leaves) and reserved metadata keys, every problem reported with
-// its file.
+// ships them in the binary (all: keeps the files whose names begin with
+// "." or "_", which embed otherwise leaves out) — and checks them at
+// start-up: the naming rules, the final-segment rule (the directory is
+// named after the skill), the per-skill limits (512 files, 16 MiB; no
+// more of a file is read than the limit leaves) and reserved metadata
+// keys, every problem reported with its file.
 //
 // Every file is a resource skill://<skill-path>/<file-path> read from
 // memory; SKILL.md has mimeType text/markdown and the frontmatter's name and
@@ -36,5 +37,9 @@
 // Frontmatter is parsed with go.yaml.in/yaml/v4 (the YAML organisation's
 // maintained parser, already in the module graph) into its node tree and
 // rendered with the YAML 1.2 core schema, as hosts read it: mapping keys
-// are typed like values (the key 0x10 is the member "16").
+// are typed like values (the key 0x10 is the member "16"), and an explicit
+// tag decides a scalar's type whatever its style (!!int "3" is 3, ! 12 is
+// "12"). A tag the value cannot satisfy (!!int abc), a tag outside the
+// core schema, a second YAML document (after a "..." line) and a
+// frontmatter over 1 MiB of JSON are refused, naming the line.
 package skills

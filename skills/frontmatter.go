@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"math/big"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -45,16 +44,29 @@ func splitFrontmatter(content []byte) (yamlText []byte, firstLine int, err error
 // scalars typed by the YAML 1.2 core schema (what hosts' YAML parsers do:
 // a date stays a string, "yes" stays a string), mapping keys too (the key
 // 0x10 is the integer 16, the member "16"; 16 and 0x10 in one mapping are
-// a duplicate key). Values JSON cannot carry (.inf, .nan, float keys,
-// non-scalar keys, merge keys) are errors naming the line.
+// a duplicate key), explicit tags deciding (resolve). Values JSON cannot
+// carry (.inf, .nan, float keys, non-scalar keys, merge keys, tags outside
+// the core schema), a second YAML document and more than
+// maxFrontmatterJSON bytes of JSON are errors naming the line.
 func frontmatterJSON(content []byte) (json.RawMessage, error) {
 	text, first, err := splitFrontmatter(content)
 	if err != nil {
 		return nil, err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(text, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	var doc, more yaml.Node
+	if err := dec.Decode(&doc); err != nil {
 		return nil, yamlError(err, first)
+	}
+	// A document end marker ("...") may be followed by a second document,
+	// which a host's single-document parser refuses (js-yaml load, PyYAML
+	// safe_load) and the entry could not carry: refuse it too.
+	switch err := dec.Decode(&more); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		return nil, yamlError(err, first)
+	default:
+		return nil, &lineError{line: first + more.Line - 1, msg: "frontmatter holds a second YAML document (after a \"...\" line); it must be one mapping"}
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, &lineError{line: first, msg: "frontmatter must be a YAML mapping (name: …, description: …)"}
@@ -101,8 +113,11 @@ func (w *jsonWriter) node(n *yaml.Node, depth int) error {
 	if depth > 64 {
 		return w.fail(n, "nested too deeply")
 	}
-	if w.buf.Len() > maxFrontmatterJSON {
-		return w.fail(n, "frontmatter expands to more than %d bytes of JSON", maxFrontmatterJSON)
+	if err := w.checkSize(n, 0); err != nil {
+		return err
+	}
+	if err := w.collectionTag(n); err != nil {
+		return err
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
@@ -154,106 +169,35 @@ func (w *jsonWriter) node(n *yaml.Node, depth int) error {
 		}
 		w.buf.WriteByte(']')
 	case yaml.ScalarNode:
-		return w.scalar(n)
+		if err := w.scalar(n); err != nil {
+			return err
+		}
 	default:
 		return w.fail(n, "unsupported YAML node")
 	}
+	return w.checkSize(n, 0)
+}
+
+// collectionTag fails when mapping or sequence n has an explicit tag
+// other than its own (!!map, !!seq) or the non-specific "!": a scalar tag
+// on a collection (!!str {a: 1}) cannot be satisfied, and other tags have
+// no JSON type.
+func (w *jsonWriter) collectionTag(n *yaml.Node) error {
+	own := map[yaml.Kind]string{yaml.MappingNode: "!!map", yaml.SequenceNode: "!!seq"}[n.Kind]
+	if own == "" || !explicitTag(n) || n.Tag == own || n.Tag == nonSpecificTag {
+		return nil
+	}
+	return w.fail(n, "the tag %s cannot be given to a %s", n.Tag, map[string]string{"!!map": "mapping", "!!seq": "sequence"}[own])
+}
+
+// checkSize fails when the JSON written so far and more bytes still to
+// write exceed maxFrontmatterJSON.
+func (w *jsonWriter) checkSize(n *yaml.Node, more int) error {
+	if w.buf.Len()+more > maxFrontmatterJSON {
+		return w.fail(n, "frontmatter expands to more than %d bytes of JSON", maxFrontmatterJSON)
+	}
 	return nil
 }
-
-// scalar writes a scalar as the JSON of its value (resolve).
-func (w *jsonWriter) scalar(n *yaml.Node) error {
-	text, tag, err := w.resolve(n)
-	if err != nil {
-		return err
-	}
-	if tag == tagStr {
-		writeString(&w.buf, text)
-	} else {
-		w.buf.WriteString(text)
-	}
-	return nil
-}
-
-// key is the JSON member name of mapping key n: a string key as it is,
-// a null, boolean or integer key as the JSON text of its value (the
-// integer key 0x10 is "16", as hosts render a YAML mapping whose key is
-// the integer 16 as a JSON object). A float key has no single spelling
-// across hosts (1.0 is "1" to one, "1.0" to another) and is an error.
-func (w *jsonWriter) key(n *yaml.Node) (string, error) {
-	text, tag, err := w.resolve(n)
-	if err != nil {
-		return "", err
-	}
-	if tag == tagFloat {
-		return "", w.fail(n, "the mapping key %s is a number with a fraction or exponent, which JSON cannot carry as a member name; quote it (\"%s\")", n.Value, n.Value)
-	}
-	return text, nil
-}
-
-// The YAML 1.2 core schema's tags a scalar resolves to.
-const (
-	tagNull  = "!!null"
-	tagBool  = "!!bool"
-	tagInt   = "!!int"
-	tagFloat = "!!float"
-	tagStr   = "!!str"
-)
-
-// resolve types scalar n: quoted and block scalars and !!str are strings
-// (text is the string); plain scalars resolve by the YAML 1.2 core schema
-// (text is the JSON of the value: null, true, 16, 1.5).
-func (w *jsonWriter) resolve(n *yaml.Node) (text, tag string, err error) {
-	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
-	explicit := n.Style&yaml.TaggedStyle != 0
-	if quoted || (explicit && n.Tag == tagStr) {
-		return n.Value, tagStr, nil
-	}
-	v := n.Value
-	switch {
-	case v == "" || v == "~" || v == "null" || v == "Null" || v == "NULL":
-		return "null", tagNull, nil
-	case v == "true" || v == "True" || v == "TRUE":
-		return "true", tagBool, nil
-	case v == "false" || v == "False" || v == "FALSE":
-		return "false", tagBool, nil
-	case coreDecimal.MatchString(v):
-		return bigInt(strings.TrimPrefix(v, "+"), 10), tagInt, nil
-	case coreOctal.MatchString(v):
-		return bigInt(v[2:], 8), tagInt, nil
-	case coreHex.MatchString(v):
-		return bigInt(v[2:], 16), tagInt, nil
-	case coreFloat.MatchString(v):
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || math.IsInf(f, 0) {
-			return "", "", w.fail(n, "number %s is out of range", v)
-		}
-		if f == 0 && math.Signbit(f) {
-			return "-0.0", tagFloat, nil // json.Marshal's "-0" would read back as the integer 0
-		}
-		b, _ := json.Marshal(f)
-		return string(b), tagFloat, nil
-	case coreInfNaN.MatchString(v):
-		return "", "", w.fail(n, "%s cannot be represented in JSON", v)
-	}
-	return v, tagStr, nil
-}
-
-// bigInt is the decimal text of the integer digits in base.
-func bigInt(digits string, base int) string {
-	var i big.Int
-	i.SetString(digits, base)
-	return i.String()
-}
-
-// The YAML 1.2 core schema's number forms (yaml.org/spec/1.2.2 §10.3.2).
-var (
-	coreDecimal = regexp.MustCompile(`^[-+]?[0-9]+$`)
-	coreOctal   = regexp.MustCompile(`^0o[0-7]+$`)
-	coreHex     = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
-	coreFloat   = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
-	coreInfNaN  = regexp.MustCompile(`^([-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
-)
 
 // writeString writes s as a JSON string without HTML escaping.
 func writeString(buf *bytes.Buffer, s string) {

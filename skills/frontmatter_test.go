@@ -2,9 +2,12 @@ package skills_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"go.yaml.in/yaml/v4"
 
 	"github.com/mcpgen/mcpgen/skills"
 )
@@ -56,6 +59,80 @@ func TestFrontmatterDuplicateKeyInAnotherSpelling(t *testing.T) {
 		_, err := skills.New(fstest.MapFS{"good/SKILL.md": {Data: []byte(md)}}, skills.Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: New error = %v, want %q", c.yaml, err, c.want)
+		}
+	}
+}
+
+// The Skills extension, "Frontmatter": the entry's frontmatter "contains
+// every field the author wrote, not a curated subset" and "MUST be
+// identical in content to the frontmatter of the SKILL.md it describes".
+// A YAML document end marker ("...") inside the frontmatter starts a second
+// YAML document; the fields after it are silently dropped from the entry
+// (and a host's single-document parser, js-yaml load / PyYAML safe_load,
+// refuses the frontmatter outright). New must refuse such a SKILL.md, as
+// it refuses any other frontmatter it cannot render whole.
+func TestFrontmatterOfTwoYAMLDocumentsIsRefused(t *testing.T) {
+	fsys := fstest.MapFS{"good/SKILL.md": {Data: skillWith("good", "...\n{allowed-tools: Bash, license: MIT}\n")}}
+	_, err := skills.New(fsys, skills.Options{})
+	if err == nil {
+		s, _ := newServer(t, fsys, skills.Options{})
+		res := result[listResult](t, call(t, s, skills.MethodList, ""))
+		t.Fatalf("New accepted a frontmatter of two YAML documents and serves %s: the author's allowed-tools and license fields are gone from the entry", res.Skills[0].Frontmatter)
+	}
+	if !strings.Contains(err.Error(), "good/SKILL.md:5: frontmatter holds a second YAML document") {
+		t.Fatalf("New error = %v; want it to name good/SKILL.md:5, where the second document starts", err)
+	}
+}
+
+// The Skills extension, "Frontmatter" ("identical in content"), and the
+// package doc: "scalars typed by the YAML 1.2 core schema (what hosts' YAML
+// parsers do)". In YAML an explicit tag decides a node's type whatever its
+// style (YAML 1.2.2 §3.3.2, §6.9.1): !!int "3" is the integer 3,
+// !!bool "true" the boolean true, !!null "" null, and the non-specific
+// tag "!" makes the plain scalar ! 12 the string "12". go.yaml.in/yaml/v4
+// — the very parser this package uses — decodes them so; the entry renders
+// the first three as strings and the last as the integer 12, so a host
+// comparing the entry with its parse of the SKILL.md (Frontmatter
+// Verification) finds a discrepancy on every such skill.
+func TestFrontmatterExplicitTagDecidesTheType(t *testing.T) {
+	extra := "retries: !!int \"3\"\nenabled: !!bool \"true\"\nnothing: !!null \"\"\nversion: ! 12\n"
+	fsys := fstest.MapFS{"good/SKILL.md": {Data: skillWith("good", extra)}}
+	s, _ := newServer(t, fsys, skills.Options{})
+	res := result[listResult](t, call(t, s, skills.MethodList, ""))
+	var got map[string]any
+	if err := json.Unmarshal(res.Skills[0].Frontmatter, &got); err != nil {
+		t.Fatal(err)
+	}
+	var parsed map[string]any
+	if err := yaml.Unmarshal([]byte("name: good\ndescription: d\n"+extra), &parsed); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(parsed)
+	var want map[string]any
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"retries", "enabled", "nothing", "version"} {
+		if !reflect.DeepEqual(got[k], want[k]) {
+			t.Errorf("frontmatter %s = %#v; the YAML (go.yaml.in/yaml/v4) says %#v", k, got[k], want[k])
+		}
+	}
+}
+
+// A scalar whose explicit tag it cannot satisfy (!!int abc, !!float x) is
+// not valid YAML content: go.yaml.in/yaml/v4 refuses it ("cannot construct
+// !!str `abc` as a !!int"), so does every host parser. README ("skills.New
+// refuses, naming the file, a SKILL.md without frontmatter …"; the doc of
+// New: "frontmatter that is not YAML") — New serves it with the tag
+// dropped instead, an entry no host can reproduce. So are a scalar tag on
+// a collection and a tag outside the core schema (!!timestamp, a local
+// !env), which hosts read differently or refuse, and JSON has no type for.
+func TestFrontmatterTagItsValueCannotSatisfyIsRefused(t *testing.T) {
+	for _, extra := range []string{"retries: !!int abc\n", "ratio: !!float many\n", "flag: !!bool maybe\n",
+		"x: !!str {a: 1}\n", "day: !!timestamp 2001-01-01\n", "home: !env HOME\n"} {
+		_, err := skills.New(fstest.MapFS{"good/SKILL.md": {Data: skillWith("good", extra)}}, skills.Options{})
+		if err == nil || !strings.Contains(err.Error(), "good/SKILL.md:4: ") {
+			t.Errorf("%q: New error = %v; want an error naming good/SKILL.md:4", extra, err)
 		}
 	}
 }

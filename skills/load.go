@@ -119,9 +119,9 @@ func load(fsys fs.FS) (*catalog, error) {
 	}
 	c := &catalog{byURI: map[string]*skill{}, files: map[string]*file{}, dirs: map[string]*dir{}}
 	read := &fileReader{fsys: fsys, contents: map[string][]byte{}}
-	served := map[string]bool{} // file paths inside some skill
+	index := newPathIndex(filePaths)
 	for _, sd := range skillDirs {
-		sk, err := loadSkill(sd, filePaths, read)
+		sk, err := loadSkill(sd, index, read)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -133,11 +133,6 @@ func load(fsys fs.FS) (*catalog, error) {
 				c.files[f.uri] = f
 			}
 		}
-		for _, p := range filePaths {
-			if within(p, sd) {
-				served[p] = true
-			}
-		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -147,15 +142,12 @@ func load(fsys fs.FS) (*catalog, error) {
 	for _, sk := range c.skills {
 		c.files[sk.uri] = sk.files[0]
 	}
-	c.buildDirs(served, dirSet, skillDirs)
+	c.buildDirs(index.servedBy(skillDirs), dirSet, skillDirs)
 	return c, nil
 }
 
-// within reports whether file path p lies inside directory d.
-func within(p, d string) bool { return strings.HasPrefix(p, d+"/") }
-
 // loadSkill reads one skill rooted at directory sd.
-func loadSkill(sd string, filePaths []string, read *fileReader) (*skill, error) {
+func loadSkill(sd string, index *pathIndex, read *fileReader) (*skill, error) {
 	mdPath := path.Join(sd, skillFileName)
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("skills: %s: %s", mdPath, fmt.Sprintf(format, args...))
@@ -168,15 +160,10 @@ func loadSkill(sd string, filePaths []string, read *fileReader) (*skill, error) 
 			return nil, fail("directory %q cannot be a skill:// path segment as is (use letters, digits and -._~)", seg)
 		}
 	}
-	var paths []string
-	for _, p := range filePaths {
-		if within(p, sd) {
-			paths = append(paths, p)
-		}
+	if n := len(index.under(sd)); n > MaxFilesPerSkill {
+		return nil, fail("the skill has %d files; a skill may have at most %d (SKILL.md included)", n, MaxFilesPerSkill)
 	}
-	if len(paths) > MaxFilesPerSkill {
-		return nil, fail("the skill has %d files; a skill may have at most %d (SKILL.md included)", len(paths), MaxFilesPerSkill)
-	}
+	paths := index.inWalkOrder(index.under(sd))
 	overLimit := func(p string) error {
 		return fail("the skill's files total more than %d bytes with %s; a skill may total at most %d (16 MiB)", MaxBytesPerSkill, p, MaxBytesPerSkill)
 	}
@@ -298,64 +285,4 @@ func escapePath(p string) string {
 		segs[i] = url.PathEscape(s)
 	}
 	return strings.Join(segs, "/")
-}
-
-// buildDirs makes a directory resource of every directory on the way to a
-// served file: skill roots, their subdirectories (empty ones too) and the
-// prefix directories above skills (skill://acme, skill://acme/billing).
-func (c *catalog) buildDirs(served map[string]bool, dirSet map[string]bool, skillDirs []string) {
-	dirURI := func(d string) string { return "skill://" + escapePath(d) }
-	isSkill := map[string]bool{}
-	for _, sd := range skillDirs {
-		isSkill[sd] = true
-	}
-	ensure := func(d string) *dir {
-		u := dirURI(d)
-		if x := c.dirs[u]; x != nil {
-			return x
-		}
-		x := &dir{uri: u}
-		for sd := d; sd != "."; sd = path.Dir(sd) {
-			if isSkill[sd] {
-				x.skillMD = dirURI(sd) + "/" + skillFileName
-				break
-			}
-		}
-		c.dirs[u] = x
-		return x
-	}
-	linked := map[string]bool{}
-	// link makes d a directory resource listed by each of its ancestors.
-	link := func(d string) {
-		ensure(d)
-		for ; d != "." && !linked[d]; d = path.Dir(d) {
-			linked[d] = true
-			up := path.Dir(d)
-			if up == "." {
-				break
-			}
-			ensure(up).children = append(ensure(up).children, child{uri: dirURI(d), name: path.Base(d), mimeType: DirectoryMIMEType})
-		}
-	}
-	for p := range served {
-		f := c.files[dirURI(p)]
-		link(path.Dir(p))
-		x := ensure(path.Dir(p))
-		x.children = append(x.children, child{uri: f.uri, name: f.name, mimeType: f.mimeType, description: f.description})
-		for d := path.Dir(p); d != "."; d = path.Dir(d) {
-			ensure(d).files = append(ensure(d).files, f.uri)
-		}
-	}
-	for d := range dirSet {
-		for _, sd := range skillDirs {
-			if d == sd || within(d, sd) {
-				link(d)
-				break
-			}
-		}
-	}
-	for _, x := range c.dirs {
-		slices.SortFunc(x.children, func(a, b child) int { return strings.Compare(a.uri, b.uri) })
-		slices.Sort(x.files)
-	}
 }

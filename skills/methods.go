@@ -81,7 +81,7 @@ type DirectoryResult struct {
 
 func (k *Skills) list(ctx context.Context, p ListParams) (*ListResult, error) {
 	c := k.cur.Load()
-	page, next, err := server.Paginate(visibleSkills(ctx, c.skills), p.Cursor, k.opts.PageSize)
+	page, next, err := server.PaginateKeyed(MethodList, visibleSkills(ctx, c.skills), func(sk *skill) string { return sk.uri }, p.Cursor, k.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,9 @@ func (k *Skills) readDirectory(ctx context.Context, p DirectoryParams) (*Directo
 		}
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, msg, map[string]string{"uri": *p.URI})
 	}
-	page, next, err := server.Paginate(c.visibleChildren(ctx, d), p.Cursor, k.opts.PageSize)
+	// The cursor names the directory: one of another directory or of
+	// skills/list is -32602.
+	page, next, err := server.PaginateKeyed(MethodDirectoryRead+" "+d.uri, c.visibleChildren(ctx, d), func(ch child) string { return ch.uri }, p.Cursor, k.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,10 @@ type Options struct {
 	DirectoryRead bool
 	// PageSize is the number of entries per page of skills/list and
 	// resources/directory/read (0: all on one page). An entry is never
-	// split across pages.
+	// split across pages. A cursor names its list (one of another list is
+	// -32602) and the entries around the page's end, as the server's own
+	// lists do (server.PaginateKeyed), so a Reload between two pages
+	// skips no entry that stayed.
 	PageSize int
 }
 

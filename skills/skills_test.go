@@ -50,6 +50,11 @@ func testFS() fstest.MapFS {
 	}
 }
 
+// skillWith is a SKILL.md for directory name with the extra YAML lines.
+func skillWith(name, extra string) []byte {
+	return []byte("---\nname: " + name + "\ndescription: d\n" + extra + "---\n# body\n")
+}
+
 func sha(b []byte) string {
 	s := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(s[:])

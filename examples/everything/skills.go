@@ -12,9 +12,10 @@ import (
 // skills, SEP-2640), embedded in the binary: skill://acme/billing/refunds
 // (a prefixed skill with an examples/ subdirectory, which the
 // sep-2640-skills-directory scenario descends into) and
-// skill://conformance-fixture.
+// skill://conformance-fixture. The all: prefix keeps files whose names
+// begin with "." or "_", which a plain pattern drops.
 //
-//go:embed skills
+//go:embed all:skills
 var skillFiles embed.FS
 
 // registerSkills serves the embedded skills, with resources/directory/read.

@@ -11,9 +11,11 @@ import (
 // skillFiles are the server's Agent Skills (the Skills extension,
 // io.modelcontextprotocol/skills), embedded in the binary:
 // skill://plan-day-out/SKILL.md tells the model how to plan a day out with
-// weather_current, weather_forecast and calculator_arithmetic.
+// weather_current, weather_forecast and calculator_arithmetic. The all:
+// prefix keeps files whose names begin with "." or "_", which a plain
+// pattern drops.
 //
-//go:embed skills
+//go:embed all:skills
 var skillFiles embed.FS
 
 // registerSkills adds the embedded skills to so: every file a skill://
