@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// init's help: "The module path defaults to the folder name ... That element
+// names the executable 'go build' writes, so it must not end like a source
+// file (x.go, x.s) or be the name of a scaffold file (README.md)", and the
+// scaffold is meant to pass 'go build' right away. init itself writes go.sum
+// (from --replace's checkout, or while resolving the dependencies), so a
+// module whose last element is go.sum makes `go build` fail with
+// `build output "go.sum" already exists and is not an object file` (or, with
+// an empty go.sum, overwrite go.sum with the binary). init accepts it.
+func TestAttackInitModuleNamedGoSum(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "proj")
+	code, _, stderr := cli(t, "init", dir, "--module", "example.com/go.sum", "--files-only", "--replace", repoRoot(t))
+	if code != exitUsage {
+		t.Errorf("init --module example.com/go.sum: exit %d (stderr %q); want %d: the executable `go build` writes, go.sum, is a file init writes", code, stderr, exitUsage)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.sum")); err == nil {
+		t.Errorf("init wrote %s, which `go build` (binary go.sum) then refuses to overwrite", filepath.Join(dir, "go.sum"))
+	}
+}
+
+// An empty project folder argument ("") is a missing project folder: today
+// init takes the module name from the current folder, prints a summary
+// ("MCP server ..., in ", "Next: ...") on stdout and fails with exit 1 and
+// "mkdir : no such file or directory". A bad argument is a usage error
+// (main.go: "2 usage error or bad input"), named as such, as `mcpgen init`
+// with no folder is ("missing the project folder").
+func TestAttackInitEmptyFolderArgument(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, stdout, stderr := cli(t, "init", "", "--files-only")
+	if code != exitUsage || strings.Contains(stderr, "mkdir") {
+		t.Errorf(`init "": exit %d, stdout %q, stderr %q; want exit %d and a usage error naming the empty folder argument`, code, stdout, stderr, exitUsage)
+	}
+}
+
+// schema diff loads schema.ts beside a schema.json with an unbounded
+// os.ReadFile (schema.Load), while the schema itself is bounded
+// (MaxSchemaBytes: "a schema within the bound loads in bounded time and
+// memory"). A schema.ts that is a named pipe hangs the command forever.
+func TestAttackSchemaDiffSchemaTSFifoHangs(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	path := writeSchema(t, dir, "2030-01-01", tinySchema)
+	if err := syscall.Mkfifo(filepath.Join(dir, "2030-01-01", "schema.ts"), 0o644); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	done := make(chan int, 1)
+	go func() {
+		code, _, _ := cli(t, "schema", "diff", path, path)
+		done <- code
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("mcpgen schema diff did not return within 5s: it blocks reading the schema.ts beside the schema (a FIFO) with no bound")
+	}
+}
