@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +64,43 @@ func TestAttackSchemaDiffSchemaTSFifoHangs(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("mcpgen schema diff did not return within 5s: it blocks reading the schema.ts beside the schema (a FIFO) with no bound")
+	}
+}
+
+// `mcpgen tools --out` accepts "a plain, non-test .go file name" and refuses
+// a _test.go name because the bindings could not live there; but the go
+// command ignores files whose names begin with "_" or "." (go help
+// packages), so bindings written to _mcp_gen.go or .mcp_gen.go are never
+// compiled: the package has no MCPRegister, while `tools` and `tools
+// --check` both exit 0. The name should be refused as a usage error like
+// _test.go is.
+func TestAttackToolsOutIgnoredFileName(t *testing.T) {
+	for _, name := range []string{"_mcp_gen.go", ".mcp_gen.go"} {
+		if err := checkOutName(name); err == nil {
+			t.Errorf("checkOutName(%q) accepts a file the go command ignores", name)
+		}
+	}
+}
+
+// Tool arguments given as key=value are read as JSON by the property's type;
+// isJSONValue takes "1]" (or "{}}") for one JSON value (json.Decoder.More
+// is false before a closing bracket), so the bad value reaches json.Marshal,
+// which fails with "json: error calling MarshalJSON for type
+// json.RawMessage: invalid character ']' after top-level value": exit 1 (a
+// failed call) instead of the usage error "argument n=1]: want number"
+// (exit 2, "2 bad arguments" in `mcpgen call --help`); for a key without a
+// declared type the value should be the string "2]" and the call fails.
+func TestAttackCallArgumentTrailingBracket(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"},"o":{"type":"object"},"u":{}}}`)
+	for _, arg := range []string{"n=1]", "o={}}"} {
+		raw, err := toolArguments(schema, []string{arg})
+		var ae *argError
+		if !errors.As(err, &ae) {
+			t.Errorf("toolArguments(%q) = %s, %v; want a usage error (*argError)", arg, raw, err)
+		}
+	}
+	// A key without a declared type is "JSON when it parses, else a string".
+	if raw, err := toolArguments(schema, []string{"u=2]"}); err != nil || string(raw) != `{"u":"2]"}` {
+		t.Errorf(`toolArguments("u=2]") = %s, %v; want {"u":"2]"}`, raw, err)
 	}
 }
