@@ -137,3 +137,28 @@ func TestAttackInitWritesThroughGoSumLink(t *testing.T) {
 			code, stderr, len(data), target, filepath.Join(dir, "go.sum"))
 	}
 }
+
+// `mcpgen init time` (the folder name is the module path; "time" is the
+// name of a well-known MCP server) passes checkModulePath, writes the whole
+// scaffold, then fails its dependency step with "ambiguous import: found
+// package time in multiple modules" and blames the module cache ("run 'go
+// mod tidy' ... with network access", which cannot help): exit 1 and a
+// project that does not build. init's help promises a scaffold where "go
+// vet ./... && go test ./... && go build ./..." pass right away; a module
+// path that shadows a standard-library package should be refused up front
+// (exit 2, nothing written) like other unusable folder names ("pass
+// --module").
+func TestAttackInitStdlibModulePath(t *testing.T) {
+	t.Setenv("GOFLAGS", "-modcacherw")
+	dir := filepath.Join(t.TempDir(), "time")
+	code, _, stderr := cli(t, "init", dir, "--replace", repoRoot(t))
+	if code == exitOK {
+		return
+	}
+	if code != exitUsage {
+		t.Errorf("init %s: exit %d, stderr:\n%s\nwant a usage error naming the module path (it is the standard library's time package)", dir, code, stderr)
+	}
+	if _, err := os.Stat(dir); err == nil && code != exitOK {
+		t.Errorf("the failed init left a project in %s", dir)
+	}
+}
