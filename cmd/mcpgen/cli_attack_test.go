@@ -52,7 +52,8 @@ func TestAttackSchemaDiffSchemaTSFifoHangs(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
 	path := writeSchema(t, dir, "2030-01-01", tinySchema)
-	if err := syscall.Mkfifo(filepath.Join(dir, "2030-01-01", "schema.ts"), 0o644); err != nil {
+	fifo := filepath.Join(dir, "2030-01-01", "schema.ts")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("mkfifo:", err)
 	}
 	done := make(chan int, 1)
@@ -63,6 +64,19 @@ func TestAttackSchemaDiffSchemaTSFifoHangs(t *testing.T) {
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
+		// Unblock the reader (a writer opens and closes the pipe) so that
+		// nothing is left running, then report.
+		// The command reads the pipe once per schema argument.
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+			if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
+			}
+			select {
+			case <-done:
+				deadline = time.Time{}
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
 		t.Fatal("mcpgen schema diff did not return within 5s: it blocks reading the schema.ts beside the schema (a FIFO) with no bound")
 	}
 }
