@@ -63,7 +63,8 @@ command runs with GOPROXY=off, and go.sum starts from the checkout's go.sum).
 
 Init refuses a folder that is not empty unless --force; even then it never
 overwrites a file: existing files are skipped and named, and it writes only
-inside dir, never through a symbolic link (a link named skills is refused).
+inside dir, never through a symbolic link (a link named skills, go.mod or
+go.sum is refused).
 
 Examples:
   mcpgen init ./weather

@@ -277,3 +277,42 @@ func TestInitDockerStepUsesImageReference(t *testing.T) {
 		}
 	}
 }
+
+// TestInitRefusesGoSumLink: init's help promises it "writes only inside
+// dir, never through a symbolic link". A go.sum in dir that links to a file
+// elsewhere would be skipped as existing by --force, and the dependency
+// step (go list -mod=mod) would then write the checksums through the link
+// into the file outside the project; init refuses the link before writing
+// anything. (GOSUMDB=off lets the offline go command record the sums, as it
+// does online with the checksum database.)
+func TestInitRefusesGoSumLink(t *testing.T) {
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOFLAGS", "-modcacherw")
+	tmp := t.TempDir()
+	dir, outside := filepath.Join(tmp, "proj"), filepath.Join(tmp, "outside")
+	for _, d := range []string{dir, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(outside, "go.sum")
+	mustWrite(t, target, "")
+	if err := os.Symlink(target, filepath.Join(dir, "go.sum")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := cli(t, "init", dir, "--module", "example.com/proj", "--force", "--replace", repoRoot(t))
+	data, err := os.ReadFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) != 0 {
+		t.Errorf("init (exit %d, stderr %q) wrote %d bytes into %s, outside the project folder, through the link %s",
+			code, stderr, len(data), target, filepath.Join(dir, "go.sum"))
+	}
+	if code != exitFail || !strings.Contains(stderr, "symbolic link") {
+		t.Errorf("init: exit %d, stderr %q; want %d and a message about the link", code, stderr, exitFail)
+	}
+	if got := snapshot(t, dir); len(got) > 1 {
+		t.Errorf("init wrote files before refusing the link: %d entries in %s", len(got), dir)
+	}
+}
