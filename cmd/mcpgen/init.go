@@ -105,6 +105,9 @@ func runInit(e *env, c *command, args []string) int {
 	case 0:
 		return e.usageError(c, "missing the project folder")
 	case 1:
+		if positional[0] == "" {
+			return e.usageError(c, "the project folder is an empty string")
+		}
 		f.dir = positional[0]
 	default:
 		return e.usageError(c, "want one project folder, got %d arguments", len(positional))

@@ -316,3 +316,15 @@ func TestInitRefusesGoSumLink(t *testing.T) {
 		t.Errorf("init wrote files before refusing the link: %d entries in %s", len(got), dir)
 	}
 }
+
+// TestInitEmptyFolderIsUsageError: an empty project folder argument ("") is
+// a missing project folder, a usage error (exit 2) like `mcpgen init` with
+// no folder, not a scaffold of the current folder's name that fails with
+// "mkdir : no such file or directory".
+func TestInitEmptyFolderIsUsageError(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, stdout, stderr := cli(t, "init", "", "--files-only")
+	if code != exitUsage || strings.Contains(stderr, "mkdir") || !strings.Contains(stderr, "empty") || stdout != "" {
+		t.Errorf(`init "": exit %d, stdout %q, stderr %q; want exit %d and a usage error naming the empty folder argument`, code, stdout, stderr, exitUsage)
+	}
+}
