@@ -328,3 +328,56 @@ func TestInitEmptyFolderIsUsageError(t *testing.T) {
 		t.Errorf(`init "": exit %d, stdout %q, stderr %q; want exit %d and a usage error naming the empty folder argument`, code, stdout, stderr, exitUsage)
 	}
 }
+
+// TestInitRefusesModuleNamedLikeGoFile: the executable `go build` writes is
+// named after the module path's last element, and init itself writes go.sum
+// (from --replace's checkout, or while resolving the dependencies), so
+// example.com/go.sum would make `go build` fail ("build output "go.sum"
+// already exists and is not an object file") or overwrite go.sum with the
+// binary; a binary named go.work or vendor would be read by the go command.
+// init refuses them with a usage error naming --module, and writes nothing.
+func TestInitRefusesModuleNamedLikeGoFile(t *testing.T) {
+	for _, mod := range []string{"example.com/go.sum", "example.com/go.mod", "example.com/go.work", "example.com/vendor"} {
+		dir := filepath.Join(t.TempDir(), "proj")
+		code, _, stderr := cli(t, "init", dir, "--module", mod, "--files-only", "--replace", repoRoot(t))
+		if code != exitUsage || !strings.Contains(stderr, "--module") {
+			t.Errorf("init --module %s: exit %d (stderr %q); want %d and a message naming --module", mod, code, stderr, exitUsage)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("init --module %s wrote %s", mod, dir)
+		}
+	}
+}
+
+// TestInitRefusesStandardLibraryModulePath: `mcpgen init time` ("time" is
+// the name of a well-known MCP server) would take the folder name, a path
+// of the standard library, as the module path; the go command then finds
+// the package time twice ("ambiguous import") and the scaffold does not
+// build. init refuses such a module path up front (exit 2, nothing
+// written), as it does other unusable folder names ("pass --module"), and
+// the module paths the go command reserves (go, toolchain).
+func TestInitRefusesStandardLibraryModulePath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "time")
+	code, _, stderr := cli(t, "init", dir, "--replace", repoRoot(t))
+	if code != exitUsage || !strings.Contains(stderr, "standard library") || !strings.Contains(stderr, "--module") {
+		t.Errorf("init %s: exit %d, stderr:\n%s\nwant %d and a usage error naming the module path (it is the standard library's time package)", dir, code, stderr, exitUsage)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("the refused init left a project in %s", dir)
+	}
+	for _, mod := range []string{"net/http", "go", "toolchain"} {
+		dir := filepath.Join(t.TempDir(), "srv")
+		code, _, stderr := cli(t, "init", dir, "--module", mod, "--files-only", "--replace", repoRoot(t))
+		if code != exitUsage || !strings.Contains(stderr, "--module") {
+			t.Errorf("init --module %s: exit %d, stderr %q; want %d", mod, code, stderr, exitUsage)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("init --module %s wrote %s", mod, dir)
+		}
+	}
+	// A first element with a dot is never looked up in the standard library.
+	dir = filepath.Join(t.TempDir(), "srv")
+	if code, stdout, stderr := cli(t, "init", dir, "--module", "example.com/time", "--files-only", "--replace", repoRoot(t)); code != exitOK {
+		t.Errorf("init --module example.com/time: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
