@@ -19,7 +19,8 @@ type Options struct {
 	// Overrides replaces DefaultOverrides when non-nil.
 	Overrides *Overrides
 	// TypeScript is the schema.ts source used for deprecation markers. By
-	// default Load reads schema.ts beside the JSON file when it exists.
+	// default Load reads schema.ts beside the JSON file when it exists; it
+	// must then be a regular file of at most MaxSchemaBytes.
 	TypeScript []byte
 }
 
@@ -76,8 +77,8 @@ func Load(path string, opts Options) (*Model, error) {
 		return nil, err
 	}
 	if opts.TypeScript == nil {
-		if ts, err := os.ReadFile(filepath.Join(filepath.Dir(path), "schema.ts")); err == nil {
-			opts.TypeScript = ts
+		if opts.TypeScript, err = readTypeScriptBeside(path); err != nil {
+			return nil, err
 		}
 	}
 	if opts.Version == "" {

@@ -8,7 +8,9 @@ import (
 )
 
 // WriteText writes the report for people: a heading per section, one line
-// per change.
+// per change. A detail that wraps over several lines (a deprecation
+// notice) is joined into one, and characters that do not print as
+// themselves in a name (a line break, a tab) are escaped as in Go (\n).
 //
 //	Changes from 2025-11-25 to 2026-07-28: 3 methods, 12 types, …
 //
@@ -18,7 +20,7 @@ import (
 //	  ~ tools/call: result CallToolResult → CallToolOutcome
 func (r *Report) WriteText(w io.Writer) error {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "Changes from %s to %s: %s\n", r.Old, r.New, r.summary())
+	fmt.Fprintf(&sb, "Changes from %s to %s: %s\n", escapeUnprintable(r.Old), escapeUnprintable(r.New), r.summary())
 	var last Section
 	for _, c := range r.Changes {
 		if c.Section != last {
@@ -26,13 +28,14 @@ func (r *Report) WriteText(w io.Writer) error {
 			last = c.Section
 		}
 		mark := map[Op]string{Added: "+", Removed: "-", Changed: "~"}[c.Op]
+		subject, detail := escapeUnprintable(c.Subject), paragraph(c.Detail)
 		switch {
-		case c.Detail == "":
-			fmt.Fprintf(&sb, "  %s %s\n", mark, c.Subject)
+		case detail == "":
+			fmt.Fprintf(&sb, "  %s %s\n", mark, subject)
 		case c.Op == Changed:
-			fmt.Fprintf(&sb, "  %s %s: %s\n", mark, c.Subject, c.Detail)
+			fmt.Fprintf(&sb, "  %s %s: %s\n", mark, subject, detail)
 		default:
-			fmt.Fprintf(&sb, "  %s %s (%s)\n", mark, c.Subject, c.Detail)
+			fmt.Fprintf(&sb, "  %s %s (%s)\n", mark, subject, detail)
 		}
 	}
 	_, err := io.WriteString(w, sb.String())

@@ -186,3 +186,46 @@ func TestDiffReportsEnforcedConstraints(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteTextOneLinePerChange: the text report has one line per change
+// ("Lines start with + (added), - (removed) or ~ (changed)", mcpgen schema
+// diff --help). A deprecation notice is a paragraph of a description that
+// may wrap over several lines, and a property name may hold any character;
+// printed raw, they gave lines that were no change at all, or that read as
+// changes that did not happen ("- A.x", though A.x is unchanged). The
+// paragraph is joined into one line, and the name's line break escaped.
+func TestWriteTextOneLinePerChange(t *testing.T) {
+	old := loadText(t, "2030-01-01", `{"$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}}}}}`)
+	new := loadText(t, "2030-02-01", `{"$defs": {"A": {"type": "object", "properties": {
+		"x": {"type": "string"},
+		"y\n  - A.x (optional string)": {"type": "string"},
+		"z": {"type": "string", "description": "Deprecated: use x, which takes\nthe same values."}
+	}}}}`)
+	r := Diff(old, new)
+	var buf bytes.Buffer
+	if err := r.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
+	var changeLines int
+	for _, line := range lines[1:] {
+		switch {
+		case line == "", line == string(Methods), line == string(Types), line == string(Fields), line == string(ErrorCodes), line == string(Deprecations):
+		case strings.HasPrefix(line, "  + "), strings.HasPrefix(line, "  - "), strings.HasPrefix(line, "  ~ "):
+			changeLines++
+		default:
+			t.Errorf("line %q is neither a heading nor a change", line)
+		}
+	}
+	if changeLines != len(r.Changes) {
+		t.Errorf("%d change lines for %d changes:\n%s", changeLines, len(r.Changes), buf.String())
+	}
+	if strings.Contains(buf.String(), "\n  - A.x") {
+		t.Errorf("the report shows A.x removed, though it is unchanged:\n%s", buf.String())
+	}
+	for _, want := range []string{`  + A.y\n  - A.x (optional string)`, "(Deprecated: use x, which takes the same values.)"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, buf.String())
+		}
+	}
+}

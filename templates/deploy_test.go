@@ -310,3 +310,92 @@ func TestServerJSONValidates(t *testing.T) {
 		t.Fatal("the registry's schema accepts a server.json without version: the check proves nothing")
 	}
 }
+
+// ociName is the repository name grammar of the OCI distribution spec
+// (distribution/reference): path components of lower-case alphanumerics
+// joined by one '.', one or two '_', or dashes; no component starts or ends
+// with a separator.
+var ociName = regexp.MustCompile(`^ghcr\.io(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)+$`)
+
+// TestImageNameIsOCIRepositoryName: ImageName is "the OCI image of the
+// server"; init --http writes it into the Dockerfile's and README's
+// `docker build -t <image>:0.1.0`, the summary and server.json. For module
+// paths init accepts whose last element has separators at its ends or
+// doubled (my_, a._b), the name follows the grammar docker accepts, and it
+// is at most 255 bytes.
+func TestImageNameIsOCIRepositoryName(t *testing.T) {
+	for _, mod := range []string{"example.com/my_", "example.com/_srv", "example.com/srv-", "example.com/a._b", "example.com/a___b", "example.com/x.-y",
+		"github.com/-Alice_/srv", "example.com/" + strings.Repeat("w", 300), "example.com/" + strings.Repeat("w.", 150) + "w"} {
+		files, err := Scaffold(Data{Module: mod, Name: "srv", Version: "v1.2.3", HTTP: true})
+		if err != nil {
+			t.Errorf("%s: %v", mod, err)
+			continue
+		}
+		image := ImageName(mod)
+		if !ociName.MatchString(image) || len(image) > 255 {
+			t.Errorf("module %s: ImageName %q is not a valid OCI repository name; the Dockerfile says %q",
+				mod, image, firstLine(file(t, files, "Dockerfile"), "docker build"))
+		}
+	}
+	for mod, want := range map[string]string{
+		"example.com/a._b":        "ghcr.io/your-org/a-b",
+		"example.com/my_":         "ghcr.io/your-org/my",
+		"example.com/a__b":        "ghcr.io/your-org/a__b",
+		"example.com/Weather--Go": "ghcr.io/your-org/weather--go",
+	} {
+		if got := ImageName(mod); got != want {
+			t.Errorf("ImageName(%s) = %s, want %s", mod, got, want)
+		}
+	}
+}
+
+func firstLine(content []byte, substr string) string {
+	for _, line := range strings.Split(string(content), "\n") {
+		if strings.Contains(line, substr) {
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
+}
+
+// TestServerJSONLongModuleValidates: the registry's server.json schema
+// bounds "name" to 200 characters; for a module path init accepts whose
+// host and last element are longer, RegistryName is shortened
+// deterministically (a prefix and a hash), so server.json still validates,
+// and two such modules keep distinct names.
+func TestServerJSONLongModuleValidates(t *testing.T) {
+	raw := registrySchema(t)
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(RegistrySchemaURL, doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile(RegistrySchemaURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("w", 200)
+	for _, mod := range []string{"example.com/" + long, "example.com/" + long + "x", strings.Repeat("h", 150) + ".example.com/" + long, "github.com/alice/" + long} {
+		files, err := Scaffold(Data{Module: mod, Name: "Weather", Version: "v1.2.3", HTTP: true})
+		if err != nil {
+			t.Fatalf("module %s: %v", mod, err)
+		}
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(file(t, files, "server.json")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Validate(inst); err != nil {
+			t.Errorf("server.json for module %s does not validate against %s: %v", mod, RegistrySchemaURL, err)
+		}
+	}
+	a, b := RegistryName("example.com/"+long), RegistryName("example.com/"+long+"x")
+	if a == b {
+		t.Errorf("two long modules share the registry name %s", a)
+	}
+	if got := RegistryName("github.com/alice/" + long); !strings.HasPrefix(got, "io.github.alice/www") {
+		t.Errorf("RegistryName keeps the namespace of a GitHub module: got %s", got)
+	}
+}

@@ -18,15 +18,37 @@ const RegistrySchemaURL = "https://static.modelcontextprotocol.io/schemas/2025-1
 // namespace the registry authenticates by GitHub login); a module on
 // another host, example.com/tools/weather, is com.example/weather (proved
 // by DNS or HTTP); a module path without a host is com.example/<binary>, to
-// be edited before publishing.
+// be edited before publishing. A name longer than the registry's 200
+// characters is shortened deterministically: the server part, then the
+// namespace, keep a prefix and gain a hash of the whole.
 func RegistryName(modulePath string) string {
 	server := registryPart(BinaryName(modulePath), "._-")
 	if server == "" {
 		server = "server"
 	}
+	return boundRegistryName(registryNamespace(modulePath), server)
+}
+
+// maxRegistryName is the maxLength of a server.json name.
+const maxRegistryName = 200
+
+// boundRegistryName joins namespace and server, shortening them (server
+// first, keeping at least 64 bytes of it) when the name would be longer
+// than the registry allows.
+func boundRegistryName(ns, server string) string {
+	if len(ns)+1+len(server) <= maxRegistryName {
+		return ns + "/" + server
+	}
+	server = shorten(server, max(64, maxRegistryName-1-len(ns)))
+	ns = shorten(ns, maxRegistryName-1-len(server))
+	return ns + "/" + server
+}
+
+// registryNamespace is the reverse-DNS namespace of modulePath's host.
+func registryNamespace(modulePath string) string {
 	first, rest, _ := strings.Cut(modulePath, "/")
 	if !strings.Contains(first, ".") {
-		return "com.example/" + server
+		return "com.example"
 	}
 	labels := strings.Split(strings.ToLower(first), ".")
 	slices.Reverse(labels)
@@ -37,25 +59,35 @@ func RegistryName(modulePath string) string {
 			ns = "io.github." + owner
 		}
 	}
-	return registryPart(ns, ".-") + "/" + server
+	return registryPart(ns, ".-")
 }
 
 // ImageName is the OCI image of the server of modulePath, without a tag:
 // ghcr.io/<owner>/<binary> for a GitHub module, else ghcr.io/your-org/<binary>
-// (to be edited). OCI names are lower case.
+// (to be edited). Each part follows the OCI distribution name grammar
+// (lower case alphanumerics joined by '.', '_', '__' or dashes; other
+// characters dropped, other runs of separators made one '-'), and the name
+// is at most 255 bytes, as image references allow.
 func ImageName(modulePath string) string {
 	owner := "your-org"
 	if rest, ok := strings.CutPrefix(modulePath, "github.com/"); ok {
-		if o, _, _ := strings.Cut(rest, "/"); registryPart(o, "-") != "" {
-			owner = strings.ToLower(registryPart(o, "-"))
+		o, _, _ := strings.Cut(rest, "/")
+		if c := ociComponent(o); c != "" {
+			owner = c
 		}
 	}
-	bin := strings.ToLower(registryPart(path.Base(BinaryName(modulePath)), "._-"))
+	bin := ociComponent(path.Base(BinaryName(modulePath)))
 	if bin == "" {
 		bin = "server"
 	}
-	return "ghcr.io/" + owner + "/" + bin
+	const prefix = "ghcr.io/"
+	owner = shorten(owner, 64)
+	return prefix + owner + "/" + shorten(bin, maxImageName-len(prefix)-len(owner)-1)
 }
+
+// maxImageName bounds the length of an image name (distribution/reference's
+// NameTotalLengthMax).
+const maxImageName = 255
 
 // registryPart keeps the ASCII letters, digits and the characters of
 // extra in s.

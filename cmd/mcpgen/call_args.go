@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -83,13 +82,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// isJSONValue reports whether v is exactly one JSON value (surrounding
+// white space allowed, nothing else after it: 1] is not).
 func isJSONValue(v string) bool {
-	dec := json.NewDecoder(bytes.NewReader([]byte(v)))
-	var x any
-	if dec.Decode(&x) != nil {
-		return false
-	}
-	return !dec.More()
+	return json.Valid([]byte(v))
 }
 
 // looksTyped reports whether v is a non-string JSON value (a number,

@@ -109,3 +109,27 @@ func TestCallErrors(t *testing.T) {
 		t.Errorf("missing command: %d %s", code, errOut)
 	}
 }
+
+// TestCallArgumentsAreWholeJSONValues: key=value values are read as JSON by
+// the property's type, and "1]" or "{}}" is not one JSON value: for a
+// number or object property it is the usage error "argument n=1]: want
+// number" (exit 2), not a json.Marshal failure at call time (exit 1); for a
+// key without a declared type it is the string "2]" ("as JSON when it
+// parses, else as a string").
+func TestCallArgumentsAreWholeJSONValues(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"},"o":{"type":"object"},"u":{}}}`)
+	for _, arg := range []string{"n=1]", "o={}}"} {
+		raw, err := toolArguments(schema, []string{arg})
+		var ae *argError
+		if !errors.As(err, &ae) {
+			t.Errorf("toolArguments(%q) = %s, %v; want a usage error (*argError)", arg, raw, err)
+		}
+	}
+	// A key without a declared type is "JSON when it parses, else a string".
+	if raw, err := toolArguments(schema, []string{"u=2]"}); err != nil || string(raw) != `{"u":"2]"}` {
+		t.Errorf(`toolArguments("u=2]") = %s, %v; want {"u":"2]"}`, raw, err)
+	}
+	if raw, err := toolArguments(schema, []string{"u= [1, 2] ", "n=3"}); err != nil || string(raw) != `{"n":3,"u":[1,2]}` {
+		t.Errorf(`toolArguments("u= [1, 2] ", "n=3") = %s, %v; want {"n":3,"u":[1,2]}`, raw, err)
+	}
+}

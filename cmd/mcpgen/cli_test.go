@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/internal/version"
@@ -422,5 +424,50 @@ func TestSchemaListEmpty(t *testing.T) {
 func TestHeaderAgrees(t *testing.T) {
 	if writeout.DefaultHeader != "// "+generator.Header {
 		t.Errorf("writeout.DefaultHeader %q does not match generator.Header %q", writeout.DefaultHeader, generator.Header)
+	}
+}
+
+// TestSchemaDiffRefusesSchemaTSPipe: Load reads the schema.ts beside a
+// schema.json on its own, so only a regular file, and at most
+// MaxSchemaBytes of it ("a schema within the bound loads in bounded time
+// and memory"); a schema.ts that is a named pipe once hung `schema diff`
+// (and `generate`) forever.
+func TestSchemaDiffRefusesSchemaTSPipe(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	path := writeSchema(t, dir, "2030-01-01", tinySchema)
+	fifo := filepath.Join(dir, "2030-01-01", "schema.ts")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, stdout, stderr := cli(t, "schema", "diff", path, path)
+		done <- result{code, stdout, stderr}
+	}()
+	select {
+	case r := <-done:
+		if r.code == exitOK || !strings.Contains(r.stderr, "not a regular file") {
+			t.Errorf("schema diff with a schema.ts pipe: exit %d, stderr %q; want a failure naming the pipe", r.code, r.stderr)
+		}
+	case <-time.After(5 * time.Second):
+		// Unblock the reader (a writer opens and closes the pipe) so that
+		// nothing is left running, then report.
+		// The command reads the pipe once per schema argument.
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+			if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
+			}
+			select {
+			case <-done:
+				deadline = time.Time{}
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		t.Fatal("mcpgen schema diff did not return within 5s: it blocks reading the schema.ts beside the schema (a FIFO) with no bound")
 	}
 }

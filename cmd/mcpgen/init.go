@@ -56,14 +56,17 @@ go vet ./... && go test ./... && go build ./...' pass right away.
 The module path defaults to the folder name and the server name to the last
 element of the module path. That element names the executable 'go build'
 writes, so it must not end like a source file (x.go, x.s) or be the name of
-a scaffold file (README.md). The scaffold requires the mcpgen version this
+a scaffold file (README.md) or of one the go command writes or reads (go.sum,
+go.work, vendor). A module path whose first element has no dot must not be
+a standard-library package path (time, net/http). The scaffold requires the mcpgen version this
 binary was built from. --replace points the requirement at a local mcpgen
 checkout with a replace directive; then nothing touches the network (the go
 command runs with GOPROXY=off, and go.sum starts from the checkout's go.sum).
 
 Init refuses a folder that is not empty unless --force; even then it never
 overwrites a file: existing files are skipped and named, and it writes only
-inside dir, never through a symbolic link (a link named skills is refused).
+inside dir, never through a symbolic link (a link named skills, go.mod or
+go.sum is refused).
 
 Examples:
   mcpgen init ./weather
@@ -104,6 +107,9 @@ func runInit(e *env, c *command, args []string) int {
 	case 0:
 		return e.usageError(c, "missing the project folder")
 	case 1:
+		if positional[0] == "" {
+			return e.usageError(c, "the project folder is an empty string")
+		}
 		f.dir = positional[0]
 	default:
 		return e.usageError(c, "want one project folder, got %d arguments", len(positional))
@@ -176,16 +182,10 @@ func (e *env) initData(c *command, f initFlags) (templates.Data, int, bool) {
 	d := templates.Data{Module: f.module, Name: f.name, Version: builtVersion(), Auth: f.auth, Cluster: f.cluster, HTTP: f.http}
 	if d.Module == "" {
 		d.Module = filepath.Base(abs)
-		if err := checkModulePath(d.Module); err != nil {
-			return d, e.usageError(c, "the folder name %q is not a valid module path (%v); pass --module", d.Module, err), false
-		}
-	} else if err := checkModulePath(d.Module); err != nil {
-		return d, e.usageError(c, "--module %q: %v", d.Module, err), false
-	}
-	if err := templates.CheckBinaryName(d.Module); err != nil {
-		if f.module == "" {
+		if err := checkInitModule(d.Module); err != nil {
 			return d, e.usageError(c, "the module path %q (the folder name): %v; pass --module", d.Module, err), false
 		}
+	} else if err := checkInitModule(d.Module); err != nil {
 		return d, e.usageError(c, "--module %q: %v", d.Module, err), false
 	}
 	if d.Name == "" {
@@ -202,6 +202,20 @@ func (e *env) initData(c *command, f initFlags) (templates.Data, int, bool) {
 		d.Version = templates.UnpublishedVersion
 	}
 	return d, exitOK, true
+}
+
+// checkInitModule reports whether init can scaffold a project of
+// modulePath that the go command builds: a valid module path, not one the
+// go command reserves or finds in the standard library, whose executable
+// has a name free in the project folder.
+func checkInitModule(modulePath string) error {
+	if err := checkModulePath(modulePath); err != nil {
+		return err
+	}
+	if err := checkNotStandard(modulePath); err != nil {
+		return err
+	}
+	return templates.CheckBinaryName(modulePath)
 }
 
 // checkTarget accepts a missing folder (it is created) or an empty one; a

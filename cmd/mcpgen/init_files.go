@@ -20,9 +20,10 @@ import (
 // either.
 //
 // Everything is written inside dir: a symbolic link among the folders of a
-// file's path (dir/skills pointing elsewhere, say) is refused before any
-// file is written, and the writes go through an os.Root of dir, which no
-// link can lead out of.
+// file's path (dir/skills pointing elsewhere, say), or in place of a file
+// the go command writes (go.mod, go.sum), is refused before any file is
+// written, and the writes go through an os.Root of dir, which no link can
+// lead out of.
 func writeFiles(dir string, files []templates.File, s *summary) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -36,6 +37,9 @@ func writeFiles(dir string, files []templates.File, s *summary) error {
 		if err := checkNoLinkedFolder(root, dir, f.Name); err != nil {
 			return err
 		}
+	}
+	if err := checkNoLinkedGoFiles(root, dir); err != nil {
+		return err
 	}
 	for _, f := range files {
 		name := filepath.FromSlash(f.Name)
@@ -84,6 +88,32 @@ func checkNoLinkedFolder(root *os.Root, dir, name string) error {
 		}
 		if !info.IsDir() {
 			return fmt.Errorf("%s is not a folder, but the scaffold writes %s", filepath.Join(dir, rel), name)
+		}
+	}
+	return nil
+}
+
+// goCommandFiles are the files of the project folder that the go command
+// writes in place (through a symbolic link, if one stands there) while init
+// resolves the dependencies, and later on every `go get` or `go mod tidy`.
+var goCommandFiles = []string{"go.mod", "go.sum"}
+
+// checkNoLinkedGoFiles refuses a symbolic link in dir named like a file the
+// go command writes: init would skip it as existing, and the go command
+// would then write the checksums (or requirements) through it, into a file
+// outside the project folder.
+func checkNoLinkedGoFiles(root *os.Root, dir string) error {
+	for _, name := range goCommandFiles {
+		info, err := root.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link; the go command would write through it, outside the project folder (move the link away or choose another folder)",
+				filepath.Join(dir, name))
 		}
 	}
 	return nil

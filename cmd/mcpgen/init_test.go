@@ -277,3 +277,107 @@ func TestInitDockerStepUsesImageReference(t *testing.T) {
 		}
 	}
 }
+
+// TestInitRefusesGoSumLink: init's help promises it "writes only inside
+// dir, never through a symbolic link". A go.sum in dir that links to a file
+// elsewhere would be skipped as existing by --force, and the dependency
+// step (go list -mod=mod) would then write the checksums through the link
+// into the file outside the project; init refuses the link before writing
+// anything. (GOSUMDB=off lets the offline go command record the sums, as it
+// does online with the checksum database.)
+func TestInitRefusesGoSumLink(t *testing.T) {
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOFLAGS", "-modcacherw")
+	tmp := t.TempDir()
+	dir, outside := filepath.Join(tmp, "proj"), filepath.Join(tmp, "outside")
+	for _, d := range []string{dir, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(outside, "go.sum")
+	mustWrite(t, target, "")
+	if err := os.Symlink(target, filepath.Join(dir, "go.sum")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := cli(t, "init", dir, "--module", "example.com/proj", "--force", "--replace", repoRoot(t))
+	data, err := os.ReadFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) != 0 {
+		t.Errorf("init (exit %d, stderr %q) wrote %d bytes into %s, outside the project folder, through the link %s",
+			code, stderr, len(data), target, filepath.Join(dir, "go.sum"))
+	}
+	if code != exitFail || !strings.Contains(stderr, "symbolic link") {
+		t.Errorf("init: exit %d, stderr %q; want %d and a message about the link", code, stderr, exitFail)
+	}
+	if got := snapshot(t, dir); len(got) > 1 {
+		t.Errorf("init wrote files before refusing the link: %d entries in %s", len(got), dir)
+	}
+}
+
+// TestInitEmptyFolderIsUsageError: an empty project folder argument ("") is
+// a missing project folder, a usage error (exit 2) like `mcpgen init` with
+// no folder, not a scaffold of the current folder's name that fails with
+// "mkdir : no such file or directory".
+func TestInitEmptyFolderIsUsageError(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, stdout, stderr := cli(t, "init", "", "--files-only")
+	if code != exitUsage || strings.Contains(stderr, "mkdir") || !strings.Contains(stderr, "empty") || stdout != "" {
+		t.Errorf(`init "": exit %d, stdout %q, stderr %q; want exit %d and a usage error naming the empty folder argument`, code, stdout, stderr, exitUsage)
+	}
+}
+
+// TestInitRefusesModuleNamedLikeGoFile: the executable `go build` writes is
+// named after the module path's last element, and init itself writes go.sum
+// (from --replace's checkout, or while resolving the dependencies), so
+// example.com/go.sum would make `go build` fail ("build output "go.sum"
+// already exists and is not an object file") or overwrite go.sum with the
+// binary; a binary named go.work or vendor would be read by the go command.
+// init refuses them with a usage error naming --module, and writes nothing.
+func TestInitRefusesModuleNamedLikeGoFile(t *testing.T) {
+	for _, mod := range []string{"example.com/go.sum", "example.com/go.mod", "example.com/go.work", "example.com/vendor"} {
+		dir := filepath.Join(t.TempDir(), "proj")
+		code, _, stderr := cli(t, "init", dir, "--module", mod, "--files-only", "--replace", repoRoot(t))
+		if code != exitUsage || !strings.Contains(stderr, "--module") {
+			t.Errorf("init --module %s: exit %d (stderr %q); want %d and a message naming --module", mod, code, stderr, exitUsage)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("init --module %s wrote %s", mod, dir)
+		}
+	}
+}
+
+// TestInitRefusesStandardLibraryModulePath: `mcpgen init time` ("time" is
+// the name of a well-known MCP server) would take the folder name, a path
+// of the standard library, as the module path; the go command then finds
+// the package time twice ("ambiguous import") and the scaffold does not
+// build. init refuses such a module path up front (exit 2, nothing
+// written), as it does other unusable folder names ("pass --module"), and
+// the module paths the go command reserves (go, toolchain).
+func TestInitRefusesStandardLibraryModulePath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "time")
+	code, _, stderr := cli(t, "init", dir, "--replace", repoRoot(t))
+	if code != exitUsage || !strings.Contains(stderr, "standard library") || !strings.Contains(stderr, "--module") {
+		t.Errorf("init %s: exit %d, stderr:\n%s\nwant %d and a usage error naming the module path (it is the standard library's time package)", dir, code, stderr, exitUsage)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("the refused init left a project in %s", dir)
+	}
+	for _, mod := range []string{"net/http", "go", "toolchain"} {
+		dir := filepath.Join(t.TempDir(), "srv")
+		code, _, stderr := cli(t, "init", dir, "--module", mod, "--files-only", "--replace", repoRoot(t))
+		if code != exitUsage || !strings.Contains(stderr, "--module") {
+			t.Errorf("init --module %s: exit %d, stderr %q; want %d", mod, code, stderr, exitUsage)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("init --module %s wrote %s", mod, dir)
+		}
+	}
+	// A first element with a dot is never looked up in the standard library.
+	dir = filepath.Join(t.TempDir(), "srv")
+	if code, stdout, stderr := cli(t, "init", dir, "--module", "example.com/time", "--files-only", "--replace", repoRoot(t)); code != exitOK {
+		t.Errorf("init --module example.com/time: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

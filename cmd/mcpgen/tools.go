@@ -156,7 +156,9 @@ func runTools(e *env, c *command, args []string) int {
 	return exitOK
 }
 
-// checkOutName accepts a plain, non-test .go file name.
+// checkOutName accepts a plain, non-test .go file name that the go command
+// compiles: not a _test.go file, and not one whose name begins with '_' or
+// '.', which the go command ignores (go help packages).
 func checkOutName(name string) error {
 	switch {
 	case name == "" || strings.ContainsAny(name, `/\`) || filepath.Base(name) != name:
@@ -165,6 +167,8 @@ func checkOutName(name string) error {
 		return errors.New("want a .go file name")
 	case strings.HasSuffix(name, "_test.go"):
 		return errors.New("the bindings cannot live in a _test.go file")
+	case strings.HasPrefix(name, "_") || strings.HasPrefix(name, "."):
+		return errors.New("the go command ignores a file whose name begins with '_' or '.', so the bindings would not be compiled")
 	}
 	return nil
 }

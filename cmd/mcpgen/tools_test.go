@@ -299,3 +299,18 @@ func (s *Service) Tool%[1]d(ctx context.Context, in Args%[1]d) (Report%[1]d, err
 		b.Fatalf("output: %v\n%s", err, out)
 	}
 }
+
+// TestToolsOutRefusesIgnoredFileName: the go command ignores files whose
+// names begin with "_" or "." (go help packages), so bindings written to
+// _mcp_gen.go or .mcp_gen.go would never be compiled while `tools` and
+// `tools --check` exit 0; such a --out is refused like a _test.go name.
+func TestToolsOutRefusesIgnoredFileName(t *testing.T) {
+	for _, name := range []string{"_mcp_gen.go", ".mcp_gen.go"} {
+		if err := checkOutName(name); err == nil {
+			t.Errorf("checkOutName(%q) accepts a file the go command ignores", name)
+		}
+	}
+	if err := checkOutName("mcp_gen.go"); err != nil {
+		t.Errorf("checkOutName(mcp_gen.go) = %v", err)
+	}
+}
