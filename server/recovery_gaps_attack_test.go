@@ -163,3 +163,37 @@ func TestAttackRateKeyPanicKillsStdioServer(t *testing.T) {
 		t.Fatalf("%s: want 1 answered -32603 and 2 answered", out)
 	}
 }
+
+// TestAttackClientIDPanicKillsStdioServer: Limits.ClientID is user code
+// (README: "that is where an authenticated principal plugs in"), asked on
+// the stdio read loop for a subscriptions/listen (serveLimitedIn, the
+// per-client stream limit) outside any recovery. A ClientID written for
+// the HTTP deployment that panics on stdio for want of a principal kills
+// the process; want the listen answered (-32603 or served) and the next
+// request served.
+func TestAttackClientIDPanicKillsStdioServer(t *testing.T) {
+	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
+		clientID := func(ctx context.Context) string {
+			return Principal(ctx).Subject // written for HTTPOptions.Auth: no principal on stdio
+		}
+		s, err := New(Options{Name: "rg", Version: "1", Tools: []Tool{okTool()}, Limits: Limits{ClientID: clientID},
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := startFaultStdio(t, s, 0)
+		f.send(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":` + withMeta(`{"notifications":{"toolsListChanged":true}}`, defaultMeta) + `}`)
+		f.send(listLine("2"))
+		for range 3 {
+			if m := f.reply(); idOf(m) == "2" {
+				os.Stdout.WriteString("CHILD-OUTPUT 2/\n")
+				return
+			}
+		}
+		t.Fatal("no answer to 2")
+	}
+	out := runChildScenario(t, "TestAttackClientIDPanicKillsStdioServer")
+	if !strings.Contains(out, "2/") {
+		t.Fatalf("%s: want 2 answered", out)
+	}
+}
