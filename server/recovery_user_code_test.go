@@ -45,7 +45,7 @@ func listLine(id string) string {
 	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":` + withMeta(`{}`, defaultMeta) + `}`
 }
 
-// TestAttackTypedNilWrappingErrorFromPromptKillsServer: README "Middleware
+// TestTypedNilWrappingErrorFromPromptIsInternalError: README "Middleware
 // and observability", Panics: "tool, prompt and resource functions and
 // handlers are always recovered (-32603, logged) ... a nil *jsonrpc.Error
 // returned as a non-nil error is -32603 saying so". A prompt function that
@@ -54,7 +54,7 @@ func listLine(id string) string {
 // errors.As call Unwrap on nil after s.call's recovery: the process dies.
 // Want: -32603 for the prompts/get, and the server answering the next
 // request.
-func TestAttackTypedNilWrappingErrorFromPromptKillsServer(t *testing.T) {
+func TestTypedNilWrappingErrorFromPromptIsInternalError(t *testing.T) {
 	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		p := NewPrompt(PromptInfo{Name: "p"}, func(ctx context.Context, in map[string]string) (string, error) {
 			var e *wrapErr // set only on failure
@@ -65,16 +65,16 @@ func TestAttackTypedNilWrappingErrorFromPromptKillsServer(t *testing.T) {
 			listLine("2"))
 		return
 	}
-	out := runChildScenario(t, "TestAttackTypedNilWrappingErrorFromPromptKillsServer")
+	out := runChildScenario(t, "TestTypedNilWrappingErrorFromPromptIsInternalError")
 	if !strings.Contains(out, "1/-32603") || !strings.Contains(out, "2/") {
 		t.Fatalf("%s: want 1 answered -32603 and 2 answered", out)
 	}
 }
 
-// TestAttackTypedNilWrappingErrorFromInterceptorKillsServer: the same
+// TestTypedNilWrappingErrorFromInterceptorIsInternalError: the same
 // from an interceptor (README: "the interceptor chain as a whole" is
 // recovered; runChain's toRPCError runs after that recovery).
-func TestAttackTypedNilWrappingErrorFromInterceptorKillsServer(t *testing.T) {
+func TestTypedNilWrappingErrorFromInterceptorIsInternalError(t *testing.T) {
 	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		ic := func(next Handler) Handler {
 			return func(ctx context.Context, req *Request) (json.RawMessage, error) {
@@ -89,17 +89,17 @@ func TestAttackTypedNilWrappingErrorFromInterceptorKillsServer(t *testing.T) {
 			faultCall("1", "tn", `{}`, defaultMeta), listLine("2"))
 		return
 	}
-	out := runChildScenario(t, "TestAttackTypedNilWrappingErrorFromInterceptorKillsServer")
+	out := runChildScenario(t, "TestTypedNilWrappingErrorFromInterceptorIsInternalError")
 	if !strings.Contains(out, "1/-32603") || !strings.Contains(out, "2/") {
 		t.Fatalf("%s: want 1 answered -32603 and 2 answered", out)
 	}
 }
 
-// TestAttackTypedNilWrappingErrorFromPromptKillsHTTPServer: the same over
+// TestTypedNilWrappingErrorFromPromptOverHTTPIsInternalError: the same over
 // Streamable HTTP: the handler runs on a worker goroutine of serveLimited
 // (handlerWorkers), which net/http's per-connection recovery does not
 // cover, so one prompts/get POST takes down the whole HTTP server.
-func TestAttackTypedNilWrappingErrorFromPromptKillsHTTPServer(t *testing.T) {
+func TestTypedNilWrappingErrorFromPromptOverHTTPIsInternalError(t *testing.T) {
 	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		p := NewPrompt(PromptInfo{Name: "p"}, func(ctx context.Context, in map[string]string) (string, error) {
 			var e *wrapErr // set only on failure
@@ -130,13 +130,13 @@ func TestAttackTypedNilWrappingErrorFromPromptKillsHTTPServer(t *testing.T) {
 		os.Stdout.WriteString("CHILD-OUTPUT " + a + " " + b + "\n")
 		return
 	}
-	out := runChildScenario(t, "TestAttackTypedNilWrappingErrorFromPromptKillsHTTPServer")
+	out := runChildScenario(t, "TestTypedNilWrappingErrorFromPromptOverHTTPIsInternalError")
 	if !strings.Contains(out, "2/-32603") || !strings.Contains(out, "3/") {
 		t.Fatalf("%s: want 2 answered -32603 and 3 answered", out)
 	}
 }
 
-// TestAttackRateKeyPanicKillsStdioServer: Limits.Rate.Key is user code the
+// TestRateKeyPanicOnStdioFallsBackToTheConnection: Limits.Rate.Key is user code the
 // stdio read loop calls (admitRate) for every request, outside any
 // recovery; on HTTP net/http's recovery at least keeps the process. A Key
 // that panics for one request (a nil map, a missing context value) kills a
@@ -144,7 +144,7 @@ func TestAttackTypedNilWrappingErrorFromPromptKillsHTTPServer(t *testing.T) {
 // any recovery") and README "the server keeps serving" want the request
 // answered (-32603, or admitted under a fallback key) and the next one
 // served.
-func TestAttackRateKeyPanicKillsStdioServer(t *testing.T) {
+func TestRateKeyPanicOnStdioFallsBackToTheConnection(t *testing.T) {
 	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		var n int
 		key := func(ctx context.Context) string {
@@ -159,20 +159,20 @@ func TestAttackRateKeyPanicKillsStdioServer(t *testing.T) {
 			listLine("1"), listLine("2"))
 		return
 	}
-	out := runChildScenario(t, "TestAttackRateKeyPanicKillsStdioServer")
+	out := runChildScenario(t, "TestRateKeyPanicOnStdioFallsBackToTheConnection")
 	if !strings.Contains(out, "1/") || !strings.Contains(out, "2/0") {
 		t.Fatalf("%s: want 1 answered (-32603, or admitted under another key) and 2 answered", out)
 	}
 }
 
-// TestAttackClientIDPanicKillsStdioServer: Limits.ClientID is user code
+// TestClientIDPanicOnStdioFallsBackToTheConnection: Limits.ClientID is user code
 // (README: "that is where an authenticated principal plugs in"), asked on
 // the stdio read loop for a subscriptions/listen (serveLimitedIn, the
 // per-client stream limit) outside any recovery. A ClientID written for
 // the HTTP deployment that panics on stdio for want of a principal kills
 // the process; want the listen answered (-32603 or served) and the next
 // request served.
-func TestAttackClientIDPanicKillsStdioServer(t *testing.T) {
+func TestClientIDPanicOnStdioFallsBackToTheConnection(t *testing.T) {
 	if os.Getenv("MCPGEN_CHILD_SCENARIO") == "1" {
 		clientID := func(ctx context.Context) string {
 			return Principal(ctx).Subject // written for HTTPOptions.Auth: no principal on stdio
@@ -193,7 +193,7 @@ func TestAttackClientIDPanicKillsStdioServer(t *testing.T) {
 		}
 		t.Fatal("no answer to 2")
 	}
-	out := runChildScenario(t, "TestAttackClientIDPanicKillsStdioServer")
+	out := runChildScenario(t, "TestClientIDPanicOnStdioFallsBackToTheConnection")
 	if !strings.Contains(out, "2/") {
 		t.Fatalf("%s: want 2 answered", out)
 	}
