@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 )
@@ -30,7 +31,7 @@ func hasClientID(ctx context.Context) bool {
 // identity ("" when none).
 func (s *Server) clientID(ctx context.Context) string {
 	if f := s.lim.cfg.ClientID; f != nil {
-		if id := f(ctx); id != "" {
+		if id := s.userKey(ctx, "Limits.ClientID", f); id != "" {
 			return id
 		}
 	}
@@ -46,4 +47,18 @@ var connSeq atomic.Uint64
 // nextConnID returns a process-unique identity for a new connection.
 func nextConnID(kind string) string {
 	return kind + ":" + strconv.FormatUint(connSeq.Add(1), 10)
+}
+
+// userKey calls a key function the user supplied (Limits.ClientID,
+// RateLimit.Key). It may run on the stdio read loop, outside any request's
+// recovery, so a panic is recovered here: logged, and the key is "", which
+// falls back to the default identity.
+func (s *Server) userKey(ctx context.Context, name string, f func(context.Context) string) (key string) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.logger.Error(name+" panicked; the default client identity is used", "panic", v, "stack", string(debug.Stack()))
+			key = ""
+		}
+	}()
+	return f(ctx)
 }

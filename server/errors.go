@@ -117,6 +117,27 @@ func toRPCError(err error) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: " + errorText(err)}
 }
 
+// walkError visits every error err wraps as errors.As and errors.Is do,
+// calling each Unwrap, As and Is method on the way, and matches none. Called
+// on what user code returned, inside that code's recovery, it makes an error
+// that panics there (a nil pointer of a wrapping error type returned as a
+// non-nil error, whose Unwrap dereferences it) panic where the panic is
+// answered -32603, not later in the server's own errors.As, outside any
+// recovery.
+func walkError(err error) {
+	var never *unmatchedError
+	_ = errors.As(err, &never)
+	_ = errors.Is(err, errUnmatched)
+}
+
+// unmatchedError is a type no error a handler returns is.
+type unmatchedError struct{}
+
+func (*unmatchedError) Error() string { return "unmatched" }
+
+// errUnmatched is a value no error a handler returns is.
+var errUnmatched = &unmatchedError{}
+
 // nilErrorValue is the -32603 sent when a handler returned a nil
 // *jsonrpc.Error as a non-nil error, the Go mistake of returning a typed
 // nil pointer through the error interface.

@@ -264,7 +264,11 @@ func (s *Server) call(ctx context.Context, fn func(context.Context) (any, error)
 			result, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the handler panicked"}
 		}
 	}()
-	return fn(ctx)
+	result, err = fn(ctx)
+	if err != nil {
+		walkError(err) // a panic here is recovered above
+	}
+	return result, err
 }
 
 // takeAnswers reads the inputResponses of a request to a user handler from

@@ -130,7 +130,11 @@ func Recover(logger *slog.Logger) Interceptor {
 					result, err = nil, panicError()
 				}
 			}()
-			return next(ctx, req)
+			result, err = next(ctx, req)
+			if err != nil {
+				walkError(err) // a panic here is recovered above
+			}
+			return result, err
 		}
 	}
 }

@@ -120,7 +120,7 @@ func (s *Server) admitRate(ctx context.Context) *rateRefusal {
 // rateKey names the client a request counts against (see RateLimit).
 func (s *Server) rateKey(ctx context.Context) string {
 	if f := s.lim.cfg.Rate.Key; f != nil {
-		if k := f(ctx); k != "" {
+		if k := s.userKey(ctx, "RateLimit.Key", f); k != "" {
 			return "key\x00" + k
 		}
 	}
