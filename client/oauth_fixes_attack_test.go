@@ -1,0 +1,116 @@
+package client
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/idna"
+)
+
+// Attacks on the fixes to the Go client's OAuth support (oauth_resource.go,
+// oauth_challenge.go).
+
+// TestAttackMetadataForFinalSigmaHostIsAnotherResource: the MCP server is
+// https://σ.example/mcp (Greek small sigma). Its protected resource
+// metadata names https://ς.example/mcp (Greek small FINAL sigma). These
+// are two hosts: IDNA 2008 / UTS #46 non-transitional processing, which
+// net/http uses to dial (idna.Lookup), keeps ς distinct from σ
+// (xn--3xa vs xn--4xa). strings.EqualFold folds them together, so
+// metadataNamesServer takes the other host's identifier for the server's
+// own. README: "resource metadata is used only when its `resource` is
+// `url` itself — scheme and host in any case" (case, not Unicode case
+// folding of distinct DNS names); RFC 9728 §3.3: identical, else MUST NOT
+// be used (§7.3 impersonation: the client would request, and present to
+// σ, a token issued for ς).
+func TestAttackMetadataForFinalSigmaHostIsAnotherResource(t *testing.T) {
+	const server, other = "https://σ.example/mcp", "https://ς.example/mcp"
+	su, _ := url.Parse(server)
+	ou, _ := url.Parse(other)
+	a, err1 := idna.Lookup.ToASCII(su.Hostname())
+	b, err2 := idna.Lookup.ToASCII(ou.Hostname())
+	if err1 != nil || err2 != nil || a == b {
+		t.Fatalf("precondition: %q and %q should be distinct DNS names (%q %v, %q %v)", su.Hostname(), ou.Hostname(), a, err1, b, err2)
+	}
+	for _, fromRoot := range []bool{false, true} {
+		if metadataNamesServer(other, su, fromRoot) {
+			t.Errorf("metadata whose resource is %s (host %s) was taken to name the MCP server %s (host %s) (from the root well-known URL: %v)",
+				other, b, server, a, fromRoot)
+		}
+	}
+}
+
+// TestAttackTokenNotSentToFinalSigmaHost: as above, for the token itself:
+// the client logged in to https://σ.example/mcp, and a redirect leads a
+// request to https://ς.example/…, another host (it is dialled as
+// xn--3xa.example). README: "a token goes only to its resource's origin,
+// not along a redirect to another"; OAuthHTTP doc: "a redirect to another
+// origin is followed without it".
+func TestAttackTokenNotSentToFinalSigmaHost(t *testing.T) {
+	o := &OAuth{Store: &MemoryStore{}}
+	o.Store.SaveToken("https://as.example", "https://σ.example/mcp", &Token{AccessToken: "tok", TokenType: "Bearer"})
+	o.setSession("https://as.example", "https://σ.example/mcp")
+	own, _ := url.Parse("https://σ.example/mcp")
+	if o.tokenFor(own) == nil {
+		t.Fatal("precondition: no token for the resource's own origin")
+	}
+	target, _ := url.Parse("https://ς.example/collect")
+	if tok := o.tokenFor(target); tok != nil {
+		t.Fatalf("the token for https://σ.example/mcp would be sent to %s (dialled as another host)", target)
+	}
+}
+
+// TestAttackChallengeSplitAcrossFieldLines: RFC 9110 §5.3: a field sent
+// as several field lines means the same as one line of their values
+// joined by ", " (a recipient or intermediary MAY combine them, and
+// WWW-Authenticate is a list-based field, §11.6.1). A Bearer challenge
+// whose parameters are split across lines — `Bearer
+// error="insufficient_scope"` then `scope="admin"` — is read with its
+// scope when the lines are joined and without it when they are not: two
+// readings of one message (preamble: no disagreement between two parsers
+// of one message). Without the scope the step-up asks for the old scope
+// set again (and ends in ErrInsufficientScope); without resource_metadata
+// discovery ignores the URL the server named (authorization-server-
+// discovery.mdx: clients MUST use it when present); without DPoP's error
+// the use_dpop_nonce retry is skipped.
+func TestAttackChallengeSplitAcrossFieldLines(t *testing.T) {
+	for _, lines := range [][]string{
+		{`Bearer error="insufficient_scope"`, `scope="admin"`},
+		{`Bearer realm="mcp"`, `resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"`},
+		{`Basic realm="x"`, `Bearer`, `scope="admin"`},
+		{`DPoP algs="ES256"`, `error="use_dpop_nonce"`},
+	} {
+		split := parseChallenge(lines)
+		joined := parseChallenge([]string{strings.Join(lines, ", ")})
+		if split.scheme != joined.scheme || len(split.params) != len(joined.params) {
+			t.Errorf("field lines %q read as %s %v; the same field on one line as %s %v", lines, split.scheme, split.params, joined.scheme, joined.params)
+			continue
+		}
+		for k, v := range joined.params {
+			if split.params[k] != v {
+				t.Errorf("field lines %q: %s=%q, on one line %q", lines, k, split.params[k], v)
+			}
+		}
+	}
+}
+
+// TestAttackResourceWithEmptyFragmentIsNotTheServer: a "resource" of
+// https://mcp.example.com/mcp# carries a fragment component, an empty one
+// (RFC 3986 §3.5: "#" starts it). RFC 9728 §2: the resource identifier
+// has no fragment component; RFC 8707 §2: it "MUST NOT include a
+// fragment component"; the spec's Canonical Server URI lists a URI with a
+// fragment as invalid; RFC 9728 §3.3: identical to the server's URL, else
+// not used. The check refuses "#f" but takes "#", and the login then asks
+// the authorization server for a token for `…/mcp#` (the resource
+// parameter is the metadata's string) instead of failing with the
+// client's own "metadata … is for …" error.
+func TestAttackResourceWithEmptyFragmentIsNotTheServer(t *testing.T) {
+	su, _ := url.Parse("https://mcp.example.com/mcp")
+	for _, fromRoot := range []bool{false, true} {
+		for _, r := range []string{"https://mcp.example.com/mcp#", "https://mcp.example.com#"} {
+			if metadataNamesServer(r, su, fromRoot) {
+				t.Errorf("resource %q (with a fragment component) taken to name %s (from the root well-known URL: %v)", r, su, fromRoot)
+			}
+		}
+	}
+}
