@@ -1,7 +1,12 @@
 package client
 
 import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
 	"net/url"
+	"sync"
 	"strings"
 	"testing"
 
@@ -111,6 +116,59 @@ func TestAttackResourceWithEmptyFragmentIsNotTheServer(t *testing.T) {
 			if metadataNamesServer(r, su, fromRoot) {
 				t.Errorf("resource %q (with a fragment component) taken to name %s (from the root well-known URL: %v)", r, su, fromRoot)
 			}
+		}
+	}
+}
+
+// TestAttackTokenFollowsRedirectToFinalSigmaHost: end to end, the leak
+// TestAttackTokenNotSentToFinalSigmaHost shows. The MCP server is
+// http://σ.test:PORT/mcp; after the login it redirects the request to
+// http://ς.test:PORT/mcp, another host (net/http dials and names it
+// xn--3xa.test, the server xn--4xa.test). README: "a token goes only to
+// its resource's origin, not along a redirect to another".
+func TestAttackTokenFollowsRedirectToFinalSigmaHost(t *testing.T) {
+	a := newHostileAS(t)
+	port := a.srv.Listener.Addr().(*net.TCPAddr).Port
+	server := fmt.Sprintf("http://σ.test:%d/mcp", port)
+	other := fmt.Sprintf("http://ς.test:%d/mcp", port)
+	a.prm = func() map[string]any {
+		return map[string]any{"resource": server, "authorization_servers": []string{a.srv.URL}}
+	}
+	var mu sync.Mutex
+	var leaked, hosts []string
+	a.mcp = func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hosts = append(hosts, r.Host)
+		mu.Unlock()
+		switch {
+		case strings.HasPrefix(r.Host, "xn--3xa.test"): // ς.test
+			mu.Lock()
+			leaked = append(leaked, r.Header.Get("Authorization"))
+			mu.Unlock()
+			a.ok(w)
+		case r.Header.Get("Authorization") == "":
+			a.challenge401(w)
+		default:
+			w.Header().Set("Location", other)
+			w.WriteHeader(http.StatusTemporaryRedirect)
+		}
+	}
+	tr := OAuthHTTP(server, a.oauth())
+	b := tr.Client.Transport.(*bearer)
+	addr := a.srv.Listener.Addr().String()
+	b.base = &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, addr) // every host name is this test server
+	}}
+	err := hostileCall(tr)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(leaked) == 0 {
+		t.Fatalf("precondition: the redirect target was not reached (hosts %q, call error %v)", hosts, err)
+	}
+	for _, h := range leaked {
+		if h != "" {
+			t.Fatalf("the token for %s went along a redirect to %s (hosts seen %q): Authorization %q", server, other, hosts, h)
 		}
 	}
 }
