@@ -6,8 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/net/idna"
