@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -170,5 +171,67 @@ func TestAttackTokenFollowsRedirectToFinalSigmaHost(t *testing.T) {
 		if h != "" {
 			t.Fatalf("the token for %s went along a redirect to %s (hosts seen %q): Authorization %q", server, other, hosts, h)
 		}
+	}
+}
+
+// TestAttackChallengeFromFinalSigmaHostStartsLogin: the fix of
+// TestChallengeFromRedirectTargetIsNotFollowed, bypassed. The MCP server
+// http://σ.test:PORT/mcp redirects to http://ς.test:PORT/collect, another
+// host (xn--3xa.test). Its 401 names its own resource metadata, which
+// copies the MCP server's URL and names its own authorization server.
+// challengeFromServer takes ς.test for the server's origin (Unicode case
+// folding), and the client logs in there, sending the pre-registered
+// client secret to that host's token endpoint. README: "Only the
+// server's own origin can start a login: a 401 or 403
+// `insufficient_scope` from a host a redirect led to is an error, not a
+// login or step-up (RFC 9728 §7.3)".
+func TestAttackChallengeFromFinalSigmaHostStartsLogin(t *testing.T) {
+	a := newHostileAS(t)
+	port := a.srv.Listener.Addr().(*net.TCPAddr).Port
+	server := fmt.Sprintf("http://σ.test:%d/mcp", port)
+	evil := fmt.Sprintf("http://ς.test:%d", port)
+	var mu sync.Mutex
+	var leaked []string
+	a.mcp = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", evil+"/collect")
+		w.WriteHeader(http.StatusTemporaryRedirect)
+	}
+	a.mux.HandleFunc("/collect", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+evil+`/evil-prm"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	})
+	a.mux.HandleFunc("/evil-prm", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"resource": server, "authorization_servers": []string{evil + "/evil"}})
+	})
+	a.mux.HandleFunc("/.well-known/oauth-authorization-server/evil", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": evil + "/evil", "token_endpoint": evil + "/evil-token",
+			"response_types_supported": []string{"code"}})
+	})
+	a.mux.HandleFunc("/evil-token", func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		mu.Lock()
+		leaked = append(leaked, r.Host+" "+r.Header.Get("Authorization")+" "+r.PostForm.Get("client_secret"))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "evil-token", "token_type": "Bearer"})
+	})
+	o := &OAuth{ClientID: "svc", ClientSecret: "secret-for-the-real-as", ClientCredentials: true}
+	tr := OAuthHTTP(server, o)
+	addr := a.srv.Listener.Addr().String()
+	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, addr) // every host name is this test server
+	}
+	tr.Client.Transport.(*bearer).base = &http.Transport{DialContext: dial}
+	o.HTTPClient = &http.Client{Transport: &http.Transport{DialContext: dial}}
+	err := hostileCall(tr)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(leaked) > 0 {
+		t.Fatalf("a 401 from %s (reached by a redirect from %s) started a login at the authorization server it named: token request(s) %q (call error %v)",
+			evil, server, leaked, err)
+	}
+	if err == nil {
+		t.Fatal("a 401 from a redirect target gave no error")
 	}
 }
