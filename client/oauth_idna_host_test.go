@@ -14,10 +14,12 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// Attacks on the fixes to the Go client's OAuth support (oauth_resource.go,
-// oauth_challenge.go).
+// The tests here compare hosts as net/http dials them (oauth_origin.go):
+// σ.example and ς.example (Greek small sigma and final sigma) are equal
+// under Unicode case folding but two DNS names, xn--4xa.example and
+// xn--3xa.example, under the IDNA Lookup profile net/http uses.
 
-// TestAttackMetadataForFinalSigmaHostIsAnotherResource: the MCP server is
+// TestMetadataForIDNADistinctHostIsAnotherResource: the MCP server is
 // https://σ.example/mcp (Greek small sigma). Its protected resource
 // metadata names https://ς.example/mcp (Greek small FINAL sigma). These
 // are two hosts: IDNA 2008 / UTS #46 non-transitional processing, which
@@ -29,7 +31,7 @@ import (
 // folding of distinct DNS names); RFC 9728 §3.3: identical, else MUST NOT
 // be used (§7.3 impersonation: the client would request, and present to
 // σ, a token issued for ς).
-func TestAttackMetadataForFinalSigmaHostIsAnotherResource(t *testing.T) {
+func TestMetadataForIDNADistinctHostIsAnotherResource(t *testing.T) {
 	const server, other = "https://σ.example/mcp", "https://ς.example/mcp"
 	su, _ := url.Parse(server)
 	ou, _ := url.Parse(other)
@@ -46,13 +48,13 @@ func TestAttackMetadataForFinalSigmaHostIsAnotherResource(t *testing.T) {
 	}
 }
 
-// TestAttackTokenNotSentToFinalSigmaHost: as above, for the token itself:
+// TestTokenNotSentToIDNADistinctHost: as above, for the token itself:
 // the client logged in to https://σ.example/mcp, and a redirect leads a
 // request to https://ς.example/…, another host (it is dialled as
 // xn--3xa.example). README: "a token goes only to its resource's origin,
 // not along a redirect to another"; OAuthHTTP doc: "a redirect to another
 // origin is followed without it".
-func TestAttackTokenNotSentToFinalSigmaHost(t *testing.T) {
+func TestTokenNotSentToIDNADistinctHost(t *testing.T) {
 	o := &OAuth{Store: &MemoryStore{}}
 	o.Store.SaveToken("https://as.example", "https://σ.example/mcp", &Token{AccessToken: "tok", TokenType: "Bearer"})
 	o.setSession("https://as.example", "https://σ.example/mcp")
@@ -66,68 +68,13 @@ func TestAttackTokenNotSentToFinalSigmaHost(t *testing.T) {
 	}
 }
 
-// TestAttackChallengeSplitAcrossFieldLines: RFC 9110 §5.3: a field sent
-// as several field lines means the same as one line of their values
-// joined by ", " (a recipient or intermediary MAY combine them, and
-// WWW-Authenticate is a list-based field, §11.6.1). A Bearer challenge
-// whose parameters are split across lines — `Bearer
-// error="insufficient_scope"` then `scope="admin"` — is read with its
-// scope when the lines are joined and without it when they are not: two
-// readings of one message (preamble: no disagreement between two parsers
-// of one message). Without the scope the step-up asks for the old scope
-// set again (and ends in ErrInsufficientScope); without resource_metadata
-// discovery ignores the URL the server named (authorization-server-
-// discovery.mdx: clients MUST use it when present); without DPoP's error
-// the use_dpop_nonce retry is skipped.
-func TestAttackChallengeSplitAcrossFieldLines(t *testing.T) {
-	for _, lines := range [][]string{
-		{`Bearer error="insufficient_scope"`, `scope="admin"`},
-		{`Bearer realm="mcp"`, `resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"`},
-		{`Basic realm="x"`, `Bearer`, `scope="admin"`},
-		{`DPoP algs="ES256"`, `error="use_dpop_nonce"`},
-	} {
-		split := parseChallenge(lines)
-		joined := parseChallenge([]string{strings.Join(lines, ", ")})
-		if split.scheme != joined.scheme || len(split.params) != len(joined.params) {
-			t.Errorf("field lines %q read as %s %v; the same field on one line as %s %v", lines, split.scheme, split.params, joined.scheme, joined.params)
-			continue
-		}
-		for k, v := range joined.params {
-			if split.params[k] != v {
-				t.Errorf("field lines %q: %s=%q, on one line %q", lines, k, split.params[k], v)
-			}
-		}
-	}
-}
-
-// TestAttackResourceWithEmptyFragmentIsNotTheServer: a "resource" of
-// https://mcp.example.com/mcp# carries a fragment component, an empty one
-// (RFC 3986 §3.5: "#" starts it). RFC 9728 §2: the resource identifier
-// has no fragment component; RFC 8707 §2: it "MUST NOT include a
-// fragment component"; the spec's Canonical Server URI lists a URI with a
-// fragment as invalid; RFC 9728 §3.3: identical to the server's URL, else
-// not used. The check refuses "#f" but takes "#", and the login then asks
-// the authorization server for a token for `…/mcp#` (the resource
-// parameter is the metadata's string) instead of failing with the
-// client's own "metadata … is for …" error.
-func TestAttackResourceWithEmptyFragmentIsNotTheServer(t *testing.T) {
-	su, _ := url.Parse("https://mcp.example.com/mcp")
-	for _, fromRoot := range []bool{false, true} {
-		for _, r := range []string{"https://mcp.example.com/mcp#", "https://mcp.example.com#"} {
-			if metadataNamesServer(r, su, fromRoot) {
-				t.Errorf("resource %q (with a fragment component) taken to name %s (from the root well-known URL: %v)", r, su, fromRoot)
-			}
-		}
-	}
-}
-
-// TestAttackTokenFollowsRedirectToFinalSigmaHost: end to end, the leak
-// TestAttackTokenNotSentToFinalSigmaHost shows. The MCP server is
+// TestTokenNotSentAlongRedirectToIDNADistinctHost: end to end, the leak
+// TestTokenNotSentToIDNADistinctHost shows. The MCP server is
 // http://σ.test:PORT/mcp; after the login it redirects the request to
 // http://ς.test:PORT/mcp, another host (net/http dials and names it
 // xn--3xa.test, the server xn--4xa.test). README: "a token goes only to
 // its resource's origin, not along a redirect to another".
-func TestAttackTokenFollowsRedirectToFinalSigmaHost(t *testing.T) {
+func TestTokenNotSentAlongRedirectToIDNADistinctHost(t *testing.T) {
 	a := newHostileAS(t)
 	port := a.srv.Listener.Addr().(*net.TCPAddr).Port
 	server := fmt.Sprintf("http://σ.test:%d/mcp", port)
@@ -174,7 +121,7 @@ func TestAttackTokenFollowsRedirectToFinalSigmaHost(t *testing.T) {
 	}
 }
 
-// TestAttackChallengeFromFinalSigmaHostStartsLogin: the fix of
+// TestChallengeFromIDNADistinctHostStartsNoLogin: the fix of
 // TestChallengeFromRedirectTargetIsNotFollowed, bypassed. The MCP server
 // http://σ.test:PORT/mcp redirects to http://ς.test:PORT/collect, another
 // host (xn--3xa.test). Its 401 names its own resource metadata, which
@@ -185,7 +132,7 @@ func TestAttackTokenFollowsRedirectToFinalSigmaHost(t *testing.T) {
 // server's own origin can start a login: a 401 or 403
 // `insufficient_scope` from a host a redirect led to is an error, not a
 // login or step-up (RFC 9728 §7.3)".
-func TestAttackChallengeFromFinalSigmaHostStartsLogin(t *testing.T) {
+func TestChallengeFromIDNADistinctHostStartsNoLogin(t *testing.T) {
 	a := newHostileAS(t)
 	port := a.srv.Listener.Addr().(*net.TCPAddr).Port
 	server := fmt.Sprintf("http://σ.test:%d/mcp", port)
@@ -233,5 +180,45 @@ func TestAttackChallengeFromFinalSigmaHostStartsLogin(t *testing.T) {
 	}
 	if err == nil {
 		t.Fatal("a 401 from a redirect target gave no error")
+	}
+}
+
+// TestHostsCompareAsDialled: sameHost is true exactly when net/http
+// dials the two hosts as one name: ASCII in any case; a Unicode name
+// equal to its IDNA form (or to another spelling of it, Σ being mapped
+// to σ); never for names the IDNA Lookup profile keeps apart, nor for a
+// name it refuses.
+func TestHostsCompareAsDialled(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"mcp.example.com", "MCP.Example.COM", true},
+		{"σ.example", "σ.example", true},
+		{"σ.example", "Σ.example", true},
+		{"σ.example", "XN--4XA.example", true},
+		{"σ.example", "ς.example", false},
+		{"ς.example", "xn--3xa.example", true},
+		{"bücher.example", "xn--bcher-kva.example", true},
+		{"bücher.example", "bucher.example", false},
+		{"σ_x.example", "σ_x.example", false}, // refused by the STD3 rules
+		{"my_host", "MY_HOST", true},          // ASCII is sent as it is
+	} {
+		if got := sameHost(c.a, c.b); got != c.same {
+			t.Errorf("sameHost(%q, %q) = %v, want %v", c.a, c.b, got, c.same)
+		}
+	}
+}
+
+// TestSSEEndpointOnIDNADistinctHostIsRefused: the legacy HTTP+SSE
+// endpoint event must name the stream's origin; ς.test is another host
+// than σ.test (the endpoint would receive every message of the session).
+func TestSSEEndpointOnIDNADistinctHostIsRefused(t *testing.T) {
+	base, _ := url.Parse("http://σ.test:8080/sse")
+	if _, err := sseEndpoint(base, "http://ς.test:8080/messages"); err == nil {
+		t.Error("an endpoint on ς.test was taken for the origin of a stream from σ.test")
+	}
+	if _, err := sseEndpoint(base, "http://Σ.test:8080/messages"); err != nil {
+		t.Errorf("an endpoint on Σ.test (dialled as σ.test) refused: %v", err)
 	}
 }
