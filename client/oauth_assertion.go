@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -106,7 +105,11 @@ func (p *EnterpriseIdP) Assertion(ctx context.Context, target AssertionTarget) (
 		Error           string `json:"error"`
 		Description     string `json:"error_description"`
 	}
-	_ = json.Unmarshal(raw, &out)
+	members, objErr := oauthObject(raw)
+	_ = decodeMembers(members, &out) // a member of another type is ignored
+	if resp.StatusCode == http.StatusOK && objErr != nil {
+		return "", fmt.Errorf("client: enterprise IdP token exchange at %s: the response is not a JSON object read by exact member names: %w", p.TokenEndpoint, objErr)
+	}
 	if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
 		return "", fmt.Errorf("client: enterprise IdP token exchange at %s: HTTP %d %s: %s", p.TokenEndpoint, resp.StatusCode, out.Error, out.Description)
 	}

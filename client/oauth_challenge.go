@@ -13,7 +13,7 @@ type challenge struct {
 }
 
 // maxChallengeBytes bounds the WWW-Authenticate text parsed per response:
-// field values are read in order while their total stays within it, and
+// field lines are joined in order while their total stays within it, and
 // the rest are ignored (a sane challenge list is a few hundred bytes; a
 // hostile one can fill the 10 MiB of headers net/http accepts).
 const maxChallengeBytes = 64 << 10
@@ -37,44 +37,40 @@ func parseChallenge(values []string) challenge {
 }
 
 // parseChallengeOf reads the challenges of schemes in the WWW-Authenticate
-// field values, each a list of challenges (RFC 9110 §11.6.1: `Basic
+// field lines, each a list of challenges (RFC 9110 §11.6.1: `Basic
 // realm="x", Bearer scope="y"` is two), and merges their parameters: a
 // server that accepts both bearer and DPoP tokens sends a challenge of
 // each (RFC 9449 §7.2), and resource_metadata may be in either (RFC 9728
-// §5.1). A parameter takes its value from the challenge of the earliest
-// scheme in schemes that has it, the first such challenge in field order.
-// Only challenges of schemes get a parameter map; the text parsed is
-// bounded by maxChallengeBytes.
+// §5.1). The lines are read as one list, joined by ", " (RFC 9110 §5.3):
+// a challenge's parameters may continue on the next line. A parameter
+// takes its value from the challenge of the earliest scheme in schemes
+// that has it, the first such challenge in field order. Only challenges
+// of schemes get a parameter map; the text parsed is bounded by
+// maxChallengeBytes.
 func parseChallengeOf(values []string, schemes ...string) challenge {
 	found := make([]map[string]string, len(schemes)) // per scheme, first value of each parameter
 	sent := make([]string, len(schemes))
-	budget := maxChallengeBytes
-	for _, v := range values {
-		if budget -= len(v); budget < 0 {
-			break
-		}
-		current := -1 // the index in schemes of the challenge being read
-		scanChallenges(v, func(scheme string) {
-			current = -1
-			for i, s := range schemes {
-				if strings.EqualFold(s, scheme) {
-					current = i
-					if found[i] == nil {
-						found[i], sent[i] = map[string]string{}, scheme
-					}
-					return
+	current := -1 // the index in schemes of the challenge being read
+	scanChallenges(joinFieldLines(values, maxChallengeBytes), func(scheme string) {
+		current = -1
+		for i, s := range schemes {
+			if strings.EqualFold(s, scheme) {
+				current = i
+				if found[i] == nil {
+					found[i], sent[i] = map[string]string{}, scheme
 				}
-			}
-		}, func(name, raw string) {
-			if current < 0 {
 				return
 			}
-			name = strings.ToLower(name)
-			if _, ok := found[current][name]; !ok {
-				found[current][name] = unquote(raw)
-			}
-		})
-	}
+		}
+	}, func(name, raw string) {
+		if current < 0 {
+			return
+		}
+		name = strings.ToLower(name)
+		if _, ok := found[current][name]; !ok {
+			found[current][name] = unquote(raw)
+		}
+	})
 	out := challenge{params: map[string]string{}}
 	for i := len(schemes) - 1; i >= 0; i-- { // the preferred last, overwriting
 		if found[i] == nil {
@@ -86,6 +82,19 @@ func parseChallengeOf(values []string, schemes ...string) challenge {
 		}
 	}
 	return out
+}
+
+// joinFieldLines is the field value of a list-based field sent as the
+// field lines values: their values joined by ", " (RFC 9110 §5.3), the
+// lines taken in order while their total length stays within limit (a
+// line that does not fit, and those after it, are left out).
+func joinFieldLines(values []string, limit int) string {
+	n := 0
+	for n < len(values) && len(values[n]) <= limit {
+		limit -= len(values[n])
+		n++
+	}
+	return strings.Join(values[:n], ", ")
 }
 
 // scanChallenges walks the challenges of a WWW-Authenticate field value

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -72,5 +73,39 @@ func TestParseChallengesOfOneField(t *testing.T) {
 	}
 	if ch := parseChallenge([]string{`Basic dXNlcg`}); ch.scheme != "" {
 		t.Errorf("a token68 taken for a Bearer or DPoP challenge: %+v", ch)
+	}
+}
+
+// TestChallengeSplitAcrossFieldLinesReadsAsOneLine: RFC 9110 §5.3: a field sent
+// as several field lines means the same as one line of their values
+// joined by ", " (a recipient or intermediary MAY combine them, and
+// WWW-Authenticate is a list-based field, §11.6.1). A Bearer challenge
+// whose parameters are split across lines — `Bearer
+// error="insufficient_scope"` then `scope="admin"` — is read with its
+// scope when the lines are joined and without it when they are not: two
+// readings of one message (preamble: no disagreement between two parsers
+// of one message). Without the scope the step-up asks for the old scope
+// set again (and ends in ErrInsufficientScope); without resource_metadata
+// discovery ignores the URL the server named (authorization-server-
+// discovery.mdx: clients MUST use it when present); without DPoP's error
+// the use_dpop_nonce retry is skipped.
+func TestChallengeSplitAcrossFieldLinesReadsAsOneLine(t *testing.T) {
+	for _, lines := range [][]string{
+		{`Bearer error="insufficient_scope"`, `scope="admin"`},
+		{`Bearer realm="mcp"`, `resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"`},
+		{`Basic realm="x"`, `Bearer`, `scope="admin"`},
+		{`DPoP algs="ES256"`, `error="use_dpop_nonce"`},
+	} {
+		split := parseChallenge(lines)
+		joined := parseChallenge([]string{strings.Join(lines, ", ")})
+		if split.scheme != joined.scheme || len(split.params) != len(joined.params) {
+			t.Errorf("field lines %q read as %s %v; the same field on one line as %s %v", lines, split.scheme, split.params, joined.scheme, joined.params)
+			continue
+		}
+		for k, v := range joined.params {
+			if split.params[k] != v {
+				t.Errorf("field lines %q: %s=%q, on one line %q", lines, k, split.params[k], v)
+			}
+		}
 	}
 }

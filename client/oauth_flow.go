@@ -133,7 +133,8 @@ func (o *OAuth) setSession(issuer, resource string) {
 	o.mu.Unlock()
 }
 
-// getJSON fetches a JSON document; ok is false for a non-200 answer.
+// getJSON fetches a JSON document, read by exact member name and refused
+// when it repeats one (decodeOAuthJSON); ok is false for a non-200 answer.
 func (o *OAuth) getJSON(ctx context.Context, u string, v any) (ok bool, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -153,7 +154,7 @@ func (o *OAuth) getJSON(ctx context.Context, u string, v any) (ok bool, err erro
 	if err != nil {
 		return false, err
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	if err := decodeOAuthJSON(body, v); err != nil {
 		return false, fmt.Errorf("client: %s is not JSON metadata: %w", u, err)
 	}
 	return true, nil
@@ -371,7 +372,7 @@ func (o *OAuth) dynamicRegistration(ctx context.Context, as *serverMetadata) (*R
 		ClientSecret string `json:"client_secret"`
 		AuthMethod   string `json:"token_endpoint_auth_method"`
 	}
-	if err := json.Unmarshal(raw, &out); err != nil || out.ClientID == "" {
+	if err := decodeOAuthJSON(raw, &out); err != nil || out.ClientID == "" {
 		return nil, fmt.Errorf("client: dynamic registration at %s: no client_id in %s", as.RegistrationEndpoint, clipBytes(raw, 300))
 	}
 	if out.AuthMethod == "" {
@@ -546,9 +547,13 @@ func (o *OAuth) tokenResponse(req *http.Request, as *serverMetadata, dpop bool, 
 		Error        string  `json:"error"`
 		Description  string  `json:"error_description"`
 	}
-	_ = json.Unmarshal(raw, &out)
+	members, objErr := oauthObject(raw)
+	_ = decodeMembers(members, &out) // a member of another type is ignored, as encoding/json's other members are kept
 	if fresh && resp.StatusCode == http.StatusBadRequest && out.Error == "use_dpop_nonce" {
 		return nil, true, fmt.Errorf("client: token request at %s: the server wants a DPoP nonce again", as.TokenEndpoint)
+	}
+	if resp.StatusCode == http.StatusOK && objErr != nil {
+		return nil, false, fmt.Errorf("client: token request at %s: the response is not a JSON object read by exact member names: %w", as.TokenEndpoint, objErr)
 	}
 	if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
 		return nil, false, fmt.Errorf("client: token request at %s: HTTP %d %s: %s", as.TokenEndpoint, resp.StatusCode, out.Error, out.Description)

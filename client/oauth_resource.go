@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 )
 
 // A token is bound to one MCP server, the resource (RFC 8707) the client
@@ -41,13 +42,18 @@ func originOf(u *url.URL) string { return u.Scheme + "://" + u.Host }
 // is the server's URL, and for the root well-known URL (fromRoot), built
 // from the server's origin alone, also that origin. Scheme and host
 // compare case-insensitively (basic/authorization/, Canonical Server
-// URI), a default port equals its absence and an empty path equals "/"
-// (RFC 3986 §6.2.3); the path and query otherwise compare exactly. A
+// URI; the host as it is dialled, sameHost), a default port equals its
+// absence and an empty path equals "/" (RFC 3986 §6.2.3); the path and
+// query otherwise compare exactly. A resource with a fragment names no
+// resource (RFC 8707 §2). A
 // resource above the server (a path prefix) is another resource: a token
 // issued for it is not the server's.
 func metadataNamesServer(resource string, su *url.URL, fromRoot bool) bool {
 	r, err := url.Parse(resource)
-	if err != nil || !r.IsAbs() || r.Host == "" || r.Fragment != "" || r.User != nil {
+	// A fragment, an empty one too ("…/mcp#", which url.URL does not
+	// record), is not part of a resource identifier (RFC 9728 §2, RFC 8707
+	// §2); url.Parse splits at the first "#", so any "#" starts one.
+	if err != nil || !r.IsAbs() || r.Host == "" || strings.Contains(resource, "#") || r.User != nil {
 		return false
 	}
 	if sameResource(r, su) {
@@ -57,9 +63,11 @@ func metadataNamesServer(resource string, su *url.URL, fromRoot bool) bool {
 }
 
 // sameResource reports whether a and b are one resource identifier:
-// one origin, one path (empty being "/") and one query.
+// one origin, one path (empty being "/") and one query (an empty query,
+// "…/mcp?", being one, unlike none: RFC 3986 §6.2.3).
 func sameResource(a, b *url.URL) bool {
-	return sameOrigin(a, b) && resourcePath(a) == resourcePath(b) && a.RawQuery == b.RawQuery
+	return sameOrigin(a, b) && resourcePath(a) == resourcePath(b) &&
+		a.RawQuery == b.RawQuery && a.ForceQuery == b.ForceQuery
 }
 
 func resourcePath(u *url.URL) string {

@@ -354,6 +354,8 @@ func TestResourceMetadataNamingTheServer(t *testing.T) {
 		{"https://mcp.example.com/m", false, false},
 		{"https://mcp.example.com/mcp?x=1", false, false},
 		{"https://mcp.example.com/mcp#f", false, false},
+		{"https://mcp.example.com/mcp?", false, false},
+		{"https://mcp.example.com?", true, false},
 		{"http://mcp.example.com/mcp", false, false},
 		{"https://mcp.example.com:8443/mcp", false, false},
 		{"https://other.example.com/mcp", true, false},
@@ -433,6 +435,27 @@ func TestSchemesOfAuthorizationServerURLs(t *testing.T) {
 	} {
 		if err := checkSecureURL(c.server, "authorization_endpoint", c.raw); (err == nil) != c.ok {
 			t.Errorf("%q for the MCP server %s: %v, want accepted %v", c.raw, c.server, err, c.ok)
+		}
+	}
+}
+
+// TestResourceWithEmptyFragmentIsNotTheServer: a "resource" of
+// https://mcp.example.com/mcp# carries a fragment component, an empty one
+// (RFC 3986 §3.5: "#" starts it). RFC 9728 §2: the resource identifier
+// has no fragment component; RFC 8707 §2: it "MUST NOT include a
+// fragment component"; the spec's Canonical Server URI lists a URI with a
+// fragment as invalid; RFC 9728 §3.3: identical to the server's URL, else
+// not used. The check refuses "#f" but takes "#", and the login then asks
+// the authorization server for a token for `…/mcp#` (the resource
+// parameter is the metadata's string) instead of failing with the
+// client's own "metadata … is for …" error.
+func TestResourceWithEmptyFragmentIsNotTheServer(t *testing.T) {
+	su, _ := url.Parse("https://mcp.example.com/mcp")
+	for _, fromRoot := range []bool{false, true} {
+		for _, r := range []string{"https://mcp.example.com/mcp#", "https://mcp.example.com#"} {
+			if metadataNamesServer(r, su, fromRoot) {
+				t.Errorf("resource %q (with a fragment component) taken to name %s (from the root well-known URL: %v)", r, su, fromRoot)
+			}
 		}
 	}
 }

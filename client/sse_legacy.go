@@ -134,7 +134,7 @@ func sseEndpoint(base *url.URL, data string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("client: the HTTP+SSE endpoint event %q is not a URI: %w", clipString(ref), err)
 	}
-	if !strings.EqualFold(u.Scheme, base.Scheme) || !strings.EqualFold(u.Host, base.Host) {
+	if !sameOrigin(u, base) {
 		return "", fmt.Errorf("client: the HTTP+SSE endpoint %s is on another origin than %s://%s; refused",
 			clipString(u.String()), base.Scheme, base.Host)
 	}
