@@ -161,21 +161,21 @@ func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (*
 // ahead (with notBeforeLeeway), and one whose "exp", "nbf" or "iat" is not
 // a date in range (numericDate), as the JWT verifier refuses them.
 func checkDates(claims map[string]any, now time.Time) error {
-	exp, err := numericDate(claims, "exp")
+	exp, hasExp, err := numericDate(claims, "exp")
 	if err != nil {
 		return err
 	}
-	nbf, err := numericDate(claims, "nbf")
+	nbf, hasNbf, err := numericDate(claims, "nbf")
 	if err != nil {
 		return err
 	}
-	if _, err := numericDate(claims, "iat"); err != nil {
+	if _, _, err := numericDate(claims, "iat"); err != nil {
 		return err
 	}
-	if !exp.IsZero() && now.After(exp) {
+	if hasExp && !now.Before(exp) {
 		return fmt.Errorf("%w: expired", errInvalid)
 	}
-	if !nbf.IsZero() && now.Add(notBeforeLeeway).Before(nbf) {
+	if hasNbf && now.Add(notBeforeLeeway).Before(nbf) {
 		return fmt.Errorf("%w: not valid before %s", errInvalid, nbf.UTC().Format(time.RFC3339))
 	}
 	return nil
