@@ -198,3 +198,23 @@ func TestJWTRefusesExpAtYearOneAsExpired(t *testing.T) {
 		t.Errorf("a JWT whose exp is year 1 accepted, TokenInfo.Expiry %v", info.Expiry)
 	}
 }
+
+// TestIntrospectionRefusesRepeatedMembers: an introspection response that
+// names a member twice ("active" false then true, or two "aud" values) is
+// read by encoding/json's last-wins map, another reader's first-wins:
+// such a response is refused as malformed, as Discover refuses metadata
+// with a repeated member, and so is one naming "Active" for "active".
+func TestIntrospectionRefusesRepeatedMembers(t *testing.T) {
+	const aud = "https://mcp.example.test/mcp"
+	for _, body := range []string{
+		`{"active":false,"sub":"alice","aud":"` + aud + `","active":true}`,
+		`{"active":true,"sub":"alice","aud":"https://other.example/mcp","aud":"` + aud + `"}`,
+		`{"active":true,"sub":"alice","aud":"` + aud + `","ext":{"a":1,"a":2}}`,
+		`{"Active":true,"sub":"alice","aud":"` + aud + `"}`,
+	} {
+		v := answeringIntrospectionVerifier(t, aud, body)
+		if _, err := v.VerifyToken(context.Background(), "opaque-token"); err == nil {
+			t.Errorf("introspection response %s: token accepted; want it refused", body)
+		}
+	}
+}
