@@ -123,3 +123,46 @@ func mountAndCheck(t *testing.T, auths []*Auth) {
 		}
 	}
 }
+
+// TestMountLeavesCallersRootHandlerAlone: a handler of the caller's own at
+// the root well-known path is left alone by a path resource's Mount; a
+// root resource's Mount onto it, or a second root resource's onto one mux,
+// panics as a second registration of one pattern does, rather than serve
+// one resource's document at another's metadata URL.
+func TestMountLeavesCallersRootHandlerAlone(t *testing.T) {
+	verifier := TokenVerifierFunc(func(context.Context, string) (*TokenInfo, error) {
+		return nil, ErrInvalidToken
+	})
+	mk := func(res string) *Auth {
+		a, err := NewAuth(AuthOptions{Verifier: verifier, Resource: res,
+			AuthorizationServers: []string{"https://as.example.com"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	panics := func(f func()) (did bool) {
+		defer func() { did = recover() != nil }()
+		f()
+		return false
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc(wellKnownPRM, func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("mine")) })
+	if panics(func() { mk("https://mcp.example.com/mcp").Mount(mux) }) {
+		t.Fatal("a path resource's Mount panicked on the caller's own root handler")
+	}
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "https://mcp.example.com"+wellKnownPRM, nil))
+	if rec.Body.String() != "mine" {
+		t.Errorf("the caller's root handler was replaced: %q", rec.Body.String())
+	}
+	if !panics(func() { mk("https://mcp.example.com/").Mount(mux) }) {
+		t.Error("a root resource's Mount onto the caller's root handler did not panic")
+	}
+
+	two := http.NewServeMux()
+	mk("https://a.example.com/").Mount(two)
+	if !panics(func() { mk("https://b.example.com/").Mount(two) }) {
+		t.Error("a second root resource's Mount on one mux did not panic")
+	}
+}
