@@ -23,7 +23,7 @@ func tokenInfo(claims map[string]any) (*server.TokenInfo, error) {
 	if info.Scopes, err = grantedScopes(claims); err != nil {
 		return nil, err
 	}
-	if info.Expiry, err = numericDate(claims, "exp"); err != nil {
+	if info.Expiry, _, err = numericDate(claims, "exp"); err != nil {
 		return nil, err
 	}
 	return info, nil

@@ -2,7 +2,6 @@ package oauth
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +23,8 @@ type Metadata struct {
 // specification lists, in its order (RFC 8414 first, then OpenID Connect
 // Discovery; path insertion before path appending), and keeps the first
 // document, a JSON object answered 200, whose "issuer" is identical to
-// issuer.
+// issuer. Member names are exact ("Issuer" is not "issuer"), and a
+// document that repeats a member name is not used.
 func Discover(ctx context.Context, issuer string, hc *http.Client) (*Metadata, error) {
 	urls, err := wellKnownURLs(issuer)
 	if err != nil {
@@ -51,7 +51,9 @@ func Discover(ctx context.Context, issuer string, hc *http.Client) (*Metadata, e
 // maxMetadataSize bounds a metadata document.
 const maxMetadataSize = 1 << 20
 
-// fetchMetadata GETs one metadata URL: a JSON object (RFC 8414 §3.2).
+// fetchMetadata GETs one metadata URL: a JSON object (RFC 8414 §3.2),
+// read by exact member name; one with a repeated member name is refused
+// (decodeObject).
 func fetchMetadata(ctx context.Context, hc *http.Client, u string) (*Metadata, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -73,20 +75,25 @@ func fetchMetadata(ctx context.Context, hc *http.Client, u string) (*Metadata, e
 	if len(body) > maxMetadataSize {
 		return nil, fmt.Errorf("the document is larger than %d bytes", maxMetadataSize)
 	}
-	var doc *struct {
-		Issuer                string `json:"issuer"`
-		JWKSURI               string `json:"jwks_uri"`
-		IntrospectionEndpoint string `json:"introspection_endpoint"`
-		TokenEndpoint         string `json:"token_endpoint"`
-	}
-	if err := json.Unmarshal(body, &doc); err != nil {
+	doc, err := decodeObject(body)
+	if err != nil {
 		return nil, fmt.Errorf("the document is not a metadata JSON object: %w", err)
 	}
-	if doc == nil {
-		return nil, errors.New("the document is null, not a JSON object")
+	var md Metadata
+	for _, m := range []struct {
+		name string
+		dst  *string
+	}{
+		{"issuer", &md.Issuer},
+		{"jwks_uri", &md.JWKSURI},
+		{"introspection_endpoint", &md.IntrospectionEndpoint},
+		{"token_endpoint", &md.TokenEndpoint},
+	} {
+		if *m.dst, err = stringMember(doc, m.name); err != nil {
+			return nil, fmt.Errorf("the document is not a metadata JSON object: %w", err)
+		}
 	}
-	return &Metadata{Issuer: doc.Issuer, JWKSURI: doc.JWKSURI,
-		IntrospectionEndpoint: doc.IntrospectionEndpoint, TokenEndpoint: doc.TokenEndpoint}, nil
+	return &md, nil
 }
 
 // wellKnownURLs are the metadata URLs of issuer in the order of

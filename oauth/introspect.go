@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -44,9 +45,10 @@ type IntrospectionConfig struct {
 // IntrospectionVerifier asks the authorization server about every token
 // (RFC 7662): it must be active, from Issuer (when the response says),
 // for Audience, unexpired and not before its "nbf" (with a minute's
-// leeway for clock skew); a response that is not a JSON object, or whose
-// fields have the wrong JSON types, dates out of range or a scope that is
-// not a list of RFC 6749 scope tokens separated by spaces, is refused.
+// leeway for clock skew); a response that is not a JSON object, repeats a
+// member name, or whose fields have the wrong JSON types, dates out of
+// range or a scope that is not a list of RFC 6749 scope tokens separated
+// by spaces, is refused.
 // "sub" and "client_id" are optional in the response (RFC 7662 §2.2), but
 // the server refuses a token whose answer names neither: it identifies no
 // principal. It implements server.TokenVerifier.
@@ -124,12 +126,13 @@ const notBeforeLeeway = time.Minute
 
 // introspect asks the authorization server and checks its answer.
 func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (*server.TokenInfo, error) {
-	claims, err := rs.Introspect[map[string]any](ctx, v.rs, token)
+	raw, err := rs.Introspect[json.RawMessage](ctx, v.rs, token)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: introspection: %w", err)
 	}
-	if claims == nil { // the body was null
-		return nil, errors.New("oauth: introspection: the response is not a JSON object (RFC 7662 §2.2)")
+	claims, err := decodeObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf("oauth: introspection: the response is not a JSON object (RFC 7662 §2.2): %w", err)
 	}
 	if active, _ := claims["active"].(bool); !active {
 		return nil, fmt.Errorf("%w: the authorization server says the token is not active", errInvalid)
@@ -161,21 +164,21 @@ func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (*
 // ahead (with notBeforeLeeway), and one whose "exp", "nbf" or "iat" is not
 // a date in range (numericDate), as the JWT verifier refuses them.
 func checkDates(claims map[string]any, now time.Time) error {
-	exp, err := numericDate(claims, "exp")
+	exp, hasExp, err := numericDate(claims, "exp")
 	if err != nil {
 		return err
 	}
-	nbf, err := numericDate(claims, "nbf")
+	nbf, hasNbf, err := numericDate(claims, "nbf")
 	if err != nil {
 		return err
 	}
-	if _, err := numericDate(claims, "iat"); err != nil {
+	if _, _, err := numericDate(claims, "iat"); err != nil {
 		return err
 	}
-	if !exp.IsZero() && now.After(exp) {
+	if hasExp && !now.Before(exp) {
 		return fmt.Errorf("%w: expired", errInvalid)
 	}
-	if !nbf.IsZero() && now.Add(notBeforeLeeway).Before(nbf) {
+	if hasNbf && now.Add(notBeforeLeeway).Before(nbf) {
 		return fmt.Errorf("%w: not valid before %s", errInvalid, nbf.UTC().Format(time.RFC3339))
 	}
 	return nil

@@ -145,3 +145,76 @@ func TestIntrospectionRefusesNotBeforeOutOfRange(t *testing.T) {
 		t.Errorf("the JWT verifier accepted nbf 1e19 too")
 	}
 }
+
+// answeringIntrospectionVerifier is an IntrospectionVerifier (no cache) whose
+// endpoint answers every token with body.
+func answeringIntrospectionVerifier(t *testing.T, aud, body string) *IntrospectionVerifier {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+	}))
+	t.Cleanup(srv.Close)
+	v, err := NewIntrospectionVerifier(context.Background(), IntrospectionConfig{Issuer: testIssuer, Audience: aud,
+		ClientID: "rs", ClientSecret: "s", IntrospectionURL: srv.URL + "/introspect", TokenURL: srv.URL + "/token",
+		CacheTTL: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestIntrospectionRefusesExpAtYearOneAsExpired: an introspection
+// response with "exp": -62135596800, a NumericDate well within the ±2^62
+// range numericDate accepts, is 0001-01-01T00:00:00Z — the instant Go's
+// zero time.Time stands for. numericDate returned it as is, checkDates and
+// the server read that as "no exp" (IsZero), and the token was accepted
+// with TokenInfo.Expiry zero ("unknown"): an expired token is accepted and
+// never expires, nor does its cache entry end before CacheTTL. README:
+// "oauth.NewIntrospectionVerifier asks the server (RFC 7662; active, iss,
+// aud, exp, nbf ...)" and IntrospectionVerifier: the token must be
+// "unexpired"; the JWT verifier (go-jose) refuses the same exp as expired.
+func TestIntrospectionRefusesExpAtYearOneAsExpired(t *testing.T) {
+	const aud = "https://mcp.example.test/mcp"
+	for _, exp := range []string{"-62135596800", "-62135596800.5"} {
+		v := answeringIntrospectionVerifier(t, aud,
+			`{"active":true,"sub":"alice","client_id":"c","aud":"`+aud+`","exp":`+exp+`}`)
+		info, err := v.VerifyToken(context.Background(), "opaque-token")
+		if err == nil {
+			t.Errorf("exp %s (year 1, long past): token accepted, TokenInfo.Expiry = %v (IsZero %v); want it refused as expired",
+				exp, info.Expiry, info.Expiry.IsZero())
+		}
+	}
+}
+
+// TestJWTRefusesExpAtYearOneAsExpired: the JWT verifier refuses the exp
+// TestIntrospectionRefusesExpAtYearOneAsExpired sends, as expired: the
+// two verifiers agree on it.
+func TestJWTRefusesExpAtYearOneAsExpired(t *testing.T) {
+	const aud = "https://mcp.example.test/mcp"
+	as := newJWKSAS(t)
+	tok := as.sign(t, aud, map[string]any{"exp": int64(-62135596800), "iat": int64(-62135596900)})
+	if info, err := as.verifier(t)(aud).VerifyToken(context.Background(), tok); err == nil {
+		t.Errorf("a JWT whose exp is year 1 accepted, TokenInfo.Expiry %v", info.Expiry)
+	}
+}
+
+// TestIntrospectionRefusesRepeatedMembers: an introspection response that
+// names a member twice ("active" false then true, or two "aud" values) is
+// read by encoding/json's last-wins map, another reader's first-wins:
+// such a response is refused as malformed, as Discover refuses metadata
+// with a repeated member, and so is one naming "Active" for "active".
+func TestIntrospectionRefusesRepeatedMembers(t *testing.T) {
+	const aud = "https://mcp.example.test/mcp"
+	for _, body := range []string{
+		`{"active":false,"sub":"alice","aud":"` + aud + `","active":true}`,
+		`{"active":true,"sub":"alice","aud":"https://other.example/mcp","aud":"` + aud + `"}`,
+		`{"active":true,"sub":"alice","aud":"` + aud + `","ext":{"a":1,"a":2}}`,
+		`{"Active":true,"sub":"alice","aud":"` + aud + `"}`,
+	} {
+		v := answeringIntrospectionVerifier(t, aud, body)
+		if _, err := v.VerifyToken(context.Background(), "opaque-token"); err == nil {
+			t.Errorf("introspection response %s: token accepted; want it refused", body)
+		}
+	}
+}

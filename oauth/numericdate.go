@@ -12,16 +12,18 @@ import (
 const maxNumericDate = 1 << 62
 
 // numericDate reads the date claim name (RFC 7519 NumericDate: seconds
-// since the epoch): the zero time when it is absent or null, an error
+// since the epoch): present is false when it is absent or null; an error
 // wrapping server.ErrInvalidToken when it is not a number or out of range.
-func numericDate(claims map[string]any, name string) (time.Time, error) {
+// A present date may be Go's zero time.Time (-62135596800 is
+// 0001-01-01T00:00:00Z), so callers test present, never IsZero.
+func numericDate(claims map[string]any, name string) (t time.Time, present bool, err error) {
 	raw, ok := claims[name]
 	if !ok || raw == nil {
-		return time.Time{}, nil
+		return time.Time{}, false, nil
 	}
 	f, isNumber := raw.(float64)
 	if !isNumber || f >= maxNumericDate || f <= -maxNumericDate {
-		return time.Time{}, fmt.Errorf("%w: %s %v is not a date in range", errInvalid, name, raw)
+		return time.Time{}, false, fmt.Errorf("%w: %s %v is not a date in range", errInvalid, name, raw)
 	}
-	return time.Unix(int64(f), 0), nil
+	return time.Unix(int64(f), 0), true, nil
 }

@@ -203,27 +203,6 @@ func (a *Auth) MetadataHandler() http.Handler {
 	})
 }
 
-// Mount registers MetadataHandler on mux at MetadataPaths, except the root
-// well-known path when mux already has a handler for exactly that path:
-// with several protected endpoints on one mux (say /public/mcp and
-// /admin/mcp), each serves its document at its own path-inserted URL, the
-// one its challenges name, and the root serves the first one mounted.
-func (a *Auth) Mount(mux *http.ServeMux) {
-	h := a.MetadataHandler()
-	for _, p := range a.paths {
-		if p == wellKnownPRM && len(a.paths) > 1 && handles(mux, p) {
-			continue
-		}
-		mux.Handle(p, h)
-	}
-}
-
-// handles reports whether mux has a handler registered for exactly path.
-func handles(mux *http.ServeMux, path string) bool {
-	_, pattern := mux.Handler(&http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}})
-	return pattern == path
-}
-
 // grants reports whether info grants every scope of need, directly or
 // through ScopeImplies.
 func (a *Auth) grants(info *TokenInfo, need []string) bool {

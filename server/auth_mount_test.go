@@ -61,3 +61,108 @@ func TestAuthsOfTwoEndpointsMountOnOneMux(t *testing.T) {
 		t.Errorf("GET the root metadata URL: %d, resource %q; want the document of the first mounted, %s", code, res, resources[0])
 	}
 }
+
+// TestRootResourceMetadataServedAtRootWhateverMountOrder: two protected
+// endpoints on one host and one mux, https://mcp.example.com/mcp and the
+// root resource https://mcp.example.com/ (whose metadata URL, and the
+// resource_metadata of its every challenge, is the root well-known URL
+// itself, RFC 9728 §3.1). Mounting the path resource first registered the
+// root well-known path for it, and the root resource's Mount then panicked
+// ("conflicts with pattern"). README: "Several protected endpoints
+// can share one mux ... each Mount serves its document at its own
+// path-inserted URL (..., the one its challenges name)". The root URL is
+// the one the root resource's challenges name, and RFC 9728 §3.3 says the
+// document there MUST name that resource: it must serve the root
+// resource's document, whatever the order of the Mounts.
+func TestRootResourceMetadataServedAtRootWhateverMountOrder(t *testing.T) {
+	verifier := TokenVerifierFunc(func(context.Context, string) (*TokenInfo, error) {
+		return nil, ErrInvalidToken
+	})
+	mk := func(res string) *Auth {
+		a, err := NewAuth(AuthOptions{Verifier: verifier, Resource: res,
+			AuthorizationServers: []string{"https://as.example.com"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	for _, rootFirst := range []bool{false, true} {
+		pathRes, rootRes := mk("https://mcp.example.com/mcp"), mk("https://mcp.example.com/")
+		order := []*Auth{pathRes, rootRes}
+		if rootFirst {
+			order = []*Auth{rootRes, pathRes}
+		}
+		mountAndCheck(t, order)
+	}
+}
+
+// mountAndCheck mounts auths on one mux in order and checks that each
+// one's MetadataURL serves its own document.
+func mountAndCheck(t *testing.T, auths []*Auth) {
+	t.Helper()
+	mux := http.NewServeMux()
+	for _, a := range auths {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("Mount of the Auth for %s panicked: %v", a.opts.Resource, r)
+				}
+			}()
+			a.Mount(mux)
+		}()
+	}
+	for _, a := range auths {
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, a.MetadataURL(), nil))
+		var doc struct {
+			Resource string `json:"resource"`
+		}
+		_ = json.Unmarshal(rec.Body.Bytes(), &doc)
+		if rec.Code != http.StatusOK || doc.Resource != a.opts.Resource {
+			t.Errorf("GET %s (named by the challenges of %s): %d, resource %q", a.MetadataURL(), a.opts.Resource, rec.Code, doc.Resource)
+		}
+	}
+}
+
+// TestMountLeavesCallersRootHandlerAlone: a handler of the caller's own at
+// the root well-known path is left alone by a path resource's Mount; a
+// root resource's Mount onto it, or a second root resource's onto one mux,
+// panics as a second registration of one pattern does, rather than serve
+// one resource's document at another's metadata URL.
+func TestMountLeavesCallersRootHandlerAlone(t *testing.T) {
+	verifier := TokenVerifierFunc(func(context.Context, string) (*TokenInfo, error) {
+		return nil, ErrInvalidToken
+	})
+	mk := func(res string) *Auth {
+		a, err := NewAuth(AuthOptions{Verifier: verifier, Resource: res,
+			AuthorizationServers: []string{"https://as.example.com"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	panics := func(f func()) (did bool) {
+		defer func() { did = recover() != nil }()
+		f()
+		return false
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc(wellKnownPRM, func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("mine")) })
+	if panics(func() { mk("https://mcp.example.com/mcp").Mount(mux) }) {
+		t.Fatal("a path resource's Mount panicked on the caller's own root handler")
+	}
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "https://mcp.example.com"+wellKnownPRM, nil))
+	if rec.Body.String() != "mine" {
+		t.Errorf("the caller's root handler was replaced: %q", rec.Body.String())
+	}
+	if !panics(func() { mk("https://mcp.example.com/").Mount(mux) }) {
+		t.Error("a root resource's Mount onto the caller's root handler did not panic")
+	}
+
+	two := http.NewServeMux()
+	mk("https://a.example.com/").Mount(two)
+	if !panics(func() { mk("https://b.example.com/").Mount(two) }) {
+		t.Error("a second root resource's Mount on one mux did not panic")
+	}
+}

@@ -23,7 +23,7 @@ func (s *Server) runMux() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.HTTPHandler(s.opts.HTTP))
 	if a := s.opts.HTTP.Auth; a != nil {
-		a.Mount(mux) // Protected Resource Metadata (auth_http.go)
+		a.Mount(mux) // Protected Resource Metadata (auth_mount.go)
 	}
 	mux.HandleFunc("GET "+HealthPath, func(w http.ResponseWriter, _ *http.Request) {
 		writeProbe(w, http.StatusOK, "ok")
