@@ -319,8 +319,60 @@ func validExtensionID(id string) error {
 	if prefix, name, ok := strings.Cut(id, "/"); !ok || prefix == "" || name == "" {
 		return errors.New(want)
 	}
-	if err := mcp.ValidateMetaKey(id); err != nil {
+	if err := validateMetaKey(id); err != nil {
 		return fmt.Errorf("%s: %w", want, err)
 	}
 	return nil
 }
+
+// validateMetaKey is mcp.ValidateMetaKey (generated/mcp/support.go), the
+// same checks and errors (TestValidateMetaKeyIsTheGeneratedOne). A copy
+// because it is all of the generated package's support code that a server
+// runs at start-up (registering the tasks extension): calling the original
+// kept a 64 KiB stretch of the binary's text resident for one call (the
+// kernel maps a file fault's whole 64 KiB neighbourhood).
+func validateMetaKey(key string) error {
+	prefix, name, hasPrefix := strings.Cut(key, "/")
+	if !hasPrefix {
+		prefix, name = "", key
+	} else if strings.Contains(name, "/") {
+		return fmt.Errorf("_meta key %q: only one slash may separate prefix and name", key)
+	}
+	if hasPrefix {
+		if prefix == "" {
+			return fmt.Errorf("_meta key %q: empty prefix before the slash", key)
+		}
+		for label := range strings.SplitSeq(prefix, ".") {
+			if !validMetaLabel(label) {
+				return fmt.Errorf("_meta key %q: prefix label %q must start with a letter, end with a letter or digit, and contain only letters, digits and hyphens", key, label)
+			}
+		}
+	}
+	if name == "" {
+		return nil
+	}
+	if !isASCIIAlnum(name[0]) || !isASCIIAlnum(name[len(name)-1]) {
+		return fmt.Errorf("_meta key %q: name must start and end with a letter or digit", key)
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !isASCIIAlnum(c) && c != '-' && c != '_' && c != '.' {
+			return fmt.Errorf("_meta key %q: name may contain only letters, digits, '-', '_' and '.'", key)
+		}
+	}
+	return nil
+}
+
+func validMetaLabel(label string) bool {
+	if label == "" || !isASCIILetter(label[0]) || !isASCIIAlnum(label[len(label)-1]) {
+		return false
+	}
+	for i := 0; i < len(label); i++ {
+		if c := label[i]; !isASCIIAlnum(c) && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isASCIIAlnum(c byte) bool  { return isASCIILetter(c) || c >= '0' && c <= '9' }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/internal/httpwire"
+	"github.com/mcpgen/mcpgen/internal/jsonenc"
 )
 
 // Server serves MCP 2026-07-28 over any transport: Handle is the
@@ -105,11 +105,7 @@ func New(opts Options) (*Server, error) {
 		s.ring = ring
 	}
 	s.info = mcp.Implementation{Name: opts.Name, Title: opts.Title, Version: s.opts.Version}
-	meta, err := json.Marshal(map[string]mcp.Implementation{keyServerInfo: s.info})
-	if err != nil {
-		errs = append(errs, err)
-	}
-	s.metaJSON = meta
+	s.metaJSON = serverInfoMeta(s.info)
 
 	s.buildChain(opts.Interceptors)
 	s.lim.init(opts.Limits)
@@ -229,4 +225,26 @@ func (s *Server) isClosing() bool {
 	default:
 		return false
 	}
+}
+
+// serverInfoMeta is {"io.modelcontextprotocol/serverInfo":{…}} for info,
+// byte for byte what json.Marshal writes for it through mcp.Implementation's
+// encoder (TestServerInfoMetaIsJSONMarshal): name, title when set, version,
+// each string escaped as encoding/json escapes it (which cannot fail). The
+// server sets only these three fields. Written here because the generated
+// encoder would run for this one value only: its code (the generated
+// package's reflection encoder and Implementation's methods, in three
+// 64 KiB stretches of the binary the kernel maps in whole on first use)
+// would stay resident for nothing.
+func serverInfoMeta(info mcp.Implementation) []byte {
+	b := make([]byte, 0, 64+len(info.Name)+len(info.Title)+len(info.Version))
+	b = append(b, `{"`+keyServerInfo+`":{"name":`...)
+	b = jsonenc.AppendString(b, []byte(info.Name))
+	if info.Title != "" {
+		b = append(b, `,"title":`...)
+		b = jsonenc.AppendString(b, []byte(info.Title))
+	}
+	b = append(b, `,"version":`...)
+	b = jsonenc.AppendString(b, []byte(info.Version))
+	return append(b, "}}"...)
 }
