@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"io"
 	"net/http"
 	"sync"
@@ -158,14 +159,26 @@ func (ks *keySet) fetchKeys(ctx context.Context) ([]jose.JSONWebKey, error) {
 // go-jose does not support, an X25519 encryption key, a member out of
 // range) is skipped, not a reason to refuse the set (RFC 7517 §5).
 func usableKeys(body []byte) ([]jose.JSONWebKey, error) {
-	var set struct {
-		Keys []json.RawMessage `json:"keys"`
+	// Exact member names and no repeated ones, as for the other documents
+	// of the authorization server (decodeObject): "Keys" is not "keys".
+	if _, perr := jsonscan.Tree(body, jsonscan.MaxNesting); perr != nil {
+		if perr.Repeated {
+			return nil, fmt.Errorf("oauth: decoding the JWKS: the member %q is repeated", perr.Duplicate)
+		}
+		return nil, fmt.Errorf("oauth: decoding the JWKS: %w", perr)
 	}
+	var set map[string]json.RawMessage
 	if err := json.Unmarshal(body, &set); err != nil {
 		return nil, fmt.Errorf("oauth: decoding the JWKS: %w", err)
 	}
+	var raws []json.RawMessage
+	if k, ok := set["keys"]; ok {
+		if err := json.Unmarshal(k, &raws); err != nil {
+			return nil, fmt.Errorf("oauth: decoding the JWKS: keys: %w", err)
+		}
+	}
 	var keys []jose.JSONWebKey
-	for _, raw := range set.Keys {
+	for _, raw := range raws {
 		var k jose.JSONWebKey
 		if err := k.UnmarshalJSON(raw); err != nil {
 			continue
