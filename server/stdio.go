@@ -24,7 +24,7 @@ const stdioDrain = 2 * time.Second
 // time keeps lines whole.
 //
 // Every request runs inline on the read loop and is answered when it is
-// done; one that has not returned within 50 µs is promoted (the reading
+// done; one that has not returned after 50 to 100 µs is promoted (the reading
 // goes on on another goroutine while it finishes), so a slow request holds
 // up nothing and answers may come out of order. notifications/cancelled
 // cancels that request's context; nothing more is written for it. A line that is not
