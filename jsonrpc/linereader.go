@@ -46,6 +46,10 @@ type LineReader struct {
 	max   int
 	parts *chunkbuf.Buffer // a long line's bytes before its end is read
 	long  []byte           // the last long line assembled, while not taken; reused
+	// ready is the length, with its '\n', of the line at the start of the
+	// buffer when LineBuffered found it there (0: not known), so that
+	// readLine takes it without looking for its end again.
+	ready int
 }
 
 // NewLineReader returns a LineReader reading from r that accepts lines of at
@@ -89,6 +93,17 @@ func (lr *LineReader) Next() ([]byte, error) {
 
 // readLine reads one line (possibly empty) and strips its terminator.
 func (lr *LineReader) readLine() ([]byte, error) {
+	if n := lr.ready; n > 0 {
+		// LineBuffered found this line's end: its bytes are buffered.
+		lr.ready = 0
+		chunk, _ := lr.br.Peek(n)
+		lr.br.Discard(n)
+		line := trimEOL(chunk)
+		if len(line) > lr.max {
+			return nil, ErrMessageTooLarge
+		}
+		return line, nil
+	}
 	lr.parts.Reset()
 	tooLarge := false
 	for {
@@ -192,7 +207,11 @@ func (lr *LineReader) LineBuffered() bool {
 	for i < len(buf) && jsonscan.IsSpace(buf[i]) {
 		i++
 	}
-	return bytes.IndexByte(buf[i:], '\n') >= 0
+	j := bytes.IndexByte(buf[i:], '\n')
+	if i == 0 && j >= 0 {
+		lr.ready = j + 1 // readLine's line: the buffer starts with it
+	}
+	return j >= 0
 }
 
 // Buffered is the number of input bytes read but not yet returned by Next.

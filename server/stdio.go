@@ -24,7 +24,7 @@ const stdioDrain = 2 * time.Second
 // time keeps lines whole.
 //
 // Every request runs inline on the read loop and is answered when it is
-// done; one that has not returned within 50 µs is promoted (the reading
+// done; one that has not returned after 50 to 100 µs is promoted (the reading
 // goes on on another goroutine while it finishes), so a slow request holds
 // up nothing and answers may come out of order. notifications/cancelled
 // cancels that request's context; nothing more is written for it. A line that is not
@@ -93,7 +93,7 @@ type stdioConn struct {
 	// jobsClosed is set under mu when serveStdio closes jobs (closeJobs).
 	jobsClosed bool
 	idle       atomic.Int32
-	slots      chan struct{} // one per request in flight (MaxInFlightPerConn)
+	slots      *stdioSlots // the requests in flight (MaxInFlightPerConn); nil: no limit
 	// waiting holds one token per request of a legacy session that waits
 	// for the client's answer to a server request; such a request gives its
 	// slot back meanwhile (see waitingForClient).
@@ -136,7 +136,7 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 		batches: map[*stdioBatch]struct{}{}, jobs: make(chan *stdioCall),
 		client: nextConnID("stdio")}
 	if n := s.lim.cfg.MaxInFlightPerConn; n > 0 {
-		c.slots = make(chan struct{}, n)
+		c.slots = newStdioSlots(n)
 		c.waiting = make(chan struct{}, n*waitingPerSlot)
 	}
 	ctx = withClientID(ctx, c.client)
@@ -496,31 +496,13 @@ func (call *stdioCall) handleLimited(ctx context.Context) Response { return call
 // drain, whose grace ends stuck requests, must not wait for a slot that
 // only they can give back.
 func (c *stdioConn) acquire(ctx context.Context, closing <-chan struct{}) bool {
-	if c.tryAcquire() {
-		return true
-	}
-	select {
-	case c.slots <- struct{}{}:
-		return true
-	case <-ctx.Done():
-	case <-c.dead:
-	case <-closing:
-	}
-	return false
+	return c.slots == nil || c.slots.take(ctx.Done(), c.dead, closing)
 }
 
 // tryAcquire takes a free in-flight slot, if there is one, without
 // waiting.
 func (c *stdioConn) tryAcquire() bool {
-	if c.slots == nil {
-		return true
-	}
-	select {
-	case c.slots <- struct{}{}:
-		return true
-	default:
-		return false
-	}
+	return c.slots == nil || c.slots.tryTake()
 }
 
 // stdioSlot says whether a request holds an in-flight slot of its
@@ -545,7 +527,7 @@ func (slot *stdioSlot) hold() { slot.state.Store(slotHeld) }
 // if the request holds it, and the request can take none again.
 func (c *stdioConn) release(slot *stdioSlot) {
 	if slot.state.Swap(slotEnded) == slotHeld {
-		<-c.slots
+		c.slots.give()
 	}
 }
 
@@ -576,16 +558,11 @@ func (w *stdioWriter) waitingForClient() (done func(), err error) {
 		<-c.waiting // the request ended meanwhile (timed out): nothing to give back
 		return func() {}, nil
 	}
-	<-c.slots
+	c.slots.give()
 	return func() {
 		<-c.waiting
-		select {
-		case c.slots <- struct{}{}:
-			if !slot.state.CompareAndSwap(slotFree, slotHeld) {
-				<-c.slots // the request ended while it waited: not its slot any more
-			}
-		case <-w.ctx.Done():
-		case <-c.dead:
+		if c.slots.take(w.ctx.Done(), c.dead, nil) && !slot.state.CompareAndSwap(slotFree, slotHeld) {
+			c.slots.give() // the request ended while it waited: not its slot any more
 		}
 	}, nil
 }

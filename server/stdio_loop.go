@@ -12,10 +12,11 @@ import (
 )
 
 // stdioPromoteAfter is how long a request may run inline on the read loop
-// before another goroutine takes the loop over (stdioLoop.promote); each
-// connection reads it once. A variable only so that BenchmarkStdioDispatch
-// can keep promotions, which depend on the machine's timing, out of its
-// instruction count, and tests can rule them out or provoke them.
+// (at least; at most twice that, see stdioLoop) before another goroutine
+// takes the loop over (stdioLoop.promote); each connection reads it once.
+// A variable only so that BenchmarkStdioDispatch can keep promotions,
+// which depend on the machine's timing, out of its instruction count, and
+// tests can rule them out or provoke them.
 var stdioPromoteAfter = 50 * time.Microsecond
 
 // stdioLoop is a connection's read loop: one goroutine at a time reads a
@@ -24,22 +25,30 @@ var stdioPromoteAfter = 50 * time.Microsecond
 // reader, a loop or a worker, no wake-up. So that a slow handler does not
 // hold up the connection (notifications/cancelled, other requests, a
 // legacy session's answers to the server's requests), a request that has
-// run inline for stdioPromoteAfter is promoted: the timer's goroutine
-// takes the loop over (the rest of the batch, then the reading), and the
-// goroutine of the slow request finishes it as a worker would, then
-// leaves.
+// run inline for one to two stdioPromoteAfter is promoted: the timer's
+// goroutine takes the loop over (the rest of the batch, then the reading),
+// and the goroutine of the slow request finishes it as a worker would,
+// then leaves.
 //
 // The timer is not reset for each request (a Reset and a Stop per request
-// were 150–200 ns, 3 % of the stdio server's CPU per request): an inline
-// request only notes when it began (since), and the timer, armed by the
-// first inline request of a batch, checks when it fires whether the
-// request running then began stdioPromoteAfter ago; if not, it waits for
-// the rest of that request's time. armed says the timer is armed: only
-// whoever moves it from false to true resets the timer; the timer clears
-// it before it looks at seq and an inline request sets seq odd before it
-// looks at armed, so one of them re-arms it for a request that runs
-// (both atomics, sequentially consistent). The loop stops the timer
-// before it waits for input.
+// were 150–200 ns, 3 % of the stdio server's CPU per request), and an
+// inline request does not read the clock either (time.Since per request
+// was 0.7 % of the server's CPU at 256 in flight): the timer, armed by the
+// first inline request of a batch for stdioPromoteAfter, notes in seen
+// which request (its seq) runs when it is armed or fires. When it fires
+// and the same request still runs, that request has run for at least a
+// whole period and is promoted; otherwise it notes the one running now
+// and waits another period. So a request is promoted after running
+// between one and two periods (the runtime's timers may add to both). The
+// clock is read only when the timer is armed (armedAt), so that a fire of
+// an earlier arming, which the loop stopped too late before it read on,
+// is told apart and promotes nothing.
+//
+// armed says the timer is armed: only whoever moves it from false to true
+// resets the timer (and sets seen); the timer clears it before it looks at
+// seq and an inline request sets seq odd before it looks at armed, so one
+// of them re-arms it for a request that runs (both atomics, sequentially
+// consistent). The loop stops the timer before it waits for input.
 //
 // The owner holds mu from taking a batch until it is dispatched (not while
 // it reads); watch, on serveStdio's goroutine, takes mu to start a drain
@@ -59,9 +68,10 @@ type stdioLoop struct {
 	stall     time.Duration   // stdioStallAfter, read once
 	promoteAt time.Duration   // stdioPromoteAfter, read once
 	mu        sync.Mutex
-	armed     atomic.Bool  // timer is armed
-	epoch     time.Time    // since's origin (monotonic)
-	since     atomic.Int64 // when the last inline request began: time since epoch
+	armed     atomic.Bool   // timer is armed
+	seen      atomic.Uint64 // seq when the timer was armed or last fired
+	epoch     time.Time     // armedAt's origin (monotonic)
+	armedAt   atomic.Int64  // when the timer was last armed: time since epoch
 	seq       atomic.Uint64
 	cur       *stdioCall // the request running inline; its promoter reads it after its CAS
 
@@ -258,10 +268,9 @@ func (l *stdioLoop) dispatchBatch() bool {
 // meanwhile: the loop is another goroutine's now.
 func (l *stdioLoop) inline(call *stdioCall) bool {
 	l.cur = call
-	l.since.Store(int64(time.Since(l.epoch)))
 	g := l.seq.Add(1) // odd: a request runs inline
 	if !l.armed.Load() && l.armed.CompareAndSwap(false, true) {
-		l.timer.Reset(l.promoteAt)
+		l.arm(g)
 	}
 	resp := l.c.runCall(call)
 	if !l.seq.CompareAndSwap(g, g+1) {
@@ -287,22 +296,26 @@ func (l *stdioLoop) inline(call *stdioCall) bool {
 	return true
 }
 
-// promote takes the loop over from a request that has run inline for
-// stdioPromoteAfter (the timer's goroutine): the request's goroutine
-// finishes it and leaves. A request that began later is given the rest of
-// its time (the timer is armed again); with none inline the timer stays
-// idle until the next inline request arms it.
+// promote takes the loop over from a request that has run inline since
+// the timer was armed or last fired, stdioPromoteAfter ago (the timer's
+// goroutine): the request's goroutine finishes it and leaves. When another
+// request runs now, it is noted and given a whole period (the timer is
+// armed again); with none inline the timer stays idle until the next
+// inline request arms it.
 func (l *stdioLoop) promote() {
+	if time.Since(l.epoch)-time.Duration(l.armedAt.Load()) < l.promoteAt {
+		// The fire of an earlier arming (the loop stopped the timer too
+		// late, then armed it again): the timer is armed and fires again.
+		return
+	}
 	l.armed.Store(false)
 	g := l.seq.Load()
 	if g%2 == 0 {
 		return
 	}
-	// since is g's start or a later request's (stored before seq moved):
-	// never earlier, so no request is promoted before its time.
-	if rest := l.promoteAt - (time.Since(l.epoch) - time.Duration(l.since.Load())); rest > 0 {
+	if l.seen.Load() != g {
 		if l.armed.CompareAndSwap(false, true) {
-			l.timer.Reset(rest)
+			l.arm(g)
 		}
 		return
 	}
@@ -312,6 +325,14 @@ func (l *stdioLoop) promote() {
 		l.c.adopt(call)
 		l.own()
 	}
+}
+
+// arm arms the timer for a period from now, noting g as the request
+// running (whoever moved armed from false to true).
+func (l *stdioLoop) arm(g uint64) {
+	l.seen.Store(g)
+	l.armedAt.Store(int64(time.Since(l.epoch)))
+	l.timer.Reset(l.promoteAt)
 }
 
 // flush queues the answers of the requests the loop ran inline: at the
