@@ -48,7 +48,25 @@ func validateArgs(ctx context.Context, v *argcheck.Validator, args json.RawMessa
 // here, as a view of the message's own buffer when it has one.
 func typeDecoder(d *argcheck.TypeDecoder) argsDecoder {
 	return func(ctx context.Context, args json.RawMessage, into any) error {
-		if t := argsTape(ctx, args); t != nil {
+		r := requestFrom(ctx)
+		if r == nil || len(args) == 0 {
+			return d.DecodeFrom(args, argcheck.Source{}, into)
+		}
+		if ir := r.identityReader(args); ir != nil {
+			// The identity digest from this reading (mrtr_fused.go).
+			defer ir.release()
+			src := argsSource(ctx, args)
+			src.Reader = ir
+			err := d.DecodeFrom(args, src, into)
+			if serr := ir.Done(false); serr != nil { // when DecodeFrom did not
+				return serr
+			}
+			return err
+		}
+		if rerr := r.settleState(); rerr != nil {
+			return stateError{rerr}
+		}
+		if t := r.argsTape(args); t != nil {
 			return d.DecodeTapeInto(t, into)
 		}
 		return d.DecodeFrom(args, argsSource(ctx, args), into)
@@ -78,5 +96,6 @@ func disownArgs(ctx context.Context) {
 	if r := requestFrom(ctx); r != nil {
 		r.params.owner = 0
 		r.params.argsTape.SetOwner(0)
+		r.argsLent = true
 	}
 }
