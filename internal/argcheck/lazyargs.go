@@ -101,8 +101,11 @@ type lazyRun struct {
 	// (recheckElement).
 	dec        *tapeDecoder
 	floatProbs []Problem
-	// reader is shown each lazy array's first reading (Source.Reader).
+	// reader is shown each lazy array's first reading (Source.Reader),
+	// until one is given up (lost: nothing more is shown, and Done is told
+	// the reading is not complete).
 	reader *readerDone
+	lost   bool
 }
 
 // element checks element e of window wt, the lazy array's k-th, against
@@ -193,7 +196,7 @@ func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value, rd *readerDone) erro
 		if err := r.checkRest(t); err != nil {
 			return err
 		}
-		if err := rd.finish(true); err != nil {
+		if err := rd.finish(!r.lost); err != nil {
 			return err
 		}
 		if len(r.probs) > 0 {
@@ -219,7 +222,7 @@ func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value, rd *readerDone) erro
 			rv.Elem().SetZero()
 			return err
 		}
-		if err := rd.finish(true); err != nil {
+		if err := rd.finish(!r.lost); err != nil {
 			rv.Elem().SetZero()
 			return err
 		}
@@ -279,11 +282,17 @@ func (r *lazyRun) elements(t *tape, i int, each func(wt *tape, e, k int) error) 
 		paths[k] = append(append(make([]pathTok, 0, len(def.path)+8), def.path...), pathTok{node: -1})
 	}
 	var reader LazyReader // shown this first reading
-	if !r.checked && r.reader != nil && !r.reader.done {
+	if !r.checked && !r.lost && r.reader != nil && !r.reader.done {
 		reader = r.reader.r
 	}
+	ended := false
 	if reader != nil {
 		reader.ArrayStart(i)
+		defer func() {
+			if !ended {
+				r.lost = true // given up: the reader is shown nothing more
+			}
+		}()
 	}
 	w := t.Windows(i)
 	defer w.Release()
@@ -331,6 +340,7 @@ func (r *lazyRun) elements(t *tape, i int, each func(wt *tape, e, k int) error) 
 	}
 	if reader != nil {
 		reader.ArrayEnd(i)
+		ended = true
 	}
 	return eachErr
 }

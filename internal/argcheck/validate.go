@@ -211,9 +211,10 @@ type Source struct {
 // tape of jsonscan.ParseLazy (its lazy arrays not read), then each lazy
 // array the first time it is read, in the order read (ArrayStart, every
 // element in order, each on its window's tape, which the next window
-// reuses, then ArrayEnd unless the reading was given up), and Done once,
-// before DecodeFrom returns and before any code of the argument type runs
-// (an Unmarshaler), whatever path the arguments took: complete when every
+// reuses, then ArrayEnd; once the reading of one is given up, which has no
+// ArrayEnd, nothing more is shown), and Done once, before DecodeFrom
+// returns and before any code of the argument type runs (an
+// Unmarshaler), whatever path the arguments took: complete when every
 // lazy array was read through exactly once and the lazy path decided the
 // verdict; false when nothing or only part was shown (arguments parsed
 // whole, a reading given up). An error of Done is DecodeFrom's result,
