@@ -180,7 +180,7 @@ func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value, rd *readerDone) erro
 	if v.native == nil || oversizedNumber(t, 0) >= 0 {
 		return errLazyFallback
 	}
-	if rd.r != nil {
+	if rd != nil {
 		rd.r.Start(t)
 	}
 	w := editWalk{lazy: map[int]*shape{}}

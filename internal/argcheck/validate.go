@@ -227,14 +227,15 @@ type LazyReader interface {
 	Done(complete bool) error
 }
 
-// readerDone calls src.Reader's Done once (done records it).
+// readerDone calls src.Reader's Done once (done records it); nil without
+// a reader (no allocation then: it escapes with the lazy run).
 type readerDone struct {
 	r    LazyReader
 	done bool
 }
 
 func (d *readerDone) finish(complete bool) error {
-	if d.r == nil || d.done {
+	if d == nil || d.done {
 		return nil
 	}
 	d.done = true
@@ -247,7 +248,10 @@ func (d *TypeDecoder) DecodeFrom(args json.RawMessage, src Source, into any) err
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != d.t {
 		return fmt.Errorf("argcheck: DecodeInto needs a non-nil *%s, got %T", d.t, into)
 	}
-	rd := &readerDone{r: src.Reader}
+	var rd *readerDone
+	if src.Reader != nil {
+		rd = &readerDone{r: src.Reader}
+	}
 	if done, err := d.decodeLarge(args, src, rv, rd); done {
 		return err
 	}
