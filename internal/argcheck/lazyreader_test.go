@@ -78,11 +78,17 @@ func (e *contractElem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-var contractTypes = append(append([]reflect.Type(nil), wideTypes...),
-	reflect.TypeFor[map[string][]contractElem](), reflect.TypeFor[struct {
-		Items []contractElem `json:"items"`
-		Ptrs  []any          `json:"ptrs"`
-	}]())
+// contractTypes are FuzzLazyDecodeTypes' types (wideTypes, with what the
+// package's init functions add) and two with an Unmarshaler per element.
+var contractTypes []reflect.Type
+
+func init() {
+	contractTypes = append(append([]reflect.Type(nil), wideTypes...),
+		reflect.TypeFor[map[string][]contractElem](), reflect.TypeFor[struct {
+			Items []contractElem `json:"items"`
+			Ptrs  []any          `json:"ptrs"`
+		}]())
+}
 
 // checkReaderContract decodes args with a reader and without: the same
 // result when Done accepts; Done's error and nothing decoded, no
