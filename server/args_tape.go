@@ -48,11 +48,40 @@ func validateArgs(ctx context.Context, v *argcheck.Validator, args json.RawMessa
 // here, as a view of the message's own buffer when it has one.
 func typeDecoder(d *argcheck.TypeDecoder) argsDecoder {
 	return func(ctx context.Context, args json.RawMessage, into any) error {
+		if len(args) >= jsonscan.LazyArrayMin {
+			if r := requestFrom(ctx); r != nil && (r.identity != nil || r.seals != nil) {
+				return decodeForIdentity(ctx, r, d, args, into)
+			}
+		}
 		if t := argsTape(ctx, args); t != nil {
 			return d.DecodeTapeInto(t, into)
 		}
 		return d.DecodeFrom(args, argsSource(ctx, args), into)
 	}
+}
+
+// decodeForIdentity is typeDecoder's decoding of large arguments of a
+// request that may want their identity digest (mrtr_fused.go): from this
+// reading when it can; a requestState's comparison left for the reading
+// is otherwise made first.
+func decodeForIdentity(ctx context.Context, r *request, d *argcheck.TypeDecoder, args json.RawMessage, into any) error {
+	if ir := r.identityReader(args); ir != nil {
+		defer ir.release()
+		src := argsSource(ctx, args)
+		src.Reader = ir
+		err := d.DecodeFrom(args, src, into)
+		if serr := ir.Done(false); serr != nil { // when DecodeFrom did not
+			return serr
+		}
+		return err
+	}
+	if rerr := r.settleState(); rerr != nil {
+		return stateError{rerr}
+	}
+	if t := r.argsTape(args); t != nil {
+		return d.DecodeTapeInto(t, into)
+	}
+	return d.DecodeFrom(args, argsSource(ctx, args), into)
 }
 
 // argsSource is what is known of args as the params.arguments of the
@@ -78,5 +107,6 @@ func disownArgs(ctx context.Context) {
 	if r := requestFrom(ctx); r != nil {
 		r.params.owner = 0
 		r.params.argsTape.SetOwner(0)
+		r.argsLent = true
 	}
 }

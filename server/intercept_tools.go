@@ -62,6 +62,7 @@ func (t *toolImpl) wrapped(mw []ToolMiddleware) *toolImpl {
 		}
 	}
 	w := *t
+	w.readsArgs = false // the arguments are lent to the middleware first
 	name := t.key
 	w.run = func(ctx context.Context, args []byte, _ *toolText) (any, error) {
 		disownArgs(ctx)

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -70,6 +69,16 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 	r.mrtrAllowed = true
 	r.idName, r.idArgs = in.name, in.args
 	if in.state != "" {
+		if p != nil && r.deferStateCheck(in.args) {
+			// Opened now; its digest compared as the arguments are read
+			// (mrtr_fused.go).
+			state, want, err := r.s.open(in.state)
+			if err != nil {
+				return invalidParams("requestState: " + err.Error())
+			}
+			r.identity = &identityCheck{pending: true, want: want, state: state}
+			return nil
+		}
 		state, err := r.s.unseal(in.state, r.identityDigest())
 		if err != nil {
 			return invalidParams("requestState: " + err.Error())
@@ -86,6 +95,9 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 // arguments are hashed as their canonical form is written, never held
 // whole (identityDigestOf).
 func (r *request) identityDigest() [sha256.Size]byte {
+	if c := r.identity; c != nil && c.have {
+		return c.digest // taken as the arguments were read (mrtr_fused.go)
+	}
 	principal := principalKey(r.ctx)
 	if t := r.argsTape(r.idArgs); t != nil {
 		buf := make([]byte, 0, len(r.method)+len(r.idName)+len(r.idArgs)+len(principal)+8)
@@ -134,30 +146,46 @@ func (s *Server) seal(state []byte, digest [sha256.Size]byte) string {
 // unseal verifies a requestState token, bound to the identity whose
 // digest is given, and returns the state it carries.
 func (s *Server) unseal(token string, digest [sha256.Size]byte) (json.RawMessage, error) {
+	state, want, err := s.open(token)
+	if err != nil {
+		return nil, err
+	}
+	if digest != want {
+		return nil, errOtherRequest
+	}
+	if len(state) == 0 {
+		return nil, nil
+	}
+	return json.RawMessage(state), nil
+}
+
+// errOtherRequest refuses a requestState bound to another identity (the
+// last of unseal's checks).
+var errOtherRequest = errors.New("state belongs to a different request (method, name or arguments differ)")
+
+// open is unseal but for the comparison of the identity digest: it checks
+// the token's format, integrity and expiry, and returns the state and the
+// digest it is bound to.
+func (s *Server) open(token string) (state []byte, digest [sha256.Size]byte, err error) {
 	raw, err := base64.RawURLEncoding.DecodeString(token)
 	if err != nil || len(raw) < sealHeader+nonceSize+s.ring.aeads[0].Overhead() ||
 		(raw[0] != sealVersion && raw[0] != sealVersionSeconds) {
-		return nil, errors.New("malformed or tampered state")
+		return nil, digest, errors.New("malformed or tampered state")
 	}
 	header := raw[:sealHeader]
-	state, err := s.ring.open(raw[sealHeader:sealHeader+nonceSize], raw[sealHeader+nonceSize:], header)
+	state, err = s.ring.open(raw[sealHeader:sealHeader+nonceSize], raw[sealHeader+nonceSize:], header)
 	if err != nil {
-		return nil, errors.New("integrity check failed (tampered, or sealed by a server with another key)")
+		return nil, digest, errors.New("integrity check failed (tampered, or sealed by a server with another key)")
 	}
 	now, expiry := s.now().UnixMilli(), int64(binary.BigEndian.Uint64(header[1:9]))
 	if header[0] == sealVersionSeconds {
 		now /= 1000
 	}
 	if now > expiry {
-		return nil, errors.New("state expired; start the request again")
+		return nil, digest, errors.New("state expired; start the request again")
 	}
-	if !bytes.Equal(digest[:], header[9:sealHeader]) {
-		return nil, errors.New("state belongs to a different request (method, name or arguments differ)")
-	}
-	if len(state) == 0 {
-		return nil, nil
-	}
-	return json.RawMessage(state), nil
+	copy(digest[:], header[9:sealHeader])
+	return state, digest, nil
 }
 
 // inputRequired builds the InputRequiredResult for a handler that still
@@ -183,6 +211,9 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 		res.InputRequests = reqs
 	}
 	if state != nil {
+		if r.seals != nil && !r.seals.Load() {
+			r.seals.Store(true) // its next first rounds take the digest as they read (identityReader)
+		}
 		sealed := r.s.seal(state, r.identityDigest())
 		res.RequestState = &sealed
 	}

@@ -160,6 +160,10 @@ type canonicalizer struct {
 	members []canonicalMember
 	h       hash.Hash
 	failed  bool
+	// hole, when set, writes lazy array i instead of lazyArray: it is
+	// handed what is written so far and returns it with the array appended
+	// (identityReader).
+	hole func(dst []byte, i int) []byte
 }
 
 // flush hashes and drops what dst holds once it is canonicalFlush long
@@ -208,6 +212,9 @@ func (c *canonicalizer) value(dst []byte, i int) []byte {
 		return c.string(dst, i)
 	case jsonscan.KindArray:
 		if t.Lazy(i) {
+			if c.hole != nil {
+				return c.hole(dst, i)
+			}
 			return c.lazyArray(dst, i)
 		}
 		dst = append(dst, '[')

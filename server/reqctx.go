@@ -46,6 +46,12 @@ type request struct {
 	newState json.RawMessage
 	stateSet bool
 	pending  map[string]mcp.InputRequest
+	// identity is the identity check of a request with large arguments
+	// (mrtr_fused.go); seals the flag of its tool that it has sealed
+	// states; argsLent: its arguments were lent to a middleware.
+	identity *identityCheck
+	seals    *atomic.Bool
+	argsLent bool
 }
 
 type requestKey struct{}

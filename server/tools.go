@@ -81,6 +81,12 @@ type toolImpl struct {
 	run         func(ctx context.Context, args []byte, scratch *toolText) (any, error)
 	taskSupport TaskSupport
 	beforeTask  func(ctx context.Context) error
+	// readsArgs: run decodes the arguments with a decoder of the tool's
+	// In before anything else (typeDecoder; no middleware), which may take
+	// the request's identity from its reading (mrtr_fused.go); seals: the
+	// tool has answered input_required with a state.
+	readsArgs bool
+	seals     *atomic.Bool
 }
 
 // toolWire is the wire form of a tool definition; inputSchema and
@@ -199,6 +205,7 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 		}
 	} else {
 		decode = typeDecoder(argcheck.NewTypeDecoder(inType, validator))
+		t.readsArgs, t.seals = true, new(atomic.Bool)
 	}
 	t.paramHeaders = input.paramHeaders
 	kind := outKindOf(outType)
@@ -235,6 +242,9 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 		out, err := call(ctx, args, decode)
 		if err != nil {
 			if bad, ok := err.(argsError); ok {
+				if se, ok := bad.err.(stateError); ok {
+					return nil, se.err // a requestState refused as the arguments were read
+				}
 				return toolError(bad.err.Error()), nil
 			}
 			if isProtocolError(err) || ctx.Err() != nil {
@@ -402,10 +412,22 @@ func (g *toolRegistry) list(ctx context.Context, r *request, p *requestParams, _
 // call answers tools/call: unknown tool → -32602; otherwise the tool runs.
 func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
 	name, err := p.nameParam()
+	var t *toolImpl
+	if err == nil {
+		t = g.get(name)
+	}
+	if c := r.identity; c != nil && c.pending && !(t != nil && t.readsArgs && t.taskSupport == TaskSupportNone &&
+		g.s.opts.Visible == nil && p.arguments != nil && jsonscan.Kind(p.arguments) == '{' && checkScopes(ctx, t.scopes) == nil) {
+		// The requestState's digest is compared now, as prepareMRTR
+		// compared it, unless the tool's decoder reads the arguments next
+		// with nothing before it (mrtr_fused.go).
+		if rerr := r.settleState(); rerr != nil {
+			return nil, rerr
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	t := g.get(name)
 	if t == nil || g.s.hidden(ctx, &t.entry) {
 		return nil, invalidParams(fmt.Sprintf("Unknown tool: %q", name))
 	}
@@ -423,6 +445,7 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 	if !handled {
 		// The result is encoded below, before anything else runs: the
 		// request lends its toolText.
+		r.seals = t.seals
 		out, err = t.run(ctx, p.arguments, &r.toolOut)
 	}
 	if err != nil {

@@ -101,6 +101,11 @@ type lazyRun struct {
 	// (recheckElement).
 	dec        *tapeDecoder
 	floatProbs []Problem
+	// reader is shown each lazy array's first reading (Source.Reader),
+	// until one is given up (lost: nothing more is shown, and Done is told
+	// the reading is not complete).
+	reader *readerDone
+	lost   bool
 }
 
 // element checks element e of window wt, the lazy array's k-th, against
@@ -121,7 +126,7 @@ func (c *checker) element(items *nativeSchema, wt *tape, e int, edits map[int]*o
 // jsonscan.ParseLazy; done is false when they are to be parsed whole
 // (smaller ones, a schema outside the native checker, a refusal the lazy
 // path leaves to the whole parse to word), and rv is then still zero.
-func (d *TypeDecoder) decodeLarge(args []byte, src Source, rv reflect.Value) (done bool, err error) {
+func (d *TypeDecoder) decodeLarge(args []byte, src Source, rv reflect.Value, rd *readerDone) (done bool, err error) {
 	if len(args) < lazyMin || d.v.native == nil || !rv.Elem().IsZero() {
 		return false, nil
 	}
@@ -143,12 +148,15 @@ func (d *TypeDecoder) decodeLarge(args []byte, src Source, rv reflect.Value) (do
 	t.SetOwner(src.Owner)
 	if t.LazyArrays() == nil {
 		// No large array: the whole tape, already parsed.
+		if err := rd.finish(false); err != nil {
+			return true, err
+		}
 		if p := numberLimitProblem(t); p != nil {
 			return true, &ValidationError{Problems: []Problem{*p}}
 		}
 		return true, d.decodeParsed(t, rv)
 	}
-	if err := d.decodeLazy(t, rv); !errors.Is(err, errLazyFallback) {
+	if err := d.decodeLazy(t, rv, rd); !errors.Is(err, errLazyFallback) {
 		return true, err
 	}
 	rv.Elem().SetZero()
@@ -167,10 +175,13 @@ func (d *TypeDecoder) decodeLarge(args []byte, src Source, rv reflect.Value) (do
 // as the whole tape is before anything is decoded, and the windows are
 // read again to decode: an Unmarshaler runs only on arguments that passed,
 // and once.
-func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value) error {
+func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value, rd *readerDone) error {
 	v := d.v
 	if v.native == nil || oversizedNumber(t, 0) >= 0 {
 		return errLazyFallback
+	}
+	if rd != nil {
+		rd.r.Start(t)
 	}
 	w := editWalk{lazy: map[int]*shape{}}
 	v.shape.editNode(t, 0, 0, &w)
@@ -179,10 +190,13 @@ func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value) error {
 	if later.fallback {
 		return errLazyFallback
 	}
-	r := &lazyRun{defers: later.byNode, shapes: w.lazy, probs: probs, visited: map[int]bool{}}
+	r := &lazyRun{defers: later.byNode, shapes: w.lazy, probs: probs, visited: map[int]bool{}, reader: rd}
 	root := d.rootOf()
 	if len(probs) > 0 || root.userCode {
 		if err := r.checkRest(t); err != nil {
+			return err
+		}
+		if err := rd.finish(!r.lost); err != nil {
 			return err
 		}
 		if len(r.probs) > 0 {
@@ -205,6 +219,10 @@ func (d *TypeDecoder) decodeLazy(t *tape, rv reflect.Value) error {
 	}
 	if !r.checked {
 		if err := r.checkRest(t); err != nil {
+			rv.Elem().SetZero()
+			return err
+		}
+		if err := rd.finish(!r.lost); err != nil {
 			rv.Elem().SetZero()
 			return err
 		}
@@ -263,11 +281,29 @@ func (r *lazyRun) elements(t *tape, i int, each func(wt *tape, e, k int) error) 
 	for k, def := range defs {
 		paths[k] = append(append(make([]pathTok, 0, len(def.path)+8), def.path...), pathTok{node: -1})
 	}
+	var reader LazyReader // shown this first reading
+	if !r.checked && !r.lost && r.reader != nil && !r.reader.done {
+		reader = r.reader.r
+	}
+	ended := false
+	if reader != nil {
+		reader.ArrayStart(i)
+		defer func() {
+			if !ended {
+				r.lost = true // given up: the reader is shown nothing more
+			}
+		}()
+	}
 	w := t.Windows(i)
 	defer w.Release()
 	var eachErr error
 	for w.Next() {
 		wt := w.Tape()
+		if reader != nil {
+			for e := wt.FirstElement(0); e >= 0; e = wt.NextElement(0, e) {
+				reader.Element(wt, e)
+			}
+		}
 		var ew editWalk
 		if !r.checked {
 			if oversizedNumber(wt, 0) >= 0 {
@@ -301,6 +337,10 @@ func (r *lazyRun) elements(t *tape, i int, each func(wt *tape, e, k int) error) 
 	}
 	if w.Err() != nil {
 		return errLazyFallback
+	}
+	if reader != nil {
+		reader.ArrayEnd(i)
+		ended = true
 	}
 	return eachErr
 }

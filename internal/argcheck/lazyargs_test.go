@@ -110,7 +110,7 @@ func checkLazyDecode(t *testing.T, v *Validator, typ reflect.Type, args []byte, 
 	decided := false
 	if tp, perr := jsonscan.ParseLazyMin(trimArgs(args), maxDepth, min); perr == nil && tp.LazyArrays() != nil && v.native != nil {
 		probe := reflect.New(typ)
-		decided = !errors.Is(d.decodeLazy(tp, probe), errLazyFallback)
+		decided = !errors.Is(d.decodeLazy(tp, probe, nil), errLazyFallback)
 		tp.Release()
 	}
 	got := reflect.New(typ)
@@ -170,7 +170,7 @@ func TestLazyDecodeAgreesWithWhole(t *testing.T) {
 		if perr != nil {
 			t.Fatal(perr)
 		}
-		if err := NewTypeDecoder(reflect.TypeFor[lazyArgs](), v).decodeLazy(tp, reflect.New(reflect.TypeFor[lazyArgs]())); !errors.Is(err, errLazyFallback) {
+		if err := NewTypeDecoder(reflect.TypeFor[lazyArgs](), v).decodeLazy(tp, reflect.New(reflect.TypeFor[lazyArgs]()), nil); !errors.Is(err, errLazyFallback) {
 			t.Errorf("schema %d: lazy path decided (%v), want it given up", si, err)
 		}
 		tp.Release()

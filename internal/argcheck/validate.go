@@ -201,6 +201,45 @@ func (d *TypeDecoder) DecodeOwnedInto(args json.RawMessage, owner int, into any)
 type Source struct {
 	Owner int
 	Spans jsonscan.Spans
+	// Reader, when set, is shown the arguments as the lazy path reads them
+	// (LazyReader), so that what else needs every byte of them (a multi
+	// round-trip request's identity) need not parse them again.
+	Reader LazyReader
+}
+
+// LazyReader sees one DecodeFrom's reading of large arguments: Start the
+// tape of jsonscan.ParseLazy (its lazy arrays not read), then each lazy
+// array the first time it is read, in the order read (ArrayStart, every
+// element in order, each on its window's tape, which the next window
+// reuses, then ArrayEnd; once the reading of one is given up, which has no
+// ArrayEnd, nothing more is shown), and Done once, before DecodeFrom
+// returns and before any code of the argument type runs (an
+// Unmarshaler), whatever path the arguments took: complete when every
+// lazy array was read through exactly once and the lazy path decided the
+// verdict; false when nothing or only part was shown (arguments parsed
+// whole, a reading given up). An error of Done is DecodeFrom's result,
+// with nothing decoded; nil lets the decoding go on to its own result.
+type LazyReader interface {
+	Start(t *jsonscan.Tape)
+	ArrayStart(i int)
+	Element(wt *jsonscan.Tape, e int)
+	ArrayEnd(i int)
+	Done(complete bool) error
+}
+
+// readerDone calls src.Reader's Done once (done records it); nil without
+// a reader (no allocation then: it escapes with the lazy run).
+type readerDone struct {
+	r    LazyReader
+	done bool
+}
+
+func (d *readerDone) finish(complete bool) error {
+	if d == nil || d.done {
+		return nil
+	}
+	d.done = true
+	return d.r.Done(complete)
 }
 
 // DecodeFrom is DecodeInto for arguments from src.
@@ -209,7 +248,14 @@ func (d *TypeDecoder) DecodeFrom(args json.RawMessage, src Source, into any) err
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != d.t {
 		return fmt.Errorf("argcheck: DecodeInto needs a non-nil *%s, got %T", d.t, into)
 	}
-	if done, err := d.decodeLarge(args, src, rv); done {
+	var rd *readerDone
+	if src.Reader != nil {
+		rd = &readerDone{r: src.Reader}
+	}
+	if done, err := d.decodeLarge(args, src, rv, rd); done {
+		return err
+	}
+	if err := rd.finish(false); err != nil {
 		return err
 	}
 	t, err := parseArgs(args)

@@ -1,0 +1,297 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+)
+
+// The identity taken from the decoder's reading (mrtr_fused.go) against the
+// separate reading it replaces (fuseIdentity off): the same answers, byte
+// for byte, for every combination of a requestState (none, sealed for
+// these arguments, for others, malformed) and arguments (valid, refused by
+// the schema, by the Go type, given up by the lazy path), the same
+// Unmarshaler calls, and the seals of first rounds bound to identity's
+// digest.
+
+type fusedPlainArgs struct {
+	Items []wideItem `json:"items"`
+	Grid  [][]int    `json:"grid,omitempty"`
+	Label string     `json:"label,omitempty"`
+}
+
+// fusedUnmarshals counts fusedCounted's UnmarshalJSON calls.
+var fusedUnmarshals atomic.Int64
+
+type fusedCounted struct{ raw []byte }
+
+func (c *fusedCounted) UnmarshalJSON(b []byte) error {
+	fusedUnmarshals.Add(1)
+	c.raw = append(c.raw[:0], b...)
+	return nil
+}
+
+func (c fusedCounted) MarshalJSON() ([]byte, error) { return c.raw, nil }
+
+type fusedCountedArgs struct {
+	Items []fusedCounted `json:"items"`
+	Grid  [][]int        `json:"grid,omitempty"`
+	Label string         `json:"label,omitempty"`
+}
+
+// fusedTool answers input_required with a state on a first round and the
+// decoded arguments' digest and the state on the next.
+func fusedTool[T any](name string) Tool {
+	return NewTool(ToolInfo{Name: name, InputSchema: json.RawMessage(wideToolSchema)}, func(ctx context.Context, in T) (string, error) {
+		if State(ctx) == nil {
+			if err := SetState(ctx, []byte(`{"step":1}`)); err != nil {
+				return "", err
+			}
+			return "", &InputRequiredError{}
+		}
+		b, err := json.Marshal(in)
+		return fmt.Sprintf("%x|%s", sha256.Sum256(b), State(ctx)), err
+	})
+}
+
+// fusedTools are the tools of the comparison: a plain In, one with a
+// json.RawMessage (decoded in two readings), one with an Unmarshaler per
+// element, the same plain one behind a middleware, and a json.RawMessage
+// In (no decoder of its own).
+var fusedTools = []string{"plain", "wide", "counted", "wrapped", "raw"}
+
+func newFusedServer(t testing.TB) *Server {
+	mw := func(next ToolHandler) ToolHandler {
+		return func(ctx context.Context, call *ToolCall) (*mcp.CallToolResult, error) { return next(ctx, call) }
+	}
+	s, err := New(Options{Name: "t", Version: "1", Tools: []Tool{
+		fusedTool[fusedPlainArgs]("plain"), fusedTool[wideToolArgs]("wide"), fusedTool[fusedCountedArgs]("counted"),
+		WrapTool(fusedTool[fusedPlainArgs]("wrapped"), mw), fusedTool[json.RawMessage]("raw"),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range fusedTools { // each tool has sealed a state: first rounds take the reading's digest
+		s.HandleBytes(context.Background(), fusedMessage(name, []byte(`{"items":[]}`), "", false), nil)
+	}
+	return s
+}
+
+// fusedPad makes a message over 1 MiB: its arguments are then only
+// checked by the message's parse and read lazily by the decoder.
+var fusedPad = `"_pad":"` + strings.Repeat("x", 1<<20) + `",`
+
+func fusedMessage(tool string, args []byte, state string, pad bool) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`)
+	if pad {
+		b.WriteString(fusedPad)
+	}
+	b.WriteString(`"name":"` + tool + `","arguments":`)
+	b.Write(args)
+	if state != "" {
+		b.WriteString(`,"requestState":"` + state + `"`)
+	}
+	b.WriteString(`,` + testMeta + `}}`)
+	return b.Bytes()
+}
+
+// fusedArgs builds arguments of at least jsonscan.LazyArrayMin bytes from
+// element v (and w, once, at a place of k): layouts with one large array,
+// two in the canonical order, two out of it, and around an element w.
+func fusedArgs(v, w []byte, layout, k uint8) []byte {
+	var b bytes.Buffer
+	arr := func(min int, el func(i int) []byte) {
+		b.WriteByte('[')
+		for i := 0; i == 0 || b.Len() < min; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(el(i))
+		}
+		b.WriteByte(']')
+	}
+	items := func(i int) []byte {
+		if i == int(k)*7 && len(w) > 0 {
+			return w
+		}
+		return v
+	}
+	grid := func(i int) []byte { return []byte(fmt.Sprintf("[%d,%d]", i, i+1)) }
+	switch layout % 4 {
+	case 0:
+		b.WriteString(`{"items":`)
+		arr(jsonscan.LazyArrayMin+10, items)
+		b.WriteString(`}`)
+	case 1: // grid before items: the canonical order
+		b.WriteString(`{"label":"l","grid":`)
+		arr(jsonscan.LazyArrayMin+10, grid)
+		b.WriteString(`,"items":`)
+		arr(b.Len()+jsonscan.LazyArrayMin+10, items)
+		b.WriteString(`}`)
+	case 2: // items before grid: read out of the canonical order
+		b.WriteString(`{"items":`)
+		arr(jsonscan.LazyArrayMin+10, items)
+		b.WriteString(`,"grid":`)
+		arr(b.Len()+jsonscan.LazyArrayMin+10, grid)
+		b.WriteString(`,"label":"l"}`)
+	default: // w as a member beside the array
+		b.WriteString(`{"items":`)
+		arr(jsonscan.LazyArrayMin+10, func(int) []byte { return v })
+		b.WriteString(`,"grid":`)
+		if len(w) > 0 {
+			b.Write(w)
+		} else {
+			b.WriteString(`[]`)
+		}
+		b.WriteString(`}`)
+	}
+	return b.Bytes()
+}
+
+// fusedStates are the requestStates of the comparison for args: none,
+// sealed for args, sealed for other arguments, malformed.
+func fusedStates(s *Server, tool string, args []byte) []string {
+	state := []byte(`{"step":1}`)
+	return []string{"",
+		s.seal(state, wantDigest(mcp.MethodToolsCall, tool, args, "")),
+		s.seal(state, wantDigest(mcp.MethodToolsCall, tool, append(append([]byte{}, args...), ' '), "x")),
+		"bm90IGEgc3RhdGU"}
+}
+
+// fusedAnswer is tool's answer to args with state and the Unmarshaler
+// calls it made, the reading's identity on or off.
+func fusedAnswer(s *Server, tool string, args []byte, state string, fused bool) ([]byte, int64) {
+	defer func(old bool) { fuseIdentity = old }(fuseIdentity)
+	fuseIdentity = fused
+	before := fusedUnmarshals.Load()
+	resp := s.HandleBytes(context.Background(), fusedMessage(tool, args, state, true), nil)
+	return resp.Body, fusedUnmarshals.Load() - before
+}
+
+// checkFused compares the answers of tool to args under every state (or
+// only the one of them only names, when 0 to 3) with and without the
+// reading's identity; a first round's sealed state must be bound to
+// identity's digest.
+func checkFused(t *testing.T, s *Server, tool string, args []byte, only int) {
+	for k, state := range fusedStates(s, tool, args) {
+		if only >= 0 && only != k {
+			continue
+		}
+		got, gotCalls := fusedAnswer(s, tool, args, state, true)
+		want, wantCalls := fusedAnswer(s, tool, args, state, false)
+		if gotCalls != wantCalls {
+			t.Fatalf("%s, state %d, %.200q: %d Unmarshaler calls, %d before", tool, k, args, gotCalls, wantCalls)
+		}
+		if state == "" {
+			var m struct {
+				Result struct {
+					RequestState string `json:"requestState"`
+				} `json:"result"`
+			}
+			if json.Unmarshal(got, &m) == nil && m.Result.RequestState != "" {
+				_, digest, err := s.open(m.Result.RequestState)
+				if err != nil || digest != wantDigest(mcp.MethodToolsCall, tool, args, "") {
+					t.Fatalf("%s, %.200q: the first round's state is not bound to identity's digest (%v)", tool, args, err)
+				}
+				got = bytes.Replace(got, []byte(m.Result.RequestState), nil, 1)
+				if err := json.Unmarshal(want, &m); err != nil || m.Result.RequestState == "" {
+					t.Fatalf("%s, %.200q: only the reading's identity sealed a state: %.300s", tool, args, want)
+				}
+				want = bytes.Replace(want, []byte(m.Result.RequestState), nil, 1)
+			}
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s, state %d, %.200q: answers differ:\nfused:    %.400s\nseparate: %.400s", tool, k, args, got, want)
+		}
+	}
+}
+
+var fusedSeeds = []string{
+	`{"name":"n","value":1,"tags":["a"],"sub":{"k":[1]}}`,
+	`{"name":"n"}`,
+	`{"name":"","value":1}`,       // minLength
+	`{"name":"n","value":-1}`,     // minimum
+	`{"name":"n","tags":["c"]}`,   // enum
+	`{"name":"n","value":1.5}`,    // not an integer
+	`{"name":"n","sub":[1]}`,      // not an object
+	`{"name":"n","value":1e1001}`, // beyond the number limits
+	`{"name":"\u00e9\ud83d\ude00<>&\u2028","sub":{"\u006b":["\"]"]}}`,
+	`{"name":"n","value":null}`, // the default
+	`{"value":1}`,               // required
+	`{"name":"n","sub":{"k":1,"k":2}}`,
+	`{"name":"n","sub":` + strings.Repeat(`[`, 600) + strings.Repeat(`]`, 600) + `}`, // deeper than the arguments may nest
+	`17`,
+}
+
+// TestFusedIdentitySameAnswers: the seeds in every layout, tool and state.
+func TestFusedIdentitySameAnswers(t *testing.T) {
+	s := newFusedServer(t)
+	for i, v := range fusedSeeds {
+		for layout := range uint8(4) {
+			for _, tool := range fusedTools {
+				if i%3 != 0 && tool != "plain" && tool != "counted" {
+					continue
+				}
+				checkFused(t, s, tool, fusedArgs([]byte(fusedSeeds[0]), []byte(v), layout, 3), -1)
+				if layout == 0 {
+					checkFused(t, s, tool, fusedArgs([]byte(v), nil, layout, 0), -1)
+				}
+			}
+		}
+	}
+}
+
+// TestFusedIdentityTaken: the digest is the reading's where it can be (one
+// large array, or two in the canonical order, to a tool with a decoder of
+// its own and no middleware: first rounds, states sealed for the
+// arguments and for others alike), else the separate reading's.
+func TestFusedIdentityTaken(t *testing.T) {
+	s := newFusedServer(t)
+	v := []byte(fusedSeeds[0])
+	for _, c := range []struct {
+		tool   string
+		layout uint8
+		taken  bool
+	}{
+		{"plain", 0, true}, {"wide", 0, true}, {"counted", 0, true}, {"plain", 1, true}, {"counted", 1, true},
+		{"plain", 2, false}, {"wrapped", 0, false}, {"raw", 0, false},
+	} {
+		args := fusedArgs(v, nil, c.layout, 0)
+		for k, state := range fusedStates(s, c.tool, args)[:3] {
+			before := fusedDigests.Load()
+			fusedAnswer(s, c.tool, args, state, true)
+			if taken := fusedDigests.Load() > before; taken != c.taken {
+				t.Errorf("%s, layout %d, state %d: digest taken from the reading %v, want %v", c.tool, c.layout, k, taken, c.taken)
+			}
+		}
+	}
+}
+
+// FuzzFusedIdentity: any element (v, and w once) in any layout, to any
+// tool, under any state.
+func FuzzFusedIdentity(f *testing.F) {
+	for i, v := range fusedSeeds {
+		f.Add([]byte(fusedSeeds[0]), []byte(v), uint8(i), uint8(i%3), uint8(i), uint8(i))
+		f.Add([]byte(v), []byte(nil), uint8(0), uint8(i), uint8(0), uint8(i+1))
+	}
+	s := newFusedServer(f)
+	f.Fuzz(func(t *testing.T, v, w []byte, layout, k, tool, state uint8) {
+		if len(v) == 0 || len(v) > 2000 || len(w) > 2000 {
+			return
+		}
+		args := fusedArgs(v, w, layout, k%8)
+		if !json.Valid(args) {
+			return // refused with the message, before any of this
+		}
+		checkFused(t, s, fusedTools[int(tool)%len(fusedTools)], args, int(state%4))
+	})
+}
