@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,5 +54,44 @@ func TestStdioLargeInFlightCapAnswers(t *testing.T) {
 				t.Fatalf("ServeStdio: %v", err)
 			}
 		})
+	}
+}
+
+// TestStdioMaxIntInFlightCapNoPanic: MaxInFlightPerConn set to
+// math.MaxInt (a cap no connection reaches, as one may write "no
+// practical limit") must not panic: serveStdio makes the waiting channel
+// with MaxInFlightPerConn*waitingPerSlot, which overflows to a negative
+// size, and make panics ("makechan: size out of range") before a line is
+// read — in a real server a crash of the process. (Also on b2ee1b9.)
+func TestStdioMaxIntInFlightCapNoPanic(t *testing.T) {
+	k := limitServer(t, Limits{MaxInFlightPerConn: math.MaxInt})
+	in := strings.NewReader(faultCall("1", "weather_current", `{"location":"Paris","units":"metric"}`, defaultMeta) + "\n")
+	var out strings.Builder
+	type result struct {
+		err   error
+		panic any
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{panic: p}
+			}
+		}()
+		done <- result{err: k.s.serveStdio(context.Background(), in, &out, 0)}
+	}()
+	select {
+	case r := <-done:
+		if r.panic != nil {
+			t.Fatalf("serveStdio panicked: %v", r.panic)
+		}
+		if r.err != nil {
+			t.Fatalf("serveStdio: %v", r.err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("serveStdio did not return within 2 s of the input's end")
+	}
+	if !strings.Contains(out.String(), `"temperature":21.5`) {
+		t.Fatalf("output %q, want the weather answer", out.String())
 	}
 }
