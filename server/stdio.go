@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -136,6 +137,7 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 		batches: map[*stdioBatch]struct{}{}, jobs: make(chan *stdioCall),
 		client: nextConnID("stdio")}
 	if n := s.lim.cfg.MaxInFlightPerConn; n > 0 {
+		n = min(n, maxStdioSlots) // beyond it, as good as no cap
 		c.slots = newStdioSlots(n)
 		c.waiting = make(chan struct{}, n*waitingPerSlot)
 	}
@@ -534,6 +536,12 @@ func (c *stdioConn) release(slot *stdioSlot) {
 // waitingPerSlot bounds the requests of a connection that wait for the
 // client's answers: MaxInFlightPerConn times this.
 const waitingPerSlot = 4
+
+// maxStdioSlots is the largest per-connection cap counted as set
+// (Limits.MaxInFlightPerConn): the slots count in an int32 and the waiting
+// requests in a channel of waitingPerSlot per slot. A larger cap, which no
+// connection can reach, is taken as this one.
+const maxStdioSlots = math.MaxInt32 / waitingPerSlot
 
 // waitingForClient is called by a legacy session's request before it
 // waits for the client's answer to a server-to-client request (an Ask).

@@ -57,13 +57,13 @@ func TestStdioLargeInFlightCapAnswers(t *testing.T) {
 	}
 }
 
-// TestStdioMaxIntInFlightCapNoPanic: MaxInFlightPerConn set to
+// TestStdioMaxIntInFlightCapAnswers: MaxInFlightPerConn set to
 // math.MaxInt (a cap no connection reaches, as one may write "no
 // practical limit") must not panic: serveStdio makes the waiting channel
 // with MaxInFlightPerConn*waitingPerSlot, which overflows to a negative
 // size, and make panics ("makechan: size out of range") before a line is
 // read — in a real server a crash of the process. (Also on b2ee1b9.)
-func TestStdioMaxIntInFlightCapNoPanic(t *testing.T) {
+func TestStdioMaxIntInFlightCapAnswers(t *testing.T) {
 	k := limitServer(t, Limits{MaxInFlightPerConn: math.MaxInt})
 	in := strings.NewReader(faultCall("1", "weather_current", `{"location":"Paris","units":"metric"}`, defaultMeta) + "\n")
 	var out strings.Builder
