@@ -5,7 +5,7 @@
 # collector's timing-dependent work out (allocations are in -benchmem's
 # figures), GOMAXPROCS=1 and asyncpreemptoff make the count repeatable
 # (±0.3 % between runs of one binary here), whatever the machine's load.
-#   go test -c -o /tmp/x.test ./internal/peers/mcpgenpeer && scripts/icount.sh /tmp/x.test InProcess 10000
+#   go test -c -o /tmp/x.test ./internal/peers/mcpgenpeer && scripts/icount.sh /tmp/x.test 'InProcess$' 10000
 set -euo pipefail
 bin=$1 bench=$2 n=${3:-20000}
 count() {
