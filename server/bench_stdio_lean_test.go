@@ -3,8 +3,6 @@ package server
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"os"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -27,23 +25,7 @@ func BenchmarkStdioPipelined(b *testing.B) {
 }
 
 func benchStdioLean(b *testing.B, window int) {
-	s, err := New(Options{Name: "bench", Version: "1", Tools: []Tool{weatherTool()}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		done <- s.ServeStdio(context.Background(), inR, outW)
-		outW.Close()
-	}()
+	inW, outR, stop := startBenchStdio(b)
 	line := benchCallLine(0)
 	at := bytes.Index(line, []byte(`"id":0`)) + len(`"id":`)
 	head, tail := line[:at], line[at+1:]
@@ -86,10 +68,5 @@ func benchStdioLean(b *testing.B, window int) {
 	<-readDone
 	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
 	b.StopTimer()
-	inW.Close()
-	if err := <-done; err != nil {
-		b.Fatal(err)
-	}
-	inR.Close()
-	outR.Close()
+	stop()
 }

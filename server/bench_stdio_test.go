@@ -25,7 +25,10 @@ func BenchmarkServeStdioPipelined(b *testing.B) {
 	}
 }
 
-func benchStdio(b *testing.B, window int) {
+// startBenchStdio serves the benchmark tool on stdio over OS pipes and
+// returns the client's ends; stop closes the input, checks that ServeStdio
+// ended cleanly and closes the rest.
+func startBenchStdio(b *testing.B) (in, out *os.File, stop func()) {
 	s, err := New(Options{Name: "bench", Version: "1", Tools: []Tool{weatherTool()}})
 	if err != nil {
 		b.Fatal(err)
@@ -43,6 +46,18 @@ func benchStdio(b *testing.B, window int) {
 		done <- s.ServeStdio(context.Background(), inR, outW)
 		outW.Close()
 	}()
+	return inW, outR, func() {
+		inW.Close()
+		if err := <-done; err != nil {
+			b.Fatal(err)
+		}
+		inR.Close()
+		outR.Close()
+	}
+}
+
+func benchStdio(b *testing.B, window int) {
+	inW, outR, stop := startBenchStdio(b)
 	tokens := make(chan struct{}, window)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -76,10 +91,5 @@ func benchStdio(b *testing.B, window int) {
 	bw.Flush()
 	wg.Wait()
 	b.StopTimer()
-	inW.Close()
-	if err := <-done; err != nil {
-		b.Fatal(err)
-	}
-	inR.Close()
-	outR.Close()
+	stop()
 }
