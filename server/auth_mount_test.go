@@ -19,19 +19,11 @@ import (
 // resource_metadata). Now each path-inserted URL serves its own resource's
 // document (RFC 9728 §3.1), and the root serves the first one mounted.
 func TestAuthsOfTwoEndpointsMountOnOneMux(t *testing.T) {
-	verifier := TokenVerifierFunc(func(context.Context, string) (*TokenInfo, error) {
-		return nil, ErrInvalidToken
-	})
 	mux := http.NewServeMux()
 	resources := []string{"https://mcp.example.com/public/mcp", "https://mcp.example.com/admin/mcp"}
 	var auths []*Auth
 	for _, res := range resources {
-		a, err := NewAuth(AuthOptions{Verifier: verifier, Resource: res,
-			AuthorizationServers: []string{"https://as.example.com"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		auths = append(auths, a)
+		auths = append(auths, mountAuth(t, res))
 	}
 	for i, a := range auths {
 		func() {
@@ -75,19 +67,8 @@ func TestAuthsOfTwoEndpointsMountOnOneMux(t *testing.T) {
 // document there MUST name that resource: it must serve the root
 // resource's document, whatever the order of the Mounts.
 func TestRootResourceMetadataServedAtRootWhateverMountOrder(t *testing.T) {
-	verifier := TokenVerifierFunc(func(context.Context, string) (*TokenInfo, error) {
-		return nil, ErrInvalidToken
-	})
-	mk := func(res string) *Auth {
-		a, err := NewAuth(AuthOptions{Verifier: verifier, Resource: res,
-			AuthorizationServers: []string{"https://as.example.com"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
 	for _, rootFirst := range []bool{false, true} {
-		pathRes, rootRes := mk("https://mcp.example.com/mcp"), mk("https://mcp.example.com/")
+		pathRes, rootRes := mountAuth(t, "https://mcp.example.com/mcp"), mountAuth(t, "https://mcp.example.com/")
 		order := []*Auth{pathRes, rootRes}
 		if rootFirst {
 			order = []*Auth{rootRes, pathRes}
@@ -130,17 +111,6 @@ func mountAndCheck(t *testing.T, auths []*Auth) {
 // panics as a second registration of one pattern does, rather than serve
 // one resource's document at another's metadata URL.
 func TestMountLeavesCallersRootHandlerAlone(t *testing.T) {
-	verifier := TokenVerifierFunc(func(context.Context, string) (*TokenInfo, error) {
-		return nil, ErrInvalidToken
-	})
-	mk := func(res string) *Auth {
-		a, err := NewAuth(AuthOptions{Verifier: verifier, Resource: res,
-			AuthorizationServers: []string{"https://as.example.com"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
 	panics := func(f func()) (did bool) {
 		defer func() { did = recover() != nil }()
 		f()
@@ -148,7 +118,7 @@ func TestMountLeavesCallersRootHandlerAlone(t *testing.T) {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(wellKnownPRM, func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("mine")) })
-	if panics(func() { mk("https://mcp.example.com/mcp").Mount(mux) }) {
+	if panics(func() { mountAuth(t, "https://mcp.example.com/mcp").Mount(mux) }) {
 		t.Fatal("a path resource's Mount panicked on the caller's own root handler")
 	}
 	rec := httptest.NewRecorder()
@@ -156,13 +126,25 @@ func TestMountLeavesCallersRootHandlerAlone(t *testing.T) {
 	if rec.Body.String() != "mine" {
 		t.Errorf("the caller's root handler was replaced: %q", rec.Body.String())
 	}
-	if !panics(func() { mk("https://mcp.example.com/").Mount(mux) }) {
+	if !panics(func() { mountAuth(t, "https://mcp.example.com/").Mount(mux) }) {
 		t.Error("a root resource's Mount onto the caller's root handler did not panic")
 	}
 
 	two := http.NewServeMux()
-	mk("https://a.example.com/").Mount(two)
-	if !panics(func() { mk("https://b.example.com/").Mount(two) }) {
+	mountAuth(t, "https://a.example.com/").Mount(two)
+	if !panics(func() { mountAuth(t, "https://b.example.com/").Mount(two) }) {
 		t.Error("a second root resource's Mount on one mux did not panic")
 	}
+}
+
+// mountAuth is the Auth of resource for the Mount tests: its verifier
+// refuses every token, only its metadata documents are served.
+func mountAuth(t *testing.T, resource string) *Auth {
+	t.Helper()
+	a, err := NewAuth(AuthOptions{Resource: resource, AuthorizationServers: []string{"https://as.example.com"},
+		Verifier: TokenVerifierFunc(func(context.Context, string) (*TokenInfo, error) { return nil, ErrInvalidToken })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
