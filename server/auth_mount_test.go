@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -147,4 +148,37 @@ func mountAuth(t *testing.T, resource string) *Auth {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// TestResourcesOfOnePathOnTwoHostsMountOnOneMux: https://a.example/mcp and
+// https://b.example/mcp (one mux serving two virtual hosts) share the
+// metadata path /.well-known/oauth-protected-resource/mcp. The second
+// Mount panicked ("multiple registrations"). Each host must be served its
+// own resource's document, chosen by the request's Host, at the
+// path-inserted URL and at the root; two root resources on two hosts
+// likewise.
+func TestResourcesOfOnePathOnTwoHostsMountOnOneMux(t *testing.T) {
+	for _, resources := range [][]string{
+		{"https://a.example/mcp", "https://b.example/mcp"},
+		{"https://a.example/", "https://b.example/"},
+	} {
+		auths := []*Auth{mountAuth(t, resources[0]), mountAuth(t, resources[1])}
+		mountAndCheck(t, auths)
+		mux := http.NewServeMux()
+		for _, a := range auths {
+			a.Mount(mux)
+		}
+		for _, a := range auths {
+			root := "https://" + strings.Split(a.opts.Resource, "/")[2] + wellKnownPRM
+			rec := httptest.NewRecorder()
+			mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, root, nil))
+			var doc struct {
+				Resource string `json:"resource"`
+			}
+			_ = json.Unmarshal(rec.Body.Bytes(), &doc)
+			if rec.Code != http.StatusOK || doc.Resource != a.opts.Resource {
+				t.Errorf("GET %s: %d, resource %q; want the document of %s", root, rec.Code, doc.Resource, a.opts.Resource)
+			}
+		}
+	}
 }
