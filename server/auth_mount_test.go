@@ -108,8 +108,8 @@ func mountAndCheck(t *testing.T, auths []*Auth) {
 
 // TestMountLeavesCallersRootHandlerAlone: a handler of the caller's own at
 // the root well-known path is left alone by a path resource's Mount; a
-// root resource's Mount onto it, or a second root resource's onto one mux,
-// panics as a second registration of one pattern does, rather than serve
+// root resource's Mount onto it, or a second root resource's of the same
+// host onto one mux (two hosts' are served by Host), panics as a second registration of one pattern does, rather than serve
 // one resource's document at another's metadata URL.
 func TestMountLeavesCallersRootHandlerAlone(t *testing.T) {
 	panics := func(f func()) (did bool) {
@@ -133,8 +133,8 @@ func TestMountLeavesCallersRootHandlerAlone(t *testing.T) {
 
 	two := http.NewServeMux()
 	mountAuth(t, "https://a.example.com/").Mount(two)
-	if !panics(func() { mountAuth(t, "https://b.example.com/").Mount(two) }) {
-		t.Error("a second root resource's Mount on one mux did not panic")
+	if !panics(func() { mountAuth(t, "http://a.example.com/").Mount(two) }) {
+		t.Error("a second root resource of one host's Mount on one mux did not panic")
 	}
 }
 
