@@ -43,6 +43,8 @@ type Skills struct {
 
 	mu  sync.Mutex // serializes Bind and Reload
 	srv *server.Server
+
+	reloadPause func() // tests: run inside Reload between its steps
 }
 
 // New reads and checks the skills of fsys (an embed.FS, os.DirFS, …): every
@@ -96,6 +98,9 @@ func (k *Skills) Reload(fsys fs.FS) error {
 	old := k.cur.Swap(c)
 	if k.srv == nil {
 		return nil
+	}
+	if k.reloadPause != nil {
+		k.reloadPause()
 	}
 	var gone, changed []string
 	for uri, f := range old.files {
