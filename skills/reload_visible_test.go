@@ -16,8 +16,8 @@ import (
 // before it registered the new files as resources; in between,
 // server.ResourceVisible judged the new SKILL.md a URI the server does not
 // serve (visible), so a skills/list or skills/get running then listed and
-// served the hidden skill. The test pauses Reload between its steps and
-// asks then.
+// served the hidden skill. Now the files are registered first; the test
+// pauses Reload between its steps and asks then.
 func TestSkillHiddenByVisibleStaysHiddenDuringReload(t *testing.T) {
 	sk, err := skills.New(testFS(), skills.Options{})
 	if err != nil {
