@@ -13,7 +13,8 @@ import (
 // go commands in workspace mode, where `go list -mod=mod` is refused
 // ("-mod may only be set to readonly or vendor when in workspace mode")
 // and the new module is not one of the workspace's, so init failed. Its
-// go commands run with GOWORK=off.
+// go commands run with GOWORK=off, and the summary says to add the project
+// to the workspace.
 func TestInitIgnoresAnEnclosingWorkspace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("resolves a new project's dependencies (seconds); skipped with -short")
@@ -31,7 +32,7 @@ func TestInitIgnoresAnEnclosingWorkspace(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("init under a go.work: exit %d\n%s%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"resolved  dependencies into go.mod and go.sum (offline)", "generated mcp_gen.go"} {
+	for _, want := range []string{"resolved  dependencies into go.mod and go.sum (offline)", "generated mcp_gen.go", "go work use ."} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("init summary lacks %q:\n%s", want, stdout)
 		}
