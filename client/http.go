@@ -266,9 +266,10 @@ func (t *HTTPTransport) roundTrip(ctx context.Context, req *Request) (json.RawMe
 }
 
 // statusError turns an error status into the JSON-RPC error in its body,
-// or a *StatusError.
+// or a *StatusError with the body's start (of the first 64 KiB read; a
+// longer body is cut there, not dropped).
 func (t *HTTPTransport) statusError(resp *http.Response, req *Request) error {
-	body, _ := readLimited(resp.Body, 64<<10)
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if msg, derr := jsonrpc.Decode(bytes.TrimSpace(body)); derr == nil && msg.Kind == jsonrpc.KindErrorResponse {
 		return msg.Error
 	}

@@ -373,17 +373,25 @@ func unionScopes(a, b []string) []string {
 // FollowRedirects returns an OAuth.Authorize for authorization servers
 // that approve without a user interface: it follows the authorization
 // URL's redirects with hc until one leads to redirectURL and returns that.
+// Each hop is held to the authorization URL's scheme as the authorization
+// server's endpoints are to the MCP server's (checkSecureURL): an https
+// authorization URL's redirect to plain http, or to another scheme, is
+// refused, not fetched.
 func FollowRedirects(hc *http.Client, redirectURL string) func(ctx context.Context, authorizationURL string) (*url.URL, error) {
 	return func(ctx context.Context, authorizationURL string) (*url.URL, error) {
 		c := *hc
 		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-		next, err := url.Parse(authorizationURL)
+		start, err := url.Parse(authorizationURL)
 		if err != nil {
 			return nil, err
 		}
+		next := start
 		for hop := 0; hop < 10; hop++ {
 			if strings.HasPrefix(next.String(), redirectURL) {
 				return next, nil
+			}
+			if err := checkSchemeAgainst(start, "the authorization URL", "authorization redirect", next.String()); err != nil {
+				return nil, err
 			}
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, next.String(), nil)
 			if err != nil {

@@ -43,7 +43,10 @@ type AssertionTarget struct {
 // OAuth.Assertion, with the client's ClientID (and ClientSecret) at that
 // authorization server.
 type EnterpriseIdP struct {
-	// TokenEndpoint is the identity provider's token endpoint.
+	// TokenEndpoint is the identity provider's token endpoint: https, or
+	// plain http on a loopback host or when the authorization server's
+	// own token endpoint (AssertionTarget.TokenEndpoint) is plain http, as
+	// only a plain-http MCP server allows (checkSecureURL).
 	TokenEndpoint string
 	// ClientID and ClientSecret are the client's credentials at the
 	// identity provider (client_secret_basic; ClientID alone is sent in
@@ -61,6 +64,9 @@ type EnterpriseIdP struct {
 func (p *EnterpriseIdP) Assertion(ctx context.Context, target AssertionTarget) (string, error) {
 	if p.TokenEndpoint == "" || p.IDToken == nil {
 		return "", errors.New("client: EnterpriseIdP needs TokenEndpoint and IDToken")
+	}
+	if err := checkIdPEndpoint(p.TokenEndpoint, target.TokenEndpoint); err != nil {
+		return "", err
 	}
 	idToken, err := p.IDToken(ctx)
 	if err != nil {

@@ -21,6 +21,12 @@ import (
 // URL with a host, whose scheme is https, or http when the MCP server at
 // server is plain http itself.
 func checkSecureURL(server *url.URL, what, raw string) error {
+	return checkSchemeAgainst(server, "the MCP server "+originOf(server), what, raw)
+}
+
+// checkSchemeAgainst is checkSecureURL against ref, named refName in the
+// error: raw is https, or http when ref is plain http.
+func checkSchemeAgainst(ref *url.URL, refName, what, raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || !u.IsAbs() || u.Host == "" {
 		return fmt.Errorf("client: the %s %q is not an absolute http(s) URL; not used", what, clipURL(raw))
@@ -28,10 +34,10 @@ func checkSecureURL(server *url.URL, what, raw string) error {
 	switch {
 	case strings.EqualFold(u.Scheme, "https"):
 		return nil
-	case strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(server.Scheme, "https"):
+	case strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(ref.Scheme, "https"):
 		return nil
 	case strings.EqualFold(u.Scheme, "http"):
-		return fmt.Errorf("client: the %s %s is plain http while the MCP server %s is https; not used", what, u.Redacted(), originOf(server))
+		return fmt.Errorf("client: the %s %s is plain http while %s is https; not used", what, u.Redacted(), refName)
 	}
 	return fmt.Errorf("client: the %s %q is not an http(s) URL; not used", what, clipURL(raw))
 }
@@ -52,6 +58,22 @@ func checkServerEndpoints(server *url.URL, as *serverMetadata) error {
 		}
 	}
 	return nil
+}
+
+// checkIdPEndpoint holds the enterprise IdP's token endpoint, which is
+// sent the user's ID token and the client's secret, to checkSecureURL
+// against the authorization server's token endpoint asEndpoint (itself
+// held to the MCP server's scheme; an https one when unknown); plain http
+// on a loopback host, which never leaves the machine, is allowed too.
+func checkIdPEndpoint(endpoint, asEndpoint string) error {
+	if u, err := url.Parse(endpoint); err == nil && strings.EqualFold(u.Scheme, "http") && isLoopback(u.Hostname()) {
+		return nil
+	}
+	flow, err := url.Parse(asEndpoint)
+	if err != nil || !flow.IsAbs() {
+		flow = &url.URL{Scheme: "https"}
+	}
+	return checkSchemeAgainst(flow, "the authorization server's token endpoint", "enterprise IdP token endpoint", endpoint)
 }
 
 // clipURL shortens a hostile value for an error message.

@@ -40,12 +40,18 @@ type IntrospectionConfig struct {
 	// CacheSize bounds the cached answers (default 10000; the oldest are
 	// dropped first).
 	CacheSize int
+	// Leeway is the clock skew allowed on the response's exp, nbf and iat
+	// (default 1 minute), as JWTConfig.Leeway is on a JWT's: TokenInfo.Expiry
+	// is exp plus Leeway, so the server, which refuses a token past its
+	// Expiry, allows the same skew.
+	Leeway time.Duration
 }
 
 // IntrospectionVerifier asks the authorization server about every token
 // (RFC 7662): it must be active, from Issuer (when the response says),
-// for Audience, unexpired and not before its "nbf" (with a minute's
-// leeway for clock skew); a response that is not a JSON object, repeats a
+// for Audience, unexpired, not before its "nbf" and not issued ("iat") in
+// the future (each with IntrospectionConfig.Leeway for clock skew, as the
+// JWT verifier allows JWTConfig.Leeway); a response that is not a JSON object, repeats a
 // member name, or whose fields have the wrong JSON types, dates out of
 // range or a scope that is not a list of RFC 6749 scope tokens separated
 // by spaces, is refused.
@@ -93,6 +99,9 @@ func NewIntrospectionVerifier(ctx context.Context, cfg IntrospectionConfig) (*In
 	if cfg.CacheSize <= 0 {
 		cfg.CacheSize = defaultIntrospectionCacheSize
 	}
+	if cfg.Leeway <= 0 {
+		cfg.Leeway = defaultLeeway
+	}
 	if cfg.CacheTTL > 0 {
 		v.cache = newIntrospectionCache(cfg.CacheTTL, cfg.CacheSize)
 	}
@@ -115,14 +124,14 @@ func (v *IntrospectionVerifier) VerifyToken(ctx context.Context, token string) (
 		return nil, err
 	}
 	if v.cache != nil {
-		v.cache.put(token, info)
+		var exp time.Time
+		if !info.Expiry.IsZero() {
+			exp = info.Expiry.Add(-v.cfg.Leeway)
+		}
+		v.cache.put(token, info, exp)
 	}
 	return info, nil
 }
-
-// notBeforeLeeway is the clock skew allowed on an introspection
-// response's "nbf", as JWTConfig.Leeway's default allows on a JWT's.
-const notBeforeLeeway = time.Minute
 
 // introspect asks the authorization server and checks its answer.
 func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (*server.TokenInfo, error) {
@@ -147,12 +156,15 @@ func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (*
 	if len(aud) == 0 && !v.cfg.AllowMissingAudience || len(aud) > 0 && !audienceMatches(aud, v.cfg.Audience) {
 		return nil, fmt.Errorf("%w: the token is for %v, not %s", errInvalid, aud, v.cfg.Audience)
 	}
-	if err := checkDates(claims, time.Now()); err != nil {
+	if err := checkDates(claims, time.Now(), v.cfg.Leeway); err != nil {
 		return nil, err
 	}
 	info, err := tokenInfo(claims)
 	if err != nil {
 		return nil, err
+	}
+	if !info.Expiry.IsZero() {
+		info.Expiry = info.Expiry.Add(v.cfg.Leeway)
 	}
 	if info.Issuer == "" {
 		info.Issuer = v.cfg.Issuer
@@ -160,10 +172,11 @@ func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (*
 	return info, nil
 }
 
-// checkDates refuses a response whose "exp" has passed or whose "nbf" is
-// ahead (with notBeforeLeeway), and one whose "exp", "nbf" or "iat" is not
-// a date in range (numericDate), as the JWT verifier refuses them.
-func checkDates(claims map[string]any, now time.Time) error {
+// checkDates refuses a response whose "exp" has passed or whose "nbf" or
+// "iat" is ahead, each by more than leeway, and one whose "exp", "nbf" or
+// "iat" is not a date in range (numericDate), as the JWT verifier refuses
+// them.
+func checkDates(claims map[string]any, now time.Time, leeway time.Duration) error {
 	exp, hasExp, err := numericDate(claims, "exp")
 	if err != nil {
 		return err
@@ -172,14 +185,18 @@ func checkDates(claims map[string]any, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	if _, _, err := numericDate(claims, "iat"); err != nil {
+	iat, hasIat, err := numericDate(claims, "iat")
+	if err != nil {
 		return err
 	}
-	if hasExp && !now.Before(exp) {
+	if hasExp && now.Add(-leeway).After(exp) {
 		return fmt.Errorf("%w: expired", errInvalid)
 	}
-	if hasNbf && now.Add(notBeforeLeeway).Before(nbf) {
+	if hasNbf && now.Add(leeway).Before(nbf) {
 		return fmt.Errorf("%w: not valid before %s", errInvalid, nbf.UTC().Format(time.RFC3339))
+	}
+	if hasIat && now.Add(leeway).Before(iat) {
+		return fmt.Errorf("%w: issued in the future, at %s", errInvalid, iat.UTC().Format(time.RFC3339))
 	}
 	return nil
 }

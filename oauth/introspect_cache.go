@@ -63,12 +63,14 @@ func (c *introspectionCache) get(token string) (*server.TokenInfo, bool) {
 	return copyInfo(e.info), true
 }
 
-// put keeps info for token until min(now+ttl, info.Expiry).
-func (c *introspectionCache) put(token string, info *server.TokenInfo) {
+// put keeps info for token until min(now+ttl, exp), exp being the
+// token's own "exp" (zero: none), not info.Expiry, which adds the leeway:
+// past exp the authorization server is asked again.
+func (c *introspectionCache) put(token string, info *server.TokenInfo, exp time.Time) {
 	now := c.now()
 	until := now.Add(c.ttl)
-	if !info.Expiry.IsZero() && info.Expiry.Before(until) {
-		until = info.Expiry
+	if !exp.IsZero() && exp.Before(until) {
+		until = exp
 	}
 	if !now.Before(until) {
 		return

@@ -16,6 +16,10 @@ import (
 // errInvalid is server.ErrInvalidToken: every refusal wraps it.
 var errInvalid = server.ErrInvalidToken
 
+// defaultLeeway is the clock skew both verifiers allow on exp, nbf and iat
+// unless configured otherwise.
+const defaultLeeway = time.Minute
+
 // JWTConfig configures a JWTVerifier.
 type JWTConfig struct {
 	// Issuer is the authorization server's issuer URL; tokens must carry
@@ -99,7 +103,7 @@ func NewJWTVerifier(ctx context.Context, cfg JWTConfig) (*JWTVerifier, error) {
 		}
 	}
 	if cfg.Leeway <= 0 {
-		cfg.Leeway = time.Minute
+		cfg.Leeway = defaultLeeway
 	}
 	if cfg.MinRefresh <= 0 {
 		cfg.MinRefresh = 30 * time.Second

@@ -258,58 +258,102 @@ func (f handlerFunc) handleLimited(ctx context.Context) Response { return f(ctx)
 func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc.Message, h limitedHandler) (resp Response, refused bool) {
 	before := liveBefore(len(msg.Params))
 	defer func() { collectAfterLarge(len(msg.Params)+len(resp.Body), before) }() // collect.go
-	l := &s.lim
-	stream := msg.Method == methodListen
-	timeout := l.cfg.RequestTimeout
-	var client string // a stream's client (Limits.MaxListenStreamsPerClient)
-	if stream {
-		timeout = 0
-		if l.cfg.MaxListenStreamsPerClient > 0 {
-			client = s.clientID(ctx)
-		}
-	}
-	hctx := ctx
-	var end func()
-	if stopAware {
-		if rerr := l.enter(stream, client); rerr != nil {
-			return errorResponse(msg.ID, rerr), true
-		}
-		if timeout <= 0 {
-			// stdio without a timeout: inline (no end closure); a handler
-			// still running at the end of a drain's grace is answered by
-			// the connection itself (stdioConn.answerRemaining).
-			resp = h.handleLimited(ctx)
-			l.leave(stream, client)
-			return limitOutcome(ctx, msg.ID, resp, timeout), false
-		}
-		end = func() { l.leave(stream, client) }
-	} else {
-		var cancel context.CancelCauseFunc
-		hctx, cancel = context.WithCancelCause(ctx)
-		key, rerr := l.enterWatched(stream, client, cancel)
+	if !stopAware {
+		a, rerr := s.admitWatched(ctx, msg)
 		if rerr != nil {
-			cancel(nil)
 			return errorResponse(msg.ID, rerr), true
 		}
-		end = func() {
-			cancel(nil)
-			l.leaveWatched(stream, client, key)
-		}
+		return a.run(msg, h), false
 	}
-	// Otherwise the handler runs on its own goroutine, so that the client
-	// is answered when a limit ends the request (its timeout, the end of a
-	// drain's grace) even if the handler ignores its context; the handler
-	// keeps its in-flight slot until it really returns.
-	rctx, tcancel := hctx, context.CancelFunc(func() {})
-	if timeout > 0 {
-		rctx, tcancel = context.WithTimeoutCause(hctx, timeout, errRequestTimeout)
+	l := &s.lim
+	stream, client, timeout := s.requestLimits(ctx, msg)
+	if rerr := l.enter(stream, client); rerr != nil {
+		return errorResponse(msg.ID, rerr), true
+	}
+	if timeout <= 0 {
+		// stdio without a timeout: inline (no end closure); a handler
+		// still running at the end of a drain's grace is answered by
+		// the connection itself (stdioConn.answerRemaining).
+		resp = h.handleLimited(ctx)
+		l.leave(stream, client)
+		return limitOutcome(ctx, msg.ID, resp, timeout), false
+	}
+	a := admitted{hctx: ctx, end: func() { l.leave(stream, client) }, timeout: timeout}
+	return a.run(msg, h), false
+}
+
+// requestLimits are the limits msg runs under: whether it is a listen
+// stream, then its client (for Limits.MaxListenStreamsPerClient, else ""),
+// and its timeout (none for a stream).
+func (s *Server) requestLimits(ctx context.Context, msg jsonrpc.Message) (stream bool, client string, timeout time.Duration) {
+	l := &s.lim
+	if msg.Method != methodListen {
+		return false, "", l.cfg.RequestTimeout
+	}
+	if l.cfg.MaxListenStreamsPerClient > 0 {
+		client = s.clientID(ctx)
+	}
+	return true, client, 0
+}
+
+// admitted is a request the limits admitted, not yet run: the context its
+// handler runs in, which the end of a drain's grace cancels, the release
+// of its slot and its timeout.
+type admitted struct {
+	hctx    context.Context
+	end     func()
+	timeout time.Duration
+}
+
+// admitWatched admits msg under the in-flight or stream caps, its handler
+// context watched by the drain (its end cancels it with
+// errShutdownCancel), or returns the refusal. The caller must run the
+// result (admitted.run), which releases the slot.
+func (s *Server) admitWatched(ctx context.Context, msg jsonrpc.Message) (admitted, *jsonrpc.Error) {
+	l := &s.lim
+	stream, client, timeout := s.requestLimits(ctx, msg)
+	hctx, cancel := context.WithCancelCause(ctx)
+	key, rerr := l.enterWatched(stream, client, cancel)
+	if rerr != nil {
+		cancel(nil)
+		return admitted{}, rerr
+	}
+	end := func() {
+		cancel(nil)
+		l.leaveWatched(stream, client, key)
+	}
+	return admitted{hctx: hctx, end: end, timeout: timeout}, nil
+}
+
+// serveAdmission is serveLimited for msg once admitWatched judged it: the
+// error response of its refusal rerr, else its run.
+func serveAdmission(a admitted, rerr *jsonrpc.Error, msg jsonrpc.Message, h limitedHandler) Response {
+	if rerr != nil {
+		return errorResponse(msg.ID, rerr)
+	}
+	before := liveBefore(len(msg.Params))
+	resp := a.run(msg, h)
+	collectAfterLarge(len(msg.Params)+len(resp.Body), before) // collect.go
+	return resp
+}
+
+// run runs h, the handling of the admitted request msg, and releases its
+// slot. The handler runs on its own goroutine, so that the client is
+// answered when a limit ends the request (its timeout, the end of a
+// drain's grace) even if the handler ignores its context; the handler
+// keeps its in-flight slot until it really returns.
+func (a admitted) run(msg jsonrpc.Message, h limitedHandler) Response {
+	rctx, tcancel := a.hctx, context.CancelFunc(func() {})
+	if a.timeout > 0 {
+		rctx, tcancel = context.WithTimeoutCause(a.hctx, a.timeout, errRequestTimeout)
 	}
 	done := make(chan Response, 1)
 	handlerWorkers.run(func() {
-		defer end()
+		defer a.end()
 		defer tcancel()
 		done <- h.handleLimited(rctx)
 	})
+	var resp Response
 	select {
 	case resp = <-done:
 	case <-rctx.Done():
@@ -318,7 +362,7 @@ func (s *Server) serveLimitedIn(ctx context.Context, stopAware bool, msg jsonrpc
 		default:
 		}
 	}
-	return limitOutcome(rctx, msg.ID, resp, timeout), false
+	return limitOutcome(rctx, msg.ID, resp, a.timeout)
 }
 
 // limitOutcome is the response of a request whose handler context was

@@ -57,6 +57,7 @@ type AuthOptions struct {
 type Auth struct {
 	opts        AuthOptions
 	metadataURL string
+	host        string // the resource's host, which Mount serves its document to
 	paths       []string
 	metadata    []byte
 	challenge   []string // the scope of 401 challenges
@@ -97,6 +98,7 @@ func NewAuth(opts AuthOptions) (*Auth, error) {
 	a.opts.ScopeImplies = cloneImplies(opts.ScopeImplies)
 	path := strings.TrimSuffix(u.EscapedPath(), "/")
 	a.metadataURL = u.Scheme + "://" + u.Host + wellKnownPRM + path
+	a.host = u.Host
 	a.paths = []string{wellKnownPRM + path}
 	if path != "" {
 		a.paths = append(a.paths, wellKnownPRM)

@@ -4,74 +4,94 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 )
 
 // Mount registers MetadataHandler on mux at MetadataPaths. Several
 // protected endpoints can share one mux (say /public/mcp and /admin/mcp):
 // each serves its document at its own path-inserted URL, the one its
-// challenges name. The root well-known path is the root resource's own
-// metadata URL (a Resource such as https://mcp.example.com/), so it serves
-// that resource's document whatever the order of the Mounts; without a
-// root resource it serves the first resource mounted. A handler of the
-// caller's own already registered at the root path is left alone (unless
-// this is the root resource, whose Mount then panics as mux.Handle does).
+// challenges name. Resources of one path on different hosts (say
+// https://a.example/mcp and https://b.example/mcp) share that path: each
+// request gets the document of the resource whose host is the request's
+// Host (the first one mounted when none is). The root well-known path is
+// the root resource's own metadata URL (a Resource such as
+// https://mcp.example.com/), so it serves that resource's document
+// whatever the order of the Mounts; without a root resource it serves the
+// first resource mounted (of the request's host, when there is one). A
+// handler of the caller's own already registered at the root path is left
+// alone. Mount panics, as mux.Handle does, when the resource's own
+// metadata URL is taken: by a handler of the caller's, or by another
+// resource of the same host and path.
 func (a *Auth) Mount(mux *http.ServeMux) {
 	h := a.MetadataHandler()
-	for _, p := range a.paths {
-		if p == wellKnownPRM {
-			a.mountRoot(mux, h)
-			continue
-		}
-		mux.Handle(p, h)
+	for i, p := range a.paths {
+		a.mountAt(mux, p, metadataEntry{host: a.host, handler: h, own: i == 0})
 	}
 }
 
-// mountRoot registers h at the root well-known path, through one
-// rootMetadata per mux that a later root resource can take over.
-func (a *Auth) mountRoot(mux *http.ServeMux, h http.Handler) {
-	isRootResource := len(a.paths) == 1
-	existing, pattern := mux.Handler(&http.Request{Method: http.MethodGet, URL: &url.URL{Path: wellKnownPRM}})
-	if pattern != wellKnownPRM {
-		mux.Handle(wellKnownPRM, &rootMetadata{handler: h, rootResource: isRootResource})
+// mountAt registers e at the well-known path p, through one
+// sharedMetadata per mux and path that later Mounts add to.
+func (a *Auth) mountAt(mux *http.ServeMux, p string, e metadataEntry) {
+	existing, pattern := mux.Handler(&http.Request{Method: http.MethodGet, URL: &url.URL{Path: p}})
+	if pattern != p {
+		mux.Handle(p, &sharedMetadata{entries: []metadataEntry{e}})
 		return
 	}
-	shared, ours := existing.(*rootMetadata)
+	shared, ours := existing.(*sharedMetadata)
 	switch {
 	case ours:
-		shared.offer(h, isRootResource, a.opts.Resource)
-	case isRootResource:
-		mux.Handle(wellKnownPRM, h) // panics: the caller's own handler is there
+		shared.add(e, a.opts.Resource, p)
+	case e.own:
+		mux.Handle(p, e.handler) // panics: the caller's own handler is there
 	}
 }
 
-// rootMetadata serves the root well-known path of one mux: the document of
-// the root resource once one is mounted, until then the first path
-// resource's.
-type rootMetadata struct {
-	mu           sync.RWMutex
-	handler      http.Handler
-	rootResource bool // handler is the root resource's: nothing replaces it
+// metadataEntry is one resource's document at one well-known path.
+type metadataEntry struct {
+	host    string // the resource's host, as in its URL
+	handler http.Handler
+	own     bool // the path is the resource's own metadata URL, not the root fallback
 }
 
-// offer hands h, the document of resource, to the root path: a root
-// resource takes it over from a path resource; a second root resource on
-// one mux panics as a second registration of one pattern does.
-func (m *rootMetadata) offer(h http.Handler, isRootResource bool, resource string) {
-	if !isRootResource {
-		return
-	}
+// sharedMetadata serves one well-known path of one mux for every resource
+// mounted there: the document of the request's host's resource, its own
+// metadata URL's before a fallback's, else the first one mounted.
+type sharedMetadata struct {
+	mu      sync.RWMutex
+	entries []metadataEntry
+}
+
+// add mounts e beside the entries already there; a second resource whose
+// own metadata URL this is, on the same host, panics as a second
+// registration of one pattern does.
+func (m *sharedMetadata) add(e metadataEntry, resource, path string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.rootResource {
-		panic(fmt.Sprintf("server: Mount of %s: %s already serves another root resource's metadata", resource, wellKnownPRM))
+	for _, old := range m.entries {
+		if e.own && old.own && strings.EqualFold(old.host, e.host) {
+			panic(fmt.Sprintf("server: Mount of %s: %s on host %s already serves another resource's metadata", resource, path, e.host))
+		}
 	}
-	m.handler, m.rootResource = h, true
+	m.entries = append(m.entries, e)
 }
 
-func (m *rootMetadata) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// pick is the entry serving a request for host.
+func (m *sharedMetadata) pick(host string) http.Handler {
 	m.mu.RLock()
-	h := m.handler
-	m.mu.RUnlock()
-	h.ServeHTTP(w, r)
+	defer m.mu.RUnlock()
+	for _, sameHost := range []bool{true, false} {
+		for _, own := range []bool{true, false} {
+			for _, e := range m.entries {
+				if e.own == own && (!sameHost || strings.EqualFold(e.host, host)) {
+					return e.handler
+				}
+			}
+		}
+	}
+	return http.NotFoundHandler()
+}
+
+func (m *sharedMetadata) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m.pick(r.Host).ServeHTTP(w, r)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -107,8 +108,8 @@ func mountAndCheck(t *testing.T, auths []*Auth) {
 
 // TestMountLeavesCallersRootHandlerAlone: a handler of the caller's own at
 // the root well-known path is left alone by a path resource's Mount; a
-// root resource's Mount onto it, or a second root resource's onto one mux,
-// panics as a second registration of one pattern does, rather than serve
+// root resource's Mount onto it, or a second root resource's of the same
+// host onto one mux (two hosts' are served by Host), panics as a second registration of one pattern does, rather than serve
 // one resource's document at another's metadata URL.
 func TestMountLeavesCallersRootHandlerAlone(t *testing.T) {
 	panics := func(f func()) (did bool) {
@@ -132,8 +133,8 @@ func TestMountLeavesCallersRootHandlerAlone(t *testing.T) {
 
 	two := http.NewServeMux()
 	mountAuth(t, "https://a.example.com/").Mount(two)
-	if !panics(func() { mountAuth(t, "https://b.example.com/").Mount(two) }) {
-		t.Error("a second root resource's Mount on one mux did not panic")
+	if !panics(func() { mountAuth(t, "http://a.example.com/").Mount(two) }) {
+		t.Error("a second root resource of one host's Mount on one mux did not panic")
 	}
 }
 
@@ -147,4 +148,37 @@ func mountAuth(t *testing.T, resource string) *Auth {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// TestResourcesOfOnePathOnTwoHostsMountOnOneMux: https://a.example/mcp and
+// https://b.example/mcp (one mux serving two virtual hosts) share the
+// metadata path /.well-known/oauth-protected-resource/mcp. The second
+// Mount panicked ("multiple registrations"). Each host must be served its
+// own resource's document, chosen by the request's Host, at the
+// path-inserted URL and at the root; two root resources on two hosts
+// likewise.
+func TestResourcesOfOnePathOnTwoHostsMountOnOneMux(t *testing.T) {
+	for _, resources := range [][]string{
+		{"https://a.example/mcp", "https://b.example/mcp"},
+		{"https://a.example/", "https://b.example/"},
+	} {
+		auths := []*Auth{mountAuth(t, resources[0]), mountAuth(t, resources[1])}
+		mountAndCheck(t, auths)
+		mux := http.NewServeMux()
+		for _, a := range auths {
+			a.Mount(mux)
+		}
+		for _, a := range auths {
+			root := "https://" + strings.Split(a.opts.Resource, "/")[2] + wellKnownPRM
+			rec := httptest.NewRecorder()
+			mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, root, nil))
+			var doc struct {
+				Resource string `json:"resource"`
+			}
+			_ = json.Unmarshal(rec.Body.Bytes(), &doc)
+			if rec.Code != http.StatusOK || doc.Resource != a.opts.Resource {
+				t.Errorf("GET %s: %d, resource %q; want the document of %s", root, rec.Code, doc.Resource, a.opts.Resource)
+			}
+		}
+	}
 }

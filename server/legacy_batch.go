@@ -21,7 +21,8 @@ import (
 // 400), as before.
 //
 // The requests of a batch run at once, each through the server's limits
-// like a request of its own (its rate token, the in-flight cap, on stdio
+// like a request of its own, admitted in the batch's order (its rate
+// token, the in-flight cap, on stdio
 // a slot of Limits.MaxInFlightPerConn, the drain: a refused one is
 // answered with its error in the batch response, one cut off by the end
 // of the connection or of a drain's grace with the shutdown error); the
@@ -170,9 +171,12 @@ func readBatch(elems []json.RawMessage, deliver func(jsonrpc.Message)) *legacyBa
 // run runs the requests of a POSTed batch at once in session l (stdio
 // starts them one by one on its read loop, legacy_stdio_batch.go), each
 // through the server's limits like a request of its own (admitRate,
-// serveLimited), their notifications and server-to-client requests written
+// admitWatched), their notifications and server-to-client requests written
 // to w; it returns once every one has its answer (none for a request the
-// client cancelled).
+// client cancelled). The requests are admitted in the batch's order, one
+// after the other, before any goroutine is spent on them: under a cap the
+// first ones run and the rest are refused, as the same requests sent one
+// by one would be.
 func (b *legacyBatch) run(ctx context.Context, s *Server, l *legacySession, w MessageWriter) {
 	var wg sync.WaitGroup
 	for i, msg := range b.msgs {
@@ -183,10 +187,15 @@ func (b *legacyBatch) run(ctx context.Context, s *Server, l *legacySession, w Me
 			b.answers[i] = jsonrpc.AppendError(nil, msg.ID, rr.err())
 			continue
 		}
+		a, rerr := s.admitWatched(ctx, msg)
+		if rerr != nil {
+			b.answers[i] = jsonrpc.AppendError(nil, msg.ID, rerr)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, _ := s.serveLimited(ctx, msg, func(ctx context.Context) Response { return l.Handle(ctx, msg, w) })
+			resp := serveAdmission(a, nil, msg, handlerFunc(func(ctx context.Context) Response { return l.Handle(ctx, msg, w) }))
 			b.answers[i] = resp.Body
 		}()
 	}

@@ -130,11 +130,14 @@ func (c *stdioConn) startBatched(l *stdioLoop, sb *stdioBatch, i int, msg jsonrp
 	sb.start(i)
 	sess := c.legacy
 	w := &stdioWriter{c: c, ctx: &call.ctx, slot: &call.slot}
+	// Admitted here, on the read loop, in the batch's order (the
+	// goroutine of a refused one only answers it).
+	a, rerr := c.s.admitWatched(&call.ctx, msg)
 	go func() {
-		resp, _ := c.s.serveLimited(&call.ctx, msg, func(ctx context.Context) Response {
+		resp := serveAdmission(a, rerr, msg, handlerFunc(func(ctx context.Context) Response {
 			w.ctx = ctx
 			return sess.Handle(ctx, msg, w)
-		})
+		}))
 		c.mu.Lock()
 		c.retire(call)
 		c.mu.Unlock()

@@ -43,6 +43,8 @@ type Skills struct {
 
 	mu  sync.Mutex // serializes Bind and Reload
 	srv *server.Server
+
+	reloadPause func() // tests: run inside Reload between its steps
 }
 
 // New reads and checks the skills of fsys (an embed.FS, os.DirFS, …): every
@@ -85,7 +87,10 @@ func (k *Skills) Bind(s *server.Server) {
 // Reload replaces the served skills with those of fsys, checked as New
 // checks them; on an error nothing changes. The bound server's resources
 // follow (notifications/resources/list_changed), and files whose content
-// changed get notifications/resources/updated.
+// changed get notifications/resources/updated. The new files are
+// registered with the server before the set is swapped, so a skill that
+// Options.Visible hides is never listed or served, even to a request
+// running during the Reload.
 func (k *Skills) Reload(fsys fs.FS) error {
 	c, err := load(fsys)
 	if err != nil {
@@ -93,10 +98,11 @@ func (k *Skills) Reload(fsys fs.FS) error {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	old := k.cur.Swap(c)
 	if k.srv == nil {
+		k.cur.Store(c)
 		return nil
 	}
+	old := k.cur.Load()
 	var gone, changed []string
 	for uri, f := range old.files {
 		switch nf := c.files[uri]; {
@@ -106,9 +112,16 @@ func (k *Skills) Reload(fsys fs.FS) error {
 			changed = append(changed, uri)
 		}
 	}
+	// The new files are resources before the catalog names them, so
+	// Options.Visible judges every skill a reader can see (a file the
+	// server does not serve would count as visible).
 	if err := k.srv.AddResources(k.resources(c)...); err != nil {
 		return err
 	}
+	if k.reloadPause != nil {
+		k.reloadPause()
+	}
+	k.cur.Store(c)
 	if len(gone) > 0 {
 		k.srv.RemoveResources(gone...)
 	}

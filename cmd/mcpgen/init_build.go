@@ -67,6 +67,10 @@ func checkModulePath(p string) error {
 // need not hold, so tidy can fail offline where building cannot. The result
 // builds, tests and runs `go generate` with -mod=readonly; a later
 // `go mod tidy` with network access may add test-only indirect lines.
+//
+// The go commands run with GOWORK=off: the project is a module of its own
+// even in a folder under a go.work (which would refuse -mod=mod, and does
+// not list the new module); s.next then says to add it to the workspace.
 func (e *env) initBuildSteps(f initFlags, d templates.Data, s *summary, logf func(string, ...any)) int {
 	switch {
 	case !s.wroteFile("go.mod"):
@@ -77,7 +81,10 @@ func (e *env) initBuildSteps(f initFlags, d templates.Data, s *summary, logf fun
 		s.steps = append(s.steps, "skipped   resolving dependencies and the bindings (mcpgen is not published; see the warning)")
 		return exitOK
 	}
-	env := os.Environ()
+	if work := enclosingWorkspace(f.dir); work != "" {
+		s.next = append(s.next, "go work use .    # "+work+" encloses the project (or set GOWORK=off)")
+	}
+	env := append(os.Environ(), "GOWORK=off")
 	if d.Replace != "" {
 		env = append(env, "GOPROXY=off")
 	}
@@ -111,6 +118,22 @@ func (e *env) initBuildSteps(f initFlags, d templates.Data, s *summary, logf fun
 	s.steps = append(s.steps, "generated "+bind.OutputFile+" (mcpgen tools: the bindings of tools.go)")
 	logf("bindings (%s)", since(t))
 	return exitOK
+}
+
+// enclosingWorkspace is the go.work the go command would use in dir, or
+// "" for none (or when it cannot tell).
+func enclosingWorkspace(dir string) string {
+	cmd := exec.Command("go", "env", "GOWORK")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	work := strings.TrimSpace(string(out))
+	if work == "off" {
+		return ""
+	}
+	return work
 }
 
 // writeBindings does what `mcpgen tools` does in dir.
