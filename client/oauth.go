@@ -372,7 +372,11 @@ func unionScopes(a, b []string) []string {
 
 // FollowRedirects returns an OAuth.Authorize for authorization servers
 // that approve without a user interface: it follows the authorization
-// URL's redirects with hc until one leads to redirectURL and returns that.
+// URL's redirects with hc until one leads to redirectURL and returns that:
+// a hop with redirectURL's origin and path, and its query's
+// parameters among the hop's (RFC 6749 section 3.1.2: the client adds code
+// and state to the redirect URI's own query), compared as parsed, not as a
+// prefix of the text (`…/callback.evil` is another URL).
 // Each hop is held to the authorization URL's scheme as the authorization
 // server's endpoints are to the MCP server's (checkSecureURL): an https
 // authorization URL's redirect to plain http, or to another scheme, is
@@ -385,9 +389,13 @@ func FollowRedirects(hc *http.Client, redirectURL string) func(ctx context.Conte
 		if err != nil {
 			return nil, err
 		}
+		want, err := url.Parse(redirectURL)
+		if err != nil {
+			return nil, fmt.Errorf("client: redirect URL: %w", err)
+		}
 		next := start
 		for hop := 0; hop < 10; hop++ {
-			if strings.HasPrefix(next.String(), redirectURL) {
+			if isRedirectTo(next, want) {
 				return next, nil
 			}
 			if err := checkSchemeAgainst(start, "the authorization URL", "authorization redirect", next.String()); err != nil {
@@ -412,4 +420,22 @@ func FollowRedirects(hc *http.Client, redirectURL string) func(ctx context.Conte
 		}
 		return nil, errors.New("client: authorization: too many redirects")
 	}
+}
+
+// isRedirectTo reports whether u is a redirect to the redirect URI want:
+// the same origin (sameOrigin: hosts as net/http dials them) and path, and every parameter
+// of want's query present in u's with the same values.
+func isRedirectTo(u, want *url.URL) bool {
+	if !sameOrigin(u, want) || u.EscapedPath() != want.EscapedPath() || u.User != nil {
+		return false
+	}
+	got := u.Query()
+	for k, vs := range want.Query() {
+		for _, v := range vs {
+			if !slices.Contains(got[k], v) {
+				return false
+			}
+		}
+	}
+	return true
 }
