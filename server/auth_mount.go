@@ -26,7 +26,7 @@ import (
 func (a *Auth) Mount(mux *http.ServeMux) {
 	h := a.MetadataHandler()
 	for i, p := range a.paths {
-		a.mountAt(mux, p, metadataEntry{host: a.host, handler: h, own: i == 0})
+		a.mountAt(mux, p, metadataEntry{host: a.host, defaultPort: defaultPort(a.metadataURL), handler: h, own: i == 0})
 	}
 }
 
@@ -49,9 +49,34 @@ func (a *Auth) mountAt(mux *http.ServeMux, p string, e metadataEntry) {
 
 // metadataEntry is one resource's document at one well-known path.
 type metadataEntry struct {
-	host    string // the resource's host, as in its URL
-	handler http.Handler
-	own     bool // the path is the resource's own metadata URL, not the root fallback
+	host        string // the resource's host, as in its URL
+	defaultPort string // its scheme's port ("443", "80"), which a request's Host may name
+	handler     http.Handler
+	own         bool // the path is the resource's own metadata URL, not the root fallback
+}
+
+// servesHost reports whether a request with Host host is for e's resource:
+// the same host, ASCII case folded, a port of the resource's scheme's
+// default named or not (a.example:443 is https://a.example).
+func (e metadataEntry) servesHost(host string) bool {
+	if strings.EqualFold(e.host, host) {
+		return true
+	}
+	name, port, ok := strings.Cut(host, ":")
+	if strings.HasPrefix(host, "[") { // an IPv6 literal: [::1]:443
+		i := strings.LastIndex(host, "]:")
+		name, port, ok = host[:i+1], host[i+2:], i >= 0
+	}
+	return ok && port == e.defaultPort && strings.EqualFold(e.host, name)
+}
+
+// defaultPort is the port the scheme of the absolute URL u names by
+// default.
+func defaultPort(u string) string {
+	if strings.HasPrefix(u, "https://") {
+		return "443"
+	}
+	return "80"
 }
 
 // sharedMetadata serves one well-known path of one mux for every resource
@@ -83,7 +108,7 @@ func (m *sharedMetadata) pick(host string) http.Handler {
 	for _, sameHost := range []bool{true, false} {
 		for _, own := range []bool{true, false} {
 			for _, e := range m.entries {
-				if e.own == own && (!sameHost || strings.EqualFold(e.host, host)) {
+				if e.own == own && (!sameHost || e.servesHost(host)) {
 					return e.handler
 				}
 			}

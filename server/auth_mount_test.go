@@ -182,3 +182,33 @@ func TestResourcesOfOnePathOnTwoHostsMountOnOneMux(t *testing.T) {
 		}
 	}
 }
+
+// TestMountPicksTheHostWithItsDefaultPortNamed: a request whose Host names
+// the resource's scheme's default port (b.example:443 for https://b.example)
+// gets that resource's document, not the first one mounted; another port
+// is another host.
+func TestMountPicksTheHostWithItsDefaultPortNamed(t *testing.T) {
+	auths := []*Auth{mountAuth(t, "https://a.example/mcp"), mountAuth(t, "https://b.example/mcp"), mountAuth(t, "http://[::1]/mcp")}
+	mux := http.NewServeMux()
+	for _, a := range auths {
+		a.Mount(mux)
+	}
+	for _, c := range []struct{ host, want string }{
+		{"b.example:443", "https://b.example/mcp"},
+		{"B.EXAMPLE", "https://b.example/mcp"},
+		{"b.example:8443", "https://a.example/mcp"}, // no resource of that host: the first mounted
+		{"[::1]:80", "http://[::1]/mcp"},
+	} {
+		req := httptest.NewRequest(http.MethodGet, wellKnownPRM+"/mcp", nil)
+		req.Host = c.host
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, req)
+		var doc struct {
+			Resource string `json:"resource"`
+		}
+		_ = json.Unmarshal(rec.Body.Bytes(), &doc)
+		if rec.Code != http.StatusOK || doc.Resource != c.want {
+			t.Errorf("Host %s: %d, resource %q; want the document of %s", c.host, rec.Code, doc.Resource, c.want)
+		}
+	}
+}
