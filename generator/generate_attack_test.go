@@ -92,9 +92,9 @@ func TestAttackIntegerBeyondInt64(t *testing.T) {
 	defs := `{"Big":{"type":"object","properties":{"e":{"type":"integer","enum":[1,99999999999999999999]},"m":{"type":"integer","minimum":1e30}}}}`
 	attackGenerate(t, defs, roundTripSrc+`
 var cases = [][2]string{
-	{"Big", ` + "`" + `{"e":99999999999999999999}` + "`" + `},
-	{"Big", ` + "`" + `{"m":1e30}` + "`" + `},
-	{"Big", ` + "`" + `{"m":2000000000000000000000000000000}` + "`" + `},
+	{"Big", `+"`"+`{"e":99999999999999999999}`+"`"+`},
+	{"Big", `+"`"+`{"m":1e30}`+"`"+`},
+	{"Big", `+"`"+`{"m":2000000000000000000000000000000}`+"`"+`},
 }
 `)
 }
@@ -146,8 +146,8 @@ func dispatch(t *testing.T, def, method, params string) {
 func TestAttackDispatchUnionParams(t *testing.T) {
 	attackGenerate(t, dispatchDefs, dispatchHandlers+`
 func TestUnionParams(t *testing.T) {
-	dispatch(t, "PutRequest", MethodItemsPut, ` + "`" + `{"type":"text","text":"hi"}` + "`" + `)
-	dispatch(t, "PutRequest", MethodItemsPut, ` + "`" + `{"type":"num","n":2}` + "`" + `)
+	dispatch(t, "PutRequest", MethodItemsPut, `+"`"+`{"type":"text","text":"hi"}`+"`"+`)
+	dispatch(t, "PutRequest", MethodItemsPut, `+"`"+`{"type":"num","n":2}`+"`"+`)
 }
 `)
 }
@@ -159,7 +159,7 @@ func TestUnionParams(t *testing.T) {
 func TestAttackDispatchNullableParams(t *testing.T) {
 	attackGenerate(t, dispatchDefs, dispatchHandlers+`
 func TestNullableParams(t *testing.T) {
-	dispatch(t, "MaybeRequest", MethodMaybeDo, ` + "`" + `{"a":"x"}` + "`" + `)
+	dispatch(t, "MaybeRequest", MethodMaybeDo, `+"`"+`{"a":"x"}`+"`"+`)
 	dispatch(t, "MaybeRequest", MethodMaybeDo, "null")
 }
 `)
@@ -179,9 +179,9 @@ func TestAttackNullableObjectElements(t *testing.T) {
 		"V":{"type":"object","properties":{"_meta":{"type":["object","null"],"properties":{"k":{"type":"string"}}}},"required":["_meta"]}}`
 	attackGenerate(t, defs, roundTripSrc+`
 var cases = [][2]string{
-	{"T", ` + "`" + `{"no":null,"ao":[null,{"q":"r"}]}` + "`" + `},
-	{"T", ` + "`" + `{"no":{"q":"s"},"mo":{"k":null,"j":{"q":"r"}}}` + "`" + `},
-	{"V", ` + "`" + `{"_meta":null}` + "`" + `},
+	{"T", `+"`"+`{"no":null,"ao":[null,{"q":"r"}]}`+"`"+`},
+	{"T", `+"`"+`{"no":{"q":"s"},"mo":{"k":null,"j":{"q":"r"}}}`+"`"+`},
+	{"V", `+"`"+`{"_meta":null}`+"`"+`},
 }
 `)
 }
