@@ -227,3 +227,42 @@ func TestAttackAllOfChainLinear(t *testing.T) {
 			return fmt.Sprintf(`{"allOf":[{"$ref":"%s"},{"type":"object","properties":{"p%d":{"type":"string"}}}]}`, next, i)
 		}))
 }
+
+// TestAttackMethodDefinedTwice — two client requests with one method
+// ("ping"), as a revision keeping an old and a new shape of one request
+// could have: the schema loads without an error, one definition is kept
+// silently (by name: Ping2Request), and the package disagrees with itself:
+// DecodeClientRequest accepts a PingRequest whose params the Dispatcher's
+// "ping" route (decoding Ping2Request's params) refuses. The generator
+// must refuse the schema naming the second definition, or route the
+// method so that what the union decodes is also dispatched.
+func TestAttackMethodDefinedTwice(t *testing.T) {
+	defs := `{
+"PingRequest":{"type":"object","properties":{"jsonrpc":{"const":"2.0","type":"string"},"id":{"type":"integer"},"method":{"const":"ping","type":"string"},"params":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false}},"required":["jsonrpc","id","method","params"]},
+"Ping2Request":{"type":"object","properties":{"jsonrpc":{"const":"2.0","type":"string"},"id":{"type":"integer"},"method":{"const":"ping","type":"string"},"params":{"type":"object","properties":{"x":{"type":"string"}},"additionalProperties":false}},"required":["jsonrpc","id","method"]},
+"ClientRequest":{"anyOf":[{"$ref":"#/$defs/PingRequest"},{"$ref":"#/$defs/Ping2Request"}]}
+}`
+	attackGenerate(t, defs, `package p
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+)
+
+type h struct{}
+
+func (h) Ping2(ctx context.Context, params *Ping2RequestParams) (any, error) { return struct{}{}, nil }
+
+func TestPing(t *testing.T) {
+	msg := `+"`"+`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":1}}`+"`"+`
+	v, err := DecodeClientRequest([]byte(msg))
+	if err != nil {
+		t.Fatalf("DecodeClientRequest refuses %s: %v", msg, err)
+	}
+	if _, err := NewDispatcher(h{}).Dispatch(context.Background(), "ping", json.RawMessage(`+"`"+`{"a":1}`+"`"+`)); err != nil {
+		t.Errorf("DecodeClientRequest reads %s as a %T, but Dispatch(\"ping\") refuses its params: %v", msg, v, err)
+	}
+}
+`)
+}
