@@ -187,31 +187,6 @@ var cases = [][2]string{
 `)
 }
 
-// chainDefs returns n definitions D0…D(n-1) made by part(i), which may
-// name "#/$defs/D(i+1)" as next, and a last one, an object.
-func chainDefs(n int, part func(i int, next string) string) string {
-	var b strings.Builder
-	b.WriteString("{")
-	for i := range n {
-		fmt.Fprintf(&b, `"D%d":%s,`, i, part(i, fmt.Sprintf("#/$defs/D%d", i+1)))
-	}
-	fmt.Fprintf(&b, `"D%d":{"type":"object","properties":{"x":{"type":"string"}}},"R":{"type":"object","properties":{"x":{"type":"string"}}}}`, n)
-	return b.String()
-}
-
-// TestAttackAliasChainLinear — load.go (MaxSchemaBytes): "every pass of
-// Load and of the generator is linear in the schema's size, so a schema
-// within the bound loads in bounded time". A chain of 4000 aliases (D0 →
-// D1 → … → an object; 140 KB, smaller than the 2026-07-28 schema) takes
-// many seconds where 4000 aliases of one object take a few hundred
-// milliseconds: quadratic (5000 took 16 s, 1000 0.4 s), so a 32 MB schema
-// hangs the generator.
-func TestAttackAliasChainLinear(t *testing.T) {
-	generateBounded(t,
-		chainDefs(4000, func(i int, next string) string { return `{"$ref":"#/$defs/R"}` }),
-		chainDefs(4000, func(i int, next string) string { return `{"$ref":"` + next + `"}` }))
-}
-
 // TestAttackAllOfChainLinear — the same promise for allOf: a chain of 200
 // definitions, each the allOf of the next one and one property of its own
 // (20 KB), flattens every definition into all the properties after it, so

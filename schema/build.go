@@ -93,6 +93,7 @@ func (b *builder) build() *Model {
 	for _, name := range sortedKeys(b.types) {
 		m.Types = append(m.Types, b.types[name])
 	}
+	resolveAliases(m.Types)
 	openMetaObjects(m)
 	if len(b.errs) == 0 {
 		b.checkRequiredCycles(m)
@@ -256,33 +257,35 @@ func typeText(types typeList) string {
 
 // checkAliasCycles reports definitions that are only a $ref to another
 // and come back to themselves (A = B, B = A): no type is behind them.
+// Each definition is walked once: a walk stops at a definition an
+// earlier walk finished, so a chain of n aliases costs n steps, not n².
 func (b *builder) checkAliasCycles(names []string) {
-	reported := map[string]bool{}
+	const onPath = -1
+	state := map[string]int{} // 0 unvisited, onPath, or 1 finished
 	for _, name := range names {
-		seen := map[string]int{}
 		var path []string
+		at := map[string]int{} // index in path of the definitions on it
 		for cur := name; ; {
 			n := b.defs[cur]
-			if n == nil || n.Ref == "" || len(n.Properties) > 0 {
+			if n == nil || n.Ref == "" || len(n.Properties) > 0 || state[cur] == 1 {
 				break
 			}
-			if _, ok := seen[cur]; ok {
-				cycle := append(path[seen[cur]:], cur)
-				if !reported[cycle[0]] {
-					for _, c := range cycle {
-						reported[c] = true
-					}
-					b.errorf(b.prefix+name+"/$ref", "alias cycle: %s (each is only a $ref to the next)", strings.Join(cycle, " → "))
-				}
+			if state[cur] == onPath {
+				cycle := append(path[at[cur]:], cur)
+				b.errorf(b.prefix+name+"/$ref", "alias cycle: %s (each is only a $ref to the next)", strings.Join(cycle, " → "))
 				break
 			}
-			seen[cur] = len(path)
+			state[cur] = onPath
+			at[cur] = len(path)
 			path = append(path, cur)
 			target, ok := strings.CutPrefix(n.Ref, b.prefix)
 			if !ok {
 				break
 			}
 			cur = unescapePointer(target)
+		}
+		for _, p := range path {
+			state[p] = 1
 		}
 	}
 }
@@ -937,9 +940,9 @@ func openMetaObjects(m *Model) {
 			if f.Name != "_meta" || f.Type.Named == nil {
 				continue
 			}
-			mt := f.Type.Named
-			for i := 0; i < len(m.Types) && mt.Kind == KindAlias && mt.Elem != nil && mt.Elem.Named != nil; i++ {
-				mt = mt.Elem.Named
+			mt := f.Type.Named.Resolved()
+			if mt == nil {
+				continue
 			}
 			mt.MetaObject = true
 			switch {

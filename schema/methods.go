@@ -154,10 +154,7 @@ func (b *builder) checkRequiredCycles(m *Model) {
 		state[t] = active
 		defer func() { state[t] = finished }()
 		for _, f := range t.Fields {
-			next := f.Type.Named
-			for next != nil && next.Kind == KindAlias {
-				next = next.Elem.Named
-			}
+			next := f.Type.Named.Resolved()
 			if f.Required && next != nil && next.Kind == KindStruct {
 				if visit(next, append(path, t.Name+"."+f.Name)) {
 					return true

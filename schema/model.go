@@ -122,6 +122,9 @@ type Type struct {
 	// Minimum and Maximum bound an integer or number scalar, when the
 	// schema does.
 	Minimum, Maximum *float64
+	// resolved is, on an alias, the type at the end of its chain of
+	// aliases (see Resolved).
+	resolved *Type
 }
 
 // Field is one property of a struct.
