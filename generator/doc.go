@@ -49,7 +49,12 @@
 //     other's type and enum. Declarations no value fits or the model
 //     cannot combine (two $refs, a union beside other constraints) are
 //     errors, as are allOf of a non-object and a definition reaching
-//     itself through allOf.
+//     itself through allOf. Flattening copies the properties of every
+//     schema included, so the merged schemas together may hold at most
+//     schema.FlattenFactor times the properties the schema declares, plus
+//     schema.FlattenAllowance: a longer chain of allOfs (each including
+//     the next) is an error at the allOf that goes over, which keeps
+//     flattening linear.
 //   - $ref: the named type; $ref beside object keywords merges like allOf;
 //     beside other keywords (minLength…) it is an error. Alias cycles
 //     (A = B, B = A) are errors.

@@ -2,7 +2,6 @@ package generator_test
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,22 +184,6 @@ var cases = [][2]string{
 	{"V", `+"`"+`{"_meta":null}`+"`"+`},
 }
 `)
-}
-
-// TestAttackAllOfChainLinear — the same promise for allOf: a chain of 200
-// definitions, each the allOf of the next one and one property of its own
-// (20 KB), flattens every definition into all the properties after it, so
-// Load and Generate do quadratic work and write quadratic output (500 took
-// 39 s and 12 MB of Go, 1000 took 106 s and 47 MB), where 200 definitions
-// each extending one base object are instant.
-func TestAttackAllOfChainLinear(t *testing.T) {
-	generateBounded(t,
-		chainDefs(200, func(i int, next string) string {
-			return fmt.Sprintf(`{"allOf":[{"$ref":"#/$defs/R"},{"type":"object","properties":{"p%d":{"type":"string"}}}]}`, i)
-		}),
-		chainDefs(200, func(i int, next string) string {
-			return fmt.Sprintf(`{"allOf":[{"$ref":"%s"},{"type":"object","properties":{"p%d":{"type":"string"}}}]}`, next, i)
-		}))
 }
 
 // TestAttackMethodDefinedTwice — two client requests with one method

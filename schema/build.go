@@ -43,6 +43,10 @@ type builder struct {
 	kinds  map[*node][]string    // JSON kinds of union members, once per node
 	alts   map[altKey]*altResult // definitions as union alternatives, once each (nil while expanding)
 	merged map[*node]*node       // allOf schemas merged, once each (nil while merging)
+
+	declared  int  // properties the schema declares, at any depth
+	flattened int  // properties of the allOf schemas merged so far
+	overFlat  bool // flattened went over its bound (reported once)
 }
 
 func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *builder {
@@ -168,6 +172,7 @@ func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 		}
 	}
 	b.checkValueTypes(n, ptr)
+	b.declared += len(n.Properties)
 	for _, k := range sortedKeys(n.Properties) {
 		b.checkKeywords(n.Properties[k], ptr+"/properties/"+escapePointer(k), depth+1)
 	}
