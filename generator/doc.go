@@ -14,6 +14,12 @@
 // against exact stubs of the standard library (stdstub.go), so it needs
 // neither the go command nor a build cache.
 //
+// The Dispatcher takes the params a request's own decoder takes: params
+// that are a union are decoded by the union's decoder (the handler gets a
+// pointer to the member), and params the schema lets be null, required or
+// not, may be null (the handler then gets empty params, as when optional
+// params are absent).
+//
 // # Cost, and the bound for bad input
 //
 // Loading and generating are linear in the schema's size and nesting;
