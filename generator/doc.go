@@ -114,7 +114,9 @@
 //     checks itself, wherever it is used).
 //   - type integer: int64. As in JSON Schema, any number whose fractional
 //     part is zero is an integer (1.0, 1e2, 10E-1), decoded exactly;
-//     other numbers, and integers outside int64, are refused.
+//     other numbers, and integers outside int64, are refused. An enum
+//     value or a const of an integer beyond int64, and a minimum above it
+//     or a maximum below it, are errors at their pointer.
 //   - arrays and maps: decoded element by element (unless every element
 //     may be any JSON value), so that a refused element is named by its
 //     index or key, however deep ("tools[1].name", "experimental.x").

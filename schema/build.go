@@ -172,6 +172,7 @@ func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 		}
 	}
 	b.checkValueTypes(n, ptr)
+	b.checkInt64(n, ptr)
 	b.declared += len(n.Properties)
 	for _, k := range sortedKeys(n.Properties) {
 		b.checkKeywords(n.Properties[k], ptr+"/properties/"+escapePointer(k), depth+1)
