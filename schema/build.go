@@ -173,6 +173,10 @@ func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 	}
 	b.checkValueTypes(n, ptr)
 	b.checkInt64(n, ptr)
+	if hasType(n, "string") && n.Format == "byte" && (len(n.Enum) > 0 || n.Const != nil) {
+		// The values are []byte in Go, which no enum check compares.
+		b.errorf(ptr, "unsupported enum or const on a string of format byte: leave the values out, or drop the format")
+	}
 	b.declared += len(n.Properties)
 	for _, k := range sortedKeys(n.Properties) {
 		b.checkKeywords(n.Properties[k], ptr+"/properties/"+escapePointer(k), depth+1)
@@ -678,7 +682,7 @@ func (b *builder) elemRef(n *node, ptr, hint string) *Ref {
 	case len(c.Enum)+len(c.Literals) == 0 && c.Minimum == nil && c.Maximum == nil:
 		return r // bounds on a string: JSON Schema applies them to numbers only
 	case r.Base64:
-		b.errorf(ptr, "unsupported enum or const on a string of format byte")
+		// refused by checkKeywords
 	default:
 		r.Check = c
 	}
