@@ -86,7 +86,9 @@
 //     JSON kind), other nested unions and members without a type are
 //     errors.
 //   - type [T, "null"] and anyOf [X, {type: null}]: null is kept (a nil
-//     pointer, or a nil Value) and encoded again. With an enum, null is a
+//     pointer, or a nil Value) and encoded again. An object that may be
+//     null is supported as a member only: as a definition, an array item,
+//     a map value or a _meta object it is an error. With an enum, null is a
 //     value only if the enum lists it: a nullable string enum definition
 //     is an enum type whose empty value stands for null; a nullable
 //     member is a pointer whose value, when present, must be listed.

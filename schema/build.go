@@ -98,6 +98,7 @@ func (b *builder) build() *Model {
 		m.Types = append(m.Types, b.types[name])
 	}
 	resolveAliases(m.Types)
+	b.checkNullElements(m)
 	openMetaObjects(m)
 	if len(b.errs) == 0 {
 		b.checkRequiredCycles(m)
