@@ -14,6 +14,12 @@
 // against exact stubs of the standard library (stdstub.go), so it needs
 // neither the go command nor a build cache.
 //
+// The Dispatcher takes the params a request's own decoder takes: params
+// that are a union are decoded by the union's decoder (the handler gets a
+// pointer to the member), and params the schema lets be null, required or
+// not, may be null (the handler then gets empty params, as when optional
+// params are absent).
+//
 // # Cost, and the bound for bad input
 //
 // Loading and generating are linear in the schema's size and nesting;
@@ -49,7 +55,12 @@
 //     other's type and enum. Declarations no value fits or the model
 //     cannot combine (two $refs, a union beside other constraints) are
 //     errors, as are allOf of a non-object and a definition reaching
-//     itself through allOf.
+//     itself through allOf. Flattening copies the properties of every
+//     schema included, so the merged schemas together may hold at most
+//     schema.FlattenFactor times the properties the schema declares, plus
+//     schema.FlattenAllowance: a longer chain of allOfs (each including
+//     the next) is an error at the allOf that goes over, which keeps
+//     flattening linear.
 //   - $ref: the named type; $ref beside object keywords merges like allOf;
 //     beside other keywords (minLength…) it is an error. Alias cycles
 //     (A = B, B = A) are errors.
@@ -75,7 +86,9 @@
 //     JSON kind), other nested unions and members without a type are
 //     errors.
 //   - type [T, "null"] and anyOf [X, {type: null}]: null is kept (a nil
-//     pointer, or a nil Value) and encoded again. With an enum, null is a
+//     pointer, or a nil Value) and encoded again. An object that may be
+//     null is supported as a member only: as a definition, an array item,
+//     a map value or a _meta object it is an error. With an enum, null is a
 //     value only if the enum lists it: a nullable string enum definition
 //     is an enum type whose empty value stands for null; a nullable
 //     member is a pointer whose value, when present, must be listed.
@@ -103,7 +116,9 @@
 //     checks itself, wherever it is used).
 //   - type integer: int64. As in JSON Schema, any number whose fractional
 //     part is zero is an integer (1.0, 1e2, 10E-1), decoded exactly;
-//     other numbers, and integers outside int64, are refused.
+//     other numbers, and integers outside int64, are refused. An enum
+//     value or a const of an integer beyond int64, and a minimum above it
+//     or a maximum below it, are errors at their pointer.
 //   - arrays and maps: decoded element by element (unless every element
 //     may be any JSON value), so that a refused element is named by its
 //     index or key, however deep ("tools[1].name", "experimental.x").
@@ -115,6 +130,7 @@
 //     itself (encoding/json's cycle error).
 //   - format byte: []byte, a base64 string on the wire (an array of
 //     numbers, which encoding/json would read into a []byte, is refused).
+//     An enum or a const on such a string is an error.
 //   - Overrides.Raw members: json.RawMessage, checked to be of the kind
 //     the schema requires.
 //   - the boolean schema true, or no type: any value, null included (a

@@ -3,6 +3,7 @@ package generator_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/generator"
+	"github.com/mcpgen/mcpgen/schema"
 )
 
 // generateBounded loads and generates hard in a child process (this test
@@ -22,10 +24,25 @@ import (
 // so a runaway Generate does not keep a core busy after the test failed.
 func generateBounded(t *testing.T, base, hard string) {
 	t.Helper()
+	refuseBounded(t, base, hard, "")
+}
+
+// refuseBounded is generateBounded for a hard that must be refused (when
+// wantErr is not empty): Load must report wantErr at a JSON pointer, in
+// time.
+func refuseBounded(t *testing.T, base, hard, wantErr string) {
+	t.Helper()
 	mode, _ := strings.CutPrefix(os.Getenv("MCPGEN_LINEAR_TEST_CHILD"), t.Name()+"|")
 	if mode == "base" || mode == "hard" {
 		defs := map[string]string{"base": base, "hard": hard}[mode]
 		m, err := loadDefs(t, defs)
+		var list schema.ErrorList
+		if mode == "hard" && wantErr != "" {
+			if !errors.As(err, &list) || !strings.HasPrefix(list[0].Pointer, "#/") || !strings.Contains(err.Error(), wantErr) {
+				t.Fatalf("Load: %v, want an error at a JSON pointer saying %q", err, wantErr)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatalf("Load: %v", err)
 		}

@@ -168,15 +168,17 @@ func loopOverHandlers(registers []jen.Code) jen.Code {
 
 // routeBody decodes the params of one request and calls its handler.
 func (g *gen) routeBody(md *schema.Method) []jen.Code {
-	var decode jen.Code
-	if md.Params == nil {
-		decode = jen.Var().Id("p").Op("*").Struct()
-	} else {
-		decode = jen.List(jen.Id("p"), jen.Err()).Op(":=").Id("decodeParams").Index(jen.Id(g.name(md.Params))).Call(jen.Id("raw"), jen.Lit(md.ParamsRequired))
-	}
-	body := []jen.Code{decode}
-	if md.Params != nil {
-		body = append(body, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+	var body []jen.Code
+	switch {
+	case md.Params == nil:
+		body = append(body, jen.Var().Id("p").Op("*").Struct())
+	case resolve(md.Params).Kind == schema.KindUnion:
+		body = append(body, g.decodeUnionParams(md)...)
+	default:
+		body = append(body,
+			jen.List(jen.Id("p"), jen.Err()).Op(":=").Id("decodeParams").Index(jen.Id(g.name(md.Params))).Call(jen.Id("raw"), jen.Lit(md.ParamsRequired)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		)
 	}
 	body = append(body,
 		jen.If(jen.Id("d").Dot("Before").Op("!=").Nil()).Block(
@@ -186,4 +188,38 @@ func (g *gen) routeBody(md *schema.Method) []jen.Code {
 		jen.Return(jen.Id("h").Dot(g.id.handler[md]).Call(jen.Id("ctx"), jen.Id("p"))),
 	)
 	return body
+}
+
+// decodeUnionParams decodes params that are a union with the union's own
+// decoder, as the request's decoder does (json.Unmarshal cannot fill an
+// interface): p is a pointer to the member decoded, or to nil when
+// optional params are absent or null.
+//
+//	if raw == nil {
+//		return nil, &DecodeError{Path: "params", Msg: "missing required member"}
+//	}
+//	v, err := DecodeItem(raw)
+//	if err != nil {
+//		return nil, within("params", err)
+//	}
+//	p := &v
+func (g *gen) decodeUnionParams(md *schema.Method) []jen.Code {
+	decode := []jen.Code{
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("Decode" + g.name(resolve(md.Params))).Call(jen.Id("raw")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("within").Call(jen.Lit("params"), jen.Err()))),
+	}
+	if !md.ParamsRequired {
+		return []jen.Code{
+			jen.Id("p").Op(":=").New(jen.Id(g.name(md.Params))),
+			jen.If(jen.Id("raw").Op("!=").Nil().Op("&&").Op("!").Id("isNull").Call(jen.Id("raw"))).Block(
+				append(decode, jen.Op("*").Id("p").Op("=").Id("v"))...,
+			),
+		}
+	}
+	return append([]jen.Code{
+		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{
+			jen.Id("Path"): jen.Lit("params"),
+			jen.Id("Msg"):  jen.Lit("missing required member"),
+		}))),
+	}, append(decode, jen.Id("p").Op(":=").Op("&").Id("v"))...)
 }

@@ -7,10 +7,7 @@ import (
 
 // resolve follows aliases to the type that gives a name its shape.
 func resolve(t *schema.Type) *schema.Type {
-	for i := 0; t != nil && t.Kind == schema.KindAlias && i < 32; i++ {
-		t = t.Elem.Named
-	}
-	return t
+	return t.Resolved()
 }
 
 // goType is the Go type of a type expression, without optional pointers.

@@ -23,6 +23,9 @@ func (b *builder) mergeAllOf(n *node, ptr string) *node {
 		}
 		return out
 	}
+	if b.overFlat {
+		return &node{Type: typeList{"object"}, Properties: map[string]*node{}} // refused already
+	}
 	b.merged[n] = nil
 	m := &allOfMerge{
 		b:        b,
@@ -33,6 +36,7 @@ func (b *builder) mergeAllOf(n *node, ptr string) *node {
 	m.owned[m.out] = map[string]bool{}
 	m.fold(n, ptr)
 	b.merged[n] = m.out
+	b.countFlattened(m.out, ptr)
 	return m.out
 }
 

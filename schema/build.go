@@ -43,6 +43,10 @@ type builder struct {
 	kinds  map[*node][]string    // JSON kinds of union members, once per node
 	alts   map[altKey]*altResult // definitions as union alternatives, once each (nil while expanding)
 	merged map[*node]*node       // allOf schemas merged, once each (nil while merging)
+
+	declared  int  // properties the schema declares, at any depth
+	flattened int  // properties of the allOf schemas merged so far
+	overFlat  bool // flattened went over its bound (reported once)
 }
 
 func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *builder {
@@ -93,6 +97,8 @@ func (b *builder) build() *Model {
 	for _, name := range sortedKeys(b.types) {
 		m.Types = append(m.Types, b.types[name])
 	}
+	resolveAliases(m.Types)
+	b.checkNullElements(m)
 	openMetaObjects(m)
 	if len(b.errs) == 0 {
 		b.checkRequiredCycles(m)
@@ -167,6 +173,12 @@ func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 		}
 	}
 	b.checkValueTypes(n, ptr)
+	b.checkInt64(n, ptr)
+	if hasType(n, "string") && n.Format == "byte" && (len(n.Enum) > 0 || n.Const != nil) {
+		// The values are []byte in Go, which no enum check compares.
+		b.errorf(ptr, "unsupported enum or const on a string of format byte: leave the values out, or drop the format")
+	}
+	b.declared += len(n.Properties)
 	for _, k := range sortedKeys(n.Properties) {
 		b.checkKeywords(n.Properties[k], ptr+"/properties/"+escapePointer(k), depth+1)
 	}
@@ -256,33 +268,35 @@ func typeText(types typeList) string {
 
 // checkAliasCycles reports definitions that are only a $ref to another
 // and come back to themselves (A = B, B = A): no type is behind them.
+// Each definition is walked once: a walk stops at a definition an
+// earlier walk finished, so a chain of n aliases costs n steps, not n².
 func (b *builder) checkAliasCycles(names []string) {
-	reported := map[string]bool{}
+	const onPath = -1
+	state := map[string]int{} // 0 unvisited, onPath, or 1 finished
 	for _, name := range names {
-		seen := map[string]int{}
 		var path []string
+		at := map[string]int{} // index in path of the definitions on it
 		for cur := name; ; {
 			n := b.defs[cur]
-			if n == nil || n.Ref == "" || len(n.Properties) > 0 {
+			if n == nil || n.Ref == "" || len(n.Properties) > 0 || state[cur] == 1 {
 				break
 			}
-			if _, ok := seen[cur]; ok {
-				cycle := append(path[seen[cur]:], cur)
-				if !reported[cycle[0]] {
-					for _, c := range cycle {
-						reported[c] = true
-					}
-					b.errorf(b.prefix+name+"/$ref", "alias cycle: %s (each is only a $ref to the next)", strings.Join(cycle, " → "))
-				}
+			if state[cur] == onPath {
+				cycle := append(path[at[cur]:], cur)
+				b.errorf(b.prefix+name+"/$ref", "alias cycle: %s (each is only a $ref to the next)", strings.Join(cycle, " → "))
 				break
 			}
-			seen[cur] = len(path)
+			state[cur] = onPath
+			at[cur] = len(path)
 			path = append(path, cur)
 			target, ok := strings.CutPrefix(n.Ref, b.prefix)
 			if !ok {
 				break
 			}
 			cur = unescapePointer(target)
+		}
+		for _, p := range path {
+			state[p] = 1
 		}
 	}
 }
@@ -669,7 +683,7 @@ func (b *builder) elemRef(n *node, ptr, hint string) *Ref {
 	case len(c.Enum)+len(c.Literals) == 0 && c.Minimum == nil && c.Maximum == nil:
 		return r // bounds on a string: JSON Schema applies them to numbers only
 	case r.Base64:
-		b.errorf(ptr, "unsupported enum or const on a string of format byte")
+		// refused by checkKeywords
 	default:
 		r.Check = c
 	}
@@ -937,9 +951,9 @@ func openMetaObjects(m *Model) {
 			if f.Name != "_meta" || f.Type.Named == nil {
 				continue
 			}
-			mt := f.Type.Named
-			for i := 0; i < len(m.Types) && mt.Kind == KindAlias && mt.Elem != nil && mt.Elem.Named != nil; i++ {
-				mt = mt.Elem.Named
+			mt := f.Type.Named.Resolved()
+			if mt == nil {
+				continue
 			}
 			mt.MetaObject = true
 			switch {

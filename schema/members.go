@@ -115,9 +115,5 @@ func named(r *Ref) *Type {
 	if r == nil {
 		return nil
 	}
-	t := r.Named
-	for i := 0; t != nil && t.Kind == KindAlias && i < 64; i++ {
-		t = t.Elem.Named
-	}
-	return t
+	return r.Named.Resolved()
 }

@@ -10,7 +10,10 @@ import (
 
 // methods finds the requests and notifications: every definition whose
 // `method` property is a string const. It pairs each with its params type
-// and, for requests, its result type.
+// and, for requests, its result type. Two message definitions with one
+// method (two requests, or a request and a notification) are an error: a
+// direction definition that copies a message inline is the only
+// duplicate allowed.
 func (b *builder) methods(m *Model) {
 	byMethod := map[string]*Type{}
 	for _, t := range m.Types {
@@ -21,7 +24,15 @@ func (b *builder) methods(m *Model) {
 		if !ok {
 			continue
 		}
-		if prev := byMethod[name]; prev != nil && !preferMessage(t, prev) {
+		prev := byMethod[name]
+		if prev != nil && !isDirection(t) && !isDirection(prev) {
+			// Two messages (two requests, or a request and a notification)
+			// under one method: a receiver could not tell which one a
+			// message is, and the decoders and the route would disagree.
+			b.errorf(field(t, "method").Pointer, "method %q is defined twice: by %s and by %s (one method, one message definition)", name, prev.Pointer, t.Pointer)
+			continue
+		}
+		if prev != nil && !preferMessage(t, prev) {
 			continue
 		}
 		byMethod[name] = t
@@ -39,7 +50,9 @@ func (b *builder) methods(m *Model) {
 		}
 		md := &Method{Name: name, Type: t, Notification: notification}
 		if p := field(t, "params"); p != nil && p.Type.Named != nil {
-			md.Params, md.ParamsRequired = p.Type.Named, p.Required
+			// Params that may be null may be left out in effect: the
+			// request's decoder takes null there, and so must the route.
+			md.Params, md.ParamsRequired = p.Type.Named, p.Required && !p.Type.Nullable
 		}
 		md.FromClient = senders[t][FromClient]
 		md.FromServer = senders[t][FromServer]
@@ -56,13 +69,16 @@ func (b *builder) methods(m *Model) {
 // type (CancelledNotification) wins over a direction definition that copies
 // it inline (ClientNotification).
 func preferMessage(t, prev *Type) bool {
-	isDirection := func(t *Type) bool {
-		return strings.HasPrefix(t.Name, "Client") || strings.HasPrefix(t.Name, "Server")
-	}
 	if isDirection(t) != isDirection(prev) {
 		return !isDirection(t)
 	}
 	return t.Name < prev.Name
+}
+
+// isDirection reports whether a definition is named like a direction
+// (ClientNotification), not like a message.
+func isDirection(t *Type) bool {
+	return strings.HasPrefix(t.Name, "Client") || strings.HasPrefix(t.Name, "Server")
 }
 
 // senders reads the direction unions (ClientRequest, ServerNotification, …).
@@ -154,10 +170,7 @@ func (b *builder) checkRequiredCycles(m *Model) {
 		state[t] = active
 		defer func() { state[t] = finished }()
 		for _, f := range t.Fields {
-			next := f.Type.Named
-			for next != nil && next.Kind == KindAlias {
-				next = next.Elem.Named
-			}
+			next := f.Type.Named.Resolved()
 			if f.Required && next != nil && next.Kind == KindStruct {
 				if visit(next, append(path, t.Name+"."+f.Name)) {
 					return true

@@ -122,6 +122,9 @@ type Type struct {
 	// Minimum and Maximum bound an integer or number scalar, when the
 	// schema does.
 	Minimum, Maximum *float64
+	// resolved is, on an alias, the type at the end of its chain of
+	// aliases (see Resolved).
+	resolved *Type
 }
 
 // Field is one property of a struct.
@@ -251,7 +254,8 @@ type Method struct {
 	Type *Type
 	// Params is the params type, or nil when the message carries none.
 	Params *Type
-	// ParamsRequired reports whether params must be present.
+	// ParamsRequired reports whether params must be present and not null
+	// (required params that may be null are not).
 	ParamsRequired bool
 	// Result is the result type of a request (a struct or a union), or nil.
 	Result *Type
