@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,6 +20,7 @@ type clusterState struct {
 	replica  string
 	onChange func(*Server, Change)
 	outbox   chan []byte
+	dropped  atomic.Int64 // changes broadcast dropped since the last one sent
 	stop     context.CancelFunc
 	sent     chan struct{} // closed when publishLoop has sent the outbox
 	beaten   chan struct{} // closed when heartbeat has returned
@@ -43,7 +45,7 @@ func (s *Server) joinCluster(c Cluster, onChange func(*Server, Change)) error {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	cl := &clusterState{c: c, replica: hex.EncodeToString(raw[:]), onChange: onChange,
-		outbox: make(chan []byte, 1024), stop: stop, sent: make(chan struct{}), beaten: make(chan struct{}), kept: make(chan struct{})}
+		outbox: make(chan []byte, outboxSize), stop: stop, sent: make(chan struct{}), beaten: make(chan struct{}), kept: make(chan struct{})}
 	s.cl = cl
 	jctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 	defer cancel()
@@ -111,20 +113,35 @@ func (s *Server) publishLoop(ctx context.Context) {
 		pctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 		if err := s.cl.c.Publish(pctx, msg); err != nil {
 			s.logger.Warn("cluster publish failed; other replicas miss a change", "err", err)
+		} else if n := s.cl.dropped.Swap(0); n > 0 {
+			s.logger.Warn("cluster: changes were dropped while the outbox was full", "dropped", n)
 		}
 		cancel()
 	}
 }
 
+// outboxSize bounds the changes queued for the other replicas.
+const outboxSize = 1024
+
 // broadcast queues a change of this replica for the others; nothing
-// without a cluster.
+// without a cluster. It never waits for the backend: the changes travel
+// at most once, so one that finds the outbox full (the backend slow or
+// down) is dropped and counted (logged when dropping starts and, with
+// the count, once a change is sent again); the other replicas' task
+// reads and the owner's passes over its tasks do not depend on it.
 func (s *Server) broadcast(kind ChangeKind, uri, taskID string) {
 	if s.cl == nil {
 		return
 	}
 	msg, _ := json.Marshal(clusterMessage{Replica: s.cl.replica, Kind: kind, URI: uri, TaskID: taskID})
 	defer func() { _ = recover() }() // the outbox is closed: the server has shut down
-	s.cl.outbox <- msg
+	select {
+	case s.cl.outbox <- msg:
+	default:
+		if s.cl.dropped.Add(1) == 1 {
+			s.logger.Warn("cluster: the outbox is full (the backend is slow or unreachable); dropping changes for the other replicas")
+		}
+	}
 }
 
 // announce broadcasts kind when a registry change succeeded (err is nil)

@@ -131,10 +131,18 @@ func (c *Cluster) Close() error {
 	return nil
 }
 
-// Publish implements server.Cluster: a core NATS publish, flushed.
+// Publish implements server.Cluster: a core NATS publish, flushed. While
+// the connection is down (nats.go reconnecting) it does not wait for the
+// flush: the message goes to nats.go's reconnect buffer, sent once the
+// connection is back, and Publish fails only when that buffer is full;
+// changes travel at most once, so none is worth holding the replica's
+// queue of changes for the length of an outage.
 func (c *Cluster) Publish(ctx context.Context, msg []byte) error {
 	if err := c.nc.Publish(c.subject, msg); err != nil {
 		return err
+	}
+	if !c.nc.IsConnected() {
+		return nil
 	}
 	return c.flush(ctx)
 }
