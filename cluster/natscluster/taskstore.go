@@ -19,8 +19,8 @@ import (
 //
 // A record too large for one NATS message (the server's max_payload, 1 MiB
 // by default: a task's result or input requests can be larger) lives in the
-// records object store, which chunks it, and the key holds a reference to
-// it instead; the compare-and-swap stays on the key. A value is either
+// records object store, in chunks that each fit one message (messageRoom),
+// and the key holds a reference to it instead; the compare-and-swap stays on the key. A value is either
 //
 //   - the record itself, when it does not begin with a zero byte (every
 //     record the runtime writes is JSON),
@@ -56,7 +56,7 @@ const (
 	tagged       = 0x00
 	tagRecord    = 'r'
 	tagObject    = 'o'
-	headerMargin = 4 << 10 // room left in a message for its headers
+	headerMargin = 4 << 10 // room left in a message for its headers (half of a smaller one)
 )
 
 // dropTimeout bounds the delete of an object no record references any
@@ -158,17 +158,27 @@ func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision 
 // when one message carries it, else a reference to a new object holding it
 // (and that object's name, "" when none).
 func (s taskStore) pack(ctx context.Context, key string, record []byte) (value []byte, object string, err error) {
-	if int64(len(record))+2 <= s.nc.MaxPayload()-headerMargin {
+	room := messageRoom(s.nc.MaxPayload())
+	if int64(len(record))+2 <= room {
 		if len(record) > 0 && record[0] == tagged {
 			return append([]byte{tagged, tagRecord}, record...), "", nil
 		}
 		return record, "", nil
 	}
 	object = key + "/" + rand.Text()
-	if _, err := s.records.PutBytes(ctx, object, record); err != nil {
+	meta := jetstream.ObjectMeta{Name: object, Opts: &jetstream.ObjectMetaOptions{ChunkSize: uint32(room)}}
+	if _, err := s.records.Put(ctx, meta, bytes.NewReader(record)); err != nil {
 		return nil, "", fmt.Errorf("natscluster: storing a %d-byte task record: %w", len(record), err)
 	}
 	return append([]byte{tagged, tagObject}, object...), object, nil
+}
+
+// messageRoom is how much of a message of at most maxPayload bytes (the
+// NATS server's max_payload) a value or an object's chunk may take, the
+// rest left for its headers: nats.go chunks objects at 128 KiB whatever
+// the server takes, so the store sizes the chunks itself.
+func messageRoom(maxPayload int64) int64 {
+	return maxPayload - min(headerMargin, maxPayload/2)
 }
 
 // unpack returns the record a value that references no object holds.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,23 +36,34 @@ func startNATSMaxPayload(t testing.TB, maxPayload int32) string {
 // store, which chunks, for a task record larger than one message — a result
 // or input requests over the server's max_payload, 1 MiB by default"; and
 // server.TaskStore: a store "takes ... any record size (a task's result can
-// be megabytes)". On a nats-server whose max_payload is below the object
-// store's 128 KiB chunk (64 KiB here), a record too large for one message
-// goes to the object store, whose Put sends 128 KiB chunks: nats.go refuses
-// each with "maximum payload exceeded", so no record over ~60 KiB can be
-// stored at all (the task's final status never reaches the other replicas).
+// be megabytes)". nats.go's object store sends 128 KiB chunks whatever the
+// server's max_payload, so on a server whose max_payload is below that
+// (64 KiB here) no record over one message could be stored ("maximum
+// payload exceeded"), and below ~4 KiB no record at all: the store sizes
+// the chunks (and the room left for headers) from the server's max_payload.
 func TestLargeRecordOnServerWithSmallMaxPayload(t *testing.T) {
-	url := startNATSMaxPayload(t, 64<<10)
-	c := connect(t, url)
-	ctx, store := t.Context(), c.Tasks()
-	exp := time.Now().Add(time.Minute)
-	record := bytes.Repeat([]byte("x"), 200<<10) // 200 KiB: over max_payload, like a tool's result
-	if err := store.Create(ctx, "big", record, exp); err != nil {
-		t.Fatalf("Create of a %d-byte record on a server with max_payload 64 KiB: %v", len(record), err)
-	}
-	got, _, err := store.Load(ctx, "big")
-	if err != nil || !bytes.Equal(got, record) {
-		t.Fatalf("Load: %d bytes, %v; want the %d-byte record", len(got), err, len(record))
+	for _, tc := range []struct {
+		maxPayload int32
+		sizes      []int
+	}{
+		{64 << 10, []int{200 << 10}},             // a tool's result over max_payload
+		{2 << 10, []int{100, 1500, 3000, 20000}}, // a tiny max_payload: every size
+	} {
+		url := startNATSMaxPayload(t, tc.maxPayload)
+		c := connect(t, url)
+		ctx, store := t.Context(), c.Tasks()
+		exp := time.Now().Add(time.Minute)
+		for _, size := range tc.sizes {
+			id := "big" + strconv.Itoa(size)
+			record := bytes.Repeat([]byte("x"), size)
+			if err := store.Create(ctx, id, record, exp); err != nil {
+				t.Fatalf("Create of a %d-byte record on a server with max_payload %d: %v", size, tc.maxPayload, err)
+			}
+			got, _, err := store.Load(ctx, id)
+			if err != nil || !bytes.Equal(got, record) {
+				t.Fatalf("Load (max_payload %d): %d bytes, %v; want the %d-byte record", tc.maxPayload, len(got), err, size)
+			}
+		}
 	}
 }
 
