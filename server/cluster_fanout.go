@@ -22,9 +22,10 @@ type clusterState struct {
 	outbox   chan []byte
 	dropped  atomic.Int64 // changes broadcast dropped since the last one sent
 	stop     context.CancelFunc
-	sent     chan struct{} // closed when publishLoop has sent the outbox
-	beaten   chan struct{} // closed when heartbeat has returned
-	kept     chan struct{} // closed when keepTasks has returned
+	stopKeep context.CancelFunc // ends keepTasks alone
+	sent     chan struct{}      // closed when publishLoop has sent the outbox
+	beaten   chan struct{}      // closed when heartbeat has returned
+	kept     chan struct{}      // closed when keepTasks has returned
 	leave    sync.Once
 }
 
@@ -44,22 +45,26 @@ func (s *Server) joinCluster(c Cluster, onChange func(*Server, Change)) error {
 		return fmt.Errorf("server: cluster: replica id: %w", err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
+	keepCtx, stopKeep := context.WithCancel(ctx)
 	cl := &clusterState{c: c, replica: hex.EncodeToString(raw[:]), onChange: onChange,
-		outbox: make(chan []byte, outboxSize), stop: stop, sent: make(chan struct{}), beaten: make(chan struct{}), kept: make(chan struct{})}
+		outbox: make(chan []byte, outboxSize), stop: stop, stopKeep: stopKeep,
+		sent: make(chan struct{}), beaten: make(chan struct{}), kept: make(chan struct{})}
 	s.cl = cl
 	jctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 	defer cancel()
 	if err := c.Heartbeat(jctx, cl.replica, heartbeatTTL); err != nil {
+		stopKeep()
 		stop()
 		return fmt.Errorf("server: cluster: heartbeat: %w", err)
 	}
 	if err := c.Subscribe(ctx, s.deliverRemote); err != nil {
+		stopKeep()
 		stop()
 		return fmt.Errorf("server: cluster: subscribe: %w", err)
 	}
 	go s.heartbeat(ctx)
 	go s.publishLoop(ctx)
-	go s.keepTasks(ctx)
+	go s.keepTasks(keepCtx)
 	return nil
 }
 
@@ -71,20 +76,29 @@ func (s *Server) ReplicaID() string {
 	return s.cl.replica
 }
 
-// leaveCluster sends what is queued, then stops the subscription, the
-// heartbeat and the keeping of task records. Shutdown calls it once tasks have ended: while it drains, the
-// replica still beats, so the others do not take its running tasks for
-// orphans.
-func (s *Server) leaveCluster() {
+// leaveCluster stops the keeping of task records, writes once more the
+// records whose last write failed (a final status above all; bounded by
+// ctx, or by stopAfter when ctx has ended), sends what is queued, then
+// stops the subscription and the heartbeat. Shutdown calls it once tasks
+// have ended: while it drains, the replica still beats, so the others do
+// not take its running tasks for orphans.
+func (s *Server) leaveCluster(ctx context.Context) {
 	if s.cl == nil {
 		return
 	}
 	s.cl.leave.Do(func() {
+		s.cl.stopKeep()
+		<-s.cl.kept
+		if ctx.Err() != nil {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), s.lim.stopAfter)
+			defer cancel()
+		}
+		s.flushUnstored(ctx)
 		close(s.cl.outbox)
 		<-s.cl.sent
 		s.cl.stop()
 		<-s.cl.beaten
-		<-s.cl.kept
 	})
 }
 

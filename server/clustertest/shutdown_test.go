@@ -8,18 +8,16 @@ import (
 	"github.com/mcpgen/mcpgen/server"
 )
 
-// The owner's write of a task's final status fails once (a store blip)
-// just before the owner is shut down (a rolling deploy: SIGTERM drains).
-// README ("Running several replicas"): the owner "writes again a change
-// whose write failed (a store blip or failover: other replicas see the
-// task end within seconds ...)", and Shutdown "drains the server in the
-// order that loses no answer". Shutdown instead waits for the task, then
-// leaves the cluster (stopping the pass that writes the status again)
-// without trying the failed write once more: the record stays "working",
-// and once the owner's heartbeat lapses every other replica reports the
-// completed task as failed ("the replica running this task stopped before
-// it finished") — the tool's result is lost.
-func TestShutdownKeepsFinalStatusWhoseWriteFailed(t *testing.T) {
+// The owner's write of a task's final status fails (a store blip), and
+// the owner is shut down before its next pass over its tasks (a rolling
+// deploy: SIGTERM drains). README ("Running several replicas"): the owner
+// "writes again a change whose write failed", and Shutdown "drains the
+// server in the order that loses no answer": leaving the cluster writes
+// the failed change once more, so another replica reports the task
+// completed, not failed once the owner's heartbeat lapses. Every Swap
+// fails until Shutdown begins, so no pass of the owner's can store the
+// status before it: only Shutdown's own write can.
+func TestShutdownStoresFinalStatusWhoseWriteFailed(t *testing.T) {
 	m := NewMemory()
 	ga, gb := &gated{Cluster: m}, &gated{Cluster: m}
 	toolA, release, returned := releasable()
@@ -27,12 +25,12 @@ func TestShutdownKeepsFinalStatusWhoseWriteFailed(t *testing.T) {
 	a := newReplica(t, ga, toolA)
 	b := newReplica(t, gb, toolB)
 	id, _ := callOK(t, a, "tools/call", `"name":"job","arguments":{}`)["taskId"].(string)
-	ga.failSwap.Store(true)
+	ga.failSwapWhile = func() bool { return a.Ready(context.Background()) == nil }
 	close(release)
 	<-returned
-	for deadline := time.Now().Add(2 * time.Second); ga.failSwap.Load(); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Second); ga.swapsFailed.Load() == 0; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the owner never wrote the final status")
+			t.Fatal("the owner never tried to write the final status")
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
