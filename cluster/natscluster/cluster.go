@@ -37,11 +37,20 @@ type Options struct {
 	// other servers on the same NATS (letters, digits, - and _; default
 	// "mcpgen").
 	Name string
-	// TaskRetention is how long the tasks bucket keeps a record at most
-	// (its TTL; default 24 h). It must exceed the longest task TTL; the
-	// runtime itself treats a record past its task's TTL as unknown.
+	// TaskRetention is how long the tasks bucket and the records object
+	// store keep a record at most, expired or not (their TTL; default
+	// 1 h). A record expires at its task's expiry: past it, it reads as
+	// gone and is deleted, with its object, when read; one nobody reads
+	// again stays until TaskRetention, which therefore bounds what the
+	// store holds: keep it above the server's task TTL (5 min by default),
+	// not far above.
 	TaskRetention time.Duration
 }
+
+// defaultTaskRetention is Options.TaskRetention's default: well above the
+// server's task TTL (5 min), so that no record is lost before its expiry,
+// and low enough to bound the records nobody reads after it.
+const defaultTaskRetention = time.Hour
 
 // Cluster is a server.Cluster on NATS.
 type Cluster struct {
@@ -94,7 +103,7 @@ func New(nc *nats.Conn, opts Options) (*Cluster, error) {
 	}
 	retention := opts.TaskRetention
 	if retention <= 0 {
-		retention = 24 * time.Hour
+		retention = defaultTaskRetention
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
