@@ -57,6 +57,7 @@ type Cluster struct {
 	nc       *nats.Conn
 	own      bool // Connect opened nc; Close closes it
 	subject  string
+	buckets  *buckets // creates them again should NATS lose them
 	tasks    jetstream.KeyValue
 	records  jetstream.ObjectStore // task records too large for tasks
 	objects  objectRefs            // the objects of records read last
@@ -95,7 +96,8 @@ func Connect(url string, opts Options) (*Cluster, error) {
 
 // New returns a Cluster on an open connection, creating the buckets it
 // needs when they do not exist: the key-value buckets <Name>_tasks and
-// <Name>_replicas and the object store <Name>_records.
+// <Name>_replicas and the object store <Name>_records. It creates them
+// again whenever NATS has lost them (buckets.go).
 func New(nc *nats.Conn, opts Options) (*Cluster, error) {
 	name := opts.Name
 	if name == "" {
@@ -109,27 +111,15 @@ func New(nc *nats.Conn, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("natscluster: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	b := &buckets{js: js, name: name, retention: retention}
+	ctx, cancel := context.WithTimeout(context.Background(), createTimeout)
 	defer cancel()
-	tasks, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: name + "_tasks", Description: "mcpgen tasks", History: 1, TTL: retention,
-	})
+	tasks, replicas, records, err := b.create(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("natscluster: tasks bucket (is JetStream enabled on the server?): %w", err)
+		return nil, err
 	}
-	records, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
-		Bucket: name + "_records", Description: "mcpgen task records too large for one message", TTL: retention,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("natscluster: records object store: %w", err)
-	}
-	replicas, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: name + "_replicas", Description: "mcpgen replica heartbeats", History: 1, TTL: time.Hour,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("natscluster: replicas bucket: %w", err)
-	}
-	return &Cluster{nc: nc, subject: "mcpgen." + name + ".changes", tasks: tasks, records: records, replicas: replicas}, nil
+	return &Cluster{nc: nc, subject: "mcpgen." + name + ".changes", buckets: b,
+		tasks: tasks, records: records, replicas: replicas}, nil
 }
 
 // Close closes the connection Connect opened (not one given to New).
@@ -190,13 +180,19 @@ func (c *Cluster) Subscribe(ctx context.Context, deliver func([]byte)) error {
 // the time its heartbeat ends.
 func (c *Cluster) Heartbeat(ctx context.Context, replica string, ttl time.Duration) error {
 	deadline := time.Now().Add(ttl).UnixMilli()
-	_, err := c.replicas.Put(ctx, storeKey(replica), strconv.AppendInt(nil, deadline, 10))
-	return err
+	return c.buckets.retry(ctx, func() error {
+		_, err := c.replicas.Put(ctx, storeKey(replica), strconv.AppendInt(nil, deadline, 10))
+		return err
+	})
 }
 
 // Alive implements server.Cluster.
 func (c *Cluster) Alive(ctx context.Context, replica string) (bool, error) {
-	e, err := c.replicas.Get(ctx, storeKey(replica))
+	var e jetstream.KeyValueEntry
+	err := c.buckets.retry(ctx, func() (err error) {
+		e, err = c.replicas.Get(ctx, storeKey(replica))
+		return err
+	})
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return false, nil
 	}
@@ -210,12 +206,31 @@ func (c *Cluster) Alive(ctx context.Context, replica string) (bool, error) {
 	return time.Now().UnixMilli() < deadline, nil
 }
 
-// Ping implements server.Cluster: a round trip to the NATS server.
+// Ping implements server.Cluster: a round trip to the NATS server, and
+// the buckets exist (created again should NATS have lost them; Ping fails
+// while they cannot be).
 func (c *Cluster) Ping(ctx context.Context) error {
-	return c.flush(ctx)
+	if err := c.flush(ctx); err != nil {
+		return err
+	}
+	return c.buckets.retry(ctx, func() error { return c.present(ctx) })
+}
+
+// present returns an error unless every bucket exists.
+func (c *Cluster) present(ctx context.Context) error {
+	if _, err := c.tasks.Status(ctx); err != nil {
+		return fmt.Errorf("natscluster: tasks bucket: %w", err)
+	}
+	if _, err := c.records.Status(ctx); err != nil {
+		return fmt.Errorf("natscluster: records object store: %w", err)
+	}
+	if _, err := c.replicas.Status(ctx); err != nil {
+		return fmt.Errorf("natscluster: replicas bucket: %w", err)
+	}
+	return nil
 }
 
 // Tasks implements server.Cluster.
 func (c *Cluster) Tasks() server.TaskStore {
-	return taskStore{nc: c.nc, kv: c.tasks, records: c.records, objects: &c.objects}
+	return taskStore{nc: c.nc, buckets: c.buckets, kv: c.tasks, records: c.records, objects: &c.objects}
 }

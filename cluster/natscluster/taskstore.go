@@ -49,6 +49,7 @@ import (
 // re-creates a record the store lost).
 type taskStore struct {
 	nc      *nats.Conn
+	buckets *buckets // creates them again should NATS lose them
 	kv      jetstream.KeyValue
 	records jetstream.ObjectStore
 	objects *objectRefs
@@ -75,6 +76,23 @@ const createAttempts = 3
 const loadAttempts = 8
 
 func (s taskStore) Create(ctx context.Context, id string, record []byte, expires time.Time) error {
+	return s.buckets.retry(ctx, func() error { return s.create(ctx, id, record, expires) })
+}
+
+func (s taskStore) Load(ctx context.Context, id string) (record []byte, revision uint64, err error) {
+	err = s.buckets.retry(ctx, func() (err error) {
+		record, revision, err = s.load(ctx, id)
+		return err
+	})
+	return record, revision, err
+}
+
+func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision uint64, expires time.Time) error {
+	return s.buckets.retry(ctx, func() error { return s.swap(ctx, id, record, revision, expires) })
+}
+
+// create is Create, once.
+func (s taskStore) create(ctx context.Context, id string, record []byte, expires time.Time) error {
 	key := storeKey(id)
 	value, object, err := s.pack(ctx, key, record, expires)
 	if err != nil {
@@ -109,7 +127,8 @@ func (s taskStore) Create(ctx context.Context, id string, record []byte, expires
 	return server.ErrTaskExists
 }
 
-func (s taskStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
+// load is Load, once.
+func (s taskStore) load(ctx context.Context, id string) ([]byte, uint64, error) {
 	key := storeKey(id)
 	var lastRevision uint64
 	for range loadAttempts {
@@ -145,7 +164,8 @@ func (s taskStore) Load(ctx context.Context, id string) ([]byte, uint64, error) 
 	return nil, 0, fmt.Errorf("natscluster: task %s: its record kept changing while read", id)
 }
 
-func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision uint64, expires time.Time) error {
+// swap is Swap, once.
+func (s taskStore) swap(ctx context.Context, id string, record []byte, revision uint64, expires time.Time) error {
 	key := storeKey(id)
 	value, object, err := s.pack(ctx, key, record, expires)
 	if err != nil {

@@ -14,8 +14,15 @@ import (
 // own, fresh store.
 func startNATSAt(t *testing.T, port int) *natsserver.Server {
 	t.Helper()
+	return startNATSWith(t, port, true)
+}
+
+// startNATSWith runs a nats-server on port (-1: any), with JetStream and
+// its own, fresh store or without JetStream.
+func startNATSWith(t *testing.T, port int, jetStream bool) *natsserver.Server {
+	t.Helper()
 	ns, err := natsserver.NewServer(&natsserver.Options{
-		Host: "127.0.0.1", Port: port, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
+		Host: "127.0.0.1", Port: port, JetStream: jetStream, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +43,8 @@ func startNATSAt(t *testing.T, port int) *natsserver.Server {
 // them again: once the connection is back, every task-augmented tools/call
 // is -32603 ("stream not found") for as long as the replica runs, its
 // heartbeat fails, and Ready still reports the replica ready, so the
-// balancer keeps sending it work it cannot do.
+// balancer keeps sending it work it cannot do. The replica creates the
+// buckets again: task calls work within seconds, and Ready is nil.
 func TestReplicaWorksAfterNATSRestartLosingJetStreamState(t *testing.T) {
 	ns := startNATSAt(t, -1)
 	url := ns.ClientURL()
@@ -65,10 +73,52 @@ func TestReplicaWorksAfterNATSRestartLosingJetStreamState(t *testing.T) {
 		}
 		last = replicaCall(t, a, "tools/call", `"name":"quick","arguments":{}`)
 		if last.Error == nil {
+			if err := a.Ready(t.Context()); err != nil {
+				t.Fatalf("Ready once task calls work again: %v", err)
+			}
 			return
 		}
 	}
 	ready := a.Ready(t.Context())
 	msg, _ := json.Marshal(last.Error)
 	t.Fatalf("5 s after NATS came back (connected: %v), a task-augmented tools/call still fails: %s; Ready: %v", nc.IsConnected(), msg, ready)
+}
+
+// The nats-server comes back without JetStream at all (a configuration
+// that lost "-js"): the buckets cannot be created again, so Ready (the
+// /readyz probe) reports the replica unready — "200 only while it takes
+// work and its cluster answers" — rather than nil while every task call
+// fails; and ready again once a server with JetStream is back.
+func TestReplicaIsUnreadyWhileItsBucketsCannotBeCreated(t *testing.T) {
+	ns := startNATSAt(t, -1)
+	nc, err := nats.Connect(ns.ClientURL(), nats.MaxReconnects(-1), nats.ReconnectWait(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	c, err := New(nc, Options{Name: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := replicaServer(t, c)
+	port := ns.Addr().(*net.TCPAddr).Port
+	restart := func(jetStream bool) {
+		ns.Shutdown()
+		ns.WaitForShutdown()
+		ns = startNATSWith(t, port, jetStream)
+		t.Cleanup(ns.Shutdown)
+		for deadline := time.Now().Add(5 * time.Second); !nc.IsConnected(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the client did not reconnect")
+			}
+		}
+	}
+	restart(false)
+	if err := a.Ready(t.Context()); err == nil {
+		t.Fatal("Ready is nil while NATS has no JetStream (no bucket, every task call fails)")
+	}
+	restart(true)
+	if err := a.Ready(t.Context()); err != nil {
+		t.Fatalf("Ready once NATS has JetStream again: %v", err)
+	}
 }
