@@ -77,9 +77,10 @@ func (s *Server) ReplicaID() string {
 }
 
 // leaveCluster stops the keeping of task records, writes once more the
-// records whose last write failed (a final status above all; bounded by
-// ctx, or by stopAfter when ctx has ended), sends what is queued, then
-// stops the subscription and the heartbeat. Shutdown calls it once tasks
+// records whose last write failed (a final status above all), sends what
+// is queued, then stops the subscription and the heartbeat; the writes
+// and the sending are bounded by ctx, or by stopAfter when ctx has ended
+// (what is left unsent then is dropped, logged with its count). Shutdown calls it once tasks
 // have ended: while it drains, the replica still beats, so the others do
 // not take its running tasks for orphans.
 func (s *Server) leaveCluster(ctx context.Context) {
@@ -96,7 +97,12 @@ func (s *Server) leaveCluster(ctx context.Context) {
 		}
 		s.flushUnstored(ctx)
 		close(s.cl.outbox)
-		<-s.cl.sent
+		select {
+		case <-s.cl.sent:
+		case <-ctx.Done(): // the backend hangs: drop what is left
+			s.cl.stop()
+			<-s.cl.sent
+		}
 		s.cl.stop()
 		<-s.cl.beaten
 	})
@@ -120,10 +126,20 @@ func (s *Server) heartbeat(ctx context.Context) {
 	}
 }
 
-// publishLoop sends queued changes in order until the outbox is closed.
+// publishLoop sends queued changes in order until the outbox is closed;
+// once ctx ends it drops the rest.
 func (s *Server) publishLoop(ctx context.Context) {
 	defer close(s.cl.sent)
+	defer func() {
+		if n := s.cl.dropped.Load(); n > 0 && ctx.Err() != nil {
+			s.logger.Warn("cluster: changes dropped when leaving", "dropped", n)
+		}
+	}()
 	for msg := range s.cl.outbox {
+		if ctx.Err() != nil { // leaving, out of time: drop the rest
+			s.cl.dropped.Add(1)
+			continue
+		}
 		pctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 		if err := s.cl.c.Publish(pctx, msg); err != nil {
 			s.logger.Warn("cluster publish failed; other replicas miss a change", "err", err)
