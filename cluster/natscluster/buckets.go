@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -16,8 +15,8 @@ import (
 // without its JetStream store (a container without a volume, a fresh
 // node) comes back without them, and every task call would fail for as
 // long as the replica runs. A call that fails because a bucket is missing
-// has them created again (at most once per recreateEvery, however many
-// calls fail at once) and is made once more; Ping checks that they exist,
+// has them created again (by one call at a time, at most once per
+// recreateEvery) and is made once more; Ping checks that they exist,
 // so /readyz reports the replica unready while they cannot be created
 // again. The handles New took stay valid: they address the buckets by
 // name.
@@ -26,15 +25,19 @@ type buckets struct {
 	name      string
 	retention time.Duration
 
-	mu      sync.Mutex // held while recreate creates them
-	created time.Time  // when recreate last created them
+	creating chan struct{} // holds a token while recreate creates them again
+	created  time.Time     // when recreate last created them (under creating)
 }
 
 // recreateEvery spaces the re-creations calls failing at once ask for.
 const recreateEvery = time.Second
 
-// createTimeout bounds one creation of the buckets.
-const createTimeout = 10 * time.Second
+// createTimeout bounds the creation of the buckets in New, recreateTimeout
+// their creation again (within the call that found one missing).
+const (
+	createTimeout   = 10 * time.Second
+	recreateTimeout = 2 * time.Second
+)
 
 // create creates the buckets that do not exist (updating the settings of
 // those that do) and returns them.
@@ -69,17 +72,23 @@ func missing(err error) bool {
 
 // recreate creates the buckets again when err says one is missing, unless
 // that was done within recreateEvery; it reports whether the failed call
-// is worth making again.
+// is worth making again. One call at a time creates them (within
+// recreateTimeout: a request to a server going down may hang); the others
+// wait for it, as long as their context lets them, and use its work.
 func (b *buckets) recreate(ctx context.Context, err error) bool {
 	if !missing(err) {
 		return false
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	select {
+	case b.creating <- struct{}{}:
+	case <-ctx.Done():
+		return false
+	}
+	defer func() { <-b.creating }()
 	if time.Since(b.created) < recreateEvery {
 		return true // another call has just created them
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+	ctx, cancel := context.WithTimeout(ctx, recreateTimeout)
 	defer cancel()
 	if _, _, _, err := b.create(ctx); err != nil {
 		return false

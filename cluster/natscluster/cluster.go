@@ -111,7 +111,7 @@ func New(nc *nats.Conn, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("natscluster: %w", err)
 	}
-	b := &buckets{js: js, name: name, retention: retention}
+	b := &buckets{js: js, name: name, retention: retention, creating: make(chan struct{}, 1)}
 	ctx, cancel := context.WithTimeout(context.Background(), createTimeout)
 	defer cancel()
 	tasks, replicas, records, err := b.create(ctx)
