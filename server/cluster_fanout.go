@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,10 +20,12 @@ type clusterState struct {
 	replica  string
 	onChange func(*Server, Change)
 	outbox   chan []byte
+	dropped  atomic.Int64 // changes broadcast dropped since the last one sent
 	stop     context.CancelFunc
-	sent     chan struct{} // closed when publishLoop has sent the outbox
-	beaten   chan struct{} // closed when heartbeat has returned
-	kept     chan struct{} // closed when keepTasks has returned
+	stopKeep context.CancelFunc // ends keepTasks alone
+	sent     chan struct{}      // closed when publishLoop has sent the outbox
+	beaten   chan struct{}      // closed when heartbeat has returned
+	kept     chan struct{}      // closed when keepTasks has returned
 	leave    sync.Once
 }
 
@@ -42,22 +45,26 @@ func (s *Server) joinCluster(c Cluster, onChange func(*Server, Change)) error {
 		return fmt.Errorf("server: cluster: replica id: %w", err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
+	keepCtx, stopKeep := context.WithCancel(ctx)
 	cl := &clusterState{c: c, replica: hex.EncodeToString(raw[:]), onChange: onChange,
-		outbox: make(chan []byte, 1024), stop: stop, sent: make(chan struct{}), beaten: make(chan struct{}), kept: make(chan struct{})}
+		outbox: make(chan []byte, outboxSize), stop: stop, stopKeep: stopKeep,
+		sent: make(chan struct{}), beaten: make(chan struct{}), kept: make(chan struct{})}
 	s.cl = cl
 	jctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 	defer cancel()
 	if err := c.Heartbeat(jctx, cl.replica, heartbeatTTL); err != nil {
+		stopKeep()
 		stop()
 		return fmt.Errorf("server: cluster: heartbeat: %w", err)
 	}
 	if err := c.Subscribe(ctx, s.deliverRemote); err != nil {
+		stopKeep()
 		stop()
 		return fmt.Errorf("server: cluster: subscribe: %w", err)
 	}
 	go s.heartbeat(ctx)
 	go s.publishLoop(ctx)
-	go s.keepTasks(ctx)
+	go s.keepTasks(keepCtx)
 	return nil
 }
 
@@ -69,20 +76,35 @@ func (s *Server) ReplicaID() string {
 	return s.cl.replica
 }
 
-// leaveCluster sends what is queued, then stops the subscription, the
-// heartbeat and the keeping of task records. Shutdown calls it once tasks have ended: while it drains, the
-// replica still beats, so the others do not take its running tasks for
-// orphans.
-func (s *Server) leaveCluster() {
+// leaveCluster stops the keeping of task records, writes once more the
+// records whose last write failed (a final status above all), sends what
+// is queued, then stops the subscription and the heartbeat; the writes
+// and the sending are bounded by ctx, or by stopAfter when ctx has ended
+// (what is left unsent then is dropped, logged with its count). Shutdown calls it once tasks
+// have ended: while it drains, the replica still beats, so the others do
+// not take its running tasks for orphans.
+func (s *Server) leaveCluster(ctx context.Context) {
 	if s.cl == nil {
 		return
 	}
 	s.cl.leave.Do(func() {
+		s.cl.stopKeep()
+		<-s.cl.kept
+		if ctx.Err() != nil {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), s.lim.stopAfter)
+			defer cancel()
+		}
+		s.flushUnstored(ctx)
 		close(s.cl.outbox)
-		<-s.cl.sent
+		select {
+		case <-s.cl.sent:
+		case <-ctx.Done(): // the backend hangs: drop what is left
+			s.cl.stop()
+			<-s.cl.sent
+		}
 		s.cl.stop()
 		<-s.cl.beaten
-		<-s.cl.kept
 	})
 }
 
@@ -104,27 +126,52 @@ func (s *Server) heartbeat(ctx context.Context) {
 	}
 }
 
-// publishLoop sends queued changes in order until the outbox is closed.
+// publishLoop sends queued changes in order until the outbox is closed;
+// once ctx ends it drops the rest.
 func (s *Server) publishLoop(ctx context.Context) {
 	defer close(s.cl.sent)
+	defer func() {
+		if n := s.cl.dropped.Load(); n > 0 && ctx.Err() != nil {
+			s.logger.Warn("cluster: changes dropped when leaving", "dropped", n)
+		}
+	}()
 	for msg := range s.cl.outbox {
+		if ctx.Err() != nil { // leaving, out of time: drop the rest
+			s.cl.dropped.Add(1)
+			continue
+		}
 		pctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 		if err := s.cl.c.Publish(pctx, msg); err != nil {
 			s.logger.Warn("cluster publish failed; other replicas miss a change", "err", err)
+		} else if n := s.cl.dropped.Swap(0); n > 0 {
+			s.logger.Warn("cluster: changes were dropped while the outbox was full", "dropped", n)
 		}
 		cancel()
 	}
 }
 
+// outboxSize bounds the changes queued for the other replicas.
+const outboxSize = 1024
+
 // broadcast queues a change of this replica for the others; nothing
-// without a cluster.
+// without a cluster. It never waits for the backend: the changes travel
+// at most once, so one that finds the outbox full (the backend slow or
+// down) is dropped and counted (logged when dropping starts and, with
+// the count, once a change is sent again); the other replicas' task
+// reads and the owner's passes over its tasks do not depend on it.
 func (s *Server) broadcast(kind ChangeKind, uri, taskID string) {
 	if s.cl == nil {
 		return
 	}
 	msg, _ := json.Marshal(clusterMessage{Replica: s.cl.replica, Kind: kind, URI: uri, TaskID: taskID})
 	defer func() { _ = recover() }() // the outbox is closed: the server has shut down
-	s.cl.outbox <- msg
+	select {
+	case s.cl.outbox <- msg:
+	default:
+		if s.cl.dropped.Add(1) == 1 {
+			s.logger.Warn("cluster: the outbox is full (the backend is slow or unreachable); dropping changes for the other replicas")
+		}
+	}
 }
 
 // announce broadcasts kind when a registry change succeeded (err is nil)

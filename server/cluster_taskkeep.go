@@ -151,3 +151,21 @@ func (t *task) recordBehind(rec *taskRecord) bool {
 	}
 	return false
 }
+
+// flushUnstored writes once more each task whose last write failed, so
+// that leaving the cluster loses no change keepTasks would have written
+// (a final status: the other replicas would report the task failed once
+// this replica's heartbeat lapses).
+func (s *Server) flushUnstored(ctx context.Context) {
+	for _, t := range s.tasks.recorded() {
+		t.mu.Lock()
+		unstored := t.unstored
+		t.mu.Unlock()
+		if !unstored {
+			continue
+		}
+		if err := s.rewriteTask(ctx, t); err != nil {
+			s.logger.Warn("cluster: leaving with a task whose record misses a change", "task", t.id, "err", err)
+		}
+	}
+}

@@ -61,7 +61,7 @@ func TestStoreTaskGivesUpOnRecordGoneYetTaken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.leaveCluster()
+	defer s.leaveCluster(context.Background())
 	now := time.Now()
 	tk := workingTask(now)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -88,7 +88,7 @@ func TestKeepPassBacksOffATaskTheStoreAnswersInconsistently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.leaveCluster() // its own keepTasks stopped, the test runs the passes
+	s.leaveCluster(context.Background()) // its own keepTasks stopped, the test runs the passes
 	tk := workingTask(time.Now())
 	tk.recorded = true
 	s.tasks.mu.Lock()

@@ -284,6 +284,11 @@ func (s *Server) mirrorTask(t *task) {
 // the store answers inconsistently (errStoreInconsistent), and keepTasks
 // tries again later, backing off, instead of spinning on round trips.
 func (s *Server) storeTask(ctx context.Context, t *task) (wrote bool, err error) {
+	defer func() {
+		t.mu.Lock()
+		t.unstored = err != nil
+		t.mu.Unlock()
+	}()
 	for range storeAttempts {
 		_, err = s.swapRecord(ctx, t.id, func(rec *taskRecord) bool {
 			s.applyRecord(t, rec)

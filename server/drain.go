@@ -40,7 +40,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		<-idle
 		s.streams.Wait()
 		s.tasks.wait()
-		s.leaveCluster()
+		s.leaveCluster(ctx)
 		close(done)
 	}()
 	select {

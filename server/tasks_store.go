@@ -43,6 +43,9 @@ type task struct {
 	// recorded: the cluster's store has had the task's record (its owner
 	// keeps it there from then on; cluster_taskkeep.go).
 	recorded bool
+	// unstored: the last write of the record failed; keepTasks writes it
+	// again, and so does leaving the cluster (cluster_taskkeep.go).
+	unstored bool
 }
 
 // terminal reports whether status is final. Callers hold t.mu.

@@ -37,17 +37,27 @@ type Options struct {
 	// other servers on the same NATS (letters, digits, - and _; default
 	// "mcpgen").
 	Name string
-	// TaskRetention is how long the tasks bucket keeps a record at most
-	// (its TTL; default 24 h). It must exceed the longest task TTL; the
-	// runtime itself treats a record past its task's TTL as unknown.
+	// TaskRetention is how long the tasks bucket and the records object
+	// store keep a record at most, expired or not (their TTL; default
+	// 1 h). A record expires at its task's expiry: past it, it reads as
+	// gone and is deleted, with its object, when read; one nobody reads
+	// again stays until TaskRetention, which therefore bounds what the
+	// store holds: keep it above the server's task TTL (5 min by default),
+	// not far above.
 	TaskRetention time.Duration
 }
+
+// defaultTaskRetention is Options.TaskRetention's default: well above the
+// server's task TTL (5 min), so that no record is lost before its expiry,
+// and low enough to bound the records nobody reads after it.
+const defaultTaskRetention = time.Hour
 
 // Cluster is a server.Cluster on NATS.
 type Cluster struct {
 	nc       *nats.Conn
 	own      bool // Connect opened nc; Close closes it
 	subject  string
+	buckets  *buckets // creates them again should NATS lose them
 	tasks    jetstream.KeyValue
 	records  jetstream.ObjectStore // task records too large for tasks
 	objects  objectRefs            // the objects of records read last
@@ -86,7 +96,8 @@ func Connect(url string, opts Options) (*Cluster, error) {
 
 // New returns a Cluster on an open connection, creating the buckets it
 // needs when they do not exist: the key-value buckets <Name>_tasks and
-// <Name>_replicas and the object store <Name>_records.
+// <Name>_replicas and the object store <Name>_records. It creates them
+// again whenever NATS has lost them (buckets.go).
 func New(nc *nats.Conn, opts Options) (*Cluster, error) {
 	name := opts.Name
 	if name == "" {
@@ -94,33 +105,21 @@ func New(nc *nats.Conn, opts Options) (*Cluster, error) {
 	}
 	retention := opts.TaskRetention
 	if retention <= 0 {
-		retention = 24 * time.Hour
+		retention = defaultTaskRetention
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, fmt.Errorf("natscluster: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	b := &buckets{js: js, name: name, retention: retention, creating: make(chan struct{}, 1)}
+	ctx, cancel := context.WithTimeout(context.Background(), createTimeout)
 	defer cancel()
-	tasks, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: name + "_tasks", Description: "mcpgen tasks", History: 1, TTL: retention,
-	})
+	tasks, replicas, records, err := b.create(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("natscluster: tasks bucket (is JetStream enabled on the server?): %w", err)
+		return nil, err
 	}
-	records, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
-		Bucket: name + "_records", Description: "mcpgen task records too large for one message", TTL: retention,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("natscluster: records object store: %w", err)
-	}
-	replicas, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: name + "_replicas", Description: "mcpgen replica heartbeats", History: 1, TTL: time.Hour,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("natscluster: replicas bucket: %w", err)
-	}
-	return &Cluster{nc: nc, subject: "mcpgen." + name + ".changes", tasks: tasks, records: records, replicas: replicas}, nil
+	return &Cluster{nc: nc, subject: "mcpgen." + name + ".changes", buckets: b,
+		tasks: tasks, records: records, replicas: replicas}, nil
 }
 
 // Close closes the connection Connect opened (not one given to New).
@@ -131,10 +130,18 @@ func (c *Cluster) Close() error {
 	return nil
 }
 
-// Publish implements server.Cluster: a core NATS publish, flushed.
+// Publish implements server.Cluster: a core NATS publish, flushed. While
+// the connection is down (nats.go reconnecting) it does not wait for the
+// flush: the message goes to nats.go's reconnect buffer, sent once the
+// connection is back, and Publish fails only when that buffer is full;
+// changes travel at most once, so none is worth holding the replica's
+// queue of changes for the length of an outage.
 func (c *Cluster) Publish(ctx context.Context, msg []byte) error {
 	if err := c.nc.Publish(c.subject, msg); err != nil {
 		return err
+	}
+	if !c.nc.IsConnected() {
+		return nil
 	}
 	return c.flush(ctx)
 }
@@ -173,13 +180,19 @@ func (c *Cluster) Subscribe(ctx context.Context, deliver func([]byte)) error {
 // the time its heartbeat ends.
 func (c *Cluster) Heartbeat(ctx context.Context, replica string, ttl time.Duration) error {
 	deadline := time.Now().Add(ttl).UnixMilli()
-	_, err := c.replicas.Put(ctx, storeKey(replica), strconv.AppendInt(nil, deadline, 10))
-	return err
+	return c.buckets.retry(ctx, func() error {
+		_, err := c.replicas.Put(ctx, storeKey(replica), strconv.AppendInt(nil, deadline, 10))
+		return err
+	})
 }
 
 // Alive implements server.Cluster.
 func (c *Cluster) Alive(ctx context.Context, replica string) (bool, error) {
-	e, err := c.replicas.Get(ctx, storeKey(replica))
+	var e jetstream.KeyValueEntry
+	err := c.buckets.retry(ctx, func() (err error) {
+		e, err = c.replicas.Get(ctx, storeKey(replica))
+		return err
+	})
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return false, nil
 	}
@@ -193,12 +206,31 @@ func (c *Cluster) Alive(ctx context.Context, replica string) (bool, error) {
 	return time.Now().UnixMilli() < deadline, nil
 }
 
-// Ping implements server.Cluster: a round trip to the NATS server.
+// Ping implements server.Cluster: a round trip to the NATS server, and
+// the buckets exist (created again should NATS have lost them; Ping fails
+// while they cannot be).
 func (c *Cluster) Ping(ctx context.Context) error {
-	return c.flush(ctx)
+	if err := c.flush(ctx); err != nil {
+		return err
+	}
+	return c.buckets.retry(ctx, func() error { return c.present(ctx) })
+}
+
+// present returns an error unless every bucket exists.
+func (c *Cluster) present(ctx context.Context) error {
+	if _, err := c.tasks.Status(ctx); err != nil {
+		return fmt.Errorf("natscluster: tasks bucket: %w", err)
+	}
+	if _, err := c.records.Status(ctx); err != nil {
+		return fmt.Errorf("natscluster: records object store: %w", err)
+	}
+	if _, err := c.replicas.Status(ctx); err != nil {
+		return fmt.Errorf("natscluster: replicas bucket: %w", err)
+	}
+	return nil
 }
 
 // Tasks implements server.Cluster.
 func (c *Cluster) Tasks() server.TaskStore {
-	return taskStore{nc: c.nc, kv: c.tasks, records: c.records, objects: &c.objects}
+	return taskStore{nc: c.nc, buckets: c.buckets, kv: c.tasks, records: c.records, objects: &c.objects}
 }

@@ -19,8 +19,8 @@ import (
 //
 // A record too large for one NATS message (the server's max_payload, 1 MiB
 // by default: a task's result or input requests can be larger) lives in the
-// records object store, which chunks it, and the key holds a reference to
-// it instead; the compare-and-swap stays on the key. A value is either
+// records object store, in chunks that each fit one message (messageRoom),
+// and the key holds a reference to it instead; the compare-and-swap stays on the key. A value is either
 //
 //   - the record itself, when it does not begin with a zero byte (every
 //     record the runtime writes is JSON),
@@ -39,6 +39,9 @@ import (
 // reads the key back before it deletes its object (settle), so no key is
 // left referencing an object that is gone because of it.
 //
+// A record expires at the time Create or Swap gives (expiry.go): past it,
+// Load reports it not found and deletes it, and Create takes its id.
+//
 // A key whose object is gone nonetheless (the object's TTL ends a moment
 // before the key's, being written first) holds no record: Load reports it
 // not found, and Create takes the id, replacing the key by a
@@ -46,6 +49,7 @@ import (
 // re-creates a record the store lost).
 type taskStore struct {
 	nc      *nats.Conn
+	buckets *buckets // creates them again should NATS lose them
 	kv      jetstream.KeyValue
 	records jetstream.ObjectStore
 	objects *objectRefs
@@ -56,7 +60,7 @@ const (
 	tagged       = 0x00
 	tagRecord    = 'r'
 	tagObject    = 'o'
-	headerMargin = 4 << 10 // room left in a message for its headers
+	headerMargin = 4 << 10 // room left in a message for its headers (half of a smaller one)
 )
 
 // dropTimeout bounds the delete of an object no record references any
@@ -71,9 +75,26 @@ const createAttempts = 3
 // concurrent Swap replaced between the two reads.
 const loadAttempts = 8
 
-func (s taskStore) Create(ctx context.Context, id string, record []byte, _ time.Time) error {
+func (s taskStore) Create(ctx context.Context, id string, record []byte, expires time.Time) error {
+	return s.buckets.retry(ctx, func() error { return s.create(ctx, id, record, expires) })
+}
+
+func (s taskStore) Load(ctx context.Context, id string) (record []byte, revision uint64, err error) {
+	err = s.buckets.retry(ctx, func() (err error) {
+		record, revision, err = s.load(ctx, id)
+		return err
+	})
+	return record, revision, err
+}
+
+func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision uint64, expires time.Time) error {
+	return s.buckets.retry(ctx, func() error { return s.swap(ctx, id, record, revision, expires) })
+}
+
+// create is Create, once.
+func (s taskStore) create(ctx context.Context, id string, record []byte, expires time.Time) error {
 	key := storeKey(id)
-	value, object, err := s.pack(ctx, key, record)
+	value, object, err := s.pack(ctx, key, record, expires)
 	if err != nil {
 		return err
 	}
@@ -82,7 +103,7 @@ func (s taskStore) Create(ctx context.Context, id string, record []byte, _ time.
 		if !errors.Is(err, jetstream.ErrKeyExists) {
 			return s.settle(ctx, key, object, err)
 		}
-		revision, free, err := s.vacant(ctx, key)
+		revision, free, stale, err := s.vacant(ctx, key)
 		if err != nil {
 			s.drop(ctx, object)
 			return err
@@ -90,18 +111,24 @@ func (s taskStore) Create(ctx context.Context, id string, record []byte, _ time.
 		if !free {
 			break
 		}
-		// Load reports no record (the key references an object that is
-		// gone): the id is free; take it unless the key changes meanwhile.
+		// Load reports no record (expired, or the key references an
+		// object that is gone): the id is free; take it unless the key
+		// changes meanwhile, and delete the expired record's object.
 		_, err = s.kv.Update(ctx, key, value, revision)
 		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
-			return s.settle(ctx, key, object, err)
+			err = s.settle(ctx, key, object, err)
+			if err == nil {
+				s.drop(ctx, stale)
+			}
+			return err
 		}
 	}
 	s.drop(ctx, object)
 	return server.ErrTaskExists
 }
 
-func (s taskStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
+// load is Load, once.
+func (s taskStore) load(ctx context.Context, id string) ([]byte, uint64, error) {
 	key := storeKey(id)
 	var lastRevision uint64
 	for range loadAttempts {
@@ -111,6 +138,10 @@ func (s taskStore) Load(ctx context.Context, id string) ([]byte, uint64, error) 
 		}
 		if err != nil {
 			return nil, 0, err
+		}
+		if expired(e.Value()) {
+			s.remove(ctx, key, e.Revision(), e.Value())
+			return nil, 0, server.ErrTaskNotFound
 		}
 		object, ok := objectOf(e.Value())
 		if !ok {
@@ -133,9 +164,10 @@ func (s taskStore) Load(ctx context.Context, id string) ([]byte, uint64, error) 
 	return nil, 0, fmt.Errorf("natscluster: task %s: its record kept changing while read", id)
 }
 
-func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision uint64, _ time.Time) error {
+// swap is Swap, once.
+func (s taskStore) swap(ctx context.Context, id string, record []byte, revision uint64, expires time.Time) error {
 	key := storeKey(id)
-	value, object, err := s.pack(ctx, key, record)
+	value, object, err := s.pack(ctx, key, record, expires)
 	if err != nil {
 		return err
 	}
@@ -154,25 +186,36 @@ func (s taskStore) Swap(ctx context.Context, id string, record []byte, revision 
 	return nil
 }
 
-// pack returns the value that stores record under key: the record itself
-// when one message carries it, else a reference to a new object holding it
-// (and that object's name, "" when none).
-func (s taskStore) pack(ctx context.Context, key string, record []byte) (value []byte, object string, err error) {
-	if int64(len(record))+2 <= s.nc.MaxPayload()-headerMargin {
+// pack returns the value that stores record, expiring at expires, under
+// key: the record itself when one message carries it, else a reference to
+// a new object holding it (and that object's name, "" when none).
+func (s taskStore) pack(ctx context.Context, key string, record []byte, expires time.Time) (value []byte, object string, err error) {
+	room := messageRoom(s.nc.MaxPayload())
+	if int64(len(record))+expiresLen+2 <= room {
 		if len(record) > 0 && record[0] == tagged {
-			return append([]byte{tagged, tagRecord}, record...), "", nil
+			return withExpiry(expires, append([]byte{tagged, tagRecord}, record...)), "", nil
 		}
-		return record, "", nil
+		return withExpiry(expires, record), "", nil
 	}
 	object = key + "/" + rand.Text()
-	if _, err := s.records.PutBytes(ctx, object, record); err != nil {
+	meta := jetstream.ObjectMeta{Name: object, Opts: &jetstream.ObjectMetaOptions{ChunkSize: uint32(room)}}
+	if _, err := s.records.Put(ctx, meta, bytes.NewReader(record)); err != nil {
 		return nil, "", fmt.Errorf("natscluster: storing a %d-byte task record: %w", len(record), err)
 	}
-	return append([]byte{tagged, tagObject}, object...), object, nil
+	return withExpiry(expires, append([]byte{tagged, tagObject}, object...)), object, nil
+}
+
+// messageRoom is how much of a message of at most maxPayload bytes (the
+// NATS server's max_payload) a value or an object's chunk may take, the
+// rest left for its headers: nats.go chunks objects at 128 KiB whatever
+// the server takes, so the store sizes the chunks itself.
+func messageRoom(maxPayload int64) int64 {
+	return maxPayload - min(headerMargin, maxPayload/2)
 }
 
 // unpack returns the record a value that references no object holds.
 func unpack(value []byte) []byte {
+	_, value, _ = splitExpiry(value)
 	if rest, ok := bytes.CutPrefix(value, []byte{tagged, tagRecord}); ok {
 		return rest
 	}
@@ -181,6 +224,7 @@ func unpack(value []byte) []byte {
 
 // objectOf returns the object a value references.
 func objectOf(value []byte) (string, bool) {
+	_, value, _ = splitExpiry(value)
 	rest, ok := bytes.CutPrefix(value, []byte{tagged, tagObject})
 	return string(rest), ok
 }
@@ -196,28 +240,44 @@ func (s taskStore) drop(ctx context.Context, object string) {
 	_ = s.records.Delete(ctx, object)
 }
 
-// vacant reports whether key holds no record Load would return: it
-// references an object that is gone (its TTL ended a moment before the
-// key's, the object being written first), or it is gone itself since
-// Create found it (revision 0, which Update takes as "no key"); with the
-// key's revision.
-func (s taskStore) vacant(ctx context.Context, key string) (revision uint64, vacant bool, err error) {
+// vacant reports whether key holds no record Load would return: one past
+// its expiry (stale names its object, "" when none), one referencing an
+// object that is gone (its TTL ended a moment before the key's, the
+// object being written first), or none, the key gone itself since Create
+// found it (revision 0, which Update takes as "no key"); with the key's
+// revision.
+func (s taskStore) vacant(ctx context.Context, key string) (revision uint64, vacant bool, stale string, err error) {
 	e, err := s.kv.Get(ctx, key)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return 0, true, nil
+		return 0, true, "", nil
 	}
 	if err != nil {
-		return 0, false, err
+		return 0, false, "", err
 	}
 	object, ok := objectOf(e.Value())
+	if expired(e.Value()) {
+		return e.Revision(), true, object, nil
+	}
 	if !ok {
-		return e.Revision(), false, nil
+		return e.Revision(), false, "", nil
 	}
 	_, err = s.records.GetInfo(ctx, object)
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
-		return e.Revision(), true, nil
+		return e.Revision(), true, "", nil
 	}
-	return e.Revision(), false, err
+	return e.Revision(), false, "", err
+}
+
+// remove deletes the record past its expiry that key holds at revision
+// (value): the key, unless it changed meanwhile, and its object. A
+// failure leaves them to the buckets' TTL; Load and Create treat the
+// record as gone all the same.
+func (s taskStore) remove(ctx context.Context, key string, revision uint64, value []byte) {
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dropTimeout)
+	defer cancel()
+	_ = s.kv.Delete(dctx, key, jetstream.LastRevision(revision))
+	object, _ := objectOf(value)
+	s.drop(ctx, object)
 }
 
 // settle ends a write of a value referencing object ("" is none) to key

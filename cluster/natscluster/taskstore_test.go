@@ -87,7 +87,7 @@ func TestLargeRecordWriteWithLostReplyKeepsItsObject(t *testing.T) {
 	lostReply := errors.New("nats: timeout")
 	large := bytes.Repeat([]byte("x"), 2<<20)
 	key := storeKey("big")
-	value, object, err := store.pack(ctx, key, large)
+	value, object, err := store.pack(ctx, key, large, time.Now().Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestLargeRecordWriteWithLostReplyKeepsItsObject(t *testing.T) {
 	if b, _, err := store.Load(ctx, "big"); err != nil || !bytes.Equal(b, large) {
 		t.Fatalf("Load after a write whose reply was lost: %d bytes, %v", len(b), err)
 	}
-	_, other, err := store.pack(ctx, key, large)
+	_, other, err := store.pack(ctx, key, large, time.Now().Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}

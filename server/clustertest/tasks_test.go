@@ -29,6 +29,9 @@ type gated struct {
 	held     [][]byte
 	deliver  func([]byte)
 	failSwap atomic.Bool
+	// failSwapWhile, when set, fails every Swap while it reports true.
+	failSwapWhile func() bool
+	swapsFailed   atomic.Int64 // Swaps failed by failSwap or failSwapWhile
 }
 
 func (g *gated) Subscribe(ctx context.Context, deliver func([]byte)) error {
@@ -66,7 +69,8 @@ type gatedTasks struct {
 }
 
 func (s gatedTasks) Swap(ctx context.Context, id string, rec []byte, rev uint64, exp time.Time) error {
-	if s.g.failSwap.CompareAndSwap(true, false) {
+	if s.g.failSwap.CompareAndSwap(true, false) || s.g.failSwapWhile != nil && s.g.failSwapWhile() {
+		s.g.swapsFailed.Add(1)
 		return errors.New("store unavailable for a moment")
 	}
 	return s.TaskStore.Swap(ctx, id, rec, rev, exp)
