@@ -113,6 +113,11 @@ func parseID(raw []byte) (ID, bool) {
 	if !jsonscan.IsInteger(raw) {
 		return ID{}, false
 	}
+	if raw[0] != '-' && len(raw) <= maxShortID {
+		// At most 18 digits without a sign and (IsInteger) without a
+		// leading zero: an int64 already written as IntID writes it.
+		return ID{raw: string(raw)}, true
+	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	if err != nil {
 		return ID{}, false
@@ -125,6 +130,10 @@ func parseID(raw []byte) (ID, bool) {
 }
 
 // hasControl reports whether b contains an ASCII control character.
+// maxShortID is the most digits an id can have that every int64 of that
+// many digits holds (10^18 < 2^63): parseID needs no ParseInt for it.
+const maxShortID = 18
+
 func hasControl(b []byte) bool {
 	for _, c := range b {
 		if c < 0x20 {

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"encoding/json"
 	"math"
+	"strconv"
 	"testing"
 )
 
@@ -115,5 +116,20 @@ func TestIDJSON(t *testing.T) {
 	var zero ID
 	if zero.String() != "" || !zero.IsZero() {
 		t.Error("zero ID")
+	}
+}
+
+// TestParseIDShortIntegers holds parseID's shortcut for ids of at most
+// maxShortID digits to what ParseInt and IntID make of them, on both sides
+// of the int64 range and of the shortcut's length.
+func TestParseIDShortIntegers(t *testing.T) {
+	for _, raw := range []string{"0", "7", "42", "100", "12345678901234567", "999999999999999999",
+		"1000000000000000000", "9223372036854775807", "9223372036854775808", "99999999999999999999",
+		"-1", "-0", "-999999999999999999", "-9223372036854775808", "-9223372036854775809"} {
+		got, ok := parseID([]byte(raw))
+		n, err := strconv.ParseInt(raw, 10, 64)
+		if want := IntID(n); ok != (err == nil) || ok && got != want {
+			t.Errorf("parseID(%s) = %q, %v; want %q, %v", raw, got.raw, ok, want.raw, err == nil)
+		}
 	}
 }

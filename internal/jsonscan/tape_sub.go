@@ -68,10 +68,12 @@ func (p *tapeParser) rootMember(name, depth int) {
 	p.value(depth + 1)
 }
 
-// sameText reports whether name node n's text is s.
+// sameText reports whether name node n's text is s. A name without
+// escapes is s only if its raw length (its quotes included) is len(s)+2:
+// that is checked before its bytes are.
 func (p *tapeParser) sameText(n int, s string) bool {
-	if p.nodes[n].meta&flagEscaped == 0 {
-		return string(p.contents(n)) == s
+	if m := p.nodes[n].meta; m&flagEscaped == 0 {
+		return int(m>>metaShift) == len(s)+2 && string(p.data[p.nodes[n].start+1:p.nodes[n].start+1+uint32(len(s))]) == s
 	}
 	return p.text(n) == s
 }
