@@ -165,6 +165,7 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 		return nil, err
 	}
 	plain := append(append([]byte(`{"_meta":`), tag...), '}')
+	lists := &listChangedMessages{plain: plain}
 	tasks := newTaskWatch(taskIDs)
 	for _, id := range taskIDs { // the state now: a change before the ack is not missed
 		if err := s.sendTaskStatus(ctx, r, tag, tasks, id); err != nil {
@@ -183,7 +184,7 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 			// client it ended gracefully: the changes still waiting for
 			// it are sent first (a client that does not read them is cut
 			// off at the end of the grace, which cancels ctx).
-			if _, err := s.deliverPending(ctx, r, tag, plain, tasks, sub, events); err != nil {
+			if _, err := s.deliverPending(ctx, r, tag, lists, tasks, sub, events); err != nil {
 				return nil, err
 			}
 			return listenResult(tag), nil
@@ -193,7 +194,7 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 			}
 		case <-sub.pending.wake:
 			var err error
-			if events, err = s.deliverPending(ctx, r, tag, plain, tasks, sub, events); err != nil {
+			if events, err = s.deliverPending(ctx, r, tag, lists, tasks, sub, events); err != nil {
 				return nil, err
 			}
 		}
@@ -202,13 +203,13 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 
 // deliverPending writes the notifications of the events pending for sub,
 // oldest first; it takes them into buf and returns it, for the next time.
-func (s *Server) deliverPending(ctx context.Context, r *request, tag, plain []byte, tasks *taskWatch, sub *subscriber, buf []event) ([]event, error) {
+func (s *Server) deliverPending(ctx context.Context, r *request, tag []byte, lists *listChangedMessages, tasks *taskWatch, sub *subscriber, buf []event) ([]event, error) {
 	buf = sub.pending.take(buf)
 	for _, ev := range buf {
 		if err := ctx.Err(); err != nil {
 			return buf, err
 		}
-		if err := s.deliver(ctx, r, tag, plain, tasks, ev); err != nil {
+		if err := s.deliver(ctx, r, tag, lists, tasks, ev); err != nil {
 			return buf, err
 		}
 	}
@@ -216,25 +217,18 @@ func (s *Server) deliverPending(ctx context.Context, r *request, tag, plain []by
 }
 
 // deliver writes the notification of one event to a listen stream.
-func (s *Server) deliver(ctx context.Context, r *request, tag, plain []byte, tasks *taskWatch, ev event) error {
-	method, body := "", plain
+func (s *Server) deliver(ctx context.Context, r *request, tag []byte, lists *listChangedMessages, tasks *taskWatch, ev event) error {
 	switch ev.kind {
 	case changeTask:
 		return s.sendTaskStatus(ctx, r, tag, tasks, ev.uri)
-	case changeTools:
-		method = mcp.MethodNotificationsToolsListChanged
-	case changePrompts:
-		method = mcp.MethodNotificationsPromptsListChanged
-	case changeResources:
-		method = mcp.MethodNotificationsResourcesListChanged
 	case changeResourceUpdated:
 		if !s.resources.readable(ctx, ev.uri) {
 			return nil // registered since, behind scopes the caller lacks
 		}
-		method = mcp.MethodNotificationsResourcesUpdated
-		body = append(append(append(append([]byte(`{"_meta":`), tag...), `,"uri":`...), jsonrpc.AppendString(nil, ev.uri)...), '}')
+		body := append(append(append(append([]byte(`{"_meta":`), tag...), `,"uri":`...), jsonrpc.AppendString(nil, ev.uri)...), '}')
+		return r.w.Notify(mcp.MethodNotificationsResourcesUpdated, json.RawMessage(body))
 	}
-	return r.w.Notify(method, json.RawMessage(body))
+	return lists.sendListChanged(r.w, ev.kind)
 }
 
 // listenResult is the graceful end of a stream: a result whose
