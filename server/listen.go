@@ -174,11 +174,20 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 	}
 	recheck, stopRecheck := s.taskRecheck(taskIDs)
 	defer stopRecheck()
+	// The stream's goroutine waits on its wake channel alone (a select on
+	// the request's context and the server's closing channel too would
+	// lock all three at every wait and wake, the shared closing channel by
+	// every stream of a fan-out): the end of the request and the drain
+	// (Shutdown pokes every subscriber after closing) wake it as well, and
+	// it looks at both each time.
+	stopWake := context.AfterFunc(ctx, sub.pending.poke)
+	defer stopWake()
 	var events []event
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
 		case <-s.closing:
 			// The drain ends the stream with its result, which tells the
 			// client it ended gracefully: the changes still waiting for
@@ -188,15 +197,23 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 				return nil, err
 			}
 			return listenResult(tag), nil
-		case <-recheck:
-			if err := s.recheckTasks(ctx, r, tag, tasks); err != nil {
-				return nil, err
+		default:
+		}
+		if recheck == nil {
+			<-sub.pending.wake
+		} else {
+			select {
+			case <-recheck:
+				if err := s.recheckTasks(ctx, r, tag, tasks); err != nil {
+					return nil, err
+				}
+				continue
+			case <-sub.pending.wake:
 			}
-		case <-sub.pending.wake:
-			var err error
-			if events, err = s.deliverPending(ctx, r, tag, lists, tasks, sub, events); err != nil {
-				return nil, err
-			}
+		}
+		var err error
+		if events, err = s.deliverPending(ctx, r, tag, lists, tasks, sub, events); err != nil {
+			return nil, err
 		}
 	}
 }
@@ -236,6 +253,17 @@ func (s *Server) deliver(ctx context.Context, r *request, tag []byte, lists *lis
 // encoding, which keeps a lone-surrogate string id apart from U+FFFD).
 func listenResult(tag []byte) json.RawMessage {
 	return json.RawMessage(append(append([]byte(`{"_meta":`), tag...), '}'))
+}
+
+// wakeAll pokes every open stream: the drain has begun (s.closing is
+// closed), which each sees when it wakes. A stream added after this looks
+// at s.closing before it first waits.
+func (subs *subscriptions) wakeAll() {
+	subs.mu.Lock()
+	defer subs.mu.Unlock()
+	for sub := range subs.set {
+		sub.pending.poke()
+	}
 }
 
 // published returns how many events of kind were published so far.
