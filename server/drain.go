@@ -33,7 +33,10 @@ import (
 // closes the listener: a legacy session's client needs it open to POST
 // its answer to a request waiting for one.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.closeOnce.Do(func() { close(s.closing) })
+	s.closeOnce.Do(func() {
+		close(s.closing)
+		s.subs.wakeAll() // listen streams wait on their wake channel alone
+	})
 	idle := s.lim.beginDrain()
 	done := make(chan struct{})
 	go func() {

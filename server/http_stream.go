@@ -61,8 +61,9 @@ func (st *httpStream) Notify(method string, params any) error {
 }
 
 // sendRaw sends one encoded message as an SSE event on this request's
-// response, switching it to SSE first if needed: Notify's notifications and
-// a legacy session's server-to-client requests (rawSender).
+// response, switching it to SSE first if needed: Notify's notifications, a
+// listen stream's encoded list_changed and a legacy session's
+// server-to-client requests (rawSender).
 func (st *httpStream) sendRaw(msg []byte) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()

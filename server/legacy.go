@@ -565,9 +565,11 @@ type clientWaiter interface {
 	waitingForClient() (done func(), err error)
 }
 
-// rawSender is a MessageWriter that can also carry a server-to-client
-// request on the response stream of the client request being handled
-// (stdio: the connection; HTTP: the POST's SSE stream).
+// rawSender is a MessageWriter that can also carry an encoded message on
+// the response stream of the client request being handled (stdio: the
+// connection; HTTP: the POST's SSE stream): a legacy session's
+// server-to-client request, or a listen stream's list_changed encoded once
+// (listen_messages.go). msg is not modified afterwards.
 type rawSender interface {
 	sendRaw(msg []byte) error
 }

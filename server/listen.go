@@ -165,6 +165,7 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 		return nil, err
 	}
 	plain := append(append([]byte(`{"_meta":`), tag...), '}')
+	lists := &listChangedMessages{plain: plain}
 	tasks := newTaskWatch(taskIDs)
 	for _, id := range taskIDs { // the state now: a change before the ack is not missed
 		if err := s.sendTaskStatus(ctx, r, tag, tasks, id); err != nil {
@@ -173,42 +174,59 @@ func (s *Server) listen(ctx context.Context, r *request, _ *requestParams, param
 	}
 	recheck, stopRecheck := s.taskRecheck(taskIDs)
 	defer stopRecheck()
+	// The stream's goroutine waits on its wake channel alone (a select on
+	// the request's context and the server's closing channel too would
+	// lock all three at every wait and wake, the shared closing channel by
+	// every stream of a fan-out): the end of the request and the drain
+	// (Shutdown pokes every subscriber after closing) wake it as well, and
+	// it looks at both each time.
+	stopWake := context.AfterFunc(ctx, sub.pending.poke)
+	defer stopWake()
 	var events []event
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
 		case <-s.closing:
 			// The drain ends the stream with its result, which tells the
 			// client it ended gracefully: the changes still waiting for
 			// it are sent first (a client that does not read them is cut
 			// off at the end of the grace, which cancels ctx).
-			if _, err := s.deliverPending(ctx, r, tag, plain, tasks, sub, events); err != nil {
+			if _, err := s.deliverPending(ctx, r, tag, lists, tasks, sub, events); err != nil {
 				return nil, err
 			}
 			return listenResult(tag), nil
-		case <-recheck:
-			if err := s.recheckTasks(ctx, r, tag, tasks); err != nil {
-				return nil, err
+		default:
+		}
+		if recheck == nil {
+			<-sub.pending.wake
+		} else {
+			select {
+			case <-recheck:
+				if err := s.recheckTasks(ctx, r, tag, tasks); err != nil {
+					return nil, err
+				}
+				continue
+			case <-sub.pending.wake:
 			}
-		case <-sub.pending.wake:
-			var err error
-			if events, err = s.deliverPending(ctx, r, tag, plain, tasks, sub, events); err != nil {
-				return nil, err
-			}
+		}
+		var err error
+		if events, err = s.deliverPending(ctx, r, tag, lists, tasks, sub, events); err != nil {
+			return nil, err
 		}
 	}
 }
 
 // deliverPending writes the notifications of the events pending for sub,
 // oldest first; it takes them into buf and returns it, for the next time.
-func (s *Server) deliverPending(ctx context.Context, r *request, tag, plain []byte, tasks *taskWatch, sub *subscriber, buf []event) ([]event, error) {
+func (s *Server) deliverPending(ctx context.Context, r *request, tag []byte, lists *listChangedMessages, tasks *taskWatch, sub *subscriber, buf []event) ([]event, error) {
 	buf = sub.pending.take(buf)
 	for _, ev := range buf {
 		if err := ctx.Err(); err != nil {
 			return buf, err
 		}
-		if err := s.deliver(ctx, r, tag, plain, tasks, ev); err != nil {
+		if err := s.deliver(ctx, r, tag, lists, tasks, ev); err != nil {
 			return buf, err
 		}
 	}
@@ -216,25 +234,18 @@ func (s *Server) deliverPending(ctx context.Context, r *request, tag, plain []by
 }
 
 // deliver writes the notification of one event to a listen stream.
-func (s *Server) deliver(ctx context.Context, r *request, tag, plain []byte, tasks *taskWatch, ev event) error {
-	method, body := "", plain
+func (s *Server) deliver(ctx context.Context, r *request, tag []byte, lists *listChangedMessages, tasks *taskWatch, ev event) error {
 	switch ev.kind {
 	case changeTask:
 		return s.sendTaskStatus(ctx, r, tag, tasks, ev.uri)
-	case changeTools:
-		method = mcp.MethodNotificationsToolsListChanged
-	case changePrompts:
-		method = mcp.MethodNotificationsPromptsListChanged
-	case changeResources:
-		method = mcp.MethodNotificationsResourcesListChanged
 	case changeResourceUpdated:
 		if !s.resources.readable(ctx, ev.uri) {
 			return nil // registered since, behind scopes the caller lacks
 		}
-		method = mcp.MethodNotificationsResourcesUpdated
-		body = append(append(append(append([]byte(`{"_meta":`), tag...), `,"uri":`...), jsonrpc.AppendString(nil, ev.uri)...), '}')
+		body := append(append(append(append([]byte(`{"_meta":`), tag...), `,"uri":`...), jsonrpc.AppendString(nil, ev.uri)...), '}')
+		return r.w.Notify(mcp.MethodNotificationsResourcesUpdated, json.RawMessage(body))
 	}
-	return r.w.Notify(method, json.RawMessage(body))
+	return lists.sendListChanged(r.w, ev.kind)
 }
 
 // listenResult is the graceful end of a stream: a result whose
@@ -242,6 +253,17 @@ func (s *Server) deliver(ctx context.Context, r *request, tag, plain []byte, tas
 // encoding, which keeps a lone-surrogate string id apart from U+FFFD).
 func listenResult(tag []byte) json.RawMessage {
 	return json.RawMessage(append(append([]byte(`{"_meta":`), tag...), '}'))
+}
+
+// wakeAll pokes every open stream: the drain has begun (s.closing is
+// closed), which each sees when it wakes. A stream added after this looks
+// at s.closing before it first waits.
+func (subs *subscriptions) wakeAll() {
+	subs.mu.Lock()
+	defer subs.mu.Unlock()
+	for sub := range subs.set {
+		sub.pending.poke()
+	}
 }
 
 // published returns how many events of kind were published so far.

@@ -27,6 +27,13 @@ func (p *pendingEvents) offer(ev event) {
 		p.events = append(p.events, ev)
 	}
 	p.mu.Unlock()
+	p.poke()
+}
+
+// poke wakes the stream (events pending, its request ended, or the server
+// draining): the stream's goroutine waits on wake alone, and looks at
+// everything that may end it each time it wakes.
+func (p *pendingEvents) poke() {
 	select {
 	case p.wake <- struct{}{}:
 	default: // woken already

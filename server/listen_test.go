@@ -142,6 +142,27 @@ func TestShutdownEndsListenStreams(t *testing.T) {
 	wantError(t, rpc(t, f.s, "tools/list", `{}`), -32603)
 }
 
+// A listen stream waits on its wake channel alone: the end of its request
+// (the client went away) wakes it too, and its handler returns at once
+// with the context's error, leaving the set of streams.
+func TestListenEndsWithItsRequest(t *testing.T) {
+	f := newFixture(t)
+	l := startListen(t, f.s, "7", `{"toolsListChanged":true}`)
+	l.next(t)
+	l.stop()
+	select {
+	case <-l.done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("listen still open after its request was cancelled")
+	}
+	f.s.subs.mu.Lock()
+	n := len(f.s.subs.set)
+	f.s.subs.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d streams still subscribed", n)
+	}
+}
+
 func (r reply) fieldRaw(t *testing.T, path ...string) string {
 	t.Helper()
 	v := r.field(t, path...)

@@ -75,6 +75,9 @@ func (s *SSEWriter) WriteEvent(id string, data []byte) error {
 	if strings.ContainsAny(id, "\r\n\x00") {
 		return errors.New("httpwire: SSE event id contains CR, LF or NUL")
 	}
+	if id == "" && bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') < 0 {
+		return s.writeOneLine(data)
+	}
 	var b bytes.Buffer
 	b.Grow(len(data) + len(id) + 32)
 	if id != "" {
@@ -93,6 +96,32 @@ func (s *SSEWriter) WriteEvent(id string, data []byte) error {
 	}
 	b.WriteByte('\n')
 	return s.write(b.Bytes())
+}
+
+// eventHead and eventTail frame an event without id whose data is one
+// line: what WriteEvent writes for it.
+var (
+	eventHead = []byte("event: message\ndata: ")
+	eventTail = []byte("\n\n")
+)
+
+// writeOneLine writes and flushes the event of data that holds no CR or
+// LF (a compact JSON-RPC message: every notification of a listen stream)
+// without building it first: the ResponseWriter buffers the three parts
+// and the flush sends them in one write, so the data is neither scanned
+// for lines nor copied into an event of its own.
+func (s *SSEWriter) writeOneLine(data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.openLocked(); err != nil {
+		return err
+	}
+	for _, p := range [...][]byte{eventHead, data, eventTail} {
+		if _, err := s.w.Write(p); err != nil {
+			return err
+		}
+	}
+	return s.rc.Flush()
 }
 
 // WriteComment writes an SSE comment (lines starting with ':') and flushes

@@ -142,3 +142,34 @@ func TestSSEWriterConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestSSEWriterOneLine: an event without id whose data is one line (every
+// compact JSON-RPC message) is written as it always was, byte for byte,
+// without allocating.
+func TestSSEWriterOneLine(t *testing.T) {
+	rec := httptest.NewRecorder()
+	s := NewSSEWriter(rec)
+	for _, p := range []string{`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, " leading space", "x"} {
+		if err := s.WriteEvent("", []byte(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n" +
+		"event: message\ndata:  leading space\n\nevent: message\ndata: x\n\n"
+	if got := rec.Body.String(); got != want {
+		t.Errorf("stream %q, want %q", got, want)
+	}
+	d := NewSSEWriter(discardFlusher{})
+	msg := []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}`)
+	if n := testing.AllocsPerRun(100, func() { _ = d.WriteEvent("", msg) }); n != 0 {
+		t.Errorf("%v allocations per one-line event, want 0", n)
+	}
+}
+
+// discardFlusher is a ResponseWriter that can flush and keeps nothing.
+type discardFlusher struct{}
+
+func (discardFlusher) Header() http.Header         { return http.Header{} }
+func (discardFlusher) Write(p []byte) (int, error) { return len(p), nil }
+func (discardFlusher) WriteHeader(int)             {}
+func (discardFlusher) Flush()                      {}

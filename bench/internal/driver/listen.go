@@ -32,6 +32,11 @@ type ListenResult struct {
 	// FanoutP50 and FanoutP99 are over every stream and trigger: the time
 	// from sending the trigger call to the stream's list_changed.
 	FanoutP50, FanoutP99 time.Duration
+	// FanoutCPU is the server's CPU time per trigger, from sending it until
+	// its list_changed reached every stream: the work of one fan-out (the
+	// trigger call's own handling included), which the machine's load
+	// changes far less than the latencies.
+	FanoutCPU time.Duration
 	// IdleCPU is the server's CPU time per second of the idle window (a rate, not a span).
 	IdleCPU time.Duration
 	// KeepAlives is the SSE comments (keep-alives) the streams received
@@ -109,7 +114,10 @@ func RunListen(s Server, trigger Call, opt ListenOptions) (ListenResult, error) 
 		timeout: timeout, client: newHTTPClient(1, timeout)}
 	defer h.client.CloseIdleConnections()
 	var lats []time.Duration
-	for t := range max(opt.Triggers, 1) {
+	var fanoutCPU time.Duration
+	triggers := max(opt.Triggers, 1)
+	for t := range triggers {
+		cpu0 := threadsCPU(pid)
 		sent := time.Now()
 		id := int64(1<<40 + t)
 		reply, err := h.call(&session{}, id)
@@ -129,7 +137,9 @@ func RunListen(s Server, trigger Call, opt ListenOptions) (ListenResult, error) 
 				return ListenResult{}, proc.describe(fmt.Errorf("list_changed did not reach every stream within %v", timeout))
 			}
 		}
+		fanoutCPU += threadsCPU(pid) - cpu0
 	}
+	res.FanoutCPU = fanoutCPU / time.Duration(triggers)
 	slices.Sort(lats)
 	res.FanoutP50, res.FanoutP99 = percentile(lats, 50), percentile(lats, 99)
 	res.PeakRSSKiB = peakRSS(pid)

@@ -62,7 +62,7 @@ type Cell struct {
 // Figures are the numbers of one run (or the per-field medians of several).
 // Load rows use RPS/P50Ns/P99Ns (and CPUNsPerReq, PeakRSSKiB), in-process
 // and start-up rows NsPerOp/BytesPerOp/AllocsPerOp, cold start P50Ns,
-// listen rows P50Ns/P99Ns (fan-out) and IdleCPUNsPerSec.
+// listen rows P50Ns/P99Ns and CPUNsPerReq (fan-out) and IdleCPUNsPerSec.
 type Figures struct {
 	RPS         float64 `json:"rps,omitzero"`
 	P50Ns       int64   `json:"p50Ns,omitzero"`
@@ -71,7 +71,8 @@ type Figures struct {
 	BytesPerOp  int64   `json:"bytesPerOp,omitzero"`
 	AllocsPerOp int64   `json:"allocsPerOp,omitzero"`
 	// CPUNsPerReq is the server process's CPU time (user+system) in the
-	// measuring window divided by the requests answered in it.
+	// measuring window divided by the requests answered in it; on listen
+	// rows, its CPU time per fan-out (ListenResult.FanoutCPU).
 	CPUNsPerReq float64 `json:"cpuNsPerReq,omitzero"`
 	// PeakRSSKiB is the server process's VmHWM at the end of the run.
 	PeakRSSKiB int64 `json:"peakRSSKiB,omitzero"`
@@ -93,8 +94,8 @@ func (f Figures) summary(m Measurement) string {
 	case KindColdStart:
 		return "first reply after " + fmtDuration(float64(f.P50Ns))
 	case KindListen:
-		return fmt.Sprintf("fan-out p50 %s p99 %s, idle %s CPU/s with %.1f keep-alives/s, %s", fmtDuration(float64(f.P50Ns)), fmtDuration(float64(f.P99Ns)),
-			fmtDuration(f.IdleCPUNsPerSec), f.KeepAlivesPerSec, fmtRSS(f.PeakRSSKiB))
+		return fmt.Sprintf("fan-out p50 %s p99 %s cpu %s, idle %s CPU/s with %.1f keep-alives/s, %s", fmtDuration(float64(f.P50Ns)), fmtDuration(float64(f.P99Ns)),
+			fmtDuration(f.CPUNsPerReq), fmtDuration(f.IdleCPUNsPerSec), f.KeepAlivesPerSec, fmtRSS(f.PeakRSSKiB))
 	}
 	return fmt.Sprintf("%s p50 %s p99 %s cpu %s/req %s", fmtRate(f.RPS), fmtDuration(float64(f.P50Ns)), fmtDuration(float64(f.P99Ns)),
 		fmtDuration(f.CPUNsPerReq), fmtRSS(f.PeakRSSKiB))
@@ -169,6 +170,7 @@ func linesFor(m Measurement) []line {
 			{label: m.Name + " fan-out p50 / p99", value: p50, cell: func(f Figures) string {
 				return fmtDuration(float64(f.P50Ns)) + " / " + fmtDuration(float64(f.P99Ns))
 			}},
+			durLine(m.Name+" fan-out CPU", func(f Figures) float64 { return f.CPUNsPerReq }),
 			durLine(m.Name+" idle CPU/s", func(f Figures) float64 { return f.IdleCPUNsPerSec }),
 			{label: m.Name + " idle keep-alives/s", value: func(f Figures) float64 { return f.KeepAlivesPerSec },
 				cell: func(f Figures) string { return fmt.Sprintf("%.1f", f.KeepAlivesPerSec) }},

@@ -198,7 +198,7 @@ func measure(cfg Config, s Server, m Measurement, round int) (Figures, string, e
 		if err != nil {
 			return Figures{}, "", err
 		}
-		return Figures{P50Ns: r.FanoutP50.Nanoseconds(), P99Ns: r.FanoutP99.Nanoseconds(),
+		return Figures{P50Ns: r.FanoutP50.Nanoseconds(), P99Ns: r.FanoutP99.Nanoseconds(), CPUNsPerReq: float64(r.FanoutCPU.Nanoseconds()),
 			IdleCPUNsPerSec: float64(r.IdleCPU.Nanoseconds()), KeepAlivesPerSec: r.KeepAlives, PeakRSSKiB: int64(r.PeakRSSKiB), Requests: m.Streams}, "", nil
 	case KindColdStart:
 		d, err := RunColdStart(s, call, m.Tools, cfg.Starts, time.Minute)
