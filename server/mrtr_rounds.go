@@ -12,8 +12,8 @@ import (
 // own (a user handler's decoded params, a task's round). Most requests
 // have none, so it lives behind a pointer that is set the first time one
 // of its fields is (request.roundsFor): 136 bytes the request struct does
-// not carry, which took it from the 896-byte size class to the 704-byte
-// one.
+// not carry, which (with its clientCapabilities in one value) took it from
+// the 896-byte size class to the 704-byte one.
 type mrtrRounds struct {
 	// idName and idArgs are the identity the state is bound to when it
 	// is not the request's scanned params (request.identityOf): a user
