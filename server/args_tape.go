@@ -49,7 +49,7 @@ func validateArgs(ctx context.Context, v *argcheck.Validator, args json.RawMessa
 func typeDecoder(d *argcheck.TypeDecoder) argsDecoder {
 	return func(ctx context.Context, args json.RawMessage, into any) error {
 		if len(args) >= jsonscan.LazyArrayMin {
-			if r := requestFrom(ctx); r != nil && (r.identity != nil || r.seals != nil) {
+			if r := requestFrom(ctx); r != nil && (r.rounds().identity != nil || r.seals != nil) {
 				return decodeForIdentity(ctx, r, d, args, into)
 			}
 		}

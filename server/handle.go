@@ -284,7 +284,7 @@ func (r *request) takeAnswers(p *requestParams, params json.RawMessage) (json.Ra
 	if p.inputResponses == nil {
 		return params, nil
 	}
-	r.answers = answers
+	r.roundsFor().answers = answers
 	return withoutMember(params, "inputResponses"), nil
 }
 
@@ -300,14 +300,14 @@ func (s *Server) beforeHandler(ctx context.Context, method string, params any) (
 	var in mrtrInput
 	switch p := params.(type) {
 	case *mcp.CallToolRequestParams:
-		p.InputResponses = answersView(r.answers)
+		p.InputResponses = answersView(r.rounds().answers)
 		in = mrtrInput{name: p.Name, args: p.Arguments, state: deref(p.RequestState)}
 	case *mcp.GetPromptRequestParams:
-		p.InputResponses = answersView(r.answers)
+		p.InputResponses = answersView(r.rounds().answers)
 		args, _ := json.Marshal(p.Arguments)
 		in = mrtrInput{name: p.Name, args: args, state: deref(p.RequestState)}
 	case *mcp.ReadResourceRequestParams:
-		p.InputResponses = answersView(r.answers)
+		p.InputResponses = answersView(r.rounds().answers)
 		in = mrtrInput{name: p.URI, state: deref(p.RequestState)}
 	default:
 		return ctx, nil

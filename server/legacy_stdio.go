@@ -20,10 +20,16 @@ import (
 // connection's session, else when it runs (handle).
 type stdioRequest struct {
 	msg jsonrpc.Message
-	// pr is the parse made on the read loop, era the era it chose; nil on
-	// the modern path, where handle parses msg into a parsedRequest
-	// on its stack (512 bytes the stdioCall does not carry).
-	pr  *parsedRequest
+	// early is the parse made on the read loop and the era it chose; nil
+	// on the modern path, where handle parses msg into a parsedRequest on
+	// its stack (512 bytes the stdioCall does not carry).
+	early *stdioEarly
+}
+
+// stdioEarly is a request parsed on the read loop (eraOf) and its era
+// (one allocation, one pointer in the stdioCall).
+type stdioEarly struct {
+	pr  parsedRequest
 	era era
 }
 
@@ -36,9 +42,9 @@ func (c *stdioConn) eraOf(ctx context.Context, msg jsonrpc.Message, req *stdioRe
 	if c.legacy == nil && msg.Method != legacy.MethodInitialize {
 		return
 	}
-	pr := parseRequest(msg)
-	req.pr = &pr
-	req.era = c.s.eraFor(req.pr, c.legacy, func() *legacySession {
+	e := &stdioEarly{pr: parseRequest(msg)}
+	req.early = e
+	e.era = c.s.eraFor(&e.pr, c.legacy, func() *legacySession {
 		sess := c.s.newLegacySession(c.send)
 		c.legacy = sess
 		go func() {
@@ -61,8 +67,8 @@ func (c *stdioConn) legacyMessage(ctx context.Context, msg jsonrpc.Message) {
 func (c *stdioConn) handle(ctx context.Context, call *stdioCall) Response {
 	req, w := &call.req, &call.w
 	w.ctx = ctx
-	if req.pr != nil {
-		return req.era.handleRequest(ctx, req.pr, w)
+	if e := req.early; e != nil {
+		return e.era.handleRequest(ctx, &e.pr, w)
 	}
 	// No session when it was read.
 	pr := parseRequest(req.msg)

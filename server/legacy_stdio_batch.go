@@ -100,7 +100,7 @@ func (c *stdioConn) startBatched(l *stdioLoop, sb *stdioBatch, i int, msg jsonrp
 			}
 		}
 	}
-	call := &stdioCall{id: msg.ID}
+	call := &stdioCall{req: stdioRequest{msg: msg}}
 	// Its answer is an element of the batch response (batchDone, cutOff):
 	// answerRemaining must not answer it alone.
 	call.answered.Store(true)
@@ -124,7 +124,7 @@ func (c *stdioConn) startBatched(l *stdioLoop, sb *stdioBatch, i int, msg jsonrp
 		sb.answer(i, jsonrpc.AppendError(nil, msg.ID, inFlightIDError()))
 		return true
 	}
-	c.register(call, key) // notifications/cancelled reaches it, later ids see it
+	c.register(call) // notifications/cancelled reaches it, later ids see it
 	c.wg.Add(1)
 	c.mu.Unlock()
 	sb.start(i)

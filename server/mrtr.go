@@ -49,43 +49,60 @@ type mrtrInput struct {
 // whose inputResponses readAnswers has read from the scanned params before
 // the dispatcher decoded the rest: routeHandlers).
 func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
+	var state string
 	if p != nil {
-		in = &mrtrInput{name: p.name, args: p.arguments}
-		if r.method == mcp.MethodResourcesRead {
-			in.name = p.uri
-		}
 		answers, rerr := readAnswers(p.inputResponses)
 		if rerr != nil {
 			return rerr
 		}
-		r.answers = answers
+		if answers != nil {
+			r.roundsFor().answers = answers
+		}
 		if p.stateGiven {
 			if !p.hasState {
 				return invalidParams("requestState must be a string")
 			}
-			in.state = p.requestState
+			state = p.requestState
 		}
+		if p != &r.params {
+			// Not the params r holds, which identityOf reads.
+			name := p.name
+			if r.method == mcp.MethodResourcesRead {
+				name = p.uri
+			}
+			r.giveIdentity(name, p.arguments)
+		}
+	} else {
+		state = in.state
+		r.giveIdentity(in.name, in.args)
 	}
 	r.mrtrAllowed = true
-	r.idName, r.idArgs = in.name, in.args
-	if in.state != "" {
-		if p != nil && r.deferStateCheck(in.args) {
+	if state != "" {
+		_, args := r.identityOf()
+		if p != nil && r.deferStateCheck(args) {
 			// Opened now; its digest compared as the arguments are read
 			// (mrtr_fused.go).
-			state, want, err := r.s.open(in.state)
+			opened, want, err := r.s.open(state)
 			if err != nil {
 				return invalidParams("requestState: " + err.Error())
 			}
-			r.identity = &identityCheck{pending: true, want: want, state: state}
+			r.roundsFor().identity = &identityCheck{pending: true, want: want, state: opened}
 			return nil
 		}
-		state, err := r.s.unseal(in.state, r.identityDigest())
+		verified, err := r.s.unseal(state, r.identityDigest())
 		if err != nil {
 			return invalidParams("requestState: " + err.Error())
 		}
-		r.state = state
+		r.roundsFor().state = verified
 	}
 	return nil
+}
+
+// giveIdentity records the identity a requestState of r is bound to when
+// it is not r's scanned params (identityOf).
+func (r *request) giveIdentity(name string, args []byte) {
+	x := r.roundsFor()
+	x.idName, x.idArgs, x.idGiven = name, args, true
 }
 
 // identityDigest returns the digest of the request identity a
@@ -95,16 +112,17 @@ func (r *request) prepareMRTR(p *requestParams, in *mrtrInput) *jsonrpc.Error {
 // arguments are hashed as their canonical form is written, never held
 // whole (identityDigestOf).
 func (r *request) identityDigest() [sha256.Size]byte {
-	if c := r.identity; c != nil && c.have {
+	if c := r.rounds().identity; c != nil && c.have {
 		return c.digest // taken as the arguments were read (mrtr_fused.go)
 	}
 	principal := principalKey(r.ctx)
-	if t := r.argsTape(r.idArgs); t != nil {
-		buf := make([]byte, 0, len(r.method)+len(r.idName)+len(r.idArgs)+len(principal)+8)
-		buf = append(appendIdentityTape(buf, r.method, r.idName, t), 0)
+	name, args := r.identityOf()
+	if t := r.argsTape(args); t != nil {
+		buf := make([]byte, 0, len(r.method)+len(name)+len(args)+len(principal)+8)
+		buf = append(appendIdentityTape(buf, r.method, name, t), 0)
 		return sha256.Sum256(append(buf, principal...))
 	}
-	return identityDigestOf(r.method, r.idName, r.idArgs, r.argSpans(r.idArgs), principal)
+	return identityDigestOf(r.method, name, args, r.argSpans(args), principal)
 }
 
 // argSpans are the large arrays of args as the check of the message r came
@@ -197,11 +215,12 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	state := r.state
-	if r.stateSet {
-		state = r.newState
+	x := r.roundsFor()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	state := x.state
+	if x.stateSet {
+		state = x.newState
 	}
 	if len(reqs) == 0 && state == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the handler asked for input without input requests or state"}
@@ -225,10 +244,11 @@ func (r *request) inputRequired(ire *InputRequiredError) (any, error) {
 // checked like Ask's (requireFor: mrtr.mdx, servers MUST NOT send input
 // requests the client has not declared support for).
 func (r *request) openRequests(ire *InputRequiredError) (mcp.InputRequests, error) {
-	r.mu.Lock()
+	x := r.roundsFor()
+	x.mu.Lock()
 	reqs := mcp.InputRequests{}
-	maps.Copy(reqs, r.pending)
-	r.mu.Unlock()
+	maps.Copy(reqs, x.pending)
+	x.mu.Unlock()
 	for k, v := range ire.Requests {
 		if v == nil {
 			continue
@@ -276,7 +296,7 @@ func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputRespon
 	if err := requireFor(ctx, req); err != nil {
 		return nil, err
 	}
-	raw, answered := r.answers[key]
+	raw, answered := r.rounds().answers[key]
 	if lc := legacyFrom(ctx); lc != nil && !answered {
 		return lc.ask(ctx, key, req, r.w) // legacy session: a real request to the client
 	}
@@ -287,12 +307,13 @@ func Ask(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputRespon
 		}
 		return resp, nil
 	}
-	r.mu.Lock()
-	if r.pending == nil {
-		r.pending = map[string]mcp.InputRequest{}
+	x := r.roundsFor()
+	x.mu.Lock()
+	if x.pending == nil {
+		x.pending = map[string]mcp.InputRequest{}
 	}
-	r.pending[key] = req
-	r.mu.Unlock()
+	x.pending[key] = req
+	x.mu.Unlock()
 	return nil, &InputRequiredError{Requests: map[string]mcp.InputRequest{key: req}}
 }
 
@@ -353,7 +374,7 @@ func samplingNeeds(ctx context.Context, p *mcp.CreateMessageRequestParams) *mcp.
 // (verified; nil when none); SetState stores state for the next round.
 func State(ctx context.Context) json.RawMessage {
 	if r := requestFrom(ctx); r != nil {
-		return r.state
+		return r.rounds().state
 	}
 	return nil
 }
@@ -370,10 +391,11 @@ func SetState(ctx context.Context, state json.RawMessage) error {
 	if !json.Valid(state) {
 		return errors.New("server.SetState: state is not valid JSON")
 	}
-	r.mu.Lock()
-	r.newState = append(json.RawMessage(nil), state...)
-	r.stateSet = true
-	r.mu.Unlock()
+	x := r.roundsFor()
+	x.mu.Lock()
+	x.newState = append(json.RawMessage(nil), state...)
+	x.stateSet = true
+	x.mu.Unlock()
 	return nil
 }
 

@@ -78,14 +78,14 @@ func (r *request) deferStateCheck(args []byte) bool {
 // with digest; the request's state when they agree. keep: digest is the
 // reading's, kept for a seal (nothing else has been lent the arguments).
 func (r *request) checkState(digest [sha256.Size]byte, keep bool) *jsonrpc.Error {
-	c := r.identity
+	c := r.rounds().identity
 	c.pending = false
 	if digest != c.want {
 		return invalidParams("requestState: " + errOtherRequest.Error())
 	}
 	c.have, c.digest = keep, digest
 	if len(c.state) > 0 {
-		r.state = c.state
+		r.roundsFor().state = c.state
 	}
 	return nil
 }
@@ -94,7 +94,7 @@ func (r *request) checkState(digest [sha256.Size]byte, keep bool) *jsonrpc.Error
 // reading now, from identityDigest's own reading (any path but the one
 // the reading decides: see toolRegistry.call).
 func (r *request) settleState() *jsonrpc.Error {
-	if r == nil || r.identity == nil || !r.identity.pending {
+	if r == nil || r.rounds().identity == nil || !r.rounds().identity.pending {
 		return nil
 	}
 	return r.checkState(r.identityDigest(), false)
@@ -114,20 +114,20 @@ func (r *request) identityReader(args []byte) *identityReader {
 	if r == nil || !fuseIdentity || !r.mrtrAllowed || r.method != mcp.MethodToolsCall || r.argsLent {
 		return nil
 	}
-	if len(args) < jsonscan.LazyArrayMin || len(r.idArgs) != len(args) || &r.idArgs[0] != &args[0] {
+	if _, idArgs := r.identityOf(); len(args) < jsonscan.LazyArrayMin || len(idArgs) != len(args) || &idArgs[0] != &args[0] {
 		return nil
 	}
 	if a := r.params.arguments; len(a) != len(args) || &a[0] != &args[0] || r.argsTape(args) != nil {
 		return nil
 	}
-	switch c := r.identity; {
+	switch c := r.rounds().identity; {
 	case c != nil && c.pending:
 	case c != nil && c.have:
 		return nil
 	case r.seals == nil || !r.seals.Load():
 		return nil
 	default:
-		r.identity = &identityCheck{}
+		r.roundsFor().identity = &identityCheck{}
 	}
 	return &identityReader{r: r}
 }
@@ -161,13 +161,14 @@ func (ir *identityReader) Start(t *jsonscan.Tape) {
 	ir.h = sha256.New()
 	ir.dst = make([]byte, 0, 2*canonicalFlush)
 	principal := principalKey(r.ctx)
+	idName, _ := r.identityOf()
 	ir.next, ir.stop = iter.Pull(func(yield func(int) bool) {
 		defer func() {
 			if v := recover(); v != nil && v != (abortCanonical{}) {
 				panic(v)
 			}
 		}()
-		dst := append(append(append(append(ir.dst, r.method...), 0), r.idName...), 0)
+		dst := append(append(append(append(ir.dst, r.method...), 0), idName...), 0)
 		c := canonicalizer{t: t, h: ir.h, hole: func(dst []byte, i int) []byte {
 			ir.dst = dst // the elements go on from here
 			if !yield(i) {
@@ -251,10 +252,10 @@ func (ir *identityReader) Done(complete bool) error {
 	}
 	ir.release()
 	r := ir.r
-	if !ok && r.identity.pending {
+	if !ok && r.rounds().identity.pending {
 		sum = r.identityDigest()
 	}
-	if c := r.identity; c.pending {
+	if c := r.rounds().identity; c.pending {
 		if rerr := r.checkState(sum, true); rerr != nil {
 			return stateError{rerr}
 		}

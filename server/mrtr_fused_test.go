@@ -76,29 +76,36 @@ func FuzzIdentityReader(f *testing.F) {
 			return
 		}
 		want := wantDigest("tools/call", "n", args, "")
-		r := &request{method: "tools/call", idName: "n", idArgs: args, ctx: context.Background(), identity: &identityCheck{}}
+		r := fusedRequest(args, &identityCheck{})
 		complete, _ := readArgsAs(&identityReader{r: r}, tp, order)
-		if c := r.identity; c.have && c.digest != want {
+		if c := r.rounds().identity; c.have && c.digest != want {
 			t.Fatalf("%q (min %d, order %d): the reading's digest differs from identity's", args, min%32+1, order%4)
 		}
-		if r.identity.have && !complete {
+		if r.rounds().identity.have && !complete {
 			t.Fatalf("%q: a digest kept from an incomplete reading", args)
 		}
-		if complete && order%4 == 0 && len(tp.LazyArrays()) == 1 && !r.identity.have {
+		if complete && order%4 == 0 && len(tp.LazyArrays()) == 1 && !r.rounds().identity.have {
 			t.Fatalf("%q (min %d): one lazy array read through, no digest", args, min%32+1)
 		}
 		for _, sealed := range [][sha256.Size]byte{want, {1}} {
-			r := &request{method: "tools/call", idName: "n", idArgs: args, ctx: context.Background(),
-				identity: &identityCheck{pending: true, want: sealed, state: []byte(`{"s":1}`)}}
+			r := fusedRequest(args, &identityCheck{pending: true, want: sealed, state: []byte(`{"s":1}`)})
 			ir := &identityReader{r: r}
 			_, err := readArgsAs(ir, tp, order)
-			if ir.Done(false) != nil || r.identity.pending {
+			if ir.Done(false) != nil || r.rounds().identity.pending {
 				t.Fatalf("%q: a second Done changed something, or the state is still pending", args)
 			}
-			accepted := string(r.state) == `{"s":1}`
+			accepted := string(r.rounds().state) == `{"s":1}`
 			if accepted == (err != nil) || accepted != (sealed == want) {
 				t.Fatalf("%q (min %d, order %d): state sealed for the digest %v, accepted %v", args, min%32+1, order%4, sealed == want, accepted)
 			}
 		}
 	})
+}
+
+// fusedRequest is a tools/call of tool "n" with args and the identity
+// check c.
+func fusedRequest(args []byte, c *identityCheck) *request {
+	r := &request{method: "tools/call", ctx: context.Background()}
+	r.mrtr.Store(&mrtrRounds{idName: "n", idArgs: args, idGiven: true, identity: c})
+	return r
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
@@ -25,33 +24,23 @@ type request struct {
 
 	progress progressState // the last progress notification sent
 
-	capsOnce sync.Once
-	caps     *mcp.ClientCapabilities
-	capsErr  error
+	caps atomic.Pointer[clientCaps] // the decoded clientCapabilities (capabilities)
 
 	cache *CachePolicy // per-call override (SetCachePolicy)
 
 	frame   resultFrame // the tool result's buffer, with room for the response head (frame.go)
 	toolOut toolText    // the tool's output, lent to it by the registry (toolRegistry.call)
 
-	// Multi round-trip state.
+	// Multi round-trip state: the request may answer input_required
+	// (tools/call, prompts/get, resources/read); the rest, when it has any,
+	// behind mrtr (mrtr_rounds.go).
 	mrtrAllowed bool
-	idName      string // tool/prompt name or resource URI the state is bound to
-	idArgs      []byte // and its arguments
-	// answers are the raw inputResponses by key, each decoded when the
-	// handler asks for its key (Ask, decodeAnswer).
-	answers  map[string]json.RawMessage
-	state    json.RawMessage // verified state from requestState
-	mu       sync.Mutex
-	newState json.RawMessage
-	stateSet bool
-	pending  map[string]mcp.InputRequest
-	// identity is the identity check of a request with large arguments
-	// (mrtr_fused.go); seals the flag of its tool that it has sealed
-	// states; argsLent: its arguments were lent to a middleware.
-	identity *identityCheck
-	seals    *atomic.Bool
+	// argsLent: its arguments were lent to a middleware.
 	argsLent bool
+	mrtr     atomic.Pointer[mrtrRounds]
+	// seals is the flag of its tool that it has sealed states
+	// (mrtr_fused.go).
+	seals *atomic.Bool
 }
 
 type requestKey struct{}
@@ -91,16 +80,26 @@ func requestFrom(ctx context.Context) *request {
 	return r
 }
 
-// capabilities decodes the request's clientCapabilities once.
+// clientCaps is a request's clientCapabilities, decoded once.
+type clientCaps struct {
+	caps mcp.ClientCapabilities
+	err  error
+}
+
+// capabilities decodes the request's clientCapabilities once (whoever
+// decodes them first, on any goroutine, wins: the others return the same).
 func (r *request) capabilities() (*mcp.ClientCapabilities, error) {
-	r.capsOnce.Do(func() {
-		r.caps = new(mcp.ClientCapabilities)
-		if len(r.meta.caps) == 0 || string(r.meta.caps) == "{}" {
-			return
-		}
-		r.capsErr = json.Unmarshal(r.meta.caps, r.caps)
-	})
-	return r.caps, r.capsErr
+	if c := r.caps.Load(); c != nil {
+		return &c.caps, c.err
+	}
+	c := new(clientCaps)
+	if len(r.meta.caps) != 0 && string(r.meta.caps) != "{}" {
+		c.err = json.Unmarshal(r.meta.caps, &c.caps)
+	}
+	if !r.caps.CompareAndSwap(nil, c) {
+		c = r.caps.Load()
+	}
+	return &c.caps, c.err
 }
 
 // notify sends a notification tied to this request unless it is finished or

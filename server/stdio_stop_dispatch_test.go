@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/jsonrpc"
 )
 
 // TestStdioDispatchesNothingAfterItReturns: the read loop, stuck writing
@@ -121,9 +123,9 @@ func TestStdioSpawnAfterJobsClosed(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c := &stdioConn{calls: map[string]*stdioCall{}, jobs: make(chan *stdioCall)}
-	call := &stdioCall{listen: true}
+	call := &stdioCall{req: stdioRequest{msg: jsonrpc.Message{ID: jsonrpc.IntID(1)}}, listen: true}
 	call.ctx.init(ctx, newGoneRef(ctx))
-	c.register(call, "1")
+	c.register(call)
 	c.wg.Add(1)
 	c.closeJobs()
 	c.spawn(call) // panicked: send on closed channel

@@ -66,13 +66,14 @@ func (g *toolRegistry) callTask(ctx context.Context, r *request, p *requestParam
 			return nil, true, storeError(err)
 		}
 	}
-	r.mu.Lock()
-	tk.answers = cloneAnswers(r.answers) // all of them: Ask in the task decodes them as inline
-	tk.state = r.state
-	if r.stateSet {
-		tk.state = r.newState
+	x := r.roundsFor()
+	x.mu.Lock()
+	tk.answers = cloneAnswers(x.answers) // all of them: Ask in the task decodes them as inline
+	tk.state = x.state
+	if x.stateSet {
+		tk.state = x.newState
 	}
-	r.mu.Unlock()
+	x.mu.Unlock()
 	created := tk.wire(false, g.s.metaJSON) // status working, before the tool can change it
 	go g.s.runTask(tctx, tk)
 	return created, true, nil
@@ -87,11 +88,9 @@ func (s *Server) runTask(ctx context.Context, t *task) {
 	defer s.mirrorTask(t) // the final status, for the other replicas (cluster)
 	for {
 		t.mu.Lock()
-		r := &request{
-			s: s, method: mcp.MethodToolsCall, meta: t.meta,
-			mrtrAllowed: true, answers: maps.Clone(t.answers),
-			idName: t.tool.key, idArgs: t.args, state: t.state,
-		}
+		r := &request{s: s, method: mcp.MethodToolsCall, meta: t.meta, mrtrAllowed: true}
+		r.mrtr.Store(&mrtrRounds{answers: maps.Clone(t.answers),
+			idName: t.tool.key, idArgs: t.args, idGiven: true, state: t.state})
 		t.mu.Unlock()
 		rctx := withRequest(withTaskOwner(ctx, t), r)
 		r.ctx = rctx
@@ -141,9 +140,10 @@ func (s *Server) parkTask(ctx context.Context, t *task, r *request, ire *InputRe
 		t.finish(TaskFailed, nil, toRPCError(err), "")
 		return false
 	}
-	r.mu.Lock()
-	newState, stateSet := r.newState, r.stateSet
-	r.mu.Unlock()
+	x := r.roundsFor()
+	x.mu.Lock()
+	newState, stateSet := x.newState, x.stateSet
+	x.mu.Unlock()
 	if len(reqs) == 0 {
 		t.finish(TaskFailed, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: "Internal error: the tool asked for input without input requests"}, "")

@@ -416,7 +416,7 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 	if err == nil {
 		t = g.get(name)
 	}
-	if c := r.identity; c != nil && c.pending && !(t != nil && t.readsArgs && t.taskSupport == TaskSupportNone &&
+	if c := r.rounds().identity; c != nil && c.pending && !(t != nil && t.readsArgs && t.taskSupport == TaskSupportNone &&
 		g.s.opts.Visible == nil && p.arguments != nil && jsonscan.Kind(p.arguments) == '{' && checkScopes(ctx, t.scopes) == nil) {
 		// The requestState's digest is compared now, as prepareMRTR
 		// compared it, unless the tool's decoder reads the arguments next
