@@ -147,3 +147,23 @@ func TestAttackCallTimeoutIgnoredWhileConnecting(t *testing.T) {
 		t.Errorf("mcpgen call --timeout 1s against a server that never answers has not given up after %s (two requests of at most 1 s each)", time.Since(start).Round(time.Second))
 	}
 }
+
+// TestAttackInitNotEmptyMessage: `mcpgen init DIR` on a folder holding two
+// files says "DIR is not empty (2 entrys)": pluralize appends "s" to
+// "entry". Cosmetic, but it is the first message a new user meets when the
+// folder is not fresh.
+func TestAttackInitNotEmptyMessage(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.txt", "b.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := cli(t, "init", dir, "--module", "example.com/x")
+	if code == exitOK {
+		t.Fatalf("init into a non-empty folder without --force: exit 0")
+	}
+	if strings.Contains(stderr, "entrys") {
+		t.Errorf("misspelt plural: %s", stderr)
+	}
+}
