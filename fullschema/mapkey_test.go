@@ -11,17 +11,14 @@ import (
 	"github.com/mcpgen/mcpgen/server"
 )
 
-// TestAttackIntMapKeysCollide: README "Arguments a tool receives are
-// exactly the ones validated": the arguments are parsed once, checked, and
-// "that same tree fills the struct". A map[int]string field (mcpgen tools
-// derives {"patternProperties":{"^[0-9]+$":…},"additionalProperties":false}
-// for it, copied here) accepts {"1":"b","01":"c"}: two distinct members, both
-// valid, which fill one map key, 1. The tool receives one entry, and which
-// value won is an accident of order: a validated argument is silently
-// dropped (found by adding such a field to a fresh `mcpgen init` project:
-// `mcpgen call --server ./h foo '{"x":{"1":"b","01":"c"}}'` prints
-// "1 map[1:c]"). The call should be refused (isError naming /x/01) instead.
-func TestAttackIntMapKeysCollide(t *testing.T) {
+// TestIntMapKeysThatCollideAreRefused: README "Arguments a tool receives
+// are exactly the ones validated". A map[int]string field whose schema
+// accepts any digits as a member name (the pattern mcpgen tools derived
+// before it became the canonical `^(0|-?[1-9][0-9]*)$`; a hand-written
+// schema may still say it) accepts {"1":"b","01":"c"}: two members, both
+// valid, that would fill one map key, 1, one value silently dropped. The
+// decoder refuses the call instead, naming /x/01.
+func TestIntMapKeysThatCollideAreRefused(t *testing.T) {
 	type Args struct {
 		X map[int]string `json:"x"`
 	}
@@ -43,5 +40,8 @@ func TestAttackIntMapKeysCollide(t *testing.T) {
 	body := string(resp.Body)
 	if got != nil && len(got) < 2 && !strings.Contains(body, `"isError":true`) && !strings.Contains(body, `"error"`) {
 		t.Errorf("two validated members of x became one map entry %v, and the call succeeded:\n%s", got, body)
+	}
+	if !strings.Contains(body, "/x/01") {
+		t.Errorf("the refusal does not name the member /x/01:\n%s", body)
 	}
 }
