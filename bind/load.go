@@ -86,7 +86,7 @@ func Load(dir string, opts LoadOptions) (*Package, error) {
 	}
 	b := &binder{
 		fset: p.Fset, pkg: p.Types, info: p.TypesInfo, errs: &errs,
-		out:   &Package{Name: p.Name, Path: p.PkgPath, Dir: abs, Types: p.Types, fset: p.Fset, generated: map[string]bool{}},
+		out:   &Package{Name: p.Name, Path: p.PkgPath, Dir: abs, Types: p.Types, fset: p.Fset, info: p.TypesInfo, generated: map[string]bool{}},
 		names: map[string]token.Position{},
 	}
 	for _, f := range p.Syntax {

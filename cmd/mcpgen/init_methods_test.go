@@ -8,16 +8,13 @@ import (
 	"testing"
 )
 
-// TestAttackScaffoldMethodToolNotServed: README, "Five minutes": "Add a
-// tool to `tools.go` (a package-level func like the sample `Greet`, or a
-// method when the tool needs state) ... then `go generate ./...`". Doing
-// exactly that in a fresh `mcpgen init` project, with a method tool, gives
-// a project that vets, builds and passes its tests, and whose server does
-// not serve the new tool: mcpgen tools binds it into (*Counter).MCPRegister,
-// which nothing calls (main.go calls only the package-level MCPRegister),
-// and neither go generate nor go test says so. The tool should be served,
-// or go generate / the scaffold's tests should fail naming what to call.
-func TestAttackScaffoldMethodToolNotServed(t *testing.T) {
+// TestScaffoldTestsNameUnregisteredMethodTools: README, "Five minutes":
+// "Add a tool to `tools.go` (a package-level func like the sample `Greet`,
+// or a method when the tool needs state) ... then `go generate ./...`".
+// mcpgen tools binds a method tool into (*Counter).MCPRegister, which
+// main.go does not call, so the tool is not served: the scaffold's go test
+// must fail naming the call to add, and pass once it is added.
+func TestScaffoldTestsNameUnregisteredMethodTools(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a scaffolded project's test (about 5 s idle); skipped with -short")
 	}
@@ -64,7 +61,7 @@ func (c *Counter) Count(ctx context.Context, in CountArgs) (string, error) {
 		t.Logf("mcpgen tools refused: exit %d\n%s%s", code, stdout, stderr)
 		return
 	}
-	if err := os.WriteFile(filepath.Join(dir, "served_attack_test.go"), []byte(`package main
+	if err := os.WriteFile(filepath.Join(dir, "served_test.go"), []byte(`package main
 
 import (
 	"strings"
@@ -86,14 +83,35 @@ func TestServedTools(t *testing.T) {
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(goCmd, "test", "-count=1", "-run", "TestServedTools|TestGreet", ".")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil && !strings.Contains(string(out), "NOT SERVED") {
-		t.Logf("go test failed another way (acceptable if it names the fix): %v\n%s", err, out)
-		return
+	// go test ./... is the README's next step; the scaffold's
+	// TestBindingsUpToDate must fail naming what to call.
+	goTest := func() (string, error) {
+		cmd := exec.Command(goCmd, "test", "-count=1", "-run", "TestServedTools|TestBindingsUpToDate|TestGreet", ".")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		return string(out), err
 	}
-	if strings.Contains(string(out), "NOT SERVED") {
-		t.Errorf("a method tool added as the README says, then go generate: the project builds and tests green, the tool is not served\n%s", out)
+	out, err := goTest()
+	if err == nil {
+		t.Fatalf("a method tool added as the README says, then go generate: the project tests green, the tool is not served\n%s", out)
+	}
+	if !strings.Contains(out, "(&Counter{}).MCPRegister(&opts)") {
+		t.Fatalf("go test fails without naming the MCPRegister to call:\n%s", out)
+	}
+	// Doing what it says serves the tool.
+	mainGo := filepath.Join(dir, "main.go")
+	src, err = os.ReadFile(mainGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := strings.Replace(string(src), "\tMCPRegister(&opts)", "\tMCPRegister(&opts)\n\t(&Counter{}).MCPRegister(&opts)", 1)
+	if fixed == string(src) {
+		t.Fatal("main.go does not call MCPRegister(&opts)")
+	}
+	if err := os.WriteFile(mainGo, []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := goTest(); err != nil {
+		t.Errorf("with (&Counter{}).MCPRegister(&opts) in newServer: %v\n%s", err, out)
 	}
 }
