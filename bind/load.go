@@ -1,10 +1,13 @@
 package bind
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -44,6 +47,16 @@ func Load(dir string, opts LoadOptions) (*Package, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("bind: %w", err)
+	}
+	// The go command runs in dir: a missing one would be reported as the
+	// go binary missing ("fork/exec …/go: no such file or directory").
+	switch fi, err := os.Stat(abs); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("bind: package folder %s does not exist", dir)
+	case err != nil:
+		return nil, fmt.Errorf("bind: package folder %w", err)
+	case !fi.IsDir():
+		return nil, fmt.Errorf("bind: %s is not a folder: give the folder of the package", dir)
 	}
 	cfg := &packages.Config{Mode: loadMode, Dir: abs, Env: opts.Env, BuildFlags: opts.BuildFlags}
 	if opts.OverlayEarlierBindings {
