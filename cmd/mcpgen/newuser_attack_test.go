@@ -10,37 +10,6 @@ import (
 	"time"
 )
 
-// TestAttackGenerateIntoAnotherPackage: `mcpgen generate --out .` run in the
-// folder of an existing package (say an `mcpgen init` project, package
-// main) writes the generated package (here "mcp", the default when the
-// folder name is no identifier; "hello" for a folder named hello) beside
-// it: exit 0, and the folder no longer builds ("found packages main
-// (main.go) and mcp (client.go)"). generate refuses --package main because
-// it "would make a command", and promises that "other files are never
-// touched" and that a failed run "leaves the folder as it was", yet it
-// leaves a folder with two packages that the go command refuses. It should
-// refuse (exit 2, nothing written), naming the package the folder holds.
-func TestAttackGenerateIntoAnotherPackage(t *testing.T) {
-	isolate(t)
-	schema := writeSchema(t, t.TempDir(), "2030-01-01", tinySchema)
-	dir := filepath.Join(t.TempDir(), "hello")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := cli(t, "generate", "--schema", schema, "--out", dir)
-	entries, _ := os.ReadDir(dir)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	if code == exitOK {
-		t.Errorf("generate --out <folder of package main>: exit 0, the folder now holds %v (package main beside the generated package)\n%s%s", names, stdout, stderr)
-	}
-}
-
 // TestAttackCallTimeoutIgnoredWhileConnecting: `mcpgen call --help`:
 // "--timeout duration  time limit for each request". Against a command that
 // never answers (a wrong binary, a server stuck at start), `--timeout 1s`
