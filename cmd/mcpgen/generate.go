@@ -164,14 +164,6 @@ func generatedByGenerate(name string, content []byte) bool {
 	return name != bind.OutputFile && !bind.IsBindingFile(content)
 }
 
-// plural writes "1 file", "3 files".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 // checkOutput is generate --check: it compares and writes nothing.
 func checkOutput(e *env, out string, files []writeout.File, schemaArg string, m *schema.Model, logf func(string, ...any), start time.Time) int {
 	stale, err := writeout.Check(out, files, writeout.Options{Owns: generatedByGenerate})

@@ -234,10 +234,3 @@ func removeOutput(e *env, target string, logf func(string, ...any)) int {
 	logf("removed %s (no //mcp: directives left)", target)
 	return exitOK
 }
-
-func pluralize(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}
