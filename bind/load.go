@@ -48,16 +48,6 @@ func Load(dir string, opts LoadOptions) (*Package, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bind: %w", err)
 	}
-	// The go command runs in dir: a missing one would be reported as the
-	// go binary missing ("fork/exec …/go: no such file or directory").
-	switch fi, err := os.Stat(abs); {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("bind: package folder %s does not exist", dir)
-	case err != nil:
-		return nil, fmt.Errorf("bind: package folder %w", err)
-	case !fi.IsDir():
-		return nil, fmt.Errorf("bind: %s is not a folder: give the folder of the package", dir)
-	}
 	cfg := &packages.Config{Mode: loadMode, Dir: abs, Env: opts.Env, BuildFlags: opts.BuildFlags}
 	if opts.OverlayEarlierBindings {
 		cleanup, err := useOverlay(cfg, bindingOverlay(abs))
@@ -68,6 +58,9 @@ func Load(dir string, opts LoadOptions) (*Package, error) {
 	}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {
+		if ferr := checkFolder(abs, dir); ferr != nil {
+			return nil, ferr
+		}
 		return nil, fmt.Errorf("bind: loading %s: %w", dir, err)
 	}
 	if len(pkgs) != 1 {
@@ -117,6 +110,24 @@ func Load(dir string, opts LoadOptions) (*Package, error) {
 		return nil, errs
 	}
 	return b.out, nil
+}
+
+// checkFolder says what is wrong with a package folder the go command
+// could not run in, which it reports as the go binary missing ("fork/exec
+// …/go: no such file or directory"). It runs only after a failed load: a
+// test's successful CheckUpToDate must not stat the folder, whose
+// modification time (a file built into it) would keep Go's test cache
+// from reusing the result.
+func checkFolder(abs, dir string) error {
+	switch fi, err := os.Stat(abs); {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("bind: package folder %s does not exist", dir)
+	case err != nil:
+		return fmt.Errorf("bind: package folder %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("bind: %s is not a folder: give the folder of the package", dir)
+	}
+	return nil
 }
 
 // parsePos parses the "file:line:col" form go/packages uses.
