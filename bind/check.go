@@ -21,6 +21,11 @@ func CheckUpToDate(dir string, opts LoadOptions) error {
 	if err != nil {
 		return err
 	}
+	return checkUpToDate(pkg, dir)
+}
+
+// checkUpToDate is CheckUpToDate of the package loaded from dir.
+func checkUpToDate(pkg *Package, dir string) error {
 	target := filepath.Join(dir, OutputFile)
 	have, err := os.ReadFile(target)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -1,10 +1,13 @@
 package bind
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -55,6 +58,9 @@ func Load(dir string, opts LoadOptions) (*Package, error) {
 	}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {
+		if ferr := checkFolder(abs, dir); ferr != nil {
+			return nil, ferr
+		}
 		return nil, fmt.Errorf("bind: loading %s: %w", dir, err)
 	}
 	if len(pkgs) != 1 {
@@ -86,7 +92,7 @@ func Load(dir string, opts LoadOptions) (*Package, error) {
 	}
 	b := &binder{
 		fset: p.Fset, pkg: p.Types, info: p.TypesInfo, errs: &errs,
-		out:   &Package{Name: p.Name, Path: p.PkgPath, Dir: abs, Types: p.Types, fset: p.Fset, generated: map[string]bool{}},
+		out:   &Package{Name: p.Name, Path: p.PkgPath, Dir: abs, Types: p.Types, fset: p.Fset, info: p.TypesInfo, generated: map[string]bool{}},
 		names: map[string]token.Position{},
 	}
 	for _, f := range p.Syntax {
@@ -104,6 +110,24 @@ func Load(dir string, opts LoadOptions) (*Package, error) {
 		return nil, errs
 	}
 	return b.out, nil
+}
+
+// checkFolder says what is wrong with a package folder the go command
+// could not run in, which it reports as the go binary missing ("fork/exec
+// …/go: no such file or directory"). It runs only after a failed load: a
+// test's successful CheckUpToDate must not stat the folder, whose
+// modification time (a file built into it) would keep Go's test cache
+// from reusing the result.
+func checkFolder(abs, dir string) error {
+	switch fi, err := os.Stat(abs); {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("bind: package folder %s does not exist", dir)
+	case err != nil:
+		return fmt.Errorf("bind: package folder %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("bind: %s is not a folder: give the folder of the package", dir)
+	}
+	return nil
 }
 
 // parsePos parses the "file:line:col" form go/packages uses.

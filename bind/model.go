@@ -22,6 +22,7 @@ type Package struct {
 	Templates []ResourceTemplate // in source order
 
 	fset      *token.FileSet  // positions of Types' objects; nil when not loaded
+	info      *types.Info     // uses of Types' objects in the package's files; nil when not loaded
 	generated map[string]bool // files marked as generated: their names do not clash with emitted ones
 }
 

@@ -138,12 +138,17 @@ func (d *deriver) mapSchema(m *types.Map, pos token.Position, path string) *json
 		}
 		return s
 	case key != nil && key.Info()&types.IsInteger != 0 && key.Info()&types.IsUnsigned == 0:
-		return &jsonschema.Schema{Type: "object", PatternProperties: map[string]*jsonschema.Schema{"^[0-9]+$": d.typeSchema(m.Elem(), pos, path+"[key]")},
+		return &jsonschema.Schema{Type: "object", PatternProperties: map[string]*jsonschema.Schema{canonicalInt: d.typeSchema(m.Elem(), pos, path+"[key]")},
 			AdditionalProperties: jsonschema.FalseSchema}
 	}
 	d.fail(pos, "%s is a map with %s keys; JSON object keys are strings: use map[string]…", path, d.typeString(m.Key()))
 	return &jsonschema.Schema{}
 }
+
+// canonicalInt matches the text encoding/json writes for a Go integer map
+// key, the only text the arguments decoder reads as one: "01", "+1" or
+// "-0" would name the key another member names.
+const canonicalInt = `^(0|-?[1-9][0-9]*)$`
 
 // named is the schema of a named type: the well-known ones, a struct
 // (through $defs when it is recursive), a string type with declared

@@ -59,6 +59,10 @@ func TestDerivedSchemas(t *testing.T) {
 		{[]string{"properties", "tags", "uniqueItems"}, true},
 		{[]string{"properties", "tags", "items", "minLength"}, 1.0},
 		{[]string{"properties", "escaped", "description"}, "a, b"},
+		// The canonical text of a Go int, as the arguments decoder reads
+		// map keys: "01" or "+1" would fill the entry "1" names.
+		{[]string{"properties", "counts", "patternProperties", "^(0|-?[1-9][0-9]*)$", "type"}, "string"},
+		{[]string{"properties", "counts", "additionalProperties"}, false},
 	}
 	for _, c := range checks {
 		if got := at(in, c.path...); !reflect.DeepEqual(got, c.want) {

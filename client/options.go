@@ -57,10 +57,10 @@ type Options struct {
 	// RequestTimeout bounds each request, multi round-trip rounds included
 	// (default 60 s; negative: none). Listen streams have no timeout.
 	RequestTimeout time.Duration
-	// ProbeTimeout bounds the era probe (default 10 s): a server that stays
-	// silent is taken to be legacy. It bounds each step of a legacy
-	// handshake too (initialize, notifications/initialized,
-	// logging/setLevel).
+	// ProbeTimeout bounds the era probe (default 10 s, or RequestTimeout
+	// when that is shorter): a server that stays silent is taken to be
+	// legacy. It bounds each step of a legacy handshake too (initialize,
+	// notifications/initialized, logging/setLevel).
 	ProbeTimeout time.Duration
 }
 
@@ -97,9 +97,15 @@ func (o *Options) requestTimeout() time.Duration {
 	return o.RequestTimeout
 }
 
+// probeTimeout bounds each request of connecting: the probe and the
+// legacy handshake are requests too, so a shorter RequestTimeout bounds
+// them unless ProbeTimeout is set.
 func (o *Options) probeTimeout() time.Duration {
 	if o.ProbeTimeout > 0 {
 		return o.ProbeTimeout
+	}
+	if d := o.requestTimeout(); d > 0 && d < 10*time.Second {
+		return d
 	}
 	return 10 * time.Second
 }

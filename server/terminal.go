@@ -14,7 +14,7 @@ const terminalRequest = `{"jsonrpc":"2.0","id":1,"method":"server/discover","par
 // otherwise it would sit silently waiting for JSON-RPC. Hosts start it with
 // pipes, so they never see this.
 func (s *Server) announceTerminal(in *os.File, errOut io.Writer) {
-	if fi, err := in.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+	if !stdinIsTerminal(in) { // terminal_<os>.go
 		return
 	}
 	io.WriteString(errOut, terminalBanner(s.info.Name, s.info.Version))

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/server"
@@ -131,5 +134,31 @@ func TestCallArgumentsAreWholeJSONValues(t *testing.T) {
 	}
 	if raw, err := toolArguments(schema, []string{"u= [1, 2] ", "n=3"}); err != nil || string(raw) != `{"n":3,"u":[1,2]}` {
 		t.Errorf(`toolArguments("u= [1, 2] ", "n=3") = %s, %v; want {"n":3,"u":[1,2]}`, raw, err)
+	}
+}
+
+// TestCallTimeoutBoundsConnecting: `mcpgen call --help`: "--timeout
+// duration  time limit for each request". Against a command that never
+// answers, `--timeout 1s` gives up after about a second per request of
+// connecting (server/discover, then initialize) and the server's shutdown,
+// not after the client's default 10 s probe per request (about 20 s).
+func TestCallTimeoutBoundsConnecting(t *testing.T) {
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skip("no sleep command")
+	}
+	done := make(chan int, 1)
+	start := time.Now()
+	go func() {
+		var out, errOut bytes.Buffer
+		done <- run([]string{"call", "--server", "sleep 12", "--timeout", "1s"}, &out, &errOut)
+	}()
+	select {
+	case code := <-done:
+		if code == exitOK {
+			t.Errorf("call against a silent server: exit 0")
+		}
+		t.Logf("gave up after %s", time.Since(start).Round(time.Millisecond))
+	case <-time.After(6 * time.Second):
+		t.Errorf("mcpgen call --timeout 1s against a server that never answers has not given up after %s (two requests of at most 1 s each)", time.Since(start).Round(time.Second))
 	}
 }

@@ -340,7 +340,9 @@ func TestGenerateRefusesHandWrittenFile(t *testing.T) {
 	spec, _ := isolate(t)
 	writeSchema(t, filepath.Join(spec, "schema"), "2030-01-01", tinySchema)
 	out := t.TempDir()
-	os.WriteFile(filepath.Join(out, "types.go"), []byte("package mine\n"), 0o644)
+	// Of the generated package (mcp: the folder's name is no identifier),
+	// else the folder is refused for holding another package.
+	os.WriteFile(filepath.Join(out, "types.go"), []byte("package mcp\n"), 0o644)
 	code, _, stderr := cli(t, "generate", "--schema", "2030-01-01", "--out", out)
 	if code != exitFail || !strings.Contains(stderr, "was not generated") {
 		t.Errorf("exit %d, stderr %q", code, stderr)

@@ -44,7 +44,9 @@ With --check nothing is written: the command lists the files that differ
 from what it would write and exits 1 if there are any.
 
 The package name must be a Go identifier other than _, main and init; it
-defaults to the folder name when that is one, else "mcp".
+defaults to the folder name when that is one, else "mcp". A folder holding Go
+files of another package (a command's main.go) is refused: the generated
+package beside them would not build.
 
 Examples:
   mcpgen generate --schema 2026-07-28 --out generated/mcp
@@ -80,6 +82,10 @@ func runGenerate(e *env, c *command, args []string) int {
 	}
 	if *pkg == "" {
 		*pkg = defaultPackage(*out)
+	}
+	if err := checkOutFolder(*out, *pkg); err != nil {
+		e.errorf("%v; nothing written", err)
+		return exitUsage
 	}
 	logf := func(format string, args ...any) {
 		if *verbose {
@@ -156,14 +162,6 @@ func runGenerate(e *env, c *command, args []string) int {
 // them.
 func generatedByGenerate(name string, content []byte) bool {
 	return name != bind.OutputFile && !bind.IsBindingFile(content)
-}
-
-// plural writes "1 file", "3 files".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // checkOutput is generate --check: it compares and writes nothing.

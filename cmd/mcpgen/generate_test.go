@@ -103,3 +103,29 @@ func TestGenerateIntoFolderOnAnotherFileSystem(t *testing.T) {
 		t.Errorf("%d files in the output folder, want 14", n)
 	}
 }
+
+// TestGenerateRefusesFolderOfAnotherPackage: `mcpgen generate --out DIR`
+// where DIR holds another package (an `mcpgen init` project, package main)
+// wrote the generated package beside it: exit 0, and the folder no longer
+// built ("found packages main (main.go) and mcp (client.go)"). It is
+// refused (exit 2, nothing written), naming the package the folder holds.
+func TestGenerateRefusesFolderOfAnotherPackage(t *testing.T) {
+	isolate(t)
+	schema := writeSchema(t, t.TempDir(), "2030-01-01", tinySchema)
+	dir := filepath.Join(t.TempDir(), "hello")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := cli(t, "generate", "--schema", schema, "--out", dir)
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if code != exitUsage || len(names) != 1 || !strings.Contains(stderr, "package main (main.go)") {
+		t.Errorf("generate --out <folder of package main>: exit %d, the folder now holds %v; want exit 2 naming package main (main.go), nothing written\n%s%s", code, names, stdout, stderr)
+	}
+}

@@ -231,8 +231,8 @@ func checkTarget(dir string, force bool) error {
 		}
 		return err
 	case len(entries) > 0 && !force:
-		return fmt.Errorf("%s is not empty (%d %s); use --force to add the scaffold's missing files (existing files are never overwritten)",
-			dir, len(entries), pluralize(len(entries), "entry"))
+		return fmt.Errorf("%s is not empty (%s); use --force to add the scaffold's missing files (existing files are never overwritten)",
+			dir, plural(len(entries), "entry"))
 	}
 	return nil
 }

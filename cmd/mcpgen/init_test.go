@@ -381,3 +381,30 @@ func TestInitRefusesStandardLibraryModulePath(t *testing.T) {
 		t.Errorf("init --module example.com/time: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestInitNotEmptyMessageSaysEntries: `mcpgen init DIR` on a folder holding
+// two files says "DIR is not empty (2 entries)", not "(2 entrys)": the
+// first message a new user meets when the folder is not fresh.
+func TestInitNotEmptyMessageSaysEntries(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.txt", "b.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := cli(t, "init", dir, "--module", "example.com/x")
+	if code == exitOK {
+		t.Fatalf("init into a non-empty folder without --force: exit 0")
+	}
+	if !strings.Contains(stderr, "(2 entries)") {
+		t.Errorf("want \"(2 entries)\": %s", stderr)
+	}
+	for _, c := range []struct {
+		n          int
+		noun, want string
+	}{{1, "entry", "1 entry"}, {2, "entry", "2 entries"}, {2, "key", "2 keys"}, {0, "error", "0 errors"}, {3, "file", "3 files"}} {
+		if got := plural(c.n, c.noun); got != c.want {
+			t.Errorf("plural(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/build"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -169,8 +171,24 @@ func checkOutName(name string) error {
 		return errors.New("the bindings cannot live in a _test.go file")
 	case strings.HasPrefix(name, "_") || strings.HasPrefix(name, "."):
 		return errors.New("the go command ignores a file whose name begins with '_' or '.', so the bindings would not be compiled")
+	case !onEveryPlatform(name):
+		return errors.New("the go command compiles a file named *_GOOS.go, *_GOARCH.go or *_GOOS_GOARCH.go only for that platform (go help buildconstraint); the bindings must build everywhere")
 	}
 	return nil
+}
+
+// onEveryPlatform reports whether the go command compiles a file of that
+// name whatever GOOS and GOARCH: go/build matches it against a platform
+// that is none of the known ones, which only a name without a GOOS or
+// GOARCH suffix matches.
+func onEveryPlatform(name string) bool {
+	ctxt := build.Default
+	ctxt.GOOS, ctxt.GOARCH = "mcpgennone", "mcpgennone"
+	ctxt.OpenFile = func(string) (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader("package p\n")), nil
+	}
+	ok, err := ctxt.MatchFile(".", name)
+	return err == nil && ok
 }
 
 // staleOutput compares the output file with what would be written (nil:
@@ -215,11 +233,4 @@ func removeOutput(e *env, target string, logf func(string, ...any)) int {
 	}
 	logf("removed %s (no //mcp: directives left)", target)
 	return exitOK
-}
-
-func pluralize(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -305,12 +306,85 @@ func (s *Service) Tool%[1]d(ctx context.Context, in Args%[1]d) (Report%[1]d, err
 // _mcp_gen.go or .mcp_gen.go would never be compiled while `tools` and
 // `tools --check` exit 0; such a --out is refused like a _test.go name.
 func TestToolsOutRefusesIgnoredFileName(t *testing.T) {
-	for _, name := range []string{"_mcp_gen.go", ".mcp_gen.go"} {
+	for _, name := range []string{"_mcp_gen.go", ".mcp_gen.go", "gen_linux.go", "gen_amd64.go", "gen_android.go", "gen_js_wasm.go", "gen_windows_arm64.go"} {
 		if err := checkOutName(name); err == nil {
-			t.Errorf("checkOutName(%q) accepts a file the go command ignores", name)
+			t.Errorf("checkOutName(%q) accepts a file the go command ignores or compiles on one platform only", name)
 		}
 	}
-	if err := checkOutName("mcp_gen.go"); err != nil {
-		t.Errorf("checkOutName(mcp_gen.go) = %v", err)
+	for _, name := range []string{"mcp_gen.go", "gen_unix.go", "linux.go", "gen_linuxx.go", "gen_linux_tools.go"} {
+		if err := checkOutName(name); err != nil {
+			t.Errorf("checkOutName(%s) = %v", name, err)
+		}
+	}
+}
+
+// TestToolsMissingFolderIsNamed: `mcpgen tools DIR` with a DIR that does
+// not exist, or a file given instead of a folder, exits 2 naming DIR; it
+// used to say "fork/exec /usr/local/go/bin/go: no such file or directory",
+// blaming the go command (which runs in DIR).
+func TestToolsMissingFolderIsNamed(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-pkg")
+	file := filepath.Join(t.TempDir(), "tools.go")
+	if err := os.WriteFile(file, []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{missing, file} {
+		code, _, stderr := cli(t, "tools", dir)
+		if code != 2 {
+			t.Errorf("mcpgen tools %s: exit %d, want 2", dir, code)
+		}
+		if strings.Contains(stderr, "fork/exec") || strings.Contains(stderr, "bin/go") {
+			t.Errorf("mcpgen tools %s blames the go binary instead of the folder:\n%s", dir, stderr)
+		}
+		if !strings.Contains(stderr, dir) {
+			t.Errorf("mcpgen tools %s: the message does not name the folder:\n%s", dir, stderr)
+		}
+	}
+}
+
+// TestToolsOutRefusesPlatformFileName: a --out name with a GOOS/GOARCH
+// suffix (go help buildconstraint: "*_GOOS.go") is compiled by the go
+// command only on that platform: the package fails to build elsewhere
+// ("undefined: MCPRegister"). It is refused like the other names the go
+// command skips: exit 2, nothing written.
+func TestToolsOutRefusesPlatformFileName(t *testing.T) {
+	other := "windows"
+	if runtime.GOOS == "windows" {
+		other = "linux"
+	}
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/plat\n\ngo 1.26\n")
+	write("tools.go", `package main
+
+import "context"
+
+type Args struct {
+	Name string `+"`json:\"name\"`"+`
+}
+
+// Greet greets.
+//
+//mcp:tool
+func Greet(ctx context.Context, in Args) (string, error) { return in.Name, nil }
+
+func main() {}
+`)
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOWORK", "off")
+	for _, name := range []string{"gen_" + other + ".go", "gen_" + other + "_s390x.go"} {
+		code, stdout, stderr := cli(t, "tools", "--out", name, dir)
+		if code != 2 {
+			t.Errorf("mcpgen tools --out %s: exit %d, want 2 (the go command compiles %s only for GOOS=%s)\n%s%s",
+				name, code, name, other, stdout, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("mcpgen tools --out %s wrote bindings the go command does not compile on %s/%s", name, runtime.GOOS, runtime.GOARCH)
+		}
 	}
 }

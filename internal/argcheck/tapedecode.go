@@ -222,6 +222,7 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 		if v.IsNil() {
 			v.Set(reflect.MakeMap(typ))
 		}
+		keys := newKeySet(typ.Key())
 		return d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape) error {
 			elem := reflect.New(typ.Elem()).Elem()
 			if err := d.value(mt, val, child, elem, false); err != nil {
@@ -230,6 +231,10 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 			key, err := d.mapKey(mt, name, typ.Key())
 			if err != nil || !key.IsValid() {
 				return err
+			}
+			if !keys.add(key) {
+				d.save(d.keyProblem(mt.Text(name), "names the same "+typ.Key().String()+" key as another member"))
+				return nil
 			}
 			v.SetMapIndex(key, elem)
 			return nil
@@ -297,42 +302,6 @@ func (d *tapeDecoder) quoted(t *jsonscan.Tape, i int, v reflect.Value) error {
 	}
 	d.save(fmt.Errorf("json: invalid use of ,string struct tag, trying to unmarshal unquoted value into %v", v.Type()))
 	return nil
-}
-
-// mapKey converts member name node m to a key of type kt.
-func (d *tapeDecoder) mapKey(t *jsonscan.Tape, m int, kt reflect.Type) (reflect.Value, error) {
-	if reflect.PointerTo(kt).Implements(textUnmarshaler) {
-		kv := reflect.New(kt)
-		if err := d.store(t.Raw(m), t.AppendText(make([]byte, 0, len(t.Raw(m))), m), kv, true); err != nil {
-			return reflect.Value{}, err
-		}
-		return kv.Elem(), nil
-	}
-	s := t.Text(m)
-	switch kt.Kind() {
-	case reflect.String:
-		kv := reflect.New(kt).Elem()
-		kv.SetString(s)
-		return kv, nil
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || reflect.Zero(kt).OverflowInt(n) {
-			d.save(typeError("number "+s, kt))
-			return reflect.Value{}, nil
-		}
-		kv := reflect.New(kt).Elem()
-		kv.SetInt(n)
-		return kv, nil
-	default:
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil || reflect.Zero(kt).OverflowUint(n) {
-			d.save(typeError("number "+s, kt))
-			return reflect.Value{}, nil
-		}
-		kv := reflect.New(kt).Elem()
-		kv.SetUint(n)
-		return kv, nil
-	}
 }
 
 func (d *tapeDecoder) array(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, plain bool) error {

@@ -290,6 +290,10 @@ func (d *TypeDecoder) decodeParsed(t *jsonscan.Tape, rv reflect.Value) error {
 // decodeProblem turns a decoder error into a ValidationError naming the
 // field (a schema the Go type does not match, e.g. a hand-written one).
 func decodeProblem(err error) error {
+	var ke *keyError
+	if errors.As(err, &ke) {
+		return &ValidationError{Problems: []Problem{ke.problem()}}
+	}
 	p := Problem{Keyword: "type", Message: err.Error()}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
