@@ -48,7 +48,7 @@ func validateArgs(ctx context.Context, v *argcheck.Validator, args json.RawMessa
 // here, as a view of the message's own buffer when it has one.
 func typeDecoder(d *argcheck.TypeDecoder) argsDecoder {
 	return func(ctx context.Context, args json.RawMessage, into any) error {
-		if len(args) >= jsonscan.LazyArrayMin {
+		if len(args) >= jsonscan.LazyMin() {
 			if r := requestFrom(ctx); r != nil && (r.identity != nil || r.seals != nil) {
 				return decodeForIdentity(ctx, r, d, args, into)
 			}

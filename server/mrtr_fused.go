@@ -70,7 +70,7 @@ type identityCheck struct {
 // tools/call of the registries with arguments too large for the message's
 // own parse.
 func (r *request) deferStateCheck(args []byte) bool {
-	return fuseIdentity && r.method == mcp.MethodToolsCall && len(args) >= jsonscan.LazyArrayMin &&
+	return fuseIdentity && r.method == mcp.MethodToolsCall && len(args) >= jsonscan.LazyMin() &&
 		r.argsTape(args) == nil && r.params.argsTape.Nodes() > 0
 }
 
@@ -114,7 +114,7 @@ func (r *request) identityReader(args []byte) *identityReader {
 	if r == nil || !fuseIdentity || !r.mrtrAllowed || r.method != mcp.MethodToolsCall || r.argsLent {
 		return nil
 	}
-	if len(args) < jsonscan.LazyArrayMin || len(r.idArgs) != len(args) || &r.idArgs[0] != &args[0] {
+	if len(args) < jsonscan.LazyMin() || len(r.idArgs) != len(args) || &r.idArgs[0] != &args[0] {
 		return nil
 	}
 	if a := r.params.arguments; len(a) != len(args) || &a[0] != &args[0] || r.argsTape(args) != nil {

@@ -85,15 +85,18 @@ func newFusedServer(t testing.TB) *Server {
 	return s
 }
 
-// fusedPad makes a message over 1 MiB: its arguments are then only
-// checked by the message's parse and read lazily by the decoder.
-var fusedPad = `"_pad":"` + strings.Repeat("x", 1<<20) + `",`
+// fusedPad makes a message of at least jsonscan.LargeArgsMessage bytes:
+// its arguments are then only checked by the message's parse and read
+// lazily by the decoder.
+func fusedPad() string {
+	return `"_pad":"` + strings.Repeat("x", jsonscan.LargeArgsMessage()) + `",`
+}
 
 func fusedMessage(tool string, args []byte, state string, pad bool) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`)
 	if pad {
-		b.WriteString(fusedPad)
+		b.WriteString(fusedPad())
 	}
 	b.WriteString(`"name":"` + tool + `","arguments":`)
 	b.Write(args)
@@ -104,14 +107,19 @@ func fusedMessage(tool string, args []byte, state string, pad bool) []byte {
 	return b.Bytes()
 }
 
-// fusedArgs builds arguments of at least jsonscan.LazyArrayMin bytes from
-// element v (and w, once, at a place of k): layouts with one large array,
-// two in the canonical order, two out of it, and around an element w.
+// fusedArgs builds arguments of at least jsonscan.LazyMin bytes from
+// element v (and w, once, element 2k of the items): layouts with one large
+// array, two in the canonical order, two out of it, and around an element
+// w.
 func fusedArgs(v, w []byte, layout, k uint8) []byte {
 	var b bytes.Buffer
+	least := 1 // elements of each array
+	if len(w) > 0 {
+		least = 2*int(k) + 1
+	}
 	arr := func(min int, el func(i int) []byte) {
 		b.WriteByte('[')
-		for i := 0; i == 0 || b.Len() < min; i++ {
+		for i := 0; i < least || b.Len() < min; i++ {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -120,7 +128,7 @@ func fusedArgs(v, w []byte, layout, k uint8) []byte {
 		b.WriteByte(']')
 	}
 	items := func(i int) []byte {
-		if i == int(k)*7 && len(w) > 0 {
+		if i == 2*int(k) && len(w) > 0 {
 			return w
 		}
 		return v
@@ -129,23 +137,23 @@ func fusedArgs(v, w []byte, layout, k uint8) []byte {
 	switch layout % 4 {
 	case 0:
 		b.WriteString(`{"items":`)
-		arr(jsonscan.LazyArrayMin+10, items)
+		arr(jsonscan.LazyMin()+10, items)
 		b.WriteString(`}`)
 	case 1: // grid before items: the canonical order
 		b.WriteString(`{"label":"l","grid":`)
-		arr(jsonscan.LazyArrayMin+10, grid)
+		arr(jsonscan.LazyMin()+10, grid)
 		b.WriteString(`,"items":`)
-		arr(b.Len()+jsonscan.LazyArrayMin+10, items)
+		arr(b.Len()+jsonscan.LazyMin()+10, items)
 		b.WriteString(`}`)
 	case 2: // items before grid: read out of the canonical order
 		b.WriteString(`{"items":`)
-		arr(jsonscan.LazyArrayMin+10, items)
+		arr(jsonscan.LazyMin()+10, items)
 		b.WriteString(`,"grid":`)
-		arr(b.Len()+jsonscan.LazyArrayMin+10, grid)
+		arr(b.Len()+jsonscan.LazyMin()+10, grid)
 		b.WriteString(`,"label":"l"}`)
 	default: // w as a member beside the array
 		b.WriteString(`{"items":`)
-		arr(jsonscan.LazyArrayMin+10, func(int) []byte { return v })
+		arr(jsonscan.LazyMin()+10, func(int) []byte { return v })
 		b.WriteString(`,"grid":`)
 		if len(w) > 0 {
 			b.Write(w)
@@ -256,6 +264,18 @@ func TestFusedIdentitySameAnswers(t *testing.T) {
 // arguments and for others alike), else the separate reading's.
 func TestFusedIdentityTaken(t *testing.T) {
 	s := newFusedServer(t)
+	checkFusedTaken(t, s)
+	for sizes := range uint8(18) { // and at the fuzzer's small sizes: the same paths
+		func() {
+			defer smallLazySizes(sizes)()
+			checkFusedTaken(t, s)
+		}()
+	}
+}
+
+// checkFusedTaken is TestFusedIdentityTaken at the sizes set.
+func checkFusedTaken(t *testing.T, s *Server) {
+	t.Helper()
 	v := []byte(fusedSeeds[0])
 	for _, c := range []struct {
 		tool   string
@@ -270,28 +290,64 @@ func TestFusedIdentityTaken(t *testing.T) {
 			before := fusedDigests.Load()
 			fusedAnswer(s, c.tool, args, state, true)
 			if taken := fusedDigests.Load() > before; taken != c.taken {
-				t.Errorf("%s, layout %d, state %d: digest taken from the reading %v, want %v", c.tool, c.layout, k, taken, c.taken)
+				t.Errorf("%s, layout %d, state %d, lazy arrays from %d bytes: digest taken from the reading %v, want %v",
+					c.tool, c.layout, k, jsonscan.LazyMin(), taken, c.taken)
 			}
 		}
 	}
 }
 
 // FuzzFusedIdentity: any element (v, and w once) in any layout, to any
-// tool, under any state.
+// tool, under any state. The lazy paths are taken at small sizes
+// (smallLazySizes: arguments off the message's tape from 128 bytes, lazy
+// arrays from 8 to 128 bytes, windows of 1 to 16 nodes, the canonical form
+// hashed every 1 or 64 bytes), so that each input costs microseconds,
+// not two messages of a megabyte.
 func FuzzFusedIdentity(f *testing.F) {
 	for i, v := range fusedSeeds {
-		f.Add([]byte(fusedSeeds[0]), []byte(v), uint8(i), uint8(i%3), uint8(i), uint8(i))
-		f.Add([]byte(v), []byte(nil), uint8(0), uint8(i), uint8(0), uint8(i+1))
+		f.Add([]byte(fusedSeeds[0]), []byte(v), uint8(i), uint8(i%3), uint8(i), uint8(i), uint8(i))
+		f.Add([]byte(v), []byte(nil), uint8(0), uint8(i), uint8(0), uint8(i+1), uint8(i*5))
 	}
 	s := newFusedServer(f)
-	f.Fuzz(func(t *testing.T, v, w []byte, layout, k, tool, state uint8) {
+	f.Fuzz(func(t *testing.T, v, w []byte, layout, k, tool, state, sizes uint8) {
 		if len(v) == 0 || len(v) > 2000 || len(w) > 2000 {
 			return
 		}
+		defer smallLazySizes(sizes)()
 		args := fusedArgs(v, w, layout, k%8)
 		if !json.Valid(args) {
 			return // refused with the message, before any of this
 		}
 		checkFused(t, s, fusedTools[int(tool)%len(fusedTools)], args, int(state%4))
 	})
+}
+
+// smallLazySizes lowers the sizes of the lazy paths to one of 18
+// combinations (see FuzzFusedIdentity); restore puts them back.
+func smallLazySizes(sizes uint8) (restore func()) {
+	array := [...]int{8, 32, 128}[sizes%3]
+	window := [...]int{1, 3, 16}[sizes/3%3]
+	flush := [...]int{1, 64}[sizes/9%2]
+	restoreSizes := jsonscan.SetLazySizesForTest(jsonscan.LazySizes{Message: 128, Array: array, WindowNodes: window})
+	oldFlush := canonicalFlush
+	canonicalFlush = flush
+	return func() { restoreSizes(); canonicalFlush = oldFlush }
+}
+
+// TestFusedIdentitySmallSizes is TestFusedIdentitySameAnswers at the
+// fuzzer's small sizes, each of them.
+func TestFusedIdentitySmallSizes(t *testing.T) {
+	s := newFusedServer(t)
+	for sizes := range uint8(18) {
+		func() {
+			defer smallLazySizes(sizes)()
+			for i, v := range fusedSeeds {
+				for layout := range uint8(4) {
+					tool := fusedTools[(i+int(layout)+int(sizes))%len(fusedTools)]
+					checkFused(t, s, tool, fusedArgs([]byte(fusedSeeds[0]), []byte(v), layout, 3), -1)
+					checkFused(t, s, tool, fusedArgs([]byte(v), nil, layout, 0), -1)
+				}
+			}
+		}()
+	}
 }
