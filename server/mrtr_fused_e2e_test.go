@@ -64,18 +64,33 @@ func fusedTool[T any](name string) Tool {
 
 // fusedTools are the tools of the comparison: a plain In, one with a
 // json.RawMessage (decoded in two readings), one with an Unmarshaler per
-// element, the same plain one behind a middleware, and a json.RawMessage
-// In (no decoder of its own).
-var fusedTools = []string{"plain", "wide", "counted", "wrapped", "raw"}
+// element, the same plain one behind a middleware, a json.RawMessage In
+// (validated, not decoded), and a plain one Options.Visible hides on the
+// server that has it.
+var fusedTools = []string{"plain", "wide", "counted", "wrapped", "raw", "hidden"}
 
-func newFusedServer(t testing.TB) *Server {
+// fusedVisibleCalls counts the calls of the Options.Visible of
+// newFusedServer(t, true).
+var fusedVisibleCalls atomic.Int64
+
+// newFusedServer is the server of fusedTools, with an Options.Visible
+// that hides "hidden" when visible is set (so that the others are read
+// after it).
+func newFusedServer(t testing.TB, visible bool) *Server {
 	mw := func(next ToolHandler) ToolHandler {
 		return func(ctx context.Context, call *ToolCall) (*mcp.CallToolResult, error) { return next(ctx, call) }
 	}
-	s, err := New(Options{Name: "t", Version: "1", Tools: []Tool{
+	opts := Options{Name: "t", Version: "1", Tools: []Tool{
 		fusedTool[fusedPlainArgs]("plain"), fusedTool[wideToolArgs]("wide"), fusedTool[fusedCountedArgs]("counted"),
-		WrapTool(fusedTool[fusedPlainArgs]("wrapped"), mw), fusedTool[json.RawMessage]("raw"),
-	}})
+		WrapTool(fusedTool[fusedPlainArgs]("wrapped"), mw), fusedTool[json.RawMessage]("raw"), fusedTool[fusedPlainArgs]("hidden"),
+	}}
+	if visible {
+		opts.Visible = func(_ context.Context, item Item) bool {
+			fusedVisibleCalls.Add(1)
+			return item.Name != "hidden"
+		}
+	}
+	s, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +98,11 @@ func newFusedServer(t testing.TB) *Server {
 		s.HandleBytes(context.Background(), fusedMessage(name, []byte(`{"items":[]}`), "", false), nil)
 	}
 	return s
+}
+
+// newFusedServers are newFusedServer without Options.Visible and with it.
+func newFusedServers(t testing.TB) []*Server {
+	return []*Server{newFusedServer(t, false), newFusedServer(t, true)}
 }
 
 // fusedPad makes a message of at least jsonscan.LargeArgsMessage bytes:
@@ -175,14 +195,18 @@ func fusedStates(s *Server, tool string, args []byte) []string {
 		"bm90IGEgc3RhdGU"}
 }
 
-// fusedAnswer is tool's answer to args with state and the Unmarshaler
-// calls it made, the reading's identity on or off.
-func fusedAnswer(s *Server, tool string, args []byte, state string, fused bool) ([]byte, int64) {
+// fusedCalls are the calls of user code one request made: the
+// Unmarshalers' and Options.Visible's.
+type fusedCalls struct{ unmarshals, visible int64 }
+
+// fusedAnswer is tool's answer to args with state and the user code it
+// called, the reading's identity on or off.
+func fusedAnswer(s *Server, tool string, args []byte, state string, fused bool) ([]byte, fusedCalls) {
 	defer func(old bool) { fuseIdentity = old }(fuseIdentity)
 	fuseIdentity = fused
-	before := fusedUnmarshals.Load()
+	u, v := fusedUnmarshals.Load(), fusedVisibleCalls.Load()
 	resp := s.HandleBytes(context.Background(), fusedMessage(tool, args, state, true), nil)
-	return resp.Body, fusedUnmarshals.Load() - before
+	return resp.Body, fusedCalls{fusedUnmarshals.Load() - u, fusedVisibleCalls.Load() - v}
 }
 
 // checkFused compares the answers of tool to args under every state (or
@@ -197,7 +221,7 @@ func checkFused(t *testing.T, s *Server, tool string, args []byte, only int) {
 		got, gotCalls := fusedAnswer(s, tool, args, state, true)
 		want, wantCalls := fusedAnswer(s, tool, args, state, false)
 		if gotCalls != wantCalls {
-			t.Fatalf("%s, state %d, %.200q: %d Unmarshaler calls, %d before", tool, k, args, gotCalls, wantCalls)
+			t.Fatalf("%s, state %d, %.200q: user code called %+v, %+v before", tool, k, args, gotCalls, wantCalls)
 		}
 		if state == "" {
 			var m struct {
@@ -242,16 +266,18 @@ var fusedSeeds = []string{
 
 // TestFusedIdentitySameAnswers: the seeds in every layout, tool and state.
 func TestFusedIdentitySameAnswers(t *testing.T) {
-	s := newFusedServer(t)
-	for i, v := range fusedSeeds {
-		for layout := range uint8(4) {
-			for _, tool := range fusedTools {
-				if i%3 != 0 && tool != "plain" && tool != "counted" {
-					continue
-				}
-				checkFused(t, s, tool, fusedArgs([]byte(fusedSeeds[0]), []byte(v), layout, 3), -1)
-				if layout == 0 {
-					checkFused(t, s, tool, fusedArgs([]byte(v), nil, layout, 0), -1)
+	for n, s := range newFusedServers(t) {
+		for i, v := range fusedSeeds {
+			for layout := range uint8(4) {
+				for _, tool := range fusedTools {
+					if i%3 != 0 && tool != "plain" && tool != "counted" && tool != "raw" ||
+						n == 1 && (i%3 != 0 || layout > 1) { // Options.Visible: the breadth is FuzzFusedIdentity's
+						continue
+					}
+					checkFused(t, s, tool, fusedArgs([]byte(fusedSeeds[0]), []byte(v), layout, 3), -1)
+					if layout == 0 {
+						checkFused(t, s, tool, fusedArgs([]byte(v), nil, layout, 0), -1)
+					}
 				}
 			}
 		}
@@ -263,13 +289,14 @@ func TestFusedIdentitySameAnswers(t *testing.T) {
 // its own and no middleware: first rounds, states sealed for the
 // arguments and for others alike), else the separate reading's.
 func TestFusedIdentityTaken(t *testing.T) {
-	s := newFusedServer(t)
-	checkFusedTaken(t, s)
-	for sizes := range uint8(18) { // and at the fuzzer's small sizes: the same paths
-		func() {
-			defer smallLazySizes(sizes)()
-			checkFusedTaken(t, s)
-		}()
+	for _, s := range newFusedServers(t) {
+		checkFusedTaken(t, s)
+		for sizes := range uint8(18) { // and at the fuzzer's small sizes: the same paths
+			func() {
+				defer smallLazySizes(sizes)()
+				checkFusedTaken(t, s)
+			}()
+		}
 	}
 }
 
@@ -283,15 +310,17 @@ func checkFusedTaken(t *testing.T, s *Server) {
 		taken  bool
 	}{
 		{"plain", 0, true}, {"wide", 0, true}, {"counted", 0, true}, {"plain", 1, true}, {"counted", 1, true},
-		{"plain", 2, false}, {"wrapped", 0, false}, {"raw", 0, false},
+		{"plain", 2, false}, {"wrapped", 0, false}, {"raw", 0, true}, {"raw", 2, true},
+		{"hidden", 0, true}, // but a first round's (Options.Visible hides it first)
 	} {
 		args := fusedArgs(v, nil, c.layout, 0)
 		for k, state := range fusedStates(s, c.tool, args)[:3] {
 			before := fusedDigests.Load()
 			fusedAnswer(s, c.tool, args, state, true)
-			if taken := fusedDigests.Load() > before; taken != c.taken {
+			want := c.taken && !(c.tool == "hidden" && s.opts.Visible != nil && state == "")
+			if taken := fusedDigests.Load() > before; taken != want {
 				t.Errorf("%s, layout %d, state %d, lazy arrays from %d bytes: digest taken from the reading %v, want %v",
-					c.tool, c.layout, k, jsonscan.LazyMin(), taken, c.taken)
+					c.tool, c.layout, k, jsonscan.LazyMin(), taken, want)
 			}
 		}
 	}
@@ -308,7 +337,7 @@ func FuzzFusedIdentity(f *testing.F) {
 		f.Add([]byte(fusedSeeds[0]), []byte(v), uint8(i), uint8(i%3), uint8(i), uint8(i), uint8(i))
 		f.Add([]byte(v), []byte(nil), uint8(0), uint8(i), uint8(0), uint8(i+1), uint8(i*5))
 	}
-	s := newFusedServer(f)
+	servers := newFusedServers(f)
 	f.Fuzz(func(t *testing.T, v, w []byte, layout, k, tool, state, sizes uint8) {
 		if len(v) == 0 || len(v) > 2000 || len(w) > 2000 {
 			return
@@ -318,6 +347,7 @@ func FuzzFusedIdentity(f *testing.F) {
 		if !json.Valid(args) {
 			return // refused with the message, before any of this
 		}
+		s := servers[int(tool)/len(fusedTools)%len(servers)]
 		checkFused(t, s, fusedTools[int(tool)%len(fusedTools)], args, int(state%4))
 	})
 }
@@ -337,12 +367,13 @@ func smallLazySizes(sizes uint8) (restore func()) {
 // TestFusedIdentitySmallSizes is TestFusedIdentitySameAnswers at the
 // fuzzer's small sizes, each of them.
 func TestFusedIdentitySmallSizes(t *testing.T) {
-	s := newFusedServer(t)
+	servers := newFusedServers(t)
 	for sizes := range uint8(18) {
 		func() {
 			defer smallLazySizes(sizes)()
 			for i, v := range fusedSeeds {
 				for layout := range uint8(4) {
+					s := servers[(i+int(sizes))%len(servers)]
 					tool := fusedTools[(i+int(layout)+int(sizes))%len(fusedTools)]
 					checkFused(t, s, tool, fusedArgs([]byte(fusedSeeds[0]), []byte(v), layout, 3), -1)
 					checkFused(t, s, tool, fusedArgs([]byte(v), nil, layout, 0), -1)

@@ -120,13 +120,23 @@ func lazyIdentityDigest(method, name string, a []byte, spans jsonscan.Spans, pri
 		return [sha256.Size]byte{}, false
 	}
 	defer t.Release()
+	return hashIdentity(method, name, t, principal)
+}
+
+// hashIdentity is the identity digest of arguments parsed on t (node 0;
+// lazily or whole): identity's text hashed as it is written; false when a
+// window of a lazy array fails.
+func hashIdentity(method, name string, t *jsonscan.Tape, principal string) ([sha256.Size]byte, bool) {
 	h := sha256.New()
 	dst := make([]byte, 0, 2*canonicalFlush)
 	dst = append(append(append(append(dst, method...), 0), name...), 0)
-	c := canonicalizer{t: t, h: h}
-	dst = c.value(dst, 0)
-	if c.failed {
-		return [sha256.Size]byte{}, false
+	if t.Kind(0) == jsonscan.KindNull || t.Kind(0) == jsonscan.KindObject && t.Len(0) == 0 {
+		dst = append(dst, "{}"...)
+	} else {
+		c := canonicalizer{t: t, h: h}
+		if dst = c.value(dst, 0); c.failed {
+			return [sha256.Size]byte{}, false
+		}
 	}
 	h.Write(append(append(dst, 0), principal...))
 	var sum [sha256.Size]byte
