@@ -29,15 +29,11 @@ const (
 // message's tape are exactly those that checker's own parse would accept.
 const tapeDepth = jsonscan.MaxArgumentsDepth + 2
 
-// largeMessage is the size from which a request's params.arguments stay
-// off its tape, only checked (jsonscan.Opaque): their checker parses them
-// into a tape it releases once they are decoded, so a tape of large
-// arguments (8 bytes a value) does not stay with the message while the
-// tool runs.
-const largeMessage = 1 << 20
-
 // The values Decode only checks: a response's result, and a large
-// message's arguments.
+// message's arguments (from jsonscan.LargeArgsMessage, 1 MiB). The
+// checker of large arguments parses them into a tape it releases once
+// they are decoded, so a tape of large arguments (8 bytes a value) does
+// not stay with the message while the tool runs.
 var (
 	opaqueResult = []jsonscan.Opaque{{Root: "result"}}
 	opaqueLarge  = []jsonscan.Opaque{{Root: "result"}, {Root: "params", Inner: "arguments", Spans: true}}
@@ -84,7 +80,7 @@ func DecodeOwned(data []byte) (Message, *Error) {
 // not look into is no envelope error.
 func Decode(data []byte) (Message, *Error) {
 	opaque := opaqueResult
-	if len(data) >= largeMessage {
+	if len(data) >= jsonscan.LargeArgsMessage() {
 		opaque = opaqueLarge
 	}
 	tape, perr := jsonscan.ParseEnvelope(data, tapeDepth, opaque...)

@@ -36,9 +36,23 @@ func (r *request) argsTape(args []byte) *jsonscan.Tape {
 }
 
 // validateArgs is v.Validate(args), on the message's parse when ctx has it.
+// Large arguments of a request that may want their identity digest
+// (mrtr_fused.go) give it from the one parse of their validation, before
+// its verdict; a requestState's comparison left for the reading is
+// otherwise made first.
 func validateArgs(ctx context.Context, v *argcheck.Validator, args json.RawMessage) (json.RawMessage, error) {
 	if t := argsTape(ctx, args); t != nil {
 		return v.ValidateTape(t)
+	}
+	if len(args) >= jsonscan.LazyMin() {
+		if r := requestFrom(ctx); r != nil && (r.rounds().identity != nil || r.seals != nil) {
+			if r.takesIdentity(args) {
+				return v.ValidateRead(args, func(t *jsonscan.Tape) error { return r.settleIdentity(r.identityOfTape(t)) })
+			}
+			if rerr := r.settleState(); rerr != nil {
+				return nil, stateError{rerr}
+			}
+		}
 	}
 	return v.Validate(args)
 }
@@ -48,7 +62,7 @@ func validateArgs(ctx context.Context, v *argcheck.Validator, args json.RawMessa
 // here, as a view of the message's own buffer when it has one.
 func typeDecoder(d *argcheck.TypeDecoder) argsDecoder {
 	return func(ctx context.Context, args json.RawMessage, into any) error {
-		if len(args) >= jsonscan.LazyArrayMin {
+		if len(args) >= jsonscan.LazyMin() {
 			if r := requestFrom(ctx); r != nil && (r.rounds().identity != nil || r.seals != nil) {
 				return decodeForIdentity(ctx, r, d, args, into)
 			}

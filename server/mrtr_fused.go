@@ -29,18 +29,25 @@ import (
 // canonical order, a window given up, arguments parsed whole) the digest
 // is identityDigestOf's own, taken then.
 //
+// A tool with a json.RawMessage In has its arguments parsed whole by
+// their validation (argcheck.Validator.ValidateRead): the digest is taken
+// from that tape, before the validation's verdict (validateArgs).
+//
 // When the request carries a requestState, prepareMRTR opens it (format,
 // integrity, expiry: their errors come first as before) and leaves only
 // the comparison of its digest to the decoder's reading (identityCheck),
 // on the one path where nothing observable happens between: a registered
-// tool, found, visible without Options.Visible, its scopes granted, its
-// arguments an object, no task, no middleware, a decoder of its own In
-// (toolImpl.readsArgs; toolRegistry.call decides, and checks at once on
-// any other path). The reader's Done compares before the decoder returns
-// any verdict and before any Unmarshaler runs (the decoder's contract), so
-// a state of another request is refused with the same error, in the same
-// place of the precedence (before the arguments' own problems), and user
-// code never sees arguments whose state was refused.
+// tool, found, its scopes granted, its arguments an object, no task, no
+// middleware, a decoder or validator of its own In (toolImpl.readsArgs;
+// toolRegistry.call decides, and checks at once on any other path). The
+// reader's Done compares before the decoder returns any verdict and
+// before any Unmarshaler runs (the decoder's contract), so a state of
+// another request is refused with the same error, in the same place of
+// the precedence (before the arguments' own problems), and user code
+// never sees arguments whose state was refused. Options.Visible, which
+// comes before the arguments, is asked right after the comparison agrees
+// (identityCheck.then): a tool it hides is Unknown, after a state of
+// another request and before anything of the arguments, as before.
 //
 // Without a requestState, the digest is needed only if the tool seals a
 // state (inputRequired): a tool that has sealed one before has its first
@@ -61,16 +68,19 @@ type identityCheck struct {
 	pending bool
 	want    [sha256.Size]byte // the opened requestState's digest
 	state   []byte            // and its state
-	have    bool
-	digest  [sha256.Size]byte // identityDigest's
+	// then is what must come after the comparison and before anything
+	// else, when it agrees (a tool's Options.Visible: toolRegistry.call).
+	then   func() *jsonrpc.Error
+	have   bool
+	digest [sha256.Size]byte // identityDigest's
 }
 
 // deferStateCheck reports whether prepareMRTR may leave the comparison of
-// an opened requestState's digest to the reading of args (see above): a
-// tools/call of the registries with arguments too large for the message's
-// own parse.
+// an opened requestState's digest to the reading of args (see above and
+// mrtr_prompt.go): a tools/call or prompts/get of the registries with
+// arguments too large for the message's own parse.
 func (r *request) deferStateCheck(args []byte) bool {
-	return fuseIdentity && r.method == mcp.MethodToolsCall && len(args) >= jsonscan.LazyArrayMin &&
+	return fuseIdentity && (r.method == mcp.MethodToolsCall || r.method == mcp.MethodPromptsGet) && len(args) >= jsonscan.LazyMin() &&
 		r.argsTape(args) == nil && r.params.argsTape.Nodes() > 0
 }
 
@@ -86,6 +96,10 @@ func (r *request) checkState(digest [sha256.Size]byte, keep bool) *jsonrpc.Error
 	c.have, c.digest = keep, digest
 	if len(c.state) > 0 {
 		r.roundsFor().state = c.state
+	}
+	if then := c.then; then != nil {
+		c.then = nil
+		return then()
 	}
 	return nil
 }
@@ -106,30 +120,76 @@ type stateError struct{ err *jsonrpc.Error }
 
 func (e stateError) Error() string { return e.err.Error() }
 
-// identityReader returns the reader that takes r's identity digest from
-// the decoding of args, or nil: args must be r's own arguments (the
-// message's bytes, which nothing else was lent), large, and the digest
-// wanted — a requestState to compare, or a tool that seals states.
-func (r *request) identityReader(args []byte) *identityReader {
+// takesIdentity reports whether r's identity digest is to be taken from
+// the reading of args, and prepares its identity check (mrtrRounds.identity) for it: args must be r's
+// own arguments (the message's bytes, which nothing else was lent), large,
+// and the digest wanted — a requestState to compare, or a tool that seals
+// states.
+func (r *request) takesIdentity(args []byte) bool {
 	if r == nil || !fuseIdentity || !r.mrtrAllowed || r.method != mcp.MethodToolsCall || r.argsLent {
-		return nil
+		return false
 	}
-	if _, idArgs := r.identityOf(); len(args) < jsonscan.LazyArrayMin || len(idArgs) != len(args) || &idArgs[0] != &args[0] {
-		return nil
+	if _, idArgs := r.identityOf(); len(args) < jsonscan.LazyMin() || len(idArgs) != len(args) || &idArgs[0] != &args[0] {
+		return false
 	}
 	if a := r.params.arguments; len(a) != len(args) || &a[0] != &args[0] || r.argsTape(args) != nil {
-		return nil
+		return false
 	}
 	switch c := r.rounds().identity; {
 	case c != nil && c.pending:
 	case c != nil && c.have:
-		return nil
+		return false
 	case r.seals == nil || !r.seals.Load():
-		return nil
+		return false
 	default:
 		r.roundsFor().identity = &identityCheck{}
 	}
+	return true
+}
+
+// identityReader returns the reader that takes r's identity digest from
+// the decoding of args, or nil (takesIdentity).
+func (r *request) identityReader(args []byte) *identityReader {
+	if !r.takesIdentity(args) {
+		return nil
+	}
 	return &identityReader{r: r}
+}
+
+// settleIdentity settles r's identity (takesIdentity) with sum, the
+// digest of a reading when ok, else identityDigest's own: a pending
+// requestState compared (its refusal a stateError), else sum kept for the
+// seal.
+func (r *request) settleIdentity(sum [sha256.Size]byte, ok bool) error {
+	c := r.rounds().identity
+	if !c.pending {
+		if ok {
+			c.have, c.digest = true, sum
+		}
+		return nil
+	}
+	if !ok {
+		sum = r.identityDigest()
+	}
+	if rerr := r.checkState(sum, true); rerr != nil {
+		return stateError{rerr}
+	}
+	return nil
+}
+
+// identityOfTape is the identity digest of r's arguments from t, their
+// one parse (argcheck.Validator.ValidateRead); false when there is none
+// (t nil) or its canonical form fails.
+func (r *request) identityOfTape(t *jsonscan.Tape) ([sha256.Size]byte, bool) {
+	if t == nil || t.Nodes() == 0 {
+		return [sha256.Size]byte{}, false
+	}
+	name, _ := r.identityOf()
+	sum, ok := hashIdentity(r.method, name, t, principalKey(r.ctx))
+	if ok {
+		fusedDigests.Add(1)
+	}
+	return sum, ok
 }
 
 // identityReader is an argcheck.LazyReader hashing the canonical form of
@@ -251,18 +311,7 @@ func (ir *identityReader) Done(complete bool) error {
 		}
 	}
 	ir.release()
-	r := ir.r
-	if !ok && r.rounds().identity.pending {
-		sum = r.identityDigest()
-	}
-	if c := r.rounds().identity; c.pending {
-		if rerr := r.checkState(sum, true); rerr != nil {
-			return stateError{rerr}
-		}
-	} else if ok {
-		c.have, c.digest = true, sum
-	}
-	return nil
+	return ir.r.settleIdentity(sum, ok)
 }
 
 // release stops the coroutine (it waits at a lazy array, or has ended).

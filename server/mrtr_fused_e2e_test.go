@@ -64,18 +64,33 @@ func fusedTool[T any](name string) Tool {
 
 // fusedTools are the tools of the comparison: a plain In, one with a
 // json.RawMessage (decoded in two readings), one with an Unmarshaler per
-// element, the same plain one behind a middleware, and a json.RawMessage
-// In (no decoder of its own).
-var fusedTools = []string{"plain", "wide", "counted", "wrapped", "raw"}
+// element, the same plain one behind a middleware, a json.RawMessage In
+// (validated, not decoded), and a plain one Options.Visible hides on the
+// server that has it.
+var fusedTools = []string{"plain", "wide", "counted", "wrapped", "raw", "hidden"}
 
-func newFusedServer(t testing.TB) *Server {
+// fusedVisibleCalls counts the calls of the Options.Visible of
+// newFusedServer(t, true).
+var fusedVisibleCalls atomic.Int64
+
+// newFusedServer is the server of fusedTools, with an Options.Visible
+// that hides "hidden" when visible is set (so that the others are read
+// after it).
+func newFusedServer(t testing.TB, visible bool) *Server {
 	mw := func(next ToolHandler) ToolHandler {
 		return func(ctx context.Context, call *ToolCall) (*mcp.CallToolResult, error) { return next(ctx, call) }
 	}
-	s, err := New(Options{Name: "t", Version: "1", Tools: []Tool{
+	opts := Options{Name: "t", Version: "1", Tools: []Tool{
 		fusedTool[fusedPlainArgs]("plain"), fusedTool[wideToolArgs]("wide"), fusedTool[fusedCountedArgs]("counted"),
-		WrapTool(fusedTool[fusedPlainArgs]("wrapped"), mw), fusedTool[json.RawMessage]("raw"),
-	}})
+		WrapTool(fusedTool[fusedPlainArgs]("wrapped"), mw), fusedTool[json.RawMessage]("raw"), fusedTool[fusedPlainArgs]("hidden"),
+	}}
+	if visible {
+		opts.Visible = func(_ context.Context, item Item) bool {
+			fusedVisibleCalls.Add(1)
+			return item.Name != "hidden"
+		}
+	}
+	s, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,15 +100,23 @@ func newFusedServer(t testing.TB) *Server {
 	return s
 }
 
-// fusedPad makes a message over 1 MiB: its arguments are then only
-// checked by the message's parse and read lazily by the decoder.
-var fusedPad = `"_pad":"` + strings.Repeat("x", 1<<20) + `",`
+// newFusedServers are newFusedServer without Options.Visible and with it.
+func newFusedServers(t testing.TB) []*Server {
+	return []*Server{newFusedServer(t, false), newFusedServer(t, true)}
+}
+
+// fusedPad makes a message of at least jsonscan.LargeArgsMessage bytes:
+// its arguments are then only checked by the message's parse and read
+// lazily by the decoder.
+func fusedPad() string {
+	return `"_pad":"` + strings.Repeat("x", jsonscan.LargeArgsMessage()) + `",`
+}
 
 func fusedMessage(tool string, args []byte, state string, pad bool) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`)
 	if pad {
-		b.WriteString(fusedPad)
+		b.WriteString(fusedPad())
 	}
 	b.WriteString(`"name":"` + tool + `","arguments":`)
 	b.Write(args)
@@ -104,14 +127,19 @@ func fusedMessage(tool string, args []byte, state string, pad bool) []byte {
 	return b.Bytes()
 }
 
-// fusedArgs builds arguments of at least jsonscan.LazyArrayMin bytes from
-// element v (and w, once, at a place of k): layouts with one large array,
-// two in the canonical order, two out of it, and around an element w.
+// fusedArgs builds arguments of at least jsonscan.LazyMin bytes from
+// element v (and w, once, element 2k of the items): layouts with one large
+// array, two in the canonical order, two out of it, and around an element
+// w.
 func fusedArgs(v, w []byte, layout, k uint8) []byte {
 	var b bytes.Buffer
+	least := 1 // elements of each array
+	if len(w) > 0 {
+		least = 2*int(k) + 1
+	}
 	arr := func(min int, el func(i int) []byte) {
 		b.WriteByte('[')
-		for i := 0; i == 0 || b.Len() < min; i++ {
+		for i := 0; i < least || b.Len() < min; i++ {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -120,7 +148,7 @@ func fusedArgs(v, w []byte, layout, k uint8) []byte {
 		b.WriteByte(']')
 	}
 	items := func(i int) []byte {
-		if i == int(k)*7 && len(w) > 0 {
+		if i == 2*int(k) && len(w) > 0 {
 			return w
 		}
 		return v
@@ -129,23 +157,23 @@ func fusedArgs(v, w []byte, layout, k uint8) []byte {
 	switch layout % 4 {
 	case 0:
 		b.WriteString(`{"items":`)
-		arr(jsonscan.LazyArrayMin+10, items)
+		arr(jsonscan.LazyMin()+10, items)
 		b.WriteString(`}`)
 	case 1: // grid before items: the canonical order
 		b.WriteString(`{"label":"l","grid":`)
-		arr(jsonscan.LazyArrayMin+10, grid)
+		arr(jsonscan.LazyMin()+10, grid)
 		b.WriteString(`,"items":`)
-		arr(b.Len()+jsonscan.LazyArrayMin+10, items)
+		arr(b.Len()+jsonscan.LazyMin()+10, items)
 		b.WriteString(`}`)
 	case 2: // items before grid: read out of the canonical order
 		b.WriteString(`{"items":`)
-		arr(jsonscan.LazyArrayMin+10, items)
+		arr(jsonscan.LazyMin()+10, items)
 		b.WriteString(`,"grid":`)
-		arr(b.Len()+jsonscan.LazyArrayMin+10, grid)
+		arr(b.Len()+jsonscan.LazyMin()+10, grid)
 		b.WriteString(`,"label":"l"}`)
 	default: // w as a member beside the array
 		b.WriteString(`{"items":`)
-		arr(jsonscan.LazyArrayMin+10, func(int) []byte { return v })
+		arr(jsonscan.LazyMin()+10, func(int) []byte { return v })
 		b.WriteString(`,"grid":`)
 		if len(w) > 0 {
 			b.Write(w)
@@ -167,14 +195,18 @@ func fusedStates(s *Server, tool string, args []byte) []string {
 		"bm90IGEgc3RhdGU"}
 }
 
-// fusedAnswer is tool's answer to args with state and the Unmarshaler
-// calls it made, the reading's identity on or off.
-func fusedAnswer(s *Server, tool string, args []byte, state string, fused bool) ([]byte, int64) {
+// fusedCalls are the calls of user code one request made: the
+// Unmarshalers' and Options.Visible's.
+type fusedCalls struct{ unmarshals, visible int64 }
+
+// fusedAnswer is tool's answer to args with state and the user code it
+// called, the reading's identity on or off.
+func fusedAnswer(s *Server, tool string, args []byte, state string, fused bool) ([]byte, fusedCalls) {
 	defer func(old bool) { fuseIdentity = old }(fuseIdentity)
 	fuseIdentity = fused
-	before := fusedUnmarshals.Load()
+	u, v := fusedUnmarshals.Load(), fusedVisibleCalls.Load()
 	resp := s.HandleBytes(context.Background(), fusedMessage(tool, args, state, true), nil)
-	return resp.Body, fusedUnmarshals.Load() - before
+	return resp.Body, fusedCalls{fusedUnmarshals.Load() - u, fusedVisibleCalls.Load() - v}
 }
 
 // checkFused compares the answers of tool to args under every state (or
@@ -189,7 +221,7 @@ func checkFused(t *testing.T, s *Server, tool string, args []byte, only int) {
 		got, gotCalls := fusedAnswer(s, tool, args, state, true)
 		want, wantCalls := fusedAnswer(s, tool, args, state, false)
 		if gotCalls != wantCalls {
-			t.Fatalf("%s, state %d, %.200q: %d Unmarshaler calls, %d before", tool, k, args, gotCalls, wantCalls)
+			t.Fatalf("%s, state %d, %.200q: user code called %+v, %+v before", tool, k, args, gotCalls, wantCalls)
 		}
 		if state == "" {
 			var m struct {
@@ -234,16 +266,20 @@ var fusedSeeds = []string{
 
 // TestFusedIdentitySameAnswers: the seeds in every layout, tool and state.
 func TestFusedIdentitySameAnswers(t *testing.T) {
-	s := newFusedServer(t)
-	for i, v := range fusedSeeds {
-		for layout := range uint8(4) {
-			for _, tool := range fusedTools {
-				if i%3 != 0 && tool != "plain" && tool != "counted" {
-					continue
-				}
-				checkFused(t, s, tool, fusedArgs([]byte(fusedSeeds[0]), []byte(v), layout, 3), -1)
-				if layout == 0 {
-					checkFused(t, s, tool, fusedArgs([]byte(v), nil, layout, 0), -1)
+	for n, s := range newFusedServers(t) {
+		for i, v := range fusedSeeds {
+			for layout := range uint8(4) {
+				for _, tool := range fusedTools {
+					// At the real sizes, a part of it (the breadth is
+					// TestFusedIdentitySmallSizes' and FuzzFusedIdentity's).
+					if i%3 != 0 && tool != "plain" && tool != "counted" ||
+						n == 1 && (i%3 != 0 || layout > 1 || tool != "plain" && tool != "raw" && tool != "hidden") {
+						continue
+					}
+					checkFused(t, s, tool, fusedArgs([]byte(fusedSeeds[0]), []byte(v), layout, 3), -1)
+					if layout == 0 {
+						checkFused(t, s, tool, fusedArgs([]byte(v), nil, layout, 0), -1)
+					}
 				}
 			}
 		}
@@ -255,7 +291,20 @@ func TestFusedIdentitySameAnswers(t *testing.T) {
 // its own and no middleware: first rounds, states sealed for the
 // arguments and for others alike), else the separate reading's.
 func TestFusedIdentityTaken(t *testing.T) {
-	s := newFusedServer(t)
+	for _, s := range newFusedServers(t) {
+		checkFusedTaken(t, s)
+		for sizes := range uint8(18) { // and at the fuzzer's small sizes: the same paths
+			func() {
+				defer smallLazySizes(sizes)()
+				checkFusedTaken(t, s)
+			}()
+		}
+	}
+}
+
+// checkFusedTaken is TestFusedIdentityTaken at the sizes set.
+func checkFusedTaken(t *testing.T, s *Server) {
+	t.Helper()
 	v := []byte(fusedSeeds[0])
 	for _, c := range []struct {
 		tool   string
@@ -263,35 +312,75 @@ func TestFusedIdentityTaken(t *testing.T) {
 		taken  bool
 	}{
 		{"plain", 0, true}, {"wide", 0, true}, {"counted", 0, true}, {"plain", 1, true}, {"counted", 1, true},
-		{"plain", 2, false}, {"wrapped", 0, false}, {"raw", 0, false},
+		{"plain", 2, false}, {"wrapped", 0, false}, {"raw", 0, true}, {"raw", 2, true},
+		{"hidden", 0, true}, // but a first round's (Options.Visible hides it first)
 	} {
 		args := fusedArgs(v, nil, c.layout, 0)
 		for k, state := range fusedStates(s, c.tool, args)[:3] {
 			before := fusedDigests.Load()
 			fusedAnswer(s, c.tool, args, state, true)
-			if taken := fusedDigests.Load() > before; taken != c.taken {
-				t.Errorf("%s, layout %d, state %d: digest taken from the reading %v, want %v", c.tool, c.layout, k, taken, c.taken)
+			want := c.taken && !(c.tool == "hidden" && s.opts.Visible != nil && state == "")
+			if taken := fusedDigests.Load() > before; taken != want {
+				t.Errorf("%s, layout %d, state %d, lazy arrays from %d bytes: digest taken from the reading %v, want %v",
+					c.tool, c.layout, k, jsonscan.LazyMin(), taken, want)
 			}
 		}
 	}
 }
 
 // FuzzFusedIdentity: any element (v, and w once) in any layout, to any
-// tool, under any state.
+// tool, under any state. The lazy paths are taken at small sizes
+// (smallLazySizes: arguments off the message's tape from 128 bytes, lazy
+// arrays from 8 to 128 bytes, windows of 1 to 16 nodes, the canonical form
+// hashed every 1 or 64 bytes), so that each input costs microseconds,
+// not two messages of a megabyte.
 func FuzzFusedIdentity(f *testing.F) {
 	for i, v := range fusedSeeds {
-		f.Add([]byte(fusedSeeds[0]), []byte(v), uint8(i), uint8(i%3), uint8(i), uint8(i))
-		f.Add([]byte(v), []byte(nil), uint8(0), uint8(i), uint8(0), uint8(i+1))
+		f.Add([]byte(fusedSeeds[0]), []byte(v), uint8(i), uint8(i%3), uint8(i), uint8(i), uint8(i))
+		f.Add([]byte(v), []byte(nil), uint8(0), uint8(i), uint8(0), uint8(i+1), uint8(i*5))
 	}
-	s := newFusedServer(f)
-	f.Fuzz(func(t *testing.T, v, w []byte, layout, k, tool, state uint8) {
+	servers := newFusedServers(f)
+	f.Fuzz(func(t *testing.T, v, w []byte, layout, k, tool, state, sizes uint8) {
 		if len(v) == 0 || len(v) > 2000 || len(w) > 2000 {
 			return
 		}
+		defer smallLazySizes(sizes)()
 		args := fusedArgs(v, w, layout, k%8)
 		if !json.Valid(args) {
 			return // refused with the message, before any of this
 		}
+		s := servers[int(tool)/len(fusedTools)%len(servers)]
 		checkFused(t, s, fusedTools[int(tool)%len(fusedTools)], args, int(state%4))
 	})
+}
+
+// smallLazySizes lowers the sizes of the lazy paths to one of 18
+// combinations (see FuzzFusedIdentity); restore puts them back.
+func smallLazySizes(sizes uint8) (restore func()) {
+	array := [...]int{8, 32, 128}[sizes%3]
+	window := [...]int{1, 3, 16}[sizes/3%3]
+	flush := [...]int{1, 64}[sizes/9%2]
+	restoreSizes := jsonscan.SetLazySizesForTest(jsonscan.LazySizes{Message: 128, Array: array, WindowNodes: window})
+	oldFlush := canonicalFlush
+	canonicalFlush = flush
+	return func() { restoreSizes(); canonicalFlush = oldFlush }
+}
+
+// TestFusedIdentitySmallSizes is TestFusedIdentitySameAnswers at the
+// fuzzer's small sizes, each of them.
+func TestFusedIdentitySmallSizes(t *testing.T) {
+	servers := newFusedServers(t)
+	for sizes := range uint8(18) {
+		func() {
+			defer smallLazySizes(sizes)()
+			for i, v := range fusedSeeds {
+				for layout := range uint8(4) {
+					s := servers[(i+int(sizes))%len(servers)]
+					tool := fusedTools[(i+int(layout)+int(sizes))%len(fusedTools)]
+					checkFused(t, s, tool, fusedArgs([]byte(fusedSeeds[0]), []byte(v), layout, 3), -1)
+					checkFused(t, s, tool, fusedArgs([]byte(v), nil, layout, 0), -1)
+				}
+			}
+		}()
+	}
 }

@@ -98,7 +98,7 @@ func decodedCanonical(a []byte) []byte {
 // form is ever held whole. Those the lazy parse cannot read take the path
 // of identity, whose text the digest is always of.
 func identityDigestOf(method, name string, args []byte, spans jsonscan.Spans, principal string) [sha256.Size]byte {
-	if a := bytes.TrimSpace(args); len(a) >= lazyIdentityMin && !jsonscan.IsNullOrAbsent(a) && string(a) != "{}" {
+	if a := bytes.TrimSpace(args); len(a) >= jsonscan.LazyMin() && !jsonscan.IsNullOrAbsent(a) && string(a) != "{}" {
 		if len(a) == 0 || &a[0] != &args[0] {
 			spans = jsonscan.Spans{} // their offsets count from args' first byte
 		}
@@ -115,24 +115,28 @@ func identityDigestOf(method, name string, args []byte, spans jsonscan.Spans, pr
 // false when a window of a lazy array fails (the whole parse refuses the
 // arguments too: identity then takes encoding/json's reading).
 func lazyIdentityDigest(method, name string, a []byte, spans jsonscan.Spans, principal string) ([sha256.Size]byte, bool) {
-	var t *jsonscan.Tape
-	var err *jsonscan.SyntaxError
-	if lazyIdentityMin == jsonscan.LazyArrayMin {
-		t, err = jsonscan.ParseLazySpans(a, canonicalMaxDepth, spans)
-	} else {
-		t, err = jsonscan.ParseLazyMin(a, canonicalMaxDepth, lazyIdentityMin)
-	}
+	t, err := jsonscan.ParseLazySpans(a, canonicalMaxDepth, spans)
 	if err != nil {
 		return [sha256.Size]byte{}, false
 	}
 	defer t.Release()
+	return hashIdentity(method, name, t, principal)
+}
+
+// hashIdentity is the identity digest of arguments parsed on t (node 0;
+// lazily or whole): identity's text hashed as it is written; false when a
+// window of a lazy array fails.
+func hashIdentity(method, name string, t *jsonscan.Tape, principal string) ([sha256.Size]byte, bool) {
 	h := sha256.New()
 	dst := make([]byte, 0, 2*canonicalFlush)
 	dst = append(append(append(append(dst, method...), 0), name...), 0)
-	c := canonicalizer{t: t, h: h}
-	dst = c.value(dst, 0)
-	if c.failed {
-		return [sha256.Size]byte{}, false
+	if t.Kind(0) == jsonscan.KindNull || t.Kind(0) == jsonscan.KindObject && t.Len(0) == 0 {
+		dst = append(dst, "{}"...)
+	} else {
+		c := canonicalizer{t: t, h: h}
+		if dst = c.value(dst, 0); c.failed {
+			return [sha256.Size]byte{}, false
+		}
 	}
 	h.Write(append(append(dst, 0), principal...))
 	var sum [sha256.Size]byte
@@ -140,14 +144,9 @@ func lazyIdentityDigest(method, name string, a []byte, spans jsonscan.Spans, pri
 	return sum, true
 }
 
-// lazyIdentityMin is the size of the arguments identityDigestOf parses
-// lazily and of the arrays it keeps off their tape (a variable for the
-// tests).
-var lazyIdentityMin = jsonscan.LazyArrayMin
-
 // canonicalFlush is how much canonical form a hashing canonicalizer holds
-// before it hashes it.
-const canonicalFlush = 32 << 10
+// before it hashes it (a variable for the tests, which lower it).
+var canonicalFlush = 32 << 10
 
 // canonicalizer writes a tape's canonical form; members is scratch space
 // for sorting the members of the objects being written (a stack: each

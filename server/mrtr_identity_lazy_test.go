@@ -17,10 +17,9 @@ func FuzzIdentityDigestAnyArgs(f *testing.F) {
 	f.Add([]byte(` {"b":[1,{"a":[2,3]},[[4]]],"a":"\u2028<"} `), uint8(2))
 	f.Add([]byte("\v{\"a\":[1]}\u0085"), uint8(1))
 	f.Fuzz(func(t *testing.T, args []byte, min uint8) {
-		defer func(old int) { lazyIdentityMin = old }(lazyIdentityMin)
-		lazyIdentityMin = int(min%32) + 1
+		defer jsonscan.SetLazySizesForTest(jsonscan.LazySizes{Array: int(min%32) + 1})()
 		if got, want := identityDigestOf("m", "n", args, jsonscan.Spans{}, "p"), wantDigest("m", "n", args, "p"); got != want {
-			t.Fatalf("%q (min %d): digest differs from identity's", args, lazyIdentityMin)
+			t.Fatalf("%q (min %d): digest differs from identity's", args, jsonscan.LazyMin())
 		}
 	})
 }

@@ -189,8 +189,7 @@ func FuzzIdentityDigestLazy(f *testing.F) {
 		f.Add(v, uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, v string, reps uint8) {
-		defer func(old int) { lazyIdentityMin = old }(lazyIdentityMin)
-		lazyIdentityMin = 1
+		defer jsonscan.SetLazySizesForTest(jsonscan.LazySizes{Array: 1})()
 		args := lazyIdentityArgs(v, len(v)*int(reps%8))
 		if got, want := identityDigestOf("m", "n", args, jsonscan.Spans{}, "p"), wantDigest("m", "n", args, "p"); got != want {
 			t.Fatalf("%q: digest differs from identity's", args)

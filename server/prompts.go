@@ -218,6 +218,21 @@ func (g *promptRegistry) list(ctx context.Context, r *request, p *requestParams,
 
 func (g *promptRegistry) get(ctx context.Context, r *request, p *requestParams, _ json.RawMessage) (any, error) {
 	name, err := p.nameParam()
+	if c := r.rounds().identity; c != nil && c.pending {
+		// The requestState's comparison prepareMRTR left for the reading
+		// of the arguments: made first, as there (mrtr_prompt.go).
+		args, aerr := promptArguments(p.arguments)
+		if rerr := r.settlePromptState(args, err == nil && aerr == nil); rerr != nil {
+			return nil, rerr
+		}
+		if err == nil {
+			err = aerr
+		}
+		if err != nil {
+			return nil, err
+		}
+		return g.getPrompt(ctx, name, args)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -203,6 +203,7 @@ func newTool(info ToolInfo, inType, outType reflect.Type, call toolCall) Tool {
 			*into.(*json.RawMessage) = valid
 			return nil
 		}
+		t.readsArgs, t.seals = true, new(atomic.Bool)
 	} else {
 		decode = typeDecoder(argcheck.NewTypeDecoder(inType, validator))
 		t.readsArgs, t.seals = true, new(atomic.Bool)
@@ -416,19 +417,34 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 	if err == nil {
 		t = g.get(name)
 	}
-	if c := r.rounds().identity; c != nil && c.pending && !(t != nil && t.readsArgs && t.taskSupport == TaskSupportNone &&
-		g.s.opts.Visible == nil && p.arguments != nil && jsonscan.Kind(p.arguments) == '{' && checkScopes(ctx, t.scopes) == nil) {
+	deferred := false
+	if c := r.rounds().identity; c != nil && c.pending {
 		// The requestState's digest is compared now, as prepareMRTR
 		// compared it, unless the tool's decoder reads the arguments next
-		// with nothing before it (mrtr_fused.go).
-		if rerr := r.settleState(); rerr != nil {
-			return nil, rerr
+		// with nothing before it but Options.Visible, which then runs
+		// right after the comparison (mrtr_fused.go).
+		deferred = t != nil && t.readsArgs && t.taskSupport == TaskSupportNone &&
+			p.arguments != nil && jsonscan.Kind(p.arguments) == '{' && checkScopes(ctx, t.scopes) == nil
+		if !deferred {
+			if rerr := r.settleState(); rerr != nil {
+				return nil, rerr
+			}
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if t == nil || g.s.hidden(ctx, &t.entry) {
+	if t == nil {
+		return nil, invalidParams(fmt.Sprintf("Unknown tool: %q", name))
+	}
+	if deferred && g.s.opts.Visible != nil {
+		r.rounds().identity.then = func() *jsonrpc.Error {
+			if g.s.hidden(ctx, &t.entry) {
+				return invalidParams(fmt.Sprintf("Unknown tool: %q", name))
+			}
+			return nil
+		}
+	} else if g.s.hidden(ctx, &t.entry) {
 		return nil, invalidParams(fmt.Sprintf("Unknown tool: %q", name))
 	}
 	if err := checkScopes(ctx, t.scopes); err != nil {

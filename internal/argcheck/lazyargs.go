@@ -44,10 +44,6 @@ import (
 // limits in the elements gives it up after something was decoded, and then
 // only for a type that runs no code while decoding.
 
-// lazyMin is the size of arguments decodeLarge parses lazily, and of the
-// arrays it keeps off their tape (a variable for the tests).
-var lazyMin = jsonscan.LazyArrayMin
-
 // errLazyFallback gives up the element-wise path: the caller parses the
 // arguments whole.
 var errLazyFallback = errors.New("argcheck: arguments to be parsed whole")
@@ -127,7 +123,7 @@ func (c *checker) element(items *nativeSchema, wt *tape, e int, edits map[int]*o
 // (smaller ones, a schema outside the native checker, a refusal the lazy
 // path leaves to the whole parse to word), and rv is then still zero.
 func (d *TypeDecoder) decodeLarge(args []byte, src Source, rv reflect.Value, rd *readerDone) (done bool, err error) {
-	if len(args) < lazyMin || d.v.native == nil || !rv.Elem().IsZero() {
+	if len(args) < jsonscan.LazyMin() || d.v.native == nil || !rv.Elem().IsZero() {
 		return false, nil
 	}
 	trimmed := bytes.Trim(args, " \t\r\n")
@@ -136,10 +132,10 @@ func (d *TypeDecoder) decodeLarge(args []byte, src Source, rv reflect.Value, rd 
 	}
 	var t *tape
 	var perr *jsonscan.SyntaxError
-	if len(trimmed) == len(args) && lazyMin == jsonscan.LazyArrayMin {
+	if len(trimmed) == len(args) {
 		t, perr = jsonscan.ParseLazySpans(trimmed, maxDepth, src.Spans)
 	} else {
-		t, perr = jsonscan.ParseLazyMin(trimmed, maxDepth, lazyMin)
+		t, perr = jsonscan.ParseLazy(trimmed, maxDepth)
 	}
 	if perr != nil {
 		return false, nil

@@ -105,8 +105,7 @@ func checkLazyDecode(t *testing.T, v *Validator, typ reflect.Type, args []byte, 
 	d := NewTypeDecoder(typ, v)
 	want := reflect.New(typ)
 	werr := decodeWhole(d, args, want.Interface())
-	defer func(old int) { lazyMin = old }(lazyMin)
-	lazyMin = min
+	defer jsonscan.SetLazySizesForTest(jsonscan.LazySizes{Array: min})()
 	decided := false
 	if tp, perr := jsonscan.ParseLazyMin(trimArgs(args), maxDepth, min); perr == nil && tp.LazyArrays() != nil && v.native != nil {
 		probe := reflect.New(typ)

@@ -97,8 +97,7 @@ func init() {
 // once before any Unmarshaler, complete only when every array was read
 // through.
 func checkReaderContract(t *testing.T, v *Validator, typ reflect.Type, args []byte, min int, refuse bool) {
-	defer func(old int) { lazyMin = old }(lazyMin)
-	lazyMin = min
+	defer jsonscan.SetLazySizesForTest(jsonscan.LazySizes{Array: min})()
 	d := NewTypeDecoder(typ, v)
 	want := reflect.New(typ)
 	werr := d.DecodeFrom(args, Source{}, want.Interface())
@@ -212,8 +211,7 @@ func TestLazyReaderShown(t *testing.T) {
 			}
 		}
 	}
-	defer func(old int) { lazyMin = old }(lazyMin)
-	lazyMin = 4
+	defer jsonscan.SetLazySizesForTest(jsonscan.LazySizes{Array: 4})()
 	c := &contractReader{t: t, read: map[int][][]byte{}, ended: map[int]bool{}, open: -1}
 	contractActive, contractUnmarshals, contractEarly = c, 0, 0
 	defer func() { contractActive = nil }()

@@ -101,6 +101,25 @@ func (v *Validator) Validate(args json.RawMessage) (json.RawMessage, error) {
 	return v.validateParsed(t)
 }
 
+// ValidateRead is Validate, showing read the arguments' one parse before
+// any verdict: read(t) first, t nil when they do not parse (whose refusal
+// then comes after read's). An error of read is ValidateRead's result,
+// with nothing validated. t is only lent for the call.
+func (v *Validator) ValidateRead(args json.RawMessage, read func(t *jsonscan.Tape) error) (json.RawMessage, error) {
+	t, err := parseArgs(args)
+	if err != nil {
+		if rerr := read(nil); rerr != nil {
+			return nil, rerr
+		}
+		return nil, err
+	}
+	defer releaseArgs(t)
+	if rerr := read(t); rerr != nil {
+		return nil, rerr
+	}
+	return v.validateParsed(t)
+}
+
 // validateParsed is Validate on the arguments' one parse t.
 func (v *Validator) validateParsed(t *jsonscan.Tape) (json.RawMessage, error) {
 	doc, err := v.checkTape(t)

@@ -21,6 +21,9 @@ var safe = func() (t [utf8.RuneSelf]bool) {
 // with HTML escaping.
 func AppendString(dst, s []byte) []byte { return appendString(dst, s, true) }
 
+// AppendStringText is AppendString for a string.
+func AppendStringText(dst []byte, s string) []byte { return appendString(dst, s, true) }
+
 // appendString appends src as a JSON string, as encoding/json's
 // appendString: control characters, '"' and '\\' escaped (short forms for
 // \b \f \n \r \t), '<' '>' '&' escaped when escapeHTML, U+2028 and U+2029

@@ -6,12 +6,8 @@ import (
 )
 
 // LazyArrayMin is the size in bytes from which ParseLazy keeps an array's
-// elements off the tape.
+// elements off the tape (LazyMin, unless a test lowered it).
 const LazyArrayMin = 64 << 10
-
-// windowNodes is about how many nodes one window of a lazy array's
-// elements holds (at least one element, however large).
-const windowNodes = 4096
 
 // tapeExt is what a Tape holds beyond its nodes (Tape.ext).
 type tapeExt struct {
@@ -45,7 +41,7 @@ type lazyNode struct {
 // (from '[' to just past ']'), count its elements.
 type span struct{ start, end, count uint32 }
 
-// ParseLazy is ParseTape, except that an array of at least LazyArrayMin
+// ParseLazy is ParseTape, except that an array of at least LazyMin()
 // bytes that is not the root and not inside another such array is kept
 // on the tape as one node, without its elements: Lazy reports it, Len is
 // its element count, Raw its bytes, and Windows parses its elements, a
@@ -60,7 +56,7 @@ type span struct{ start, end, count uint32 }
 // elements do not end where the first pass said. A caller that must
 // refuse what ParseTape refuses reads every lazy array's windows.
 func ParseLazy(data []byte, maxDepth int) (*Tape, *SyntaxError) {
-	return parseLazy(data, maxDepth, LazyArrayMin)
+	return parseLazy(data, maxDepth, lazyArrayMin)
 }
 
 // ParseLazyMin is ParseLazy with arrays of at least min bytes kept off
@@ -387,7 +383,7 @@ func (w *Windows) Next() bool {
 		return false
 	}
 	arr := p.open(KindArray)
-	count := 0
+	count, most := 0, windowNodes
 	for {
 		p.i = SkipSpace(w.data, p.i)
 		p.value(w.depth + 1)
@@ -418,7 +414,7 @@ func (w *Windows) Next() bool {
 			w.fail(p, "more elements than the first pass counted")
 			return false
 		}
-		if len(p.nodes) >= windowNodes {
+		if len(p.nodes) >= most {
 			break
 		}
 	}

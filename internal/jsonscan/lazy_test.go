@@ -190,8 +190,7 @@ func FuzzLazy(f *testing.F) {
 // with them to ParseTape.
 func checkEnvelopeSpans(t *testing.T, value []byte, min int) {
 	t.Helper()
-	defer func(old int) { spanMin = old }(spanMin)
-	spanMin = min
+	defer SetLazySizesForTest(LazySizes{Array: min})()
 	msg := append(append([]byte(`{"params":{"a":[1],"arguments":`), value...), `}}`...)
 	value = bytes.Trim(value, " \t\r\n") // the value's bytes: Raw of its node
 	env, err := ParseEnvelope(msg, 20, Opaque{Root: "params", Inner: "arguments", Spans: true})

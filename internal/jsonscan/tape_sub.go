@@ -78,10 +78,6 @@ func (p *tapeParser) sameText(n int, s string) bool {
 	return p.text(n) == s
 }
 
-// spanMin is the size of the arrays skipInner records (LazyArrayMin; a
-// variable for the tests).
-var spanMin = LazyArrayMin
-
 // skipInner is skip for an Opaque's Inner value, recording its large
 // arrays when the Opaque says so: the tape then carries them (Spans).
 func (p *tapeParser) skipInner(depth int) {
@@ -90,7 +86,7 @@ func (p *tapeParser) skipInner(depth int) {
 		return
 	}
 	x := p.extras()
-	x.recorder = spanRecorder{root: p.i, min: spanMin}
+	x.recorder = spanRecorder{root: p.i, min: lazyArrayMin}
 	x.rec = &x.recorder
 	p.skip(depth)
 	x.rec = nil

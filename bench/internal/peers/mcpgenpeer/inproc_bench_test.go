@@ -2,9 +2,14 @@ package mcpgenpeer
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/generated/mcp"
+	"github.com/mcpgen/mcpgen/server"
 
 	"github.com/mcpgen/mcpgen/bench/internal/payload"
 )
@@ -40,9 +45,69 @@ func BenchmarkInProcessMRTR(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer cleanup()
+	benchMRTR(b, call, "confirm_nested", true)
+}
+
+// BenchmarkInProcessMRTRPaths is BenchmarkInProcessMRTR on the other paths
+// a multi round-trip tools/call takes: a server with Options.Visible
+// (visible), a tool behind a middleware (wrapped), a tool with a
+// json.RawMessage In (raw).
+func BenchmarkInProcessMRTRPaths(b *testing.B) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, tool string
+		tweak      func(*server.Options)
+	}{
+		{"visible", "confirm_nested", func(o *server.Options) {
+			o.Visible = func(context.Context, server.Item) bool { return true }
+		}},
+		{"wrapped", "confirm_nested", func(o *server.Options) {
+			o.ToolMiddleware = []server.ToolMiddleware{func(next server.ToolHandler) server.ToolHandler { return next }}
+		}},
+		{"raw", "confirm_raw", func(o *server.Options) { o.Tools = append(o.Tools, confirmRawTool()) }},
+	} {
+		opts := server.Options{Name: "mcpgen-weather", Version: "0.1.0"}
+		(&Tools{}).MCPRegister(&opts)
+		c.tweak(&opts)
+		s, err := server.New(opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			benchMRTR(b, func(req []byte) ([]byte, error) { return s.HandleBytes(ctx, req, nil).Body, nil }, c.tool, c.tool == "confirm_nested")
+		})
+	}
+}
+
+// confirmRawTool is confirm_nested with a json.RawMessage In (the items
+// are not counted: its answer is the size of the arguments).
+func confirmRawTool() server.Tool {
+	info := server.ToolInfo{Name: "confirm_raw", InputSchema: json.RawMessage(payload.NestedSchema)}
+	return server.NewTool(info, func(ctx context.Context, in json.RawMessage) (string, error) {
+		if server.State(ctx) == nil {
+			if err := server.SetState(ctx, []byte(`{"step":1}`)); err != nil {
+				return "", err
+			}
+		}
+		if _, err := server.Ask(ctx, payload.ConfirmKey, &mcp.ElicitRequest{Params: &mcp.ElicitRequestFormParams{
+			Message: payload.ConfirmMessage,
+			RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{
+				Properties: map[string]mcp.PrimitiveSchemaDefinition{"ok": &mcp.BooleanSchema{}},
+			},
+		}}); err != nil {
+			return "", err
+		}
+		return "bytes=" + strconv.Itoa(len(in)), nil
+	})
+}
+
+// benchMRTR runs the two rounds of tool with about 1 MB of nested
+// arguments through call as sub-benchmarks first and second (counted: the
+// second answers the items' count).
+func benchMRTR(b *testing.B, call func([]byte) ([]byte, error), tool string, counted bool) {
 	args := payload.NestedArguments(1 << 20)
 	meta := `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}`
-	first := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"confirm_nested","arguments":` + string(args) + meta)
+	first := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + string(args) + meta)
 	reply, err := call(slices.Clone(first))
 	if err != nil {
 		b.Fatal(err)
@@ -56,9 +121,12 @@ func BenchmarkInProcessMRTR(b *testing.B) {
 		b.Fatalf("first round: %v: %.300s", err, reply)
 	}
 	state, _ := json.Marshal(m.Result.RequestState)
-	second := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"confirm_nested","arguments":` + string(args) +
+	second := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + string(args) +
 		`,"inputResponses":{"` + payload.ConfirmKey + `":{"action":"accept","content":{"ok":true}}},"requestState":` + string(state) + meta)
-	want := payload.ItemsText(payload.NestedItems(1 << 20))
+	want := "bytes=" + strconv.Itoa(len(args))
+	if counted {
+		want = payload.ItemsText(payload.NestedItems(1 << 20))
+	}
 	if reply, err := call(slices.Clone(second)); err != nil || !bytes.Contains(reply, []byte(want)) {
 		b.Fatalf("second round: %v: %.300s", err, reply)
 	}
