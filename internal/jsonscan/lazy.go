@@ -134,8 +134,8 @@ func (r *spanRecorder) spans() Spans {
 
 // parseLazy is ParseLazyMin.
 func parseLazy(data []byte, maxDepth, min int) (*Tape, *SyntaxError) {
-	if len(data) > MaxTapeSize {
-		return nil, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), MaxTapeSize)}
+	if uint64(len(data)) > MaxTapeSize {
+		return nil, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), uint64(MaxTapeSize))}
 	}
 	spans := lazySpans(data, min, maxDepth)
 	if len(spans) == 0 {
@@ -146,8 +146,8 @@ func parseLazy(data []byte, maxDepth, min int) (*Tape, *SyntaxError) {
 
 // parseSpans parses data with spans (in document order) lazy.
 func parseSpans(data []byte, maxDepth int, spans []span) (*Tape, *SyntaxError) {
-	if len(data) > MaxTapeSize {
-		return nil, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), MaxTapeSize)}
+	if uint64(len(data)) > MaxTapeSize {
+		return nil, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), uint64(MaxTapeSize))}
 	}
 	t := tapePool.Get().(*Tape)
 	if err := parseWith(t, data, maxDepth, nil, false, spans); err != nil {

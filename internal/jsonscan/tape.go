@@ -159,8 +159,8 @@ var nameSeed = maphash.MakeSeed()
 // When the caller is done with the tape (nothing keeps an index or calls a
 // method any more) it may hand it back with Release.
 func ParseTape(data []byte, maxDepth int) (*Tape, *SyntaxError) {
-	if len(data) > MaxTapeSize {
-		return nil, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), MaxTapeSize)}
+	if uint64(len(data)) > MaxTapeSize {
+		return nil, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), uint64(MaxTapeSize))}
 	}
 	t := tapePool.Get().(*Tape)
 	if err := parseInto(t, data, maxDepth); err != nil {

@@ -31,8 +31,8 @@ type Opaque struct {
 // reports it, and an object or array of it has Len 0 and no members on
 // the tape. So a large result costs no nodes.
 func ParseEnvelope(data []byte, maxDepth int, opaque ...Opaque) (Tape, *SyntaxError) {
-	if len(data) > MaxTapeSize {
-		return Tape{}, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), MaxTapeSize)}
+	if uint64(len(data)) > MaxTapeSize {
+		return Tape{}, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), uint64(MaxTapeSize))}
 	}
 	// Nodes of its own, of the size this document needs (a pooled tape's
 	// may be far larger).
