@@ -136,9 +136,16 @@ func TestLongTaskIDIsUnknownAndKeepsTheConnection(t *testing.T) {
 // completed, with the whole result, within a few seconds (not "working"
 // until the TTL because the final status could not be stored).
 func TestLargeTaskResultIsReadOnOtherReplicas(t *testing.T) {
-	url := startNATS(t)
+	checkTaskResultReadOnOtherReplica(t, startNATS(t), 1100<<10)
+}
+
+// checkTaskResultReadOnOtherReplica runs a task tool whose result is size
+// bytes on one replica of the NATS at url and requires another replica to
+// answer completed, with the whole result, within 4 s.
+func checkTaskResultReadOnOtherReplica(t *testing.T, url string, size int) {
+	t.Helper()
 	big := server.NewTool(server.ToolInfo{Name: "big", TaskSupport: server.TaskSupportRequired},
-		func(ctx context.Context, _ struct{}) (string, error) { return strings.Repeat("x", 1100<<10), nil })
+		func(ctx context.Context, _ struct{}) (string, error) { return strings.Repeat("x", size), nil })
 	a := replicaServer(t, connect(t, url), big)
 	b := replicaServer(t, connect(t, url), big)
 	r := replicaCall(t, a, "tools/call", `"name":"big","arguments":{}`)
@@ -156,7 +163,7 @@ func TestLargeTaskResultIsReadOnOtherReplicas(t *testing.T) {
 		_ = json.Unmarshal(replicaCall(t, b, "tasks/get", `"taskId":"`+created.TaskID+`"`).Result, &mb)
 		statusA, statusB = ma.Status, mb.Status
 		if statusB == server.TaskCompleted {
-			if len(mb.Result.Content) != 1 || len(mb.Result.Content[0].Text) != 1100<<10 {
+			if len(mb.Result.Content) != 1 || len(mb.Result.Content[0].Text) != size {
 				t.Fatalf("the other replica's completed task lacks the whole result: %d content blocks", len(mb.Result.Content))
 			}
 			return

@@ -2,14 +2,10 @@ package natscluster
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/server"
 	natsserver "github.com/nats-io/nats-server/v2/server"
 )
 
@@ -73,25 +69,5 @@ func TestLargeRecordOnServerWithSmallMaxPayload(t *testing.T) {
 // "completed" with the result, as the README promises for "a result ...
 // over the server's max_payload".
 func TestTaskResultOverSmallMaxPayloadIsReadOnOtherReplicas(t *testing.T) {
-	url := startNATSMaxPayload(t, 64<<10)
-	big := server.NewTool(server.ToolInfo{Name: "big", TaskSupport: server.TaskSupportRequired},
-		func(ctx context.Context, _ struct{}) (string, error) { return strings.Repeat("x", 200<<10), nil })
-	a := replicaServer(t, connect(t, url), big)
-	b := replicaServer(t, connect(t, url), big)
-	r := replicaCall(t, a, "tools/call", `"name":"big","arguments":{}`)
-	var created struct{ TaskID string }
-	if r.Error != nil || json.Unmarshal(r.Result, &created) != nil || created.TaskID == "" {
-		t.Fatalf("tools/call: %+v %s", r.Error, r.Result)
-	}
-	var statusA, statusB string
-	for deadline := time.Now().Add(4 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		var ma, mb struct{ Status string }
-		_ = json.Unmarshal(replicaCall(t, a, "tasks/get", `"taskId":"`+created.TaskID+`"`).Result, &ma)
-		_ = json.Unmarshal(replicaCall(t, b, "tasks/get", `"taskId":"`+created.TaskID+`"`).Result, &mb)
-		statusA, statusB = ma.Status, mb.Status
-		if statusB == server.TaskCompleted {
-			return
-		}
-	}
-	t.Fatalf("owner says %q, the other replica still says %q after 4 s", statusA, statusB)
+	checkTaskResultReadOnOtherReplica(t, startNATSMaxPayload(t, 64<<10), 200<<10)
 }

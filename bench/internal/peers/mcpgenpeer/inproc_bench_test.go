@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/generated/mcp"
 	"github.com/mcpgen/mcpgen/server"
 
 	"github.com/mcpgen/mcpgen/bench/internal/payload"
@@ -84,17 +83,7 @@ func BenchmarkInProcessMRTRPaths(b *testing.B) {
 func confirmRawTool() server.Tool {
 	info := server.ToolInfo{Name: "confirm_raw", InputSchema: json.RawMessage(payload.NestedSchema)}
 	return server.NewTool(info, func(ctx context.Context, in json.RawMessage) (string, error) {
-		if server.State(ctx) == nil {
-			if err := server.SetState(ctx, []byte(`{"step":1}`)); err != nil {
-				return "", err
-			}
-		}
-		if _, err := server.Ask(ctx, payload.ConfirmKey, &mcp.ElicitRequest{Params: &mcp.ElicitRequestFormParams{
-			Message: payload.ConfirmMessage,
-			RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{
-				Properties: map[string]mcp.PrimitiveSchemaDefinition{"ok": &mcp.BooleanSchema{}},
-			},
-		}}); err != nil {
+		if err := confirmRound(ctx); err != nil {
 			return "", err
 		}
 		return "bytes=" + strconv.Itoa(len(in)), nil
