@@ -130,8 +130,16 @@ func (d *deriver) basic(b *types.Basic, pos token.Position, path string) *jsonsc
 
 func (d *deriver) mapSchema(m *types.Map, pos token.Position, path string) *jsonschema.Schema {
 	key, _ := m.Key().Underlying().(*types.Basic)
+	named, _ := types.Unalias(m.Key()).(*types.Named)
+	textKey := named != nil && types.Implements(types.NewPointer(named), textUnmarshaler)
+	if textKey {
+		d.marshals = true // encoding/json writes the keys with MarshalText
+	}
 	switch {
-	case key != nil && key.Info()&types.IsString != 0:
+	case key != nil && (key.Info()&types.IsString != 0 || textKey):
+		// A key type with its own UnmarshalText reads its member names
+		// (encoding/json and the arguments decoder call it), whatever
+		// their text: no integer pattern.
 		s := &jsonschema.Schema{Type: "object"}
 		if _, any := m.Elem().Underlying().(*types.Interface); !any {
 			s.AdditionalProperties = d.typeSchema(m.Elem(), pos, path+"[key]")

@@ -112,6 +112,14 @@ func TestSelfEncodingTypes(t *testing.T) {
 			t.Errorf("inputSchema property %s = %#v, want %#v", prop, got, want)
 		}
 	}
+	// A map key of an integer type with its own UnmarshalText (Color, as
+	// slog.Level or a named enum) is read by that method, from the text its
+	// MarshalText writes ("red"), not as a Go int's digits: the schema
+	// must not hold its members to the canonical integer pattern, which
+	// refused every key encoding/json writes and the decoder reads.
+	if got, want := at(in, "properties", "shades"), map[string]any{"type": "object", "additionalProperties": str}; !reflect.DeepEqual(got, want) {
+		t.Errorf("inputSchema property shades (map[Color]string) = %#v, want %#v", got, want)
+	}
 	if got := at(in, "required"); !reflect.DeepEqual(got, []any{"host"}) {
 		t.Errorf("required = %v", got)
 	}

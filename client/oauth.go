@@ -423,10 +423,11 @@ func FollowRedirects(hc *http.Client, redirectURL string) func(ctx context.Conte
 }
 
 // isRedirectTo reports whether u is a redirect to the redirect URI want:
-// the same origin (sameOrigin: hosts as net/http dials them) and path, and every parameter
+// the same origin (sameOrigin: hosts as net/http dials them) and path (an
+// empty one "/", redirectPath), and every parameter
 // of want's query present in u's with the same values.
 func isRedirectTo(u, want *url.URL) bool {
-	if !sameOrigin(u, want) || u.EscapedPath() != want.EscapedPath() || u.User != nil {
+	if !sameOrigin(u, want) || redirectPath(u) != redirectPath(want) || u.User != nil {
 		return false
 	}
 	got := u.Query()
@@ -438,4 +439,13 @@ func isRedirectTo(u, want *url.URL) bool {
 		}
 	}
 	return true
+}
+
+// redirectPath is u's escaped path, "/" for the empty path of a URL with a
+// host (RFC 3986 §6.2.3: http://127.0.0.1:8080 is http://127.0.0.1:8080/).
+func redirectPath(u *url.URL) string {
+	if p := u.EscapedPath(); p != "" || u.Host == "" {
+		return p
+	}
+	return "/"
 }

@@ -65,3 +65,31 @@ func TestFollowRedirectsReturnsTheCallbackWithItsQuery(t *testing.T) {
 		t.Errorf("a hop without the redirect URI's query app=1 was returned: %v", got)
 	}
 }
+
+// TestFollowRedirectsTakesAnEmptyPathForSlash: a redirect URI without a
+// path (http://127.0.0.1:PORT, a native app's loopback listener) and the
+// authorization server's redirect to it with the path "/" name one
+// resource (RFC 3986 §6.2.3: an empty path of an http(s) URI is "/"); the
+// prefix comparison FollowRedirects made before took that hop for the
+// callback. It was then fetched instead: the code went to the listener as
+// a plain GET and the flow failed ("authorization stopped"). Either way
+// round, the hop is returned and never fetched.
+func TestFollowRedirectsTakesAnEmptyPathForSlash(t *testing.T) {
+	for _, c := range []struct{ redirect, hop string }{{"", "/"}, {"/", ""}} {
+		fetched := 0
+		callback := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fetched++
+			w.WriteHeader(http.StatusOK)
+		}))
+		as := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, callback.URL+c.hop+"?code=c&state=s", http.StatusFound)
+		}))
+		got, err := FollowRedirects(as.Client(), callback.URL+c.redirect)(context.Background(), as.URL+"/authorize?state=s")
+		if err != nil || got.Query().Get("code") != "c" || fetched != 0 {
+			t.Errorf("redirect URI %q, hop %q: returned %v, %v, the callback fetched %d times; want the hop returned, not fetched",
+				callback.URL+c.redirect, callback.URL+c.hop+"?code=c&state=s", got, err, fetched)
+		}
+		as.Close()
+		callback.Close()
+	}
+}

@@ -25,8 +25,10 @@ import (
 // resource of the same host and path.
 func (a *Auth) Mount(mux *http.ServeMux) {
 	h := a.MetadataHandler()
+	port := defaultPort(a.metadataURL)
+	host := strings.TrimSuffix(a.host, ":"+port) // https://a.example:443 is https://a.example
 	for i, p := range a.paths {
-		a.mountAt(mux, p, metadataEntry{host: a.host, defaultPort: defaultPort(a.metadataURL), handler: h, own: i == 0})
+		a.mountAt(mux, p, metadataEntry{host: host, defaultPort: port, handler: h, own: i == 0})
 	}
 }
 
@@ -49,7 +51,7 @@ func (a *Auth) mountAt(mux *http.ServeMux, p string, e metadataEntry) {
 
 // metadataEntry is one resource's document at one well-known path.
 type metadataEntry struct {
-	host        string // the resource's host, as in its URL
+	host        string // the resource's host, as in its URL less its scheme's default port
 	defaultPort string // its scheme's port ("443", "80"), which a request's Host may name
 	handler     http.Handler
 	own         bool // the path is the resource's own metadata URL, not the root fallback

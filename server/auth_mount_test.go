@@ -212,3 +212,45 @@ func TestMountPicksTheHostWithItsDefaultPortNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestMountPicksAResourceWhoseURLNamesItsDefaultPort: the mirror of
+// TestMountPicksTheHostWithItsDefaultPortNamed. A resource written with its
+// scheme's default port (https://b.example:443/mcp, the same origin as
+// https://b.example/mcp, RFC 3986 §6.2.3) must be served its document for
+// a request whose Host leaves the port out, as browsers and most clients
+// send it; it got the first resource mounted (a.example's) instead. And a
+// second Mount of that same metadata URL written without the port must
+// panic as a second registration of one resource's URL does.
+func TestMountPicksAResourceWhoseURLNamesItsDefaultPort(t *testing.T) {
+	auths := []*Auth{mountAuth(t, "https://a.example/mcp"), mountAuth(t, "https://b.example:443/mcp"), mountAuth(t, "http://c.example:80/mcp")}
+	mux := http.NewServeMux()
+	for _, a := range auths {
+		a.Mount(mux)
+	}
+	for _, c := range []struct{ host, want string }{
+		{"b.example", "https://b.example:443/mcp"},
+		{"b.example:443", "https://b.example:443/mcp"},
+		{"c.example", "http://c.example:80/mcp"},
+		{"b.example:8443", "https://a.example/mcp"},
+	} {
+		req := httptest.NewRequest(http.MethodGet, wellKnownPRM+"/mcp", nil)
+		req.Host = c.host
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, req)
+		var doc struct {
+			Resource string `json:"resource"`
+		}
+		_ = json.Unmarshal(rec.Body.Bytes(), &doc)
+		if rec.Code != http.StatusOK || doc.Resource != c.want {
+			t.Errorf("Host %s: %d, resource %q; want the document of %s", c.host, rec.Code, doc.Resource, c.want)
+		}
+	}
+	panicked := func() (p bool) {
+		defer func() { p = recover() != nil }()
+		mountAuth(t, "https://b.example/mcp").Mount(mux)
+		return false
+	}()
+	if !panicked {
+		t.Errorf("a second Mount of https://b.example/mcp, the metadata URL https://b.example:443/mcp's Auth serves, did not panic")
+	}
+}

@@ -129,3 +129,39 @@ func TestGenerateRefusesFolderOfAnotherPackage(t *testing.T) {
 		t.Errorf("generate --out <folder of package main>: exit %d, the folder now holds %v; want exit 2 naming package main (main.go), nothing written\n%s%s", code, names, stdout, stderr)
 	}
 }
+
+// TestGenerateCountsOnlyFilesTheGoCommandBuilds: a folder whose files of
+// another package are never built by the go command without -tags (a
+// generator under the legacy `// +build ignore` line, which go/build still
+// honours, or the `//go:build tools` convention) builds with the generated
+// package beside it, so generate must not refuse it; a file of another
+// package built on some platform only (//go:build windows) is still refused.
+func TestGenerateCountsOnlyFilesTheGoCommandBuilds(t *testing.T) {
+	isolate(t)
+	schema := writeSchema(t, t.TempDir(), "2030-01-01", tinySchema)
+	for _, c := range []struct {
+		files map[string]string
+		code  int
+	}{
+		{map[string]string{"gen.go": "// +build ignore\n\npackage main\n\nfunc main() {}\n"}, exitOK},
+		{map[string]string{"tools.go": "//go:build tools\n\npackage tools\n"}, exitOK},
+		{map[string]string{"gen.go": "//go:build ignore && linux\n\npackage main\n\nfunc main() {}\n"}, exitOK},
+		{map[string]string{"main.go": "//go:build windows\n\npackage main\n\nfunc main() {}\n"}, exitUsage},
+		{map[string]string{"main.go": "//go:build !ignore\n\npackage main\n\nfunc main() {}\n"}, exitUsage},
+		{map[string]string{"main_windows.go": "package main\n\nfunc main() {}\n"}, exitUsage},
+	} {
+		dir := filepath.Join(t.TempDir(), "mcp")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, src := range c.files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code, stdout, stderr := cli(t, "generate", "--schema", schema, "--out", dir)
+		if code != c.code {
+			t.Errorf("generate --out <folder holding %v>: exit %d, want %d\n%s%s", c.files, code, c.code, stdout, stderr)
+		}
+	}
+}
