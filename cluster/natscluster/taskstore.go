@@ -166,6 +166,12 @@ func (s taskStore) load(ctx context.Context, id string) ([]byte, uint64, error) 
 
 // swap is Swap, once.
 func (s taskStore) swap(ctx context.Context, id string, record []byte, revision uint64, expires time.Time) error {
+	if !time.Now().Before(expires) {
+		// The record keeps expiring at expires, which has come: it is
+		// gone, and a revision read before its expiry does not write it
+		// back (the key, as Load finds it expired, is deleted then).
+		return server.ErrTaskNotFound
+	}
 	key := storeKey(id)
 	value, object, err := s.pack(ctx, key, record, expires)
 	if err != nil {
