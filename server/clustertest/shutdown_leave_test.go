@@ -48,7 +48,7 @@ func (s hungSwapTasks) Swap(ctx context.Context, id string, rec []byte, rev uint
 // the last writes, the end of the heartbeat — happens after Shutdown has
 // returned: the replica goes on beating (others take it for alive) and
 // writing seconds after the application was told it had shut down.
-func TestShutdownLeavesTheClusterBeforeItReturns(t *testing.T) {
+func TestShutdownLeavesTheClusterBeforeItReturnsWhenTheStoreHangs(t *testing.T) {
 	h := &hungSwaps{Cluster: NewMemory()}
 	job := server.NewTool(server.ToolInfo{Name: "job", TaskSupport: server.TaskSupportRequired},
 		func(ctx context.Context, _ struct{}) (string, error) { <-ctx.Done(); return "", ctx.Err() })
