@@ -27,6 +27,12 @@ type clusterState struct {
 	beaten   chan struct{}      // closed when heartbeat has returned
 	kept     chan struct{}      // closed when keepTasks has returned
 	leave    sync.Once
+	// writes bounds the task records' writes (mirrorTask, the last ones
+	// of leaveCluster); abandonWrites ends them when Shutdown gives up
+	// waiting, so that a store that hangs cannot keep the replica in its
+	// cluster after Shutdown returned.
+	writes        context.Context
+	abandonWrites context.CancelFunc
 }
 
 // clusterMessage is the wire form of a Change between replicas.
@@ -46,18 +52,22 @@ func (s *Server) joinCluster(c Cluster, onChange func(*Server, Change)) error {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	keepCtx, stopKeep := context.WithCancel(ctx)
+	writes, abandonWrites := context.WithCancel(context.Background())
 	cl := &clusterState{c: c, replica: hex.EncodeToString(raw[:]), onChange: onChange,
 		outbox: make(chan []byte, outboxSize), stop: stop, stopKeep: stopKeep,
-		sent: make(chan struct{}), beaten: make(chan struct{}), kept: make(chan struct{})}
+		sent: make(chan struct{}), beaten: make(chan struct{}), kept: make(chan struct{}),
+		writes: writes, abandonWrites: abandonWrites}
 	s.cl = cl
 	jctx, cancel := context.WithTimeout(ctx, clusterTimeout)
 	defer cancel()
 	if err := c.Heartbeat(jctx, cl.replica, heartbeatTTL); err != nil {
+		abandonWrites()
 		stopKeep()
 		stop()
 		return fmt.Errorf("server: cluster: heartbeat: %w", err)
 	}
 	if err := c.Subscribe(ctx, s.deliverRemote); err != nil {
+		abandonWrites()
 		stopKeep()
 		stop()
 		return fmt.Errorf("server: cluster: subscribe: %w", err)
@@ -80,9 +90,11 @@ func (s *Server) ReplicaID() string {
 // records whose last write failed (a final status above all), sends what
 // is queued, then stops the subscription and the heartbeat; the writes
 // and the sending are bounded by ctx, or by stopAfter when ctx has ended
-// (what is left unsent then is dropped, logged with its count). Shutdown calls it once tasks
+// (what is left unsent then is dropped, logged with its count), and
+// end at once once the writes are abandoned. Shutdown calls it once tasks
 // have ended: while it drains, the replica still beats, so the others do
-// not take its running tasks for orphans.
+// not take its running tasks for orphans; or, having abandoned the writes,
+// when its wait for them ends.
 func (s *Server) leaveCluster(ctx context.Context) {
 	if s.cl == nil {
 		return
@@ -90,11 +102,14 @@ func (s *Server) leaveCluster(ctx context.Context) {
 	s.cl.leave.Do(func() {
 		s.cl.stopKeep()
 		<-s.cl.kept
+		var cancel context.CancelFunc
 		if ctx.Err() != nil {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), s.lim.stopAfter)
-			defer cancel()
+			ctx, cancel = context.WithTimeout(s.cl.writes, s.lim.stopAfter)
+		} else {
+			ctx, cancel = context.WithCancel(ctx)
+			defer context.AfterFunc(s.cl.writes, cancel)()
 		}
+		defer cancel()
 		s.flushUnstored(ctx)
 		close(s.cl.outbox)
 		select {
@@ -105,6 +120,7 @@ func (s *Server) leaveCluster(ctx context.Context) {
 		}
 		s.cl.stop()
 		<-s.cl.beaten
+		s.cl.abandonWrites()
 	})
 }
 

@@ -259,12 +259,13 @@ func (s *Server) syncTask(ctx context.Context, t *task) {
 
 // mirrorTask writes a task this replica runs to the store (after taking
 // what other replicas wrote); nothing without a cluster. A write that
-// fails is made again by keepTasks.
+// fails is made again by keepTasks, or by leaveCluster; one still running
+// when Shutdown abandons the cluster's writes ends then.
 func (s *Server) mirrorTask(t *task) {
 	if s.cl == nil {
 		return
 	}
-	wrote, err := s.storeTask(context.Background(), t)
+	wrote, err := s.storeTask(s.cl.writes, t)
 	if err != nil {
 		s.logger.Warn("cluster: writing a task to the store failed; retrying", "task", t.id, "err", err)
 		return

@@ -58,6 +58,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	select {
 	case <-done:
 	case <-t.C:
+		// The writes of a store that hangs (a task's final status, say)
+		// are given up and the replica leaves its cluster now: no
+		// heartbeat and no write of its goes on after Shutdown returns.
+		if s.cl != nil {
+			s.cl.abandonWrites()
+			s.leaveCluster(ctx)
+		}
 	}
 	return ctx.Err()
 }

@@ -8,7 +8,7 @@ import (
 
 // A value carries its record's expiry (server.TaskStore: a record expires
 // at the time Create or Swap gives): "\x00e", the expiry in Unix
-// milliseconds (8 bytes, big-endian), then the value proper (see
+// milliseconds rounded up (8 bytes, big-endian), then the value proper (see
 // taskStore). A record past its expiry is gone: Load reports it not found
 // and deletes its key and object, and Create takes its id. A value without
 // the prefix (written by an older release) expires with the bucket only.
@@ -28,8 +28,18 @@ const expiresLen = 2 + 8
 func withExpiry(expires time.Time, value []byte) []byte {
 	out := make([]byte, expiresLen, expiresLen+len(value))
 	out[0], out[1] = tagged, tagExpires
-	binary.BigEndian.PutUint64(out[2:], uint64(expires.UnixMilli()))
+	binary.BigEndian.PutUint64(out[2:], uint64(ceilMilli(expires)))
 	return append(out, value...)
+}
+
+// ceilMilli is t in Unix milliseconds, rounded up: a record never reads
+// as expired before its expiry.
+func ceilMilli(t time.Time) int64 {
+	ms := t.UnixMilli()
+	if t.After(time.UnixMilli(ms)) {
+		ms++
+	}
+	return ms
 }
 
 // splitExpiry returns the expiry a value carries (ok false when it

@@ -166,6 +166,12 @@ func (s taskStore) load(ctx context.Context, id string) ([]byte, uint64, error) 
 
 // swap is Swap, once.
 func (s taskStore) swap(ctx context.Context, id string, record []byte, revision uint64, expires time.Time) error {
+	if !time.Now().Before(expires) {
+		// The record keeps expiring at expires, which has come: it is
+		// gone, and a revision read before its expiry does not write it
+		// back (the key, as Load finds it expired, is deleted then).
+		return server.ErrTaskNotFound
+	}
 	key := storeKey(id)
 	value, object, err := s.pack(ctx, key, record, expires)
 	if err != nil {
@@ -271,13 +277,16 @@ func (s taskStore) vacant(ctx context.Context, key string) (revision uint64, vac
 // remove deletes the record past its expiry that key holds at revision
 // (value): the key, unless it changed meanwhile, and its object. A
 // failure leaves them to the buckets' TTL; Load and Create treat the
-// record as gone all the same.
+// record as gone all the same. The deletes are bounded by ctx: Load, a
+// read, does not outlive its context for them (what is left is deleted
+// by the next Create of the id, or the TTL).
 func (s taskStore) remove(ctx context.Context, key string, revision uint64, value []byte) {
-	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dropTimeout)
+	dctx, cancel := context.WithTimeout(ctx, dropTimeout)
 	defer cancel()
 	_ = s.kv.Delete(dctx, key, jetstream.LastRevision(revision))
-	object, _ := objectOf(value)
-	s.drop(ctx, object)
+	if object, ok := objectOf(value); ok && object != "" {
+		_ = s.records.Delete(dctx, object)
+	}
 }
 
 // settle ends a write of a value referencing object ("" is none) to key
