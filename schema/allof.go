@@ -244,6 +244,7 @@ func (m *allOfMerge) property(a, c *node, ptr string) *node {
 	m.require(x, c.Required)
 	x.AdditionalProperties = m.additional(x.AdditionalProperties, c.AdditionalProperties, ptr+"/additionalProperties")
 	x.AllOf = append(x.AllOf, c.AllOf...)
+	b.checkCombined(a, c, x, ptr)
 	return x
 }
 
