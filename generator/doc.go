@@ -18,7 +18,7 @@
 // that are a union are decoded by the union's decoder (the handler gets a
 // pointer to the member), and params the schema lets be null, required or
 // not, may be null (the handler then gets empty params, as when optional
-// params are absent).
+// params are absent); required params must be present, null or not.
 //
 // # Cost, and the bound for bad input
 //
