@@ -26,6 +26,16 @@ func (b *builder) mergeAllOf(n *node, ptr string) *node {
 	if b.overFlat {
 		return &node{Type: typeList{"object"}, Properties: map[string]*node{}} // refused already
 	}
+	if b.merging >= MaxDepth {
+		// Each definition an allOf includes is merged within the merge
+		// of the one including it: a chain of hundreds of thousands,
+		// which a schema of MaxSchemaBytes holds, would overflow the stack.
+		b.errorf(ptr, "allOf chain deeper than %d levels: each definition includes the next through allOf or $ref; include fewer levels", MaxDepth)
+		b.overFlat = true // merge nothing more: the chain is refused
+		return &node{Type: typeList{"object"}, Properties: map[string]*node{}}
+	}
+	b.merging++
+	defer func() { b.merging-- }()
 	b.merged[n] = nil
 	m := &allOfMerge{
 		b:        b,

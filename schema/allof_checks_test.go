@@ -1,8 +1,13 @@
 package schema
 
 import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestAllOfCombinationIsCheckedLikeOneDeclaration — the int64 and format
@@ -34,4 +39,32 @@ func TestAllOfCombinationIsCheckedLikeOneDeclaration(t *testing.T) {
 			t.Errorf("Load %s: want one error, got %v", c.defs, err)
 		}
 	}
+}
+
+// TestLongAllOfChainIsRefusedNotAStackOverflow — a definition including
+// the next through allOf, hundreds of thousands of times (a schema of
+// MaxSchemaBytes holds some 450 000 such links), was merged recursively,
+// one merge within the other, and overflowed the goroutine stack: a fatal
+// error, not a recoverable panic. Links without properties never reached
+// the flattening bound. The chain is refused beyond MaxDepth levels. The
+// load runs in a child process whose stack is capped at 32 MB, which
+// 40 000 links overflowed.
+func TestLongAllOfChainIsRefusedNotAStackOverflow(t *testing.T) {
+	const n = 40_000
+	var b strings.Builder
+	b.WriteString(`{"$defs":{`)
+	for i := range n {
+		fmt.Fprintf(&b, `"D%06d":{"type":"object","allOf":[{"$ref":"#/$defs/D%06d"}]},`, i, i+1)
+	}
+	fmt.Fprintf(&b, `"D%06d":{"type":"object","properties":{"x":{"type":"string"}}}}}`, n)
+	text := b.String()
+	loadsInTime(t, "Load of a chain of 40 000 allOfs", 0, 8*time.Second, nil, func() {
+		debug.SetMaxStack(32 << 20)
+		_, err := loadText(text)
+		want := "#/$defs/D000" + strconv.Itoa(MaxDepth) + ": allOf chain deeper than " + strconv.Itoa(MaxDepth) + " levels"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			fmt.Printf("Load: %.300v, want an error %q\n", err, want)
+			os.Exit(1)
+		}
+	})
 }

@@ -47,6 +47,7 @@ type builder struct {
 	declared  int  // properties the schema declares, at any depth
 	flattened int  // properties of the allOf schemas merged so far
 	overFlat  bool // flattened went over its bound (reported once)
+	merging   int  // allOf merges in progress, each within the one before
 }
 
 func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *builder {
