@@ -18,7 +18,7 @@
 // that are a union are decoded by the union's decoder (the handler gets a
 // pointer to the member), and params the schema lets be null, required or
 // not, may be null (the handler then gets empty params, as when optional
-// params are absent).
+// params are absent); required params must be present, null or not.
 //
 // # Cost, and the bound for bad input
 //
@@ -60,7 +60,8 @@
 //     schema.FlattenFactor times the properties the schema declares, plus
 //     schema.FlattenAllowance: a longer chain of allOfs (each including
 //     the next) is an error at the allOf that goes over, which keeps
-//     flattening linear.
+//     flattening linear; so is a chain of more than schema.MaxDepth
+//     definitions each including the next, properties or not.
 //   - $ref: the named type; $ref beside object keywords merges like allOf;
 //     beside other keywords (minLength…) it is an error. Alias cycles
 //     (A = B, B = A) are errors.

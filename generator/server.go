@@ -175,8 +175,13 @@ func (g *gen) routeBody(md *schema.Method) []jen.Code {
 	case resolve(md.Params).Kind == schema.KindUnion:
 		body = append(body, g.decodeUnionParams(md)...)
 	default:
+		if md.ParamsRequired && md.ParamsNullable {
+			// present, but null is a value: decodeParams takes null when
+			// params are not required.
+			body = append(body, missingParams())
+		}
 		body = append(body,
-			jen.List(jen.Id("p"), jen.Err()).Op(":=").Id("decodeParams").Index(jen.Id(g.name(md.Params))).Call(jen.Id("raw"), jen.Lit(md.ParamsRequired)),
+			jen.List(jen.Id("p"), jen.Err()).Op(":=").Id("decodeParams").Index(jen.Id(g.name(md.Params))).Call(jen.Id("raw"), jen.Lit(md.ParamsRequired && !md.ParamsNullable)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		)
 	}
@@ -193,7 +198,9 @@ func (g *gen) routeBody(md *schema.Method) []jen.Code {
 // decodeUnionParams decodes params that are a union with the union's own
 // decoder, as the request's decoder does (json.Unmarshal cannot fill an
 // interface): p is a pointer to the member decoded, or to nil when
-// optional params are absent or null.
+// optional params are absent, or params that may be null are null. Null
+// params the schema does not allow go to the union's decoder, which
+// refuses them, as the request's decoder does.
 //
 //	if raw == nil {
 //		return nil, &DecodeError{Path: "params", Msg: "missing required member"}
@@ -208,18 +215,31 @@ func (g *gen) decodeUnionParams(md *schema.Method) []jen.Code {
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("Decode" + g.name(resolve(md.Params))).Call(jen.Id("raw")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("within").Call(jen.Lit("params"), jen.Err()))),
 	}
-	if !md.ParamsRequired {
-		return []jen.Code{
-			jen.Id("p").Op(":=").New(jen.Id(g.name(md.Params))),
-			jen.If(jen.Id("raw").Op("!=").Nil().Op("&&").Op("!").Id("isNull").Call(jen.Id("raw"))).Block(
-				append(decode, jen.Op("*").Id("p").Op("=").Id("v"))...,
-			),
-		}
+	if md.ParamsRequired && !md.ParamsNullable {
+		return append(append([]jen.Code{missingParams()}, decode...), jen.Id("p").Op(":=").Op("&").Id("v"))
 	}
-	return append([]jen.Code{
-		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{
-			jen.Id("Path"): jen.Lit("params"),
-			jen.Id("Msg"):  jen.Lit("missing required member"),
-		}))),
-	}, append(decode, jen.Id("p").Op(":=").Op("&").Id("v"))...)
+	var body []jen.Code
+	if md.ParamsRequired {
+		body = append(body, missingParams())
+	}
+	cond := jen.Id("raw").Op("!=").Nil()
+	if md.ParamsNullable {
+		cond = cond.Op("&&").Op("!").Id("isNull").Call(jen.Id("raw"))
+	}
+	return append(body,
+		jen.Id("p").Op(":=").New(jen.Id(g.name(md.Params))),
+		jen.If(cond).Block(append(decode, jen.Op("*").Id("p").Op("=").Id("v"))...),
+	)
+}
+
+// missingParams refuses absent params:
+//
+//	if raw == nil {
+//		return nil, &DecodeError{Path: "params", Msg: "missing required member"}
+//	}
+func missingParams() jen.Code {
+	return jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{
+		jen.Id("Path"): jen.Lit("params"),
+		jen.Id("Msg"):  jen.Lit("missing required member"),
+	})))
 }

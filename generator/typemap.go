@@ -108,6 +108,14 @@ func (g *gen) fieldType(f *schema.Field) *jen.Statement {
 // plain[string], integer, DecodeContentBlock or sliceVia[Tool].
 func (g *gen) decoderFor(r *schema.Ref, pointer bool) jen.Code {
 	switch {
+	case r.Named != nil && resolve(r.Named).Kind == schema.KindUnion && r.Nullable:
+		// anyOf [union, null]: null is the nil member, which the union's
+		// own decoder refuses.
+		name := g.name(resolve(r.Named))
+		return jen.Func().Params(jen.Id("data").Index().Byte()).Params(jen.Id(name), jen.Error()).Block(
+			jen.If(jen.String().Call(jen.Id("data")).Op("==").Lit("null")).Block(jen.Return(jen.Nil(), jen.Nil())),
+			jen.Return(jen.Id("Decode"+name).Call(jen.Id("data"))),
+		)
 	case r.Named != nil && resolve(r.Named).Kind == schema.KindUnion:
 		return jen.Id("Decode" + g.name(resolve(r.Named)))
 	case r.Array != nil && r.Array.Named != nil && resolve(r.Array.Named).Kind == schema.KindStruct:

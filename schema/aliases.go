@@ -11,16 +11,20 @@ func (t *Type) Resolved() *Type {
 }
 
 // resolveAliases sets what Resolved returns on every alias. Each alias is
-// walked once: a walk stops at an alias resolved already, so a chain of n
-// aliases costs n steps, not n². Alias cycles were refused before.
+// walked once: a walk stops at an alias walked already, so a chain of n
+// aliases costs n steps, not n², whether it ends at a type or at a $ref
+// that was refused (nil, which cannot mark an alias as walked). Alias
+// cycles were refused before.
 func resolveAliases(types []*Type) {
+	walked := map[*Type]bool{}
 	for _, t := range types {
-		if t.Kind != KindAlias || t.resolved != nil {
+		if t.Kind != KindAlias || walked[t] {
 			continue
 		}
 		var path []*Type
 		end := t
-		for end != nil && end.Kind == KindAlias && end.resolved == nil && len(path) <= len(types) {
+		for end != nil && end.Kind == KindAlias && !walked[end] {
+			walked[end] = true
 			path = append(path, end)
 			if end.Elem == nil {
 				end = nil

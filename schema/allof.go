@@ -26,6 +26,16 @@ func (b *builder) mergeAllOf(n *node, ptr string) *node {
 	if b.overFlat {
 		return &node{Type: typeList{"object"}, Properties: map[string]*node{}} // refused already
 	}
+	if b.merging >= MaxDepth {
+		// Each definition an allOf includes is merged within the merge
+		// of the one including it: a chain of hundreds of thousands,
+		// which a schema of MaxSchemaBytes holds, would overflow the stack.
+		b.errorf(ptr, "allOf chain deeper than %d levels: each definition includes the next through allOf or $ref; include fewer levels", MaxDepth)
+		b.overFlat = true // merge nothing more: the chain is refused
+		return &node{Type: typeList{"object"}, Properties: map[string]*node{}}
+	}
+	b.merging++
+	defer func() { b.merging-- }()
 	b.merged[n] = nil
 	m := &allOfMerge{
 		b:        b,
@@ -244,6 +254,7 @@ func (m *allOfMerge) property(a, c *node, ptr string) *node {
 	m.require(x, c.Required)
 	x.AdditionalProperties = m.additional(x.AdditionalProperties, c.AdditionalProperties, ptr+"/additionalProperties")
 	x.AllOf = append(x.AllOf, c.AllOf...)
+	b.checkCombined(a, c, x, ptr)
 	return x
 }
 

@@ -47,6 +47,7 @@ type builder struct {
 	declared  int  // properties the schema declares, at any depth
 	flattened int  // properties of the allOf schemas merged so far
 	overFlat  bool // flattened went over its bound (reported once)
+	merging   int  // allOf merges in progress, each within the one before
 }
 
 func newBuilder(file, prefix string, defs map[string]*node, ov Overrides) *builder {
@@ -174,10 +175,7 @@ func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 	}
 	b.checkValueTypes(n, ptr)
 	b.checkInt64(n, ptr)
-	if hasType(n, "string") && n.Format == "byte" && (len(n.Enum) > 0 || n.Const != nil) {
-		// The values are []byte in Go, which no enum check compares.
-		b.errorf(ptr, "unsupported enum or const on a string of format byte: leave the values out, or drop the format")
-	}
+	b.checkByteEnum(n, ptr)
 	b.declared += len(n.Properties)
 	for _, k := range sortedKeys(n.Properties) {
 		b.checkKeywords(n.Properties[k], ptr+"/properties/"+escapePointer(k), depth+1)
@@ -191,6 +189,33 @@ func (b *builder) checkKeywords(n *node, ptr string, depth int) {
 		for i, c := range list {
 			b.checkKeywords(c, fmt.Sprintf("%s/%s/%d", ptr, kw, i), depth+1)
 		}
+	}
+}
+
+// checkByteEnum refuses an enum or a const on a string of format byte:
+// the values are []byte in Go, which no enum check compares.
+func (b *builder) checkByteEnum(n *node, ptr string) {
+	if byteEnum(n) {
+		b.errorf(ptr, "unsupported enum or const on a string of format byte: leave the values out, or drop the format")
+	}
+}
+
+func byteEnum(n *node) bool {
+	return hasType(n, "string") && n.Format == "byte" && (len(n.Enum) > 0 || n.Const != nil)
+}
+
+// checkCombined applies to x, the combination in an allOf of two
+// declarations a and c of one property found at ptr, the checks
+// checkKeywords applies to each declaration: the type of one and the enum,
+// const, bounds or format of the other may be refused only together
+// ({"type": "integer"} and {"enum": [1e30]}). What either declaration is
+// refused for alone was reported at its own pointer.
+func (b *builder) checkCombined(a, c, x *node, ptr string) {
+	if !outsideInt64(a) && !outsideInt64(c) {
+		b.checkInt64(x, ptr)
+	}
+	if !byteEnum(a) && !byteEnum(c) {
+		b.checkByteEnum(x, ptr)
 	}
 }
 

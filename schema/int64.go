@@ -34,6 +34,21 @@ func (b *builder) checkInt64(n *node, ptr string) {
 	}
 }
 
+// outsideInt64 reports whether checkInt64 refuses n.
+func outsideInt64(n *node) bool {
+	if !hasType(n, "integer") || hasType(n, "number") {
+		return false
+	}
+	for _, v := range n.Enum {
+		if !fitsInt64(v) {
+			return true
+		}
+	}
+	return n.Const != nil && !fitsInt64(n.Const) ||
+		n.Minimum != nil && *n.Minimum > 0x1p63 ||
+		n.Maximum != nil && *n.Maximum < -0x1p63
+}
+
 // fitsInt64 reports whether a JSON value is other than a number, or a
 // number whose value is an int64 (1e2 is 100; a fraction is left to the
 // type check).

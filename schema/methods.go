@@ -50,9 +50,7 @@ func (b *builder) methods(m *Model) {
 		}
 		md := &Method{Name: name, Type: t, Notification: notification}
 		if p := field(t, "params"); p != nil && p.Type.Named != nil {
-			// Params that may be null may be left out in effect: the
-			// request's decoder takes null there, and so must the route.
-			md.Params, md.ParamsRequired = p.Type.Named, p.Required && !p.Type.Nullable
+			md.Params, md.ParamsRequired, md.ParamsNullable = p.Type.Named, p.Required, p.Type.Nullable
 		}
 		md.FromClient = senders[t][FromClient]
 		md.FromServer = senders[t][FromServer]

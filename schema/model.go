@@ -254,9 +254,11 @@ type Method struct {
 	Type *Type
 	// Params is the params type, or nil when the message carries none.
 	Params *Type
-	// ParamsRequired reports whether params must be present and not null
-	// (required params that may be null are not).
+	// ParamsRequired reports whether params must be present.
 	ParamsRequired bool
+	// ParamsNullable reports whether params may be null (the request's
+	// decoder takes null there, required or not).
+	ParamsNullable bool
 	// Result is the result type of a request (a struct or a union), or nil.
 	Result *Type
 	// FromClient and FromServer say who sends the message.
