@@ -26,6 +26,7 @@ func TestLegacyBatchAdmitsItsRequestsInOrder(t *testing.T) {
 		f := newFixture(t, func(o *Options) { o.Limits = Limits{MaxInFlight: 1} })
 		srv := httptest.NewServer(f.s.HTTPHandler(HTTPOptions{}))
 		c := openBatchSession(t, srv.URL, "2025-03-26")
+		inFlightSettles(t, f.s) // initialize's slot is given back after its answer
 		got := make(chan string, 1)
 		go func() {
 			resp := c.post(batch, "MCP-Protocol-Version", "2025-03-26")
@@ -39,7 +40,7 @@ func TestLegacyBatchAdmitsItsRequestsInOrder(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatal("no request of the batch started")
 		}
-		time.Sleep(20 * time.Millisecond) // the batch's loop admits the rest meanwhile
+		time.Sleep(200 * time.Millisecond) // the batch's loop admits the rest meanwhile (microseconds; loaded machines)
 		close(f.gate.release)
 		b := <-got
 		srv.Close()
@@ -75,6 +76,7 @@ func TestLegacyStdioBatchAdmitsItsRequestsInOrder(t *testing.T) {
 		f := newFixture(t, func(o *Options) { o.Limits = Limits{MaxInFlight: 1} })
 		p := startLegacyStdio(t, f.s)
 		p.initialize("2025-03-26", `{}`)
+		inFlightSettles(t, f.s) // initialize's slot is given back after its answer
 		p.send(batch)
 		var tag string
 		select {
