@@ -199,16 +199,8 @@ func TestMountPicksTheHostWithItsDefaultPortNamed(t *testing.T) {
 		{"b.example:8443", "https://a.example/mcp"}, // no resource of that host: the first mounted
 		{"[::1]:80", "http://[::1]/mcp"},
 	} {
-		req := httptest.NewRequest(http.MethodGet, wellKnownPRM+"/mcp", nil)
-		req.Host = c.host
-		rec := httptest.NewRecorder()
-		mux.ServeHTTP(rec, req)
-		var doc struct {
-			Resource string `json:"resource"`
-		}
-		_ = json.Unmarshal(rec.Body.Bytes(), &doc)
-		if rec.Code != http.StatusOK || doc.Resource != c.want {
-			t.Errorf("Host %s: %d, resource %q; want the document of %s", c.host, rec.Code, doc.Resource, c.want)
+		if code, resource := servedResource(mux, c.host); code != http.StatusOK || resource != c.want {
+			t.Errorf("Host %s: %d, resource %q; want the document of %s", c.host, code, resource, c.want)
 		}
 	}
 }
@@ -233,16 +225,8 @@ func TestMountPicksAResourceWhoseURLNamesItsDefaultPort(t *testing.T) {
 		{"c.example", "http://c.example:80/mcp"},
 		{"b.example:8443", "https://a.example/mcp"},
 	} {
-		req := httptest.NewRequest(http.MethodGet, wellKnownPRM+"/mcp", nil)
-		req.Host = c.host
-		rec := httptest.NewRecorder()
-		mux.ServeHTTP(rec, req)
-		var doc struct {
-			Resource string `json:"resource"`
-		}
-		_ = json.Unmarshal(rec.Body.Bytes(), &doc)
-		if rec.Code != http.StatusOK || doc.Resource != c.want {
-			t.Errorf("Host %s: %d, resource %q; want the document of %s", c.host, rec.Code, doc.Resource, c.want)
+		if code, resource := servedResource(mux, c.host); code != http.StatusOK || resource != c.want {
+			t.Errorf("Host %s: %d, resource %q; want the document of %s", c.host, code, resource, c.want)
 		}
 	}
 	panicked := func() (p bool) {
@@ -253,4 +237,18 @@ func TestMountPicksAResourceWhoseURLNamesItsDefaultPort(t *testing.T) {
 	if !panicked {
 		t.Errorf("a second Mount of https://b.example/mcp, the metadata URL https://b.example:443/mcp's Auth serves, did not panic")
 	}
+}
+
+// servedResource GETs the /mcp resource's metadata path from mux with Host
+// host and returns the status and the document's resource.
+func servedResource(mux *http.ServeMux, host string) (int, string) {
+	req := httptest.NewRequest(http.MethodGet, wellKnownPRM+"/mcp", nil)
+	req.Host = host
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, req)
+	var doc struct {
+		Resource string `json:"resource"`
+	}
+	_ = json.Unmarshal(rec.Body.Bytes(), &doc)
+	return rec.Code, doc.Resource
 }
