@@ -13,7 +13,7 @@ and every 100 ms it saves the present bit of each page of the binary's file
 mappings as OUT.pagemap (one line per mapping: lo hi offset bits). The exec
 keeps the PID, so the harness reads the server's own VmHWM as usual.
 
-`report DIR/NAME ROW...` prints, for DIR/NAME-*.smaps in PID order (the
+`report DIR/NAME ROW...` prints, for DIR/NAME-*.smaps in the order they ran (the
 harness runs a column's rows in order, round after round: name them with
 ROW...), the resident KiB of each kind of mapping at the sample with the
 highest VmRSS, as min-max over the rounds:
@@ -98,7 +98,9 @@ def kind(maps, i, binary):
 
 
 def report(prefix, rows):
-    files = sorted(glob.glob(prefix + '-*.smaps'), key=lambda f: int(re.search(r'-(\d+)\.smaps$', f).group(1)))
+    # The harness runs one server process at a time, so the files' last
+    # writes are in the order of the runs (PIDs may wrap).
+    files = sorted(glob.glob(prefix + '-*.smaps'), key=os.path.getmtime)
     table = collections.OrderedDict((r, collections.defaultdict(list)) for r in rows or ['all'])
     for j, f in enumerate(files):
         maps = parse(f)
