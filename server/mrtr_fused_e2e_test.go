@@ -413,6 +413,7 @@ func TestFusedIdentityTasks(t *testing.T) {
 				msg := bytes.Replace(fusedMessage("tasked", args, state, true), []byte(`clientCapabilities":{}`),
 					[]byte(`clientCapabilities":{"extensions":{"`+TasksExtension+`":{}}}`), 1)
 				body := string(s.HandleBytes(context.Background(), msg, nil).Body)
+				s.tasks.running.Wait() // the task (its state given: it finishes) ran at these sizes
 				if fusedDigests.Load() != before {
 					t.Errorf("state %d, sizes %d: a task's request took its digest from a reading", k+1, sizes)
 				}
