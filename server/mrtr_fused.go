@@ -37,7 +37,9 @@ import (
 // integrity, expiry: their errors come first as before) and leaves only
 // the comparison of its digest to the decoder's reading (identityCheck),
 // on the one path where nothing observable happens between: a registered
-// tool, found, its scopes granted, its arguments an object, no task, no
+// tool, found, its scopes granted, its arguments an object, run in the
+// request rather than as a task (toolImpl.runsInline: no task support, or
+// optional support and a request that does not declare tasks), no
 // middleware, a decoder or validator of its own In (toolImpl.readsArgs;
 // toolRegistry.call decides, and checks at once on any other path). The
 // reader's Done compares before the decoder returns any verdict and

@@ -49,8 +49,12 @@ type fusedCountedArgs struct {
 
 // fusedTool answers input_required with a state on a first round and the
 // decoded arguments' digest and the state on the next.
-func fusedTool[T any](name string) Tool {
-	return NewTool(ToolInfo{Name: name, InputSchema: json.RawMessage(wideToolSchema)}, func(ctx context.Context, in T) (string, error) {
+func fusedTool[T any](name string) Tool { return fusedTaskTool[T](name, TaskSupportNone) }
+
+// fusedTaskTool is fusedTool with the task support given.
+func fusedTaskTool[T any](name string, support TaskSupport) Tool {
+	info := ToolInfo{Name: name, InputSchema: json.RawMessage(wideToolSchema), TaskSupport: support}
+	return NewTool(info, func(ctx context.Context, in T) (string, error) {
 		if State(ctx) == nil {
 			if err := SetState(ctx, []byte(`{"step":1}`)); err != nil {
 				return "", err
@@ -65,9 +69,11 @@ func fusedTool[T any](name string) Tool {
 // fusedTools are the tools of the comparison: a plain In, one with a
 // json.RawMessage (decoded in two readings), one with an Unmarshaler per
 // element, the same plain one behind a middleware, a json.RawMessage In
-// (validated, not decoded), and a plain one Options.Visible hides on the
-// server that has it.
-var fusedTools = []string{"plain", "wide", "counted", "wrapped", "raw", "hidden"}
+// (validated, not decoded), a plain one Options.Visible hides on the
+// server that has it, and plain ones with optional task support (run in
+// the request: fusedMessage declares no tasks) and required task support
+// (-32021 without tasks, after the state's comparison).
+var fusedTools = []string{"plain", "wide", "counted", "wrapped", "raw", "hidden", "tasked", "required"}
 
 // fusedVisibleCalls counts the calls of the Options.Visible of
 // newFusedServer(t, true).
@@ -83,6 +89,7 @@ func newFusedServer(t testing.TB, visible bool) *Server {
 	opts := Options{Name: "t", Version: "1", Tools: []Tool{
 		fusedTool[fusedPlainArgs]("plain"), fusedTool[wideToolArgs]("wide"), fusedTool[fusedCountedArgs]("counted"),
 		WrapTool(fusedTool[fusedPlainArgs]("wrapped"), mw), fusedTool[json.RawMessage]("raw"), fusedTool[fusedPlainArgs]("hidden"),
+		fusedTaskTool[fusedPlainArgs]("tasked", TaskSupportOptional), fusedTaskTool[fusedPlainArgs]("required", TaskSupportRequired),
 	}}
 	if visible {
 		opts.Visible = func(_ context.Context, item Item) bool {
@@ -314,6 +321,7 @@ func checkFusedTaken(t *testing.T, s *Server) {
 		{"plain", 0, true}, {"wide", 0, true}, {"counted", 0, true}, {"plain", 1, true}, {"counted", 1, true},
 		{"plain", 2, false}, {"wrapped", 0, false}, {"raw", 0, true}, {"raw", 2, true},
 		{"hidden", 0, true}, // but a first round's (Options.Visible hides it first)
+		{"tasked", 0, true}, {"tasked", 1, true}, {"tasked", 2, false}, {"required", 0, false},
 	} {
 		args := fusedArgs(v, nil, c.layout, 0)
 		for k, state := range fusedStates(s, c.tool, args)[:3] {
@@ -382,5 +390,38 @@ func TestFusedIdentitySmallSizes(t *testing.T) {
 				}
 			}
 		}()
+	}
+}
+
+// TestFusedIdentityTasks: a request that declares the tasks extension runs
+// a tool with task support as a task (BeforeTask, the task made, the
+// arguments decoded from a copy in another goroutine), so its
+// requestState is compared at once, from the separate reading, as before:
+// no digest is taken from a reading, and a state of other arguments is
+// refused before any task is made.
+func TestFusedIdentityTasks(t *testing.T) {
+	for _, s := range newFusedServers(t) {
+		for sizes := range uint8(19) {
+			restore := func() {}
+			if sizes < 18 {
+				restore = smallLazySizes(sizes)
+			}
+			args := fusedArgs([]byte(fusedSeeds[0]), nil, 0, 0)
+			states := fusedStates(s, "tasked", args)
+			for k, state := range states[1:3] {
+				before := fusedDigests.Load()
+				msg := bytes.Replace(fusedMessage("tasked", args, state, true), []byte(`clientCapabilities":{}`),
+					[]byte(`clientCapabilities":{"extensions":{"`+TasksExtension+`":{}}}`), 1)
+				body := string(s.HandleBytes(context.Background(), msg, nil).Body)
+				s.tasks.running.Wait() // the task (its state given: it finishes) ran at these sizes
+				if fusedDigests.Load() != before {
+					t.Errorf("state %d, sizes %d: a task's request took its digest from a reading", k+1, sizes)
+				}
+				if refused := strings.Contains(body, errOtherRequest.Error()); refused != (k == 1) || !refused && !strings.Contains(body, `"taskId"`) {
+					t.Errorf("state %d, sizes %d: %.300s", k+1, sizes, body)
+				}
+			}
+			restore()
+		}
 	}
 }

@@ -28,6 +28,20 @@ func declaresTasks(ctx context.Context, r *request) bool {
 	return ok
 }
 
+// runsInline reports whether a tools/call of t runs the tool in the
+// request, as a tool without task support does (callTask leaves it, not
+// handled): a tool with optional support called by a request that does
+// not declare the tasks extension too.
+func (t *toolImpl) runsInline(ctx context.Context, r *request) bool {
+	switch t.taskSupport {
+	case TaskSupportNone:
+		return true
+	case TaskSupportOptional:
+		return !declaresTasks(ctx, r)
+	}
+	return false
+}
+
 // callTask is tools/call for a task-supporting tool. handled is false when
 // the tool runs inline as before (the request did not declare the extension
 // and the tool's support is optional). Otherwise it answers -32021 (required

@@ -422,8 +422,9 @@ func (g *toolRegistry) call(ctx context.Context, r *request, p *requestParams, _
 		// The requestState's digest is compared now, as prepareMRTR
 		// compared it, unless the tool's decoder reads the arguments next
 		// with nothing before it but Options.Visible, which then runs
-		// right after the comparison (mrtr_fused.go).
-		deferred = t != nil && t.readsArgs && t.taskSupport == TaskSupportNone &&
+		// right after the comparison (mrtr_fused.go): a tool that runs
+		// in the request, not as a task (runsInline).
+		deferred = t != nil && t.readsArgs && t.runsInline(ctx, r) &&
 			p.arguments != nil && jsonscan.Kind(p.arguments) == '{' && checkScopes(ctx, t.scopes) == nil
 		if !deferred {
 			if rerr := r.settleState(); rerr != nil {

@@ -50,7 +50,8 @@ func BenchmarkInProcessMRTR(b *testing.B) {
 // BenchmarkInProcessMRTRPaths is BenchmarkInProcessMRTR on the other paths
 // a multi round-trip tools/call takes: a server with Options.Visible
 // (visible), a tool behind a middleware (wrapped), a tool with a
-// json.RawMessage In (raw).
+// json.RawMessage In (raw), a tool with optional task support called by
+// a client that does not declare tasks (tasked: it runs in the request).
 func BenchmarkInProcessMRTRPaths(b *testing.B) {
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -64,6 +65,7 @@ func BenchmarkInProcessMRTRPaths(b *testing.B) {
 			o.ToolMiddleware = []server.ToolMiddleware{func(next server.ToolHandler) server.ToolHandler { return next }}
 		}},
 		{"raw", "confirm_raw", func(o *server.Options) { o.Tools = append(o.Tools, confirmRawTool()) }},
+		{"tasked", "confirm_tasked", func(o *server.Options) { o.Tools = append(o.Tools, confirmTaskedTool()) }},
 	} {
 		opts := server.Options{Name: "mcpgen-weather", Version: "0.1.0"}
 		(&Tools{}).MCPRegister(&opts)
@@ -73,7 +75,7 @@ func BenchmarkInProcessMRTRPaths(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(c.name, func(b *testing.B) {
-			benchMRTR(b, func(req []byte) ([]byte, error) { return s.HandleBytes(ctx, req, nil).Body, nil }, c.tool, c.tool == "confirm_nested")
+			benchMRTR(b, func(req []byte) ([]byte, error) { return s.HandleBytes(ctx, req, nil).Body, nil }, c.tool, c.tool != "confirm_raw")
 		})
 	}
 }
@@ -88,6 +90,12 @@ func confirmRawTool() server.Tool {
 		}
 		return "bytes=" + strconv.Itoa(len(in)), nil
 	})
+}
+
+// confirmTaskedTool is confirm_nested with optional task support.
+func confirmTaskedTool() server.Tool {
+	info := server.ToolInfo{Name: "confirm_tasked", InputSchema: json.RawMessage(payload.NestedSchema), TaskSupport: server.TaskSupportOptional}
+	return server.NewTool(info, (&Tools{}).ConfirmNested)
 }
 
 // benchMRTR runs the two rounds of tool with about 1 MB of nested
