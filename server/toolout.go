@@ -214,7 +214,7 @@ func (t *toolText) encodedSize(meta []byte) int {
 func (t *toolText) appendResult(dst, meta []byte) []byte {
 	dst = append(dst, `{"content":[{"type":"text","text":`...)
 	if t.textJSON != nil {
-		dst = jsonrpc.AppendString(dst, t.textJSON)
+		dst = jsonrpc.AppendJSONText(dst, t.textJSON)
 	} else {
 		dst = jsonrpc.AppendString(dst, t.text)
 	}
