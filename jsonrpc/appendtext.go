@@ -43,31 +43,26 @@ func AppendJSONText(dst, text []byte) []byte {
 			x = loadBlock(text, len(text)-8) >> shift
 			n, live = left, msb>>shift
 		}
-		esc, other := textBlock(x)
-		esc, other = esc&live, other&live
-		if other != 0 {
-			// The block ends at the first byte that is not plain ASCII.
-			esc &= other&-other - 1
-			n = bits.TrailingZeros64(other) / 8
-		}
+		stop := textBlock(x) & live
 		// A block is written at o <= len(dst)+1+2*i, each escape's
 		// backslash at that of its byte and the block from that byte
 		// behind it, so each write ends within the room checked above
 		// (jsonTextSlack).
 		storeBlock(buf, o, x)
-		for esc != 0 {
-			shift := bits.TrailingZeros64(esc) & 56
+		for stop != 0 {
+			shift := bits.TrailingZeros64(stop) & 56
 			at := o + int(shift/8) // where the byte is, after the escapes before it
+			if c := byte(x >> shift); c != '"' && c != '\\' {
+				// Not plain ASCII: the rest is AppendString's.
+				return append(appendEscaped(buf[:at], text[i+int(shift/8):]), '"')
+			}
 			storeByte(buf, at, '\\')
 			storeBlock(buf, at+1, x>>shift)
 			o++
-			esc &= esc - 1
+			stop &= stop - 1
 		}
 		o += n
 		i += n
-		if other != 0 {
-			return append(appendEscaped(buf[:o], text[i:]), '"')
-		}
 	}
 	buf[o] = '"'
 	return buf[:o+1]
@@ -79,19 +74,17 @@ func AppendJSONText(dst, text []byte) []byte {
 const jsonTextSlack = 8
 
 // textBlock marks the bytes of a block x that AppendJSONText must look
-// at: in esc the top bit of each quote and backslash, in other that of
-// each control character and byte >= 0x80. Each byte is tested on its
-// own low 7 bits (no carry or borrow crosses bytes), so both are exact,
-// except that esc may mark bytes that are also in other (0xa2, 0xdc).
-func textBlock(x uint64) (esc, other uint64) {
+// at, with the top bit of each: a quote, a backslash, a control character
+// or a byte >= 0x80. Each byte is tested on its own low 7 bits (no carry
+// or borrow crosses bytes), so every mark is exact.
+func textBlock(x uint64) uint64 {
 	const low7, msb = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
 	const lsb = 0x0101010101010101
 	t := x & low7
-	// A byte of (t^c)+0x7f has its top bit clear only when t^c is 0.
-	esc = ^(((t ^ lsb*'"') + low7) & ((t ^ lsb*'\\') + low7)) & msb
+	// A byte of (t^c)+0x7f has its top bit clear only when t^c is 0;
 	// t+0x60 has its top bit set when t >= 0x20.
-	other = (^(t + lsb*0x60) | x) & msb
-	return esc, other
+	quoteOrBackslash := ((t ^ lsb*'"') + low7) & ((t ^ lsb*'\\') + low7)
+	return (^(quoteOrBackslash & (t + lsb*0x60)) | x) & msb
 }
 
 // loadBlock is the eight bytes of s from i (0 <= i, i+8 <= len(s), which
