@@ -130,6 +130,14 @@ const hexDigits = "0123456789abcdef"
 // (including '<', '>', '&', U+2028 and U+2029) is written as is.
 func AppendString[T string | []byte](dst []byte, s T) []byte {
 	dst = append(dst, '"')
+	dst = appendEscaped(dst, s)
+	return append(dst, '"')
+}
+
+// appendEscaped appends s escaped as AppendString's text between its
+// quotes. Each character's escape depends on that character only, so
+// AppendJSONText hands it the rest of a text from any character on.
+func appendEscaped[T string | []byte](dst []byte, s T) []byte {
 	start := 0
 	for i := plainASCII(s, 0); i < len(s); {
 		c := s[i]
@@ -171,14 +179,13 @@ func AppendString[T string | []byte](dst []byte, s T) []byte {
 		}
 		i = plainASCII(s, i+size)
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }
 
 // plainASCII is the index of the first byte from i on that AppendString
 // must look at (a byte >= 0x80, a control character, '"' or '\\'), read 8
 // bytes at a time; or the start of the last 8 bytes or fewer, which it
-// leaves to the bytewise loop. AppendString calls it where the string
+// leaves to the bytewise loop. appendEscaped calls it where the string
 // starts and after each escape or multi-byte character. For the lowest
 // byte that stops it, the bytes below are 0x20 to 0x7f and neither a quote
 // nor a backslash, so none of the three differences borrows from or sets

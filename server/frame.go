@@ -23,12 +23,16 @@ type resultFrame struct {
 	// pointer into the request, where a []byte in an interface would be
 	// allocated.
 	result []byte
+	// oneLine says that result holds no CR or LF byte, so response need
+	// not look: encodeIn sets it for a toolText's result, whose parts
+	// cannot (see there); any other encoding leaves it false.
+	oneLine bool
 }
 
 // alloc returns an empty result buffer of capacity n (and the room and
 // the spare byte), which encoding appends to and done then records.
 func (f *resultFrame) alloc(n int) []byte {
-	f.buf = make([]byte, frameRoom, frameRoom+n+1)
+	f.buf, f.oneLine = make([]byte, frameRoom, frameRoom+n+1), false
 	return f.buf[frameRoom:frameRoom]
 }
 
@@ -48,7 +52,7 @@ func (f *resultFrame) start() []byte {
 // that buffer, grown or not: appending keeps the room in front) and
 // returns the result.
 func (f *resultFrame) adopt(out []byte) []byte {
-	f.buf, f.result = out, out[frameRoom:]
+	f.buf, f.result, f.oneLine = out, out[frameRoom:], false
 	return f.result
 }
 
@@ -66,11 +70,12 @@ func (f *resultFrame) done(result []byte) []byte {
 }
 
 // response is the response to id with result when result is the one f
-// holds (not a copy, not grown out of its buffer) and stays on one line;
+// holds (not a copy, not grown out of its buffer) and stays on one line
+// (oneLine, or no CR or LF found in it);
 // nil otherwise, and the caller builds it with jsonrpc.AppendResult.
 func (f *resultFrame) response(id jsonrpc.ID, result []byte) []byte {
 	if f == nil || len(result) == 0 || len(f.buf) != frameRoom+len(result) || &f.buf[frameRoom] != &result[0] ||
-		cap(f.buf) == len(f.buf) || bytes.IndexByte(result, '\n') >= 0 || bytes.IndexByte(result, '\r') >= 0 {
+		cap(f.buf) == len(f.buf) || !f.oneLine && (bytes.IndexByte(result, '\n') >= 0 || bytes.IndexByte(result, '\r') >= 0) {
 		return nil
 	}
 	start := frameRoom - resultHeadLen(id)

@@ -153,14 +153,21 @@ func (t *toolText) encode(meta []byte) []byte {
 }
 
 // encodeIn is encode into a buffer of f, with room for the response's
-// head in front.
+// head in front. The result is one line when meta is (the server's
+// metaJSON, its strings written by jsonenc.AppendString): the text is
+// escaped, and structuredContent is jsonenc's encoding, json.Marshal's
+// bytes (FuzzMarshal), which are compact and escape CR and LF; so f is
+// marked oneLine and response does not look for them.
 func (t *toolText) encodeIn(f *resultFrame, meta []byte) []byte {
 	if t.room != nil {
 		if result := t.encodeAround(f, meta); result != nil {
+			f.oneLine = true
 			return result
 		}
 	}
-	return f.done(t.appendResult(f.alloc(t.encodedSize(meta)), meta))
+	result := f.done(t.appendResult(f.alloc(t.encodedSize(meta)), meta))
+	f.oneLine = true
+	return result
 }
 
 // framedSlack is the room framedOutput asks for beyond what the last
@@ -214,7 +221,7 @@ func (t *toolText) encodedSize(meta []byte) int {
 func (t *toolText) appendResult(dst, meta []byte) []byte {
 	dst = append(dst, `{"content":[{"type":"text","text":`...)
 	if t.textJSON != nil {
-		dst = jsonrpc.AppendString(dst, t.textJSON)
+		dst = jsonrpc.AppendJSONText(dst, t.textJSON)
 	} else {
 		dst = jsonrpc.AppendString(dst, t.text)
 	}
