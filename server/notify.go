@@ -144,6 +144,12 @@ func RequireCapabilities(ctx context.Context, required mcp.ClientCapabilities) e
 	if !short {
 		return nil
 	}
+	return missingCapabilities(missing)
+}
+
+// missingCapabilities is the -32021 error naming the client capabilities
+// missing (data.requiredCapabilities).
+func missingCapabilities(missing mcp.ClientCapabilities) error {
 	return jsonrpc.NewError(mcp.CodeMissingRequiredClientCapability, "Missing required client capability",
 		map[string]mcp.ClientCapabilities{"requiredCapabilities": missing})
 }

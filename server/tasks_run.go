@@ -51,7 +51,9 @@ func (t *toolImpl) runsInline(ctx context.Context, r *request) bool {
 func (g *toolRegistry) callTask(ctx context.Context, r *request, p *requestParams, t *toolImpl) (out any, handled bool, err error) {
 	if !declaresTasks(ctx, r) {
 		if t.taskSupport == TaskSupportRequired {
-			return nil, true, RequireCapabilities(ctx, tasksCapability())
+			// Not RequireCapabilities: a legacy session's initialize may
+			// have declared the extension, which it cannot use.
+			return nil, true, missingCapabilities(tasksCapability())
 		}
 		return nil, false, nil
 	}
