@@ -597,14 +597,16 @@ func (p *tapeParser) string() bool {
 	return p.err == nil
 }
 
+// object reads the object at p.i. It works on a local copy of p.i, written
+// back before every call that reads it (and read again after): each
+// member's punctuation is looked for where it is in a compact document,
+// and SkipSpace runs only when it is not there. A member's value that is
+// a plain string is written here, and an object value read without value's
+// dispatch: together the per-member work of a message's parse.
 func (p *tapeParser) object(depth int) {
 	obj := p.open(KindObject)
-	p.i = SkipSpace(p.data, p.i+1) // past '{'
-	if p.i < len(p.data) && p.data[p.i] == '}' {
-		p.i++
-		p.close(obj, 0)
-		return
-	}
+	data := p.data
+	i := p.i + 1 // past '{'
 	count := 0
 	// lens has bit n%64 set for each raw length n of the names read so
 	// far (while there are at most smallTapeObject), escaped whether one
@@ -613,27 +615,40 @@ func (p *tapeParser) object(depth int) {
 	// lengths), so repeated need not look.
 	var lens uint64
 	escaped := false
-	for p.err == nil {
-		p.i = SkipSpace(p.data, p.i)
-		if p.i >= len(p.data) || p.data[p.i] != '"' {
-			p.failAt("invalid character %s looking for the beginning of a member name")
-			return
+	for {
+		if uint(i) >= uint(len(data)) || data[i] != '"' {
+			i = SkipSpace(data, i)
+			if count == 0 && i < len(data) && data[i] == '}' {
+				p.i = i + 1
+				p.close(obj, 0)
+				return
+			}
+			if i >= len(data) || data[i] != '"' {
+				p.i = i
+				p.failAt("invalid character %s looking for the beginning of a member name")
+				return
+			}
 		}
 		name := len(p.nodes)
-		if j := skipASCII(p.data, p.i+1); j < len(p.data) && p.data[j] == '"' && j-p.i < MaxTapeScalar && len(p.nodes) < cap(p.nodes) {
+		if j := skipASCII(data, i+1); j < len(data) && data[j] == '"' && j-i < MaxTapeScalar && len(p.nodes) < cap(p.nodes) {
 			// string's common case (a plain name) written out here:
 			// calling string cost about a twentieth of a parse.
-			p.nodes = append(p.nodes, node{start: uint32(p.i), meta: uint32(KindString) | uint32(j+1-p.i)<<metaShift})
-			p.i = j + 1
-		} else if !p.string() {
-			return
+			p.nodes = append(p.nodes, node{start: uint32(i), meta: uint32(KindString) | uint32(j+1-i)<<metaShift})
+			i = j + 1
+		} else {
+			p.i = i
+			if !p.string() {
+				return
+			}
+			i = p.i
 		}
 		if count++; count > MaxTapeElements {
+			p.i = i
 			p.fail(fmt.Sprintf("more than %d members in an object", MaxTapeElements))
 			return
 		}
+		nm := p.nodes[name].meta
 		if count <= smallTapeObject {
-			nm := p.nodes[name].meta
 			bit := uint64(1) << (nm >> metaShift % 64)
 			escaped = escaped || nm&flagEscaped != 0
 			if (escaped || lens&bit != 0) && p.repeated(obj, name, count) {
@@ -645,37 +660,68 @@ func (p *tapeParser) object(depth int) {
 			p.duplicate(name)
 			return
 		}
-		if p.i = SkipSpace(p.data, p.i); p.i >= len(p.data) || p.data[p.i] != ':' {
-			p.failAt("invalid character %s after a member name; want ':'")
-			return
+		if uint(i) >= uint(len(data)) || data[i] != ':' {
+			if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
+				p.i = i
+				p.failAt("invalid character %s after a member name; want ':'")
+				return
+			}
 		}
-		p.i = SkipSpace(p.data, p.i+1)
+		i = SkipSpace(data, i+1)
 		switch {
 		case depth == 0 && p.opaque != nil:
+			p.i = i
 			p.rootMember(name, depth)
 		case depth == 1 && p.inner != "" && p.sameText(name, p.inner):
+			p.i = i
 			p.skipInner(depth + 1)
+		case depth >= p.maxDepth || i >= len(data):
+			p.i = i
+			p.value(depth + 1) // its failure
+		case data[i] == '"':
+			if j := skipASCII(data, i+1); j < len(data) && data[j] == '"' && j-i < MaxTapeScalar && len(p.nodes) < cap(p.nodes) {
+				// value's common case, as for the name.
+				p.nodes = append(p.nodes, node{start: uint32(i), meta: uint32(KindString) | uint32(j+1-i)<<metaShift})
+				p.i = j + 1
+			} else {
+				p.i = i
+				p.string()
+			}
+		case data[i] == '{':
+			p.i = i
+			p.object(depth + 1)
 		default:
+			p.i = i
 			p.value(depth + 1)
 		}
 		if p.err != nil {
 			return
 		}
-		if p.i = SkipSpace(p.data, p.i); p.i >= len(p.data) {
-			p.fail("unexpected end of input in an object")
-			return
+		i = p.i
+		c := byte(0)
+		if uint(i) < uint(len(data)) {
+			c = data[i]
 		}
-		switch p.data[p.i] {
+		if c <= ' ' {
+			if i = SkipSpace(data, i); i >= len(data) {
+				p.i = i
+				p.fail("unexpected end of input in an object")
+				return
+			}
+			c = data[i]
+		}
+		switch c {
 		case ',':
-			p.i++
+			i++
 		case '}':
-			p.i++
+			p.i = i + 1
 			p.close(obj, count)
 			if count > smallTapeObject {
 				p.forget(obj)
 			}
 			return
 		default:
+			p.i = i
 			p.failAt("invalid character %s after an object member; want ',' or '}'")
 			return
 		}
