@@ -122,10 +122,13 @@ type tapeParser struct {
 	// opaque are the values ParseEnvelope only checks, inner the Inner
 	// name of the root member being read; lazy sizes the nodes from the
 	// rest of the document when they first outgrow a small start.
-	opaque     []Opaque
-	inner      string
-	innerSpans bool // the Inner value's large arrays are recorded (Opaque.Spans)
-	lazy       bool
+	opaque []Opaque
+	inner  string
+	// rootLens and rootFirst have bit n%64 set for the raw length n and
+	// the first byte n of each opaque Root name (mayBeOpaqueRoot).
+	rootLens, rootFirst uint64
+	innerSpans          bool // the Inner value's large arrays are recorded (Opaque.Spans)
+	lazy                bool
 	// names finds repeated member names of the open objects with more
 	// than smallTapeObject members: a linear-probing table of name node
 	// index + 1 (0 is empty), holding live entries. An object's entries
@@ -191,6 +194,14 @@ func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool, sp
 	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: nodes, names: p.names, opaque: opaque, x: p.x}
 	if spans != nil {
 		p.extras().spans = spans
+	}
+	for _, o := range opaque {
+		p.rootLens |= 1 << ((len(o.Root) + 2) % 64)
+		first := byte('"') // an empty name's closing quote
+		if o.Root != "" {
+			first = o.Root[0]
+		}
+		p.rootFirst |= 1 << (first % 64)
 	}
 	switch {
 	case spans != nil:
@@ -669,7 +680,7 @@ func (p *tapeParser) object(depth int) {
 		}
 		i = SkipSpace(data, i+1)
 		switch {
-		case depth == 0 && p.opaque != nil:
+		case depth == 0 && p.opaque != nil && p.mayBeOpaqueRoot(name):
 			p.i = i
 			p.rootMember(name, depth)
 		case depth == 1 && p.inner != "" && p.sameText(name, p.inner):

@@ -68,6 +68,19 @@ func (p *tapeParser) rootMember(name, depth int) {
 	p.value(depth + 1)
 }
 
+// mayBeOpaqueRoot reports whether root member name node n may be one of
+// the opaque Root names, so that rootMember must compare it with them: a
+// name with escapes may be any; a plain one only if its raw length and its
+// first byte are those of one (rootLens, rootFirst). The four members of a
+// request are told so without a call or a comparison of their bytes.
+func (p *tapeParser) mayBeOpaqueRoot(n int) bool {
+	nd := p.nodes[n]
+	if nd.meta&flagEscaped != 0 {
+		return true
+	}
+	return p.rootLens>>(nd.meta>>metaShift%64)&1 != 0 && p.rootFirst>>(p.data[nd.start+1]%64)&1 != 0
+}
+
 // sameText reports whether name node n's text is s. A name without
 // escapes is s only if its raw length (its quotes included) is len(s)+2:
 // that is checked before its bytes are.
