@@ -615,17 +615,25 @@ func (p *tapeParser) string() bool {
 // a plain string is written here, and an object value read without value's
 // dispatch: together the per-member work of a message's parse.
 func (p *tapeParser) object(depth int) {
-	obj := p.open(KindObject)
+	// open's two nodes, without the call.
+	obj := len(p.nodes)
+	if cap(p.nodes)-obj < 2 {
+		p.grow()
+	}
+	p.nodes = append(p.nodes, node{start: uint32(p.i), meta: uint32(KindObject)}, node{})
 	data := p.data
 	i := p.i + 1 // past '{'
 	count := 0
 	// lens has bit n%64 set for each raw length n of the names read so
-	// far (while there are at most smallTapeObject), escaped whether one
-	// of them had an escape: a name without escapes whose length no
-	// earlier name had repeats none of them (equal raw names have equal
-	// lengths), so repeated need not look.
+	// far: a name without escapes whose length no earlier name had
+	// repeats none of them (equal raw names have equal lengths), so
+	// repeated need not look. After a name with escapes, and past
+	// smallTapeObject members (repeated's hash table), every bit is set.
 	var lens uint64
-	escaped := false
+	// special says that a member's name must be compared before its
+	// value is read: an opaque Root's or Inner's object (rootMember,
+	// skipInner). It holds for the whole object.
+	special := depth == 0 && p.opaque != nil || depth == 1 && p.inner != ""
 	for {
 		if uint(i) >= uint(len(data)) || data[i] != '"' {
 			i = SkipSpace(data, i)
@@ -641,10 +649,12 @@ func (p *tapeParser) object(depth int) {
 			}
 		}
 		name := len(p.nodes)
-		if j := skipASCII(data, i+1); j < len(data) && data[j] == '"' && j-i < MaxTapeScalar && len(p.nodes) < cap(p.nodes) {
+		var bit uint64
+		if j := skipASCII(data, i+1); uint(j) < uint(len(data)) && data[j] == '"' && j-i < MaxTapeScalar && name < cap(p.nodes) {
 			// string's common case (a plain name) written out here:
 			// calling string cost about a twentieth of a parse.
 			p.nodes = append(p.nodes, node{start: uint32(i), meta: uint32(KindString) | uint32(j+1-i)<<metaShift})
+			bit = 1 << ((j + 1 - i) % 64)
 			i = j + 1
 		} else {
 			p.i = i
@@ -652,25 +662,25 @@ func (p *tapeParser) object(depth int) {
 				return
 			}
 			i = p.i
+			nm := p.nodes[name].meta
+			bit = 1 << (nm >> metaShift % 64)
+			if nm&flagEscaped != 0 {
+				lens = ^uint64(0)
+			}
 		}
-		if count++; count > MaxTapeElements {
-			p.i = i
-			p.fail(fmt.Sprintf("more than %d members in an object", MaxTapeElements))
-			return
-		}
-		nm := p.nodes[name].meta
-		if count <= smallTapeObject {
-			bit := uint64(1) << (nm >> metaShift % 64)
-			escaped = escaped || nm&flagEscaped != 0
-			if (escaped || lens&bit != 0) && p.repeated(obj, name, count) {
-				p.duplicate(name)
+		if count++; count > smallTapeObject {
+			if count > MaxTapeElements {
+				p.i = i
+				p.fail(fmt.Sprintf("more than %d members in an object", MaxTapeElements))
 				return
 			}
-			lens |= bit
-		} else if p.repeated(obj, name, count) {
+			lens = ^uint64(0)
+		}
+		if lens&bit != 0 && p.repeated(obj, name, count) {
 			p.duplicate(name)
 			return
 		}
+		lens |= bit
 		if uint(i) >= uint(len(data)) || data[i] != ':' {
 			if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
 				p.i = i
@@ -678,19 +688,21 @@ func (p *tapeParser) object(depth int) {
 				return
 			}
 		}
-		i = SkipSpace(data, i+1)
+		if i++; uint(i) < uint(len(data)) && data[i] <= ' ' {
+			i = SkipSpace(data, i)
+		}
 		switch {
-		case depth == 0 && p.opaque != nil && p.mayBeOpaqueRoot(name):
+		case special && depth == 0 && p.mayBeOpaqueRoot(name):
 			p.i = i
 			p.rootMember(name, depth)
-		case depth == 1 && p.inner != "" && p.sameText(name, p.inner):
+		case special && depth == 1 && p.sameText(name, p.inner):
 			p.i = i
 			p.skipInner(depth + 1)
-		case depth >= p.maxDepth || i >= len(data):
+		case depth >= p.maxDepth || uint(i) >= uint(len(data)):
 			p.i = i
 			p.value(depth + 1) // its failure
 		case data[i] == '"':
-			if j := skipASCII(data, i+1); j < len(data) && data[j] == '"' && j-i < MaxTapeScalar && len(p.nodes) < cap(p.nodes) {
+			if j := skipASCII(data, i+1); uint(j) < uint(len(data)) && data[j] == '"' && j-i < MaxTapeScalar && len(p.nodes) < cap(p.nodes) {
 				// value's common case, as for the name.
 				p.nodes = append(p.nodes, node{start: uint32(i), meta: uint32(KindString) | uint32(j+1-i)<<metaShift})
 				p.i = j + 1
