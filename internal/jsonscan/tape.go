@@ -639,11 +639,12 @@ func (p *tapeParser) object(depth int) {
 	data := p.data
 	i := p.i + 1 // past '{'
 	count := 0
-	// lens has bit n%64 set for each raw length n of the names read so
-	// far: a name without escapes whose length no earlier name had
-	// repeats none of them (equal raw names have equal lengths), so
-	// repeated need not look. After a name with escapes, and past
-	// smallTapeObject members (repeated's hash table), every bit is set.
+	// lens has a bit set for each name read so far (nameBit, of its raw
+	// length and first byte): a name without escapes whose bit no
+	// earlier name set repeats none of them (equal raw names have equal
+	// lengths and first bytes), so repeated need not look. After a name
+	// with escapes, and past smallTapeObject members (repeated's hash
+	// table), every bit is set.
 	var lens uint64
 	// special says that a member's name must be compared before its
 	// value is read: an opaque Root's or Inner's object (rootMember,
@@ -669,7 +670,7 @@ func (p *tapeParser) object(depth int) {
 			// string's common case (a plain name) written out here:
 			// calling string cost about a twentieth of a parse.
 			p.nodes = append(p.nodes, node{start: uint32(i), meta: uint32(KindString) | uint32(j+1-i)<<metaShift})
-			bit = 1 << ((j + 1 - i) % 64)
+			bit = nameBit(j+1-i, data[i+1])
 			i = j + 1
 		} else {
 			p.i = i
@@ -677,9 +678,9 @@ func (p *tapeParser) object(depth int) {
 				return
 			}
 			i = p.i
-			nm := p.nodes[name].meta
-			bit = 1 << (nm >> metaShift % 64)
-			if nm&flagEscaped != 0 {
+			nd := p.nodes[name]
+			bit = nameBit(int(nd.meta>>metaShift), data[nd.start+1])
+			if nd.meta&flagEscaped != 0 {
 				lens = ^uint64(0)
 			}
 		}
@@ -805,6 +806,14 @@ func (p *tapeParser) array(depth int) {
 			return
 		}
 	}
+}
+
+// nameBit is object's filter bit for a name without escapes of raw length
+// n (its quotes included) whose first byte (the one after its opening
+// quote) is first: equal names have the same bit, and names of one length
+// that begin differently ("method" and "params") mostly do not.
+func nameBit(n int, first byte) uint64 {
+	return 1 << ((n + int(first)) % 64)
 }
 
 // repeated reports whether name node name, the count-th member name of
