@@ -233,7 +233,11 @@ func envelopeIndex(name string) int {
 // with every envelope member in turn.
 func tapeEnvelope(t *jsonscan.Tape, vals *[len(envelopeMembers)]int) (seen int) {
 	for m := t.FirstMember(0); m >= 0; m = t.NextMember(0, m) {
-		if i := envelopeIndex(t.Key(m)); i >= 0 {
+		name, plain := t.PlainKey(m) // Key, inlined
+		if !plain {
+			name = t.Text(m)
+		}
+		if i := envelopeIndex(name); i >= 0 {
 			seen |= 1 << i
 			vals[i] = m + 1
 		}

@@ -17,7 +17,11 @@ func scanParamsTape(t *jsonscan.Tape, obj int, p *requestParams) *jsonrpc.Error 
 	}
 	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
 		v := m + 1
-		switch t.Key(m) { // one switch on the name (not kept: it may be a view of the message)
+		name, plain := t.PlainKey(m) // Key, inlined
+		if !plain {
+			name = t.Text(m)
+		}
+		switch name { // one switch on the name (not kept: it may be a view of the message)
 		case "_meta":
 			p.meta, p.metaNode = t.Raw(v), int32(v)
 		case "name":
@@ -66,7 +70,11 @@ func parseMetaTape(t *jsonscan.Tape, obj int, m *requestMeta) *jsonrpc.Error {
 	for k := t.FirstMember(obj); k >= 0; k = t.NextMember(obj, k) {
 		v := k + 1
 		kind := t.Kind(v)
-		switch t.Key(k) { // as in scanParamsTape
+		name, plain := t.PlainKey(k) // as in scanParamsTape
+		if !plain {
+			name = t.Text(k)
+		}
+		switch name {
 		case keyProtocolVersion:
 			m.protocolVersion, hasVersion = "", kind == jsonscan.KindString
 			if hasVersion {
