@@ -74,8 +74,8 @@ func parseMetaTape(t *jsonscan.Tape, obj int, m *requestMeta) *jsonrpc.Error {
 		if !plain {
 			name = t.Text(k)
 		}
-		switch name {
-		case keyProtocolVersion:
+		switch metaFieldOf(name) {
+		case metaProtocolVersion:
 			m.protocolVersion, hasVersion = "", kind == jsonscan.KindString
 			if hasVersion {
 				m.protocolVersion = protocolVersionText(t, v)
@@ -85,23 +85,23 @@ func parseMetaTape(t *jsonscan.Tape, obj int, m *requestMeta) *jsonrpc.Error {
 			if !hasVersion || m.protocolVersion == "" {
 				return metaError(`missing or invalid _meta field "` + keyProtocolVersion + `": must be a non-empty string`)
 			}
-		case keyClientCapabilities:
+		case metaClientCapabilities:
 			m.caps = t.Raw(v)
 			if kind != jsonscan.KindObject {
 				return metaError(`invalid _meta field "` + keyClientCapabilities + `": must be an object`)
 			}
-		case keyClientInfo:
+		case metaClientInfo:
 			m.clientInfo = t.Raw(v)
 			if kind != jsonscan.KindObject {
 				return metaError(`invalid _meta field "` + keyClientInfo + `": must be an object`)
 			}
-		case keyLogLevel:
+		case metaLogLevel:
 			s, ok := tapeString(t, v)
 			m.logLevel = mcp.LoggingLevel(s)
 			if !ok || !m.logLevel.Valid() {
 				return metaError(`invalid _meta field "` + keyLogLevel + `": must be one of debug, info, notice, warning, error, critical, alert, emergency`)
 			}
-		case keyProgressToken:
+		case metaProgressToken:
 			m.progressToken = t.Raw(v)
 			if kind != jsonscan.KindString && !(kind == jsonscan.KindNumber && integerProgressToken(m.progressToken)) {
 				return metaError(progressTokenError)
