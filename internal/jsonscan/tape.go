@@ -1044,26 +1044,20 @@ func skipPlain(data []byte, j int, high uint64) int {
 // backslash or a control character through a borrow from it alone).
 // FuzzSkipASCII checks it against skipPlain.
 //
-// The blocks are read through a pointer (block), so that the loop checks
-// no bounds: j+8 <= len(data) is all a block needs, and j >= 0 holds for
+// The blocks are read through a pointer, so that the loop checks no
+// bounds: j+8 <= len(data) is all a block needs, and j >= 0 holds for
 // every caller (an index just past a quote). A string's blocks are a tenth
-// of a call's instructions.
+// of a call's instructions. The pointer is made in the loop itself: a
+// helper's inlined call there left a NOP of its own in every block.
 func skipASCII(data []byte, j int) int {
 	const lsb, msb = 0x0101010101010101, 0x8080808080808080
 	for ; j+8 <= len(data); j += 8 {
-		x := block(data, j)
+		w := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(data)), j))
+		x := binary.LittleEndian.Uint64(w[:])
 		q, b := x^(lsb*'"'), x^(lsb*'\\')
 		if stop := ((q - lsb) | (b - lsb) | (x - lsb*0x20) | x) & msb; stop != 0 {
 			return j + bits.TrailingZeros64(stop)/8
 		}
 	}
 	return j
-}
-
-// block is the eight bytes of data from j (0 <= j, j+8 <= len(data), which
-// the caller checks) as a little-endian number, read without a bounds
-// check.
-func block(data []byte, j int) uint64 {
-	b := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(data)), j))
-	return binary.LittleEndian.Uint64(b[:])
 }
