@@ -83,11 +83,13 @@ func Decode(data []byte) (Message, *Error) {
 	if len(data) >= jsonscan.LargeArgsMessage() {
 		opaque = opaqueLarge
 	}
-	tape, perr := jsonscan.ParseEnvelope(data, tapeDepth, opaque...)
-	if perr != nil {
+	// The parse is written into the Message it will stay with (a request
+	// with params); every other return drops it.
+	var msg Message
+	if perr := jsonscan.ParseEnvelopeInto(&msg.tape, data, tapeDepth, opaque...); perr != nil {
 		return decodeBytes(data)
 	}
-	t := &tape
+	t := &msg.tape
 	if !t.ValidUTF8() {
 		return Message{}, invalid(CodeParseError, "message is not valid UTF-8")
 	}
@@ -98,7 +100,6 @@ func Decode(data []byte) (Message, *Error) {
 	default:
 		return Message{}, invalid(CodeInvalidRequest, "message must be a JSON object")
 	}
-	var msg Message
 	var vals [len(envelopeMembers)]int
 	seen := tapeEnvelope(t, &vals)
 	version, id, method, params, result, errObj := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
@@ -150,10 +151,12 @@ func Decode(data []byte) (Message, *Error) {
 			if k := t.Kind(params); k != jsonscan.KindObject && k != jsonscan.KindArray {
 				return fail(CodeInvalidParams, `"params" must be an object or an array`)
 			}
-			msg.Params = t.Raw(params)
-			msg.tape, msg.params = tape, params
+			msg.Params, msg.params = t.Raw(params), params
 		}
 		msg.Method = methodName(t, method)
+		if msg.Params == nil {
+			msg.tape = jsonscan.Tape{} // no params to read from it
+		}
 		if seen&memID != 0 {
 			msg.Kind = KindRequest
 		} else {
@@ -170,6 +173,7 @@ func Decode(data []byte) (Message, *Error) {
 		}
 		msg.Kind = KindResponse
 		msg.Result = t.Raw(result)
+		msg.tape = jsonscan.Tape{}
 		return msg, nil
 
 	case seen&memError != 0:
@@ -179,6 +183,7 @@ func Decode(data []byte) (Message, *Error) {
 		}
 		msg.Kind = KindErrorResponse
 		msg.Error = e
+		msg.tape = jsonscan.Tape{}
 		return msg, nil
 	}
 	return fail(CodeInvalidRequest, `message has neither "method" nor "result"/"error"`)
@@ -233,7 +238,11 @@ func envelopeIndex(name string) int {
 // with every envelope member in turn.
 func tapeEnvelope(t *jsonscan.Tape, vals *[len(envelopeMembers)]int) (seen int) {
 	for m := t.FirstMember(0); m >= 0; m = t.NextMember(0, m) {
-		if i := envelopeIndex(t.Key(m)); i >= 0 {
+		name, plain := t.PlainKey(m) // Key, inlined
+		if !plain {
+			name = t.Text(m)
+		}
+		if i := envelopeIndex(name); i >= 0 {
 			seen |= 1 << i
 			vals[i] = m + 1
 		}

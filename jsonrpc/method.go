@@ -17,8 +17,8 @@ var knownMethods = [...]string{
 // methodName is the text of string node i of t: a known method name
 // without allocating.
 func methodName(t *jsonscan.Tape, i int) string {
-	if !t.Escaped(i) {
-		if m := knownMethod(t.Key(i)); m != "" {
+	if name, plain := t.PlainKey(i); plain {
+		if m := knownMethod(name); m != "" {
 			return m
 		}
 	}

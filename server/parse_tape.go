@@ -17,7 +17,11 @@ func scanParamsTape(t *jsonscan.Tape, obj int, p *requestParams) *jsonrpc.Error 
 	}
 	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
 		v := m + 1
-		switch t.Key(m) { // one switch on the name (not kept: it may be a view of the message)
+		name, plain := t.PlainKey(m) // Key, inlined
+		if !plain {
+			name = t.Text(m)
+		}
+		switch name { // one switch on the name (not kept: it may be a view of the message)
 		case "_meta":
 			p.meta, p.metaNode = t.Raw(v), int32(v)
 		case "name":
@@ -66,8 +70,12 @@ func parseMetaTape(t *jsonscan.Tape, obj int, m *requestMeta) *jsonrpc.Error {
 	for k := t.FirstMember(obj); k >= 0; k = t.NextMember(obj, k) {
 		v := k + 1
 		kind := t.Kind(v)
-		switch t.Key(k) { // as in scanParamsTape
-		case keyProtocolVersion:
+		name, plain := t.PlainKey(k) // as in scanParamsTape
+		if !plain {
+			name = t.Text(k)
+		}
+		switch metaFieldOf(name) {
+		case metaProtocolVersion:
 			m.protocolVersion, hasVersion = "", kind == jsonscan.KindString
 			if hasVersion {
 				m.protocolVersion = protocolVersionText(t, v)
@@ -77,23 +85,23 @@ func parseMetaTape(t *jsonscan.Tape, obj int, m *requestMeta) *jsonrpc.Error {
 			if !hasVersion || m.protocolVersion == "" {
 				return metaError(`missing or invalid _meta field "` + keyProtocolVersion + `": must be a non-empty string`)
 			}
-		case keyClientCapabilities:
+		case metaClientCapabilities:
 			m.caps = t.Raw(v)
 			if kind != jsonscan.KindObject {
 				return metaError(`invalid _meta field "` + keyClientCapabilities + `": must be an object`)
 			}
-		case keyClientInfo:
+		case metaClientInfo:
 			m.clientInfo = t.Raw(v)
 			if kind != jsonscan.KindObject {
 				return metaError(`invalid _meta field "` + keyClientInfo + `": must be an object`)
 			}
-		case keyLogLevel:
+		case metaLogLevel:
 			s, ok := tapeString(t, v)
 			m.logLevel = mcp.LoggingLevel(s)
 			if !ok || !m.logLevel.Valid() {
 				return metaError(`invalid _meta field "` + keyLogLevel + `": must be one of debug, info, notice, warning, error, critical, alert, emergency`)
 			}
-		case keyProgressToken:
+		case metaProgressToken:
 			m.progressToken = t.Raw(v)
 			if kind != jsonscan.KindString && !(kind == jsonscan.KindNumber && integerProgressToken(m.progressToken)) {
 				return metaError(progressTokenError)

@@ -122,10 +122,13 @@ type tapeParser struct {
 	// opaque are the values ParseEnvelope only checks, inner the Inner
 	// name of the root member being read; lazy sizes the nodes from the
 	// rest of the document when they first outgrow a small start.
-	opaque     []Opaque
-	inner      string
-	innerSpans bool // the Inner value's large arrays are recorded (Opaque.Spans)
-	lazy       bool
+	opaque []Opaque
+	inner  string
+	// rootLens and rootFirst have bit n%64 set for the raw length n and
+	// the first byte n of each opaque Root name (mayBeOpaqueRoot).
+	rootLens, rootFirst uint64
+	innerSpans          bool // the Inner value's large arrays are recorded (Opaque.Spans)
+	lazy                bool
 	// names finds repeated member names of the open objects with more
 	// than smallTapeObject members: a linear-probing table of name node
 	// index + 1 (0 is empty), holding live entries. An object's entries
@@ -180,17 +183,27 @@ func parseInto(t *Tape, data []byte, maxDepth int) *SyntaxError {
 // parsed into the parser's scratch nodes and copied, which costs less than
 // sizing them beforehand from the document's bytes).
 func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool, spans []span) *SyntaxError {
+	// A pooled parser is clean (see clean): only what it keeps is set.
 	p := tapeParsers.Get().(*tapeParser)
 	if p.dirty {
 		clear(p.names)
+		p.dirty = false
 	}
 	nodes, copyOut := t.nodes[:0], own && len(data) < 64<<10
 	if copyOut {
-		nodes = p.scratch[:0]
+		nodes, p.scratch = p.scratch[:0], nil
 	}
-	*p = tapeParser{data: data, maxDepth: maxDepth, nodes: nodes, names: p.names, opaque: opaque, x: p.x}
+	p.data, p.maxDepth, p.nodes, p.opaque = data, maxDepth, nodes, opaque
 	if spans != nil {
 		p.extras().spans = spans
+	}
+	for _, o := range opaque {
+		p.rootLens |= 1 << ((len(o.Root) + 2) % 64)
+		first := byte('"') // an empty name's closing quote
+		if o.Root != "" {
+			first = o.Root[0]
+		}
+		p.rootFirst |= 1 << (first % 64)
 	}
 	switch {
 	case spans != nil:
@@ -229,13 +242,26 @@ func parseWith(t *Tape, data []byte, maxDepth int, opaque []Opaque, own bool, sp
 	if len(p.names) > 1<<16 {
 		p.names, dirty = nil, false // do not pin a large table in the pool
 	}
-	x := p.x
-	if x != nil && x.used {
+	if x := p.x; x != nil && x.used {
 		*x = parseExtras{} // nothing of this parse kept in the pool
 	}
-	*p = tapeParser{names: p.names, dirty: dirty, scratch: scratch, x: x}
+	p.clean(dirty, scratch)
 	tapeParsers.Put(p)
 	return err
+}
+
+// clean resets p for the pool: every field zero but what a parser keeps
+// from one parse to the next (its names table, whether that table may
+// hold entries, its scratch nodes and extras). A parse sets only the
+// fields it needs on a clean parser, where writing the whole struct at
+// both ends had cost about a twentieth of a small message's parse;
+// TestParserClean checks that no field is left out.
+func (p *tapeParser) clean(dirty bool, scratch []node) {
+	p.data, p.nodes, p.err, p.opaque, p.inner = nil, nil, nil, nil, ""
+	p.i, p.maxDepth, p.live = 0, 0, 0
+	p.badUTF8, p.innerSpans, p.lazy = false, false, false
+	p.rootLens, p.rootFirst = 0, 0
+	p.dirty, p.scratch = dirty, scratch
 }
 
 // nodeEstimate bounds the nodes of data from above, counting structure
@@ -357,6 +383,19 @@ func (t *Tape) Key(i int) string {
 		return unsafe.String(&t.Data[n.start+1], n.meta>>metaShift-2) // Contents(i)
 	}
 	return t.Text(i)
+}
+
+// PlainKey is Key without its call for a string with escapes, for the
+// loops that read every member name of a message: string node i's text as
+// a view of Data (not to be kept) and true when it has no escapes, else
+// "" and false (the caller then reads Text). Small enough to be inlined,
+// where a call of Key cost about 20 instructions a name.
+func (t *Tape) PlainKey(i int) (string, bool) {
+	n := t.nodes[i]
+	if n.meta&flagEscaped != 0 {
+		return "", false
+	}
+	return unsafe.String(&t.Data[n.start+1], n.meta>>metaShift-2), true // Contents(i)
 }
 
 // Number is number node i's literal text (json.Number's form).
@@ -597,85 +636,144 @@ func (p *tapeParser) string() bool {
 	return p.err == nil
 }
 
+// object reads the object at p.i. It works on a local copy of p.i, written
+// back before every call that reads it (and read again after): each
+// member's punctuation is looked for where it is in a compact document,
+// and SkipSpace runs only when it is not there. A member's value that is
+// a plain string is written here, and an object value read without value's
+// dispatch: together the per-member work of a message's parse.
 func (p *tapeParser) object(depth int) {
-	obj := p.open(KindObject)
-	p.i = SkipSpace(p.data, p.i+1) // past '{'
-	if p.i < len(p.data) && p.data[p.i] == '}' {
-		p.i++
-		p.close(obj, 0)
-		return
+	// open's two nodes, without the call.
+	obj := len(p.nodes)
+	if cap(p.nodes)-obj < 2 {
+		p.grow()
 	}
+	p.nodes = append(p.nodes, node{start: uint32(p.i), meta: uint32(KindObject)}, node{})
+	data := p.data
+	i := p.i + 1 // past '{'
 	count := 0
-	// lens has bit n%64 set for each raw length n of the names read so
-	// far (while there are at most smallTapeObject), escaped whether one
-	// of them had an escape: a name without escapes whose length no
-	// earlier name had repeats none of them (equal raw names have equal
-	// lengths), so repeated need not look.
+	// lens has a bit set for each name read so far (nameBit, of its raw
+	// length and first byte): a name without escapes whose bit no
+	// earlier name set repeats none of them (equal raw names have equal
+	// lengths and first bytes), so repeated need not look. After a name
+	// with escapes, and past smallTapeObject members (repeated's hash
+	// table), every bit is set.
 	var lens uint64
-	escaped := false
-	for p.err == nil {
-		p.i = SkipSpace(p.data, p.i)
-		if p.i >= len(p.data) || p.data[p.i] != '"' {
-			p.failAt("invalid character %s looking for the beginning of a member name")
-			return
-		}
-		name := len(p.nodes)
-		if j := skipASCII(p.data, p.i+1); j < len(p.data) && p.data[j] == '"' && j-p.i < MaxTapeScalar && len(p.nodes) < cap(p.nodes) {
-			// string's common case (a plain name) written out here:
-			// calling string cost about a twentieth of a parse.
-			p.nodes = append(p.nodes, node{start: uint32(p.i), meta: uint32(KindString) | uint32(j+1-p.i)<<metaShift})
-			p.i = j + 1
-		} else if !p.string() {
-			return
-		}
-		if count++; count > MaxTapeElements {
-			p.fail(fmt.Sprintf("more than %d members in an object", MaxTapeElements))
-			return
-		}
-		if count <= smallTapeObject {
-			nm := p.nodes[name].meta
-			bit := uint64(1) << (nm >> metaShift % 64)
-			escaped = escaped || nm&flagEscaped != 0
-			if (escaped || lens&bit != 0) && p.repeated(obj, name, count) {
-				p.duplicate(name)
+	// special says that a member's name must be compared before its
+	// value is read: an opaque Root's or Inner's object (rootMember,
+	// skipInner). It holds for the whole object.
+	special := depth == 0 && p.opaque != nil || depth == 1 && p.inner != ""
+	for {
+		if uint(i) >= uint(len(data)) || data[i] != '"' {
+			i = SkipSpace(data, i)
+			if count == 0 && i < len(data) && data[i] == '}' {
+				p.i = i + 1
+				p.close(obj, 0)
 				return
 			}
-			lens |= bit
-		} else if p.repeated(obj, name, count) {
+			if i >= len(data) || data[i] != '"' {
+				p.i = i
+				p.failAt("invalid character %s looking for the beginning of a member name")
+				return
+			}
+		}
+		name := len(p.nodes)
+		var bit uint64
+		if j := skipASCII(data, i+1); uint(j) < uint(len(data)) && data[j] == '"' && j-i < MaxTapeScalar && name < cap(p.nodes) {
+			// string's common case (a plain name) written out here:
+			// calling string cost about a twentieth of a parse.
+			p.nodes = append(p.nodes, node{start: uint32(i), meta: uint32(KindString) | uint32(j+1-i)<<metaShift})
+			bit = nameBit(j+1-i, data[i+1])
+			i = j + 1
+		} else {
+			p.i = i
+			if !p.string() {
+				return
+			}
+			i = p.i
+			nd := p.nodes[name]
+			bit = nameBit(int(nd.meta>>metaShift), data[nd.start+1])
+			if nd.meta&flagEscaped != 0 {
+				lens = ^uint64(0)
+			}
+		}
+		if count++; count > smallTapeObject {
+			if count > MaxTapeElements {
+				p.i = i
+				p.fail(fmt.Sprintf("more than %d members in an object", MaxTapeElements))
+				return
+			}
+			lens = ^uint64(0)
+		}
+		if lens&bit != 0 && p.repeated(obj, name, count) {
 			p.duplicate(name)
 			return
 		}
-		if p.i = SkipSpace(p.data, p.i); p.i >= len(p.data) || p.data[p.i] != ':' {
-			p.failAt("invalid character %s after a member name; want ':'")
-			return
+		lens |= bit
+		if uint(i) >= uint(len(data)) || data[i] != ':' {
+			if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
+				p.i = i
+				p.failAt("invalid character %s after a member name; want ':'")
+				return
+			}
 		}
-		p.i = SkipSpace(p.data, p.i+1)
+		if i++; uint(i) < uint(len(data)) && data[i] <= ' ' {
+			i = SkipSpace(data, i)
+		}
 		switch {
-		case depth == 0 && p.opaque != nil:
+		case special && depth == 0 && p.mayBeOpaqueRoot(name):
+			p.i = i
 			p.rootMember(name, depth)
-		case depth == 1 && p.inner != "" && p.sameText(name, p.inner):
+		case special && depth == 1 && p.sameText(name, p.inner):
+			p.i = i
 			p.skipInner(depth + 1)
+		case depth >= p.maxDepth || uint(i) >= uint(len(data)):
+			p.i = i
+			p.value(depth + 1) // its failure
+		case data[i] == '"':
+			if j := skipASCII(data, i+1); uint(j) < uint(len(data)) && data[j] == '"' && j-i < MaxTapeScalar && len(p.nodes) < cap(p.nodes) {
+				// value's common case, as for the name.
+				p.nodes = append(p.nodes, node{start: uint32(i), meta: uint32(KindString) | uint32(j+1-i)<<metaShift})
+				p.i = j + 1
+			} else {
+				p.i = i
+				p.string()
+			}
+		case data[i] == '{':
+			p.i = i
+			p.object(depth + 1)
 		default:
+			p.i = i
 			p.value(depth + 1)
 		}
 		if p.err != nil {
 			return
 		}
-		if p.i = SkipSpace(p.data, p.i); p.i >= len(p.data) {
-			p.fail("unexpected end of input in an object")
-			return
+		i = p.i
+		c := byte(0)
+		if uint(i) < uint(len(data)) {
+			c = data[i]
 		}
-		switch p.data[p.i] {
+		if c <= ' ' {
+			if i = SkipSpace(data, i); i >= len(data) {
+				p.i = i
+				p.fail("unexpected end of input in an object")
+				return
+			}
+			c = data[i]
+		}
+		switch c {
 		case ',':
-			p.i++
+			i++
 		case '}':
-			p.i++
+			p.i = i + 1
 			p.close(obj, count)
 			if count > smallTapeObject {
 				p.forget(obj)
 			}
 			return
 		default:
+			p.i = i
 			p.failAt("invalid character %s after an object member; want ',' or '}'")
 			return
 		}
@@ -721,6 +819,14 @@ func (p *tapeParser) array(depth int) {
 			return
 		}
 	}
+}
+
+// nameBit is object's filter bit for a name without escapes of raw length
+// n (its quotes included) whose first byte (the one after its opening
+// quote) is first: equal names have the same bit, and names of one length
+// that begin differently ("method" and "params") mostly do not.
+func nameBit(n int, first byte) uint64 {
+	return 1 << ((n + int(first)) % 64)
 }
 
 // repeated reports whether name node name, the count-th member name of
@@ -938,26 +1044,20 @@ func skipPlain(data []byte, j int, high uint64) int {
 // backslash or a control character through a borrow from it alone).
 // FuzzSkipASCII checks it against skipPlain.
 //
-// The blocks are read through a pointer (block), so that the loop checks
-// no bounds: j+8 <= len(data) is all a block needs, and j >= 0 holds for
+// The blocks are read through a pointer, so that the loop checks no
+// bounds: j+8 <= len(data) is all a block needs, and j >= 0 holds for
 // every caller (an index just past a quote). A string's blocks are a tenth
-// of a call's instructions.
+// of a call's instructions. The pointer is made in the loop itself: a
+// helper's inlined call there left a NOP of its own in every block.
 func skipASCII(data []byte, j int) int {
 	const lsb, msb = 0x0101010101010101, 0x8080808080808080
 	for ; j+8 <= len(data); j += 8 {
-		x := block(data, j)
+		w := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(data)), j))
+		x := binary.LittleEndian.Uint64(w[:])
 		q, b := x^(lsb*'"'), x^(lsb*'\\')
 		if stop := ((q - lsb) | (b - lsb) | (x - lsb*0x20) | x) & msb; stop != 0 {
 			return j + bits.TrailingZeros64(stop)/8
 		}
 	}
 	return j
-}
-
-// block is the eight bytes of data from j (0 <= j, j+8 <= len(data), which
-// the caller checks) as a little-endian number, read without a bounds
-// check.
-func block(data []byte, j int) uint64 {
-	b := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(data)), j))
-	return binary.LittleEndian.Uint64(b[:])
 }

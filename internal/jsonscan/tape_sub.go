@@ -31,16 +31,27 @@ type Opaque struct {
 // reports it, and an object or array of it has Len 0 and no members on
 // the tape. So a large result costs no nodes.
 func ParseEnvelope(data []byte, maxDepth int, opaque ...Opaque) (Tape, *SyntaxError) {
+	var t Tape
+	err := ParseEnvelopeInto(&t, data, maxDepth, opaque...)
+	return t, err
+}
+
+// ParseEnvelopeInto is ParseEnvelope writing the tape into *t (the zero
+// Tape on failure), so that a caller holding the tape in a struct of its
+// own (jsonrpc.Decode's Message) does not copy it out of a result.
+func ParseEnvelopeInto(t *Tape, data []byte, maxDepth int, opaque ...Opaque) *SyntaxError {
 	if uint64(len(data)) > MaxTapeSize {
-		return Tape{}, &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), uint64(MaxTapeSize))}
+		*t = Tape{}
+		return &SyntaxError{Offset: 0, msg: fmt.Sprintf("document of %d bytes is longer than %d", len(data), uint64(MaxTapeSize))}
 	}
 	// Nodes of its own, of the size this document needs (a pooled tape's
 	// may be far larger).
-	t := Tape{kept: true}
-	if err := parseWith(&t, data, maxDepth, opaque, true, nil); err != nil {
-		return Tape{}, err
+	*t = Tape{kept: true}
+	if err := parseWith(t, data, maxDepth, opaque, true, nil); err != nil {
+		*t = Tape{}
+		return err
 	}
-	return t, nil
+	return nil
 }
 
 // Opaque reports whether node i is an opaque value ParseEnvelope only
@@ -66,6 +77,19 @@ func (p *tapeParser) rootMember(name, depth int) {
 		return
 	}
 	p.value(depth + 1)
+}
+
+// mayBeOpaqueRoot reports whether root member name node n may be one of
+// the opaque Root names, so that rootMember must compare it with them: a
+// name with escapes may be any; a plain one only if its raw length and its
+// first byte are those of one (rootLens, rootFirst). The four members of a
+// request are told so without a call or a comparison of their bytes.
+func (p *tapeParser) mayBeOpaqueRoot(n int) bool {
+	nd := p.nodes[n]
+	if nd.meta&flagEscaped != 0 {
+		return true
+	}
+	return p.rootLens>>(nd.meta>>metaShift%64)&1 != 0 && p.rootFirst>>(p.data[nd.start+1]%64)&1 != 0
 }
 
 // sameText reports whether name node n's text is s. A name without
