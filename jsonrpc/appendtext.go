@@ -22,9 +22,11 @@ import (
 // before was ASCII, so the rest starts at a character). Without the room,
 // or for a text shorter than a block, it is AppendString, so it allocates
 // only when and as that would. Unlike append, it may write into dst's
-// spare capacity beyond the bytes it returns.
+// spare capacity beyond the bytes it returns; a text that lies in that
+// capacity (which the blocks would overwrite before it is read) is
+// AppendString's too.
 func AppendJSONText(dst, text []byte) []byte {
-	if len(text) < 8 || cap(dst)-len(dst) < 2*len(text)+jsonTextSlack {
+	if len(text) < 8 || cap(dst)-len(dst) < 2*len(text)+jsonTextSlack || inSpareRoom(dst, text) {
 		return AppendString(dst, text)
 	}
 	const msb = 0x8080808080808080
@@ -66,6 +68,14 @@ func AppendJSONText(dst, text []byte) []byte {
 	}
 	buf[o] = '"'
 	return buf[:o+1]
+}
+
+// inSpareRoom reports whether text shares a byte with dst's capacity
+// beyond its length (dst has some: the caller checked the room).
+func inSpareRoom(dst, text []byte) bool {
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	t := uintptr(unsafe.Pointer(unsafe.SliceData(text)))
+	return t < base+uintptr(cap(dst)) && t+uintptr(len(text)) > base+uintptr(len(dst))
 }
 
 // jsonTextSlack is the room AppendJSONText needs beyond twice the text:
