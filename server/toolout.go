@@ -92,9 +92,7 @@ func (o *outEncoder) toolOutput(out any, scratch *toolText) (any, error) {
 		return &mcp.CallToolResult{Content: []mcp.ContentBlock{}}, nil
 	}
 	if kind == outStructured && scratch != nil {
-		if _, ok := out.(fmt.Stringer); ok {
-			return o.framedOutput(out, scratch)
-		}
+		return o.framedOutput(out, scratch)
 	}
 	b, err := o.enc.Marshal(out)
 	if err != nil {
@@ -110,9 +108,11 @@ func (o *outEncoder) toolOutput(out any, scratch *toolText) (any, error) {
 	return tt, nil
 }
 
-// framedOutput is toolOutput of a structured Out that is a fmt.Stringer,
-// its structuredContent encoded behind o.front bytes of room, with o.back
-// bytes spare behind it.
+// framedOutput is toolOutput of a structured Out, its structuredContent
+// encoded behind o.front bytes of room, with o.back bytes spare behind
+// it: the result is then written around it in the same buffer
+// (encodeAround). The text is the Out's String when it is a fmt.Stringer,
+// else the structuredContent's JSON itself.
 func (o *outEncoder) framedOutput(out any, scratch *toolText) (any, error) {
 	front := int(o.front.Load())
 	buf, err := o.enc.MarshalRoom(out, front, int(o.back.Load()))
@@ -124,7 +124,11 @@ func (o *outEncoder) framedOutput(out any, scratch *toolText) (any, error) {
 		return scratch.set(toolText{textJSON: b}), nil
 	}
 	tt := scratch.set(toolText{structured: b, room: buf, out: o})
-	tt.text = out.(fmt.Stringer).String()
+	if s, ok := out.(fmt.Stringer); ok {
+		tt.text = s.String()
+	} else {
+		tt.textJSON = b
+	}
 	return tt, nil
 }
 
@@ -182,6 +186,9 @@ const (
 // in front) when the room either side is too small, and the caller
 // encodes into a buffer of its own.
 func (t *toolText) encodeAround(f *resultFrame, meta []byte) []byte {
+	if t.textJSON != nil {
+		return t.encodeAroundJSON(f, meta)
+	}
 	buf, s := t.room, len(t.room)-len(t.structured)
 	end := len(buf)
 	text := jsonrpc.AppendString(buf[end:end], t.text)
@@ -196,6 +203,43 @@ func (t *toolText) encodeAround(f *resultFrame, meta []byte) []byte {
 	n := copy(buf[start:], framedHead)
 	n += copy(buf[start+n:], text)
 	copy(buf[start+n:], framedMiddle)
+	out := append(buf, framedTail...)
+	out = append(out, meta...)
+	out = append(out, '}')
+	f.buf, f.result = out[start-frameRoom:], out[start:]
+	return f.result
+}
+
+// encodeAroundJSON is encodeAround for a text that is the
+// structuredContent's JSON (t.textJSON, a view of t.structured): the text
+// is escaped straight into the room in front, from the head's end on, and
+// moved up against the structuredContent; behind it only the rest of the
+// result is appended. It returns nil (nothing of the result written) when
+// either side's room is too small.
+func (t *toolText) encodeAroundJSON(f *resultFrame, meta []byte) []byte {
+	buf, s := t.room, len(t.room)-len(t.structured)
+	end := len(buf)
+	back := len(framedTail) + len(meta) + 2 // '}' and the spare byte
+	from, limit := frameRoom+len(framedHead), s-len(framedMiddle)
+	if limit-from < len(t.textJSON)+2 || cap(buf)-end < back {
+		n := len(t.textJSON)
+		t.out.front.Store(int64(frameRoom + len(framedHead) + n + n/4 + 2 + len(framedMiddle) + framedSlack))
+		t.out.back.Store(int64(back))
+		return nil // the escaped text, at least its bytes and two quotes, cannot fit
+	}
+	text := jsonrpc.AppendString(buf[from:from:limit], t.textJSON)
+	front := frameRoom + len(framedHead) + len(text) + len(framedMiddle)
+	// The text's escaping varies with the value, the rest behind it only
+	// with meta: slack in front, none behind.
+	t.out.front.Store(int64(front + framedSlack))
+	t.out.back.Store(int64(back))
+	if front > s || &buf[from] != &text[0] {
+		return nil // text did not fit: AppendString grew it into a buffer of its own
+	}
+	start := s - (front - frameRoom)
+	copy(buf[start+len(framedHead):], text) // up: start >= frameRoom
+	copy(buf[start:], framedHead)
+	copy(buf[limit:], framedMiddle)
 	out := append(buf, framedTail...)
 	out = append(out, meta...)
 	out = append(out, '}')
