@@ -90,3 +90,35 @@ func TestStructuredJSONTextFramedInPlace(t *testing.T) {
 		t.Errorf("%v allocations a result, want 2 (the Out in its interface; the content and the frame in one buffer)", allocs)
 	}
 }
+
+// FuzzStructuredJSONTextFramed: for two structured results in a row (the
+// second framed with the room the first left), encodeIn writes byte for
+// byte the result appendResult writes, and a framed response is the one
+// jsonrpc.AppendResult builds, whatever the strings (escapes, invalid
+// UTF-8, sizes that grow or shrink) and the meta.
+func FuzzStructuredJSONTextFramed(f *testing.F) {
+	f.Add("Paris", "metric", "Oslo \"cold\"", 21.5, 4)
+	f.Add(strings.Repeat(`\`, 70), "<&>\u2028", "\x00\x01\xff", -3.0, 0)
+	f.Add("", "", strings.Repeat("é", 100), 1e300, 200)
+	f.Fuzz(func(t *testing.T, first, tag, second string, temp float64, metaPad int) {
+		o := newOutEncoder(reflect.TypeFor[jsonTextOut]())
+		meta := append(bytes.Repeat([]byte(" "), max(0, metaPad%300)), `{"io.modelcontextprotocol/serverInfo":{"name":"t"}}`...)
+		for i, v := range []jsonTextOut{{City: first, Temp: temp, Tags: []string{tag}}, {City: second, Temp: temp}, {City: first + second}} {
+			var scratch toolText
+			var fr resultFrame
+			res, err := o.toolOutput(v, &scratch)
+			if err != nil {
+				return // a float jsonenc refuses (NaN, ±Inf), as encoding/json does
+			}
+			tt := res.(*toolText)
+			want := tt.appendResult(nil, meta)
+			if got := tt.encodeIn(&fr, meta); !bytes.Equal(got, want) {
+				t.Fatalf("value %d: result\n%q\nwant\n%q", i, got, want)
+			}
+			id := jsonrpc.IntID(int64(i))
+			if got := fr.response(id, fr.result); got != nil && !bytes.Equal(got, jsonrpc.AppendResult(nil, id, want)) {
+				t.Fatalf("value %d: response\n%q", i, got)
+			}
+		}
+	})
+}
