@@ -12,21 +12,21 @@ import (
 // few bytes and the odd backslash of an escape inside a string, where
 // AppendString pays a copy, an append and a new 8-byte scan for each.
 //
-// When dst has room for the longest such string (every byte a quote, and
-// a block written ahead) it writes the text 8 bytes at a time straight
-// into that room and finds every quote and backslash of a block at once
+// While dst has room for the next block's longest escaping (every byte a
+// quote, and a block written ahead) it writes the text 8 bytes at a time
+// straight into that room and finds every quote and backslash of a block at once
 // (textBlock); for each of them a backslash is written and the block from
 // that byte on again behind it, so an escape costs a few instructions,
 // not a call. At a control character or a byte >= 0x80 (UTF-8 to check)
 // it hands the rest to AppendString's loop (appendEscaped: everything
-// before was ASCII, so the rest starts at a character). Without the room,
-// or for a text shorter than a block, it is AppendString, so it allocates
-// only when and as that would. Unlike append, it may write into dst's
+// before was ASCII, so the rest starts at a character), and likewise
+// where the room runs short. A text shorter than a block is
+// AppendString's; it allocates only when and as AppendString would. Unlike append, it may write into dst's
 // spare capacity beyond the bytes it returns; a text that lies in that
 // capacity (which the blocks would overwrite before it is read) is
 // AppendString's too.
 func AppendJSONText(dst, text []byte) []byte {
-	if len(text) < 8 || cap(dst)-len(dst) < 2*len(text)+jsonTextSlack || inSpareRoom(dst, text) {
+	if len(text) < 8 || cap(dst)-len(dst) < 1+2*8+jsonTextSlack-1 || inSpareRoom(dst, text) {
 		return AppendString(dst, text)
 	}
 	const msb = 0x8080808080808080
@@ -45,11 +45,18 @@ func AppendJSONText(dst, text []byte) []byte {
 			x = loadBlock(text, len(text)-8) >> shift
 			n, live = left, msb>>shift
 		}
+		if len(buf)-o < 2*n+jsonTextSlack-1 {
+			// Not the room for this block with every byte escaped (a
+			// buffer sized for the escapes one expects, not for the
+			// worst): the rest is AppendString's, which grows it if it
+			// must.
+			return append(appendEscaped(buf[:o], text[i:]), '"')
+		}
 		stop := textBlock(x) & live
-		// A block is written at o <= len(dst)+1+2*i, each escape's
-		// backslash at that of its byte and the block from that byte
-		// behind it, so each write ends within the room checked above
-		// (jsonTextSlack).
+		// Each escape's backslash is written at its byte's place and the
+		// block from that byte on behind it: with every byte escaped the
+		// last write ends at o+2*n+jsonTextSlack-1, within the room
+		// checked above, which leaves one byte for the closing quote.
 		storeBlock(buf, o, x)
 		for stop != 0 {
 			shift := bits.TrailingZeros64(stop) & 56
@@ -78,9 +85,10 @@ func inSpareRoom(dst, text []byte) bool {
 	return t < base+uintptr(cap(dst)) && t+uintptr(len(text)) > base+uintptr(len(dst))
 }
 
-// jsonTextSlack is the room AppendJSONText needs beyond twice the text:
-// the opening quote, and a block of 8 bytes written from the last byte
-// after its backslash (at 2*len(text)-1 when every byte is escaped).
+// jsonTextSlack is the room a block of n bytes needs beyond 2*n, from
+// where AppendJSONText writes it: with every byte escaped, the last
+// backslash is at 2*n-2 and the block of 8 written behind it ends at
+// 2*n+7; one byte more is left for the closing quote.
 const jsonTextSlack = 8
 
 // textBlock marks the bytes of a block x that AppendJSONText must look

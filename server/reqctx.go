@@ -19,7 +19,6 @@ type request struct {
 	w      MessageWriter
 	ctx    context.Context
 	inCtx  requestCtx    // ctx when serveParsed made it: the request as a context value
-	done   atomic.Bool   // set when the handler has returned
 	params requestParams // the request's scanned params (serveParsed)
 
 	progress progressState // the last progress notification sent
@@ -31,9 +30,10 @@ type request struct {
 	frame   resultFrame // the tool result's buffer, with room for the response head (frame.go)
 	toolOut toolText    // the tool's output, lent to it by the registry (toolRegistry.call)
 
+	done atomic.Bool // set when the handler has returned
 	// Multi round-trip state: the request may answer input_required
 	// (tools/call, prompts/get, resources/read); the rest, when it has any,
-	// behind mrtr (mrtr_rounds.go).
+	// behind mrtr (mrtr_rounds.go). done and the two flags share one word.
 	mrtrAllowed bool
 	// argsLent: its arguments were lent to a middleware.
 	argsLent bool

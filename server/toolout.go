@@ -39,16 +39,36 @@ func outKindOf(t reflect.Type) outKind {
 
 // toolText is the common tool output: one text block, optionally
 // structuredContent and isError. The registry encodes it without reflection.
+// It lives in the request (64 bytes: the request stays in the 640-byte
+// size class), so its JSON is one slice read through textJSON and
+// structuredJSON.
 type toolText struct {
-	text       string
-	textJSON   []byte // when set, the text is this JSON (often structured itself)
-	structured []byte // raw JSON, nil when absent
-	isError    bool
-	// room is the buffer structured was encoded into, behind room for the
-	// response's head and the content block (framedOutput); out is the
-	// encoder that made it, which learns the room the result took.
-	room []byte
-	out  *outEncoder
+	text string // the text, unless textIsJSON
+	// json holds the output's JSON from jsonAt on: the text's (textIsJSON),
+	// the structuredContent's (hasStructured), often both. In a framed
+	// output (framedOutput) the jsonAt bytes in front are the room for the
+	// response's head and the content block, and out is the encoder that
+	// made it, which learns the room the result took; out is nil otherwise.
+	json                               []byte
+	jsonAt                             int
+	textIsJSON, hasStructured, isError bool
+	out                                *outEncoder
+}
+
+// textJSON is the JSON the text is, nil when the text is t.text.
+func (t *toolText) textJSON() []byte {
+	if !t.textIsJSON {
+		return nil
+	}
+	return t.json[t.jsonAt:]
+}
+
+// structuredJSON is the structuredContent, nil when absent.
+func (t *toolText) structuredJSON() []byte {
+	if !t.hasStructured {
+		return nil
+	}
+	return t.json[t.jsonAt:]
 }
 
 func toolError(msg string) *toolText { return &toolText{text: msg, isError: true} }
@@ -92,27 +112,27 @@ func (o *outEncoder) toolOutput(out any, scratch *toolText) (any, error) {
 		return &mcp.CallToolResult{Content: []mcp.ContentBlock{}}, nil
 	}
 	if kind == outStructured && scratch != nil {
-		if _, ok := out.(fmt.Stringer); ok {
-			return o.framedOutput(out, scratch)
-		}
+		return o.framedOutput(out, scratch)
 	}
 	b, err := o.enc.Marshal(out)
 	if err != nil {
 		return nil, err
 	}
-	tt := scratch.set(toolText{textJSON: b})
+	tt := scratch.set(toolText{json: b, textIsJSON: true})
 	if kind == outStructured && string(b) != "null" {
-		tt.structured = b
+		tt.hasStructured = true
 		if s, ok := out.(fmt.Stringer); ok {
-			tt.text, tt.textJSON = s.String(), nil
+			tt.text, tt.textIsJSON = s.String(), false
 		}
 	}
 	return tt, nil
 }
 
-// framedOutput is toolOutput of a structured Out that is a fmt.Stringer,
-// its structuredContent encoded behind o.front bytes of room, with o.back
-// bytes spare behind it.
+// framedOutput is toolOutput of a structured Out, its structuredContent
+// encoded behind o.front bytes of room, with o.back bytes spare behind
+// it: the result is then written around it in the same buffer
+// (encodeAround). The text is the Out's String when it is a fmt.Stringer,
+// else the structuredContent's JSON itself.
 func (o *outEncoder) framedOutput(out any, scratch *toolText) (any, error) {
 	front := int(o.front.Load())
 	buf, err := o.enc.MarshalRoom(out, front, int(o.back.Load()))
@@ -121,10 +141,14 @@ func (o *outEncoder) framedOutput(out any, scratch *toolText) (any, error) {
 	}
 	b := buf[front:]
 	if string(b) == "null" {
-		return scratch.set(toolText{textJSON: b}), nil
+		return scratch.set(toolText{json: b, textIsJSON: true}), nil
 	}
-	tt := scratch.set(toolText{structured: b, room: buf, out: o})
-	tt.text = out.(fmt.Stringer).String()
+	tt := scratch.set(toolText{json: buf, jsonAt: front, hasStructured: true, out: o})
+	if s, ok := out.(fmt.Stringer); ok {
+		tt.text = s.String()
+	} else {
+		tt.textIsJSON = true
+	}
 	return tt, nil
 }
 
@@ -140,8 +164,8 @@ func (t *toolText) set(v toolText) *toolText {
 
 // textLen is the length of the text block's text before escaping.
 func (t *toolText) textLen() int {
-	if t.textJSON != nil {
-		return len(t.textJSON)
+	if t.textIsJSON {
+		return len(t.json) - t.jsonAt
 	}
 	return len(t.text)
 }
@@ -159,7 +183,7 @@ func (t *toolText) encode(meta []byte) []byte {
 // bytes (FuzzMarshal), which are compact and escape CR and LF; so f is
 // marked oneLine and response does not look for them.
 func (t *toolText) encodeIn(f *resultFrame, meta []byte) []byte {
-	if t.room != nil {
+	if t.out != nil {
 		if result := t.encodeAround(f, meta); result != nil {
 			f.oneLine = true
 			return result
@@ -182,14 +206,17 @@ const (
 	framedTail   = `,"resultType":"complete","_meta":`
 )
 
-// encodeAround encodes the result around the structuredContent in t.room
+// encodeAround encodes the result around the structuredContent in t.json
 // (framedOutput's buffer), which becomes f's buffer: the text is escaped
 // behind the structuredContent and moved in front of it, then the rest
 // appended. It returns appendResult's bytes, or nil (and nothing written
 // in front) when the room either side is too small, and the caller
 // encodes into a buffer of its own.
 func (t *toolText) encodeAround(f *resultFrame, meta []byte) []byte {
-	buf, s := t.room, len(t.room)-len(t.structured)
+	if t.textIsJSON {
+		return t.encodeAroundJSON(f, meta)
+	}
+	buf, s := t.json, t.jsonAt
 	end := len(buf)
 	text := jsonrpc.AppendString(buf[end:end], t.text)
 	back := len(text) + len(framedTail) + len(meta) + 2 // '}' and the spare byte
@@ -210,25 +237,63 @@ func (t *toolText) encodeAround(f *resultFrame, meta []byte) []byte {
 	return f.result
 }
 
+// encodeAroundJSON is encodeAround for a text that is the
+// structuredContent's JSON (textIsJSON): the text
+// is escaped straight into the room in front, from the head's end on, and
+// moved up against the structuredContent; behind it only the rest of the
+// result is appended. It returns nil (nothing of the result written) when
+// either side's room is too small.
+func (t *toolText) encodeAroundJSON(f *resultFrame, meta []byte) []byte {
+	buf, s := t.json, t.jsonAt
+	textJSON := buf[s:]
+	end := len(buf)
+	back := len(framedTail) + len(meta) + 2 // '}' and the spare byte
+	from, limit := frameRoom+len(framedHead), s-len(framedMiddle)
+	if limit-from < len(textJSON)+2 || cap(buf)-end < back {
+		n := len(textJSON)
+		t.out.front.Store(int64(frameRoom + len(framedHead) + n + n/4 + 2 + len(framedMiddle) + framedSlack))
+		t.out.back.Store(int64(back))
+		return nil // the escaped text, at least its bytes and two quotes, cannot fit
+	}
+	text := jsonrpc.AppendJSONText(buf[from:from:limit], textJSON)
+	front := frameRoom + len(framedHead) + len(text) + len(framedMiddle)
+	// The text's escaping varies with the value, the rest behind it only
+	// with meta: slack in front, none behind.
+	t.out.front.Store(int64(front + framedSlack))
+	t.out.back.Store(int64(back))
+	if front > s || &buf[from] != &text[0] {
+		return nil // text did not fit: AppendJSONText grew it into a buffer of its own
+	}
+	start := s - (front - frameRoom)
+	copy(buf[start+len(framedHead):], text) // up: start >= frameRoom
+	copy(buf[start:], framedHead)
+	copy(buf[limit:], framedMiddle)
+	out := append(buf, framedTail...)
+	out = append(out, meta...)
+	out = append(out, '}')
+	f.buf, f.result = out[start-frameRoom:], out[start:]
+	return f.result
+}
+
 // encodedSize is the buffer encode allocates: the fixed members take 108
 // bytes at most; escaping may grow the text.
 func (t *toolText) encodedSize(meta []byte) int {
 	n := t.textLen()
-	return n + n/8 + len(t.structured) + len(meta) + 112
+	return n + n/8 + len(t.structuredJSON()) + len(meta) + 112
 }
 
 // appendResult encodes the CallToolResult with resultType and _meta.
 func (t *toolText) appendResult(dst, meta []byte) []byte {
 	dst = append(dst, `{"content":[{"type":"text","text":`...)
-	if t.textJSON != nil {
-		dst = jsonrpc.AppendJSONText(dst, t.textJSON)
+	if t.textIsJSON {
+		dst = jsonrpc.AppendJSONText(dst, t.textJSON())
 	} else {
 		dst = jsonrpc.AppendString(dst, t.text)
 	}
 	dst = append(dst, `}]`...)
-	if t.structured != nil {
+	if structured := t.structuredJSON(); structured != nil {
 		dst = append(dst, `,"structuredContent":`...)
-		dst = append(dst, t.structured...)
+		dst = append(dst, structured...)
 	}
 	if t.isError {
 		dst = append(dst, `,"isError":true`...)
@@ -240,12 +305,12 @@ func (t *toolText) appendResult(dst, meta []byte) []byte {
 
 func (t *toolText) callToolResult() *mcp.CallToolResult {
 	text := t.text
-	if t.textJSON != nil {
-		text = string(t.textJSON)
+	if t.textIsJSON {
+		text = string(t.textJSON())
 	}
 	res := &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: text}}}
-	if t.structured != nil {
-		res.StructuredContent = json.RawMessage(t.structured)
+	if structured := t.structuredJSON(); structured != nil {
+		res.StructuredContent = json.RawMessage(structured)
 	}
 	if t.isError {
 		yes := true

@@ -317,7 +317,7 @@ func checkStructured(ctx context.Context, tool string, v *argcheck.Validator, re
 		if r.isError {
 			return nil
 		}
-		structured = r.structured
+		structured = r.structuredJSON()
 	case *mcp.CallToolResult:
 		if r == nil || (r.IsError != nil && *r.IsError) {
 			return nil
