@@ -39,7 +39,10 @@
 //     strictness can implement JSONSchemaExtend(*jsonschema.Schema) and set
 //     AdditionalProperties to jsonschema.FalseSchema.
 //   - time.Time is {"type":"string","format":"date-time"}; []byte is
-//     {"type":"string","contentEncoding":"base64"}.
+//     {"type":"string","contentEncoding":"base64"}; json.Number is
+//     {"type":"number"}, as encoding/json writes and reads it (an empty
+//     one is written as 0), or {"type":"string"} with the ",string" tag
+//     option, which quotes it.
 //
 // # Tag dialect
 //

@@ -83,17 +83,25 @@ var (
 	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 	textMarshaler   = reflect.TypeFor[encoding.TextMarshaler]()
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+	numberType      = reflect.TypeFor[json.Number]()
 )
 
-// selfEncodedSchema is the schema of a type that encoding/json encodes and
-// decodes through its own methods, whose fields say nothing about its JSON
-// form: {} (any JSON) for json.Marshaler or json.Unmarshaler, else
+// selfEncodedSchema is the schema of a type whose Go kind says nothing
+// about its JSON form. json.Number is {"type":"number"}: encoding/json
+// writes its text as a JSON number (an empty one as 0) and reads one from
+// a JSON number (the ",string" tag option, which quotes it, makes the
+// field a string, as it does a float's). A type that encoding/json
+// encodes and decodes through its own methods is {} (any JSON) for
+// json.Marshaler or json.Unmarshaler, else
 // {"type":"string"} for encoding.TextMarshaler or encoding.TextUnmarshaler
 // (netip.Addr, net.IP, big.Int, slog.Level, …). It is nil for other types,
 // for time.Time and types with a JSONSchema method (invopop handles them),
 // and for the root, which is described by its fields. `mcpgen tools`
 // derives the same schemas at build time (package bind).
 func selfEncodedSchema(root, t reflect.Type) *jsonschema.Schema {
+	if t == numberType {
+		return &jsonschema.Schema{Type: "number"}
+	}
 	if t == root || t == timeType || t.Implements(customIface) || reflect.PointerTo(t).Implements(customIface) {
 		return nil
 	}

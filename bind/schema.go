@@ -158,12 +158,19 @@ func (d *deriver) mapSchema(m *types.Map, pos token.Position, path string) *json
 // "-0" would name the key another member names.
 const canonicalInt = `^(0|-?[1-9][0-9]*)$`
 
-// named is the schema of a named type: the well-known ones, a struct
+// named is the schema of a named type: the well-known ones (time.Time,
+// json.Number), a struct
 // (through $defs when it is recursive), a string type with declared
 // constants (an enum), else its underlying type.
 func (d *deriver) named(n *types.Named, pos token.Position, path string) *jsonschema.Schema {
 	if isNamed(n, "time", "Time") {
 		return &jsonschema.Schema{Type: "string", Format: "date-time"}
+	}
+	if isNamed(n, "encoding/json", "Number") {
+		// encoding/json writes its text as a JSON number (an empty one
+		// as 0) and reads it from one; the ",string" tag option, which
+		// quotes it, makes the field a string (field).
+		return &jsonschema.Schema{Type: "number"}
 	}
 	for _, m := range []string{"JSONSchema", "JSONSchemaExtend"} {
 		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), true, n.Obj().Pkg(), m); obj != nil {

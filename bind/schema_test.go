@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/argschema"
 )
 
 func decodeSchema(t *testing.T, s Schema) map[string]any {
@@ -186,4 +188,67 @@ func countDirectives(t *testing.T, dir string) int {
 		}
 	}
 	return n
+}
+
+// jsonNumberArgs and jsonNumberResult are the types of the jsonnumber
+// fixture, reflected on by argschema.
+type jsonNumberArgs struct {
+	N json.Number            `json:"n" jsonschema:"required,minimum=0"`
+	P *json.Number           `json:"p,omitempty"`
+	L []json.Number          `json:"l,omitempty"`
+	M map[string]json.Number `json:"m,omitempty"`
+	Q json.Number            `json:"q,omitempty,string"`
+	R *json.Number           `json:"r,omitempty,string"`
+}
+
+// TestJSONNumberSchema: encoding/json writes a json.Number as the JSON
+// number it holds (an empty one as 0) and reads one from a JSON number,
+// so `mcpgen tools` describes a json.Number field (behind a pointer, in
+// a slice or a map too) as {"type":"number"}, and one with the ",string"
+// tag option, which encoding/json quotes, as a string; argschema derives
+// the same input schema at run time.
+func TestJSONNumberSchema(t *testing.T) {
+	pkg, err := loadFixture(t, "jsonnumber")
+	if err != nil {
+		t.Fatal(err)
+	}
+	num, str := map[string]any{"type": "number"}, map[string]any{"type": "string"}
+	in := decodeSchema(t, pkg.Tools[0].InputSchema)
+	for prop, want := range map[string]any{
+		"n": map[string]any{"type": "number", "minimum": 0.0},
+		"p": num,
+		"l": map[string]any{"type": "array", "items": num},
+		"m": map[string]any{"type": "object", "additionalProperties": num},
+		"q": str,
+		"r": str,
+	} {
+		if got := at(in, "properties", prop); !reflect.DeepEqual(got, want) {
+			t.Errorf("inputSchema property %s = %#v, want %#v", prop, got, want)
+		}
+	}
+	out := decodeSchema(t, pkg.Tools[0].OutputSchema)
+	for prop, want := range map[string]any{
+		"n": num,
+		"p": map[string]any{"anyOf": []any{num, map[string]any{"type": "null"}}},
+		"l": map[string]any{"type": "array", "items": num},
+		"q": str,
+	} {
+		if got := at(out, "properties", prop); !reflect.DeepEqual(got, want) {
+			t.Errorf("outputSchema property %s = %#v, want %#v", prop, got, want)
+		}
+	}
+	if !pkg.Tools[0].OutputSchema.FromType {
+		t.Error("outputSchema.FromType is not set although json.Number does not marshal itself")
+	}
+	runtime, err := argschema.ForType[jsonNumberArgs]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rt map[string]any
+	if err := json.Unmarshal(runtime, &rt); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in, rt) {
+		t.Errorf("build-time inputSchema\n%s\ndiffers from argschema's\n%s", pkg.Tools[0].InputSchema.JSON, runtime)
+	}
 }
