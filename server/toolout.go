@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -141,15 +142,45 @@ func (o *outEncoder) framedOutput(out any, scratch *toolText) (any, error) {
 	}
 	b := buf[front:]
 	if string(b) == "null" {
-		return scratch.set(toolText{json: b, textIsJSON: true}), nil
+		// Not b: it would keep the room in front alive.
+		return scratch.set(toolText{json: nullJSON, textIsJSON: true}), nil
 	}
 	tt := scratch.set(toolText{json: buf, jsonAt: front, hasStructured: true, out: o})
+	textLen := len(b)
 	if s, ok := out.(fmt.Stringer); ok {
 		tt.text = s.String()
+		textLen = len(tt.text)
 	} else {
 		tt.textIsJSON = true
 	}
+	// The room was learned from the last result: after a large one, a
+	// small result must not be framed in (and its response keep alive) a
+	// buffer of the large one's size, as jsonenc keeps none sized for a
+	// larger value. It is copied into room guessed for its own size
+	// (encodeAround then learns the room it took).
+	room := frameRoom + len(framedHead) + textLen + textLen/4 + 2 + len(framedMiddle) + framedSlack
+	if size := room + len(b) + 256 + textLen + textLen/4; cap(buf) > framedMaxSpare && cap(buf) > 2*size {
+		own := make([]byte, room, size)
+		tt.json, tt.jsonAt = append(own, b...), room
+	}
 	return tt, nil
+}
+
+// nullJSON is the JSON of a nil structured Out; only ever read.
+var nullJSON = []byte("null")
+
+// framedMaxSpare is the capacity up to which a framed result keeps the
+// buffer it was encoded into however little of it it uses (jsonenc's
+// maxSpare).
+const framedMaxSpare = 64 << 10
+
+// escapedJSONLen is the length of the JSON text b written as a JSON
+// string by jsonrpc.AppendString, quotes aside: each quote and backslash
+// gains one; b is JSON (control characters already escaped), so no other
+// byte changes length unless it is invalid UTF-8 (each then becomes
+// U+FFFD's three bytes, which this does not count).
+func escapedJSONLen(b []byte) int {
+	return len(b) + bytes.Count(b, []byte{'"'}) + bytes.Count(b, []byte{'\\'})
 }
 
 // set stores v in t and returns t, or a new toolText holding v when t is
@@ -249,11 +280,14 @@ func (t *toolText) encodeAroundJSON(f *resultFrame, meta []byte) []byte {
 	end := len(buf)
 	back := len(framedTail) + len(meta) + 2 // '}' and the spare byte
 	from, limit := frameRoom+len(framedHead), s-len(framedMiddle)
-	if limit-from < len(textJSON)+2 || cap(buf)-end < back {
-		n := len(textJSON)
-		t.out.front.Store(int64(frameRoom + len(framedHead) + n + n/4 + 2 + len(framedMiddle) + framedSlack))
+	// The escaped text's length, counted: a room that would not hold it
+	// is not handed to AppendJSONText, which would grow it by appending
+	// (copies of a text escaped to twice its length) only for the result
+	// to be encoded again.
+	if n := escapedJSONLen(textJSON) + 2; limit-from < n || cap(buf)-end < back {
+		t.out.front.Store(int64(frameRoom + len(framedHead) + n + len(framedMiddle) + framedSlack))
 		t.out.back.Store(int64(back))
-		return nil // the escaped text, at least its bytes and two quotes, cannot fit
+		return nil // the escaped text cannot fit
 	}
 	text := jsonrpc.AppendJSONText(buf[from:from:limit], textJSON)
 	front := frameRoom + len(framedHead) + len(text) + len(framedMiddle)
@@ -279,7 +313,12 @@ func (t *toolText) encodeAroundJSON(f *resultFrame, meta []byte) []byte {
 // bytes at most; escaping may grow the text.
 func (t *toolText) encodedSize(meta []byte) int {
 	n := t.textLen()
-	return n + n/8 + len(t.structuredJSON()) + len(meta) + 112
+	if t.textIsJSON {
+		n = escapedJSONLen(t.textJSON()) // counted: a JSON text may be mostly quotes
+	} else {
+		n += n / 8
+	}
+	return n + len(t.structuredJSON()) + len(meta) + 112
 }
 
 // appendResult encodes the CallToolResult with resultType and _meta.
