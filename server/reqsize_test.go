@@ -17,7 +17,7 @@ func TestRequestSizeClass(t *testing.T) {
 	if n := unsafe.Sizeof(request{}); n > 640-8 {
 		t.Errorf("request is %d bytes, over the 640-byte size class with its 8-byte malloc header", n)
 	}
-	if n := unsafe.Sizeof(toolText{}); n > 64 {
-		t.Errorf("toolText is %d bytes, want 64 at most", n)
+	if n := unsafe.Sizeof(toolText{}); n > 56 {
+		t.Errorf("toolText is %d bytes, want 56 at most", n)
 	}
 }

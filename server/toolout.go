@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -39,7 +40,7 @@ func outKindOf(t reflect.Type) outKind {
 
 // toolText is the common tool output: one text block, optionally
 // structuredContent and isError. The registry encodes it without reflection.
-// It lives in the request (64 bytes: the request stays in the 640-byte
+// It lives in the request (56 bytes: the request stays in the 640-byte
 // size class), so its JSON is one slice read through textJSON and
 // structuredJSON.
 type toolText struct {
@@ -49,10 +50,13 @@ type toolText struct {
 	// output (framedOutput) the jsonAt bytes in front are the room for the
 	// response's head and the content block, and out is the encoder that
 	// made it, which learns the room the result took; out is nil otherwise.
+	// jsonAt is an int32 beside the flags (framedOutput keeps the room
+	// under maxFramedRoom): toolText is 56 bytes, and the request, with
+	// resultFrame's oneLine, stays within 632 (TestRequestSizeClass).
 	json                               []byte
-	jsonAt                             int
-	textIsJSON, hasStructured, isError bool
 	out                                *outEncoder
+	jsonAt                             int32
+	textIsJSON, hasStructured, isError bool
 }
 
 // textJSON is the JSON the text is, nil when the text is t.text.
@@ -60,7 +64,7 @@ func (t *toolText) textJSON() []byte {
 	if !t.textIsJSON {
 		return nil
 	}
-	return t.json[t.jsonAt:]
+	return t.json[int(t.jsonAt):]
 }
 
 // structuredJSON is the structuredContent, nil when absent.
@@ -68,7 +72,7 @@ func (t *toolText) structuredJSON() []byte {
 	if !t.hasStructured {
 		return nil
 	}
-	return t.json[t.jsonAt:]
+	return t.json[int(t.jsonAt):]
 }
 
 func toolError(msg string) *toolText { return &toolText{text: msg, isError: true} }
@@ -134,22 +138,57 @@ func (o *outEncoder) toolOutput(out any, scratch *toolText) (any, error) {
 // (encodeAround). The text is the Out's String when it is a fmt.Stringer,
 // else the structuredContent's JSON itself.
 func (o *outEncoder) framedOutput(out any, scratch *toolText) (any, error) {
-	front := int(o.front.Load())
+	front := min(int(o.front.Load()), maxFramedRoom) // a larger text is encoded apart (encodeIn)
 	buf, err := o.enc.MarshalRoom(out, front, int(o.back.Load()))
 	if err != nil {
 		return nil, err
 	}
 	b := buf[front:]
 	if string(b) == "null" {
-		return scratch.set(toolText{json: b, textIsJSON: true}), nil
+		// Not b: it would keep the room in front alive.
+		return scratch.set(toolText{json: nullJSON, textIsJSON: true}), nil
 	}
-	tt := scratch.set(toolText{json: buf, jsonAt: front, hasStructured: true, out: o})
+	tt := scratch.set(toolText{json: buf, jsonAt: int32(front), hasStructured: true, out: o})
+	textLen := len(b)
 	if s, ok := out.(fmt.Stringer); ok {
 		tt.text = s.String()
+		textLen = len(tt.text)
 	} else {
 		tt.textIsJSON = true
 	}
+	// The room was learned from the last result: after a large one, a
+	// small result must not be framed in (and its response keep alive) a
+	// buffer of the large one's size, as jsonenc keeps none sized for a
+	// larger value. It is copied into room guessed for its own size
+	// (encodeAround then learns the room it took).
+	room := min(frameRoom+len(framedHead)+textLen+textLen/4+2+len(framedMiddle)+framedSlack, maxFramedRoom)
+	if size := room + len(b) + 256 + textLen + textLen/4; cap(buf) > framedMaxSpare && cap(buf) > 2*size {
+		own := make([]byte, room, size)
+		tt.json, tt.jsonAt = append(own, b...), int32(room)
+	}
 	return tt, nil
+}
+
+// maxFramedRoom bounds the room framedOutput encodes a result behind, so
+// that its offset fits toolText.jsonAt: a result whose text needs more
+// is written into a buffer of its own (encodeIn's fallback).
+const maxFramedRoom = 1<<31 - 1
+
+// nullJSON is the JSON of a nil structured Out; only ever read.
+var nullJSON = []byte("null")
+
+// framedMaxSpare is the capacity up to which a framed result keeps the
+// buffer it was encoded into however little of it it uses (jsonenc's
+// maxSpare).
+const framedMaxSpare = 64 << 10
+
+// escapedJSONLen is the length of the JSON text b written as a JSON
+// string by jsonrpc.AppendString, quotes aside: each quote and backslash
+// gains one; b is JSON (control characters already escaped), so no other
+// byte changes length unless it is invalid UTF-8 (each then becomes
+// U+FFFD's three bytes, which this does not count).
+func escapedJSONLen(b []byte) int {
+	return len(b) + bytes.Count(b, []byte{'"'}) + bytes.Count(b, []byte{'\\'})
 }
 
 // set stores v in t and returns t, or a new toolText holding v when t is
@@ -165,7 +204,7 @@ func (t *toolText) set(v toolText) *toolText {
 // textLen is the length of the text block's text before escaping.
 func (t *toolText) textLen() int {
 	if t.textIsJSON {
-		return len(t.json) - t.jsonAt
+		return len(t.json) - int(t.jsonAt)
 	}
 	return len(t.text)
 }
@@ -216,7 +255,7 @@ func (t *toolText) encodeAround(f *resultFrame, meta []byte) []byte {
 	if t.textIsJSON {
 		return t.encodeAroundJSON(f, meta)
 	}
-	buf, s := t.json, t.jsonAt
+	buf, s := t.json, int(t.jsonAt)
 	end := len(buf)
 	text := jsonrpc.AppendString(buf[end:end], t.text)
 	back := len(text) + len(framedTail) + len(meta) + 2 // '}' and the spare byte
@@ -244,16 +283,19 @@ func (t *toolText) encodeAround(f *resultFrame, meta []byte) []byte {
 // result is appended. It returns nil (nothing of the result written) when
 // either side's room is too small.
 func (t *toolText) encodeAroundJSON(f *resultFrame, meta []byte) []byte {
-	buf, s := t.json, t.jsonAt
+	buf, s := t.json, int(t.jsonAt)
 	textJSON := buf[s:]
 	end := len(buf)
 	back := len(framedTail) + len(meta) + 2 // '}' and the spare byte
 	from, limit := frameRoom+len(framedHead), s-len(framedMiddle)
-	if limit-from < len(textJSON)+2 || cap(buf)-end < back {
-		n := len(textJSON)
-		t.out.front.Store(int64(frameRoom + len(framedHead) + n + n/4 + 2 + len(framedMiddle) + framedSlack))
+	// The escaped text's length, counted: a room that would not hold it
+	// is not handed to AppendJSONText, which would grow it by appending
+	// (copies of a text escaped to twice its length) only for the result
+	// to be encoded again.
+	if n := escapedJSONLen(textJSON) + 2; limit-from < n || cap(buf)-end < back {
+		t.out.front.Store(int64(frameRoom + len(framedHead) + n + len(framedMiddle) + framedSlack))
 		t.out.back.Store(int64(back))
-		return nil // the escaped text, at least its bytes and two quotes, cannot fit
+		return nil // the escaped text cannot fit
 	}
 	text := jsonrpc.AppendJSONText(buf[from:from:limit], textJSON)
 	front := frameRoom + len(framedHead) + len(text) + len(framedMiddle)
@@ -279,7 +321,12 @@ func (t *toolText) encodeAroundJSON(f *resultFrame, meta []byte) []byte {
 // bytes at most; escaping may grow the text.
 func (t *toolText) encodedSize(meta []byte) int {
 	n := t.textLen()
-	return n + n/8 + len(t.structuredJSON()) + len(meta) + 112
+	if t.textIsJSON {
+		n = escapedJSONLen(t.textJSON()) // counted: a JSON text may be mostly quotes
+	} else {
+		n += n / 8
+	}
+	return n + len(t.structuredJSON()) + len(meta) + 112
 }
 
 // appendResult encodes the CallToolResult with resultType and _meta.
