@@ -55,16 +55,17 @@ func appendDecimal(b []byte, m int64, k int) []byte {
 		b = append(b, '-')
 		m = -m
 	}
+	u := uint64(m) // unsigned: division by 10 without a sign's fix-up
 	var digits [24]byte // shortMax has 14 digits
 	i := len(digits)
-	for n := 0; m > 0 || n <= k; n++ { // the last digits, the point, the units
+	for n := 0; u > 0 || n <= k; n++ { // the last digits, the point, the units
 		if n == k && k > 0 {
 			i--
 			digits[i] = '.'
 		}
 		i--
-		digits[i] = byte('0' + m%10)
-		m /= 10
+		digits[i] = byte('0' + u%10)
+		u /= 10
 	}
 	return append(b, digits[i:]...)
 }
