@@ -36,19 +36,19 @@ func Marshal(v any) ([]byte, error) {
 // planned (MarshalRoom).
 func (r *root) marshal(v any, rv reflect.Value, front, back int) ([]byte, error) {
 	h := int(r.size.Load())
-	e := statePool.Get().(*encState)
 	buf := make([]byte, front, front+h+h/16+back)
 	var (
 		b   []byte
 		err error
 	)
 	if r.plain != nil {
-		b, err = r.plain.encodeAt(e, buf, rv, rootValue(v))
+		b, err = r.plain.encodePlain(buf, rootValue(v))
 	} else {
+		e := statePool.Get().(*encState)
 		b, err = r.enc(e, buf, rv, false)
+		e.reset()
+		statePool.Put(e)
 	}
-	e.reset()
-	statePool.Put(e)
 	if err != nil {
 		return nil, err
 	}

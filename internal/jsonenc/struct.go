@@ -58,10 +58,41 @@ func rootValue(v any) unsafe.Pointer {
 }
 
 func (s *structEncoder) encode(e *encState, b []byte, v reflect.Value, _ bool) ([]byte, error) {
+	if s.allPlain && v.CanAddr() {
+		return s.encodePlain(b, unsafe.Pointer(v.UnsafeAddr()))
+	}
 	if v.CanAddr() {
 		return s.encodeAt(e, b, v, unsafe.Pointer(v.UnsafeAddr()))
 	}
 	return s.encodeAt(e, b, v, nil)
+}
+
+// encodePlain encodes the struct at p, whose fields are all plain (so
+// s.allPlain); no encoder it calls uses an encState.
+func (s *structEncoder) encodePlain(b []byte, p unsafe.Pointer) ([]byte, error) {
+	b = append(b, '{')
+	comma := 1 // the first key written goes without its comma
+	fields := s.fields
+	for i := range fields {
+		f := &fields[i]
+		fp := unsafe.Add(p, f.offset)
+		if f.omitEmpty || f.omitZero {
+			if isZeroPlain(f.plain, fp) {
+				continue
+			}
+		}
+		b = append(b, f.key[comma:]...)
+		comma = 0
+		if f.plain == plainString {
+			b = appendString(b, *(*string)(fp), true)
+			continue
+		}
+		var err error
+		if b, err = appendPlain(nil, b, f, fp); err != nil {
+			return b, err
+		}
+	}
+	return append(b, '}'), nil
 }
 
 // encodeAt encodes the struct v, which is at p when p is not nil (then v
