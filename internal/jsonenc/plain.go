@@ -70,7 +70,7 @@ func plainOffset(t reflect.Type, index []int) (uintptr, bool) {
 }
 
 // isZeroPlain reports whether the plain field at p holds its type's zero
-// value, as reflect.Value.IsZero tells it (a float's -0 is not zero):
+// value, as reflect.Value.IsZero tells it (a float == 0, so -0 too):
 // omitempty's and omitzero's test for such a field.
 func isZeroPlain(k plainKind, p unsafe.Pointer) bool {
 	switch k {
@@ -80,10 +80,14 @@ func isZeroPlain(k plainKind, p unsafe.Pointer) bool {
 		return *(*uint8)(p) == 0
 	case plainInt16, plainUint16:
 		return *(*uint16)(p) == 0
-	case plainInt32, plainUint32, plainFloat32:
+	case plainInt32, plainUint32:
 		return *(*uint32)(p) == 0
+	case plainFloat32:
+		return *(*float32)(p) == 0
+	case plainFloat64:
+		return *(*float64)(p) == 0
 	}
-	return *(*uint64)(p) == 0 // plainInt64, plainUint64, plainFloat64
+	return *(*uint64)(p) == 0 // plainInt64, plainUint64
 }
 
 // appendPlain appends the encoding of f, a plain field at p, as f.enc
