@@ -16,51 +16,6 @@ func interfaceEncoder(e *encState, b []byte, v reflect.Value, quoted bool) ([]by
 	return typeEncoder(ev.Type())(e, b, ev, quoted)
 }
 
-// newStructEncoder encodes the struct's fields (typeFields) in order,
-// skipping those behind a nil embedded pointer and the omitted ones.
-func newStructEncoder(t reflect.Type) encFunc {
-	fields := typeFields(t)
-	for i := range fields {
-		fields[i].enc = typeEncoder(fields[i].typ)
-	}
-	return func(e *encState, b []byte, v reflect.Value, _ bool) ([]byte, error) {
-		b = append(b, '{')
-		start := len(b)
-	fieldLoop:
-		for i := range fields {
-			f := &fields[i]
-			var fv reflect.Value
-			if len(f.index) == 1 {
-				fv = v.Field(f.index[0])
-			} else {
-				fv = v
-				for _, j := range f.index {
-					if fv.Kind() == reflect.Pointer {
-						if fv.IsNil() {
-							continue fieldLoop
-						}
-						fv = fv.Elem()
-					}
-					fv = fv.Field(j)
-				}
-			}
-			if (f.omitEmpty && isEmptyValue(fv)) ||
-				(f.omitZero && (f.isZero == nil && fv.IsZero() || f.isZero != nil && f.isZero(fv))) {
-				continue
-			}
-			if len(b) > start {
-				b = append(b, ',')
-			}
-			b = append(b, f.key...)
-			var err error
-			if b, err = f.enc(e, b, fv, f.quoted); err != nil {
-				return b, err
-			}
-		}
-		return append(b, '}'), nil
-	}
-}
-
 // enter counts one more pointer, map or slice being encoded and, that
 // deep, reports a cycle through key as encoding/json does (callers box a
 // key only that deep: below it is nil).

@@ -28,17 +28,27 @@ func Marshal(v any) ([]byte, error) {
 	if !rv.IsValid() {
 		return []byte("null"), nil
 	}
-	return rootFor(rv.Type()).marshal(rv, 0, 0)
+	return rootFor(rv.Type()).marshal(v, rv, 0, 0)
 }
 
-// marshal is Marshal of rv, a valid value of r's type, behind front bytes
-// of room and with back bytes of spare capacity planned (MarshalRoom).
-func (r *root) marshal(rv reflect.Value, front, back int) ([]byte, error) {
+// marshal is Marshal of v, whose reflect.Value rv is valid and of r's
+// type, behind front bytes of room and with back bytes of spare capacity
+// planned (MarshalRoom).
+func (r *root) marshal(v any, rv reflect.Value, front, back int) ([]byte, error) {
 	h := int(r.size.Load())
-	e := statePool.Get().(*encState)
-	b, err := r.enc(e, make([]byte, front, front+h+h/16+back), rv, false)
-	e.reset()
-	statePool.Put(e)
+	buf := make([]byte, front, front+h+h/16+back)
+	var (
+		b   []byte
+		err error
+	)
+	if r.plain != nil {
+		b, err = r.plain.encodePlain(buf, rootValue(v))
+	} else {
+		e := statePool.Get().(*encState)
+		b, err = r.enc(e, buf, rv, false)
+		e.reset()
+		statePool.Put(e)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -60,8 +70,11 @@ const maxSpare = 64 << 10
 // root is a type's encoder as Marshal uses it, with the length of the
 // type's last encoding.
 type root struct {
-	enc  encFunc
-	size atomic.Int64
+	enc encFunc
+	// plain is the type's plainStruct encoder, if it has one: the value
+	// is read in the interface Marshal was given.
+	plain *structEncoder
+	size  atomic.Int64
 }
 
 var rootCache sync.Map // reflect.Type → *root
@@ -70,7 +83,7 @@ func rootFor(t reflect.Type) *root {
 	if r, ok := rootCache.Load(t); ok {
 		return r.(*root)
 	}
-	r, _ := rootCache.LoadOrStore(t, &root{enc: typeEncoder(t)})
+	r, _ := rootCache.LoadOrStore(t, &root{enc: typeEncoder(t), plain: plainStruct(t)})
 	return r.(*root)
 }
 

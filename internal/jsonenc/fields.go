@@ -10,7 +10,7 @@ import (
 // typeFields finds it.
 type field struct {
 	name      string
-	key       []byte // `"name":`, HTML-escaped
+	key       []byte // `,"name":`, HTML-escaped (the first field written skips the comma)
 	index     []int  // through embedded structs
 	typ       reflect.Type
 	omitEmpty bool
@@ -18,6 +18,8 @@ type field struct {
 	isZero    func(reflect.Value) bool // omitzero: nil means reflect.Value.IsZero
 	quoted    bool
 	enc       encFunc
+	plain     plainKind // how the field is read from the struct's memory
+	offset    uintptr   // of a plain field, from the start of the struct
 }
 
 type isZeroer interface{ IsZero() bool }
@@ -31,7 +33,7 @@ func typeFields(t reflect.Type) []field {
 	fields := jsonfields.TypeFields(t)
 	out := make([]field, len(fields))
 	for i, f := range fields {
-		key := append([]byte{'"'}, appendHTMLEscape(nil, []byte(f.Name))...)
+		key := append([]byte{',', '"'}, appendHTMLEscape(nil, []byte(f.Name))...)
 		out[i] = field{name: f.Name, key: append(key, '"', ':'), index: f.Index, typ: f.Type,
 			omitEmpty: f.OmitEmpty, omitZero: f.OmitZero, quoted: f.Quoted}
 		if f.OmitZero {

@@ -1,6 +1,9 @@
 package jsonenc
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // shortPow10 are the scales appendShortDecimal tries: a float64 with at
 // most len(shortPow10)-1 decimals (21.5, 0.25, 1013) takes its fast path.
@@ -49,22 +52,39 @@ func appendShortDecimal(b []byte, f float64) ([]byte, bool) {
 }
 
 // appendDecimal appends m/10^k in positional notation ("-0.05" for m = -5,
-// k = 2), |m| < shortMax.
+// k = 2), |m| < shortMax and k < len(shortPow10): the digits written in
+// place, the fraction's first, without a scratch array to copy.
 func appendDecimal(b []byte, m int64, k int) []byte {
 	if m < 0 {
 		b = append(b, '-')
 		m = -m
 	}
-	var digits [24]byte // shortMax has 14 digits
-	i := len(digits)
-	for n := 0; m > 0 || n <= k; n++ { // the last digits, the point, the units
-		if n == k && k > 0 {
-			i--
-			digits[i] = '.'
-		}
-		i--
-		digits[i] = byte('0' + m%10)
-		m /= 10
+	u := uint64(m) // unsigned: division by 10 without a sign's fix-up
+	units := u / uint64(shortPow10[k])
+	w := 1 // the units' digits, then the decimal's length
+	for units >= 10 {
+		units /= 10
+		w++
 	}
-	return append(b, digits[i:]...)
+	if k > 0 {
+		w += 1 + k
+	}
+	n := len(b)
+	b = slices.Grow(b, w)[:n+w] // every byte written below
+	i := n + w
+	for ; k > 0; k-- {
+		i--
+		b[i] = byte('0' + u%10)
+		u /= 10
+	}
+	if i < n+w {
+		i--
+		b[i] = '.'
+	}
+	for i > n {
+		i--
+		b[i] = byte('0' + u%10)
+		u /= 10
+	}
+	return b
 }

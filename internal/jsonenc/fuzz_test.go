@@ -20,6 +20,8 @@ func FuzzMarshal(f *testing.F) {
 		"\x05\x00{\"x\":[1,2.5,\"\\u2028<>\",null,{\"y\":true}]}", "\x04\x01\x02\x02\x02\x01\x02\x01",
 		"\x00\x01" + string(bytes.Repeat([]byte{3, 7, 200, 1}, 60)), "\x06\x00{\"!\":1,\"<\":2}",
 		"\x0c\x01\x10", "\x08\x01\x07\x22\x01\x21",
+		"\x12\x00" + plainSeed, "\x12\x01\x41\x42\x07\x80\xff\x01\x02\x03\x30\x31\xfe",
+		"\x13\x00[" + plainSeed + ",{}]", "\x14\x00{\"P\":" + plainSeed + "}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -38,6 +40,11 @@ func FuzzMarshal(f *testing.F) {
 		same(t, reflect.ValueOf(p).Elem().Interface())
 	})
 }
+
+// plainSeed is a plainAll in JSON: escapes, a negative zero, a float
+// that is not a short decimal, the embedded struct's fields.
+const plainSeed = `{"s":"a<b\u2028","se":"","<n&>":"x","b":true,"i":-3,"I16":0,"i64":5,"u32":7,` +
+	`"f32":1.5,"f64":21.5,"fz":-0,"FP":1e21,"x":-1,"y":2,"Ok":true}`
 
 // same fails t unless Marshal(v) is json.Marshal(v): bytes or error.
 func same(t *testing.T, v any) {

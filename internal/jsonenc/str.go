@@ -17,6 +17,13 @@ var safe = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// plainByte[c] is safe[c] for every byte: false from 0x80 on (the start
+// or continuation of a UTF-8 sequence, which appendString checks).
+var plainByte = func() (t [256]bool) {
+	copy(t[:], safe[:])
+	return t
+}()
+
 // AppendString appends s as json.Marshal encodes a string: appendString
 // with HTML escaping.
 func AppendString(dst, s []byte) []byte { return appendString(dst, s, true) }
@@ -29,9 +36,27 @@ func AppendStringText(dst []byte, s string) []byte { return appendString(dst, s,
 // \b \f \n \r \t), '<' '>' '&' escaped when escapeHTML, U+2028 and U+2029
 // escaped, each invalid UTF-8 byte replaced by \ufffd.
 func appendString[Bytes []byte | string](dst []byte, src Bytes, escapeHTML bool) []byte {
+	// The bytes written as they are, whether HTML is escaped or not,
+	// found first: a string of them only (most) is copied whole.
+	i := 0
+	for i < len(src) && plainByte[src[i]] {
+		i++
+	}
+	if i == len(src) {
+		if n := len(dst); cap(dst)-n >= len(src)+2 {
+			dst = dst[:n+len(src)+2]
+			dst[n] = '"'
+			copy(dst[n+1:], src)
+			dst[n+1+len(src)] = '"'
+			return dst
+		}
+		dst = append(dst, '"')
+		dst = append(dst, src...)
+		return append(dst, '"')
+	}
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(src); {
+	for i < len(src) {
 		if c := src[i]; c < utf8.RuneSelf {
 			if safe[c] || (!escapeHTML && (c == '<' || c == '>' || c == '&')) {
 				i++

@@ -32,12 +32,12 @@ func (e *Encoder) MarshalRoom(v any, front, back int) (buf []byte, err error) {
 		return append(make([]byte, front, front+len("null")+back), "null"...), nil
 	}
 	if rv.Type() != e.t {
-		return rootFor(rv.Type()).marshal(rv, front, back)
+		return rootFor(rv.Type()).marshal(v, rv, front, back)
 	}
 	r := e.r.Load()
 	if r == nil {
 		r = rootFor(e.t)
 		e.r.Store(r)
 	}
-	return r.marshal(rv, front, back)
+	return r.marshal(v, rv, front, back)
 }

@@ -201,6 +201,44 @@ type EmbedPtr struct {
 	PT      ptrText
 }
 
+// plainName is a named string with a method that is not a marshaler: a
+// plain field still.
+type plainName string
+
+func (plainName) Len() int { return 0 }
+
+// plainEmbedded is embedded by value in plainAll: its fields are plain
+// fields of plainAll, at their offsets through it.
+type plainEmbedded struct {
+	X  int8   `json:"x"`
+	Y  uint16 `json:"y,omitempty"`
+	Ok bool
+}
+
+// plainAll has plain fields only (every kind, omitempty, omitzero, an
+// embedded struct, a key with HTML characters): Marshal of the value
+// reads it in the interface, of the pointer through reflect.
+type plainAll struct {
+	S   string    `json:"s"`
+	SE  string    `json:"se,omitempty"`
+	N   plainName `json:"<n&>"`
+	B   bool      `json:"b,omitzero"`
+	I   int       `json:"i"`
+	I16 int16     `json:",omitempty"`
+	I32 int32
+	I64 int64 `json:"i64,omitzero"`
+	U   uint
+	U8  uint8   `json:",omitempty"`
+	U32 uint32  `json:"u32"`
+	U64 uint64  `json:"u64"`
+	UP  uintptr `json:"up,omitempty"`
+	F32 float32 `json:"f32"`
+	F64 float64 `json:"f64,omitempty"`
+	FZ  float64 `json:"fz,omitzero"`
+	FP  float64
+	plainEmbedded
+}
+
 // fuzzTypes are the types FuzzMarshal fills and encodes.
 var fuzzTypes = []func() any{
 	func() any { return new(all) },
@@ -221,4 +259,7 @@ var fuzzTypes = []func() any{
 	func() any { return new(ptrMarshal) },
 	func() any { return new(ptrText) },
 	func() any { return new(text) },
+	func() any { return new(plainAll) },
+	func() any { return new([]plainAll) },
+	func() any { return new(struct{ P plainAll }) },
 }
