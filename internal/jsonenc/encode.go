@@ -15,6 +15,7 @@ package jsonenc
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -43,6 +44,12 @@ func (r *root) marshal(v any, rv reflect.Value, front, back int) ([]byte, error)
 	)
 	if r.plain != nil {
 		b, err = r.plain.encodePlain(buf, rootValue(v))
+		if ue, ok := err.(*json.UnsupportedValueError); ok {
+			// The field was read in v's interface, which is immutable:
+			// the error holds a copy that cannot be set, as
+			// json.Marshal's does.
+			ue.Value = reflect.ValueOf(ue.Value.Interface())
+		}
 	} else {
 		e := statePool.Get().(*encState)
 		b, err = r.enc(e, buf, rv, false)
