@@ -60,10 +60,17 @@ func FuzzHandle(f *testing.F) {
 		o.Tools = slices.DeleteFunc(o.Tools, func(t Tool) bool { return t.Name() == "slow" || t.Name() == "sleep" })
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		msg, derr := jsonrpc.Decode(data)
+		// A listen stream is open until its context ends: 20ms of it is
+		// enough. Any other request must be answered, however loaded the
+		// machine (a slow answer is not a missing one): 10s.
+		wait := 10 * time.Second
+		if derr == nil && msg.Method == methodListen {
+			wait = 20 * time.Millisecond
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
 		resp := fx.s.HandleBytes(ctx, data, &recorder{})
-		msg, derr := jsonrpc.Decode(data)
 		switch {
 		case derr != nil && msg.Kind != jsonrpc.KindNotification:
 			checkFuzzReply(t, data, resp, msg.ID, true)
