@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
@@ -244,6 +245,10 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 		if typ != d.root.t || fields == nil {
 			fields = fieldsOf(typ)
 		}
+		var base unsafe.Pointer // v's address when its fields may be set directly
+		if v.CanSet() {
+			base = v.Addr().UnsafePointer()
+		}
 		return d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape) error {
 			var f *decodeField
 			if mt.Escaped(name) {
@@ -253,6 +258,9 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 			}
 			if f == nil {
 				return nil // not a field: ignored (the schema may reject it)
+			}
+			if f.direct != directNone && base != nil && d.storeDirect(mt, val, f, base) {
+				return nil
 			}
 			depth := d.path.depth
 			defer func() { d.path.depth = depth }()
