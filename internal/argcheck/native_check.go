@@ -161,6 +161,9 @@ func (c *checker) validate(s *nativeSchema, t *tape, i int) bool {
 	if !ok && c.quiet > 0 {
 		return false
 	}
+	if s.not == nil && s.allOf == nil && s.anyOf == nil && s.oneOf == nil {
+		return ok // no combinator: combinators would be true
+	}
 	return c.combinators(s, t, i) && ok
 }
 

@@ -90,6 +90,9 @@ func (n *shape) editNode(t *tape, i, depth int, w *editWalk) {
 			return e
 		}
 		for _, p := range n.props {
+			if !p.dropNull && !p.hasDefault && p.child == nil {
+				continue // present or not, nothing to edit
+			}
 			v, present := t.Member(i, p.name)
 			if present && p.dropNull && t.Kind(v) == kindNull {
 				edit().drop = append(edit().drop, v-1)

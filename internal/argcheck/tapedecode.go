@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
@@ -223,7 +224,7 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 			v.Set(reflect.MakeMap(typ))
 		}
 		keys := newKeySet(typ.Key())
-		return d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape) error {
+		return d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape, _ int) error {
 			elem := reflect.New(typ.Elem()).Elem()
 			if err := d.value(mt, val, child, elem, false); err != nil {
 				return err
@@ -241,18 +242,30 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 		})
 	case reflect.Struct:
 		fields := d.root.fields
+		var byProp []*decodeField // the fields of sh's properties, by index
 		if typ != d.root.t || fields == nil {
 			fields = fieldsOf(typ)
+		} else if sh == d.root.shape {
+			byProp = d.root.byProp
 		}
-		return d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape) error {
+		var base unsafe.Pointer // v's address when its fields may be set directly
+		if v.CanSet() {
+			base = v.Addr().UnsafePointer()
+		}
+		return d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape, prop int) error {
 			var f *decodeField
-			if mt.Escaped(name) {
+			if prop >= 0 && byProp != nil {
+				f = byProp[prop]
+			} else if mt.Escaped(name) {
 				f = fields.field(mt.Text(name))
 			} else {
 				f = fields.fieldBytes(mt.Contents(name))
 			}
 			if f == nil {
 				return nil // not a field: ignored (the schema may reject it)
+			}
+			if f.direct != directNone && base != nil && d.storeDirect(mt, val, f, base) {
+				return nil
 			}
 			depth := d.path.depth
 			defer func() { d.path.depth = depth }()
@@ -574,7 +587,7 @@ func validNumber(s string) bool {
 // interface: map[string]any, numbers float64.
 func (d *tapeDecoder) anyObject(t *jsonscan.Tape, i int, sh *shape) map[string]any {
 	m := make(map[string]any, t.Len(i))
-	_ = d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape) error {
+	_ = d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape, _ int) error {
 		m[mt.Text(name)] = d.anyValue(mt, val, child)
 		return nil
 	})

@@ -17,6 +17,10 @@ type decodeField struct {
 	index  []int
 	quoted bool
 	plain  bool // the field's type is plainType
+	// direct and offset: the field may be stored without reflect
+	// (fieldset.go).
+	direct directKind
+	offset uintptr
 }
 
 // smallNames is the most property or field names held as a
@@ -73,7 +77,9 @@ func typeFields(t reflect.Type) []decodeField {
 	fields := jsonfields.TypeFields(t)
 	out := make([]decodeField, len(fields))
 	for i, f := range fields {
-		out[i] = decodeField{name: f.Name, index: f.Index, quoted: f.Quoted, plain: plainType(t.FieldByIndex(f.Index).Type)}
+		plain := plainType(t.FieldByIndex(f.Index).Type)
+		direct, offset := directOf(t, f.Index, f.Quoted, plain)
+		out[i] = decodeField{name: f.Name, index: f.Index, quoted: f.Quoted, plain: plain, direct: direct, offset: offset}
 	}
 	return out
 }

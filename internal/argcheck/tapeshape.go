@@ -13,8 +13,9 @@ import (
 // re-encoded.
 
 // memberFunc gets one member: its name node and value node on mt (the
-// arguments' tape, or a default's own) and the shape of the value.
-type memberFunc func(mt *jsonscan.Tape, name, value int, child *shape) error
+// arguments' tape, or a default's own), the shape of the value and the
+// index of the member's property in the object's shape (-1 for none).
+type memberFunc func(mt *jsonscan.Tape, name, value int, child *shape, prop int) error
 
 // maxShapeProps is the property count up to which a member's property is
 // found by comparing names; larger shapes use an index.
@@ -60,7 +61,7 @@ func (n *shape) prop(t *jsonscan.Tape, name int) int {
 func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn memberFunc) error {
 	if sh == nil {
 		for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
-			if err := fn(t, m, m+1, nil); err != nil {
+			if err := fn(t, m, m+1, nil, -1); err != nil {
 				return err
 			}
 		}
@@ -75,7 +76,8 @@ func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn member
 	}
 	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
 		var child *shape
-		if k := sh.prop(t, m); k >= 0 {
+		k := sh.prop(t, m)
+		if k >= 0 {
 			p := &sh.props[k]
 			if p.dropNull && t.Kind(m+1) == jsonscan.KindNull {
 				continue
@@ -85,7 +87,7 @@ func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn member
 		} else if sh.extra != nil && sh.additionalMember(t, m) {
 			child = sh.extra
 		}
-		if err := fn(t, m, m+1, child); err != nil {
+		if err := fn(t, m, m+1, child, k); err != nil {
 			return err
 		}
 	}
@@ -99,7 +101,7 @@ func (d *tapeDecoder) eachMember(t *jsonscan.Tape, obj int, sh *shape, fn member
 			continue
 		}
 		m := dt.FirstMember(0)
-		if err := fn(dt, m, m+1, nil); err != nil {
+		if err := fn(dt, m, m+1, nil, k); err != nil {
 			return err
 		}
 	}

@@ -171,6 +171,13 @@ type rootType struct {
 	plain    bool
 	fields   *structFields // nil unless t is a struct
 	userCode bool
+	// shape is the validator's shape, and byProp the decode field of each
+	// of its properties (nil for none), by the property's index: the
+	// root object's members are matched to fields by the index eachMember
+	// found, without a second lookup by name. nil unless t is a struct
+	// and the shape has properties.
+	shape  *shape
+	byProp []*decodeField
 }
 
 // rootOf is d's rootType.
@@ -181,6 +188,12 @@ func (d *TypeDecoder) rootOf() *rootType {
 	r := &rootType{t: d.t, plain: plainType(d.t), userCode: hasUserCode(d.t)}
 	if d.t.Kind() == reflect.Struct {
 		r.fields = fieldsOf(d.t)
+		if sh := d.v.shape; sh != nil && len(sh.props) > 0 {
+			r.shape, r.byProp = sh, make([]*decodeField, len(sh.props))
+			for k := range sh.props {
+				r.byProp[k] = r.fields.field(sh.props[k].name)
+			}
+		}
 	}
 	d.root.Store(r)
 	return r

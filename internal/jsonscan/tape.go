@@ -438,7 +438,16 @@ func (t *Tape) NextElement(arr, e int) int {
 
 // Member is the value node of object obj's member named name.
 func (t *Tape) Member(obj int, name string) (value int, ok bool) {
+	raw := uint64(len(name)) + 2 // a name without escapes: its raw length
 	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
+		// TextEqual's first case, inlined: a name of another raw length
+		// is passed over without a call.
+		if n := t.nodes[m]; n.meta&(kindMask|flagEscaped) == uint32(KindString) {
+			if uint64(n.meta>>metaShift) == raw && string(t.Data[n.start+1:uint64(n.start)+raw-1]) == name {
+				return m + 1, true
+			}
+			continue
+		}
 		if t.TextEqual(m, name) {
 			return m + 1, true
 		}
