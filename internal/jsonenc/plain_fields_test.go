@@ -60,24 +60,25 @@ type pArrHolder struct {
 }
 
 type pOmit struct {
-	S     string  `json:",omitempty"`
-	B     bool    `json:",omitempty"`
-	I8    int8    `json:",omitempty"`
-	I16   int16   `json:",omitempty"`
-	I32   int32   `json:",omitempty"`
-	I64   int64   `json:",omitempty"`
-	I     int     `json:",omitempty"`
-	U8    uint8   `json:",omitempty"`
-	U16   uint16  `json:",omitempty"`
-	U32   uint32  `json:",omitempty"`
-	U64   uint64  `json:",omitempty"`
-	F32   float32 `json:",omitempty"`
-	F64   float64 `json:",omitempty"`
-	ZF32  float32 `json:",omitzero"`
-	ZF64  float64 `json:",omitzero"`
-	Dash  int     `json:"-"`
-	DashC int     `json:"-,"`
-	St    int     `json:",string"`
+	S    string  `json:",omitempty"`
+	B    bool    `json:",omitempty"`
+	I8   int8    `json:",omitempty"`
+	I16  int16   `json:",omitempty"`
+	I32  int32   `json:",omitempty"`
+	I64  int64   `json:",omitempty"`
+	I    int     `json:",omitempty"`
+	U8   uint8   `json:",omitempty"`
+	U16  uint16  `json:",omitempty"`
+	U32  uint32  `json:",omitempty"`
+	U64  uint64  `json:",omitempty"`
+	F32  float32 `json:",omitempty"`
+	F64  float64 `json:",omitempty"`
+	ZF32 float32 `json:",omitzero"`
+	ZF64 float64 `json:",omitzero"`
+	Dash int     `json:"-"`
+	//lint:ignore SA5008 "-," names the member "-" (encoding/json's rule, encoded here on purpose)
+	DashC int `json:"-,"`
+	St    int `json:",string"`
 }
 
 type pNamed struct {
@@ -116,7 +117,7 @@ func TestPlainFieldsSameAsEncodingJSON(t *testing.T) {
 			t.Error(d)
 		}
 	}
-	for _, f := range []float64{0.000001, 0.0000001, 1e-5, 12345678901234.5, 99999999999999.9, 0.123456789012, -0.0, 1.0000000000000002, 4.35, 2.675, 1e15, 1e16 + 2} {
+	for _, f := range []float64{0.000001, 0.0000001, 1e-5, 12345678901234.5, 99999999999999.9, 0.123456789012, 1.0000000000000002, math.Copysign(0, -1), 4.35, 2.675, 1e15, 1e16 + 2} {
 		if d := diff(pOmit{F64: f, ZF64: f}); d != "" {
 			t.Error(d)
 		}
