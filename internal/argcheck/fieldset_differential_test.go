@@ -26,10 +26,11 @@ type probeArgs struct {
 	P        *string        `json:"p"`
 	Skip     string         `json:"-"`
 	Renamed  string         `json:"other_name"`
-	Dash     string         `json:"-,"`
-	On       bool           `json:"on"`
-	Nested   probeInner     `json:"nested"`
-	NestedP  *probeInner    `json:"nested_p"`
+	//lint:ignore SA5008 "-," names the member "-" (encoding/json's rule, decoded here on purpose)
+	Dash    string      `json:"-,"`
+	On      bool        `json:"on"`
+	Nested  probeInner  `json:"nested"`
+	NestedP *probeInner `json:"nested_p"`
 }
 
 func TestDirectStoreMatchesUnmarshal(t *testing.T) {
