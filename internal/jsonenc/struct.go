@@ -95,6 +95,15 @@ func (s *structEncoder) encodePlain(b []byte, p unsafe.Pointer) ([]byte, error) 
 	return append(b, '}'), nil
 }
 
+// appendKey appends f's `,"name":`, without its comma for the first
+// member written.
+func appendKey(b []byte, f *field, first bool) []byte {
+	if first {
+		return append(b, f.key[1:]...)
+	}
+	return append(b, f.key...)
+}
+
 // encodeAt encodes the struct v, which is at p when p is not nil (then v
 // may be the zero Value if s.allPlain).
 func (s *structEncoder) encodeAt(e *encState, b []byte, v reflect.Value, p unsafe.Pointer) ([]byte, error) {
@@ -108,12 +117,7 @@ fieldLoop:
 			if (f.omitEmpty || f.omitZero) && isZeroPlain(f.plain, fp) {
 				continue
 			}
-			if first {
-				b = append(b, f.key[1:]...)
-				first = false
-			} else {
-				b = append(b, f.key...)
-			}
+			b, first = appendKey(b, f, first), false
 			var err error
 			if b, err = appendPlain(e, b, f, fp); err != nil {
 				return b, err
@@ -139,12 +143,7 @@ fieldLoop:
 			(f.omitZero && (f.isZero == nil && fv.IsZero() || f.isZero != nil && f.isZero(fv))) {
 			continue
 		}
-		if first {
-			b = append(b, f.key[1:]...)
-			first = false
-		} else {
-			b = append(b, f.key...)
-		}
+		b, first = appendKey(b, f, first), false
 		var err error
 		if b, err = f.enc(e, b, fv, f.quoted); err != nil {
 			return b, err
