@@ -3,7 +3,10 @@
 // costs with no MCP and no JSON work. -mode raw (default) answers on one
 // goroutine; -mode concurrent has mcpgen's stdio goroutine shape (batched
 // reads, parked workers, one writer). stdio by default; -http ADDR serves
-// the raw floor at /mcp (net/http is already concurrent).
+// the raw floor at /mcp (net/http is already concurrent). -work D keeps the
+// raw stdio floor's CPU busy for D with each request: a sweep of D finds the
+// CPU a request may cost any one-goroutine server for a share of the raw
+// floor (bench/README.md, "What 60 % of the stdio floor allows").
 package main
 
 import (
@@ -17,14 +20,17 @@ import (
 	"github.com/mcpgen/mcpgen/bench/internal/servermain"
 )
 
-var mode = flag.String("mode", "raw", "raw (one goroutine) or concurrent (mcpgen's stdio shape: batched reads, parked workers, one writer)")
+var (
+	mode = flag.String("mode", "raw", "raw (one goroutine) or concurrent (mcpgen's stdio shape: batched reads, parked workers, one writer)")
+	work = flag.Duration("work", 0, "raw mode on stdio: keep the CPU busy this long with each request before answering (a budget sweep)")
+)
 
 func main() {
 	servermain.Main(servermain.Server{
 		Stdio: func(context.Context) error {
 			switch *mode {
 			case "raw":
-				return floorpeer.ServeStdio(os.Stdin, os.Stdout)
+				return floorpeer.ServeStdioWork(os.Stdin, os.Stdout, *work)
 			case "concurrent":
 				return floorpeer.ServeStdioConcurrent(os.Stdin, os.Stdout)
 			}

@@ -97,10 +97,19 @@ func lines(r io.Reader, fn func(line []byte) error, flush func() error) error {
 // ServeStdio is the raw floor on stdio: one goroutine reads each line,
 // scans its id and writes the canned reply into a buffered writer, flushed
 // whenever no more input is buffered.
-func ServeStdio(r io.Reader, w io.Writer) error {
+func ServeStdio(r io.Reader, w io.Writer) error { return ServeStdioWork(r, w, 0) }
+
+// ServeStdioWork is the raw floor that also keeps the CPU busy for work
+// with each request before it answers, as if it ran a handler of that
+// cost: a sweep of work finds the CPU a request may cost any server on
+// one goroutine for a given share of the raw floor (bench/README.md).
+func ServeStdioWork(r io.Reader, w io.Writer, work time.Duration) error {
 	out := bufio.NewWriterSize(w, 64<<10)
 	var buf []byte
 	return lines(r, func(line []byte) error {
+		if work > 0 {
+			spin(work)
+		}
 		if buf = AppendReply(buf[:0], line); len(buf) > 0 {
 			buf = append(buf, '\n')
 			_, err := out.Write(buf)
@@ -336,3 +345,21 @@ func Handler() http.Handler {
 		_, _ = w.Write(reply)
 	})
 }
+
+// spin keeps the CPU busy for d (the monotonic clock read every 64 rounds
+// of a loop the compiler cannot drop).
+func spin(d time.Duration) {
+	start := time.Now()
+	x := uint64(1)
+	for {
+		for range 64 {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+		if time.Since(start) >= d {
+			break
+		}
+	}
+	spinSink.Store(x)
+}
+
+var spinSink atomic.Uint64

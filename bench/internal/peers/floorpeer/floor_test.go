@@ -3,16 +3,19 @@ package floorpeer
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestServeStdio(t *testing.T) {
-	for name, serve := range map[string]func(io.Reader, io.Writer) error{"raw": ServeStdio, "concurrent": ServeStdioConcurrent} {
+	work := func(r io.Reader, w io.Writer) error { return ServeStdioWork(r, w, 10*time.Microsecond) }
+	for name, serve := range map[string]func(io.Reader, io.Writer) error{"raw": ServeStdio, "concurrent": ServeStdioConcurrent, "work": work} {
 		t.Run(name, func(t *testing.T) { testServe(t, serve) })
 	}
 }
@@ -46,6 +49,34 @@ func testServe(t *testing.T, serve func(io.Reader, io.Writer) error) {
 		if string(msg.ID) != wantID || len(msg.Result.Content) != 1 || msg.Result.Content[0].Text != "Paris: 21.50 (metric)" {
 			t.Errorf("reply %d = %s", i, lines[i])
 		}
+	}
+}
+
+// TestServeStdioWorkSpendsItsWorkOnEveryRequest: the budget sweep's floor
+// answers as the raw floor does, byte for byte, and takes at least its work
+// per request (the spin reads the same clock, so this bound cannot flake).
+func TestServeStdioWorkSpendsItsWorkOnEveryRequest(t *testing.T) {
+	const n, work = 100, 300 * time.Microsecond
+	var in strings.Builder
+	for id := range n {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{}}`+"\n", id)
+	}
+	var raw, worked bytes.Buffer
+	if err := ServeStdio(strings.NewReader(in.String()), &raw); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := ServeStdioWork(strings.NewReader(in.String()), &worked, work); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < n*work {
+		t.Errorf("%d requests with %v of work each took %v, less than %v", n, work, took, n*work)
+	}
+	if worked.String() != raw.String() {
+		t.Errorf("the work floor's replies differ from the raw floor's:\n%s\nwant\n%s", worked.String(), raw.String())
+	}
+	if got := strings.Count(raw.String(), "\n"); got != n {
+		t.Errorf("%d replies, want %d", got, n)
 	}
 }
 
