@@ -835,7 +835,7 @@ func (p *tapeParser) array(depth int) {
 // quote) is first: equal names have the same bit, and names of one length
 // that begin differently ("method" and "params") mostly do not.
 func nameBit(n int, first byte) uint64 {
-	return 1 << ((n + int(first)) % 64)
+	return 1 << (uint(n+int(first)) % 64)
 }
 
 // repeated reports whether name node name, the count-th member name of
