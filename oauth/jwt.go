@@ -78,7 +78,9 @@ var ErrTokenType = errors.New("not an access token type")
 // servers outside that profile issue, needs neither, but the server still
 // refuses one naming no subject and no client ("client_id" or "azp"). A
 // "scope" that is not a list of RFC 6749 scope tokens separated by spaces
-// refuses the token too. It implements server.TokenVerifier.
+// refuses the token too, and so does a header or claims set that names a
+// member twice, before any of it is read. It implements
+// server.TokenVerifier.
 type JWTVerifier struct {
 	cfg  JWTConfig
 	keys *keySet
@@ -132,6 +134,9 @@ func NewJWTVerifier(ctx context.Context, cfg JWTConfig) (*JWTVerifier, error) {
 // VerifyToken implements server.TokenVerifier. Every refusal wraps
 // server.ErrInvalidToken.
 func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*server.TokenInfo, error) {
+	if err := refuseRepeatedMembers(token); err != nil {
+		return nil, err
+	}
 	tok, err := jwt.ParseSigned(token, v.cfg.Algorithms)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errInvalid, err)
