@@ -15,9 +15,12 @@ import (
 )
 
 // keySet caches an authorization server's JWKS. A token signed with a key
-// it does not know (a rotation) makes it fetch the set again, but at most
-// once per minRefresh: forged tokens with made-up key IDs cannot turn the
-// server into a JWKS fetcher for the attacker. The set is also fetched
+// it does not know (a rotation) makes it fetch the set again: one naming
+// a key ID the set lacks (lookup), and one that no cached key verifies, as
+// a token naming no key ID signed with a new key is (refetch). It fetches
+// at most once per minRefresh for both: forged tokens, with made-up key
+// IDs or none, cannot turn the server into a JWKS fetcher for the
+// attacker. The set is also fetched
 // again when older than maxAge. A fetch runs detached from the request
 // that started it (with its own timeout), and every caller that needs it
 // waits for it with its own context: a caller that hangs up cannot spend
@@ -30,6 +33,7 @@ type keySet struct {
 
 	mu       sync.Mutex // guards the fields below
 	keys     []jose.JSONWebKey
+	version  uint64     // counts the successful fetches: which keys a caller saw
 	fetched  time.Time  // last successful fetch
 	tried    time.Time  // last attempt
 	inflight *jwksFetch // the running fetch, if any
@@ -53,24 +57,40 @@ var errThrottled = errors.New("the JWKS was fetched recently; not fetching it ag
 const maxJWKSBytes = 1 << 20
 
 // lookup returns the keys that may have signed a token with key ID kid
-// ("" when the token names none) and algorithm alg.
-func (ks *keySet) lookup(ctx context.Context, kid, alg string) ([]jose.JSONWebKey, error) {
-	if keys := ks.match(kid, alg); len(keys) > 0 && !ks.stale() {
+// ("" when the token names none) and algorithm alg, and the version of the
+// set they come from (for refetch).
+func (ks *keySet) lookup(ctx context.Context, kid, alg string) ([]jose.JSONWebKey, uint64, error) {
+	if keys, version := ks.match(kid, alg); len(keys) > 0 && !ks.stale() {
+		return keys, version, nil
+	}
+	if err := ks.refresh(ctx); err != nil {
+		if keys, version := ks.match(kid, alg); len(keys) > 0 {
+			return keys, version, nil // keep using a stale set when the server is unreachable
+		}
+		if errors.Is(err, errThrottled) {
+			return nil, 0, fmt.Errorf("%w: no key %q for %s in the JWKS (%w)", errInvalid, kid, alg, err)
+		}
+		return nil, 0, err
+	}
+	if keys, version := ks.match(kid, alg); len(keys) > 0 {
+		return keys, version, nil
+	}
+	return nil, 0, fmt.Errorf("%w: no key %q for %s in the JWKS", errInvalid, kid, alg)
+}
+
+// refetch returns the keys for kid and alg of a set newer than version,
+// the one whose keys (from lookup) verified no token: the set as it is now
+// when another caller has fetched it since, else a set fetched again
+// (refresh: at most once per minRefresh, errThrottled otherwise).
+func (ks *keySet) refetch(ctx context.Context, kid, alg string, version uint64) ([]jose.JSONWebKey, error) {
+	if keys, now := ks.match(kid, alg); now != version {
 		return keys, nil
 	}
 	if err := ks.refresh(ctx); err != nil {
-		if keys := ks.match(kid, alg); len(keys) > 0 {
-			return keys, nil // keep using a stale set when the server is unreachable
-		}
-		if errors.Is(err, errThrottled) {
-			return nil, fmt.Errorf("%w: no key %q for %s in the JWKS (%w)", errInvalid, kid, alg, err)
-		}
 		return nil, err
 	}
-	if keys := ks.match(kid, alg); len(keys) > 0 {
-		return keys, nil
-	}
-	return nil, fmt.Errorf("%w: no key %q for %s in the JWKS", errInvalid, kid, alg)
+	keys, _ := ks.match(kid, alg)
+	return keys, nil
 }
 
 func (ks *keySet) stale() bool {
@@ -79,7 +99,9 @@ func (ks *keySet) stale() bool {
 	return time.Since(ks.fetched) > ks.maxAge
 }
 
-func (ks *keySet) match(kid, alg string) []jose.JSONWebKey {
+// match returns the keys of the set for kid and alg, and the set's
+// version.
+func (ks *keySet) match(kid, alg string) ([]jose.JSONWebKey, uint64) {
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
 	var out []jose.JSONWebKey
@@ -88,7 +110,7 @@ func (ks *keySet) match(kid, alg string) []jose.JSONWebKey {
 			out = append(out, k)
 		}
 	}
-	return out
+	return out, ks.version
 }
 
 // refresh waits for the running fetch of the set, or starts one unless
@@ -123,6 +145,7 @@ func (ks *keySet) run(ctx context.Context, f *jwksFetch) {
 	ks.mu.Lock()
 	if err == nil {
 		ks.keys, ks.fetched = keys, time.Now()
+		ks.version++
 	}
 	f.err, ks.inflight = err, nil
 	ks.mu.Unlock()

@@ -42,8 +42,10 @@ type JWTConfig struct {
 	// allows the same skew (the exp claim itself is in TokenInfo.Claims).
 	Leeway time.Duration
 	// MinRefresh is the shortest interval between two fetches of the JWKS
-	// for an unknown key ID (default 30 seconds); MaxAge the age after
-	// which the set is fetched again anyway (default 1 hour).
+	// for a token the cached set cannot verify, one naming an unknown key
+	// ID or one (say naming no key ID) that no cached key verifies
+	// (default 30 seconds); MaxAge the age after which the set is fetched
+	// again anyway (default 1 hour).
 	MinRefresh, MaxAge time.Duration
 	// HTTPClient fetches metadata and keys (default: a client with a 10
 	// second timeout).
@@ -76,7 +78,9 @@ var ErrTokenType = errors.New("not an access token type")
 // servers outside that profile issue, needs neither, but the server still
 // refuses one naming no subject and no client ("client_id" or "azp"). A
 // "scope" that is not a list of RFC 6749 scope tokens separated by spaces
-// refuses the token too. It implements server.TokenVerifier.
+// refuses the token too, and so does a header or claims set that names a
+// member twice, before any of it is read. It implements
+// server.TokenVerifier.
 type JWTVerifier struct {
 	cfg  JWTConfig
 	keys *keySet
@@ -130,6 +134,9 @@ func NewJWTVerifier(ctx context.Context, cfg JWTConfig) (*JWTVerifier, error) {
 // VerifyToken implements server.TokenVerifier. Every refusal wraps
 // server.ErrInvalidToken.
 func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*server.TokenInfo, error) {
+	if err := refuseRepeatedMembers(token); err != nil {
+		return nil, err
+	}
 	tok, err := jwt.ParseSigned(token, v.cfg.Algorithms)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errInvalid, err)
@@ -141,21 +148,9 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*server.To
 	if err := v.checkType(h); err != nil {
 		return nil, err
 	}
-	keys, err := v.keys.lookup(ctx, h.KeyID, h.Algorithm)
+	std, all, err := v.verifiedClaims(ctx, tok, h)
 	if err != nil {
 		return nil, err
-	}
-	var std jwt.Claims
-	var all map[string]any
-	verified := false
-	for _, k := range keys {
-		if tok.Claims(k.Key, &std, &all) == nil {
-			verified = true
-			break
-		}
-	}
-	if !verified {
-		return nil, fmt.Errorf("%w: bad signature", errInvalid)
 	}
 	if std.Expiry == nil {
 		return nil, fmt.Errorf("%w: no exp claim", errInvalid)
@@ -180,6 +175,39 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*server.To
 	// verifier stops accepting it, exp plus the leeway for clock skew.
 	info.Expiry = info.Expiry.Add(v.cfg.Leeway)
 	return info, nil
+}
+
+// verifiedClaims checks the signature of tok, whose header is h, with the
+// keys that may have signed it and returns its claims. When no cached key
+// verifies it, the authorization server may have rotated its key without
+// the token saying so (no "kid", or a "kid" reused): the key set is
+// fetched again, under the same JWTConfig.MinRefresh limit as for an
+// unknown "kid", and its keys tried.
+func (v *JWTVerifier) verifiedClaims(ctx context.Context, tok *jwt.JSONWebToken, h jose.Header) (jwt.Claims, map[string]any, error) {
+	keys, version, err := v.keys.lookup(ctx, h.KeyID, h.Algorithm)
+	if err != nil {
+		return jwt.Claims{}, nil, err
+	}
+	if std, all, ok := claimsVerifiedBy(tok, keys); ok {
+		return std, all, nil
+	}
+	if keys, err = v.keys.refetch(ctx, h.KeyID, h.Algorithm, version); err == nil {
+		if std, all, ok := claimsVerifiedBy(tok, keys); ok {
+			return std, all, nil
+		}
+	}
+	return jwt.Claims{}, nil, fmt.Errorf("%w: bad signature", errInvalid)
+}
+
+// claimsVerifiedBy returns the claims of tok when one of keys verifies its
+// signature.
+func claimsVerifiedBy(tok *jwt.JSONWebToken, keys []jose.JSONWebKey) (std jwt.Claims, all map[string]any, ok bool) {
+	for _, k := range keys {
+		if tok.Claims(k.Key, &std, &all) == nil {
+			return std, all, true
+		}
+	}
+	return jwt.Claims{}, nil, false
 }
 
 // typedAccessToken reports whether the "typ" header says "at+jwt": the

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -134,6 +135,48 @@ func scopesOK(all map[string]json.RawMessage) bool {
 	return true
 }
 
+// repeatsMember reports whether the JSON document doc names a member twice
+// in one of its objects (member names compared unescaped, as
+// encoding/json reads them); false for a document that is not JSON.
+func repeatsMember(doc []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	type frame struct {
+		names    map[string]bool // nil: an array
+		wantName bool
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		top := len(stack) - 1
+		if top >= 0 && stack[top].names != nil && stack[top].wantName {
+			if name, ok := tok.(string); ok {
+				if stack[top].names[name] {
+					return true
+				}
+				stack[top].names[name], stack[top].wantName = true, false
+				continue
+			}
+		}
+		if top >= 0 && stack[top].names != nil {
+			stack[top].wantName = true // this token is a member's value (or '}')
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{names: map[string]bool{}, wantName: true})
+		case json.Delim('['):
+			stack = append(stack, frame{})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:top]
+			if len(stack) == 0 {
+				return false
+			}
+		}
+	}
+}
+
 // member decodes the member name of obj, if present, into dst.
 func member(obj map[string]json.RawMessage, name string, dst any) error {
 	raw, ok := obj[name]
@@ -158,6 +201,11 @@ func refVerify(token string, pub *ecdsa.PublicKey, now time.Time) refVerdict {
 	var header map[string]json.RawMessage
 	if err := json.Unmarshal(hb, &header); err != nil {
 		return refVerdict{why: "header JSON"}
+	}
+	// One message, one parse: a member named twice in the header or the
+	// claims (encoding/json keeps the last) refuses the token.
+	if repeatsMember(hb) || repeatsMember(pb) {
+		return refVerdict{why: "repeated member"}
 	}
 	v := refVerdict{simple: true}
 	for k := range header {
@@ -306,6 +354,7 @@ func FuzzJWTVerify(f *testing.F) {
 		{`{"alg":"ES256","kid":"k1","typ":null}`, good, 0}, {`{"alg":"ES256","kid":"k1","typ":""}`, good, 0},
 		{`{"alg":"ES256","kid":"k1","typ":1}`, good, 0}, {`{"alg":"ES256","kid":"k1","typ":"at+jwt","typ":"dpop+jwt"}`, good, 0},
 		{`{"alg":"ES256","kid":"k1","Typ":"logout+jwt"}`, good, 0}, {`{"alg":"ES256","kid":"k1","typ":"at+jwt\u0000"}`, good, 0},
+		{`{"alg":"ES256","alg":"ES256","kid":"k1"}`, good, 0}, {hdr, good[:len(good)-1] + `,"cnf":{"jkt":"a","j\u006bt":"b"}}`, 0},
 	} {
 		f.Add(s.header, s.payload, s.mode, "")
 	}
