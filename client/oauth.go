@@ -34,8 +34,8 @@ import (
 // A login stays bound to the MCP server: only challenges from its own
 // origin start one, only resource metadata naming the server itself is
 // used (RFC 9728 §3.3), the authorization server's issuer and endpoints
-// must be https unless the MCP server is plain http (so only an http(s)
-// URL reaches Authorize), and a token is used only if it is a Bearer
+// must be https, or plain http on a loopback host for a plain-http MCP
+// server (so only an http(s) URL reaches Authorize), and a token is used only if it is a Bearer
 // token, or a DPoP one with DPoP (RFC 6749 §7.1).
 type OAuth struct {
 	// RedirectURL is the redirect URI (a loopback http URL or https).
@@ -377,10 +377,11 @@ func unionScopes(a, b []string) []string {
 // parameters among the hop's (RFC 6749 section 3.1.2: the client adds code
 // and state to the redirect URI's own query), compared as parsed, not as a
 // prefix of the text (`…/callback.evil` is another URL).
-// Each hop is held to the authorization URL's scheme as the authorization
-// server's endpoints are to the MCP server's (checkSecureURL): an https
-// authorization URL's redirect to plain http, or to another scheme, is
-// refused, not fetched.
+// Each hop, the authorization URL too, is held to https as the
+// authorization server's endpoints are (checkAuthorizationServerURL):
+// plain http only on a loopback host and only after a plain-http
+// authorization URL; an https one's redirect to plain http, an http hop
+// to a network host, or another scheme is refused, not fetched.
 func FollowRedirects(hc *http.Client, redirectURL string) func(ctx context.Context, authorizationURL string) (*url.URL, error) {
 	return func(ctx context.Context, authorizationURL string) (*url.URL, error) {
 		c := *hc
@@ -398,7 +399,7 @@ func FollowRedirects(hc *http.Client, redirectURL string) func(ctx context.Conte
 			if isRedirectTo(next, want) {
 				return next, nil
 			}
-			if err := checkSchemeAgainst(start, "the authorization URL", "authorization redirect", next.String()); err != nil {
+			if err := checkAuthorizationServerURL(start, "the authorization URL", "authorization redirect", next.String()); err != nil {
 				return nil, err
 			}
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, next.String(), nil)

@@ -44,9 +44,8 @@ type AssertionTarget struct {
 // authorization server.
 type EnterpriseIdP struct {
 	// TokenEndpoint is the identity provider's token endpoint: https, or
-	// plain http on a loopback host or when the authorization server's
-	// own token endpoint (AssertionTarget.TokenEndpoint) is plain http, as
-	// only a plain-http MCP server allows (checkSecureURL).
+	// plain http on a loopback host (a development IdP), whatever the
+	// authorization server's scheme.
 	TokenEndpoint string
 	// ClientID and ClientSecret are the client's credentials at the
 	// identity provider (client_secret_basic; ClientID alone is sent in
@@ -65,7 +64,7 @@ func (p *EnterpriseIdP) Assertion(ctx context.Context, target AssertionTarget) (
 	if p.TokenEndpoint == "" || p.IDToken == nil {
 		return "", errors.New("client: EnterpriseIdP needs TokenEndpoint and IDToken")
 	}
-	if err := checkIdPEndpoint(p.TokenEndpoint, target.TokenEndpoint); err != nil {
+	if err := checkIdPEndpoint(p.TokenEndpoint); err != nil {
 		return "", err
 	}
 	idToken, err := p.IDToken(ctx)
