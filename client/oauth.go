@@ -146,7 +146,8 @@ type Registration struct {
 	AuthMethod string
 }
 
-// Token is an access token and what came with it.
+// Token is an access token and what came with it. A TokenStore must keep
+// TokenType: a token stored without it is not presented (understood).
 type Token struct {
 	AccessToken, TokenType, RefreshToken string
 	Scope                                string
@@ -157,7 +158,19 @@ type Token struct {
 // token_type "DPoP", compared case-insensitively).
 func (t *Token) dpopBound() bool { return strings.EqualFold(t.TokenType, "DPoP") }
 
-// authorization is the Authorization header value that presents t.
+// understood reports whether t's type is one this client presents:
+// Bearer, or DPoP (case-insensitive, RFC 6749 §5.1). A token without a
+// type (kept by an earlier build, or a store that drops TokenType) may be
+// sender-constrained: sent as a bearer token it would go without its
+// proof, so it is not presented at all (RFC 6749 §7.1: a client MUST NOT
+// use a token whose type it does not understand); the login refreshes it
+// or authorizes anew.
+func (t *Token) understood() bool {
+	return strings.EqualFold(t.TokenType, "Bearer") || t.dpopBound()
+}
+
+// authorization is the Authorization header value that presents t, a
+// token that is understood.
 func (t *Token) authorization() string {
 	if t.dpopBound() {
 		return "DPoP " + t.AccessToken
@@ -247,7 +260,7 @@ type bearer struct {
 
 func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	tok := b.o.tokenFor(r.URL)
-	if tok == nil {
+	if tok == nil || !tok.understood() {
 		return b.base.RoundTrip(r)
 	}
 	if !tok.dpopBound() {
