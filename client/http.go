@@ -84,19 +84,6 @@ func (t *HTTPTransport) untilClose(ctx context.Context) (context.Context, contex
 // HTTP returns a transport for the Streamable HTTP endpoint url.
 func HTTP(url string) *HTTPTransport { return &HTTPTransport{URL: url} }
 
-// StatusError is an HTTP error status whose body is not a JSON-RPC error.
-type StatusError struct {
-	StatusCode int
-	Body       string
-}
-
-func (e *StatusError) Error() string {
-	if e.Body == "" {
-		return fmt.Sprintf("client: HTTP %d %s", e.StatusCode, http.StatusText(e.StatusCode))
-	}
-	return fmt.Sprintf("client: HTTP %d %s: %s", e.StatusCode, http.StatusText(e.StatusCode), e.Body)
-}
-
 // MirrorsHeaders implements HeaderMirror.
 func (t *HTTPTransport) MirrorsHeaders() bool { return true }
 
@@ -263,17 +250,6 @@ func (t *HTTPTransport) roundTrip(ctx context.Context, req *Request) (json.RawMe
 		return nil, fmt.Errorf("client: the server answered %s with HTTP %d and Content-Type %q, want application/json or text/event-stream",
 			req.Method, resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-}
-
-// statusError turns an error status into the JSON-RPC error in its body,
-// or a *StatusError with the body's start (of the first 64 KiB read; a
-// longer body is cut there, not dropped).
-func (t *HTTPTransport) statusError(resp *http.Response, req *Request) error {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	if msg, derr := jsonrpc.Decode(bytes.TrimSpace(body)); derr == nil && msg.Kind == jsonrpc.KindErrorResponse {
-		return msg.Error
-	}
-	return &StatusError{StatusCode: resp.StatusCode, Body: string(bytes.TrimSpace(clipBytes(body, 512)))}
 }
 
 // response checks one response message against req.
