@@ -40,6 +40,9 @@ type HTTPTransport struct {
 	// may go to OnUnauthorized once more (OAuthHTTP: the retry tried a
 	// stored token that turned out stale).
 	challengeAgain func(resp *http.Response) bool
+	// retried, when set, is given the answer to each request sent again
+	// after OnUnauthorized (OAuthHTTP: whether a step-up worked).
+	retried func(resp *http.Response)
 	// MaxMessageBytes bounds a response body or SSE event
 	// (DefaultMaxMessageBytes when 0).
 	MaxMessageBytes int
@@ -160,6 +163,9 @@ func (t *HTTPTransport) post(ctx context.Context, req *Request, body []byte) (*h
 				return nil, fmt.Errorf("client: %s: %w", req.Method, context.Cause(ctx))
 			}
 			return nil, fmt.Errorf("client: POST %s: %w", req.Method, err)
+		}
+		if attempt > 0 && t.retried != nil {
+			t.retried(resp)
 		}
 		if (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) &&
 			t.OnUnauthorized != nil && (attempt == 0 || attempt == 1 && t.challengeAgain != nil && t.challengeAgain(resp)) {

@@ -23,8 +23,9 @@ import (
 // the authorization response's iss (RFC 9207), gets the token and retries
 // the request with it. A 403 insufficient_scope re-authorizes with the
 // union of the scopes asked so far and the challenged ones (step-up), for
-// one scope set at most maxStepUps times in a row within a token's
-// lifetime (the server refusing what the step-up got); a 401 with a
+// one scope set at most maxStepUps times in a row (until a request sent
+// again after a step-up is answered other than 401 or 403; a 401 and its
+// new login between do not start a new count); a 401 with a
 // refresh token refreshes first, and a 401 re-authorization keeps the
 // scopes asked before at the same authorization server and resource.
 //
@@ -113,7 +114,7 @@ type OAuth struct {
 	issuer    string    // the authorization server in use
 	boundTo   string    // the issuer ClientID is bound to (Store.BindClient), when ClientIssuer is empty
 	resource  string    // the resource its token is for (RFC 8707)
-	stepUps   stepUpRun // step-ups in a row for one scope set since the last login
+	stepUps   stepUpRun // step-ups in a row for one scope set, until one worked (oauth_scopes.go)
 	tentative string    // the Authorization of a stored token in use, not yet refused
 	dpop      dpopState
 }
@@ -248,6 +249,7 @@ func OAuthHTTP(url string, o *OAuth) *HTTPTransport {
 		return o.challenged(ctx, url, resp)
 	}
 	t.challengeAgain = o.refusedTentative
+	t.retried = o.retryAnswered
 	return t
 }
 
@@ -351,8 +353,7 @@ func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Res
 		}
 		return true, nil
 	case resp.StatusCode == http.StatusUnauthorized:
-		o.mu.Lock()
-		o.stepUps = stepUpRun{} // a new token lifetime
+		o.mu.Lock() // the step-up run goes on: a 401 is no sign a step-up worked
 		if sent == o.tentative {
 			o.tentative = "" // the stored token was refused: log in
 		}

@@ -121,6 +121,9 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	o.Store.SaveToken(issuer, prm.Resource, tok)
 	o.mu.Lock()
 	o.issuer, o.resource, o.requested = issuer, prm.Resource, scopes
+	if !refresh {
+		o.stepUps.token = tok.authorization() // the step-up's token, until a retry with it is answered
+	}
 	o.mu.Unlock()
 	return nil
 }
