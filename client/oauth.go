@@ -105,7 +105,9 @@ type OAuth struct {
 	Store TokenStore
 	// HTTPClient talks to the authorization server and fetches metadata
 	// (default: a client with a 30 second timeout that follows no
-	// redirects to other origins, and at most 10 on one).
+	// redirects to other origins, and at most 10 on one). Whatever its
+	// CheckRedirect, a redirect from https to plain http, or from
+	// loopback to plain http on the network, is not followed.
 	HTTPClient *http.Client
 
 	loginMu   sync.Mutex // one login at a time
@@ -302,7 +304,7 @@ func (o *OAuth) current() *Token {
 
 func (o *OAuth) httpClient() *http.Client {
 	if o.HTTPClient != nil {
-		return o.HTTPClient
+		return holdRedirects(*o.HTTPClient)
 	}
 	return &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) > 0 && !sameOrigin(req.URL, via[0].URL) { // an https → http downgrade too
@@ -315,8 +317,9 @@ func (o *OAuth) httpClient() *http.Client {
 	}}
 }
 
-// maxMetadataRedirects bounds the same-origin redirects OAuth's default
-// HTTP client follows, as net/http's default client does.
+// maxMetadataRedirects bounds the redirects the flow's HTTP clients
+// follow (OAuth's default, holdRedirects'), as net/http's default client
+// does.
 const maxMetadataRedirects = 10
 
 // ErrInsufficientScope is returned (wrapped) when a step-up cannot help:

@@ -54,7 +54,9 @@ type EnterpriseIdP struct {
 	// IDToken returns the user's ID token from the identity provider
 	// (from the single sign-on the host did).
 	IDToken func(ctx context.Context) (string, error)
-	// HTTPClient calls the token endpoint (default: a 30 second timeout).
+	// HTTPClient calls the token endpoint (default: a 30 second timeout);
+	// a redirect is followed only to an https URL, or plain http on
+	// loopback, whatever its CheckRedirect allows.
 	HTTPClient *http.Client
 }
 
@@ -91,11 +93,7 @@ func (p *EnterpriseIdP) Assertion(ctx context.Context, target AssertionTarget) (
 	if p.ClientSecret != "" {
 		req.SetBasicAuth(url.QueryEscape(p.ClientID), url.QueryEscape(p.ClientSecret))
 	}
-	hc := p.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
-	}
-	resp, err := hc.Do(req)
+	resp, err := p.httpClient().Do(req)
 	if err != nil {
 		return "", fmt.Errorf("client: enterprise IdP token exchange: %w", err)
 	}
@@ -122,6 +120,16 @@ func (p *EnterpriseIdP) Assertion(ctx context.Context, target AssertionTarget) (
 		return "", fmt.Errorf("client: enterprise IdP token exchange at %s issued a %q, not an ID-JAG", p.TokenEndpoint, out.IssuedTokenType)
 	}
 	return out.AccessToken, nil
+}
+
+// httpClient is HTTPClient (default: a 30 second timeout) with every
+// redirect held to the token endpoint's scheme (holdRedirects): a 307 or
+// 308 would post the ID token again.
+func (p *EnterpriseIdP) httpClient() *http.Client {
+	if p.HTTPClient != nil {
+		return holdRedirects(*p.HTTPClient)
+	}
+	return holdRedirects(http.Client{Timeout: 30 * time.Second})
 }
 
 // jwtBearer gets a token with the JWT bearer grant (RFC 7523 §2.1), the

@@ -196,3 +196,76 @@ func TestEnterpriseIdPRefusesPlainHTTPEvenForPlainHTTPAuthorizationServer(t *tes
 		t.Errorf("err = %v, want it to say the endpoint is plain http", err)
 	}
 }
+
+// TestEnterpriseIdPRefusesARedirectToPlainHTTP: the IdP's https token
+// endpoint answers 307 to a plain-http URL on a network host. The HTTP
+// client followed it and posted the form again there, the user's ID token
+// (subject_token) in the clear; every hop of the exchange is held to the
+// token endpoint's rule (https, or plain http on loopback), whatever
+// EnterpriseIdP.HTTPClient's own CheckRedirect allows.
+func TestEnterpriseIdPRefusesARedirectToPlainHTTP(t *testing.T) {
+	var plain atomic.Int32
+	rt := roundTripper(func(r *http.Request) (*http.Response, error) {
+		if r.URL.Scheme == "http" {
+			plain.Add(1)
+			return nil, errors.New("no network in this test")
+		}
+		rec := httptest.NewRecorder()
+		http.Redirect(rec, r, "http://idp.example/token", http.StatusTemporaryRedirect)
+		resp := rec.Result()
+		resp.Request = r
+		return resp, nil
+	})
+	p := &EnterpriseIdP{TokenEndpoint: "https://idp.example/token", ClientID: "c",
+		IDToken:    func(context.Context) (string, error) { return "id-token", nil },
+		HTTPClient: &http.Client{Transport: rt}}
+	_, err := p.Assertion(context.Background(), AssertionTarget{Issuer: "https://as.example",
+		TokenEndpoint: "https://as.example/token", Resource: "https://mcp.example/mcp"})
+	if err == nil || plain.Load() != 0 {
+		t.Fatalf("the redirect to plain http was followed (%d requests): %v", plain.Load(), err)
+	}
+	if !strings.Contains(err.Error(), "plain http") {
+		t.Errorf("err = %v, want it to say the hop is plain http", err)
+	}
+}
+
+// TestOAuthHTTPClientRefusesARedirectToPlainHTTP: with OAuth.HTTPClient
+// set (its CheckRedirect net/http's default), the https token endpoint
+// answers 307 to plain http on the same host. The client followed it and
+// posted the client secret (Basic, kept by net/http for the same host)
+// and the grant again in the clear. Every redirect of the flow is held to
+// be no weaker than the URL it started from, whatever the HTTPClient.
+func TestOAuthHTTPClientRefusesARedirectToPlainHTTP(t *testing.T) {
+	var plain atomic.Int32
+	rt := roundTripper(func(r *http.Request) (*http.Response, error) {
+		if r.URL.Scheme == "http" {
+			plain.Add(1)
+			return nil, errors.New("no network in this test")
+		}
+		rec := httptest.NewRecorder()
+		switch r.URL.Host + r.URL.Path {
+		case "mcp.example/.well-known/oauth-protected-resource/mcp":
+			_ = json.NewEncoder(rec).Encode(map[string]any{"resource": "https://mcp.example/mcp", "authorization_servers": []string{"https://as.example"}})
+		case "as.example/.well-known/oauth-authorization-server":
+			_ = json.NewEncoder(rec).Encode(map[string]any{"issuer": "https://as.example", "token_endpoint": "https://as.example/token"})
+		case "as.example/token":
+			http.Redirect(rec, r, "http://as.example/token", http.StatusTemporaryRedirect)
+		default:
+			rec.Header().Set("WWW-Authenticate", `Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp"`)
+			rec.WriteHeader(http.StatusUnauthorized)
+		}
+		resp := rec.Result()
+		resp.Request = r
+		return resp, nil
+	})
+	o := &OAuth{ClientID: "svc", ClientSecret: "s3cret", ClientCredentials: true, HTTPClient: &http.Client{Transport: rt}}
+	tr := OAuthHTTP("https://mcp.example/mcp", o)
+	tr.Client = &http.Client{Transport: &bearer{o: o, base: rt}}
+	err := hostileCall(tr)
+	if err == nil || plain.Load() != 0 {
+		t.Fatalf("the token endpoint's redirect to plain http was followed (%d requests): %v", plain.Load(), err)
+	}
+	if !strings.Contains(err.Error(), "plain http") {
+		t.Errorf("err = %v, want it to say the hop is plain http", err)
+	}
+}
