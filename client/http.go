@@ -40,6 +40,9 @@ type HTTPTransport struct {
 	// may go to OnUnauthorized once more (OAuthHTTP: the retry tried a
 	// stored token that turned out stale).
 	challengeAgain func(resp *http.Response) bool
+	// retried, when set, is given the answer to each request sent again
+	// after OnUnauthorized (OAuthHTTP: whether a step-up worked).
+	retried func(resp *http.Response)
 	// MaxMessageBytes bounds a response body or SSE event
 	// (DefaultMaxMessageBytes when 0).
 	MaxMessageBytes int
@@ -83,19 +86,6 @@ func (t *HTTPTransport) untilClose(ctx context.Context) (context.Context, contex
 
 // HTTP returns a transport for the Streamable HTTP endpoint url.
 func HTTP(url string) *HTTPTransport { return &HTTPTransport{URL: url} }
-
-// StatusError is an HTTP error status whose body is not a JSON-RPC error.
-type StatusError struct {
-	StatusCode int
-	Body       string
-}
-
-func (e *StatusError) Error() string {
-	if e.Body == "" {
-		return fmt.Sprintf("client: HTTP %d %s", e.StatusCode, http.StatusText(e.StatusCode))
-	}
-	return fmt.Sprintf("client: HTTP %d %s: %s", e.StatusCode, http.StatusText(e.StatusCode), e.Body)
-}
 
 // MirrorsHeaders implements HeaderMirror.
 func (t *HTTPTransport) MirrorsHeaders() bool { return true }
@@ -173,6 +163,9 @@ func (t *HTTPTransport) post(ctx context.Context, req *Request, body []byte) (*h
 				return nil, fmt.Errorf("client: %s: %w", req.Method, context.Cause(ctx))
 			}
 			return nil, fmt.Errorf("client: POST %s: %w", req.Method, err)
+		}
+		if attempt > 0 && t.retried != nil {
+			t.retried(resp)
 		}
 		if (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) &&
 			t.OnUnauthorized != nil && (attempt == 0 || attempt == 1 && t.challengeAgain != nil && t.challengeAgain(resp)) {
@@ -263,17 +256,6 @@ func (t *HTTPTransport) roundTrip(ctx context.Context, req *Request) (json.RawMe
 		return nil, fmt.Errorf("client: the server answered %s with HTTP %d and Content-Type %q, want application/json or text/event-stream",
 			req.Method, resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-}
-
-// statusError turns an error status into the JSON-RPC error in its body,
-// or a *StatusError with the body's start (of the first 64 KiB read; a
-// longer body is cut there, not dropped).
-func (t *HTTPTransport) statusError(resp *http.Response, req *Request) error {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	if msg, derr := jsonrpc.Decode(bytes.TrimSpace(body)); derr == nil && msg.Kind == jsonrpc.KindErrorResponse {
-		return msg.Error
-	}
-	return &StatusError{StatusCode: resp.StatusCode, Body: string(bytes.TrimSpace(clipBytes(body, 512)))}
 }
 
 // response checks one response message against req.

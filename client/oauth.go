@@ -23,8 +23,9 @@ import (
 // the authorization response's iss (RFC 9207), gets the token and retries
 // the request with it. A 403 insufficient_scope re-authorizes with the
 // union of the scopes asked so far and the challenged ones (step-up), for
-// one scope set at most maxStepUps times in a row within a token's
-// lifetime (the server refusing what the step-up got); a 401 with a
+// one scope set at most maxStepUps times in a row (until a request sent
+// again after a step-up is answered other than 401 or 403; a 401 and its
+// new login between do not start a new count); a 401 with a
 // refresh token refreshes first, and a 401 re-authorization keeps the
 // scopes asked before at the same authorization server and resource.
 //
@@ -34,8 +35,8 @@ import (
 // A login stays bound to the MCP server: only challenges from its own
 // origin start one, only resource metadata naming the server itself is
 // used (RFC 9728 §3.3), the authorization server's issuer and endpoints
-// must be https unless the MCP server is plain http (so only an http(s)
-// URL reaches Authorize), and a token is used only if it is a Bearer
+// must be https, or plain http on a loopback host for a plain-http MCP
+// server (so only an http(s) URL reaches Authorize), and a token is used only if it is a Bearer
 // token, or a DPoP one with DPoP (RFC 6749 §7.1).
 type OAuth struct {
 	// RedirectURL is the redirect URI (a loopback http URL or https).
@@ -104,7 +105,9 @@ type OAuth struct {
 	Store TokenStore
 	// HTTPClient talks to the authorization server and fetches metadata
 	// (default: a client with a 30 second timeout that follows no
-	// redirects to other origins, and at most 10 on one).
+	// redirects to other origins, and at most 10 on one). Whatever its
+	// CheckRedirect, a redirect from https to plain http, or from
+	// loopback to plain http on the network, is not followed.
 	HTTPClient *http.Client
 
 	loginMu   sync.Mutex // one login at a time
@@ -113,7 +116,7 @@ type OAuth struct {
 	issuer    string    // the authorization server in use
 	boundTo   string    // the issuer ClientID is bound to (Store.BindClient), when ClientIssuer is empty
 	resource  string    // the resource its token is for (RFC 8707)
-	stepUps   stepUpRun // step-ups in a row for one scope set since the last login
+	stepUps   stepUpRun // step-ups in a row for one scope set, until one worked (oauth_scopes.go)
 	tentative string    // the Authorization of a stored token in use, not yet refused
 	dpop      dpopState
 }
@@ -146,7 +149,8 @@ type Registration struct {
 	AuthMethod string
 }
 
-// Token is an access token and what came with it.
+// Token is an access token and what came with it. A TokenStore must keep
+// TokenType: a token stored without it is not presented (understood).
 type Token struct {
 	AccessToken, TokenType, RefreshToken string
 	Scope                                string
@@ -157,7 +161,19 @@ type Token struct {
 // token_type "DPoP", compared case-insensitively).
 func (t *Token) dpopBound() bool { return strings.EqualFold(t.TokenType, "DPoP") }
 
-// authorization is the Authorization header value that presents t.
+// understood reports whether t's type is one this client presents:
+// Bearer, or DPoP (case-insensitive, RFC 6749 §5.1). A token without a
+// type (kept by an earlier build, or a store that drops TokenType) may be
+// sender-constrained: sent as a bearer token it would go without its
+// proof, so it is not presented at all (RFC 6749 §7.1: a client MUST NOT
+// use a token whose type it does not understand); the login refreshes it
+// or authorizes anew.
+func (t *Token) understood() bool {
+	return strings.EqualFold(t.TokenType, "Bearer") || t.dpopBound()
+}
+
+// authorization is the Authorization header value that presents t, a
+// token that is understood.
 func (t *Token) authorization() string {
 	if t.dpopBound() {
 		return "DPoP " + t.AccessToken
@@ -235,6 +251,7 @@ func OAuthHTTP(url string, o *OAuth) *HTTPTransport {
 		return o.challenged(ctx, url, resp)
 	}
 	t.challengeAgain = o.refusedTentative
+	t.retried = o.retryAnswered
 	return t
 }
 
@@ -247,7 +264,7 @@ type bearer struct {
 
 func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	tok := b.o.tokenFor(r.URL)
-	if tok == nil {
+	if tok == nil || !tok.understood() {
 		return b.base.RoundTrip(r)
 	}
 	if !tok.dpopBound() {
@@ -287,7 +304,7 @@ func (o *OAuth) current() *Token {
 
 func (o *OAuth) httpClient() *http.Client {
 	if o.HTTPClient != nil {
-		return o.HTTPClient
+		return holdRedirects(*o.HTTPClient)
 	}
 	return &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) > 0 && !sameOrigin(req.URL, via[0].URL) { // an https → http downgrade too
@@ -300,8 +317,9 @@ func (o *OAuth) httpClient() *http.Client {
 	}}
 }
 
-// maxMetadataRedirects bounds the same-origin redirects OAuth's default
-// HTTP client follows, as net/http's default client does.
+// maxMetadataRedirects bounds the redirects the flow's HTTP clients
+// follow (OAuth's default, holdRedirects'), as net/http's default client
+// does.
 const maxMetadataRedirects = 10
 
 // ErrInsufficientScope is returned (wrapped) when a step-up cannot help:
@@ -338,8 +356,7 @@ func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Res
 		}
 		return true, nil
 	case resp.StatusCode == http.StatusUnauthorized:
-		o.mu.Lock()
-		o.stepUps = stepUpRun{} // a new token lifetime
+		o.mu.Lock() // the step-up run goes on: a 401 is no sign a step-up worked
 		if sent == o.tentative {
 			o.tentative = "" // the stored token was refused: log in
 		}
@@ -377,10 +394,11 @@ func unionScopes(a, b []string) []string {
 // parameters among the hop's (RFC 6749 section 3.1.2: the client adds code
 // and state to the redirect URI's own query), compared as parsed, not as a
 // prefix of the text (`…/callback.evil` is another URL).
-// Each hop is held to the authorization URL's scheme as the authorization
-// server's endpoints are to the MCP server's (checkSecureURL): an https
-// authorization URL's redirect to plain http, or to another scheme, is
-// refused, not fetched.
+// Each hop, the authorization URL too, is held to https as the
+// authorization server's endpoints are (checkAuthorizationServerURL):
+// plain http only on a loopback host and only after a plain-http
+// authorization URL; an https one's redirect to plain http, an http hop
+// to a network host, or another scheme is refused, not fetched.
 func FollowRedirects(hc *http.Client, redirectURL string) func(ctx context.Context, authorizationURL string) (*url.URL, error) {
 	return func(ctx context.Context, authorizationURL string) (*url.URL, error) {
 		c := *hc
@@ -398,7 +416,7 @@ func FollowRedirects(hc *http.Client, redirectURL string) func(ctx context.Conte
 			if isRedirectTo(next, want) {
 				return next, nil
 			}
-			if err := checkSchemeAgainst(start, "the authorization URL", "authorization redirect", next.String()); err != nil {
+			if err := checkAuthorizationServerURL(start, "the authorization URL", "authorization redirect", next.String()); err != nil {
 				return nil, err
 			}
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, next.String(), nil)

@@ -44,9 +44,8 @@ type AssertionTarget struct {
 // authorization server.
 type EnterpriseIdP struct {
 	// TokenEndpoint is the identity provider's token endpoint: https, or
-	// plain http on a loopback host or when the authorization server's
-	// own token endpoint (AssertionTarget.TokenEndpoint) is plain http, as
-	// only a plain-http MCP server allows (checkSecureURL).
+	// plain http on a loopback host (a development IdP), whatever the
+	// authorization server's scheme.
 	TokenEndpoint string
 	// ClientID and ClientSecret are the client's credentials at the
 	// identity provider (client_secret_basic; ClientID alone is sent in
@@ -55,7 +54,9 @@ type EnterpriseIdP struct {
 	// IDToken returns the user's ID token from the identity provider
 	// (from the single sign-on the host did).
 	IDToken func(ctx context.Context) (string, error)
-	// HTTPClient calls the token endpoint (default: a 30 second timeout).
+	// HTTPClient calls the token endpoint (default: a 30 second timeout);
+	// a redirect is followed only to an https URL, or plain http on
+	// loopback, whatever its CheckRedirect allows.
 	HTTPClient *http.Client
 }
 
@@ -65,7 +66,7 @@ func (p *EnterpriseIdP) Assertion(ctx context.Context, target AssertionTarget) (
 	if p.TokenEndpoint == "" || p.IDToken == nil {
 		return "", errors.New("client: EnterpriseIdP needs TokenEndpoint and IDToken")
 	}
-	if err := checkIdPEndpoint(p.TokenEndpoint, target.TokenEndpoint); err != nil {
+	if err := checkIdPEndpoint(p.TokenEndpoint); err != nil {
 		return "", err
 	}
 	idToken, err := p.IDToken(ctx)
@@ -92,11 +93,7 @@ func (p *EnterpriseIdP) Assertion(ctx context.Context, target AssertionTarget) (
 	if p.ClientSecret != "" {
 		req.SetBasicAuth(url.QueryEscape(p.ClientID), url.QueryEscape(p.ClientSecret))
 	}
-	hc := p.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
-	}
-	resp, err := hc.Do(req)
+	resp, err := p.httpClient().Do(req)
 	if err != nil {
 		return "", fmt.Errorf("client: enterprise IdP token exchange: %w", err)
 	}
@@ -123,6 +120,16 @@ func (p *EnterpriseIdP) Assertion(ctx context.Context, target AssertionTarget) (
 		return "", fmt.Errorf("client: enterprise IdP token exchange at %s issued a %q, not an ID-JAG", p.TokenEndpoint, out.IssuedTokenType)
 	}
 	return out.AccessToken, nil
+}
+
+// httpClient is HTTPClient (default: a 30 second timeout) with every
+// redirect held to the token endpoint's scheme (holdRedirects): a 307 or
+// 308 would post the ID token again.
+func (p *EnterpriseIdP) httpClient() *http.Client {
+	if p.HTTPClient != nil {
+		return holdRedirects(*p.HTTPClient)
+	}
+	return holdRedirects(http.Client{Timeout: 30 * time.Second})
 }
 
 // jwtBearer gets a token with the JWT bearer grant (RFC 7523 §2.1), the

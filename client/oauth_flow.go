@@ -51,8 +51,8 @@ func (o *OAuth) userless() bool { return o.ClientCredentials || o.Assertion != n
 // resource metadata, Scopes; scopes is ignored). Otherwise it is a
 // step-up for scopes (empty too: a server may refuse without naming
 // any), counted by stepUpAllowed. The authorization server is not used
-// unless it and its endpoints are as secure as the MCP server
-// (oauth_https.go).
+// unless it and its endpoints are https, or plain http on loopback for
+// a plain-http MCP server (oauth_https.go).
 func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scopes []string, refresh bool, sent string) error {
 	su, err := url.Parse(serverURL)
 	if err != nil {
@@ -68,7 +68,7 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	if err != nil {
 		return err
 	}
-	if err := checkSecureURL(su, "authorization server", prm.AuthorizationServers[0]); err != nil {
+	if err := checkAuthorizationServerURL(su, "the MCP server "+originOf(su), "authorization server", prm.AuthorizationServers[0]); err != nil {
 		return err
 	}
 	as, err := o.serverMetadata(ctx, prm.AuthorizationServers[0])
@@ -121,6 +121,9 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	o.Store.SaveToken(issuer, prm.Resource, tok)
 	o.mu.Lock()
 	o.issuer, o.resource, o.requested = issuer, prm.Resource, scopes
+	if !refresh {
+		o.stepUps.token = tok.authorization() // the step-up's token, until a retry with it is answered
+	}
 	o.mu.Unlock()
 	return nil
 }

@@ -12,10 +12,10 @@ import (
 // its scheme). security-considerations.mdx, Communication Security: all
 // authorization server endpoints MUST be served over HTTPS (OAuth 2.1
 // §1.5; RFC 8414 §2, the issuer is an https URL). The client holds them
-// to the MCP server's own scheme: an https server's authorization server
-// and metadata are https, and only a plain-http MCP server (one on the
-// developer's machine, a test) may use plain-http ones. No other scheme
-// is ever used.
+// to https whatever the MCP server's scheme, and allows plain http only on
+// a loopback host (a development server; OAuth 2.1 §1.5 excepts loopback
+// interface redirects too) and only for a plain-http MCP server: an https
+// server's authorization server is https. No other scheme is ever used.
 
 // checkSecureURL returns an error unless raw, named what, is an absolute
 // URL with a host, whose scheme is https, or http when the MCP server at
@@ -42,8 +42,23 @@ func checkSchemeAgainst(ref *url.URL, refName, what, raw string) error {
 	return fmt.Errorf("client: the %s %q is not an http(s) URL; not used", what, clipURL(raw))
 }
 
+// checkAuthorizationServerURL returns an error unless raw, an
+// authorization server URL named what, passes checkSchemeAgainst ref
+// (named refName) and, when plain http, is on a loopback host: an http
+// authorization server on the network is refused whatever ref's scheme.
+func checkAuthorizationServerURL(ref *url.URL, refName, what, raw string) error {
+	if err := checkSchemeAgainst(ref, refName, what, raw); err != nil {
+		return err
+	}
+	if u, _ := url.Parse(raw); strings.EqualFold(u.Scheme, "http") && !isLoopback(u.Hostname()) {
+		return fmt.Errorf("client: the %s %s is plain http on a host that is not loopback; authorization server endpoints must be https (OAuth 2.1 §1.5); not used",
+			what, u.Redacted())
+	}
+	return nil
+}
+
 // checkServerEndpoints checks the endpoints of as that the flow may use
-// (checkSecureURL).
+// (checkAuthorizationServerURL against the MCP server).
 func checkServerEndpoints(server *url.URL, as *serverMetadata) error {
 	for _, ep := range []struct{ name, url string }{
 		{"token_endpoint", as.TokenEndpoint},
@@ -53,7 +68,7 @@ func checkServerEndpoints(server *url.URL, as *serverMetadata) error {
 		if ep.url == "" {
 			continue
 		}
-		if err := checkSecureURL(server, as.Issuer+"'s "+ep.name, ep.url); err != nil {
+		if err := checkAuthorizationServerURL(server, "the MCP server "+originOf(server), as.Issuer+"'s "+ep.name, ep.url); err != nil {
 			return err
 		}
 	}
@@ -61,19 +76,14 @@ func checkServerEndpoints(server *url.URL, as *serverMetadata) error {
 }
 
 // checkIdPEndpoint holds the enterprise IdP's token endpoint, which is
-// sent the user's ID token and the client's secret, to checkSecureURL
-// against the authorization server's token endpoint asEndpoint (itself
-// held to the MCP server's scheme; an https one when unknown); plain http
-// on a loopback host, which never leaves the machine, is allowed too.
-func checkIdPEndpoint(endpoint, asEndpoint string) error {
+// sent the user's ID token and the client's secret, to https, or plain
+// http on a loopback host, which never leaves the machine, whatever the
+// authorization server's scheme (checkAuthorizationServerURL).
+func checkIdPEndpoint(endpoint string) error {
 	if u, err := url.Parse(endpoint); err == nil && strings.EqualFold(u.Scheme, "http") && isLoopback(u.Hostname()) {
 		return nil
 	}
-	flow, err := url.Parse(asEndpoint)
-	if err != nil || !flow.IsAbs() {
-		flow = &url.URL{Scheme: "https"}
-	}
-	return checkSchemeAgainst(flow, "the authorization server's token endpoint", "enterprise IdP token endpoint", endpoint)
+	return checkAuthorizationServerURL(&url.URL{Scheme: "https"}, "an identity provider", "enterprise IdP token endpoint", endpoint)
 }
 
 // clipURL shortens a hostile value for an error message.

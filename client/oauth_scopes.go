@@ -1,6 +1,7 @@
 package client
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 )
@@ -11,12 +12,16 @@ import (
 const maxStepUps = 2
 
 // stepUpRun is the scope set of the latest step-up and how many step-ups
-// in a row asked for it since the last login (basic/authorization/,
-// Step-Up: a retry limit for repeated failures of one operation). A step-up
-// for another set, or a new login after a 401, starts a new run.
+// in a row asked for it (basic/authorization/, Step-Up: a retry limit for
+// repeated failures of one operation). A step-up for another set starts a
+// new run, and so does a step-up that worked: the request sent again with
+// its token answered other than 401 or 403 (retryAnswered). Nothing else
+// ends a run: a server that answers the step-up's token with 401, and the
+// new login's token with 403 again, is counted all the same.
 type stepUpRun struct {
 	scopes string
 	count  int
+	token  string // the Authorization of the latest step-up's token
 }
 
 // stepUpAllowed counts a step-up for scopes and reports whether it is
@@ -30,6 +35,22 @@ func (o *OAuth) stepUpAllowed(scopes []string) bool {
 	}
 	o.stepUps.count++
 	return o.stepUps.count <= maxStepUps
+}
+
+// retryAnswered sees the answer to a request sent again after a login
+// (HTTPTransport.retried): one that carried the latest step-up's token and
+// was answered other than 401 or 403 shows the step-up worked, and ends
+// its run.
+func (o *OAuth) retryAnswered(resp *http.Response) {
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden || resp.Request == nil {
+		return
+	}
+	sent := resp.Request.Header.Get("Authorization")
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if sent != "" && sent == o.stepUps.token {
+		o.stepUps = stepUpRun{}
+	}
 }
 
 // loginScopes chooses the scopes of a login after a 401: the challenge's,

@@ -16,11 +16,13 @@ import (
 // store held none.
 
 // useStored adopts the stored access token for issuer and resource when
-// it is unexpired (or of unknown expiry) and is not sent, the
-// Authorization the server just refused; it reports whether it did.
+// its type is understood (Token.understood: one stored without a type is
+// refreshed or replaced, never guessed to be a bearer token), it is
+// unexpired (or of unknown expiry) and is not sent, the Authorization the
+// server just refused; it reports whether it did.
 func (o *OAuth) useStored(issuer, resource, sent string) bool {
 	tok := o.Store.Token(issuer, resource)
-	if tok == nil || tok.AccessToken == "" || tok.authorization() == sent ||
+	if tok == nil || tok.AccessToken == "" || !tok.understood() || tok.authorization() == sent ||
 		!tok.Expiry.IsZero() && !time.Now().Before(tok.Expiry) {
 		return false
 	}

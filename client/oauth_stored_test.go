@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -104,5 +105,52 @@ func TestStaleStoredTokenFallsBackToLogin(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), "418") {
 		t.Fatalf("connect: %v (want the logged-in request's answer, HTTP 418)", err)
+	}
+}
+
+// TestStoredTokenWithoutTypeIsNotPresented: the store holds an unexpired
+// token with no token_type, as one kept by an earlier build or a store
+// that does not persist TokenType. It may be a DPoP-bound token (RFC
+// 9449), and the client sent it as "Bearer <token>", with no proof: a
+// sender-constrained token used as a bearer one, accepted by any resource
+// server that does not check the binding. RFC 6749 §7.1: a client MUST
+// NOT use a token whose type it does not understand. The token is never
+// presented: the client refreshes it (whose answer names the type) when it
+// can, else logs in.
+func TestStoredTokenWithoutTypeIsNotPresented(t *testing.T) {
+	for _, refreshToken := range []string{"", "refresh-1"} {
+		t.Run("refresh_token="+refreshToken, func(t *testing.T) {
+			a := newHostileAS(t)
+			var presented sync.Map
+			a.mcp = func(w http.ResponseWriter, r *http.Request) {
+				if auth := r.Header.Get("Authorization"); auth != "" {
+					presented.Store(auth, true)
+				}
+				if r.Header.Get("Authorization") != "Bearer tok-1" {
+					a.challenge401(w)
+					return
+				}
+				a.ok(w)
+			}
+			o := a.oauth()
+			o.Store = &MemoryStore{}
+			o.Store.SaveRegistration(a.srv.URL, &Registration{ClientID: "c1", AuthMethod: "none"})
+			o.Store.SaveToken(a.srv.URL, a.srv.URL+"/mcp", &Token{AccessToken: "untyped-token", RefreshToken: refreshToken,
+				Expiry: time.Now().Add(time.Hour)})
+			if err := hostileCall(OAuthHTTP(a.srv.URL+"/mcp", o)); err != nil {
+				t.Fatalf("call: %v", err)
+			}
+			presented.Range(func(k, _ any) bool {
+				if strings.Contains(k.(string), "untyped-token") {
+					t.Errorf("the stored token without a token_type was presented as %q", k)
+				}
+				return true
+			})
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			if refreshToken != "" && (len(a.tokenReqs) != 1 || a.tokenReqs[0].Get("grant_type") != "refresh_token") {
+				t.Errorf("token requests %v, want one refresh", a.tokenReqs)
+			}
+		})
 	}
 }

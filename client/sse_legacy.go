@@ -159,9 +159,9 @@ func (t *HTTPTransport) postSSE(endpoint string) func(ctx context.Context, msg [
 			return fmt.Errorf("POST %s: %w", endpoint, err)
 		}
 		if resp.StatusCode/100 != 2 {
-			body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+			body, whole := readStatusBody(resp)
 			_ = resp.Body.Close()
-			return &StatusError{StatusCode: resp.StatusCode, Body: string(bytes.TrimSpace(body))}
+			return newStatusError(resp.StatusCode, body, whole)
 		}
 		drain(resp)
 		return nil
