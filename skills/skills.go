@@ -88,7 +88,9 @@ func (k *Skills) Bind(s *server.Server) {
 // checks them; on an error nothing changes. The bound server's resources
 // follow (notifications/resources/list_changed), and files whose content
 // changed get notifications/resources/updated. The new files are
-// registered with the server before the set is swapped, so a skill that
+// registered with the server before the set is swapped and the dropped
+// ones unregistered after, and a request whose set was swapped while it
+// ran reads again from the new one (snapshot.go), so a skill that
 // Options.Visible hides is never listed or served, even to a request
 // running during the Reload.
 func (k *Skills) Reload(fsys fs.FS) error {
