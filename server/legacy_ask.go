@@ -2,9 +2,11 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
+	"github.com/mcpgen/mcpgen/generated/mcp"
 	legacy "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/jsonrpc"
@@ -28,6 +30,12 @@ import (
 // const and title) becomes the enum and enumNames that revision titles
 // enums with; a multi-select enum (type array) and URL mode, which it
 // lacks, are refused.
+//
+// The request is read as the runtime reads every message (legacy_exact.go):
+// by exact member name, with jsonscan, so a member "Type" or "CONST" a
+// block or an option carries (kept in Extra, as the generated decoders
+// keep what they do not declare) is another member, never the "type" the
+// tool-use check reads or the "const" the client is offered.
 
 // askRefused is the error for an input request a revision cannot carry.
 func askRefused(method, what, version string) *jsonrpc.Error {
@@ -59,20 +67,20 @@ func legacySamplingParams(params map[string]json.RawMessage, version string) err
 		content := m["content"]
 		blocks := []json.RawMessage{content}
 		if jsonscan.Kind(content) == '[' {
-			if err := json.Unmarshal(content, &blocks); err != nil {
-				return fmt.Errorf("server.Ask: encoding the input request: %w", err)
+			if blocks, ok = elements(content); !ok {
+				return fmt.Errorf("server.Ask: encoding the input request: messages[%d].content is not a JSON array", i)
 			}
 			if len(blocks) == 0 {
 				return askRefused(method, "messages["+strconv.Itoa(i)+"] has no content block (a message of no blocks, 2025-11-25)", version)
 			}
 		}
 		for _, b := range blocks {
-			var blk struct {
-				Type string `json:"type"`
+			blk, rerr := exactObject(b, "messages["+strconv.Itoa(i)+"].content")
+			if rerr != nil {
+				return fmt.Errorf("server.Ask: encoding the input request: %w", rerr)
 			}
-			_ = json.Unmarshal(b, &blk)
-			if blk.Type == "tool_use" || blk.Type == "tool_result" {
-				return askRefused(method, "messages["+strconv.Itoa(i)+"] holds "+blk.Type+" content (tool use in sampling, 2025-11-25)", version)
+			if typ, _ := jsonscan.String(blk["type"]); typ == "tool_use" || typ == "tool_result" {
+				return askRefused(method, "messages["+strconv.Itoa(i)+"] holds "+typ+" content (tool use in sampling, 2025-11-25)", version)
 			}
 			one := make(map[string]json.RawMessage, len(m))
 			for k, v := range m {
@@ -82,11 +90,7 @@ func legacySamplingParams(params map[string]json.RawMessage, version string) err
 			out = append(out, one)
 		}
 	}
-	enc, err := marshalRaw(out)
-	if err != nil {
-		return fmt.Errorf("server.Ask: encoding the input request: %w", err)
-	}
-	params["messages"] = enc
+	params["messages"] = appendObjects(nil, out)
 	return nil
 }
 
@@ -121,37 +125,83 @@ func legacyElicitParams(params map[string]json.RawMessage, version string) error
 		if _, hasEnum := prop["enum"]; !titled || hasEnum {
 			continue
 		}
-		var options []struct {
-			Const string `json:"const"`
-			Title string `json:"title"`
-		}
-		if err := json.Unmarshal(oneOf, &options); err != nil {
+		values, titles, ok := titledOptions(oneOf)
+		if !ok {
 			return askRefused(method, "property "+strconv.Quote(name)+" has a oneOf that is not a list of const and title", version)
 		}
-		values, titles := make([]string, len(options)), make([]string, len(options))
-		for i, o := range options {
-			values[i], titles[i] = o.Const, o.Title
-		}
 		delete(prop, "oneOf")
-		var err error
-		if prop["enum"], err = marshalRaw(values); err != nil {
-			return err
-		}
-		if prop["enumNames"], err = marshalRaw(titles); err != nil {
-			return err
-		}
-		if props[name], err = marshalRaw(prop); err != nil {
-			return err
-		}
+		prop["enum"], prop["enumNames"] = appendArray(nil, values), appendArray(nil, titles)
+		props[name] = appendMembers(nil, prop)
 		changed = true
 	}
 	if !changed {
 		return nil
 	}
-	var err error
-	if schema["properties"], err = marshalRaw(props); err != nil {
-		return err
+	schema["properties"] = appendMembers(nil, props)
+	params["requestedSchema"] = appendMembers(nil, schema)
+	return nil
+}
+
+// titledOptions returns the "const" and "title" strings (raw JSON, as
+// written) of each option of a titled enum's oneOf, read by exact member
+// name; an option without them is written as the empty string, as before.
+// ok is false when oneOf is not an array of objects or a const or title
+// is not a string.
+func titledOptions(oneOf []byte) (values, titles []json.RawMessage, ok bool) {
+	options, ok := exactObjects(oneOf)
+	if !ok {
+		return nil, nil, false
 	}
-	params["requestedSchema"], err = marshalRaw(schema)
-	return err
+	str := func(raw json.RawMessage) (json.RawMessage, bool) {
+		if jsonscan.IsNullOrAbsent(raw) {
+			return json.RawMessage(`""`), true
+		}
+		_, ok := jsonscan.String(raw)
+		return raw, ok
+	}
+	values, titles = make([]json.RawMessage, len(options)), make([]json.RawMessage, len(options))
+	for i, o := range options {
+		var okConst, okTitle bool
+		values[i], okConst = str(o["const"])
+		titles[i], okTitle = str(o["title"])
+		if !okConst || !okTitle {
+			return nil, nil, false
+		}
+	}
+	return values, titles, true
+}
+
+// inputEnvelope is an encoded input request's method and the members of
+// its params.
+type inputEnvelope struct {
+	Method string
+	Params map[string]json.RawMessage
+}
+
+// inputRequestEnvelope encodes req and reads back its method and params by
+// exact member name (a member "Method" or "PARAMS" the request carries in
+// Extra is another member, not sent).
+func inputRequestEnvelope(req mcp.InputRequest) (inputEnvelope, error) {
+	fail := func(err error) (inputEnvelope, error) {
+		return inputEnvelope{}, fmt.Errorf("server.Ask: encoding the input request: %w", err)
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return fail(err)
+	}
+	obj, rerr := exactObject(b, "the input request")
+	if rerr != nil {
+		return fail(rerr)
+	}
+	env := inputEnvelope{Params: map[string]json.RawMessage{}}
+	var ok bool
+	if env.Method, ok = jsonscan.String(obj["method"]); !ok {
+		return fail(errors.New("the input request has no method"))
+	}
+	if raw := obj["params"]; !jsonscan.IsNullOrAbsent(raw) {
+		if env.Params, rerr = exactObject(raw, "the input request's params"); rerr != nil {
+			return fail(rerr)
+		}
+	}
+	return env, nil
 }

@@ -160,21 +160,16 @@ func (l *legacySession) convertResultGeneral(method string, b []byte) ([]byte, *
 						m["content"] = convertBlock(c, version)
 					}
 				}
-				if enc, err := marshalRaw(msgs); err == nil {
-					obj["messages"] = enc
-				}
+				obj["messages"] = appendObjects(nil, msgs)
 			}
 		}
 	case mcp.MethodToolsList:
-		if raw, ok := obj["tools"]; ok && jsonscan.Kind(raw) == '[' {
-			var tools []json.RawMessage
-			if json.Unmarshal(raw, &tools) == nil {
+		if raw, ok := obj["tools"]; ok {
+			if tools, ok := elements(raw); ok {
 				for i, t := range tools {
 					tools[i] = legacyToolDef(t, version)
 				}
-				if enc, err := marshalRaw(tools); err == nil {
-					obj["tools"] = enc
-				}
+				obj["tools"] = appendArray(nil, tools)
 			}
 		}
 	}
@@ -183,18 +178,14 @@ func (l *legacySession) convertResultGeneral(method string, b []byte) ([]byte, *
 
 // convertBlocks converts an array of content blocks.
 func convertBlocks(raw json.RawMessage, version string) json.RawMessage {
-	var blocks []json.RawMessage
-	if json.Unmarshal(raw, &blocks) != nil {
+	blocks, ok := elements(raw)
+	if !ok {
 		return raw
 	}
 	for i, b := range blocks {
 		blocks[i] = convertBlock(b, version)
 	}
-	enc, err := marshalRaw(blocks)
-	if err != nil {
-		return raw
-	}
-	return enc
+	return appendArray(nil, blocks)
 }
 
 // convertBlock converts one content block to a kind version defines.
@@ -263,19 +254,9 @@ func (l *legacySession) serverCapabilities(version string) legacy.ServerCapabili
 // legacyInputRequest turns an embedded modern input request into the
 // method and params of a server-to-client JSON-RPC request.
 func legacyInputRequest(req mcp.InputRequest, version string) (string, json.RawMessage, error) {
-	b, err := json.Marshal(req)
+	env, err := inputRequestEnvelope(req)
 	if err != nil {
-		return "", nil, fmt.Errorf("server.Ask: encoding the input request: %w", err)
-	}
-	var env struct {
-		Method string                     `json:"method"`
-		Params map[string]json.RawMessage `json:"params"`
-	}
-	if err := json.Unmarshal(b, &env); err != nil {
-		return "", nil, fmt.Errorf("server.Ask: encoding the input request: %w", err)
-	}
-	if env.Params == nil {
-		env.Params = map[string]json.RawMessage{}
+		return "", nil, err
 	}
 	if env.Method == legacy.MethodElicitationCreate {
 		if version < "2025-06-18" {
@@ -295,9 +276,5 @@ func legacyInputRequest(req mcp.InputRequest, version string) (string, json.RawM
 			return "", nil, err
 		}
 	}
-	params, err := marshalRaw(env.Params)
-	if err != nil {
-		return "", nil, err
-	}
-	return env.Method, params, nil
+	return env.Method, appendMembers(nil, env.Params), nil
 }

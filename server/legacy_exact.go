@@ -34,8 +34,8 @@ func exactObject(raw []byte, what string) (map[string]json.RawMessage, *jsonrpc.
 // exactObjects returns the elements of a JSON array of objects (exactObject
 // each); ok is false when raw is not such an array.
 func exactObjects(raw []byte) ([]map[string]json.RawMessage, bool) {
-	var elems []json.RawMessage
-	if jsonscan.Kind(raw) != '[' || json.Unmarshal(raw, &elems) != nil {
+	elems, ok := elements(raw)
+	if !ok {
 		return nil, false
 	}
 	out := make([]map[string]json.RawMessage, len(elems))
@@ -47,6 +47,46 @@ func exactObjects(raw []byte) ([]map[string]json.RawMessage, bool) {
 		out[i] = obj
 	}
 	return out, true
+}
+
+// elements returns the raw elements of the JSON array raw (aliasing it),
+// split by jsonscan as every other reading of the message is; ok is false
+// when raw is not an array or is malformed.
+func elements(raw []byte) ([]json.RawMessage, bool) {
+	if jsonscan.Kind(raw) != '[' {
+		return nil, false
+	}
+	var elems []json.RawMessage
+	ok := jsonscan.EachElement(raw, func(value []byte) bool {
+		elems = append(elems, value)
+		return true
+	})
+	return elems, ok
+}
+
+// appendArray appends elems as a JSON array, each element as is.
+func appendArray(dst []byte, elems []json.RawMessage) []byte {
+	dst = append(dst, '[')
+	for i, e := range elems {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, e...)
+	}
+	return append(dst, ']')
+}
+
+// appendObjects appends objs as a JSON array of objects (appendMembers
+// each).
+func appendObjects(dst []byte, objs []map[string]json.RawMessage) []byte {
+	dst = append(dst, '[')
+	for i, obj := range objs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendMembers(dst, obj)
+	}
+	return append(dst, ']')
 }
 
 // repeatedName finds a member name repeated in some object of the JSON
@@ -67,15 +107,13 @@ func repeatedName(raw []byte) (string, bool) {
 		}
 		return inner, found
 	case '[':
-		var elems []json.RawMessage
-		if json.Unmarshal(raw, &elems) != nil {
-			return "", false
-		}
-		for _, e := range elems {
-			if name, ok := repeatedName(e); ok {
-				return name, true
-			}
-		}
+		var name string
+		var found bool
+		jsonscan.EachElement(raw, func(value []byte) bool {
+			name, found = repeatedName(value)
+			return !found
+		})
+		return name, found
 	}
 	return "", false
 }

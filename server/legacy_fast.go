@@ -12,7 +12,7 @@ import (
 // jsonscan tape: exact names, no name repeated at any depth) and written
 // by appending the members kept, in their order. They give what
 // modernParams' and convertResult's general paths give (maps of members
-// encoded again by encoding/json, which sorts them): the same members with
+// written again in name order, appendMembers): the same members with
 // the same values, as FuzzLegacyFastPaths checks. A message the tape
 // refuses (a repeated name anywhere, a nesting past legacyFastDepth) or a
 // conversion they do not cover takes the general path, which also words

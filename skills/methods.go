@@ -79,8 +79,13 @@ type DirectoryResult struct {
 	NextCursor string           `json:"nextCursor,omitzero"`
 }
 
+// list, get and readDirectory answer from one catalog, current while they
+// read it (fromCurrent, snapshot.go).
 func (k *Skills) list(ctx context.Context, p ListParams) (*ListResult, error) {
-	c := k.cur.Load()
+	return fromCurrent(k, func(c *catalog) (*ListResult, error) { return k.listFrom(ctx, c, p) })
+}
+
+func (k *Skills) listFrom(ctx context.Context, c *catalog, p ListParams) (*ListResult, error) {
 	page, next, err := server.PaginateKeyed(MethodList, visibleSkills(ctx, c.skills), func(sk *skill) string { return sk.uri }, p.Cursor, k.opts.PageSize)
 	if err != nil {
 		return nil, err
@@ -96,9 +101,13 @@ func (k *Skills) get(ctx context.Context, p GetParams) (*GetResult, error) {
 	if p.URI == nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid params: params.uri: missing required member", nil)
 	}
-	sk := k.cur.Load().byURI[*p.URI]
+	return fromCurrent(k, func(c *catalog) (*GetResult, error) { return getFrom(ctx, c, *p.URI) })
+}
+
+func getFrom(ctx context.Context, c *catalog, uri string) (*GetResult, error) {
+	sk := c.byURI[uri]
 	if sk == nil || !server.ResourceVisible(ctx, sk.uri) {
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("No skill is served at %s", *p.URI), map[string]string{"uri": *p.URI})
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("No skill is served at %s", uri), map[string]string{"uri": uri})
 	}
 	return &GetResult{Skill: sk.visibleEntry(ctx)}, nil
 }
@@ -107,18 +116,21 @@ func (k *Skills) readDirectory(ctx context.Context, p DirectoryParams) (*Directo
 	if p.URI == nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid params: params.uri: missing required member", nil)
 	}
-	c := k.cur.Load()
-	d := c.dirs[*p.URI]
+	return fromCurrent(k, func(c *catalog) (*DirectoryResult, error) { return k.readDirectoryFrom(ctx, c, *p.URI, p.Cursor) })
+}
+
+func (k *Skills) readDirectoryFrom(ctx context.Context, c *catalog, uri, cursor string) (*DirectoryResult, error) {
+	d := c.dirs[uri]
 	if d == nil || !d.visible(ctx) {
-		msg := fmt.Sprintf("%s is not a directory resource", *p.URI)
-		if d != nil || c.files[*p.URI] == nil || !server.ResourceVisible(ctx, *p.URI) {
-			msg = fmt.Sprintf("No directory resource is served at %s", *p.URI)
+		msg := fmt.Sprintf("%s is not a directory resource", uri)
+		if d != nil || c.files[uri] == nil || !server.ResourceVisible(ctx, uri) {
+			msg = fmt.Sprintf("No directory resource is served at %s", uri)
 		}
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, msg, map[string]string{"uri": *p.URI})
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, msg, map[string]string{"uri": uri})
 	}
 	// The cursor names the directory: one of another directory or of
 	// skills/list is -32602.
-	page, next, err := server.PaginateKeyed(MethodDirectoryRead+" "+d.uri, c.visibleChildren(ctx, d), func(ch child) string { return ch.uri }, p.Cursor, k.opts.PageSize)
+	page, next, err := server.PaginateKeyed(MethodDirectoryRead+" "+d.uri, c.visibleChildren(ctx, d), func(ch child) string { return ch.uri }, cursor, k.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}

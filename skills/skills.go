@@ -41,8 +41,11 @@ type Skills struct {
 	opts Options
 	cur  atomic.Pointer[catalog]
 
-	mu  sync.Mutex // serializes Bind and Reload
+	mu  sync.Mutex // serializes Register, Bind and Reload
 	srv *server.Server
+	// registered is the set whose files Register put into server
+	// options, until Bind makes the server follow the current set.
+	registered *catalog
 
 	reloadPause func() // tests: run inside Reload between its steps
 }
@@ -72,25 +75,40 @@ func New(fsys fs.FS, opts Options) (*Skills, error) {
 // and the extension. Call Bind with the server New returns so Reload can
 // update it.
 func (k *Skills) Register(opts *server.Options) {
-	opts.Resources = append(opts.Resources, k.Resources()...)
+	k.mu.Lock()
+	c := k.cur.Load()
+	k.registered = c
+	k.mu.Unlock()
+	opts.Resources = append(opts.Resources, k.resources(c)...)
 	opts.Extensions = append(opts.Extensions, k.Extension())
 }
 
 // Bind attaches the server the skills were registered with; Reload then
-// updates its resources.
+// updates its resources. A Reload between Register and Bind had no server
+// to update: Bind makes the server's resources the files of the current
+// set (as that Reload would have).
 func (k *Skills) Bind(s *server.Server) {
 	k.mu.Lock()
+	defer k.mu.Unlock()
 	k.srv = s
-	k.mu.Unlock()
+	if reg, cur := k.registered, k.cur.Load(); reg != nil && reg != cur {
+		// A set's resources always have a URI, a name and a read
+		// function, so AddResources cannot refuse them.
+		_ = k.follow(reg, cur, false)
+	}
+	k.registered = nil
 }
 
 // Reload replaces the served skills with those of fsys, checked as New
 // checks them; on an error nothing changes. The bound server's resources
 // follow (notifications/resources/list_changed), and files whose content
 // changed get notifications/resources/updated. The new files are
-// registered with the server before the set is swapped, so a skill that
+// registered with the server before the set is swapped and the dropped
+// ones unregistered after, and a request whose set was swapped while it
+// ran reads again from the new one (snapshot.go), so a skill that
 // Options.Visible hides is never listed or served, even to a request
-// running during the Reload.
+// running during the Reload. Before Bind there is no server to update:
+// Bind registers the set then current.
 func (k *Skills) Reload(fsys fs.FS) error {
 	c, err := load(fsys)
 	if err != nil {
@@ -102,7 +120,13 @@ func (k *Skills) Reload(fsys fs.FS) error {
 		k.cur.Store(c)
 		return nil
 	}
-	old := k.cur.Load()
+	return k.follow(k.cur.Load(), c, true)
+}
+
+// follow makes the bound server's resources change from the files of set
+// old to those of set c, storing c as the current set (store) between
+// the registration of its files and the removal of old's others.
+func (k *Skills) follow(old, c *catalog, store bool) error {
 	var gone, changed []string
 	for uri, f := range old.files {
 		switch nf := c.files[uri]; {
@@ -121,7 +145,9 @@ func (k *Skills) Reload(fsys fs.FS) error {
 	if k.reloadPause != nil {
 		k.reloadPause()
 	}
-	k.cur.Store(c)
+	if store {
+		k.cur.Store(c)
+	}
 	if len(gone) > 0 {
 		k.srv.RemoveResources(gone...)
 	}
