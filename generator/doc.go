@@ -119,7 +119,12 @@
 //     part is zero is an integer (1.0, 1e2, 10E-1), decoded exactly;
 //     other numbers, and integers outside int64, are refused. An enum
 //     value or a const of an integer beyond int64, and a minimum above it
-//     or a maximum below it, are errors at their pointer.
+//     or a maximum below it (compared as written: a minimum of
+//     9223372036854775808 leaves no int64), are errors at their pointer.
+//     An integer is compared with its bounds exactly, not as a float64;
+//     a bound is held as a float64, so one that a float64 does not hold
+//     closely enough to admit the same int64s (9007199254740993) is an
+//     error too.
 //   - arrays and maps: decoded element by element (unless every element
 //     may be any JSON value), so that a refused element is named by its
 //     index or key, however deep ("tools[1].name", "experimental.x").
