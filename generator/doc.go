@@ -52,9 +52,10 @@
 //     of each (a value must fit all of them): the types both allow, the
 //     enum values both list, the const, the narrower bounds, the members
 //     of both; a part that only describes it (a description) keeps the
-//     other's type and enum. Declarations no value fits or the model
-//     cannot combine (two $refs, a union beside other constraints) are
-//     errors, as are allOf of a non-object and a definition reaching
+//     other's type and enum. Declarations no value fits (the type of one
+//     and an enum value or const of the other it refuses: integer and
+//     "x") or the model cannot combine (two $refs, a union beside other
+//     constraints) are errors, as are allOf of a non-object and a definition reaching
 //     itself through allOf. Flattening copies the properties of every
 //     schema included, so the merged schemas together may hold at most
 //     schema.FlattenFactor times the properties the schema declares, plus

@@ -108,3 +108,33 @@ func TestIntegerBoundIsCheckedExactly(t *testing.T) {
 		t.Fatalf("refused: %v", err)
 	}
 }
+
+// TestIntegerEnumOfAStringThroughAllOfIsRefused — an enum value the
+// declared type refuses ({"type": "integer", "enum": ["x"]}) was refused
+// only when one declaration held both: with the type in one allOf member
+// and the enum in another, the merged property loaded, and the generated
+// type refused every message (no integer is "x"). The combination is
+// refused at the enum value's pointer, as the one declaration is.
+func TestIntegerEnumOfAStringThroughAllOfIsRefused(t *testing.T) {
+	for _, c := range []struct{ defs, want string }{
+		{`{"T":{"allOf":[{"type":"object","properties":{"a":{"type":"integer"}}},{"type":"object","properties":{"a":{"enum":["x"]}}}]}}`,
+			`#/$defs/T/allOf/1/properties/a/enum/0: enum value "x" is not of the declared type "integer"`},
+		{`{"T":{"allOf":[{"type":"object","properties":{"a":{"enum":[1,"x"]}}},{"type":"object","properties":{"a":{"type":"integer"}}}]}}`,
+			`#/$defs/T/allOf/1/properties/a/enum/1: enum value "x" is not of the declared type "integer"`},
+		{`{"T":{"allOf":[{"type":"object","properties":{"a":{"const":"x"}}},{"type":"object","properties":{"a":{"type":["integer","null"]}}}]}}`,
+			`#/$defs/T/allOf/1/properties/a/const: const "x" is not of the declared type ["integer","null"]`},
+		{`{"T":{"allOf":[{"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"}}}},{"type":"object","properties":{"a":{"items":{"enum":["x"]}}}}]}}`,
+			`#/$defs/T/allOf/1/properties/a/items/enum/0: enum value "x" is not of the declared type "integer"`},
+	} {
+		_, err := loadDefs(t, c.defs)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant an error %q", c.defs, err, c.want)
+		}
+		if err != nil && strings.Count(err.Error(), "declared type") != 1 {
+			t.Errorf("%s: want one error, got %v", c.defs, err)
+		}
+	}
+	if _, err := loadDefs(t, `{"T":{"type":"object","properties":{"a":{"type":"integer","enum":["x"]}}}}`); err == nil || !strings.Contains(err.Error(), `#/$defs/T/properties/a/enum/0: enum value "x" is not of the declared type "integer"`) {
+		t.Errorf("one declaration: got %v", err)
+	}
+}
