@@ -88,7 +88,11 @@
 //     JSON kind), other nested unions and members without a type are
 //     errors.
 //   - type [T, "null"] and anyOf [X, {type: null}]: null is kept (a nil
-//     pointer, or a nil Value) and encoded again. An object that may be
+//     pointer, or a nil Value) and encoded again. An optional member that
+//     may be null (a $ref to a nullable enum or scalar union too) is a
+//     pointer to its required type (**T, *[]T, *MaybeText), so absent (nil)
+//     and null (a pointer to nil, or to an empty value) each come back as
+//     they came. An object that may be
 //     null is supported as a member only: as a definition, an array item,
 //     a map value or a _meta object it is an error. With an enum, null is a
 //     value only if the enum lists it: a nullable string enum definition

@@ -451,6 +451,30 @@ func optional[T any](fs *fields, raw json.RawMessage, dst *T, name string, dec d
 	*dst = v
 }
 
+// nullKept is the decoder of an optional member that may be null: dec's
+// value, null's included, behind a pointer, so that nil stays what an
+// absent member decodes to and null is a pointer to nil (or to an empty
+// Value).
+func nullKept[T any](dec decoder[T]) decoder[*T] {
+	return func(data []byte) (*T, error) {
+		v, err := dec(data)
+		if err != nil {
+			return nil, err
+		}
+		return &v, nil
+	}
+}
+
+// nullKeptValue is the value of an optional member that may be null, for
+// its checks: T's zero value (null) when the member is absent.
+func nullKeptValue[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
 // constant checks a member that must hold one JSON literal.
 func constant(fs *fields, raw json.RawMessage, want string, name string, isRequired bool) {
 	if fs.err != nil || (raw == nil && !isRequired) {
