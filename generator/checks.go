@@ -12,7 +12,7 @@ import (
 // decoding and encoding, so a handler cannot send what a peer must refuse.
 // It returns nil when the field has nothing to check.
 func (g *gen) valueCheck(gf goField) jen.Code {
-	v := jen.Id("x").Dot(gf.Go)
+	v := fieldValue(gf)
 	ptr := pointerField(gf.Field)
 	switch {
 	case len(gf.Enum) > 0 && gf.Type.Prim == schema.String && gf.Type.Named == nil && !ptr:
@@ -92,7 +92,7 @@ func (g *gen) valueChecks(gf goField) []jen.Code {
 	}
 	if gf.Type.Array != nil || gf.Type.Map != nil {
 		if r := g.ruleFor(gf.Type); r != nil {
-			out = append(out, jen.Id("checkRule").Call(jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name), r))
+			out = append(out, jen.Id("checkRule").Call(fieldValue(gf), jen.Lit(gf.Name), r))
 		}
 	}
 	return out

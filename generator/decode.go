@@ -76,7 +76,11 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 		default:
 			fn = "required"
 		}
-		body = append(body, jen.Id(fn).Call(jen.Op("&").Id("fs"), raw, jen.Op("&").Id("x").Dot(gf.Go), jen.Lit(gf.Name), g.decoderFor(gf.Type, pointerField(gf.Field))))
+		dec := g.decoderFor(gf.Type, pointerField(gf.Field))
+		if keepsNull(gf.Field) {
+			dec = jen.Id("nullKept").Call(dec) // null is a value, not absence
+		}
+		body = append(body, jen.Id(fn).Call(jen.Op("&").Id("fs"), raw, jen.Op("&").Id("x").Dot(gf.Go), jen.Lit(gf.Name), dec))
 		if gf.Tag != "" && !pointerField(gf.Field) {
 			// basic/index: an absent resultType MUST be treated as "complete".
 			body = append(body, jen.If(jen.Add(raw.Clone()).Op("==").Nil()).Block(jen.Id("x").Dot(gf.Go).Op("=").Lit(gf.Tag)))

@@ -52,9 +52,10 @@
 //     of each (a value must fit all of them): the types both allow, the
 //     enum values both list, the const, the narrower bounds, the members
 //     of both; a part that only describes it (a description) keeps the
-//     other's type and enum. Declarations no value fits or the model
-//     cannot combine (two $refs, a union beside other constraints) are
-//     errors, as are allOf of a non-object and a definition reaching
+//     other's type and enum. Declarations no value fits (the type of one
+//     and an enum value or const of the other it refuses: integer and
+//     "x") or the model cannot combine (two $refs, a union beside other
+//     constraints) are errors, as are allOf of a non-object and a definition reaching
 //     itself through allOf. Flattening copies the properties of every
 //     schema included, so the merged schemas together may hold at most
 //     schema.FlattenFactor times the properties the schema declares, plus
@@ -87,7 +88,11 @@
 //     JSON kind), other nested unions and members without a type are
 //     errors.
 //   - type [T, "null"] and anyOf [X, {type: null}]: null is kept (a nil
-//     pointer, or a nil Value) and encoded again. An object that may be
+//     pointer, or a nil Value) and encoded again. An optional member that
+//     may be null (a $ref to a nullable enum or scalar union too) is a
+//     pointer to its required type (**T, *[]T, *MaybeText), so absent (nil)
+//     and null (a pointer to nil, or to an empty value) each come back as
+//     they came. An object that may be
 //     null is supported as a member only: as a definition, an array item,
 //     a map value or a _meta object it is an error. With an enum, null is a
 //     value only if the enum lists it: a nullable string enum definition
@@ -119,7 +124,12 @@
 //     part is zero is an integer (1.0, 1e2, 10E-1), decoded exactly;
 //     other numbers, and integers outside int64, are refused. An enum
 //     value or a const of an integer beyond int64, and a minimum above it
-//     or a maximum below it, are errors at their pointer.
+//     or a maximum below it (compared as written: a minimum of
+//     9223372036854775808 leaves no int64), are errors at their pointer.
+//     An integer is compared with its bounds exactly, not as a float64;
+//     a bound is held as a float64, so one that a float64 does not hold
+//     closely enough to admit the same int64s (9007199254740993) is an
+//     error too.
 //   - arrays and maps: decoded element by element (unless every element
 //     may be any JSON value), so that a refused element is named by its
 //     index or key, however deep ("tools[1].name", "experimental.x").

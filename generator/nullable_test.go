@@ -51,3 +51,59 @@ var cases = [][2]string{
 		t.Fatalf("refused: %v", err)
 	}
 }
+
+// TestOptionalNullableMemberKeepsNull — an optional member that may be
+// null ({"type": ["object", "null"]}, not required) was a plain pointer
+// (or slice, map, union) with omitzero: nil stood for absent and for null
+// alike, so {"o":null} re-encoded as {} and a handler could not tell the
+// two apart. Such a member is now a pointer to what it is when required
+// (**T, *[]T, *MaybeText…): nil is absent, a pointer to nil (or to an
+// empty Value) is null, and each comes back as it came, with the value
+// checks (enum, bounds) kept.
+func TestOptionalNullableMemberKeepsNull(t *testing.T) {
+	defs := `{"T":{"type":"object","properties":{
+		"o":{"type":["object","null"],"properties":{"q":{"type":"string"}}},
+		"u":{"anyOf":[{"type":"object","properties":{"q":{"type":"string"}}},{"type":"null"}]},
+		"r":{"anyOf":[{"$ref":"#/$defs/I"},{"type":"null"}]},
+		"s":{"type":["string","null"]},
+		"i":{"type":["integer","null"],"minimum":1},
+		"e":{"type":["string","null"],"enum":["a",null]},
+		"a":{"type":["array","null"],"items":{"type":"string"}},
+		"m":{"type":["object","null"],"additionalProperties":{"type":"string"}},
+		"t":{"$ref":"#/$defs/MaybeText"},
+		"k":{"$ref":"#/$defs/Kind"}}},
+		"I":{"type":"object","properties":{"n":{"type":"integer"}}},
+		"MaybeText":{"type":["string","null"]},
+		"Kind":{"type":["string","null"],"enum":["x",null]}}`
+	err := generateOrRefuse(t, defs, roundTripSrc+`
+var cases = [][2]string{
+	{"T", `+"`{}`"+`},
+	{"T", `+"`"+`{"o":null}`+"`"+`},
+	{"T", `+"`"+`{"o":{}}`+"`"+`},
+	{"T", `+"`"+`{"o":{"q":"s"}}`+"`"+`},
+	{"T", `+"`"+`{"o":null,"u":null,"r":null,"s":null,"i":null,"e":null,"a":null,"m":null,"t":null,"k":null}`+"`"+`},
+	{"T", `+"`"+`{"u":{"q":"r"},"r":{"n":1},"s":"","i":1,"e":"a","a":[],"m":{},"t":"","k":"x"}`+"`"+`},
+}
+
+func TestAbsentIsNotNull(t *testing.T) {
+	var absent, null T
+	if err := json.Unmarshal([]byte(`+"`{}`"+`), &absent); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(`+"`"+`{"o":null}`+"`"+`), &null); err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(absent, null) {
+		t.Errorf("{} and {\"o\":null} decode to the same value %+v", absent)
+	}
+	for _, bad := range []string{`+"`"+`{"i":0}`+"`"+`, `+"`"+`{"e":"b"}`+"`"+`, `+"`"+`{"a":[1]}`+"`"+`} {
+		if err := json.Unmarshal([]byte(bad), &null); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+`)
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+}

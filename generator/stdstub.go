@@ -88,6 +88,8 @@ func Sprint(a ...any) string { return "" }
 func Sprintf(format string, a ...any) string { return "" }
 `,
 	"math": `package math
+func Ceil(x float64) float64 { return 0 }
+func Floor(x float64) float64 { return 0 }
 func Trunc(x float64) float64 { return 0 }
 `,
 	"reflect": `package reflect

@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"slices"
+
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/schema"
 )
@@ -98,10 +100,46 @@ func isMeta(r *schema.Ref) bool {
 
 // fieldType is the Go type of a struct field.
 func (g *gen) fieldType(f *schema.Field) *jen.Statement {
+	t := g.goType(f.Type)
 	if pointerField(f) {
-		return jen.Op("*").Add(g.goType(f.Type))
+		t = jen.Op("*").Add(t)
 	}
-	return g.goType(f.Type)
+	if keepsNull(f) {
+		t = jen.Op("*").Add(t)
+	}
+	return t
+}
+
+// keepsNull reports whether a field is optional and may be null, so that
+// absent and null are two values: its Go type is then a pointer to the
+// type it has when required (**T, *[]T, *Union…), nil when the member is
+// absent and a pointer to nil (or to an empty Value) when it is null. A
+// discriminating member, a _meta object and raw JSON (which holds null
+// itself) are left as they are.
+func keepsNull(f *schema.Field) bool {
+	return !f.Required && (f.Type.Nullable || namedNullable(f.Type)) && f.Tag == "" && !isMeta(f.Type) && !f.Type.Raw && !f.Type.Any
+}
+
+// namedNullable reports whether a type expression names a type whose own
+// values include null: a scalar union taking null (a nil Value) or a
+// nullable enum (its empty value). A type of any JSON value is not one
+// here: an optional member of any value stays an any, nil when absent.
+func namedNullable(r *schema.Ref) bool {
+	if r.Named == nil {
+		return false
+	}
+	t := resolve(r.Named)
+	return t.Kind == schema.KindScalarUnion && slices.Contains(t.Prims, schema.Null) || t.Kind == schema.KindEnum && t.Nullable
+}
+
+// fieldValue is the expression of field gf's value in x, for its checks:
+// what it holds when required, null (nil) when an optional member that
+// keeps null is absent.
+func fieldValue(gf goField) *jen.Statement {
+	if keepsNull(gf.Field) {
+		return jen.Id("nullKeptValue").Call(jen.Id("x").Dot(gf.Go))
+	}
+	return jen.Id("x").Dot(gf.Go)
 }
 
 // decoderFor is the decoder expression of a field, such as

@@ -66,7 +66,12 @@ func (g *gen) emitStruct(f *jen.File, t *schema.Type) {
 			continue
 		}
 		tag := gf.Name
-		if !gf.Required {
+		switch {
+		case keepsNull(gf.Field):
+			// Only a nil pointer is absent: omitzero would call the IsZero
+			// of a type whose empty value is null (MaybeText), and drop it.
+			tag += ",omitempty"
+		case !gf.Required:
 			tag += ",omitzero"
 		}
 		if !jsonfields.ValidTag(gf.Name) {
@@ -114,6 +119,9 @@ func (g *gen) fieldDoc(gf goField) string {
 	}
 	if gf.Format != "" {
 		notes = append(notes, fmt.Sprintf("Format: %s.", gf.Format))
+	}
+	if keepsNull(gf.Field) {
+		notes = append(notes, "Nil when absent; null is a pointer to nil (or to an empty value).")
 	}
 	if len(notes) > 0 {
 		if doc != "" {

@@ -231,7 +231,12 @@ func (m *allOfMerge) property(a, c *node, ptr string) *node {
 			b.errorf(ptr+"/enum", "enums in an allOf without a common value: no value fits both")
 		}
 	}
-	x.Minimum, x.Maximum = larger(x.Minimum, c.Minimum), smaller(x.Maximum, c.Maximum)
+	if x.Minimum = larger(x.Minimum, c.Minimum); x.Minimum == c.Minimum {
+		x.minimumText = c.minimumText
+	}
+	if x.Maximum = smaller(x.Maximum, c.Maximum); x.Maximum == c.Maximum {
+		x.maximumText = c.maximumText
+	}
 	x.MinItems, x.MaxItems = larger(x.MinItems, c.MinItems), smaller(x.MaxItems, c.MaxItems)
 	x.MinLength, x.MaxLength = larger(x.MinLength, c.MinLength), smaller(x.MaxLength, c.MaxLength)
 	switch {

@@ -208,9 +208,12 @@ func byteEnum(n *node) bool {
 // declarations a and c of one property found at ptr, the checks
 // checkKeywords applies to each declaration: the type of one and the enum,
 // const, bounds or format of the other may be refused only together
-// ({"type": "integer"} and {"enum": [1e30]}). What either declaration is
-// refused for alone was reported at its own pointer.
+// ({"type": "integer"} and {"enum": [1e30]}, or {"enum": ["x"]}). What
+// either declaration is refused for alone was reported at its own pointer.
 func (b *builder) checkCombined(a, c, x *node, ptr string) {
+	if !refusesValueTypes(a) && !refusesValueTypes(c) {
+		b.checkValueTypes(x, ptr)
+	}
 	if !outsideInt64(a) && !outsideInt64(c) {
 		b.checkInt64(x, ptr)
 	}
@@ -224,18 +227,30 @@ func (b *builder) checkCombined(a, c, x *node, ptr string) {
 // both, and the type generated for it would refuse every message. The
 // first bad enum value is reported, at its pointer.
 func (b *builder) checkValueTypes(n *node, ptr string) {
-	if len(n.Type) == 0 {
-		return
+	badEnum, badConst := valueTypeMismatch(n)
+	if badEnum >= 0 {
+		b.errorf(fmt.Sprintf("%s/enum/%d", ptr, badEnum), "enum value %s is not of the declared type %s", compact(n.Enum[badEnum]), typeText(n.Type))
 	}
-	for i, v := range n.Enum {
-		if !ofType(v, n.Type) {
-			b.errorf(fmt.Sprintf("%s/enum/%d", ptr, i), "enum value %s is not of the declared type %s", compact(v), typeText(n.Type))
-			break
-		}
-	}
-	if n.Const != nil && !ofType(n.Const, n.Type) {
+	if badConst {
 		b.errorf(ptr+"/const", "const %s is not of the declared type %s", compact(n.Const), typeText(n.Type))
 	}
+}
+
+// valueTypeMismatch finds what checkValueTypes refuses: the index of the
+// first enum value the declared type refuses (or -1), and whether it
+// refuses the const.
+func valueTypeMismatch(n *node) (badEnum int, badConst bool) {
+	if len(n.Type) == 0 {
+		return -1, false
+	}
+	badEnum = slices.IndexFunc(n.Enum, func(v json.RawMessage) bool { return !ofType(v, n.Type) })
+	return badEnum, n.Const != nil && !ofType(n.Const, n.Type)
+}
+
+// refusesValueTypes reports whether checkValueTypes refuses n.
+func refusesValueTypes(n *node) bool {
+	badEnum, badConst := valueTypeMismatch(n)
+	return badEnum >= 0 || badConst
 }
 
 // ofType reports whether a JSON value is of one of the JSON Schema types

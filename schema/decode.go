@@ -173,9 +173,9 @@ func (d *decoder) keyword(n *node, kw string, v int, ptr string, depth int) {
 	case "deprecated":
 		n.Deprecated = d.boolean(v, ptr)
 	case "minimum":
-		n.Minimum = d.number(v, ptr)
+		n.Minimum, n.minimumText = d.number(v, ptr), d.t.Number(v)
 	case "maximum":
-		n.Maximum = d.number(v, ptr)
+		n.Maximum, n.maximumText = d.number(v, ptr), d.t.Number(v)
 	case "minItems":
 		n.MinItems = d.integer(v, ptr)
 	case "maxItems":

@@ -29,6 +29,10 @@ type node struct {
 	MinLength            *int
 	MaxLength            *int
 
+	// minimumText and maximumText are the bounds as the file writes them
+	// (Minimum and Maximum are their nearest float64s), for checkInt64.
+	minimumText, maximumText string
+
 	keywords []string // every keyword present, for checkKeywords
 	// False is set for the boolean schema false, which admits nothing; the
 	// boolean schema true is an empty node (any value).

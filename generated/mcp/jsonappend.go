@@ -204,6 +204,9 @@ func appendReflect(dst []byte, v reflect.Value, d encodeDepth) ([]byte, error) {
 // pointer, slice or map v holds (v itself for a slice or a map), one level
 // deeper.
 func appendInside(dst []byte, v, inner reflect.Value, d encodeDepth) ([]byte, error) {
+	if (inner.Kind() == reflect.Slice || inner.Kind() == reflect.Map) && inner.IsNil() {
+		return append(dst, "null"...), nil // a pointer to a nil slice or map, as encoding/json writes it
+	}
 	in, err := d.enter(v)
 	if err != nil {
 		return nil, err

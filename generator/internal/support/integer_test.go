@@ -94,3 +94,41 @@ func TestIntegerAgreesWithArgumentValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegerBoundsAreExact — checkBounds rounded an int64 to a float64
+// before comparing it with a bound, so near 2^63 a value met a bound it
+// does not: 2^62-1 (rounded to 2^62) met a minimum of 2^62, and
+// math.MaxInt64 (rounded to 2^63) met a minimum of 2^63, which no int64
+// reaches. An integer is compared exactly now, in a field's check and in a
+// scalar union member's.
+func TestIntegerBoundsAreExact(t *testing.T) {
+	for _, c := range []struct {
+		value int64
+		b     bounds
+		ok    bool
+	}{
+		{1<<62 - 1, bounds{min: 0x1p62, hasMin: true}, false},
+		{1 << 62, bounds{min: 0x1p62, hasMin: true}, true},
+		{1<<62 + 1, bounds{max: 0x1p62, hasMax: true}, false},
+		{1 << 62, bounds{max: 0x1p62, hasMax: true}, true},
+		{math.MaxInt64, bounds{min: 0x1p63, hasMin: true}, false},
+		{math.MaxInt64, bounds{max: 0x1p63, hasMax: true}, true},
+		{math.MinInt64, bounds{min: -0x1p63, hasMin: true}, true},
+		{math.MinInt64, bounds{max: -0x1p63 - 0x1p11, hasMax: true}, false},
+		{5, bounds{min: 4.5, hasMin: true, max: 5.5, hasMax: true}, true},
+		{4, bounds{min: 4.5, hasMin: true}, false},
+		{6, bounds{max: 5.5, hasMax: true}, false},
+	} {
+		err := checkBounds(c.value, "n", c.b)
+		if (err == nil) != c.ok {
+			t.Errorf("checkBounds(%d, %+v) = %v, want ok %v", c.value, c.b, err, c.ok)
+		}
+		member := alternative{at: "anyOf/0", types: []string{"integer"}, bounds: &c.b}
+		if err := member.refuses(c.value); (err == nil) != c.ok {
+			t.Errorf("member refuses(%d) with %+v = %v, want ok %v", c.value, c.b, err, c.ok)
+		}
+	}
+	if err := checkBounds(int64(1<<62-1), "n", bounds{min: 0x1p62, hasMin: true}); err == nil || err.Error() != "n: 4611686018427387903 is below the minimum 4.611686018427388e+18" {
+		t.Errorf("got %v, want the value written exactly", err)
+	}
+}

@@ -69,3 +69,27 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendJSONPointerToNilCollectionIsNull — a pointer to a nil slice
+// or map (an optional member that may be null, set to null: *[]T, *map)
+// was written as [] or {}, where encoding/json writes null; the null a
+// message carried came back as an empty array.
+func TestAppendJSONPointerToNilCollectionIsNull(t *testing.T) {
+	var nilSlice []string
+	var nilMap map[string]int
+	type member struct {
+		A *[]string        `json:"a,omitzero"`
+		M *map[string]int  `json:"m,omitzero"`
+		E *[]string        `json:"e,omitzero"`
+		P **map[string]int `json:"p"`
+	}
+	empty := []string{}
+	m := &nilMap
+	for _, v := range []any{&nilSlice, &nilMap, member{A: &nilSlice, M: &nilMap, E: &empty, P: &m}, member{}} {
+		want, _ := json.Marshal(v)
+		got, err := appendJSONAt(nil, v, encodeDepth{})
+		if err != nil || string(got) != string(want) {
+			t.Errorf("appendJSONAt(%#v) = %s, %v; want %s", v, got, err, want)
+		}
+	}
+}

@@ -451,6 +451,30 @@ func optional[T any](fs *fields, raw json.RawMessage, dst *T, name string, dec d
 	*dst = v
 }
 
+// nullKept is the decoder of an optional member that may be null: dec's
+// value, null's included, behind a pointer, so that nil stays what an
+// absent member decodes to and null is a pointer to nil (or to an empty
+// Value).
+func nullKept[T any](dec decoder[T]) decoder[*T] {
+	return func(data []byte) (*T, error) {
+		v, err := dec(data)
+		if err != nil {
+			return nil, err
+		}
+		return &v, nil
+	}
+}
+
+// nullKeptValue is the value of an optional member that may be null, for
+// its checks: T's zero value (null) when the member is absent.
+func nullKeptValue[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
 // constant checks a member that must hold one JSON literal.
 func constant(fs *fields, raw json.RawMessage, want string, name string, isRequired bool) {
 	if fs.err != nil || (raw == nil && !isRequired) {
@@ -842,6 +866,9 @@ func (a *alternative) refuses(value any) error {
 		}
 	}
 	if a.bounds != nil && (kind == "integer" || kind == "number") {
+		if v, ok := value.(int64); ok {
+			return checkBounds(v, "", *a.bounds) // exactly, not as a float64
+		}
 		return checkBounds(num, "", *a.bounds)
 	}
 	return nil
@@ -1598,16 +1625,58 @@ type bounds struct {
 	hasMin, hasMax bool
 }
 
-// checkBounds refuses a number outside its bounds.
+// checkBounds refuses a number outside its bounds. An integer is compared
+// exactly, not rounded to a float64 first (which would let 2^62-1 meet a
+// minimum of 2^62).
 func checkBounds[N ~int64 | ~float64](value N, name string, b bounds) error {
-	v := float64(value)
+	if !isInteger[N]() {
+		v := float64(value)
+		switch {
+		case b.hasMin && v < b.min:
+			return &DecodeError{Path: name, Msg: fmt.Sprintf("%v is below the minimum %v", v, b.min)}
+		case b.hasMax && v > b.max:
+			return &DecodeError{Path: name, Msg: fmt.Sprintf("%v is above the maximum %v", v, b.max)}
+		}
+		return nil
+	}
+	v := int64(value)
 	switch {
-	case b.hasMin && v < b.min:
-		return &DecodeError{Path: name, Msg: fmt.Sprintf("%v is below the minimum %v", v, b.min)}
-	case b.hasMax && v > b.max:
-		return &DecodeError{Path: name, Msg: fmt.Sprintf("%v is above the maximum %v", v, b.max)}
+	case b.hasMin && intBelow(v, b.min):
+		return &DecodeError{Path: name, Msg: fmt.Sprintf("%d is below the minimum %v", v, b.min)}
+	case b.hasMax && intAbove(v, b.max):
+		return &DecodeError{Path: name, Msg: fmt.Sprintf("%d is above the maximum %v", v, b.max)}
 	}
 	return nil
+}
+
+// isInteger reports whether N is an integer type (halving 1 leaves 0).
+func isInteger[N ~int64 | ~float64]() bool {
+	one := N(1)
+	return one/2 == 0
+}
+
+// intBelow reports whether v < bound, exactly. A bound within the int64
+// range (-2^63 ≤ bound < 2^63) has a ceiling that is an int64, and an
+// integer is below the bound exactly when it is below that ceiling.
+func intBelow(v int64, bound float64) bool {
+	switch {
+	case bound >= 0x1p63:
+		return true
+	case bound < -0x1p63:
+		return false
+	}
+	return v < int64(math.Ceil(bound))
+}
+
+// intAbove reports whether v > bound, exactly (see intBelow).
+func intAbove(v int64, bound float64) bool {
+	switch {
+	case bound >= 0x1p63:
+		return false
+	case bound < -0x1p63:
+		return true
+	}
+	return v > int64(math.Floor(bound))
 }
 
 // checkBoundsOptional is checkBounds for an optional number.

@@ -366,7 +366,7 @@ func (x *Widget) UnmarshalJSON(data []byte) error {
 	fs.check(checkOneOf(x.Mode, "mode", false, "fast", "slow"))
 	required(&fs, raw[8], &x.Name, "name", str)
 	optional(&fs, raw[9], &x.Nested, "nested", viaPointer[WidgetNested])
-	optional(&fs, raw[10], &x.Nullable, "nullable", plain[*string])
+	optional(&fs, raw[10], &x.Nullable, "nullable", nullKept(plain[*string]))
 	optional(&fs, raw[11], &x.Owner, "owner", plain[Name])
 	optional(&fs, raw[12], &x.Ratio, "ratio", plain[*float64])
 	optional(&fs, raw[13], &x.Size, "size", optionalInteger)

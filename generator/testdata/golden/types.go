@@ -247,11 +247,12 @@ type Widget struct {
 	// One of "fast", "slow".
 	Mode string `json:"mode,omitzero"`
 	// The widget's name.
-	Name     string        `json:"name"`
-	Nested   *WidgetNested `json:"nested,omitzero"`
-	Nullable *string       `json:"nullable,omitzero"`
-	Owner    Name          `json:"owner,omitzero"`
-	Ratio    *float64      `json:"ratio,omitzero"`
+	Name   string        `json:"name"`
+	Nested *WidgetNested `json:"nested,omitzero"`
+	// Nil when absent; null is a pointer to nil (or to an empty value).
+	Nullable **string `json:"nullable,omitempty"`
+	Owner    Name     `json:"owner,omitzero"`
+	Ratio    *float64 `json:"ratio,omitzero"`
 	// Default: 3.
 	Size *int64   `json:"size,omitzero"`
 	Tags []string `json:"tags,omitzero"`

@@ -104,7 +104,7 @@ func (x T) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	if err := checkRule(x.M, "m", valuesRule(enumRule("x"))); err != nil {
 		return nil, err
 	}
-	if err := checkRule(x.Opt, "opt", eachRule(enumRule("a"))); err != nil {
+	if err := checkRule(nullKeptValue(x.Opt), "opt", eachRule(enumRule("a"))); err != nil {
 		return nil, err
 	}
 	if x.Tags == nil {

@@ -30,9 +30,10 @@ type T struct {
 	Levels map[string]int64  `json:"levels,omitzero"`
 	M      map[string]string `json:"m,omitzero"`
 	Names  []string          `json:"names,omitzero"`
-	Opt    []string          `json:"opt,omitzero"`
-	Tags   []string          `json:"tags"`
-	Xs     []int64           `json:"xs,omitzero"`
+	// Nil when absent; null is a pointer to nil (or to an empty value).
+	Opt  *[]string `json:"opt,omitempty"`
+	Tags []string  `json:"tags"`
+	Xs   []int64   `json:"xs,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }

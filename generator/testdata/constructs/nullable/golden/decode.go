@@ -17,7 +17,7 @@ func (x *Holder) UnmarshalJSON(data []byte) error {
 	*x = Holder{}
 	var fs fields
 	requiredOrNull(&fs, raw[0], &x.Def, "def", plain[MaybeText])
-	optional(&fs, raw[1], &x.Opt, "opt", viaPointer[Item])
+	optional(&fs, raw[1], &x.Opt, "opt", nullKept(viaPointer[Item]))
 	requiredOrNull(&fs, raw[2], &x.Req, "req", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err

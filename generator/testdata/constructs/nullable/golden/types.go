@@ -10,8 +10,9 @@ import (
 // Holder is an object with the members `def`, `opt` and `req`.
 type Holder struct {
 	Def MaybeText `json:"def"`
-	Opt *Item     `json:"opt,omitzero"`
-	Req *string   `json:"req"`
+	// Nil when absent; null is a pointer to nil (or to an empty value).
+	Opt **Item  `json:"opt,omitempty"`
+	Req *string `json:"req"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }

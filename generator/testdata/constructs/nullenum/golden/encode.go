@@ -40,10 +40,10 @@ func (x T) AppendJSON(dst []byte) ([]byte, error) {
 // appendJSONAt is AppendJSON for a T nested at depth d (see encodeDepth).
 func (x T) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire T
-	if err := checkLiteralOptional(x.I, "i", "1"); err != nil {
+	if err := checkLiteralOptional(nullKeptValue(x.I), "i", "1"); err != nil {
 		return nil, err
 	}
-	if err := checkOneOfOptional(x.P, "p", "a"); err != nil {
+	if err := checkOneOfOptional(nullKeptValue(x.P), "p", "a"); err != nil {
 		return nil, err
 	}
 	if err := checkOneOf(x.Q, "q", false, "a", "b"); err != nil {

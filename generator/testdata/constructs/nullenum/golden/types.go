@@ -44,12 +44,14 @@ func (v F) Valid() bool {
 
 // T is an object with the members `e`, `er`, `f`, `i`, `p` and `q`.
 type T struct {
-	E  E      `json:"e,omitzero"`
-	Er E      `json:"er"`
-	F  F      `json:"f,omitzero"`
-	I  *int64 `json:"i,omitzero"`
-	// One of "a", or null.
-	P *string `json:"p,omitzero"`
+	// Nil when absent; null is a pointer to nil (or to an empty value).
+	E  *E `json:"e,omitempty"`
+	Er E  `json:"er"`
+	F  F  `json:"f,omitzero"`
+	// Nil when absent; null is a pointer to nil (or to an empty value).
+	I **int64 `json:"i,omitempty"`
+	// One of "a", or null. Nil when absent; null is a pointer to nil (or to an empty value).
+	P **string `json:"p,omitempty"`
 	// One of "a", "b".
 	Q string `json:"q,omitzero"`
 	// Extra holds the members the schema does not declare, as they came.

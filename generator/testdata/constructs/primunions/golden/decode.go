@@ -32,15 +32,15 @@ func (x *T) UnmarshalJSON(data []byte) error {
 	}
 	*x = T{}
 	var fs fields
-	optional(&fs, raw[0], &x.Count, "count", optionalInteger)
-	fs.check(checkBoundsOptional(x.Count, "count", bounds{
+	optional(&fs, raw[0], &x.Count, "count", nullKept(optionalInteger))
+	fs.check(checkBoundsOptional(nullKeptValue(x.Count), "count", bounds{
 		hasMin: true,
 		min:    1.0,
 	}))
 	optional(&fs, raw[1], &x.Inline, "inline", plain[TInline])
 	optional(&fs, raw[2], &x.List, "list", sliceOf(plain[TListItem]))
-	optional(&fs, raw[3], &x.Maybe, "maybe", plain[*string])
-	fs.check(checkOneOfOptional(x.Maybe, "maybe", "yes", "no"))
+	optional(&fs, raw[3], &x.Maybe, "maybe", nullKept(plain[*string]))
+	fs.check(checkOneOfOptional(nullKeptValue(x.Maybe), "maybe", "yes", "no"))
 	required(&fs, raw[4], &x.U, "u", plain[U])
 	x.Extra = keep(&fs, rest)
 	return fs.err

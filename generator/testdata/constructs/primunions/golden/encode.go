@@ -29,13 +29,13 @@ func (x T) AppendJSON(dst []byte) ([]byte, error) {
 // appendJSONAt is AppendJSON for a T nested at depth d (see encodeDepth).
 func (x T) appendJSONAt(dst []byte, d encodeDepth) ([]byte, error) {
 	type wire T
-	if err := checkBoundsOptional(x.Count, "count", bounds{
+	if err := checkBoundsOptional(nullKeptValue(x.Count), "count", bounds{
 		hasMin: true,
 		min:    1.0,
 	}); err != nil {
 		return nil, err
 	}
-	if err := checkOneOfOptional(x.Maybe, "maybe", "yes", "no"); err != nil {
+	if err := checkOneOfOptional(nullKeptValue(x.Maybe), "maybe", "yes", "no"); err != nil {
 		return nil, err
 	}
 	start := len(dst)

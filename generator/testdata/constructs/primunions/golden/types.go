@@ -201,12 +201,13 @@ func (v *Plain) UnmarshalJSON(data []byte) error {
 
 // T is an object with the members `count`, `inline`, `list`, `maybe` and `u`.
 type T struct {
-	Count  *int64      `json:"count,omitzero"`
+	// Nil when absent; null is a pointer to nil (or to an empty value).
+	Count  **int64     `json:"count,omitempty"`
 	Inline TInline     `json:"inline,omitzero"`
 	List   []TListItem `json:"list,omitzero"`
-	// One of "yes", "no", or null.
-	Maybe *string `json:"maybe,omitzero"`
-	U     U       `json:"u"`
+	// One of "yes", "no", or null. Nil when absent; null is a pointer to nil (or to an empty value).
+	Maybe **string `json:"maybe,omitempty"`
+	U     U        `json:"u"`
 	// Extra holds the members the schema does not declare, as they came.
 	Extra map[string]json.RawMessage `json:"-"`
 }
