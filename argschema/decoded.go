@@ -10,19 +10,20 @@ import (
 	"github.com/mcpgen/mcpgen/internal/schemapattern"
 )
 
-// invopopIntKey is the pattern invopop's reflection gives the member names
-// of a map with signed integer keys; it accepts names the arguments
-// decoder refuses ("01", "256" for an int8) and refuses some it reads
-// ("-1"), and it says nothing for unsigned keys.
+// invopopIntKey is the patternProperties pattern invopop's reflection
+// gives a map with signed integer keys (and additionalProperties false);
+// it accepts names the arguments decoder refuses ("01", "256" for an
+// int8) and refuses some it reads ("-1"), and it says nothing for
+// unsigned keys.
 const invopopIntKey = "^[0-9]+$"
 
 // fitDecoder rewrites the parts of schema s of type t (reflected by
 // invopop) that say something else than what the arguments decoder reads,
 // to what `mcpgen tools` derives at build time (package bind): the member
-// names of a map with integer keys (schemapattern.IntegerKey, for every
-// size, signed or not; none for a key type with its own UnmarshalText,
-// which reads any name) and the text of a json.Number with the ",string"
-// tag option (schemapattern.Number).
+// names of a map with integer keys ("propertyNames" with
+// schemapattern.IntegerKey, for every size, signed or not; none for a key
+// type with its own UnmarshalText, which reads any name) and the text of
+// a json.Number with the ",string" tag option (schemapattern.Number).
 func fitDecoder(root, t reflect.Type, s *jsonschema.Schema) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -41,30 +42,26 @@ func fitDecoder(root, t reflect.Type, s *jsonschema.Schema) {
 }
 
 // fitMapKeys gives the schema s of map type t the member names its key
-// type reads; it returns the schema of the map's values.
+// type reads: {"propertyNames":{"pattern":P}} for an integer key type
+// (invopop's patternProperties moved to additionalProperties), none for
+// a key type with its own UnmarshalText. It returns the schema of the
+// map's values (nil for an interface element: any value).
 func fitMapKeys(t reflect.Type, s *jsonschema.Schema) *jsonschema.Schema {
-	elem := s.AdditionalProperties
 	if p, ok := s.PatternProperties[invopopIntKey]; ok && len(s.PatternProperties) == 1 {
-		elem = p
-	}
-	if elem == nil {
-		elem = &jsonschema.Schema{} // any value (an interface element)
+		s.PatternProperties, s.AdditionalProperties = nil, p
+		if t.Elem().Kind() == reflect.Interface {
+			s.AdditionalProperties = nil
+		}
 	}
 	kt := t.Key()
 	switch {
 	case reflect.PointerTo(kt).Implements(textUnmarshaler):
-		s.PatternProperties, s.AdditionalProperties = nil, elem
-		if t.Elem().Kind() == reflect.Interface {
-			s.AdditionalProperties = nil
-		}
 	case kt.Kind() >= reflect.Int && kt.Kind() <= reflect.Int64:
-		s.PatternProperties = map[string]*jsonschema.Schema{schemapattern.IntegerKey(kt.Bits(), true): elem}
-		s.AdditionalProperties = jsonschema.FalseSchema
+		s.PropertyNames = &jsonschema.Schema{Pattern: schemapattern.IntegerKey(kt.Bits(), true)}
 	case kt.Kind() >= reflect.Uint && kt.Kind() <= reflect.Uint64:
-		s.PatternProperties = map[string]*jsonschema.Schema{schemapattern.IntegerKey(kt.Bits(), false): elem}
-		s.AdditionalProperties = jsonschema.FalseSchema
+		s.PropertyNames = &jsonschema.Schema{Pattern: schemapattern.IntegerKey(kt.Bits(), false)}
 	}
-	return elem
+	return s.AdditionalProperties
 }
 
 // fitFields fits the property of each field of struct type t in s, as

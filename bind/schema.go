@@ -137,22 +137,21 @@ func (d *deriver) mapSchema(m *types.Map, pos token.Position, path string) *json
 	if textKey {
 		d.marshals = true // encoding/json writes the keys with MarshalText
 	}
-	switch {
-	case key != nil && (key.Info()&types.IsString != 0 || textKey):
-		// A key type with its own UnmarshalText reads its member names
-		// (encoding/json and the arguments decoder call it), whatever
-		// their text: no integer pattern.
-		s := &jsonschema.Schema{Type: "object"}
-		if _, any := m.Elem().Underlying().(*types.Interface); !any {
-			s.AdditionalProperties = d.typeSchema(m.Elem(), pos, path+"[key]")
-		}
-		return s
-	case key != nil && key.Info()&types.IsInteger != 0 && key.Kind() != types.Uintptr:
-		return &jsonschema.Schema{Type: "object", PatternProperties: map[string]*jsonschema.Schema{d.integerKeyPattern(key): d.typeSchema(m.Elem(), pos, path+"[key]")},
-			AdditionalProperties: jsonschema.FalseSchema}
+	if key == nil || !textKey && (key.Info()&(types.IsString|types.IsInteger) == 0 || key.Kind() == types.Uintptr) {
+		d.fail(pos, "%s is a map with %s keys; JSON object keys are strings: use map[string]…", path, d.typeString(m.Key()))
+		return &jsonschema.Schema{}
 	}
-	d.fail(pos, "%s is a map with %s keys; JSON object keys are strings: use map[string]…", path, d.typeString(m.Key()))
-	return &jsonschema.Schema{}
+	s := &jsonschema.Schema{Type: "object"}
+	if _, any := m.Elem().Underlying().(*types.Interface); !any {
+		s.AdditionalProperties = d.typeSchema(m.Elem(), pos, path+"[key]")
+	}
+	// A key type with its own UnmarshalText reads its member names
+	// (encoding/json and the arguments decoder call it), whatever their
+	// text: no integer pattern.
+	if key.Info()&types.IsInteger != 0 && !textKey {
+		s.PropertyNames = &jsonschema.Schema{Pattern: d.integerKeyPattern(key)}
+	}
+	return s
 }
 
 // integerKeyPattern matches the text encoding/json writes for a key of
