@@ -42,7 +42,13 @@
 //     {"type":"string","contentEncoding":"base64"}; json.Number is
 //     {"type":"number"}, as encoding/json writes and reads it (an empty
 //     one is written as 0), or {"type":"string"} with the ",string" tag
-//     option, which quotes it.
+//     option, which quotes it, and a "pattern" that is a JSON number.
+//   - A map is {"type":"object","additionalProperties":V}; with integer
+//     keys (any size, signed or unsigned) also "propertyNames":
+//     {"pattern":P}, where P matches exactly the canonical decimal text
+//     of the key type's values ("-1" for an int, not "01", "+1" or "256"
+//     for a uint8), the only member names the arguments decoder reads as
+//     keys. A key type with its own UnmarshalText takes any member name.
 //
 // # Tag dialect
 //

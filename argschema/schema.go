@@ -72,6 +72,7 @@ func reflectSchema(t reflect.Type) (s *jsonschema.Schema, err error) {
 	s.Version = SchemaVersion
 	s.ID = ""
 	dropNull(s)
+	fitDecoder(t, t, s)
 	if s.Properties != nil && s.Properties.Len() == 0 && s.AdditionalProperties == nil && len(s.PatternProperties) == 0 && t.Kind() == reflect.Struct {
 		s.AdditionalProperties = jsonschema.FalseSchema
 	}
@@ -90,7 +91,7 @@ var (
 // about its JSON form. json.Number is {"type":"number"}: encoding/json
 // writes its text as a JSON number (an empty one as 0) and reads one from
 // a JSON number (the ",string" tag option, which quotes it, makes the
-// field a string, as it does a float's). A type that encoding/json
+// field a string, as it does a float's; fitDecoder gives it its pattern). A type that encoding/json
 // encodes and decodes through its own methods is {} (any JSON) for
 // json.Marshaler or json.Unmarshaler, else
 // {"type":"string"} for encoding.TextMarshaler or encoding.TextUnmarshaler

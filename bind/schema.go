@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/internal/schemapattern"
 )
 
 // SchemaVersion is the "$schema" of every derived schema.
@@ -135,28 +137,45 @@ func (d *deriver) mapSchema(m *types.Map, pos token.Position, path string) *json
 	if textKey {
 		d.marshals = true // encoding/json writes the keys with MarshalText
 	}
-	switch {
-	case key != nil && (key.Info()&types.IsString != 0 || textKey):
-		// A key type with its own UnmarshalText reads its member names
-		// (encoding/json and the arguments decoder call it), whatever
-		// their text: no integer pattern.
-		s := &jsonschema.Schema{Type: "object"}
-		if _, any := m.Elem().Underlying().(*types.Interface); !any {
-			s.AdditionalProperties = d.typeSchema(m.Elem(), pos, path+"[key]")
-		}
-		return s
-	case key != nil && key.Info()&types.IsInteger != 0 && key.Info()&types.IsUnsigned == 0:
-		return &jsonschema.Schema{Type: "object", PatternProperties: map[string]*jsonschema.Schema{canonicalInt: d.typeSchema(m.Elem(), pos, path+"[key]")},
-			AdditionalProperties: jsonschema.FalseSchema}
+	if key == nil || !textKey && (key.Info()&(types.IsString|types.IsInteger) == 0 || key.Kind() == types.Uintptr) {
+		d.fail(pos, "%s is a map with %s keys; JSON object keys are strings: use map[string]…", path, d.typeString(m.Key()))
+		return &jsonschema.Schema{}
 	}
-	d.fail(pos, "%s is a map with %s keys; JSON object keys are strings: use map[string]…", path, d.typeString(m.Key()))
-	return &jsonschema.Schema{}
+	s := &jsonschema.Schema{Type: "object"}
+	if _, any := m.Elem().Underlying().(*types.Interface); !any {
+		s.AdditionalProperties = d.typeSchema(m.Elem(), pos, path+"[key]")
+	}
+	// A key type with its own UnmarshalText reads its member names
+	// (encoding/json and the arguments decoder call it), whatever their
+	// text: no integer pattern.
+	if key.Info()&types.IsInteger != 0 && !textKey {
+		s.PropertyNames = &jsonschema.Schema{Pattern: d.integerKeyPattern(key)}
+	}
+	return s
 }
 
-// canonicalInt matches the text encoding/json writes for a Go integer map
-// key, the only text the arguments decoder reads as one: "01", "+1" or
-// "-0" would name the key another member names.
-const canonicalInt = `^(0|-?[1-9][0-9]*)$`
+// integerKeyPattern matches the text encoding/json writes for a key of
+// the integer type key, the only text the arguments decoder reads as one:
+// "01", "+1" or "-0" would name the key another member names, and a value
+// out of the type's range ("256" for a uint8) is no key of it. int and
+// uint have the size of the target the package is built for (64 bits when
+// it is not known).
+func (d *deriver) integerKeyPattern(key *types.Basic) string {
+	bits := 64
+	if d.b.sizes != nil {
+		bits = int(d.b.sizes.Sizeof(key)) * 8
+	}
+	return schemapattern.IntegerKey(bits, key.Info()&types.IsUnsigned == 0)
+}
+
+// isJSONNumber reports whether t is json.Number or a pointer to one.
+func isJSONNumber(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && isNamed(n, "encoding/json", "Number")
+}
 
 // named is the schema of a named type: the well-known ones (time.Time,
 // json.Number), a struct
@@ -327,6 +346,12 @@ func (d *deriver) field(s *jsonschema.Schema, jf jsonField, path string) {
 	}
 	if slices.Contains(strings.Split(jsonOpts, ","), "string") && (prop.Type == "integer" || prop.Type == "number" || prop.Type == "boolean") {
 		prop = &jsonschema.Schema{Type: "string"}
+		if isJSONNumber(f.Type()) {
+			// encoding/json and the arguments decoder read the quoted
+			// text as the number's: say so, so that the checker refuses
+			// "x" naming the member, not the decoder.
+			prop.Pattern = schemapattern.Number
+		}
 	}
 	required := d.applyTags(prop, items, fpos, where)
 	if desc := tag.Get("jsonschema_description"); desc != "" {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/argschema"
+	"github.com/mcpgen/mcpgen/internal/schemapattern"
 )
 
 func decodeSchema(t *testing.T, s Schema) map[string]any {
@@ -63,8 +64,8 @@ func TestDerivedSchemas(t *testing.T) {
 		{[]string{"properties", "escaped", "description"}, "a, b"},
 		// The canonical text of a Go int, as the arguments decoder reads
 		// map keys: "01" or "+1" would fill the entry "1" names.
-		{[]string{"properties", "counts", "patternProperties", "^(0|-?[1-9][0-9]*)$", "type"}, "string"},
-		{[]string{"properties", "counts", "additionalProperties"}, false},
+		{[]string{"properties", "counts", "propertyNames", "pattern"}, schemapattern.IntegerKey(64, true)},
+		{[]string{"properties", "counts", "additionalProperties", "type"}, "string"},
 	}
 	for _, c := range checks {
 		if got := at(in, c.path...); !reflect.DeepEqual(got, c.want) {
@@ -212,15 +213,16 @@ func TestJSONNumberSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	num, str := map[string]any{"type": "number"}, map[string]any{"type": "string"}
+	num := map[string]any{"type": "number"}
+	numText := map[string]any{"type": "string", "pattern": schemapattern.Number}
 	in := decodeSchema(t, pkg.Tools[0].InputSchema)
 	for prop, want := range map[string]any{
 		"n": map[string]any{"type": "number", "minimum": 0.0},
 		"p": num,
 		"l": map[string]any{"type": "array", "items": num},
 		"m": map[string]any{"type": "object", "additionalProperties": num},
-		"q": str,
-		"r": str,
+		"q": numText,
+		"r": numText,
 	} {
 		if got := at(in, "properties", prop); !reflect.DeepEqual(got, want) {
 			t.Errorf("inputSchema property %s = %#v, want %#v", prop, got, want)
@@ -231,7 +233,7 @@ func TestJSONNumberSchema(t *testing.T) {
 		"n": num,
 		"p": map[string]any{"anyOf": []any{num, map[string]any{"type": "null"}}},
 		"l": map[string]any{"type": "array", "items": num},
-		"q": str,
+		"q": numText,
 	} {
 		if got := at(out, "properties", prop); !reflect.DeepEqual(got, want) {
 			t.Errorf("outputSchema property %s = %#v, want %#v", prop, got, want)

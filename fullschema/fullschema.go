@@ -7,7 +7,7 @@
 // Without it, tool input and output schemas are validated by mcpgen's
 // native checker, which covers the subset of JSON Schema 2020-12 that
 // `mcpgen tools` and package argschema derive from Go types (type,
-// properties, required, additionalProperties, items, enum, const, the
+// properties, required, additionalProperties, propertyNames, items, enum, const, the
 // numeric, length, item and property-count bounds, uniqueItems, pattern,
 // local $ref to $defs, allOf/anyOf/oneOf/not, contentEncoding base64 and
 // the common formats), with the same verdicts and problems. A schema

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/argschema"
+	"github.com/mcpgen/mcpgen/internal/schemapattern"
 	"github.com/mcpgen/mcpgen/jsonrpc"
 	"github.com/mcpgen/mcpgen/server"
 )
@@ -35,7 +36,7 @@ type numberResult struct {
 // tool returning one succeeds with structuredContent its outputSchema
 // accepts, and an argument a number's schema refuses ("3.5", true) is
 // refused. With the ",string" tag option encoding/json quotes it: that
-// one is a string.
+// one is a string holding a number ("x" is refused).
 func TestJSONNumberFieldsAreNumbers(t *testing.T) {
 	s, err := server.New(server.Options{Name: "x", Version: "1", Tools: []server.Tool{
 		server.NewTool(server.ToolInfo{Name: "measure"}, func(ctx context.Context, in numberArgs) (numberResult, error) {
@@ -63,7 +64,7 @@ func TestJSONNumberFieldsAreNumbers(t *testing.T) {
 
 	list := call("tools/list", "")
 	tool := list["tools"].([]any)[0].(map[string]any)
-	num, str := map[string]any{"type": "number"}, map[string]any{"type": "string"}
+	num, str := map[string]any{"type": "number"}, map[string]any{"type": "string", "pattern": schemapattern.Number}
 	for _, c := range []struct {
 		schema string
 		want   map[string]any
@@ -94,7 +95,7 @@ func TestJSONNumberFieldsAreNumbers(t *testing.T) {
 	if _, err := v.Validate(content); err != nil {
 		t.Errorf("structuredContent %s does not match the advertised outputSchema %s: %v", content, outSchema, err)
 	}
-	for _, args := range []string{`{"n":"3.5"}`, `{"n":true}`, `{"n":1,"l":["1"]}`, `{"n":1,"m":{"a":"1"}}`, `{"n":1,"p":"1"}`, `{"n":1,"q":7}`} {
+	for _, args := range []string{`{"n":"3.5"}`, `{"n":true}`, `{"n":1,"l":["1"]}`, `{"n":1,"m":{"a":"1"}}`, `{"n":1,"p":"1"}`, `{"n":1,"q":7}`, `{"n":1,"q":"x"}`} {
 		if res := call("tools/call", `"name":"measure","arguments":`+args+`,`); res["isError"] != true {
 			t.Errorf("arguments %s: %v, want them refused by the input schema", args, res)
 		}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 func TestFieldPathKeepsDeepPathsInOrder(t *testing.T) {
@@ -28,5 +30,31 @@ func TestFieldPathKeepsDeepPathsInOrder(t *testing.T) {
 	p.push("y")
 	if got, want := p.names(), []string{"f0", "f1", "f2", "y"}; !slices.Equal(got, want) {
 		t.Fatalf("after popping to 3: %v, want %v", got, want)
+	}
+}
+
+// TestFieldPathPointerHasIndexesAndMembersNotEmbeddedNames: encoding/json's
+// Field is the field names (an embedded struct's Go name too); the JSON
+// pointer is the members and indexes, escaped, deep paths included.
+func TestFieldPathPointerHasIndexesAndMembersNotEmbeddedNames(t *testing.T) {
+	tape, err := jsonscan.ParseTape([]byte(`{"a/b~":1}`), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tape.Release()
+	var p fieldPath
+	p.push("items")
+	p.pushIndex(3)
+	p.pushEmbedded("Inner")
+	p.push("tags")
+	p.pushMember(tape, tape.FirstMember(0))
+	for i := range 10 {
+		p.pushIndex(i)
+	}
+	if got, want := p.pointer(), "/items/3/tags/a~1b~0/0/1/2/3/4/5/6/7/8/9"; got != want {
+		t.Errorf("pointer %s, want %s", got, want)
+	}
+	if got, want := p.names(), []string{"items", "Inner", "tags"}; !slices.Equal(got, want) {
+		t.Errorf("names %v, want %v", got, want)
 	}
 }

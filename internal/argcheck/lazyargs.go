@@ -409,7 +409,11 @@ func (d *tapeDecoder) lazyArray(t *tape, i int, items *shape, v reflect.Value) e
 		if k >= v.Len() {
 			return nil // an array's extra elements are dropped, as encoding/json drops them
 		}
-		return d.value(wt, e, items, v.Index(k), plainElem)
+		depth := d.path.depth
+		d.path.pushIndex(k)
+		err := d.pointed(d.value(wt, e, items, v.Index(k), plainElem))
+		d.path.depth = depth
+		return err
 	})
 }
 

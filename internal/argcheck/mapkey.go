@@ -16,32 +16,23 @@ import (
 // keyError is a member name of an object decoded into a Go map that does
 // not name a key of its own.
 type keyError struct {
-	path []string // field names down to the map, outermost first
-	key  string   // the member name
-	why  string
+	pointer string // of the member: the map's pointer and the member name
+	key     string // the member name
+	why     string
 }
 
 func (e *keyError) Error() string {
-	return "json: member " + strconv.Quote(e.key) + " of " + pointerOf(append(e.path, e.key)) + " " + e.why
+	return "json: member " + strconv.Quote(e.key) + " of " + e.pointer + " " + e.why
 }
 
 // problem is the refusal of the arguments the error makes.
 func (e *keyError) problem() Problem {
-	return Problem{Pointer: pointerOf(append(e.path, e.key)), Keyword: "propertyNames", Message: "member name " + strconv.Quote(e.key) + " " + e.why}
-}
-
-// pointerOf is the JSON pointer of the path's tokens.
-func pointerOf(tokens []string) string {
-	var p []byte
-	for _, tok := range tokens {
-		p = append(append(p, '/'), escape(tok)...)
-	}
-	return string(p)
+	return Problem{Pointer: e.pointer, Keyword: "propertyNames", Message: "member name " + strconv.Quote(e.key) + " " + e.why}
 }
 
 // keyProblem is a keyError for member name key of the map being decoded.
 func (d *tapeDecoder) keyProblem(key, why string) error {
-	return &keyError{path: d.path.names(), key: key, why: why}
+	return &keyError{pointer: d.path.pointer() + "/" + escape(key), key: key, why: why}
 }
 
 // mapKey converts member name node m to a key of type kt; an invalid

@@ -252,13 +252,19 @@ func (c *checker) object(s *nativeSchema, t *tape, obj int) bool {
 	if !ok && c.quiet > 0 {
 		return false
 	}
-	if s.props == nil && s.extra == nil && !s.noExtra {
+	if s.props == nil && s.extra == nil && !s.noExtra && s.names == nil {
 		return ok
 	}
 	var extra []string
 	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
 		if edit.drops(m) {
 			continue
+		}
+		if s.names != nil && !c.propertyName(s.names, t, m) {
+			ok = false
+			if c.quiet > 0 {
+				return false
+			}
 		}
 		var sub *nativeSchema
 		found := false
@@ -288,6 +294,9 @@ func (c *checker) object(s *nativeSchema, t *tape, obj int) bool {
 	}
 	if edit != nil {
 		for _, a := range edit.add {
+			if s.names != nil && !c.addedPropertyName(s.names, a.name) {
+				ok = false
+			}
 			sub, found := s.prop(a.name)
 			switch {
 			case !found && s.noExtra:

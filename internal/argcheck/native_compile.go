@@ -36,6 +36,7 @@ type nativeSchema struct {
 	propList  smallmap.List[*nativeSchema] // props when there are a few (prop)
 	noExtra   bool                         // "additionalProperties": false
 	extra     *nativeSchema                // "additionalProperties" as a schema
+	names     *nativeSchema                // "propertyNames"
 	items     *nativeSchema
 	minItems  int
 	maxItems  int
@@ -126,7 +127,7 @@ var annotations = map[string]string{
 var foreignKeywords = map[string]bool{
 	"$id": true, "$anchor": true, "$dynamicAnchor": true, "$dynamicRef": true, "$recursiveRef": true,
 	"$recursiveAnchor": true, "$vocabulary": true, "definitions": true, "dependencies": true,
-	"patternProperties": true, "propertyNames": true, "contains": true, "minContains": true,
+	"patternProperties": true, "contains": true, "minContains": true,
 	"maxContains": true, "if": true, "then": true, "else": true, "dependentRequired": true,
 	"dependentSchemas": true, "unevaluatedItems": true, "unevaluatedProperties": true,
 	"prefixItems": true, "contentMediaType": true, "contentSchema": true,
@@ -276,6 +277,10 @@ func (c *nativeCompiler) compileObject(s *nativeSchema, obj map[string]any, ptr 
 			}
 		case "items":
 			if s.items, err = sub(kw, v); err != nil {
+				return err
+			}
+		case "propertyNames":
+			if s.names, err = sub(kw, v); err != nil {
 				return err
 			}
 		case "not":

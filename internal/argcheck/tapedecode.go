@@ -73,9 +73,11 @@ func decodeTape(t *jsonscan.Tape, i int, sh *shape, v reflect.Value, root *rootT
 	return d.floats, d.saved
 }
 
+// save remembers err, the first error about a value decoding goes on
+// after, with the value's JSON pointer.
 func (d *tapeDecoder) save(err error) {
 	if d.saved == nil {
-		d.saved = d.context(err)
+		d.saved = &pointedError{err: d.context(err), pointer: d.path.pointer()}
 	}
 }
 
@@ -226,7 +228,11 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 		keys := newKeySet(typ.Key())
 		return d.eachMember(t, i, sh, func(mt *jsonscan.Tape, name, val int, child *shape, _ int) error {
 			elem := reflect.New(typ.Elem()).Elem()
-			if err := d.value(mt, val, child, elem, false); err != nil {
+			depth := d.path.depth
+			d.path.pushMember(mt, name)
+			err := d.pointed(d.value(mt, val, child, elem, false))
+			d.path.depth = depth
+			if err != nil {
 				return err
 			}
 			key, err := d.mapKey(mt, name, typ.Key())
@@ -282,15 +288,15 @@ func (d *tapeDecoder) object(t *jsonscan.Tape, i int, sh *shape, v reflect.Value
 					sub = sub.Elem()
 				}
 				if k < len(f.index)-1 {
-					d.path.push(sub.Type().Field(ind).Name)
+					d.path.pushEmbedded(sub.Type().Field(ind).Name)
 				}
 				sub = sub.Field(ind)
 			}
 			d.path.push(f.name)
 			if f.quoted {
-				return d.quoted(mt, val, sub)
+				return d.pointed(d.quoted(mt, val, sub))
 			}
-			return d.value(mt, val, child, sub, f.plain)
+			return d.pointed(d.value(mt, val, child, sub, f.plain))
 		})
 	}
 	d.save(typeError("object", typ))
@@ -361,9 +367,13 @@ func (d *tapeDecoder) array(t *jsonscan.Tape, i int, sh *shape, v reflect.Value,
 		return nil
 	}
 	k, plainElem := 0, plainType(v.Type().Elem())
+	depth := d.path.depth
 	for e := t.FirstElement(i); e >= 0; e = t.NextElement(i, e) {
 		if k < v.Len() {
-			if err := d.value(t, e, items, v.Index(k), plainElem); err != nil {
+			d.path.pushIndex(k)
+			err := d.pointed(d.value(t, e, items, v.Index(k), plainElem))
+			d.path.depth = depth
+			if err != nil {
 				return err
 			}
 		}

@@ -320,18 +320,25 @@ func (d *TypeDecoder) decodeParsed(t *jsonscan.Tape, rv reflect.Value) error {
 }
 
 // decodeProblem turns a decoder error into a ValidationError naming the
-// field (a schema the Go type does not match, e.g. a hand-written one).
+// member by its JSON pointer (a schema the Go type does not match, e.g. a
+// hand-written one): the pointer the decoder gave it (array indexes, map
+// member names and all), else the Field of an encoding/json type error.
 func decodeProblem(err error) error {
 	var ke *keyError
 	if errors.As(err, &ke) {
 		return &ValidationError{Problems: []Problem{ke.problem()}}
 	}
 	p := Problem{Keyword: "type", Message: err.Error()}
+	var pe *pointedError
 	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &pe):
+		p.Pointer = pe.pointer
+	case errors.As(err, &te) && te.Field != "":
+		// encoding/json's own error names the struct fields only.
+		p.Pointer = "/" + strings.ReplaceAll(te.Field, ".", "/")
+	}
 	if errors.As(err, &te) {
-		if te.Field != "" {
-			p.Pointer = "/" + strings.ReplaceAll(te.Field, ".", "/")
-		}
 		p.Message = fmt.Sprintf("cannot hold %s in a Go %s", te.Value, te.Type)
 	}
 	return &ValidationError{Problems: []Problem{p}}

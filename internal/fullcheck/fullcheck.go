@@ -97,6 +97,15 @@ func problemsOf(err *jsonschema.ValidationError) []Problem {
 	var out []Problem
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
+		if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+			// santhosh-tekuri v6.0.3 gives this error its validator's
+			// location slice itself, not a copy: a later sibling (the
+			// next array item, the next property) validated at the same
+			// depth overwrites its last token. The native checker, which
+			// derived schemas use, names the member right.
+			out = append(out, propertyNameProblems(e, k.Property)...)
+			return
+		}
 		if len(e.Causes) > 0 {
 			for _, c := range e.Causes {
 				walk(c)
@@ -108,6 +117,24 @@ func problemsOf(err *jsonschema.ValidationError) []Problem {
 	walk(err)
 	slices.SortStableFunc(out, func(a, b Problem) int { return strings.Compare(a.Pointer, b.Pointer) })
 	return slices.Compact(out)
+}
+
+// propertyNameProblems are the problems of member name, refused by the
+// "propertyNames" of the object e is about: each of the name's own
+// problems, at the member, as the native checker words them.
+func propertyNameProblems(e *jsonschema.ValidationError, name string) []Problem {
+	at := pointer(e.InstanceLocation) + "/" + escape(name)
+	var own []Problem
+	for _, c := range e.Causes {
+		own = append(own, problemsOf(c)...)
+	}
+	if len(own) == 0 { // the name's schema is false
+		own = []Problem{{Message: "false schema"}}
+	}
+	for k := range own {
+		own[k] = Problem{Pointer: at, Keyword: "propertyNames", Message: "property name: " + own[k].Message}
+	}
+	return own
 }
 
 func leafProblems(e *jsonschema.ValidationError) []Problem {

@@ -1,0 +1,100 @@
+package argschema
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/internal/schemapattern"
+)
+
+// invopopIntKey is the patternProperties pattern invopop's reflection
+// gives a map with signed integer keys (and additionalProperties false);
+// it accepts names the arguments decoder refuses ("01", "256" for an
+// int8) and refuses some it reads ("-1"), and it says nothing for
+// unsigned keys.
+const invopopIntKey = "^[0-9]+$"
+
+// fitDecoder rewrites the parts of schema s of type t (reflected by
+// invopop) that say something else than what the arguments decoder reads,
+// to what `mcpgen tools` derives at build time (package bind): the member
+// names of a map with integer keys ("propertyNames" with
+// schemapattern.IntegerKey, for every size, signed or not; none for a key
+// type with its own UnmarshalText, which reads any name) and the text of
+// a json.Number with the ",string" tag option (schemapattern.Number).
+func fitDecoder(root, t reflect.Type, s *jsonschema.Schema) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if s == nil || t == timeType || t.Implements(customIface) || reflect.PointerTo(t).Implements(customIface) || selfEncodedSchema(root, t) != nil {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		fitDecoder(root, t.Elem(), s.Items)
+	case reflect.Map:
+		fitDecoder(root, t.Elem(), fitMapKeys(t, s))
+	case reflect.Struct:
+		fitFields(root, t, s)
+	}
+}
+
+// fitMapKeys gives the schema s of map type t the member names its key
+// type reads: {"propertyNames":{"pattern":P}} for an integer key type
+// (invopop's patternProperties moved to additionalProperties), none for
+// a key type with its own UnmarshalText. It returns the schema of the
+// map's values (nil for an interface element: any value).
+func fitMapKeys(t reflect.Type, s *jsonschema.Schema) *jsonschema.Schema {
+	if p, ok := s.PatternProperties[invopopIntKey]; ok && len(s.PatternProperties) == 1 {
+		s.PatternProperties, s.AdditionalProperties = nil, p
+		if t.Elem().Kind() == reflect.Interface {
+			s.AdditionalProperties = nil
+		}
+	}
+	kt := t.Key()
+	switch {
+	case reflect.PointerTo(kt).Implements(textUnmarshaler):
+	case kt.Kind() >= reflect.Int && kt.Kind() <= reflect.Int64:
+		s.PropertyNames = &jsonschema.Schema{Pattern: schemapattern.IntegerKey(kt.Bits(), true)}
+	case kt.Kind() >= reflect.Uint && kt.Kind() <= reflect.Uint64:
+		s.PropertyNames = &jsonschema.Schema{Pattern: schemapattern.IntegerKey(kt.Bits(), false)}
+	}
+	return s.AdditionalProperties
+}
+
+// fitFields fits the property of each field of struct type t in s, as
+// invopop names them (an embedded struct's fields are s's own).
+func fitFields(root, t reflect.Type, s *jsonschema.Schema) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		jsonTags := strings.Split(f.Tag.Get("json"), ",")
+		if (jsonTags[0] == "-" && len(jsonTags) == 1) || strings.Split(f.Tag.Get("jsonschema"), ",")[0] == "-" {
+			continue
+		}
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if (f.Anonymous && jsonTags[0] == "" && ft.Kind() == reflect.Struct) || slices.Contains(jsonTags[1:], "inline") {
+			fitDecoder(root, f.Type, s)
+			continue
+		}
+		if !f.Anonymous && !f.IsExported() || s.Properties == nil {
+			continue
+		}
+		name := f.Name
+		if jsonTags[0] != "" {
+			name = jsonTags[0]
+		}
+		prop, ok := s.Properties.Get(name)
+		if !ok || prop == nil {
+			continue
+		}
+		if ft == numberType && slices.Contains(jsonTags[1:], "string") && prop.Type == "string" && prop.Pattern == "" {
+			prop.Pattern = schemapattern.Number
+		}
+		fitDecoder(root, f.Type, prop)
+	}
+}
