@@ -172,6 +172,13 @@ func (t *Token) understood() bool {
 	return strings.EqualFold(t.TokenType, "Bearer") || t.dpopBound()
 }
 
+// presents reports whether o presents t: a token it understands, and a
+// DPoP one only with DPoP (a DPoP token a store kept from a run with
+// DPoP would go with a proof of a key made up here, not its own).
+func (o *OAuth) presents(t *Token) bool {
+	return t.understood() && (o.DPoP || !t.dpopBound())
+}
+
 // authorization is the Authorization header value that presents t, a
 // token that is understood.
 func (t *Token) authorization() string {
@@ -264,7 +271,7 @@ type bearer struct {
 
 func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	tok := b.o.tokenFor(r.URL)
-	if tok == nil || !tok.understood() {
+	if tok == nil || !b.o.presents(tok) {
 		return b.base.RoundTrip(r)
 	}
 	if !tok.dpopBound() {

@@ -16,13 +16,14 @@ import (
 // store held none.
 
 // useStored adopts the stored access token for issuer and resource when
-// its type is understood (Token.understood: one stored without a type is
-// refreshed or replaced, never guessed to be a bearer token), it is
+// o presents its type (OAuth.presents: one stored without a type, or a
+// DPoP one without DPoP, is refreshed or replaced, never guessed to be a
+// bearer token), it is
 // unexpired (or of unknown expiry) and is not sent, the Authorization the
 // server just refused; it reports whether it did.
 func (o *OAuth) useStored(issuer, resource, sent string) bool {
 	tok := o.Store.Token(issuer, resource)
-	if tok == nil || tok.AccessToken == "" || !tok.understood() || tok.authorization() == sent ||
+	if tok == nil || tok.AccessToken == "" || !o.presents(tok) || tok.authorization() == sent ||
 		!tok.Expiry.IsZero() && !time.Now().Before(tok.Expiry) {
 		return false
 	}
