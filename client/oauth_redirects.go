@@ -15,13 +15,18 @@ import (
 // clients hold every redirect to the URL the request started from first.
 
 // holdRedirects returns a copy of c whose redirects are followed only to
-// a URL no weaker than the first request's (redirectNoWeaker), then as c's
-// own CheckRedirect says (none: net/http's bound of maxMetadataRedirects).
+// a URL no weaker than the first request's and the one redirecting
+// (redirectNoWeaker: an http → https → http chain steps down from https
+// too), then as c's own CheckRedirect says (none: net/http's bound of
+// maxMetadataRedirects).
 func holdRedirects(c http.Client) *http.Client {
 	own := c.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) > 0 {
 			if err := redirectNoWeaker(via[0].URL, req.URL); err != nil {
+				return err
+			}
+			if err := redirectNoWeaker(via[len(via)-1].URL, req.URL); err != nil {
 				return err
 			}
 		}
