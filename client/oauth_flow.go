@@ -86,7 +86,9 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 		if tok := o.Store.Token(issuer, prm.Resource); tok != nil && tok.RefreshToken != "" {
 			if reg := o.Store.Registration(issuer); reg != nil {
 				if nt, err := o.refresh(ctx, as, reg, prm.Resource, tok); err == nil {
-					o.Store.SaveToken(issuer, prm.Resource, nt)
+					if err := o.saveToken(issuer, prm.Resource, nt); err != nil {
+						return err
+					}
 					o.setSession(issuer, prm.Resource)
 					return nil
 				}
@@ -118,7 +120,9 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	if err != nil {
 		return err
 	}
-	o.Store.SaveToken(issuer, prm.Resource, tok)
+	if err := o.saveToken(issuer, prm.Resource, tok); err != nil {
+		return err
+	}
 	o.mu.Lock()
 	o.issuer, o.resource, o.requested = issuer, prm.Resource, scopes
 	if !refresh {
@@ -204,6 +208,20 @@ func (o *OAuth) resourceMetadata(ctx context.Context, serverURL, hinted string) 
 		return &doc, nil
 	}
 	return nil, fmt.Errorf("client: no protected resource metadata for %s: %w", serverURL, errors.Join(append(errs, errors.New("tried "+strings.Join(urls, ", ")))...))
+}
+
+// saveToken saves tok, just issued, in the store and checks the store
+// kept its type: the token in use is read back from the store, and one
+// without a type is never presented (Token.understood), so a store that
+// drops TokenType (one written for an earlier build) would have every
+// call log in and then fail with a bare 401.
+func (o *OAuth) saveToken(issuer, resource string, tok *Token) error {
+	o.Store.SaveToken(issuer, resource, tok)
+	if st := o.Store.Token(issuer, resource); st != nil && st.AccessToken == tok.AccessToken && st.TokenType == "" && tok.TokenType != "" {
+		return fmt.Errorf("client: the TokenStore kept the token of %s without its token_type %q; a TokenStore must keep Token.TokenType (a token without one is not presented)",
+			issuer, clipURL(tok.TokenType))
+	}
+	return nil
 }
 
 // serverMetadata fetches the authorization server's metadata from the
