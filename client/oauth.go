@@ -349,9 +349,9 @@ func (o *OAuth) challenged(ctx context.Context, serverURL string, resp *http.Res
 	defer o.loginMu.Unlock()
 	sent := resp.Request.Header.Get("Authorization")
 	if sent != "" {
-		if tok := o.current(); tok != nil && tok.authorization() != sent {
+		if tok := o.current(); tok != nil && o.presents(tok) && tok.authorization() != sent {
 			return true, nil // another request logged in or stepped up meanwhile
-		}
+		} // (a token it would not present, stored meanwhile, is refreshed or replaced: login)
 	}
 	switch {
 	case stepUp:
