@@ -102,25 +102,14 @@ func (o *OAuth) login(ctx context.Context, serverURL string, ch challenge, scope
 	if !refresh && !o.stepUpAllowed(scopes) { // counted as asked for, offline_access and all
 		return fmt.Errorf("%w (asked for %q %d times in a row)", ErrInsufficientScope, strings.Join(scopes, " "), maxStepUps)
 	}
-	reg, err := o.register(ctx, as)
-	if err != nil {
-		return err
-	}
-	var tok *Token
-	switch {
-	case o.ClientCredentials && o.Assertion != nil:
-		return errors.New("client: OAuth.ClientCredentials and OAuth.Assertion are two grants; set one")
-	case o.ClientCredentials:
-		tok, err = o.clientCredentials(ctx, as, reg, prm.Resource, scopes)
-	case o.Assertion != nil:
-		tok, err = o.jwtBearer(ctx, as, reg, prm.Resource, scopes)
-	default:
-		tok, err = o.authorizeCode(ctx, as, reg, prm.Resource, scopes)
+	tok, err := o.grant(ctx, as, prm.Resource, scopes)
+	if err == nil {
+		err = o.saveToken(issuer, prm.Resource, tok)
 	}
 	if err != nil {
-		return err
-	}
-	if err := o.saveToken(issuer, prm.Resource, tok); err != nil {
+		if !refresh {
+			o.stepUpFailed(scopes) // nothing to send again: the caller gets err
+		}
 		return err
 	}
 	o.mu.Lock()
@@ -606,4 +595,23 @@ func expiryIn(seconds float64) time.Time {
 		d = time.Duration(seconds * float64(time.Second))
 	}
 	return time.Now().Add(d)
+}
+
+// grant registers the client at as (if needed) and obtains a token for
+// resource and scopes with the grant OAuth is configured for.
+func (o *OAuth) grant(ctx context.Context, as *serverMetadata, resource string, scopes []string) (*Token, error) {
+	reg, err := o.register(ctx, as)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case o.ClientCredentials && o.Assertion != nil:
+		return nil, errors.New("client: OAuth.ClientCredentials and OAuth.Assertion are two grants; set one")
+	case o.ClientCredentials:
+		return o.clientCredentials(ctx, as, reg, resource, scopes)
+	case o.Assertion != nil:
+		return o.jwtBearer(ctx, as, reg, resource, scopes)
+	default:
+		return o.authorizeCode(ctx, as, reg, resource, scopes)
+	}
 }

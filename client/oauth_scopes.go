@@ -17,7 +17,8 @@ const maxStepUps = 2
 // new run, and so does a step-up that worked: the request sent again with
 // its token answered other than 401 or 403 (retryAnswered). Nothing else
 // ends a run: a server that answers the step-up's token with 401, and the
-// new login's token with 403 again, is counted all the same.
+// new login's token with 403 again, is counted all the same. A step-up
+// whose login failed is not counted (stepUpFailed).
 type stepUpRun struct {
 	scopes string
 	count  int
@@ -35,6 +36,19 @@ func (o *OAuth) stepUpAllowed(scopes []string) bool {
 	}
 	o.stepUps.count++
 	return o.stepUps.count <= maxStepUps
+}
+
+// stepUpFailed takes back the count of a step-up for scopes whose login
+// failed (the user closed the browser, the authorization server refused):
+// the bound is for a server that keeps refusing what a login got, and a
+// failed login returns its error to the caller, so nothing loops.
+func (o *OAuth) stepUpFailed(scopes []string) {
+	key := strings.Join(slices.Sorted(slices.Values(scopes)), " ")
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.stepUps.scopes == key && o.stepUps.count > 0 {
+		o.stepUps.count--
+	}
 }
 
 // retryAnswered sees the answer to a request sent again after a login
