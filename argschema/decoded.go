@@ -58,7 +58,7 @@ func fitMapKeys(t reflect.Type, s *jsonschema.Schema) *jsonschema.Schema {
 	case reflect.PointerTo(kt).Implements(textUnmarshaler):
 	case kt.Kind() >= reflect.Int && kt.Kind() <= reflect.Int64:
 		s.PropertyNames = &jsonschema.Schema{Pattern: schemapattern.IntegerKey(kt.Bits(), true)}
-	case kt.Kind() >= reflect.Uint && kt.Kind() <= reflect.Uint64:
+	case kt.Kind() >= reflect.Uint && kt.Kind() <= reflect.Uintptr: // the decoder reads a uintptr as a uint
 		s.PropertyNames = &jsonschema.Schema{Pattern: schemapattern.IntegerKey(kt.Bits(), false)}
 	}
 	return s.AdditionalProperties
