@@ -15,15 +15,15 @@ import (
 // calls bindings generated on a 64-bit machine stale.
 func TestIntegerKeyBindingsDoNotDependOnGOARCH(t *testing.T) {
 	dir := filepath.Join("testdata", "fixture", "intkeys")
-	var schemas []string
+	var keys []any
 	for _, arch := range []string{"amd64", "386"} {
 		pkg, err := Load(dir, LoadOptions{Env: append(testEnv(), "GOARCH="+arch)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		schemas = append(schemas, string(pkg.Tools[0].InputSchema.JSON))
+		keys = append(keys, at(decodeSchema(t, pkg.Tools[0].InputSchema), "properties", "i", "propertyNames", "pattern"))
 	}
-	if schemas[0] != schemas[1] {
-		t.Errorf("the inputSchema of the intkeys fixture depends on GOARCH:\namd64: %s\n386:   %s", schemas[0], schemas[1])
+	if keys[0] != keys[1] {
+		t.Errorf("the map[int] key pattern of the intkeys fixture depends on GOARCH:\namd64: %v\n386:   %v", keys[0], keys[1])
 	}
 }
