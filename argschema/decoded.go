@@ -57,11 +57,23 @@ func fitMapKeys(t reflect.Type, s *jsonschema.Schema) *jsonschema.Schema {
 	switch {
 	case reflect.PointerTo(kt).Implements(textUnmarshaler):
 	case kt.Kind() >= reflect.Int && kt.Kind() <= reflect.Int64:
-		s.PropertyNames = &jsonschema.Schema{Pattern: schemapattern.IntegerKey(kt.Bits(), true)}
+		s.PropertyNames = &jsonschema.Schema{Pattern: schemapattern.IntegerKey(keyBits(kt), true)}
 	case kt.Kind() >= reflect.Uint && kt.Kind() <= reflect.Uintptr: // the decoder reads a uintptr as a uint
-		s.PropertyNames = &jsonschema.Schema{Pattern: schemapattern.IntegerKey(kt.Bits(), false)}
+		s.PropertyNames = &jsonschema.Schema{Pattern: schemapattern.IntegerKey(keyBits(kt), false)}
 	}
 	return s.AdditionalProperties
+}
+
+// keyBits is the size an integer map key's pattern is for: int, uint and
+// uintptr count as 64 bits on every target, as at build time (package
+// bind), so a tool's schema does not depend on the server's machine; a
+// 32-bit server's decoder still refuses a key beyond its int's range.
+func keyBits(kt reflect.Type) int {
+	switch kt.Kind() {
+	case reflect.Int, reflect.Uint, reflect.Uintptr:
+		return 64
+	}
+	return kt.Bits()
 }
 
 // fitFields fits the property of each field of struct type t in s that
