@@ -31,10 +31,9 @@ type LoadOptions struct {
 }
 
 // loadMode is the one go/packages mode: syntax and types of the package
-// itself, export data (no syntax) for its dependencies, and the sizes of
-// the target's types (the range of an int map key).
+// itself, export data (no syntax) for its dependencies.
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes
+	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo
 
 // Load loads the Go package in dir with one go/packages call, finds its
 // //mcp: directives and checks the funcs they annotate. Directive problems
@@ -92,7 +91,7 @@ func Load(dir string, opts LoadOptions) (*Package, error) {
 		return nil, fmt.Errorf("bind: %s: package has no type information", dir)
 	}
 	b := &binder{
-		fset: p.Fset, pkg: p.Types, info: p.TypesInfo, sizes: p.TypesSizes, errs: &errs,
+		fset: p.Fset, pkg: p.Types, info: p.TypesInfo, errs: &errs,
 		out:   &Package{Name: p.Name, Path: p.PkgPath, Dir: abs, Types: p.Types, fset: p.Fset, info: p.TypesInfo, generated: map[string]bool{}},
 		names: map[string]token.Position{},
 	}
@@ -164,7 +163,6 @@ type binder struct {
 	fset    *token.FileSet
 	pkg     *types.Package
 	info    *types.Info
-	sizes   types.Sizes // of the target the package is built for; nil when unknown
 	errs    *ErrorList
 	out     *Package
 	names   map[string]token.Position // "tool:name", "prompt:name", … → first declaration

@@ -149,7 +149,7 @@ func (d *deriver) mapSchema(m *types.Map, pos token.Position, path string) *json
 	// (encoding/json and the arguments decoder call it), whatever their
 	// text: no integer pattern.
 	if key.Info()&types.IsInteger != 0 && !textKey {
-		s.PropertyNames = &jsonschema.Schema{Pattern: d.integerKeyPattern(key)}
+		s.PropertyNames = &jsonschema.Schema{Pattern: integerKeyPattern(key)}
 	}
 	return s
 }
@@ -157,13 +157,20 @@ func (d *deriver) mapSchema(m *types.Map, pos token.Position, path string) *json
 // integerKeyPattern matches the text encoding/json writes for a key of
 // the integer type key, the only text the arguments decoder reads as one:
 // "01", "+1" or "-0" would name the key another member names, and a value
-// out of the type's range ("256" for a uint8) is no key of it. int and
-// uint have the size of the target the package is built for (64 bits when
-// it is not known).
-func (d *deriver) integerKeyPattern(key *types.Basic) string {
+// out of the type's range ("256" for a uint8) is no key of it. int, uint
+// and uintptr count as 64 bits whatever the target: a tool's inputSchema
+// (and mcp_gen.go, which has no build constraint) does not depend on the
+// machine that generates or serves it; a 32-bit server's decoder still
+// refuses a key beyond its int's range, naming the member.
+func integerKeyPattern(key *types.Basic) string {
 	bits := 64
-	if d.b.sizes != nil {
-		bits = int(d.b.sizes.Sizeof(key)) * 8
+	switch key.Kind() {
+	case types.Int8, types.Uint8:
+		bits = 8
+	case types.Int16, types.Uint16:
+		bits = 16
+	case types.Int32, types.Uint32:
+		bits = 32
 	}
 	return schemapattern.IntegerKey(bits, key.Info()&types.IsUnsigned == 0)
 }

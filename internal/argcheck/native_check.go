@@ -260,12 +260,6 @@ func (c *checker) object(s *nativeSchema, t *tape, obj int) bool {
 		if edit.drops(m) {
 			continue
 		}
-		if s.names != nil && !c.propertyName(s.names, t, m) {
-			ok = false
-			if c.quiet > 0 {
-				return false
-			}
-		}
 		var sub *nativeSchema
 		found := false
 		switch {
@@ -294,9 +288,6 @@ func (c *checker) object(s *nativeSchema, t *tape, obj int) bool {
 	}
 	if edit != nil {
 		for _, a := range edit.add {
-			if s.names != nil && !c.addedPropertyName(s.names, a.name) {
-				ok = false
-			}
 			sub, found := s.prop(a.name)
 			switch {
 			case !found && s.noExtra:
@@ -315,6 +306,12 @@ func (c *checker) object(s *nativeSchema, t *tape, obj int) bool {
 	}
 	for _, name := range extra {
 		c.failAt(name, "additionalProperties", "property is not allowed")
+	}
+	if s.names != nil {
+		// After the members' values and "additionalProperties", as
+		// santhosh-tekuri checks them: a member refused both ways has
+		// its problems in the same order.
+		ok = c.propertyNames(s.names, t, obj, edit) && ok
 	}
 	return ok
 }

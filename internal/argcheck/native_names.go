@@ -6,6 +6,35 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
+// propertyNames checks the name of every member of object obj of t,
+// after its edit (a dropped member's name is not checked, a default's
+// added name is), against "propertyNames" schema s.
+func (c *checker) propertyNames(s *nativeSchema, t *tape, obj int, edit *objEdit) bool {
+	ok := true
+	for m := t.FirstMember(obj); m >= 0; m = t.NextMember(obj, m) {
+		if edit.drops(m) {
+			continue
+		}
+		if !c.propertyName(s, t, m) {
+			ok = false
+			if c.quiet > 0 {
+				return false
+			}
+		}
+	}
+	if edit != nil {
+		for _, a := range edit.add {
+			if !c.addedPropertyName(s, a.name) {
+				ok = false
+				if c.quiet > 0 {
+					return false
+				}
+			}
+		}
+	}
+	return ok
+}
+
 // propertyName checks member name node m of t against "propertyNames"
 // schema s. Its problems are at the member (the object's pointer and the
 // name), keyword "propertyNames", each message the name's own problem

@@ -40,3 +40,24 @@ func TestPropertyNamesNativeMatchesSanthosh(t *testing.T) {
 		}
 	}
 }
+
+// TestPropertyNameProblemsFollowTheMemberProblems: santhosh-tekuri checks
+// "propertyNames" after every member's value and "additionalProperties",
+// so of a member refused both by its name and by its value (or as not
+// allowed), the problems at its pointer come in that order; the native
+// checker reports them alike, and a derived integer-keyed map's member
+// "01" holding a number is told in the same words by both.
+func TestPropertyNameProblemsFollowTheMemberProblems(t *testing.T) {
+	intKeys, _ := json.Marshal(schemapattern.IntegerKey(64, true))
+	for _, c := range []struct{ schema, instance string }{
+		{`{"propertyNames":{"maxLength":1},"additionalProperties":{"type":"string"}}`, `{"ab":1}`},
+		{`{"propertyNames":{"maxLength":1},"additionalProperties":false}`, `{"ab":1,"c":2}`},
+		{`{"propertyNames":{"maxLength":1},"properties":{"ab":{"type":"string"}}}`, `{"ab":1,"cd":2}`},
+		{`{"propertyNames":{"maxLength":1},"properties":{"ab":{"type":"string","default":1}},"additionalProperties":false}`, `{}`},
+		{`{"type":"object","properties":{"m":{"type":"object","propertyNames":{"pattern":` + string(intKeys) + `},"additionalProperties":{"type":"string"}}}}`, `{"m":{"01":5,"1":"a"}}`},
+	} {
+		if !compareWithSanthosh(t, []byte(c.schema), []byte(c.instance)) {
+			t.Errorf("schema %s was not checked natively", c.schema)
+		}
+	}
+}
