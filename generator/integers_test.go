@@ -138,3 +138,29 @@ func TestIntegerEnumOfAStringThroughAllOfIsRefused(t *testing.T) {
 		t.Errorf("one declaration: got %v", err)
 	}
 }
+
+// TestIntegerBoundThroughAllOfIsComparedAsWritten — two allOf members
+// bounding one integer with numbers of the same float64 (9007199254740992
+// and 9007199254740993) kept the first member's text, so the merged bound
+// was the looser one: the schema loaded and its package accepted
+// 9007199254740992, which the second member refuses. The tighter bound,
+// compared as written, is the one kept (and refused here, as a float64
+// cannot hold it).
+func TestIntegerBoundThroughAllOfIsComparedAsWritten(t *testing.T) {
+	for _, c := range []struct{ defs, src, want string }{
+		{`{"B":{"allOf":[{"type":"object","properties":{"m":{"type":"integer","minimum":9007199254740992}}},{"type":"object","properties":{"m":{"minimum":9007199254740993}}}]}}`,
+			`{"B", ` + "`" + `{"m":9007199254740992}` + "`" + `, "refused"}`,
+			"#/$defs/B/allOf/1/properties/m/minimum: unsupported minimum 9007199254740993 on an integer"},
+		{`{"B":{"allOf":[{"type":"object","properties":{"m":{"type":"integer","maximum":-9007199254740992}}},{"type":"object","properties":{"m":{"maximum":-9007199254740993}}}]}}`,
+			`{"B", ` + "`" + `{"m":-9007199254740992}` + "`" + `, "refused"}`,
+			"#/$defs/B/allOf/1/properties/m/maximum: unsupported maximum -9007199254740993 on an integer"},
+		{`{"B":{"allOf":[{"type":"object","properties":{"m":{"type":"integer","maximum":-9223372036854775808}}},{"type":"object","properties":{"m":{"maximum":-9223372036854775809}}}]}}`,
+			`{"B", ` + "`" + `{"m":-9223372036854775808}` + "`" + `, "refused"}`,
+			"#/$defs/B/allOf/1/properties/m/maximum: unsupported maximum -9223372036854775809: an integer is an int64, so no value could be below it"},
+	} {
+		err := generateOrRefuse(t, c.defs, boundsSrc+"\nvar cases = [][3]string{"+c.src+"}\n")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant an error %q", c.defs, err, c.want)
+		}
+	}
+}
