@@ -107,3 +107,22 @@ func TestAbsentIsNotNull(t *testing.T) {
 		t.Fatalf("refused: %v", err)
 	}
 }
+
+// TestOptionalNullableByteStringRoundTrips — an optional byte string that
+// may be null is a *[]byte, and the append encoder wrote the bytes it
+// points to as an array of numbers: "aGk=" came back as [104,105], which
+// the decoder itself refuses.
+func TestOptionalNullableByteStringRoundTrips(t *testing.T) {
+	defs := `{"T":{"type":"object","properties":{"b":{"type":["string","null"],"format":"byte"}}}}`
+	err := generateOrRefuse(t, defs, roundTripSrc+`
+var cases = [][2]string{
+	{"T", `+"`{}`"+`},
+	{"T", `+"`"+`{"b":null}`+"`"+`},
+	{"T", `+"`"+`{"b":""}`+"`"+`},
+	{"T", `+"`"+`{"b":"aGk="}`+"`"+`},
+}
+`)
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+}
