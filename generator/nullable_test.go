@@ -126,3 +126,37 @@ var cases = [][2]string{
 		t.Fatalf("refused: %v", err)
 	}
 }
+
+// TestNullableCollectionOfUnionsRefusesNilElement — the encoder refuses a
+// nil union element (written as null, which the decoder refuses) in an
+// array or map of unions, but not when the array or map itself may be
+// null: {"au":[null]} went out, and the peer refused it ("au[0]: expected
+// an object, got null"). The elements are checked whether or not the
+// collection may be null, required or optional.
+func TestNullableCollectionOfUnionsRefusesNilElement(t *testing.T) {
+	defs := `{"T":{"type":"object","properties":{
+		"au":{"type":["array","null"],"items":{"$ref":"#/$defs/U"}},
+		"mu":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/U"}},
+		"ou":{"type":["array","null"],"items":{"$ref":"#/$defs/U"}}},"required":["au","mu"]},
+		"U":{"anyOf":[{"$ref":"#/$defs/O"},{"$ref":"#/$defs/P"}]},
+		"O":{"type":"object","properties":{"k":{"const":"o"}},"required":["k"]},
+		"P":{"type":"object","properties":{"k":{"const":"p"}},"required":["k"]}}`
+	err := generateOrRefuse(t, defs, roundTripSrc+`
+var cases = [][2]string{
+	{"T", `+"`"+`{"au":null,"mu":null}`+"`"+`},
+	{"T", `+"`"+`{"au":null,"mu":null,"ou":null}`+"`"+`},
+	{"T", `+"`"+`{"au":[{"k":"o"}],"mu":{"a":{"k":"p"}},"ou":[{"k":"p"}]}`+"`"+`},
+}
+
+func TestNilElementIsRefused(t *testing.T) {
+	for _, x := range []T{{Au: []U{nil}}, {Mu: map[string]U{"a": nil}}, {Ou: &[]U{(*O)(nil)}}} {
+		if b, err := json.Marshal(x); err == nil {
+			t.Errorf("%+v encoded as %s, which its decoder refuses", x, b)
+		}
+	}
+}
+`)
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+}
