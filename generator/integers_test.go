@@ -164,3 +164,15 @@ func TestIntegerBoundThroughAllOfIsComparedAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegerBoundNoFloat64HoldsSaysSo — a minimum of 9223372036854775807
+// is held as the float64 2^63, which no int64 meets: the refusal said the
+// float64 "admits 0", a value it refuses.
+func TestIntegerBoundNoFloat64HoldsSaysSo(t *testing.T) {
+	defs := `{"B":{"type":"object","properties":{"m":{"type":"integer","minimum":9223372036854775807}}}}`
+	err := generateOrRefuse(t, defs, boundsSrc+"\nvar cases = [][3]string{{\"B\", `{\"m\":9223372036854775807}`, \"ok\"}}\n")
+	want := "#/$defs/B/properties/m/minimum: unsupported minimum 9223372036854775807 on an integer: the generated check holds it as the float64 9223372036854775808, which no int64 meets, where the bound admits 9223372036854775807"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v\nwant an error %q", err, want)
+	}
+}
