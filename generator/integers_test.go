@@ -176,3 +176,23 @@ func TestIntegerBoundNoFloat64HoldsSaysSo(t *testing.T) {
 		t.Errorf("got %v\nwant an error %q", err, want)
 	}
 }
+
+// TestScalarUnionOfTypesKeepsBounds — a union of primitives written as a
+// type list ({"type": ["integer", "string"], "minimum": 10}) dropped its
+// bounds: 5 was accepted, where the same bound on an anyOf member is kept.
+// Its numbers are bounded now (exactly, near 2^62 too); its strings and
+// null are not numbers, and pass.
+func TestScalarUnionOfTypesKeepsBounds(t *testing.T) {
+	defs := `{"B":{"type":"object","properties":{
+		"iu":{"type":["integer","string"],"minimum":10},
+		"ru":{"$ref":"#/$defs/U"}}},
+		"U":{"type":["integer","string","null"],"minimum":4611686018427387904,"maximum":4611686018427388928}}`
+	q := func(msg, want string) string { return "{\"B\", `" + msg + "`, \"" + want + "\"},\n" }
+	src := boundsSrc + "\nvar cases = [][3]string{\n" +
+		q(`{"iu":5}`, "refused") + q(`{"iu":10}`, "ok") + q(`{"iu":"5"}`, "ok") +
+		q(`{"ru":4611686018427387903}`, "refused") + q(`{"ru":4611686018427387904}`, "ok") + q(`{"ru":4611686018427388928}`, "ok") + q(`{"ru":4611686018427388929}`, "refused") +
+		q(`{"ru":null}`, "ok") + q(`{"ru":"x"}`, "ok") + "}\n"
+	if err := generateOrRefuse(t, defs, src); err != nil {
+		t.Fatal(err)
+	}
+}
