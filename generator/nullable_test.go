@@ -160,3 +160,40 @@ func TestNilElementIsRefused(t *testing.T) {
 		t.Fatalf("refused: %v", err)
 	}
 }
+
+// TestInlineScalarUnionWithNullTakesNull — a member whose type lists
+// several primitives and null ({"type": ["integer", "string", "null"]})
+// refused null, required or optional ("expected integer or string, got
+// null"): its inline union dropped null from its types, which only the
+// member's reference kept. It keeps null now, as a definition of the same
+// schema does, and an optional one keeps null apart from absent.
+func TestInlineScalarUnionWithNullTakesNull(t *testing.T) {
+	defs := `{"T":{"type":"object","properties":{
+		"ri":{"type":["integer","string","null"]},
+		"oi":{"type":["integer","string","null"],"maximum":5},
+		"ob":{"type":["string","number","boolean","null"]}},"required":["ri"]}}`
+	err := generateOrRefuse(t, defs, roundTripSrc+`
+var cases = [][2]string{
+	{"T", `+"`"+`{"ri":null}`+"`"+`},
+	{"T", `+"`"+`{"ri":1,"oi":null,"ob":null}`+"`"+`},
+	{"T", `+"`"+`{"ri":"a","oi":5,"ob":true}`+"`"+`},
+	{"T", `+"`"+`{"ri":"a","oi":"x","ob":1.5}`+"`"+`},
+}
+
+func TestBoundsKept(t *testing.T) {
+	var x T
+	if err := json.Unmarshal([]byte(`+"`"+`{"ri":1,"oi":6}`+"`"+`), &x); err == nil {
+		t.Errorf("oi 6 accepted")
+	}
+	var absent, null T
+	json.Unmarshal([]byte(`+"`"+`{"ri":1}`+"`"+`), &absent)
+	json.Unmarshal([]byte(`+"`"+`{"ri":1,"oi":null}`+"`"+`), &null)
+	if reflect.DeepEqual(absent, null) {
+		t.Errorf("absent and null decode alike")
+	}
+}
+`)
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+}

@@ -646,7 +646,10 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 	if n == nil || n.isEmpty() {
 		return &Ref{Any: true}
 	}
-	if slices.Contains(n.Type, "null") {
+	if slices.Contains(n.Type, "null") && !(len(n.Type) > 2 && len(n.Enum) == 0 && n.Const == nil) {
+		// A union of primitives ({"type": ["integer", "string", "null"]})
+		// keeps null among its types, as a definition does: its Value is
+		// nil for null.
 		c := *n
 		c.Type = slices.DeleteFunc(slices.Clone(n.Type), func(s string) bool { return s == "null" })
 		r := b.ref(&c, ptr, hint)
