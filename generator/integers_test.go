@@ -138,3 +138,61 @@ func TestIntegerEnumOfAStringThroughAllOfIsRefused(t *testing.T) {
 		t.Errorf("one declaration: got %v", err)
 	}
 }
+
+// TestIntegerBoundThroughAllOfIsComparedAsWritten — two allOf members
+// bounding one integer with numbers of the same float64 (9007199254740992
+// and 9007199254740993) kept the first member's text, so the merged bound
+// was the looser one: the schema loaded and its package accepted
+// 9007199254740992, which the second member refuses. The tighter bound,
+// compared as written, is the one kept (and refused here, as a float64
+// cannot hold it).
+func TestIntegerBoundThroughAllOfIsComparedAsWritten(t *testing.T) {
+	for _, c := range []struct{ defs, src, want string }{
+		{`{"B":{"allOf":[{"type":"object","properties":{"m":{"type":"integer","minimum":9007199254740992}}},{"type":"object","properties":{"m":{"minimum":9007199254740993}}}]}}`,
+			`{"B", ` + "`" + `{"m":9007199254740992}` + "`" + `, "refused"}`,
+			"#/$defs/B/allOf/1/properties/m/minimum: unsupported minimum 9007199254740993 on an integer"},
+		{`{"B":{"allOf":[{"type":"object","properties":{"m":{"type":"integer","maximum":-9007199254740992}}},{"type":"object","properties":{"m":{"maximum":-9007199254740993}}}]}}`,
+			`{"B", ` + "`" + `{"m":-9007199254740992}` + "`" + `, "refused"}`,
+			"#/$defs/B/allOf/1/properties/m/maximum: unsupported maximum -9007199254740993 on an integer"},
+		{`{"B":{"allOf":[{"type":"object","properties":{"m":{"type":"integer","maximum":-9223372036854775808}}},{"type":"object","properties":{"m":{"maximum":-9223372036854775809}}}]}}`,
+			`{"B", ` + "`" + `{"m":-9223372036854775808}` + "`" + `, "refused"}`,
+			"#/$defs/B/allOf/1/properties/m/maximum: unsupported maximum -9223372036854775809: an integer is an int64, so no value could be below it"},
+	} {
+		err := generateOrRefuse(t, c.defs, boundsSrc+"\nvar cases = [][3]string{"+c.src+"}\n")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant an error %q", c.defs, err, c.want)
+		}
+	}
+}
+
+// TestIntegerBoundNoFloat64HoldsSaysSo — a minimum of 9223372036854775807
+// is held as the float64 2^63, which no int64 meets: the refusal said the
+// float64 "admits 0", a value it refuses.
+func TestIntegerBoundNoFloat64HoldsSaysSo(t *testing.T) {
+	defs := `{"B":{"type":"object","properties":{"m":{"type":"integer","minimum":9223372036854775807}}}}`
+	err := generateOrRefuse(t, defs, boundsSrc+"\nvar cases = [][3]string{{\"B\", `{\"m\":9223372036854775807}`, \"ok\"}}\n")
+	want := "#/$defs/B/properties/m/minimum: unsupported minimum 9223372036854775807 on an integer: the generated check holds it as the float64 9223372036854775808, which no int64 meets, where the bound admits 9223372036854775807"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v\nwant an error %q", err, want)
+	}
+}
+
+// TestScalarUnionOfTypesKeepsBounds — a union of primitives written as a
+// type list ({"type": ["integer", "string"], "minimum": 10}) dropped its
+// bounds: 5 was accepted, where the same bound on an anyOf member is kept.
+// Its numbers are bounded now (exactly, near 2^62 too); its strings and
+// null are not numbers, and pass.
+func TestScalarUnionOfTypesKeepsBounds(t *testing.T) {
+	defs := `{"B":{"type":"object","properties":{
+		"iu":{"type":["integer","string"],"minimum":10},
+		"ru":{"$ref":"#/$defs/U"}}},
+		"U":{"type":["integer","string","null"],"minimum":4611686018427387904,"maximum":4611686018427388928}}`
+	q := func(msg, want string) string { return "{\"B\", `" + msg + "`, \"" + want + "\"},\n" }
+	src := boundsSrc + "\nvar cases = [][3]string{\n" +
+		q(`{"iu":5}`, "refused") + q(`{"iu":10}`, "ok") + q(`{"iu":"5"}`, "ok") +
+		q(`{"ru":4611686018427387903}`, "refused") + q(`{"ru":4611686018427387904}`, "ok") + q(`{"ru":4611686018427388928}`, "ok") + q(`{"ru":4611686018427388929}`, "refused") +
+		q(`{"ru":null}`, "ok") + q(`{"ru":"x"}`, "ok") + "}\n"
+	if err := generateOrRefuse(t, defs, src); err != nil {
+		t.Fatal(err)
+	}
+}

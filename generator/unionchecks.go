@@ -18,12 +18,13 @@ func isUnion(r *schema.Ref) bool {
 // unionChecks are the encoder's checks of a member that is a union, or an
 // array or map of unions: nil, or a nil pointer of a member type, is
 // written as null, which the decoder refuses where the schema does not let
-// the value be null (a nil optional member is left out, not written).
+// the value be null (a nil optional member is left out, not written). The
+// elements of an array or map that may itself be null are checked too.
 func unionChecks(gf goField) []jen.Code {
-	v, name := jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name)
+	v, name := fieldValue(gf), jen.Lit(gf.Name)
 	r := gf.Type
 	switch {
-	case r.Nullable:
+	case isUnion(r) && r.Nullable:
 		return nil
 	case isUnion(r):
 		return []jen.Code{jen.Id("checkUnion").Call(v, name, jen.Lit(gf.Required))}

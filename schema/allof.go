@@ -231,12 +231,8 @@ func (m *allOfMerge) property(a, c *node, ptr string) *node {
 			b.errorf(ptr+"/enum", "enums in an allOf without a common value: no value fits both")
 		}
 	}
-	if x.Minimum = larger(x.Minimum, c.Minimum); x.Minimum == c.Minimum {
-		x.minimumText = c.minimumText
-	}
-	if x.Maximum = smaller(x.Maximum, c.Maximum); x.Maximum == c.Maximum {
-		x.maximumText = c.maximumText
-	}
+	x.Minimum, x.minimumText = tighterBound(x.Minimum, x.minimumText, c.Minimum, c.minimumText, true)
+	x.Maximum, x.maximumText = tighterBound(x.Maximum, x.maximumText, c.Maximum, c.maximumText, false)
 	x.MinItems, x.MaxItems = larger(x.MinItems, c.MinItems), smaller(x.MaxItems, c.MaxItems)
 	x.MinLength, x.MaxLength = larger(x.MinLength, c.MinLength), smaller(x.MaxLength, c.MaxLength)
 	switch {
@@ -363,6 +359,24 @@ func larger[T int | float64](a, c *T) *T {
 		return c
 	}
 	return a
+}
+
+// tighterBound is the tighter of two optional bounds, a's and c's, with
+// the text it is written as: the greater of two minimums (lower) or the
+// lesser of two maximums, compared as written, not as their float64s, which
+// may be one number (9007199254740992 and 9007199254740993).
+func tighterBound(a *float64, aText string, c *float64, cText string, lower bool) (*float64, string) {
+	if c == nil {
+		return a, aText
+	}
+	if a == nil {
+		return c, cText
+	}
+	cmp := exactNumber(cText, *c).Cmp(exactNumber(aText, *a))
+	if lower && cmp > 0 || !lower && cmp < 0 {
+		return c, cText
+	}
+	return a, aText
 }
 
 // smaller is the lesser of two optional upper bounds.

@@ -381,7 +381,7 @@ func (b *builder) define(t *Type, n *node) {
 	case len(n.Type) > 1 && len(n.Enum) > 0:
 		b.defineTypedEnum(t, n, ptr)
 	case len(n.Type) > 1:
-		b.defineScalarUnion(t, n.Type, ptr) // "null" stays allowed: it decodes as nil and encodes again
+		b.defineScalarUnion(t, n, ptr) // "null" stays allowed: it decodes as nil and encodes again
 	case hasType(n, "object") || n.Properties != nil:
 		if n.Properties == nil && n.AdditionalProperties != nil && n.AdditionalProperties.Allowed {
 			t.Kind = KindMap
@@ -517,14 +517,19 @@ func (b *builder) defineTypedEnum(t *Type, n *node, ptr string) {
 	}
 }
 
-func (b *builder) defineScalarUnion(t *Type, types typeList, ptr string) {
+func (b *builder) defineScalarUnion(t *Type, n *node, ptr string) {
 	t.Kind = KindScalarUnion
-	for _, name := range types {
+	for _, name := range n.Type {
 		if name == "null" {
 			t.Prims = append(t.Prims, Null)
 			continue
 		}
 		t.Prims = append(t.Prims, b.prim(name, ptr+"/type"))
+	}
+	if (hasType(n, "integer") || hasType(n, "number")) && (n.Minimum != nil || n.Maximum != nil) {
+		// {"type": ["integer", "string"], "minimum": 1}: its numbers are
+		// bounded, as those of one anyOf member would be.
+		t.Alternatives = []*Alternative{{At: "type", Types: slices.Clone(t.Prims), Minimum: n.Minimum, Maximum: n.Maximum}}
 	}
 }
 
@@ -641,7 +646,10 @@ func (b *builder) ref(n *node, ptr, hint string) *Ref {
 	if n == nil || n.isEmpty() {
 		return &Ref{Any: true}
 	}
-	if slices.Contains(n.Type, "null") {
+	if slices.Contains(n.Type, "null") && !(len(n.Type) > 2 && len(n.Enum) == 0 && n.Const == nil) {
+		// A union of primitives ({"type": ["integer", "string", "null"]})
+		// keeps null among its types, as a definition does: its Value is
+		// nil for null.
 		c := *n
 		c.Type = slices.DeleteFunc(slices.Clone(n.Type), func(s string) bool { return s == "null" })
 		r := b.ref(&c, ptr, hint)

@@ -73,8 +73,14 @@ func int64Bound(value *float64, text string, lower bool) string {
 		}
 		return fmt.Sprintf("%s: an integer is an int64, so no value could be below it", text)
 	}
-	if got, _ := int64Limit(new(big.Float).SetFloat64(*value), lower); got != want {
-		return fmt.Sprintf("%s on an integer: the generated check holds it as the float64 %s, which admits %d where the bound admits %d; write a bound a float64 holds exactly", text, strconv.FormatFloat(*value, 'f', -1, 64), got, want)
+	held := strconv.FormatFloat(*value, 'f', -1, 64)
+	if *value == math.Trunc(*value) {
+		held = new(big.Float).SetFloat64(*value).Text('f', 0) // exactly: 9223372036854775808, not …6000
+	}
+	if got, none := int64Limit(new(big.Float).SetFloat64(*value), lower); none {
+		return fmt.Sprintf("%s on an integer: the generated check holds it as the float64 %s, which no int64 meets, where the bound admits %d; write a bound a float64 holds exactly", text, held, want)
+	} else if got != want {
+		return fmt.Sprintf("%s on an integer: the generated check holds it as the float64 %s, which admits %d where the bound admits %d; write a bound a float64 holds exactly", text, held, got, want)
 	}
 	return ""
 }

@@ -211,10 +211,13 @@ func appendInside(dst []byte, v, inner reflect.Value, d encodeDepth) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	switch inner.Kind() {
-	case reflect.Slice:
+	switch {
+	case inner.Kind() == reflect.Slice && inner.Type().Elem().Kind() == reflect.Uint8 && !marshalsItself(inner.Type().Elem()):
+		dst = appendBase64(append(dst, '"'), inner.Bytes()) // a pointer to a []byte, base64 as encoding/json writes it
+		dst = append(dst, '"')
+	case inner.Kind() == reflect.Slice:
 		dst, err = appendElems(dst, inner, in)
-	case reflect.Map:
+	case inner.Kind() == reflect.Map:
 		dst, err = appendMap(dst, inner, in)
 	default:
 		dst, err = appendReflect(dst, inner, in)

@@ -93,3 +93,23 @@ func TestAppendJSONPointerToNilCollectionIsNull(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendJSONPointerToBytesIsBase64 — a pointer to a []byte (an
+// optional byte string that may be null: *[]byte) was written as an array
+// of numbers, where encoding/json writes the base64 string the decoder
+// reads; "aGk=" came back as [104,105].
+func TestAppendJSONPointerToBytesIsBase64(t *testing.T) {
+	hi, empty := []byte("hi"), []byte{}
+	type member struct {
+		B  *[]byte  `json:"b,omitempty"`
+		BB **[]byte `json:"bb"`
+	}
+	p := &hi
+	for _, v := range []any{&hi, &empty, member{B: &hi, BB: &p}, []*[]byte{&hi, nil}} {
+		want, _ := json.Marshal(v)
+		got, err := appendJSONAt(nil, v, encodeDepth{})
+		if err != nil || string(got) != string(want) {
+			t.Errorf("appendJSONAt(%#v) = %s, %v; want %s", v, got, err, want)
+		}
+	}
+}
