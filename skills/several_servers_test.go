@@ -63,3 +63,48 @@ func TestReloadKeepsVisibleOnEveryBoundServer(t *testing.T) {
 		}
 	}
 }
+
+// TestReloadBeforeBindIsNotServedBeforeBind: README "Skills": a Reload
+// before Bind "is served from Bind on". A server made from the options
+// Register filled and already answering before Bind listed the new set
+// from skills/list while its resources were still the registered set's,
+// so a skill the Reload added that Options.Visible hides (its SKILL.md
+// no resource there, so counted as visible) was listed and served by
+// skills/get. Until Bind it serves the registered set; from Bind the new one.
+func TestReloadBeforeBindIsNotServedBeforeBind(t *testing.T) {
+	sk, err := skills.New(testFS(), skills.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := server.Options{Name: "skills-test", Visible: func(_ context.Context, it server.Item) bool {
+		return !strings.HasPrefix(it.Name, "skill://secret/")
+	}}
+	sk.Register(&o)
+	s, err := server.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := testFS()
+	fsys["secret/SKILL.md"] = &fstest.MapFile{Data: skillWith("secret", "")}
+	fsys["fresh/SKILL.md"] = &fstest.MapFile{Data: skillWith("fresh", "")}
+	if err := sk.Reload(fsys); err != nil {
+		t.Fatal(err)
+	}
+	listed := func() map[string]bool {
+		got := map[string]bool{}
+		for _, e := range result[listResult](t, call(t, s, skills.MethodList, "")).Skills {
+			got[e.URI] = true
+		}
+		return got
+	}
+	if l := listed(); l["skill://secret/SKILL.md"] || l["skill://fresh/SKILL.md"] {
+		t.Errorf("before Bind, skills/list lists the skills the Reload added (secret is hidden by Visible): %v", l)
+	}
+	if r := call(t, s, skills.MethodGet, `{"uri":"skill://secret/SKILL.md"}`); r.Error == nil {
+		t.Errorf("before Bind, skills/get serves the skill Visible hides: %s", r.Result)
+	}
+	sk.Bind(s)
+	if l := listed(); l["skill://secret/SKILL.md"] || !l["skill://fresh/SKILL.md"] {
+		t.Errorf("after Bind, skills/list: %v, want fresh and not secret", l)
+	}
+}

@@ -49,6 +49,10 @@ type Skills struct {
 	// options: a server made from them and bound later follows the
 	// current set from it.
 	registered *catalog
+	// pending is the set a Reload loaded after Register and before any
+	// Bind: a server made from the options serves the registered set
+	// until Bind makes it follow this one.
+	pending *catalog
 
 	reloadPause func() // tests: run inside Reload between its steps
 }
@@ -99,7 +103,10 @@ func (k *Skills) Bind(s *server.Server) {
 		return
 	}
 	k.srvs = append(k.srvs, s)
-	if reg, cur := k.registered, k.cur.Load(); reg != nil && reg != cur {
+	if p := k.pending; p != nil {
+		k.pending = nil
+		_ = k.follow([]*server.Server{s}, k.cur.Load(), p, true)
+	} else if reg, cur := k.registered, k.cur.Load(); reg != nil && reg != cur {
 		// A set's resources always have a URI, a name and a read
 		// function, so AddResources cannot refuse them.
 		_ = k.follow([]*server.Server{s}, reg, cur, false)
@@ -114,8 +121,9 @@ func (k *Skills) Bind(s *server.Server) {
 // ones unregistered after, and a request whose set was swapped while it
 // ran reads again from the new one (snapshot.go), so a skill that
 // Options.Visible hides is never listed or served, even to a request
-// running during the Reload. Before Bind there is no server to update:
-// Bind registers the set then current.
+// running during the Reload. Before Bind there is no server to update: a
+// Reload after Register is served from Bind on (until then the registered
+// set is), Bind registering its files.
 func (k *Skills) Reload(fsys fs.FS) error {
 	c, err := load(fsys)
 	if err != nil {
@@ -123,7 +131,15 @@ func (k *Skills) Reload(fsys fs.FS) error {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if len(k.srvs) == 0 {
+	switch {
+	case len(k.srvs) > 0:
+	case k.registered != nil:
+		// A server made from the options Register filled may already
+		// answer with the registered files: the set it lists stays
+		// theirs until Bind registers the new files.
+		k.pending = c
+		return nil
+	default:
 		k.cur.Store(c)
 		return nil
 	}
