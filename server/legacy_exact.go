@@ -91,29 +91,8 @@ func appendObjects(dst []byte, objs []map[string]json.RawMessage) []byte {
 
 // repeatedName finds a member name repeated in some object of the JSON
 // value raw, at any depth: the legacy conversion rewrites a result only
-// when every reader would see the same members in it.
+// when every reader would see the same members in it. One pass over raw
+// (jsonscan.RepeatedName): a result nested deep is read in linear time.
 func repeatedName(raw []byte) (string, bool) {
-	switch jsonscan.Kind(raw) {
-	case '{':
-		var inner string
-		var found bool
-		dup, repeated, _ := jsonscan.Members(raw, func(_, value []byte) {
-			if !found {
-				inner, found = repeatedName(value)
-			}
-		})
-		if repeated {
-			return dup, true
-		}
-		return inner, found
-	case '[':
-		var name string
-		var found bool
-		jsonscan.EachElement(raw, func(value []byte) bool {
-			name, found = repeatedName(value)
-			return !found
-		})
-		return name, found
-	}
-	return "", false
+	return jsonscan.RepeatedName(raw)
 }

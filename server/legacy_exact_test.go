@@ -1,8 +1,10 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A legacy session reads members as the core does: exact names, a repeated
@@ -32,5 +34,33 @@ func TestLegacyExactMembers(t *testing.T) {
 	p.call("2", "tools/call", `{"name":"echo","arguments":{"text":"hi"},"_meta":{"progressToken":"p"}}`)
 	if m, line := p.response("2"); !strings.Contains(line, `"text":"hi"`) {
 		t.Fatalf("tools/call: %v", m)
+	}
+}
+
+// TestRepeatedNameIsLinearInNesting: the check that a legacy result
+// repeats no member name reads a result nested 200 000 deep (arrays or
+// objects) in one pass; skipping every nested value again at each level
+// took minutes (quadratic in the depth), a hang of the session's answer.
+func TestRepeatedNameIsLinearInNesting(t *testing.T) {
+	const d = 200000
+	arrays := []byte(deepValue(d))
+	objects := []byte(strings.Repeat(`{"a":`, d) + `{"b":1,"b":2}` + strings.Repeat(`}`, d))
+	done := make(chan string, 1)
+	go func() {
+		_, found := repeatedName(arrays)
+		name, dup := repeatedName(objects)
+		if found || !dup || name != "b" {
+			done <- fmt.Sprintf("arrays: %v; objects: %q %v, want no repetition, then \"b\"", found, name, dup)
+			return
+		}
+		done <- ""
+	}()
+	select {
+	case msg := <-done:
+		if msg != "" {
+			t.Error(msg)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("repeatedName on a value nested 200 000 deep still running after 3 s")
 	}
 }

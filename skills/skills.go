@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -41,11 +42,17 @@ type Skills struct {
 	opts Options
 	cur  atomic.Pointer[catalog]
 
-	mu  sync.Mutex // serializes Register, Bind and Reload
-	srv *server.Server
-	// registered is the set whose files Register put into server
-	// options, until Bind makes the server follow the current set.
+	mu sync.Mutex // serializes Register, Bind and Reload
+	// srvs are the servers bound, each serving the current set's files.
+	srvs []*server.Server
+	// registered is the set whose files Register last put into server
+	// options: a server made from them and bound later follows the
+	// current set from it.
 	registered *catalog
+	// pending is the set a Reload loaded after Register and before any
+	// Bind: a server made from the options serves the registered set
+	// until Bind makes it follow this one.
+	pending *catalog
 
 	reloadPause func() // tests: run inside Reload between its steps
 }
@@ -83,20 +90,27 @@ func (k *Skills) Register(opts *server.Options) {
 	opts.Extensions = append(opts.Extensions, k.Extension())
 }
 
-// Bind attaches the server the skills were registered with; Reload then
-// updates its resources. A Reload between Register and Bind had no server
-// to update: Bind makes the server's resources the files of the current
-// set (as that Reload would have).
+// Bind attaches a server the skills were registered with; Reload then
+// updates its resources. Every server bound is updated (several made from
+// the options Register filled each serve the current set). A Reload
+// between Register and Bind had no server to update: Bind makes the
+// server's resources the files of the current set (as that Reload would
+// have).
 func (k *Skills) Bind(s *server.Server) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.srv = s
-	if reg, cur := k.registered, k.cur.Load(); reg != nil && reg != cur {
+	if s == nil || slices.Contains(k.srvs, s) {
+		return
+	}
+	k.srvs = append(k.srvs, s)
+	if p := k.pending; p != nil {
+		k.pending = nil
+		_ = k.follow([]*server.Server{s}, k.cur.Load(), p, true)
+	} else if reg, cur := k.registered, k.cur.Load(); reg != nil && reg != cur {
 		// A set's resources always have a URI, a name and a read
 		// function, so AddResources cannot refuse them.
-		_ = k.follow(reg, cur, false)
+		_ = k.follow([]*server.Server{s}, reg, cur, false)
 	}
-	k.registered = nil
 }
 
 // Reload replaces the served skills with those of fsys, checked as New
@@ -107,8 +121,9 @@ func (k *Skills) Bind(s *server.Server) {
 // ones unregistered after, and a request whose set was swapped while it
 // ran reads again from the new one (snapshot.go), so a skill that
 // Options.Visible hides is never listed or served, even to a request
-// running during the Reload. Before Bind there is no server to update:
-// Bind registers the set then current.
+// running during the Reload. Before Bind there is no server to update: a
+// Reload after Register is served from Bind on (until then the registered
+// set is), Bind registering its files.
 func (k *Skills) Reload(fsys fs.FS) error {
 	c, err := load(fsys)
 	if err != nil {
@@ -116,17 +131,25 @@ func (k *Skills) Reload(fsys fs.FS) error {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.srv == nil {
+	switch {
+	case len(k.srvs) > 0:
+	case k.registered != nil:
+		// A server made from the options Register filled may already
+		// answer with the registered files: the set it lists stays
+		// theirs until Bind registers the new files.
+		k.pending = c
+		return nil
+	default:
 		k.cur.Store(c)
 		return nil
 	}
-	return k.follow(k.cur.Load(), c, true)
+	return k.follow(k.srvs, k.cur.Load(), c, true)
 }
 
-// follow makes the bound server's resources change from the files of set
+// follow makes the resources of servers srvs change from the files of set
 // old to those of set c, storing c as the current set (store) between
 // the registration of its files and the removal of old's others.
-func (k *Skills) follow(old, c *catalog, store bool) error {
+func (k *Skills) follow(srvs []*server.Server, old, c *catalog, store bool) error {
 	var gone, changed []string
 	for uri, f := range old.files {
 		switch nf := c.files[uri]; {
@@ -139,8 +162,10 @@ func (k *Skills) follow(old, c *catalog, store bool) error {
 	// The new files are resources before the catalog names them, so
 	// Options.Visible judges every skill a reader can see (a file the
 	// server does not serve would count as visible).
-	if err := k.srv.AddResources(k.resources(c)...); err != nil {
-		return err
+	for _, s := range srvs {
+		if err := s.AddResources(k.resources(c)...); err != nil {
+			return err
+		}
 	}
 	if k.reloadPause != nil {
 		k.reloadPause()
@@ -148,11 +173,13 @@ func (k *Skills) follow(old, c *catalog, store bool) error {
 	if store {
 		k.cur.Store(c)
 	}
-	if len(gone) > 0 {
-		k.srv.RemoveResources(gone...)
-	}
-	for _, uri := range changed {
-		k.srv.ResourceUpdated(uri)
+	for _, s := range srvs {
+		if len(gone) > 0 {
+			s.RemoveResources(gone...)
+		}
+		for _, uri := range changed {
+			s.ResourceUpdated(uri)
+		}
 	}
 	return nil
 }
