@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -116,4 +117,17 @@ func hostileCall(tr *HTTPTransport) error {
 	defer cancel()
 	_, err := tr.RoundTrip(ctx, &Request{ID: jsonrpc.IntID(1), Method: "tools/list", ProtocolVersion: "2026-07-28"})
 	return err
+}
+
+// issueNumberedTokens makes the authorization server's token endpoint
+// issue Bearer tokens "tok-1", "tok-2", … in turn; the count is how many it
+// issued.
+func (a *hostileAS) issueNumberedTokens() *atomic.Int32 {
+	issued := new(atomic.Int32)
+	a.token = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		n := issued.Add(1)
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("tok-%d", n), "token_type": "Bearer", "expires_in": 300})
+	}
+	return issued
 }

@@ -1,9 +1,7 @@
 package client
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -17,12 +15,7 @@ import (
 // ErrInsufficientScope; run with -race.
 func TestStepUpBoundHoldsUnderConcurrentCalls(t *testing.T) {
 	a := newHostileAS(t)
-	var issued atomic.Int32
-	a.token = func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		n := issued.Add(1)
-		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("tok-%d", n), "token_type": "Bearer", "expires_in": 300})
-	}
+	a.issueNumberedTokens()
 	a.mcp = func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") == "" {
 			a.challenge401(w)

@@ -2,9 +2,7 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"sync/atomic"
@@ -18,12 +16,7 @@ import (
 // what a login got.
 func TestStepUpsWhoseLoginFailedAreNotCounted(t *testing.T) {
 	a := newHostileAS(t)
-	var issued atomic.Int32
-	a.token = func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		n := issued.Add(1)
-		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("tok-%d", n), "token_type": "Bearer", "expires_in": 300})
-	}
+	a.issueNumberedTokens()
 	a.mcp = func(w http.ResponseWriter, r *http.Request) {
 		switch r.Header.Get("Authorization") {
 		case "":

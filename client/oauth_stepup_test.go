@@ -1,7 +1,6 @@
 package client
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -22,12 +21,7 @@ import (
 // not start a new count.
 func TestStepUpBoundSurvivesInterleaved401s(t *testing.T) {
 	a := newHostileAS(t)
-	var issued atomic.Int32
-	a.token = func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		n := issued.Add(1)
-		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("tok-%d", n), "token_type": "Bearer", "expires_in": 300})
-	}
+	a.issueNumberedTokens()
 	a.mcp = func(w http.ResponseWriter, r *http.Request) {
 		var n int
 		if _, err := fmt.Sscanf(r.Header.Get("Authorization"), "Bearer tok-%d", &n); err != nil || n%2 == 0 {
@@ -65,12 +59,7 @@ func TestStepUpBoundSurvivesInterleaved401s(t *testing.T) {
 // keeps stepping up rather than giving up after maxStepUps over its life.
 func TestStepUpThatWorkedStartsANewCount(t *testing.T) {
 	a := newHostileAS(t)
-	var issued atomic.Int32
-	a.token = func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		n := issued.Add(1)
-		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("tok-%d", n), "token_type": "Bearer", "expires_in": 300})
-	}
+	a.issueNumberedTokens()
 	var used sync.Map // token → requests it was presented on
 	a.mcp = func(w http.ResponseWriter, r *http.Request) {
 		auth := r.Header.Get("Authorization")

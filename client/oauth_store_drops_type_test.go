@@ -29,12 +29,7 @@ func (s *typelessStore) SaveToken(issuer, resource string, t *Token) {
 // names the store dropping token_type, not an HTTP 401.
 func TestStoreDroppingTokenTypeIsAClearError(t *testing.T) {
 	a := newHostileAS(t)
-	var issued atomic.Int32
-	a.token = func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		n := issued.Add(1)
-		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("tok-%d", n), "token_type": "Bearer", "expires_in": 300})
-	}
+	a.issueNumberedTokens()
 	a.mcp = func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer tok-") {
 			a.challenge401(w)
