@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,31 +24,39 @@ import (
 // the same MinRefresh limit), not refuse every such token until the cached
 // set is MaxAge (an hour) old. And a flood of kid-less tokens no key
 // verifies costs no more fetches than that limit allows.
-func TestKidlessTokenOfRotatedKeyRefetchesJWKS(t *testing.T) {
-	newKey := func() *ecdsa.PrivateKey {
-		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return k
-	}
-	oldKey, rotated, forger := newKey(), newKey(), newKey()
-	var current atomic.Pointer[ecdsa.PrivateKey]
-	current.Store(oldKey)
-	var fetches atomic.Int32
+// kidlessAS is an authorization server that signs its tokens without a
+// "kid": its JWKS serves the public half of current (or fails with 500
+// while down), fetches counts the fetches, and sign issues a valid access
+// token signed with a key.
+type kidlessAS struct {
+	current atomic.Pointer[ecdsa.PrivateKey]
+	down    atomic.Bool
+	fetches atomic.Int32
+	v       *JWTVerifier
+	sign    func(key *ecdsa.PrivateKey) string
+}
+
+func newKidlessAS(t *testing.T, first *ecdsa.PrivateKey) *kidlessAS {
+	a := &kidlessAS{}
+	a.current.Store(first)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		fetches.Add(1)
+		a.fetches.Add(1)
+		if a.down.Load() {
+			http.Error(w, "down", http.StatusInternalServerError)
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{
-			{Key: &current.Load().PublicKey, Algorithm: "ES256", Use: "sig"}}})
+			{Key: &a.current.Load().PublicKey, Algorithm: "ES256", Use: "sig"}}})
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	const iss, aud = "https://as.example", "https://mcp.example/mcp"
 	v, err := NewJWTVerifier(context.Background(), JWTConfig{Issuer: iss, Audience: aud, JWKSURL: srv.URL, MinRefresh: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sign := func(key *ecdsa.PrivateKey) string {
+	a.v = v
+	a.sign = func(key *ecdsa.PrivateKey) string {
 		sig, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, (&jose.SignerOptions{}).WithType("at+jwt"))
 		if err != nil {
 			t.Fatal(err)
@@ -60,15 +69,34 @@ func TestKidlessTokenOfRotatedKeyRefetchesJWKS(t *testing.T) {
 		}
 		return tok
 	}
+	return a
+}
+
+// allowFetch lets the next refetch through, as if MinRefresh had passed
+// since the last one (as TestJWTKeyRotation lets time pass).
+func (a *kidlessAS) allowFetch() {
+	a.v.keys.mu.Lock()
+	a.v.keys.tried = time.Time{}
+	a.v.keys.mu.Unlock()
+}
+
+func newECKey(t *testing.T) *ecdsa.PrivateKey {
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func TestKidlessTokenOfRotatedKeyRefetchesJWKS(t *testing.T) {
+	oldKey, rotated, forger := newECKey(t), newECKey(t), newECKey(t)
+	a := newKidlessAS(t, oldKey)
+	v, sign, fetches := a.v, a.sign, &a.fetches
 	if _, err := v.VerifyToken(context.Background(), sign(oldKey)); err != nil {
 		t.Fatalf("before the rotation: %v", err)
 	}
-	current.Store(rotated)
-	// MinRefresh has passed since the first fetch (as TestJWTKeyRotation
-	// lets time pass): the throttle allows one fetch.
-	v.keys.mu.Lock()
-	v.keys.tried = time.Time{}
-	v.keys.mu.Unlock()
+	a.current.Store(rotated)
+	a.allowFetch() // MinRefresh has passed since the first fetch
 	before := fetches.Load()
 	if _, err := v.VerifyToken(context.Background(), sign(rotated)); err != nil {
 		t.Errorf("a kid-less token signed with the rotated key refused (%d JWKS fetches for it): %v", fetches.Load()-before, err)
@@ -81,5 +109,29 @@ func TestKidlessTokenOfRotatedKeyRefetchesJWKS(t *testing.T) {
 	}
 	if got := fetches.Load() - before; got != 0 {
 		t.Errorf("20 kid-less tokens no key verifies, within MinRefresh of the last fetch: %d JWKS fetches, want 0", got)
+	}
+}
+
+// TestUnverifiedTokenSaysWhyTheKeysWereNotFetchedAgain: a token no cached
+// key verifies is refused as a bad signature, and the error says whether
+// fetching the JWKS again failed (the authorization server is down) or was
+// not tried (fetched within MinRefresh), so an operator can tell a forged
+// token from an outage.
+func TestUnverifiedTokenSaysWhyTheKeysWereNotFetchedAgain(t *testing.T) {
+	key := newECKey(t)
+	a := newKidlessAS(t, key)
+	if _, err := a.v.VerifyToken(context.Background(), a.sign(key)); err != nil {
+		t.Fatalf("a token of the served key: %v", err)
+	}
+	forged := a.sign(newECKey(t))
+	a.down.Store(true)
+	a.allowFetch()
+	_, err := a.v.VerifyToken(context.Background(), forged)
+	if err == nil || !strings.Contains(err.Error(), "bad signature") || !strings.Contains(err.Error(), "fetching the JWKS again failed") {
+		t.Errorf("a token no cached key verifies, the JWKS server down: %v, want a bad signature saying the fetch failed", err)
+	}
+	_, err = a.v.VerifyToken(context.Background(), forged)
+	if err == nil || !strings.Contains(err.Error(), "bad signature") || !strings.Contains(err.Error(), "not fetched again") {
+		t.Errorf("the same token right after, within MinRefresh: %v, want a bad signature saying the JWKS was not fetched again", err)
 	}
 }

@@ -191,12 +191,17 @@ func (v *JWTVerifier) verifiedClaims(ctx context.Context, tok *jwt.JSONWebToken,
 	if std, all, ok := claimsVerifiedBy(tok, keys); ok {
 		return std, all, nil
 	}
-	if keys, err = v.keys.refetch(ctx, h.KeyID, h.Algorithm, version); err == nil {
-		if std, all, ok := claimsVerifiedBy(tok, keys); ok {
-			return std, all, nil
-		}
+	keys, err = v.keys.refetch(ctx, h.KeyID, h.Algorithm, version)
+	switch {
+	case errors.Is(err, errThrottled):
+		return jwt.Claims{}, nil, fmt.Errorf("%w: bad signature (no key of the JWKS verifies it, and the JWKS was not fetched again: it was, less than MinRefresh ago)", errInvalid)
+	case err != nil:
+		return jwt.Claims{}, nil, fmt.Errorf("%w: bad signature (no cached key verifies it, and fetching the JWKS again failed: %v)", errInvalid, err)
 	}
-	return jwt.Claims{}, nil, fmt.Errorf("%w: bad signature", errInvalid)
+	if std, all, ok := claimsVerifiedBy(tok, keys); ok {
+		return std, all, nil
+	}
+	return jwt.Claims{}, nil, fmt.Errorf("%w: bad signature (no key of the JWKS, fetched again, verifies it)", errInvalid)
 }
 
 // claimsVerifiedBy returns the claims of tok when one of keys verifies its
