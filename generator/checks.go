@@ -10,13 +10,16 @@ import (
 // valueCheck is the call that refuses a field's value when its schema
 // would: an inline string enum or a bounded number. It is the same check on
 // decoding and encoding, so a handler cannot send what a peer must refuse.
+// present is the expression telling whether the member is present, so
+// that an empty string enum value stands for absence only when it is not:
+// the member's raw JSON is not nil on decoding, it is required on encoding.
 // It returns nil when the field has nothing to check.
-func (g *gen) valueCheck(gf goField) jen.Code {
+func (g *gen) valueCheck(gf goField, present jen.Code) jen.Code {
 	v := fieldValue(gf)
 	ptr := pointerField(gf.Field)
 	switch {
 	case len(gf.Enum) > 0 && gf.Type.Prim == schema.String && gf.Type.Named == nil && !ptr:
-		args := []jen.Code{v, jen.Lit(gf.Name), jen.Lit(gf.Required)}
+		args := []jen.Code{v, jen.Lit(gf.Name), present}
 		for _, e := range gf.Enum {
 			args = append(args, jen.Lit(e))
 		}
@@ -84,10 +87,11 @@ func checksScalar(t *schema.Type) bool {
 
 // valueChecks are the calls that refuse a field's value: its own check
 // (valueCheck), then the check of its elements when it is an array or a
-// map whose items or values the schema narrows.
-func (g *gen) valueChecks(gf goField) []jen.Code {
+// map whose items or values the schema narrows. present is as for
+// valueCheck.
+func (g *gen) valueChecks(gf goField, present jen.Code) []jen.Code {
 	var out []jen.Code
-	if check := g.valueCheck(gf); check != nil {
+	if check := g.valueCheck(gf, present); check != nil {
 		out = append(out, check)
 	}
 	if gf.Type.Array != nil || gf.Type.Map != nil {

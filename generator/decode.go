@@ -68,10 +68,14 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 		case gf.Const != nil:
 			body = append(body, jen.Id("constant").Call(jen.Op("&").Id("fs"), raw, jen.Lit(string(compactJSON(gf.Const))), jen.Lit(gf.Name), jen.False()))
 		}
-		fn := "optional"
+		mayBeNull := gf.Type.Nullable || admitsNull(gf.Type)
+		var fn string
 		switch {
+		case (!gf.Required || gf.Tag != "") && mayBeNull:
+			fn = "optional"
 		case !gf.Required || gf.Tag != "":
-		case gf.Type.Nullable || admitsNull(gf.Type):
+			fn = "optionalNotNull" // absent is allowed, null is not a value
+		case mayBeNull:
 			fn = "requiredOrNull" // present, but null is a value
 		default:
 			fn = "required"
@@ -85,7 +89,11 @@ func (g *gen) emitStructDecoder(f *jen.File, t *schema.Type) {
 			// basic/index: an absent resultType MUST be treated as "complete".
 			body = append(body, jen.If(jen.Add(raw.Clone()).Op("==").Nil()).Block(jen.Id("x").Dot(gf.Go).Op("=").Lit(gf.Tag)))
 		}
-		for _, check := range g.valueChecks(gf) {
+		var present jen.Code = jen.True()
+		if !gf.Required {
+			present = raw.Clone().Op("!=").Nil() // a present "" is a value, not absence
+		}
+		for _, check := range g.valueChecks(gf, present) {
 			body = append(body, jen.Id("fs").Dot("check").Call(check))
 		}
 	}

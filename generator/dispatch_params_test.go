@@ -27,7 +27,9 @@ const paramsDiffDefs = `{
 // The Dispatcher took absent params where the schema requires params that
 // may be null (R3, R5: ParamsRequired was cleared for them), and null where
 // optional union params may not be null (R2, R4, R8); the decoder refused
-// the null that anyOf [union, null] allows (R3, R4).
+// the null that anyOf [union, null] allows (R3, R4). Once the request's
+// decoder refused null for optional params that may not be null (R6), the
+// Dispatcher still took it as absent params.
 func TestDispatchAgreesWithDecodeNamedOnParams(t *testing.T) {
 	generateOrRefuse(t, paramsDiffDefs, `package p
 

@@ -18,7 +18,8 @@
 // that are a union are decoded by the union's decoder (the handler gets a
 // pointer to the member), and params the schema lets be null, required or
 // not, may be null (the handler then gets empty params, as when optional
-// params are absent); required params must be present, null or not.
+// params are absent); required params must be present, null or not; and
+// optional params the schema does not let be null refuse null.
 //
 // # Cost, and the bound for bad input
 //
@@ -44,7 +45,12 @@
 //
 //   - type object with properties: a struct; required members are checked
 //     on decoding, members the schema does not declare are kept in Extra
-//     (refused under additionalProperties: false).
+//     (refused under additionalProperties: false). Null is not absence:
+//     a member, optional or not, that the schema does not let be null
+//     refuses a present null ("x: must not be null"), whatever its kind;
+//     only a member the schema lets be null (a type list with "null",
+//     anyOf with {type: null}, a $ref to a nullable enum or scalar union,
+//     no type or true) takes it.
 //   - additionalProperties with a schema: on a struct, each undeclared
 //     member is checked against it; without properties, a map.
 //   - allOf of objects, with sibling properties/required: one merged
@@ -95,12 +101,16 @@
 //     they came. An object that may be
 //     null is supported as a member only: as a definition, an array item,
 //     a map value or a _meta object it is an error. With an enum, null is a
-//     value only if the enum lists it: a nullable string enum definition
-//     is an enum type whose empty value stands for null; a nullable
-//     member is a pointer whose value, when present, must be listed.
+//     value only if the enum lists it (a [T, "null"] member whose enum
+//     leaves null out may not be null, and refuses it): a nullable string
+//     enum definition is an enum type whose empty value stands for null; a
+//     nullable member is a pointer whose value, when present, must be
+//     listed.
 //   - enum: string enums are a named string type with constants and
 //     Valid; integer, number and boolean enums check their literals. Both
-//     are checked on decoding and on encoding. An enum value or a const
+//     are checked on decoding and on encoding. An optional string enum
+//     member, whose "" (its Go zero value) stands for absent, refuses a
+//     present "" on decoding unless the enum lists it. An enum value or a const
 //     that the declared type refuses is an error at its pointer.
 //   - enum, const and minimum/maximum on array items and map values
 //     (additionalProperties) of a primitive type: checked element by

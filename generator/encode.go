@@ -151,7 +151,7 @@ func (g *gen) emitStructEncoder(f *jen.File, t *schema.Type) {
 			}
 			fill = append(fill, fail(jen.Id("checkRaw").Call(jen.Id("x").Dot(gf.Go), jen.Lit(gf.Name), jen.LitByte(kind), jen.Lit(gf.Required && !gf.Type.Nullable))))
 		}
-		for _, check := range g.valueChecks(gf) {
+		for _, check := range g.valueChecks(gf, jen.Lit(gf.Required)) {
 			fill = append(fill, fail(check))
 		}
 		for _, check := range unionChecks(gf) {

@@ -175,13 +175,8 @@ func (g *gen) routeBody(md *schema.Method) []jen.Code {
 	case resolve(md.Params).Kind == schema.KindUnion:
 		body = append(body, g.decodeUnionParams(md)...)
 	default:
-		if md.ParamsRequired && md.ParamsNullable {
-			// present, but null is a value: decodeParams takes null when
-			// params are not required.
-			body = append(body, missingParams())
-		}
 		body = append(body,
-			jen.List(jen.Id("p"), jen.Err()).Op(":=").Id("decodeParams").Index(jen.Id(g.name(md.Params))).Call(jen.Id("raw"), jen.Lit(md.ParamsRequired && !md.ParamsNullable)),
+			jen.List(jen.Id("p"), jen.Err()).Op(":=").Id("decodeParams").Index(jen.Id(g.name(md.Params))).Call(jen.Id("raw"), jen.Lit(md.ParamsRequired), jen.Lit(md.ParamsNullable)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		)
 	}

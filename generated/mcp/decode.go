@@ -19,9 +19,9 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	}
 	*x = Annotations{}
 	var fs fields
-	optional(&fs, raw[0], &x.Audience, "audience", sliceOf(plain[Role]))
-	optional(&fs, raw[1], &x.LastModified, "lastModified", str)
-	optional(&fs, raw[2], &x.Priority, "priority", plain[*float64])
+	optionalNotNull(&fs, raw[0], &x.Audience, "audience", sliceOf(plain[Role]))
+	optionalNotNull(&fs, raw[1], &x.LastModified, "lastModified", str)
+	optionalNotNull(&fs, raw[2], &x.Priority, "priority", plain[*float64])
 	fs.check(checkBoundsOptional(x.Priority, "priority", bounds{
 		hasMax: true,
 		hasMin: true,
@@ -44,8 +44,8 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = AudioContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	required(&fs, raw[2], &x.Data, "data", base64Bytes)
 	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
 	constant(&fs, raw[4], "\"audio\"", "type", true)
@@ -66,7 +66,7 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	*x = BaseMetadata{}
 	var fs fields
 	required(&fs, raw[0], &x.Name, "name", str)
-	optional(&fs, raw[1], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[1], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -83,9 +83,9 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	*x = BlobResourceContents{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	required(&fs, raw[1], &x.Blob, "blob", base64Bytes)
-	optional(&fs, raw[2], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[2], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[3], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -103,9 +103,9 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = BooleanSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", plain[*bool])
-	optional(&fs, raw[1], &x.Description, "description", str)
-	optional(&fs, raw[2], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", plain[*bool])
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[2], &x.Title, "title", str)
 	constant(&fs, raw[3], "\"boolean\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -123,10 +123,10 @@ func (x *CacheableResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CacheableResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
-	optional(&fs, raw[2], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[2], &x.ResultType, "resultType", str)
 	if raw[2] == nil {
 		x.ResultType = "complete"
 	}
@@ -172,10 +172,10 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	*x = CallToolRequestParams{}
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
-	optional(&fs, raw[1], &x.Arguments, "arguments", rawObject)
-	optional(&fs, raw[2], &x.InputResponses, "inputResponses", plain[InputResponses])
+	optionalNotNull(&fs, raw[1], &x.Arguments, "arguments", rawObject)
+	optionalNotNull(&fs, raw[2], &x.InputResponses, "inputResponses", plain[InputResponses])
 	required(&fs, raw[3], &x.Name, "name", str)
-	optional(&fs, raw[4], &x.RequestState, "requestState", plain[*string])
+	optionalNotNull(&fs, raw[4], &x.RequestState, "requestState", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -192,10 +192,10 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CallToolResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.Content, "content", sliceOf(DecodeContentBlock))
-	optional(&fs, raw[2], &x.IsError, "isError", plain[*bool])
-	optional(&fs, raw[3], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[2], &x.IsError, "isError", plain[*bool])
+	optionalNotNull(&fs, raw[3], &x.ResultType, "resultType", str)
 	if raw[3] == nil {
 		x.ResultType = "complete"
 	}
@@ -254,8 +254,8 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CancelledNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
-	optional(&fs, raw[1], &x.Reason, "reason", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
+	optionalNotNull(&fs, raw[1], &x.Reason, "reason", str)
 	required(&fs, raw[2], &x.RequestID, "requestId", plain[RequestID])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -273,11 +273,11 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientCapabilities{}
 	var fs fields
-	optional(&fs, raw[0], &x.Elicitation, "elicitation", viaPointer[ClientCapabilitiesElicitation])
-	optional(&fs, raw[1], &x.Experimental, "experimental", mapOf(plain[JSONObject]))
-	optional(&fs, raw[2], &x.Extensions, "extensions", mapOf(plain[JSONObject]))
-	optional(&fs, raw[3], &x.Roots, "roots", viaPointer[ClientCapabilitiesRoots])
-	optional(&fs, raw[4], &x.Sampling, "sampling", viaPointer[ClientCapabilitiesSampling])
+	optionalNotNull(&fs, raw[0], &x.Elicitation, "elicitation", viaPointer[ClientCapabilitiesElicitation])
+	optionalNotNull(&fs, raw[1], &x.Experimental, "experimental", mapOf(plain[JSONObject]))
+	optionalNotNull(&fs, raw[2], &x.Extensions, "extensions", mapOf(plain[JSONObject]))
+	optionalNotNull(&fs, raw[3], &x.Roots, "roots", viaPointer[ClientCapabilitiesRoots])
+	optionalNotNull(&fs, raw[4], &x.Sampling, "sampling", viaPointer[ClientCapabilitiesSampling])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -294,8 +294,8 @@ func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientCapabilitiesElicitation{}
 	var fs fields
-	optional(&fs, raw[0], &x.Form, "form", plain[JSONObject])
-	optional(&fs, raw[1], &x.URL, "url", plain[JSONObject])
+	optionalNotNull(&fs, raw[0], &x.Form, "form", plain[JSONObject])
+	optionalNotNull(&fs, raw[1], &x.URL, "url", plain[JSONObject])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -328,8 +328,8 @@ func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientCapabilitiesSampling{}
 	var fs fields
-	optional(&fs, raw[0], &x.Context, "context", plain[JSONObject])
-	optional(&fs, raw[1], &x.Tools, "tools", plain[JSONObject])
+	optionalNotNull(&fs, raw[0], &x.Context, "context", plain[JSONObject])
+	optionalNotNull(&fs, raw[1], &x.Tools, "tools", plain[JSONObject])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -387,7 +387,7 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
 	required(&fs, raw[1], &x.Argument, "argument", via[CompleteRequestParamsArgument])
-	optional(&fs, raw[2], &x.Context, "context", viaPointer[CompleteRequestParamsContext])
+	optionalNotNull(&fs, raw[2], &x.Context, "context", viaPointer[CompleteRequestParamsContext])
 	required(&fs, raw[3], &x.Ref, "ref", DecodeCompleteRequestParamsRef)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -423,7 +423,7 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequestParamsContext{}
 	var fs fields
-	optional(&fs, raw[0], &x.Arguments, "arguments", mapOf(stringElement))
+	optionalNotNull(&fs, raw[0], &x.Arguments, "arguments", mapOf(stringElement))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -440,9 +440,9 @@ func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.Completion, "completion", via[CompleteResultCompletion])
-	optional(&fs, raw[2], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[2], &x.ResultType, "resultType", str)
 	if raw[2] == nil {
 		x.ResultType = "complete"
 	}
@@ -462,8 +462,8 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteResultCompletion{}
 	var fs fields
-	optional(&fs, raw[0], &x.HasMore, "hasMore", plain[*bool])
-	optional(&fs, raw[1], &x.Total, "total", optionalInteger)
+	optionalNotNull(&fs, raw[0], &x.HasMore, "hasMore", plain[*bool])
+	optionalNotNull(&fs, raw[1], &x.Total, "total", optionalInteger)
 	required(&fs, raw[2], &x.Values, "values", sliceOf(stringElement))
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -518,17 +518,17 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CreateMessageRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.IncludeContext, "includeContext", str)
-	fs.check(checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"))
+	optionalNotNull(&fs, raw[0], &x.IncludeContext, "includeContext", str)
+	fs.check(checkOneOf(x.IncludeContext, "includeContext", raw[0] != nil, "allServers", "none", "thisServer"))
 	required(&fs, raw[1], &x.MaxTokens, "maxTokens", integer)
 	required(&fs, raw[2], &x.Messages, "messages", sliceVia[SamplingMessage])
-	optional(&fs, raw[3], &x.Metadata, "metadata", plain[JSONObject])
-	optional(&fs, raw[4], &x.ModelPreferences, "modelPreferences", viaPointer[ModelPreferences])
-	optional(&fs, raw[5], &x.StopSequences, "stopSequences", sliceOf(stringElement))
-	optional(&fs, raw[6], &x.SystemPrompt, "systemPrompt", str)
-	optional(&fs, raw[7], &x.Temperature, "temperature", plain[*float64])
-	optional(&fs, raw[8], &x.ToolChoice, "toolChoice", viaPointer[ToolChoice])
-	optional(&fs, raw[9], &x.Tools, "tools", sliceVia[Tool])
+	optionalNotNull(&fs, raw[3], &x.Metadata, "metadata", plain[JSONObject])
+	optionalNotNull(&fs, raw[4], &x.ModelPreferences, "modelPreferences", viaPointer[ModelPreferences])
+	optionalNotNull(&fs, raw[5], &x.StopSequences, "stopSequences", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[6], &x.SystemPrompt, "systemPrompt", str)
+	optionalNotNull(&fs, raw[7], &x.Temperature, "temperature", plain[*float64])
+	optionalNotNull(&fs, raw[8], &x.ToolChoice, "toolChoice", viaPointer[ToolChoice])
+	optionalNotNull(&fs, raw[9], &x.Tools, "tools", sliceVia[Tool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -545,11 +545,11 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CreateMessageResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	required(&fs, raw[1], &x.Content, "content", DecodeSamplingContent)
 	required(&fs, raw[2], &x.Model, "model", str)
 	required(&fs, raw[3], &x.Role, "role", plain[Role])
-	optional(&fs, raw[4], &x.StopReason, "stopReason", str)
+	optionalNotNull(&fs, raw[4], &x.StopReason, "stopReason", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -586,12 +586,12 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = DiscoverResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
 	required(&fs, raw[2], &x.Capabilities, "capabilities", via[ServerCapabilities])
-	optional(&fs, raw[3], &x.Instructions, "instructions", str)
-	optional(&fs, raw[4], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[3], &x.Instructions, "instructions", str)
+	optionalNotNull(&fs, raw[4], &x.ResultType, "resultType", str)
 	if raw[4] == nil {
 		x.ResultType = "complete"
 	}
@@ -656,7 +656,7 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	var fs fields
 	required(&fs, raw[0], &x.Message, "message", str)
 	constant(&fs, raw[1], "\"form\"", "mode", false)
-	optional(&fs, raw[1], &x.Mode, "mode", str)
+	optionalNotNull(&fs, raw[1], &x.Mode, "mode", str)
 	required(&fs, raw[2], &x.RequestedSchema, "requestedSchema", via[ElicitRequestFormParamsRequestedSchema])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -674,9 +674,9 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	}
 	*x = ElicitRequestFormParamsRequestedSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Schema, "$schema", str)
+	optionalNotNull(&fs, raw[0], &x.Schema, "$schema", str)
 	required(&fs, raw[1], &x.Properties, "properties", mapOf(DecodePrimitiveSchemaDefinition))
-	optional(&fs, raw[2], &x.Required, "required", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[2], &x.Required, "required", sliceOf(stringElement))
 	constant(&fs, raw[3], "\"object\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -715,7 +715,7 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	var fs fields
 	required(&fs, raw[0], &x.Action, "action", str)
 	fs.check(checkOneOf(x.Action, "action", true, "accept", "cancel", "decline"))
-	optional(&fs, raw[1], &x.Content, "content", plain[map[string]ElicitResultContentValue])
+	optionalNotNull(&fs, raw[1], &x.Content, "content", plain[map[string]ElicitResultContentValue])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -732,8 +732,8 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	}
 	*x = EmbeddedResource{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	required(&fs, raw[2], &x.Resource, "resource", DecodeResourceContentsUnion)
 	constant(&fs, raw[3], "\"resource\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -792,10 +792,10 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	*x = GetPromptRequestParams{}
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
-	optional(&fs, raw[1], &x.Arguments, "arguments", mapOf(stringElement))
-	optional(&fs, raw[2], &x.InputResponses, "inputResponses", plain[InputResponses])
+	optionalNotNull(&fs, raw[1], &x.Arguments, "arguments", mapOf(stringElement))
+	optionalNotNull(&fs, raw[2], &x.InputResponses, "inputResponses", plain[InputResponses])
 	required(&fs, raw[3], &x.Name, "name", str)
-	optional(&fs, raw[4], &x.RequestState, "requestState", plain[*string])
+	optionalNotNull(&fs, raw[4], &x.RequestState, "requestState", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -812,10 +812,10 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetPromptResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Messages, "messages", sliceVia[PromptMessage])
-	optional(&fs, raw[3], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[3], &x.ResultType, "resultType", str)
 	if raw[3] == nil {
 		x.ResultType = "complete"
 	}
@@ -855,7 +855,7 @@ func (x *HeaderMismatchError) UnmarshalJSON(data []byte) error {
 	*x = HeaderMismatchError{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[HeaderMismatchErrorError])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
+	optionalNotNull(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -892,11 +892,11 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	}
 	*x = Icon{}
 	var fs fields
-	optional(&fs, raw[0], &x.MIMEType, "mimeType", str)
-	optional(&fs, raw[1], &x.Sizes, "sizes", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[0], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[1], &x.Sizes, "sizes", sliceOf(stringElement))
 	required(&fs, raw[2], &x.Src, "src", str)
-	optional(&fs, raw[3], &x.Theme, "theme", str)
-	fs.check(checkOneOf(x.Theme, "theme", false, "dark", "light"))
+	optionalNotNull(&fs, raw[3], &x.Theme, "theme", str)
+	fs.check(checkOneOf(x.Theme, "theme", raw[3] != nil, "dark", "light"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -913,7 +913,7 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 	}
 	*x = Icons{}
 	var fs fields
-	optional(&fs, raw[0], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[0], &x.Icons, "icons", sliceVia[Icon])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -930,8 +930,8 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = ImageContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	required(&fs, raw[2], &x.Data, "data", base64Bytes)
 	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
 	constant(&fs, raw[4], "\"image\"", "type", true)
@@ -951,12 +951,12 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	}
 	*x = Implementation{}
 	var fs fields
-	optional(&fs, raw[0], &x.Description, "description", str)
-	optional(&fs, raw[1], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[0], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[1], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[2], &x.Name, "name", str)
-	optional(&fs, raw[3], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.Title, "title", str)
 	required(&fs, raw[4], &x.Version, "version", str)
-	optional(&fs, raw[5], &x.WebsiteURL, "websiteUrl", str)
+	optionalNotNull(&fs, raw[5], &x.WebsiteURL, "websiteUrl", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -980,10 +980,10 @@ func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = InputRequiredResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
-	optional(&fs, raw[1], &x.InputRequests, "inputRequests", plain[InputRequests])
-	optional(&fs, raw[2], &x.RequestState, "requestState", plain[*string])
-	optional(&fs, raw[3], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[1], &x.InputRequests, "inputRequests", plain[InputRequests])
+	optionalNotNull(&fs, raw[2], &x.RequestState, "requestState", plain[*string])
+	optionalNotNull(&fs, raw[3], &x.ResultType, "resultType", str)
 	if raw[3] == nil {
 		x.ResultType = "input_required"
 	}
@@ -1004,8 +1004,8 @@ func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	*x = InputResponseRequestParams{}
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
-	optional(&fs, raw[1], &x.InputResponses, "inputResponses", plain[InputResponses])
-	optional(&fs, raw[2], &x.RequestState, "requestState", plain[*string])
+	optionalNotNull(&fs, raw[1], &x.InputResponses, "inputResponses", plain[InputResponses])
+	optionalNotNull(&fs, raw[2], &x.RequestState, "requestState", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1087,7 +1087,7 @@ func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
 	*x = JSONRPCErrorResponse{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[Error])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
+	optionalNotNull(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1107,7 +1107,7 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[1], &x.Method, "method", str)
-	optional(&fs, raw[2], &x.Params, "params", plain[map[string]any])
+	optionalNotNull(&fs, raw[2], &x.Params, "params", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1127,7 +1127,7 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Method, "method", str)
-	optional(&fs, raw[3], &x.Params, "params", plain[map[string]any])
+	optionalNotNull(&fs, raw[3], &x.Params, "params", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1163,11 +1163,11 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = LegacyTitledEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", str)
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", str)
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Enum, "enum", sliceOf(stringElement))
-	optional(&fs, raw[3], &x.EnumNames, "enumNames", sliceOf(stringElement))
-	optional(&fs, raw[4], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.EnumNames, "enumNames", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[4], &x.Title, "title", str)
 	constant(&fs, raw[5], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1205,12 +1205,12 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListPromptsResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
-	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
+	optionalNotNull(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.Prompts, "prompts", sliceVia[Prompt])
-	optional(&fs, raw[4], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[4], &x.ResultType, "resultType", str)
 	if raw[4] == nil {
 		x.ResultType = "complete"
 	}
@@ -1274,12 +1274,12 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourceTemplatesResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
-	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
+	optionalNotNull(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.ResourceTemplates, "resourceTemplates", sliceVia[ResourceTemplate])
-	optional(&fs, raw[4], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[4], &x.ResultType, "resultType", str)
 	if raw[4] == nil {
 		x.ResultType = "complete"
 	}
@@ -1343,12 +1343,12 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourcesResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
-	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
+	optionalNotNull(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[3], &x.Resources, "resources", sliceVia[Resource])
-	optional(&fs, raw[4], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[4], &x.ResultType, "resultType", str)
 	if raw[4] == nil {
 		x.ResultType = "complete"
 	}
@@ -1393,7 +1393,7 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	*x = ListRootsRequest{}
 	var fs fields
 	constant(&fs, raw[0], "\"roots/list\"", "method", true)
-	optional(&fs, raw[1], &x.Params, "params", viaPointer[ListRootsRequestParams])
+	optionalNotNull(&fs, raw[1], &x.Params, "params", viaPointer[ListRootsRequestParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1410,7 +1410,7 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListRootsRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1464,11 +1464,11 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListToolsResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
 	required(&fs, raw[1], &x.CacheScope, "cacheScope", str)
 	fs.check(checkOneOf(x.CacheScope, "cacheScope", true, "private", "public"))
-	optional(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
-	optional(&fs, raw[3], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[2], &x.NextCursor, "nextCursor", plain[*string])
+	optionalNotNull(&fs, raw[3], &x.ResultType, "resultType", str)
 	if raw[3] == nil {
 		x.ResultType = "complete"
 	}
@@ -1545,10 +1545,10 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = LoggingMessageNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
 	requiredOrNull(&fs, raw[1], &x.Data, "data", plain[any])
 	required(&fs, raw[2], &x.Level, "level", plain[LoggingLevel])
-	optional(&fs, raw[3], &x.Logger, "logger", str)
+	optionalNotNull(&fs, raw[3], &x.Logger, "logger", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1601,7 +1601,7 @@ func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error 
 	*x = MissingRequiredClientCapabilityError{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[MissingRequiredClientCapabilityErrorError])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
+	optionalNotNull(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1655,7 +1655,7 @@ func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	}
 	*x = ModelHint{}
 	var fs fields
-	optional(&fs, raw[0], &x.Name, "name", str)
+	optionalNotNull(&fs, raw[0], &x.Name, "name", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1672,22 +1672,22 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	}
 	*x = ModelPreferences{}
 	var fs fields
-	optional(&fs, raw[0], &x.CostPriority, "costPriority", plain[*float64])
+	optionalNotNull(&fs, raw[0], &x.CostPriority, "costPriority", plain[*float64])
 	fs.check(checkBoundsOptional(x.CostPriority, "costPriority", bounds{
 		hasMax: true,
 		hasMin: true,
 		max:    1.0,
 		min:    0.0,
 	}))
-	optional(&fs, raw[1], &x.Hints, "hints", sliceVia[ModelHint])
-	optional(&fs, raw[2], &x.IntelligencePriority, "intelligencePriority", plain[*float64])
+	optionalNotNull(&fs, raw[1], &x.Hints, "hints", sliceVia[ModelHint])
+	optionalNotNull(&fs, raw[2], &x.IntelligencePriority, "intelligencePriority", plain[*float64])
 	fs.check(checkBoundsOptional(x.IntelligencePriority, "intelligencePriority", bounds{
 		hasMax: true,
 		hasMin: true,
 		max:    1.0,
 		min:    0.0,
 	}))
-	optional(&fs, raw[3], &x.SpeedPriority, "speedPriority", plain[*float64])
+	optionalNotNull(&fs, raw[3], &x.SpeedPriority, "speedPriority", plain[*float64])
 	fs.check(checkBoundsOptional(x.SpeedPriority, "speedPriority", bounds{
 		hasMax: true,
 		hasMin: true,
@@ -1711,7 +1711,7 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	*x = Notification{}
 	var fs fields
 	required(&fs, raw[0], &x.Method, "method", str)
-	optional(&fs, raw[1], &x.Params, "params", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Params, "params", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1728,7 +1728,7 @@ func (x *NotificationMetaObject) UnmarshalJSON(data []byte) error {
 	}
 	*x = NotificationMetaObject{}
 	var fs fields
-	optional(&fs, raw[0], &x.SubscriptionID, "io.modelcontextprotocol/subscriptionId", plain[RequestID])
+	optionalNotNull(&fs, raw[0], &x.SubscriptionID, "io.modelcontextprotocol/subscriptionId", plain[RequestID])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1745,7 +1745,7 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = NotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1762,11 +1762,11 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = NumberSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", plain[*float64])
-	optional(&fs, raw[1], &x.Description, "description", str)
-	optional(&fs, raw[2], &x.Maximum, "maximum", plain[*float64])
-	optional(&fs, raw[3], &x.Minimum, "minimum", plain[*float64])
-	optional(&fs, raw[4], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", plain[*float64])
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[2], &x.Maximum, "maximum", plain[*float64])
+	optionalNotNull(&fs, raw[3], &x.Minimum, "minimum", plain[*float64])
+	optionalNotNull(&fs, raw[4], &x.Title, "title", str)
 	required(&fs, raw[5], &x.Type, "type", str)
 	fs.check(checkOneOf(x.Type, "type", true, "integer", "number"))
 	x.Extra = keep(&fs, rest)
@@ -1806,7 +1806,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	*x = PaginatedRequestParams{}
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
-	optional(&fs, raw[1], &x.Cursor, "cursor", plain[*string])
+	optionalNotNull(&fs, raw[1], &x.Cursor, "cursor", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1823,9 +1823,9 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = PaginatedResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
-	optional(&fs, raw[2], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
+	optionalNotNull(&fs, raw[2], &x.ResultType, "resultType", str)
 	if raw[2] == nil {
 		x.ResultType = "complete"
 	}
@@ -1883,11 +1883,11 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ProgressNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
-	optional(&fs, raw[1], &x.Message, "message", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
+	optionalNotNull(&fs, raw[1], &x.Message, "message", str)
 	required(&fs, raw[2], &x.Progress, "progress", plain[float64])
 	required(&fs, raw[3], &x.ProgressToken, "progressToken", plain[ProgressToken])
-	optional(&fs, raw[4], &x.Total, "total", plain[*float64])
+	optionalNotNull(&fs, raw[4], &x.Total, "total", plain[*float64])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1904,12 +1904,12 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	}
 	*x = Prompt{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.Arguments, "arguments", sliceVia[PromptArgument])
-	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.Arguments, "arguments", sliceVia[PromptArgument])
+	optionalNotNull(&fs, raw[2], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[4], &x.Name, "name", str)
-	optional(&fs, raw[5], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[5], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1926,10 +1926,10 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	}
 	*x = PromptArgument{}
 	var fs fields
-	optional(&fs, raw[0], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Description, "description", str)
 	required(&fs, raw[1], &x.Name, "name", str)
-	optional(&fs, raw[2], &x.Required, "required", plain[*bool])
-	optional(&fs, raw[3], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[2], &x.Required, "required", plain[*bool])
+	optionalNotNull(&fs, raw[3], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1948,7 +1948,7 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[1], "\"notifications/prompts/list_changed\"", "method", true)
-	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	optionalNotNull(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1984,7 +1984,7 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	*x = PromptReference{}
 	var fs fields
 	required(&fs, raw[0], &x.Name, "name", str)
-	optional(&fs, raw[1], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[1], &x.Title, "title", str)
 	constant(&fs, raw[2], "\"ref/prompt\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2023,8 +2023,8 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	*x = ReadResourceRequestParams{}
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[RequestMetaObject])
-	optional(&fs, raw[1], &x.InputResponses, "inputResponses", plain[InputResponses])
-	optional(&fs, raw[2], &x.RequestState, "requestState", plain[*string])
+	optionalNotNull(&fs, raw[1], &x.InputResponses, "inputResponses", plain[InputResponses])
+	optionalNotNull(&fs, raw[2], &x.RequestState, "requestState", plain[*string])
 	required(&fs, raw[3], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2042,15 +2042,15 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ReadResourceResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
-	optional(&fs, raw[1], &x.CacheScope, "cacheScope", str)
-	fs.check(checkOneOf(x.CacheScope, "cacheScope", false, "private", "public"))
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[1], &x.CacheScope, "cacheScope", str)
+	fs.check(checkOneOf(x.CacheScope, "cacheScope", raw[1] != nil, "private", "public"))
 	required(&fs, raw[2], &x.Contents, "contents", sliceOf(DecodeResourceContentsUnion))
-	optional(&fs, raw[3], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[3], &x.ResultType, "resultType", str)
 	if raw[3] == nil {
 		x.ResultType = "complete"
 	}
-	optional(&fs, raw[4], &x.TTLMs, "ttlMs", optionalInteger)
+	optionalNotNull(&fs, raw[4], &x.TTLMs, "ttlMs", optionalInteger)
 	fs.check(checkBoundsOptional(x.TTLMs, "ttlMs", bounds{
 		hasMin: true,
 		min:    0.0,
@@ -2091,7 +2091,7 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	*x = Request{}
 	var fs fields
 	required(&fs, raw[0], &x.Method, "method", str)
-	optional(&fs, raw[1], &x.Params, "params", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Params, "params", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2109,10 +2109,10 @@ func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	*x = RequestMetaObject{}
 	var fs fields
 	required(&fs, raw[0], &x.ClientCapabilities, "io.modelcontextprotocol/clientCapabilities", via[ClientCapabilities])
-	optional(&fs, raw[1], &x.ClientInfo, "io.modelcontextprotocol/clientInfo", viaPointer[Implementation])
-	optional(&fs, raw[2], &x.LogLevel, "io.modelcontextprotocol/logLevel", plain[LoggingLevel])
+	optionalNotNull(&fs, raw[1], &x.ClientInfo, "io.modelcontextprotocol/clientInfo", viaPointer[Implementation])
+	optionalNotNull(&fs, raw[2], &x.LogLevel, "io.modelcontextprotocol/logLevel", plain[LoggingLevel])
 	required(&fs, raw[3], &x.ProtocolVersion, "io.modelcontextprotocol/protocolVersion", str)
-	optional(&fs, raw[4], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[4], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2146,14 +2146,14 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	}
 	*x = Resource{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
-	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[2], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.Size, "size", optionalInteger)
-	optional(&fs, raw[7], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[6], &x.Size, "size", optionalInteger)
+	optionalNotNull(&fs, raw[7], &x.Title, "title", str)
 	required(&fs, raw[8], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2171,8 +2171,8 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceContents{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[2], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2190,14 +2190,14 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceLink{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
-	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[2], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.Size, "size", optionalInteger)
-	optional(&fs, raw[7], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[6], &x.Size, "size", optionalInteger)
+	optionalNotNull(&fs, raw[7], &x.Title, "title", str)
 	constant(&fs, raw[8], "\"resource_link\"", "type", true)
 	required(&fs, raw[9], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
@@ -2218,7 +2218,7 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[1], "\"notifications/resources/list_changed\"", "method", true)
-	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	optionalNotNull(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2253,13 +2253,13 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceTemplate{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
-	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[2], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[6], &x.Title, "title", str)
 	required(&fs, raw[7], &x.URITemplate, "uriTemplate", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2314,7 +2314,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceUpdatedNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
 	required(&fs, raw[1], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2332,8 +2332,8 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 	}
 	*x = Result{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
-	optional(&fs, raw[1], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResultMetaObject])
+	optionalNotNull(&fs, raw[1], &x.ResultType, "resultType", str)
 	if raw[1] == nil {
 		x.ResultType = "complete"
 	}
@@ -2353,7 +2353,7 @@ func (x *ResultMetaObject) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResultMetaObject{}
 	var fs fields
-	optional(&fs, raw[0], &x.ServerInfo, "io.modelcontextprotocol/serverInfo", viaPointer[Implementation])
+	optionalNotNull(&fs, raw[0], &x.ServerInfo, "io.modelcontextprotocol/serverInfo", viaPointer[Implementation])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2383,8 +2383,8 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	}
 	*x = Root{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.Name, "name", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.Name, "name", str)
 	required(&fs, raw[2], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2402,7 +2402,7 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	}
 	*x = SamplingMessage{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	required(&fs, raw[1], &x.Content, "content", DecodeSamplingContent)
 	required(&fs, raw[2], &x.Role, "role", plain[Role])
 	x.Extra = keep(&fs, rest)
@@ -2428,13 +2428,13 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilities{}
 	var fs fields
-	optional(&fs, raw[0], &x.Completions, "completions", plain[JSONObject])
-	optional(&fs, raw[1], &x.Experimental, "experimental", mapOf(plain[JSONObject]))
-	optional(&fs, raw[2], &x.Extensions, "extensions", mapOf(plain[JSONObject]))
-	optional(&fs, raw[3], &x.Logging, "logging", plain[JSONObject])
-	optional(&fs, raw[4], &x.Prompts, "prompts", viaPointer[ServerCapabilitiesPrompts])
-	optional(&fs, raw[5], &x.Resources, "resources", viaPointer[ServerCapabilitiesResources])
-	optional(&fs, raw[6], &x.Tools, "tools", viaPointer[ServerCapabilitiesTools])
+	optionalNotNull(&fs, raw[0], &x.Completions, "completions", plain[JSONObject])
+	optionalNotNull(&fs, raw[1], &x.Experimental, "experimental", mapOf(plain[JSONObject]))
+	optionalNotNull(&fs, raw[2], &x.Extensions, "extensions", mapOf(plain[JSONObject]))
+	optionalNotNull(&fs, raw[3], &x.Logging, "logging", plain[JSONObject])
+	optionalNotNull(&fs, raw[4], &x.Prompts, "prompts", viaPointer[ServerCapabilitiesPrompts])
+	optionalNotNull(&fs, raw[5], &x.Resources, "resources", viaPointer[ServerCapabilitiesResources])
+	optionalNotNull(&fs, raw[6], &x.Tools, "tools", viaPointer[ServerCapabilitiesTools])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2451,7 +2451,7 @@ func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilitiesPrompts{}
 	var fs fields
-	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
+	optionalNotNull(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2468,8 +2468,8 @@ func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilitiesResources{}
 	var fs fields
-	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
-	optional(&fs, raw[1], &x.Subscribe, "subscribe", plain[*bool])
+	optionalNotNull(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
+	optionalNotNull(&fs, raw[1], &x.Subscribe, "subscribe", plain[*bool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2486,7 +2486,7 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilitiesTools{}
 	var fs fields
-	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
+	optionalNotNull(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2503,13 +2503,13 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = StringSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", str)
-	optional(&fs, raw[1], &x.Description, "description", str)
-	optional(&fs, raw[2], &x.Format, "format", str)
-	fs.check(checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"))
-	optional(&fs, raw[3], &x.MaxLength, "maxLength", optionalInteger)
-	optional(&fs, raw[4], &x.MinLength, "minLength", optionalInteger)
-	optional(&fs, raw[5], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", str)
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[2], &x.Format, "format", str)
+	fs.check(checkOneOf(x.Format, "format", raw[2] != nil, "date", "date-time", "email", "uri"))
+	optionalNotNull(&fs, raw[3], &x.MaxLength, "maxLength", optionalInteger)
+	optionalNotNull(&fs, raw[4], &x.MinLength, "minLength", optionalInteger)
+	optionalNotNull(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2527,10 +2527,10 @@ func (x *SubscriptionFilter) UnmarshalJSON(data []byte) error {
 	}
 	*x = SubscriptionFilter{}
 	var fs fields
-	optional(&fs, raw[0], &x.PromptsListChanged, "promptsListChanged", plain[*bool])
-	optional(&fs, raw[1], &x.ResourceSubscriptions, "resourceSubscriptions", sliceOf(stringElement))
-	optional(&fs, raw[2], &x.ResourcesListChanged, "resourcesListChanged", plain[*bool])
-	optional(&fs, raw[3], &x.ToolsListChanged, "toolsListChanged", plain[*bool])
+	optionalNotNull(&fs, raw[0], &x.PromptsListChanged, "promptsListChanged", plain[*bool])
+	optionalNotNull(&fs, raw[1], &x.ResourceSubscriptions, "resourceSubscriptions", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[2], &x.ResourcesListChanged, "resourcesListChanged", plain[*bool])
+	optionalNotNull(&fs, raw[3], &x.ToolsListChanged, "toolsListChanged", plain[*bool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2566,7 +2566,7 @@ func (x *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(data []byte)
 	}
 	*x = SubscriptionsAcknowledgedNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[NotificationMetaObject])
 	required(&fs, raw[1], &x.Notifications, "notifications", via[SubscriptionFilter])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2623,7 +2623,7 @@ func (x *SubscriptionsListenResult) UnmarshalJSON(data []byte) error {
 	*x = SubscriptionsListenResult{}
 	var fs fields
 	required(&fs, raw[0], &x.Meta, "_meta", via[SubscriptionsListenResultMetaObject])
-	optional(&fs, raw[1], &x.ResultType, "resultType", str)
+	optionalNotNull(&fs, raw[1], &x.ResultType, "resultType", str)
 	if raw[1] == nil {
 		x.ResultType = "complete"
 	}
@@ -2643,7 +2643,7 @@ func (x *SubscriptionsListenResultMetaObject) UnmarshalJSON(data []byte) error {
 	}
 	*x = SubscriptionsListenResultMetaObject{}
 	var fs fields
-	optional(&fs, raw[0], &x.ServerInfo, "io.modelcontextprotocol/serverInfo", viaPointer[Implementation])
+	optionalNotNull(&fs, raw[0], &x.ServerInfo, "io.modelcontextprotocol/serverInfo", viaPointer[Implementation])
 	required(&fs, raw[1], &x.SubscriptionID, "io.modelcontextprotocol/subscriptionId", plain[RequestID])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2680,8 +2680,8 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = TextContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	required(&fs, raw[2], &x.Text, "text", str)
 	constant(&fs, raw[3], "\"text\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -2700,8 +2700,8 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	*x = TextResourceContents{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[2], &x.Text, "text", str)
 	required(&fs, raw[3], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
@@ -2720,12 +2720,12 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[TitledMultiSelectEnumSchemaItems])
-	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
-	optional(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
-	optional(&fs, raw[5], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
+	optionalNotNull(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
+	optionalNotNull(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"array\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2778,10 +2778,10 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledSingleSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", str)
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", str)
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.OneOf, "oneOf", sliceVia[TitledSingleSelectEnumSchemaOneOfItem])
-	optional(&fs, raw[3], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.Title, "title", str)
 	constant(&fs, raw[4], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2817,14 +2817,14 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	}
 	*x = Tool{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[ToolAnnotations])
-	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[ToolAnnotations])
+	optionalNotNull(&fs, raw[2], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[4], &x.InputSchema, "inputSchema", rawObject)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.OutputSchema, "outputSchema", rawObject)
-	optional(&fs, raw[7], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[6], &x.OutputSchema, "outputSchema", rawObject)
+	optionalNotNull(&fs, raw[7], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2841,11 +2841,11 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolAnnotations{}
 	var fs fields
-	optional(&fs, raw[0], &x.DestructiveHint, "destructiveHint", plain[*bool])
-	optional(&fs, raw[1], &x.IdempotentHint, "idempotentHint", plain[*bool])
-	optional(&fs, raw[2], &x.OpenWorldHint, "openWorldHint", plain[*bool])
-	optional(&fs, raw[3], &x.ReadOnlyHint, "readOnlyHint", plain[*bool])
-	optional(&fs, raw[4], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[0], &x.DestructiveHint, "destructiveHint", plain[*bool])
+	optionalNotNull(&fs, raw[1], &x.IdempotentHint, "idempotentHint", plain[*bool])
+	optionalNotNull(&fs, raw[2], &x.OpenWorldHint, "openWorldHint", plain[*bool])
+	optionalNotNull(&fs, raw[3], &x.ReadOnlyHint, "readOnlyHint", plain[*bool])
+	optionalNotNull(&fs, raw[4], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2862,8 +2862,8 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolChoice{}
 	var fs fields
-	optional(&fs, raw[0], &x.Mode, "mode", str)
-	fs.check(checkOneOf(x.Mode, "mode", false, "auto", "none", "required"))
+	optionalNotNull(&fs, raw[0], &x.Mode, "mode", str)
+	fs.check(checkOneOf(x.Mode, "mode", raw[0] != nil, "auto", "none", "required"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2882,7 +2882,7 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[1], "\"notifications/tools/list_changed\"", "method", true)
-	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	optionalNotNull(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2899,9 +2899,9 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolResultContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	required(&fs, raw[1], &x.Content, "content", sliceOf(DecodeContentBlock))
-	optional(&fs, raw[2], &x.IsError, "isError", plain[*bool])
+	optionalNotNull(&fs, raw[2], &x.IsError, "isError", plain[*bool])
 	optional(&fs, raw[3], &x.StructuredContent, "structuredContent", plain[any])
 	required(&fs, raw[4], &x.ToolUseID, "toolUseId", str)
 	constant(&fs, raw[5], "\"tool_result\"", "type", true)
@@ -2921,7 +2921,7 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolUseContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[MetaObject])
 	required(&fs, raw[1], &x.ID, "id", str)
 	required(&fs, raw[2], &x.Input, "input", plain[map[string]any])
 	required(&fs, raw[3], &x.Name, "name", str)
@@ -2943,7 +2943,7 @@ func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
 	*x = UnsupportedProtocolVersionError{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[UnsupportedProtocolVersionErrorError])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
+	optionalNotNull(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2998,12 +2998,12 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[UntitledMultiSelectEnumSchemaItems])
-	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
-	optional(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
-	optional(&fs, raw[5], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
+	optionalNotNull(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
+	optionalNotNull(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"array\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3039,10 +3039,10 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledSingleSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", str)
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", str)
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Enum, "enum", sliceOf(stringElement))
-	optional(&fs, raw[3], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.Title, "title", str)
 	constant(&fs, raw[4], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err

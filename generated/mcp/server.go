@@ -155,7 +155,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 	for _, handler := range handlers {
 		if h, ok := handler.(CompletionHandler); ok {
 			d.routes[MethodCompletionComplete] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[CompleteRequestParams](raw, true)
+				p, err := decodeParams[CompleteRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -171,7 +171,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(PromptsHandler); ok {
 			d.routes[MethodPromptsGet] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[GetPromptRequestParams](raw, true)
+				p, err := decodeParams[GetPromptRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -184,7 +184,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.GetPrompt(ctx, p)
 			}
 			d.routes[MethodPromptsList] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[PaginatedRequestParams](raw, true)
+				p, err := decodeParams[PaginatedRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -200,7 +200,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(ResourcesHandler); ok {
 			d.routes[MethodResourcesList] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[PaginatedRequestParams](raw, true)
+				p, err := decodeParams[PaginatedRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -213,7 +213,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.ListResources(ctx, p)
 			}
 			d.routes[MethodResourcesRead] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[ReadResourceRequestParams](raw, true)
+				p, err := decodeParams[ReadResourceRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -226,7 +226,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.ReadResource(ctx, p)
 			}
 			d.routes[MethodResourcesTemplatesList] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[PaginatedRequestParams](raw, true)
+				p, err := decodeParams[PaginatedRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -242,7 +242,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(ServerHandler); ok {
 			d.routes[MethodServerDiscover] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[RequestParams](raw, true)
+				p, err := decodeParams[RequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -258,7 +258,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(SubscriptionsHandler); ok {
 			d.routes[MethodSubscriptionsListen] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[SubscriptionsListenRequestParams](raw, true)
+				p, err := decodeParams[SubscriptionsListenRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -274,7 +274,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(ToolsHandler); ok {
 			d.routes[MethodToolsCall] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[CallToolRequestParams](raw, true)
+				p, err := decodeParams[CallToolRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -287,7 +287,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.CallTool(ctx, p)
 			}
 			d.routes[MethodToolsList] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[PaginatedRequestParams](raw, true)
+				p, err := decodeParams[PaginatedRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}

@@ -453,6 +453,17 @@ func optional[T any](fs *fields, raw json.RawMessage, dst *T, name string, dec d
 	*dst = v
 }
 
+// optionalNotNull decodes a member that may be absent but, when present,
+// must not be null: its schema does not let it be null, so null is refused
+// as a value, not read as absence.
+func optionalNotNull[T any](fs *fields, raw json.RawMessage, dst *T, name string, dec decoder[T]) {
+	if fs.err == nil && isNull(raw) {
+		fs.err = &DecodeError{Path: name, Msg: "must not be null"}
+		return
+	}
+	optional(fs, raw, dst, name, dec)
+}
+
 // nullKept is the decoder of an optional member that may be null: dec's
 // value, null's included, behind a pointer, so that nil stays what an
 // absent member decodes to and null is a pointer to nil (or to an empty
@@ -1423,12 +1434,17 @@ func str(data []byte) (string, error) {
 	return s, err
 }
 
-// decodeParams decodes the params of a request.
-func decodeParams[T any](raw json.RawMessage, isRequired bool) (*T, error) {
-	if raw == nil || isNull(raw) {
-		if isRequired {
-			return nil, &DecodeError{Path: "params", Msg: "missing required member"}
-		}
+// decodeParams decodes the params of a request as the request's decoder
+// does: absent params are refused when required, null params when the
+// schema does not let them be null; otherwise absent or null params are
+// empty params.
+func decodeParams[T any](raw json.RawMessage, isRequired, mayBeNull bool) (*T, error) {
+	switch {
+	case raw == nil && isRequired:
+		return nil, &DecodeError{Path: "params", Msg: "missing required member"}
+	case isNull(raw) && !mayBeNull:
+		return nil, &DecodeError{Path: "params", Msg: "must not be null"}
+	case raw == nil || isNull(raw):
 		return new(T), nil
 	}
 	p := new(T)
@@ -1513,10 +1529,11 @@ func checkRaw(raw json.RawMessage, name string, kind byte, isRequired bool) erro
 	return nil
 }
 
-// checkOneOf refuses a string outside an enum: an empty one is absent
-// unless the member is required.
-func checkOneOf[S ~string](value S, name string, isRequired bool, allowed ...string) error {
-	if (value == "" && !isRequired) || slices.Contains(allowed, string(value)) {
+// checkOneOf refuses a string outside an enum: an empty one stands for an
+// absent member unless the member is present (a required member, or an
+// optional one that came on the wire, where "" must be listed).
+func checkOneOf[S ~string](value S, name string, isPresent bool, allowed ...string) error {
+	if (value == "" && !isPresent) || slices.Contains(allowed, string(value)) {
 		return nil
 	}
 	return &DecodeError{Path: name, Msg: fmt.Sprintf("%q is not one of %q", string(value), allowed)}

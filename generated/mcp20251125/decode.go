@@ -19,9 +19,9 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	}
 	*x = Annotations{}
 	var fs fields
-	optional(&fs, raw[0], &x.Audience, "audience", sliceOf(plain[Role]))
-	optional(&fs, raw[1], &x.LastModified, "lastModified", str)
-	optional(&fs, raw[2], &x.Priority, "priority", plain[*float64])
+	optionalNotNull(&fs, raw[0], &x.Audience, "audience", sliceOf(plain[Role]))
+	optionalNotNull(&fs, raw[1], &x.LastModified, "lastModified", str)
+	optionalNotNull(&fs, raw[2], &x.Priority, "priority", plain[*float64])
 	fs.check(checkBoundsOptional(x.Priority, "priority", bounds{
 		hasMax: true,
 		hasMin: true,
@@ -44,8 +44,8 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = AudioContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	required(&fs, raw[2], &x.Data, "data", base64Bytes)
 	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
 	constant(&fs, raw[4], "\"audio\"", "type", true)
@@ -66,7 +66,7 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	*x = BaseMetadata{}
 	var fs fields
 	required(&fs, raw[0], &x.Name, "name", str)
-	optional(&fs, raw[1], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[1], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -83,9 +83,9 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	*x = BlobResourceContents{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Blob, "blob", base64Bytes)
-	optional(&fs, raw[2], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[2], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[3], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -103,9 +103,9 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = BooleanSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", plain[*bool])
-	optional(&fs, raw[1], &x.Description, "description", str)
-	optional(&fs, raw[2], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", plain[*bool])
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[2], &x.Title, "title", str)
 	constant(&fs, raw[3], "\"boolean\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -143,10 +143,10 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CallToolRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[CallToolRequestParamsMeta])
-	optional(&fs, raw[1], &x.Arguments, "arguments", rawObject)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[CallToolRequestParamsMeta])
+	optionalNotNull(&fs, raw[1], &x.Arguments, "arguments", rawObject)
 	required(&fs, raw[2], &x.Name, "name", str)
-	optional(&fs, raw[3], &x.Task, "task", viaPointer[TaskMetadata])
+	optionalNotNull(&fs, raw[3], &x.Task, "task", viaPointer[TaskMetadata])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -163,7 +163,7 @@ func (x *CallToolRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = CallToolRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -180,10 +180,10 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CallToolResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Content, "content", sliceOf(DecodeContentBlock))
-	optional(&fs, raw[2], &x.IsError, "isError", plain[*bool])
-	optional(&fs, raw[3], &x.StructuredContent, "structuredContent", plain[map[string]any])
+	optionalNotNull(&fs, raw[2], &x.IsError, "isError", plain[*bool])
+	optionalNotNull(&fs, raw[3], &x.StructuredContent, "structuredContent", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -220,12 +220,12 @@ func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CancelTaskResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.CreatedAt, "createdAt", str)
 	required(&fs, raw[2], &x.LastUpdatedAt, "lastUpdatedAt", str)
-	optional(&fs, raw[3], &x.PollInterval, "pollInterval", optionalInteger)
+	optionalNotNull(&fs, raw[3], &x.PollInterval, "pollInterval", optionalInteger)
 	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
-	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
+	optionalNotNull(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[6], &x.TaskID, "taskId", str)
 	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", optionalInteger)
 	x.Extra = keep(&fs, rest)
@@ -263,9 +263,9 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CancelledNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Reason, "reason", str)
-	optional(&fs, raw[2], &x.RequestID, "requestId", plain[RequestID])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Reason, "reason", str)
+	optionalNotNull(&fs, raw[2], &x.RequestID, "requestId", plain[RequestID])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -282,11 +282,11 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientCapabilities{}
 	var fs fields
-	optional(&fs, raw[0], &x.Elicitation, "elicitation", viaPointer[ClientCapabilitiesElicitation])
-	optional(&fs, raw[1], &x.Experimental, "experimental", mapOf(via[ClientCapabilitiesExperimentalValue]))
-	optional(&fs, raw[2], &x.Roots, "roots", viaPointer[ClientCapabilitiesRoots])
-	optional(&fs, raw[3], &x.Sampling, "sampling", viaPointer[ClientCapabilitiesSampling])
-	optional(&fs, raw[4], &x.Tasks, "tasks", viaPointer[ClientCapabilitiesTasks])
+	optionalNotNull(&fs, raw[0], &x.Elicitation, "elicitation", viaPointer[ClientCapabilitiesElicitation])
+	optionalNotNull(&fs, raw[1], &x.Experimental, "experimental", mapOf(via[ClientCapabilitiesExperimentalValue]))
+	optionalNotNull(&fs, raw[2], &x.Roots, "roots", viaPointer[ClientCapabilitiesRoots])
+	optionalNotNull(&fs, raw[3], &x.Sampling, "sampling", viaPointer[ClientCapabilitiesSampling])
+	optionalNotNull(&fs, raw[4], &x.Tasks, "tasks", viaPointer[ClientCapabilitiesTasks])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -303,8 +303,8 @@ func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientCapabilitiesElicitation{}
 	var fs fields
-	optional(&fs, raw[0], &x.Form, "form", viaPointer[ClientCapabilitiesElicitationForm])
-	optional(&fs, raw[1], &x.URL, "url", viaPointer[ClientCapabilitiesElicitationURL])
+	optionalNotNull(&fs, raw[0], &x.Form, "form", viaPointer[ClientCapabilitiesElicitationForm])
+	optionalNotNull(&fs, raw[1], &x.URL, "url", viaPointer[ClientCapabilitiesElicitationURL])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -369,7 +369,7 @@ func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientCapabilitiesRoots{}
 	var fs fields
-	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
+	optionalNotNull(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -386,8 +386,8 @@ func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientCapabilitiesSampling{}
 	var fs fields
-	optional(&fs, raw[0], &x.Context, "context", viaPointer[ClientCapabilitiesSamplingContext])
-	optional(&fs, raw[1], &x.Tools, "tools", viaPointer[ClientCapabilitiesSamplingTools])
+	optionalNotNull(&fs, raw[0], &x.Context, "context", viaPointer[ClientCapabilitiesSamplingContext])
+	optionalNotNull(&fs, raw[1], &x.Tools, "tools", viaPointer[ClientCapabilitiesSamplingTools])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -436,9 +436,9 @@ func (x *ClientCapabilitiesTasks) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientCapabilitiesTasks{}
 	var fs fields
-	optional(&fs, raw[0], &x.Cancel, "cancel", viaPointer[ClientCapabilitiesTasksCancel])
-	optional(&fs, raw[1], &x.List, "list", viaPointer[ClientCapabilitiesTasksList])
-	optional(&fs, raw[2], &x.Requests, "requests", viaPointer[ClientCapabilitiesTasksRequests])
+	optionalNotNull(&fs, raw[0], &x.Cancel, "cancel", viaPointer[ClientCapabilitiesTasksCancel])
+	optionalNotNull(&fs, raw[1], &x.List, "list", viaPointer[ClientCapabilitiesTasksList])
+	optionalNotNull(&fs, raw[2], &x.Requests, "requests", viaPointer[ClientCapabilitiesTasksRequests])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -487,8 +487,8 @@ func (x *ClientCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientCapabilitiesTasksRequests{}
 	var fs fields
-	optional(&fs, raw[0], &x.Elicitation, "elicitation", viaPointer[ClientCapabilitiesTasksRequestsElicitation])
-	optional(&fs, raw[1], &x.Sampling, "sampling", viaPointer[ClientCapabilitiesTasksRequestsSampling])
+	optionalNotNull(&fs, raw[0], &x.Elicitation, "elicitation", viaPointer[ClientCapabilitiesTasksRequestsElicitation])
+	optionalNotNull(&fs, raw[1], &x.Sampling, "sampling", viaPointer[ClientCapabilitiesTasksRequestsSampling])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -505,7 +505,7 @@ func (x *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(data []byte) 
 	}
 	*x = ClientCapabilitiesTasksRequestsElicitation{}
 	var fs fields
-	optional(&fs, raw[0], &x.Create, "create", viaPointer[ClientCapabilitiesTasksRequestsElicitationCreate])
+	optionalNotNull(&fs, raw[0], &x.Create, "create", viaPointer[ClientCapabilitiesTasksRequestsElicitationCreate])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -538,7 +538,7 @@ func (x *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(data []byte) err
 	}
 	*x = ClientCapabilitiesTasksRequestsSampling{}
 	var fs fields
-	optional(&fs, raw[0], &x.CreateMessage, "createMessage", viaPointer[ClientCapabilitiesTasksRequestsSamplingCreateMessage])
+	optionalNotNull(&fs, raw[0], &x.CreateMessage, "createMessage", viaPointer[ClientCapabilitiesTasksRequestsSamplingCreateMessage])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -591,9 +591,9 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[CompleteRequestParamsMeta])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[CompleteRequestParamsMeta])
 	required(&fs, raw[1], &x.Argument, "argument", via[CompleteRequestParamsArgument])
-	optional(&fs, raw[2], &x.Context, "context", viaPointer[CompleteRequestParamsContext])
+	optionalNotNull(&fs, raw[2], &x.Context, "context", viaPointer[CompleteRequestParamsContext])
 	required(&fs, raw[3], &x.Ref, "ref", DecodeCompleteRequestParamsRef)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -629,7 +629,7 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequestParamsContext{}
 	var fs fields
-	optional(&fs, raw[0], &x.Arguments, "arguments", mapOf(stringElement))
+	optionalNotNull(&fs, raw[0], &x.Arguments, "arguments", mapOf(stringElement))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -646,7 +646,7 @@ func (x *CompleteRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -663,7 +663,7 @@ func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Completion, "completion", via[CompleteResultCompletion])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -681,8 +681,8 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	}
 	*x = CompleteResultCompletion{}
 	var fs fields
-	optional(&fs, raw[0], &x.HasMore, "hasMore", plain[*bool])
-	optional(&fs, raw[1], &x.Total, "total", optionalInteger)
+	optionalNotNull(&fs, raw[0], &x.HasMore, "hasMore", plain[*bool])
+	optionalNotNull(&fs, raw[1], &x.Total, "total", optionalInteger)
 	required(&fs, raw[2], &x.Values, "values", sliceOf(stringElement))
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -720,19 +720,19 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = CreateMessageRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[CreateMessageRequestParamsMeta])
-	optional(&fs, raw[1], &x.IncludeContext, "includeContext", str)
-	fs.check(checkOneOf(x.IncludeContext, "includeContext", false, "allServers", "none", "thisServer"))
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[CreateMessageRequestParamsMeta])
+	optionalNotNull(&fs, raw[1], &x.IncludeContext, "includeContext", str)
+	fs.check(checkOneOf(x.IncludeContext, "includeContext", raw[1] != nil, "allServers", "none", "thisServer"))
 	required(&fs, raw[2], &x.MaxTokens, "maxTokens", integer)
 	required(&fs, raw[3], &x.Messages, "messages", sliceVia[SamplingMessage])
-	optional(&fs, raw[4], &x.Metadata, "metadata", viaPointer[CreateMessageRequestParamsMetadata])
-	optional(&fs, raw[5], &x.ModelPreferences, "modelPreferences", viaPointer[ModelPreferences])
-	optional(&fs, raw[6], &x.StopSequences, "stopSequences", sliceOf(stringElement))
-	optional(&fs, raw[7], &x.SystemPrompt, "systemPrompt", str)
-	optional(&fs, raw[8], &x.Task, "task", viaPointer[TaskMetadata])
-	optional(&fs, raw[9], &x.Temperature, "temperature", plain[*float64])
-	optional(&fs, raw[10], &x.ToolChoice, "toolChoice", viaPointer[ToolChoice])
-	optional(&fs, raw[11], &x.Tools, "tools", sliceVia[Tool])
+	optionalNotNull(&fs, raw[4], &x.Metadata, "metadata", viaPointer[CreateMessageRequestParamsMetadata])
+	optionalNotNull(&fs, raw[5], &x.ModelPreferences, "modelPreferences", viaPointer[ModelPreferences])
+	optionalNotNull(&fs, raw[6], &x.StopSequences, "stopSequences", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[7], &x.SystemPrompt, "systemPrompt", str)
+	optionalNotNull(&fs, raw[8], &x.Task, "task", viaPointer[TaskMetadata])
+	optionalNotNull(&fs, raw[9], &x.Temperature, "temperature", plain[*float64])
+	optionalNotNull(&fs, raw[10], &x.ToolChoice, "toolChoice", viaPointer[ToolChoice])
+	optionalNotNull(&fs, raw[11], &x.Tools, "tools", sliceVia[Tool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -749,7 +749,7 @@ func (x *CreateMessageRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = CreateMessageRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -782,11 +782,11 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CreateMessageResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Content, "content", DecodeSamplingContent)
 	required(&fs, raw[2], &x.Model, "model", str)
 	required(&fs, raw[3], &x.Role, "role", plain[Role])
-	optional(&fs, raw[4], &x.StopReason, "stopReason", str)
+	optionalNotNull(&fs, raw[4], &x.StopReason, "stopReason", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -803,7 +803,7 @@ func (x *CreateTaskResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = CreateTaskResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Task, "task", via[Task])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -841,12 +841,12 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ElicitRequestFormParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ElicitRequestFormParamsMeta])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ElicitRequestFormParamsMeta])
 	required(&fs, raw[1], &x.Message, "message", str)
 	constant(&fs, raw[2], "\"form\"", "mode", false)
-	optional(&fs, raw[2], &x.Mode, "mode", str)
+	optionalNotNull(&fs, raw[2], &x.Mode, "mode", str)
 	required(&fs, raw[3], &x.RequestedSchema, "requestedSchema", via[ElicitRequestFormParamsRequestedSchema])
-	optional(&fs, raw[4], &x.Task, "task", viaPointer[TaskMetadata])
+	optionalNotNull(&fs, raw[4], &x.Task, "task", viaPointer[TaskMetadata])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -863,7 +863,7 @@ func (x *ElicitRequestFormParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = ElicitRequestFormParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -880,9 +880,9 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	}
 	*x = ElicitRequestFormParamsRequestedSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Schema, "$schema", str)
+	optionalNotNull(&fs, raw[0], &x.Schema, "$schema", str)
 	required(&fs, raw[1], &x.Properties, "properties", mapOf(DecodePrimitiveSchemaDefinition))
-	optional(&fs, raw[2], &x.Required, "required", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[2], &x.Required, "required", sliceOf(stringElement))
 	constant(&fs, raw[3], "\"object\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -900,11 +900,11 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ElicitRequestURLParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ElicitRequestURLParamsMeta])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ElicitRequestURLParamsMeta])
 	required(&fs, raw[1], &x.ElicitationID, "elicitationId", str)
 	required(&fs, raw[2], &x.Message, "message", str)
 	constant(&fs, raw[3], "\"url\"", "mode", true)
-	optional(&fs, raw[4], &x.Task, "task", viaPointer[TaskMetadata])
+	optionalNotNull(&fs, raw[4], &x.Task, "task", viaPointer[TaskMetadata])
 	required(&fs, raw[5], &x.URL, "url", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -922,7 +922,7 @@ func (x *ElicitRequestURLParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = ElicitRequestURLParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -939,10 +939,10 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ElicitResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Action, "action", str)
 	fs.check(checkOneOf(x.Action, "action", true, "accept", "cancel", "decline"))
-	optional(&fs, raw[2], &x.Content, "content", plain[map[string]ElicitResultContentValue])
+	optionalNotNull(&fs, raw[2], &x.Content, "content", plain[map[string]ElicitResultContentValue])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -995,8 +995,8 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	}
 	*x = EmbeddedResource{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	required(&fs, raw[2], &x.Resource, "resource", DecodeResourceContentsUnion)
 	constant(&fs, raw[3], "\"resource\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -1054,8 +1054,8 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetPromptRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[GetPromptRequestParamsMeta])
-	optional(&fs, raw[1], &x.Arguments, "arguments", mapOf(stringElement))
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[GetPromptRequestParamsMeta])
+	optionalNotNull(&fs, raw[1], &x.Arguments, "arguments", mapOf(stringElement))
 	required(&fs, raw[2], &x.Name, "name", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1073,7 +1073,7 @@ func (x *GetPromptRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetPromptRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1090,8 +1090,8 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetPromptResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Messages, "messages", sliceVia[PromptMessage])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1129,7 +1129,7 @@ func (x *GetTaskPayloadResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetTaskPayloadResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1166,12 +1166,12 @@ func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = GetTaskResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.CreatedAt, "createdAt", str)
 	required(&fs, raw[2], &x.LastUpdatedAt, "lastUpdatedAt", str)
-	optional(&fs, raw[3], &x.PollInterval, "pollInterval", optionalInteger)
+	optionalNotNull(&fs, raw[3], &x.PollInterval, "pollInterval", optionalInteger)
 	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
-	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
+	optionalNotNull(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[6], &x.TaskID, "taskId", str)
 	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", optionalInteger)
 	x.Extra = keep(&fs, rest)
@@ -1190,11 +1190,11 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	}
 	*x = Icon{}
 	var fs fields
-	optional(&fs, raw[0], &x.MIMEType, "mimeType", str)
-	optional(&fs, raw[1], &x.Sizes, "sizes", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[0], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[1], &x.Sizes, "sizes", sliceOf(stringElement))
 	required(&fs, raw[2], &x.Src, "src", str)
-	optional(&fs, raw[3], &x.Theme, "theme", str)
-	fs.check(checkOneOf(x.Theme, "theme", false, "dark", "light"))
+	optionalNotNull(&fs, raw[3], &x.Theme, "theme", str)
+	fs.check(checkOneOf(x.Theme, "theme", raw[3] != nil, "dark", "light"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1211,7 +1211,7 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 	}
 	*x = Icons{}
 	var fs fields
-	optional(&fs, raw[0], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[0], &x.Icons, "icons", sliceVia[Icon])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1228,8 +1228,8 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = ImageContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	required(&fs, raw[2], &x.Data, "data", base64Bytes)
 	required(&fs, raw[3], &x.MIMEType, "mimeType", str)
 	constant(&fs, raw[4], "\"image\"", "type", true)
@@ -1249,12 +1249,12 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	}
 	*x = Implementation{}
 	var fs fields
-	optional(&fs, raw[0], &x.Description, "description", str)
-	optional(&fs, raw[1], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[0], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[1], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[2], &x.Name, "name", str)
-	optional(&fs, raw[3], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.Title, "title", str)
 	required(&fs, raw[4], &x.Version, "version", str)
-	optional(&fs, raw[5], &x.WebsiteURL, "websiteUrl", str)
+	optionalNotNull(&fs, raw[5], &x.WebsiteURL, "websiteUrl", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1291,7 +1291,7 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = InitializeRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[InitializeRequestParamsMeta])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[InitializeRequestParamsMeta])
 	required(&fs, raw[1], &x.Capabilities, "capabilities", via[ClientCapabilities])
 	required(&fs, raw[2], &x.ClientInfo, "clientInfo", via[Implementation])
 	required(&fs, raw[3], &x.ProtocolVersion, "protocolVersion", str)
@@ -1311,7 +1311,7 @@ func (x *InitializeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = InitializeRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1328,9 +1328,9 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = InitializeResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Capabilities, "capabilities", via[ServerCapabilities])
-	optional(&fs, raw[2], &x.Instructions, "instructions", str)
+	optionalNotNull(&fs, raw[2], &x.Instructions, "instructions", str)
 	required(&fs, raw[3], &x.ProtocolVersion, "protocolVersion", str)
 	required(&fs, raw[4], &x.ServerInfo, "serverInfo", via[Implementation])
 	x.Extra = keep(&fs, rest)
@@ -1351,7 +1351,7 @@ func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[1], "\"notifications/initialized\"", "method", true)
-	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	optionalNotNull(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1369,7 +1369,7 @@ func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
 	*x = JSONRPCErrorResponse{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[Error])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
+	optionalNotNull(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1389,7 +1389,7 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[1], &x.Method, "method", str)
-	optional(&fs, raw[2], &x.Params, "params", plain[map[string]any])
+	optionalNotNull(&fs, raw[2], &x.Params, "params", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1409,7 +1409,7 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Method, "method", str)
-	optional(&fs, raw[3], &x.Params, "params", plain[map[string]any])
+	optionalNotNull(&fs, raw[3], &x.Params, "params", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1445,11 +1445,11 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = LegacyTitledEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", str)
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", str)
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Enum, "enum", sliceOf(stringElement))
-	optional(&fs, raw[3], &x.EnumNames, "enumNames", sliceOf(stringElement))
-	optional(&fs, raw[4], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.EnumNames, "enumNames", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[4], &x.Title, "title", str)
 	constant(&fs, raw[5], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1470,7 +1470,7 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"prompts/list\"", "method", true)
-	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	optionalNotNull(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1487,8 +1487,8 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListPromptsResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[2], &x.Prompts, "prompts", sliceVia[Prompt])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1509,7 +1509,7 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"resources/templates/list\"", "method", true)
-	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	optionalNotNull(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1526,8 +1526,8 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourceTemplatesResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[2], &x.ResourceTemplates, "resourceTemplates", sliceVia[ResourceTemplate])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1548,7 +1548,7 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"resources/list\"", "method", true)
-	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	optionalNotNull(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1565,8 +1565,8 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListResourcesResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[2], &x.Resources, "resources", sliceVia[Resource])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1587,7 +1587,7 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"roots/list\"", "method", true)
-	optional(&fs, raw[3], &x.Params, "params", viaPointer[RequestParams])
+	optionalNotNull(&fs, raw[3], &x.Params, "params", viaPointer[RequestParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1604,7 +1604,7 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListRootsResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Roots, "roots", sliceVia[Root])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1625,7 +1625,7 @@ func (x *ListTasksRequest) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"tasks/list\"", "method", true)
-	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	optionalNotNull(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1642,8 +1642,8 @@ func (x *ListTasksResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListTasksResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[2], &x.Tasks, "tasks", sliceVia[Task])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1664,7 +1664,7 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"tools/list\"", "method", true)
-	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	optionalNotNull(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1681,8 +1681,8 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ListToolsResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	required(&fs, raw[2], &x.Tools, "tools", sliceVia[Tool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -1732,10 +1732,10 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = LoggingMessageNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	requiredOrNull(&fs, raw[1], &x.Data, "data", plain[any])
 	required(&fs, raw[2], &x.Level, "level", plain[LoggingLevel])
-	optional(&fs, raw[3], &x.Logger, "logger", str)
+	optionalNotNull(&fs, raw[3], &x.Logger, "logger", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1752,7 +1752,7 @@ func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	}
 	*x = ModelHint{}
 	var fs fields
-	optional(&fs, raw[0], &x.Name, "name", str)
+	optionalNotNull(&fs, raw[0], &x.Name, "name", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1769,22 +1769,22 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	}
 	*x = ModelPreferences{}
 	var fs fields
-	optional(&fs, raw[0], &x.CostPriority, "costPriority", plain[*float64])
+	optionalNotNull(&fs, raw[0], &x.CostPriority, "costPriority", plain[*float64])
 	fs.check(checkBoundsOptional(x.CostPriority, "costPriority", bounds{
 		hasMax: true,
 		hasMin: true,
 		max:    1.0,
 		min:    0.0,
 	}))
-	optional(&fs, raw[1], &x.Hints, "hints", sliceVia[ModelHint])
-	optional(&fs, raw[2], &x.IntelligencePriority, "intelligencePriority", plain[*float64])
+	optionalNotNull(&fs, raw[1], &x.Hints, "hints", sliceVia[ModelHint])
+	optionalNotNull(&fs, raw[2], &x.IntelligencePriority, "intelligencePriority", plain[*float64])
 	fs.check(checkBoundsOptional(x.IntelligencePriority, "intelligencePriority", bounds{
 		hasMax: true,
 		hasMin: true,
 		max:    1.0,
 		min:    0.0,
 	}))
-	optional(&fs, raw[3], &x.SpeedPriority, "speedPriority", plain[*float64])
+	optionalNotNull(&fs, raw[3], &x.SpeedPriority, "speedPriority", plain[*float64])
 	fs.check(checkBoundsOptional(x.SpeedPriority, "speedPriority", bounds{
 		hasMax: true,
 		hasMin: true,
@@ -1808,7 +1808,7 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	*x = Notification{}
 	var fs fields
 	required(&fs, raw[0], &x.Method, "method", str)
-	optional(&fs, raw[1], &x.Params, "params", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Params, "params", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1825,7 +1825,7 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = NotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1842,11 +1842,11 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = NumberSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", plain[*float64])
-	optional(&fs, raw[1], &x.Description, "description", str)
-	optional(&fs, raw[2], &x.Maximum, "maximum", plain[*float64])
-	optional(&fs, raw[3], &x.Minimum, "minimum", plain[*float64])
-	optional(&fs, raw[4], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", plain[*float64])
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[2], &x.Maximum, "maximum", plain[*float64])
+	optionalNotNull(&fs, raw[3], &x.Minimum, "minimum", plain[*float64])
+	optionalNotNull(&fs, raw[4], &x.Title, "title", str)
 	required(&fs, raw[5], &x.Type, "type", str)
 	fs.check(checkOneOf(x.Type, "type", true, "integer", "number"))
 	x.Extra = keep(&fs, rest)
@@ -1868,7 +1868,7 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	required(&fs, raw[2], &x.Method, "method", str)
-	optional(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
+	optionalNotNull(&fs, raw[3], &x.Params, "params", viaPointer[PaginatedRequestParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1885,8 +1885,8 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = PaginatedRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[PaginatedRequestParamsMeta])
-	optional(&fs, raw[1], &x.Cursor, "cursor", plain[*string])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[PaginatedRequestParamsMeta])
+	optionalNotNull(&fs, raw[1], &x.Cursor, "cursor", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1903,7 +1903,7 @@ func (x *PaginatedRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = PaginatedRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1920,8 +1920,8 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = PaginatedResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.NextCursor, "nextCursor", plain[*string])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1941,7 +1941,7 @@ func (x *PingRequest) UnmarshalJSON(data []byte) error {
 	required(&fs, raw[0], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[1], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[2], "\"ping\"", "method", true)
-	optional(&fs, raw[3], &x.Params, "params", viaPointer[RequestParams])
+	optionalNotNull(&fs, raw[3], &x.Params, "params", viaPointer[RequestParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1977,11 +1977,11 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ProgressNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Message, "message", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Message, "message", str)
 	required(&fs, raw[2], &x.Progress, "progress", plain[float64])
 	required(&fs, raw[3], &x.ProgressToken, "progressToken", plain[ProgressToken])
-	optional(&fs, raw[4], &x.Total, "total", plain[*float64])
+	optionalNotNull(&fs, raw[4], &x.Total, "total", plain[*float64])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -1998,12 +1998,12 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	}
 	*x = Prompt{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Arguments, "arguments", sliceVia[PromptArgument])
-	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Arguments, "arguments", sliceVia[PromptArgument])
+	optionalNotNull(&fs, raw[2], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[4], &x.Name, "name", str)
-	optional(&fs, raw[5], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[5], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2020,10 +2020,10 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	}
 	*x = PromptArgument{}
 	var fs fields
-	optional(&fs, raw[0], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Description, "description", str)
 	required(&fs, raw[1], &x.Name, "name", str)
-	optional(&fs, raw[2], &x.Required, "required", plain[*bool])
-	optional(&fs, raw[3], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[2], &x.Required, "required", plain[*bool])
+	optionalNotNull(&fs, raw[3], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2042,7 +2042,7 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[1], "\"notifications/prompts/list_changed\"", "method", true)
-	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	optionalNotNull(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2078,7 +2078,7 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	*x = PromptReference{}
 	var fs fields
 	required(&fs, raw[0], &x.Name, "name", str)
-	optional(&fs, raw[1], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[1], &x.Title, "title", str)
 	constant(&fs, raw[2], "\"ref/prompt\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2116,7 +2116,7 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ReadResourceRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ReadResourceRequestParamsMeta])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ReadResourceRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2134,7 +2134,7 @@ func (x *ReadResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = ReadResourceRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2151,7 +2151,7 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	}
 	*x = ReadResourceResult{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Contents, "contents", sliceOf(DecodeResourceContentsUnion))
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2187,7 +2187,7 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	*x = Request{}
 	var fs fields
 	required(&fs, raw[0], &x.Method, "method", str)
-	optional(&fs, raw[1], &x.Params, "params", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Params, "params", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2204,7 +2204,7 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = RequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[RequestParamsMeta])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[RequestParamsMeta])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2221,7 +2221,7 @@ func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = RequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2238,14 +2238,14 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	}
 	*x = Resource{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
-	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[2], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.Size, "size", optionalInteger)
-	optional(&fs, raw[7], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[6], &x.Size, "size", optionalInteger)
+	optionalNotNull(&fs, raw[7], &x.Title, "title", str)
 	required(&fs, raw[8], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2263,8 +2263,8 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceContents{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[2], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2282,14 +2282,14 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceLink{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
-	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[2], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.Size, "size", optionalInteger)
-	optional(&fs, raw[7], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[6], &x.Size, "size", optionalInteger)
+	optionalNotNull(&fs, raw[7], &x.Title, "title", str)
 	constant(&fs, raw[8], "\"resource_link\"", "type", true)
 	required(&fs, raw[9], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
@@ -2310,7 +2310,7 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[1], "\"notifications/resources/list_changed\"", "method", true)
-	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	optionalNotNull(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2327,7 +2327,7 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[ResourceRequestParamsMeta])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[ResourceRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2345,7 +2345,7 @@ func (x *ResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2362,13 +2362,13 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceTemplate{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
-	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
-	optional(&fs, raw[4], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[2], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[3], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[4], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[5], &x.Name, "name", str)
-	optional(&fs, raw[6], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[6], &x.Title, "title", str)
 	required(&fs, raw[7], &x.URITemplate, "uriTemplate", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2423,7 +2423,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = ResourceUpdatedNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2441,7 +2441,7 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 	}
 	*x = Result{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2471,8 +2471,8 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	}
 	*x = Root{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Name, "name", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Name, "name", str)
 	required(&fs, raw[2], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2492,7 +2492,7 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[1], "\"notifications/roots/list_changed\"", "method", true)
-	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	optionalNotNull(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2509,7 +2509,7 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	}
 	*x = SamplingMessage{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Content, "content", DecodeSamplingContent)
 	required(&fs, raw[2], &x.Role, "role", plain[Role])
 	x.Extra = keep(&fs, rest)
@@ -2535,13 +2535,13 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilities{}
 	var fs fields
-	optional(&fs, raw[0], &x.Completions, "completions", viaPointer[ServerCapabilitiesCompletions])
-	optional(&fs, raw[1], &x.Experimental, "experimental", mapOf(via[ServerCapabilitiesExperimentalValue]))
-	optional(&fs, raw[2], &x.Logging, "logging", viaPointer[ServerCapabilitiesLogging])
-	optional(&fs, raw[3], &x.Prompts, "prompts", viaPointer[ServerCapabilitiesPrompts])
-	optional(&fs, raw[4], &x.Resources, "resources", viaPointer[ServerCapabilitiesResources])
-	optional(&fs, raw[5], &x.Tasks, "tasks", viaPointer[ServerCapabilitiesTasks])
-	optional(&fs, raw[6], &x.Tools, "tools", viaPointer[ServerCapabilitiesTools])
+	optionalNotNull(&fs, raw[0], &x.Completions, "completions", viaPointer[ServerCapabilitiesCompletions])
+	optionalNotNull(&fs, raw[1], &x.Experimental, "experimental", mapOf(via[ServerCapabilitiesExperimentalValue]))
+	optionalNotNull(&fs, raw[2], &x.Logging, "logging", viaPointer[ServerCapabilitiesLogging])
+	optionalNotNull(&fs, raw[3], &x.Prompts, "prompts", viaPointer[ServerCapabilitiesPrompts])
+	optionalNotNull(&fs, raw[4], &x.Resources, "resources", viaPointer[ServerCapabilitiesResources])
+	optionalNotNull(&fs, raw[5], &x.Tasks, "tasks", viaPointer[ServerCapabilitiesTasks])
+	optionalNotNull(&fs, raw[6], &x.Tools, "tools", viaPointer[ServerCapabilitiesTools])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2606,7 +2606,7 @@ func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilitiesPrompts{}
 	var fs fields
-	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
+	optionalNotNull(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2623,8 +2623,8 @@ func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilitiesResources{}
 	var fs fields
-	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
-	optional(&fs, raw[1], &x.Subscribe, "subscribe", plain[*bool])
+	optionalNotNull(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
+	optionalNotNull(&fs, raw[1], &x.Subscribe, "subscribe", plain[*bool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2641,9 +2641,9 @@ func (x *ServerCapabilitiesTasks) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilitiesTasks{}
 	var fs fields
-	optional(&fs, raw[0], &x.Cancel, "cancel", viaPointer[ServerCapabilitiesTasksCancel])
-	optional(&fs, raw[1], &x.List, "list", viaPointer[ServerCapabilitiesTasksList])
-	optional(&fs, raw[2], &x.Requests, "requests", viaPointer[ServerCapabilitiesTasksRequests])
+	optionalNotNull(&fs, raw[0], &x.Cancel, "cancel", viaPointer[ServerCapabilitiesTasksCancel])
+	optionalNotNull(&fs, raw[1], &x.List, "list", viaPointer[ServerCapabilitiesTasksList])
+	optionalNotNull(&fs, raw[2], &x.Requests, "requests", viaPointer[ServerCapabilitiesTasksRequests])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2692,7 +2692,7 @@ func (x *ServerCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilitiesTasksRequests{}
 	var fs fields
-	optional(&fs, raw[0], &x.Tools, "tools", viaPointer[ServerCapabilitiesTasksRequestsTools])
+	optionalNotNull(&fs, raw[0], &x.Tools, "tools", viaPointer[ServerCapabilitiesTasksRequestsTools])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2709,7 +2709,7 @@ func (x *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(data []byte) error 
 	}
 	*x = ServerCapabilitiesTasksRequestsTools{}
 	var fs fields
-	optional(&fs, raw[0], &x.Call, "call", viaPointer[ServerCapabilitiesTasksRequestsToolsCall])
+	optionalNotNull(&fs, raw[0], &x.Call, "call", viaPointer[ServerCapabilitiesTasksRequestsToolsCall])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2742,7 +2742,7 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 	}
 	*x = ServerCapabilitiesTools{}
 	var fs fields
-	optional(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
+	optionalNotNull(&fs, raw[0], &x.ListChanged, "listChanged", plain[*bool])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2779,7 +2779,7 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = SetLevelRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[SetLevelRequestParamsMeta])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[SetLevelRequestParamsMeta])
 	required(&fs, raw[1], &x.Level, "level", plain[LoggingLevel])
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2797,7 +2797,7 @@ func (x *SetLevelRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = SetLevelRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2814,13 +2814,13 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = StringSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", str)
-	optional(&fs, raw[1], &x.Description, "description", str)
-	optional(&fs, raw[2], &x.Format, "format", str)
-	fs.check(checkOneOf(x.Format, "format", false, "date", "date-time", "email", "uri"))
-	optional(&fs, raw[3], &x.MaxLength, "maxLength", optionalInteger)
-	optional(&fs, raw[4], &x.MinLength, "minLength", optionalInteger)
-	optional(&fs, raw[5], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", str)
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[2], &x.Format, "format", str)
+	fs.check(checkOneOf(x.Format, "format", raw[2] != nil, "date", "date-time", "email", "uri"))
+	optionalNotNull(&fs, raw[3], &x.MaxLength, "maxLength", optionalInteger)
+	optionalNotNull(&fs, raw[4], &x.MinLength, "minLength", optionalInteger)
+	optionalNotNull(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2858,7 +2858,7 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = SubscribeRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[SubscribeRequestParamsMeta])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[SubscribeRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -2876,7 +2876,7 @@ func (x *SubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = SubscribeRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2895,9 +2895,9 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 	var fs fields
 	required(&fs, raw[0], &x.CreatedAt, "createdAt", str)
 	required(&fs, raw[1], &x.LastUpdatedAt, "lastUpdatedAt", str)
-	optional(&fs, raw[2], &x.PollInterval, "pollInterval", optionalInteger)
+	optionalNotNull(&fs, raw[2], &x.PollInterval, "pollInterval", optionalInteger)
 	required(&fs, raw[3], &x.Status, "status", plain[TaskStatus])
-	optional(&fs, raw[4], &x.StatusMessage, "statusMessage", str)
+	optionalNotNull(&fs, raw[4], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[5], &x.TaskID, "taskId", str)
 	requiredOrNull(&fs, raw[6], &x.TTL, "ttl", optionalInteger)
 	x.Extra = keep(&fs, rest)
@@ -2916,8 +2916,8 @@ func (x *TaskAugmentedRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = TaskAugmentedRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[TaskAugmentedRequestParamsMeta])
-	optional(&fs, raw[1], &x.Task, "task", viaPointer[TaskMetadata])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[TaskAugmentedRequestParamsMeta])
+	optionalNotNull(&fs, raw[1], &x.Task, "task", viaPointer[TaskMetadata])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2934,7 +2934,7 @@ func (x *TaskAugmentedRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = TaskAugmentedRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -2951,7 +2951,7 @@ func (x *TaskMetadata) UnmarshalJSON(data []byte) error {
 	}
 	*x = TaskMetadata{}
 	var fs fields
-	optional(&fs, raw[0], &x.TTL, "ttl", optionalInteger)
+	optionalNotNull(&fs, raw[0], &x.TTL, "ttl", optionalInteger)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3000,12 +3000,12 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = TaskStatusNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.CreatedAt, "createdAt", str)
 	required(&fs, raw[2], &x.LastUpdatedAt, "lastUpdatedAt", str)
-	optional(&fs, raw[3], &x.PollInterval, "pollInterval", optionalInteger)
+	optionalNotNull(&fs, raw[3], &x.PollInterval, "pollInterval", optionalInteger)
 	required(&fs, raw[4], &x.Status, "status", plain[TaskStatus])
-	optional(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
+	optionalNotNull(&fs, raw[5], &x.StatusMessage, "statusMessage", str)
 	required(&fs, raw[6], &x.TaskID, "taskId", str)
 	requiredOrNull(&fs, raw[7], &x.TTL, "ttl", optionalInteger)
 	x.Extra = keep(&fs, rest)
@@ -3024,8 +3024,8 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = TextContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[Annotations])
 	required(&fs, raw[2], &x.Text, "text", str)
 	constant(&fs, raw[3], "\"text\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -3044,8 +3044,8 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	*x = TextResourceContents{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.MIMEType, "mimeType", str)
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.MIMEType, "mimeType", str)
 	required(&fs, raw[2], &x.Text, "text", str)
 	required(&fs, raw[3], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
@@ -3064,12 +3064,12 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[TitledMultiSelectEnumSchemaItems])
-	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
-	optional(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
-	optional(&fs, raw[5], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
+	optionalNotNull(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
+	optionalNotNull(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"array\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3122,10 +3122,10 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = TitledSingleSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", str)
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", str)
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.OneOf, "oneOf", sliceVia[TitledSingleSelectEnumSchemaOneOfItem])
-	optional(&fs, raw[3], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.Title, "title", str)
 	constant(&fs, raw[4], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3161,15 +3161,15 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	}
 	*x = Tool{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
-	optional(&fs, raw[1], &x.Annotations, "annotations", viaPointer[ToolAnnotations])
-	optional(&fs, raw[2], &x.Description, "description", str)
-	optional(&fs, raw[3], &x.Execution, "execution", viaPointer[ToolExecution])
-	optional(&fs, raw[4], &x.Icons, "icons", sliceVia[Icon])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[1], &x.Annotations, "annotations", viaPointer[ToolAnnotations])
+	optionalNotNull(&fs, raw[2], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[3], &x.Execution, "execution", viaPointer[ToolExecution])
+	optionalNotNull(&fs, raw[4], &x.Icons, "icons", sliceVia[Icon])
 	required(&fs, raw[5], &x.InputSchema, "inputSchema", rawObject)
 	required(&fs, raw[6], &x.Name, "name", str)
-	optional(&fs, raw[7], &x.OutputSchema, "outputSchema", rawObject)
-	optional(&fs, raw[8], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[7], &x.OutputSchema, "outputSchema", rawObject)
+	optionalNotNull(&fs, raw[8], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3186,11 +3186,11 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolAnnotations{}
 	var fs fields
-	optional(&fs, raw[0], &x.DestructiveHint, "destructiveHint", plain[*bool])
-	optional(&fs, raw[1], &x.IdempotentHint, "idempotentHint", plain[*bool])
-	optional(&fs, raw[2], &x.OpenWorldHint, "openWorldHint", plain[*bool])
-	optional(&fs, raw[3], &x.ReadOnlyHint, "readOnlyHint", plain[*bool])
-	optional(&fs, raw[4], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[0], &x.DestructiveHint, "destructiveHint", plain[*bool])
+	optionalNotNull(&fs, raw[1], &x.IdempotentHint, "idempotentHint", plain[*bool])
+	optionalNotNull(&fs, raw[2], &x.OpenWorldHint, "openWorldHint", plain[*bool])
+	optionalNotNull(&fs, raw[3], &x.ReadOnlyHint, "readOnlyHint", plain[*bool])
+	optionalNotNull(&fs, raw[4], &x.Title, "title", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3207,8 +3207,8 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolChoice{}
 	var fs fields
-	optional(&fs, raw[0], &x.Mode, "mode", str)
-	fs.check(checkOneOf(x.Mode, "mode", false, "auto", "none", "required"))
+	optionalNotNull(&fs, raw[0], &x.Mode, "mode", str)
+	fs.check(checkOneOf(x.Mode, "mode", raw[0] != nil, "auto", "none", "required"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3225,8 +3225,8 @@ func (x *ToolExecution) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolExecution{}
 	var fs fields
-	optional(&fs, raw[0], &x.TaskSupport, "taskSupport", str)
-	fs.check(checkOneOf(x.TaskSupport, "taskSupport", false, "forbidden", "optional", "required"))
+	optionalNotNull(&fs, raw[0], &x.TaskSupport, "taskSupport", str)
+	fs.check(checkOneOf(x.TaskSupport, "taskSupport", raw[0] != nil, "forbidden", "optional", "required"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3245,7 +3245,7 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[1], "\"notifications/tools/list_changed\"", "method", true)
-	optional(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
+	optionalNotNull(&fs, raw[2], &x.Params, "params", viaPointer[NotificationParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3262,10 +3262,10 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolResultContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.Content, "content", sliceOf(DecodeContentBlock))
-	optional(&fs, raw[2], &x.IsError, "isError", plain[*bool])
-	optional(&fs, raw[3], &x.StructuredContent, "structuredContent", plain[map[string]any])
+	optionalNotNull(&fs, raw[2], &x.IsError, "isError", plain[*bool])
+	optionalNotNull(&fs, raw[3], &x.StructuredContent, "structuredContent", plain[map[string]any])
 	required(&fs, raw[4], &x.ToolUseID, "toolUseId", str)
 	constant(&fs, raw[5], "\"tool_result\"", "type", true)
 	x.Extra = keep(&fs, rest)
@@ -3284,7 +3284,7 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolUseContent{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", plain[map[string]any])
 	required(&fs, raw[1], &x.ID, "id", str)
 	required(&fs, raw[2], &x.Input, "input", plain[map[string]any])
 	required(&fs, raw[3], &x.Name, "name", str)
@@ -3306,7 +3306,7 @@ func (x *URLElicitationRequiredError) UnmarshalJSON(data []byte) error {
 	*x = URLElicitationRequiredError{}
 	var fs fields
 	required(&fs, raw[0], &x.Error, "error", via[URLElicitationRequiredErrorError])
-	optional(&fs, raw[1], &x.ID, "id", plain[RequestID])
+	optionalNotNull(&fs, raw[1], &x.ID, "id", plain[RequestID])
 	constant(&fs, raw[2], "\"2.0\"", "jsonrpc", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3380,7 +3380,7 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = UnsubscribeRequestParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Meta, "_meta", via[UnsubscribeRequestParamsMeta])
+	optionalNotNull(&fs, raw[0], &x.Meta, "_meta", via[UnsubscribeRequestParamsMeta])
 	required(&fs, raw[1], &x.URI, "uri", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3398,7 +3398,7 @@ func (x *UnsubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	}
 	*x = UnsubscribeRequestParamsMeta{}
 	var fs fields
-	optional(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
+	optionalNotNull(&fs, raw[0], &x.ProgressToken, "progressToken", plain[ProgressToken])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -3415,12 +3415,12 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledMultiSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Items, "items", via[UntitledMultiSelectEnumSchemaItems])
-	optional(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
-	optional(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
-	optional(&fs, raw[5], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.MaxItems, "maxItems", optionalInteger)
+	optionalNotNull(&fs, raw[4], &x.MinItems, "minItems", optionalInteger)
+	optionalNotNull(&fs, raw[5], &x.Title, "title", str)
 	constant(&fs, raw[6], "\"array\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err
@@ -3456,10 +3456,10 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	*x = UntitledSingleSelectEnumSchema{}
 	var fs fields
-	optional(&fs, raw[0], &x.Default, "default", str)
-	optional(&fs, raw[1], &x.Description, "description", str)
+	optionalNotNull(&fs, raw[0], &x.Default, "default", str)
+	optionalNotNull(&fs, raw[1], &x.Description, "description", str)
 	required(&fs, raw[2], &x.Enum, "enum", sliceOf(stringElement))
-	optional(&fs, raw[3], &x.Title, "title", str)
+	optionalNotNull(&fs, raw[3], &x.Title, "title", str)
 	constant(&fs, raw[4], "\"string\"", "type", true)
 	x.Extra = keep(&fs, rest)
 	return fs.err

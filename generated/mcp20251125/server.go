@@ -222,7 +222,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 	for _, handler := range handlers {
 		if h, ok := handler.(CompletionHandler); ok {
 			d.routes[MethodCompletionComplete] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[CompleteRequestParams](raw, true)
+				p, err := decodeParams[CompleteRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -238,7 +238,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(InitializeHandler); ok {
 			d.routes[MethodInitialize] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[InitializeRequestParams](raw, true)
+				p, err := decodeParams[InitializeRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -254,7 +254,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(LoggingHandler); ok {
 			d.routes[MethodLoggingSetLevel] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[SetLevelRequestParams](raw, true)
+				p, err := decodeParams[SetLevelRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -270,7 +270,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(PingHandler); ok {
 			d.routes[MethodPing] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[RequestParams](raw, false)
+				p, err := decodeParams[RequestParams](raw, false, false)
 				if err != nil {
 					return nil, err
 				}
@@ -286,7 +286,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(PromptsHandler); ok {
 			d.routes[MethodPromptsGet] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[GetPromptRequestParams](raw, true)
+				p, err := decodeParams[GetPromptRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -299,7 +299,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.GetPrompt(ctx, p)
 			}
 			d.routes[MethodPromptsList] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[PaginatedRequestParams](raw, false)
+				p, err := decodeParams[PaginatedRequestParams](raw, false, false)
 				if err != nil {
 					return nil, err
 				}
@@ -315,7 +315,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(ResourcesHandler); ok {
 			d.routes[MethodResourcesList] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[PaginatedRequestParams](raw, false)
+				p, err := decodeParams[PaginatedRequestParams](raw, false, false)
 				if err != nil {
 					return nil, err
 				}
@@ -328,7 +328,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.ListResources(ctx, p)
 			}
 			d.routes[MethodResourcesRead] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[ReadResourceRequestParams](raw, true)
+				p, err := decodeParams[ReadResourceRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -341,7 +341,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.ReadResource(ctx, p)
 			}
 			d.routes[MethodResourcesSubscribe] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[SubscribeRequestParams](raw, true)
+				p, err := decodeParams[SubscribeRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -354,7 +354,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.Subscribe(ctx, p)
 			}
 			d.routes[MethodResourcesTemplatesList] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[PaginatedRequestParams](raw, false)
+				p, err := decodeParams[PaginatedRequestParams](raw, false, false)
 				if err != nil {
 					return nil, err
 				}
@@ -367,7 +367,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.ListResourceTemplates(ctx, p)
 			}
 			d.routes[MethodResourcesUnsubscribe] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[UnsubscribeRequestParams](raw, true)
+				p, err := decodeParams[UnsubscribeRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -383,7 +383,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(TasksHandler); ok {
 			d.routes[MethodTasksCancel] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[RelatedTaskMetadata](raw, true)
+				p, err := decodeParams[RelatedTaskMetadata](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -396,7 +396,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.CancelTask(ctx, p)
 			}
 			d.routes[MethodTasksGet] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[RelatedTaskMetadata](raw, true)
+				p, err := decodeParams[RelatedTaskMetadata](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -409,7 +409,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.GetTask(ctx, p)
 			}
 			d.routes[MethodTasksList] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[PaginatedRequestParams](raw, false)
+				p, err := decodeParams[PaginatedRequestParams](raw, false, false)
 				if err != nil {
 					return nil, err
 				}
@@ -422,7 +422,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.ListTasks(ctx, p)
 			}
 			d.routes[MethodTasksResult] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[RelatedTaskMetadata](raw, true)
+				p, err := decodeParams[RelatedTaskMetadata](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -438,7 +438,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(ToolsHandler); ok {
 			d.routes[MethodToolsCall] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[CallToolRequestParams](raw, true)
+				p, err := decodeParams[CallToolRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}
@@ -451,7 +451,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 				return h.CallTool(ctx, p)
 			}
 			d.routes[MethodToolsList] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[PaginatedRequestParams](raw, false)
+				p, err := decodeParams[PaginatedRequestParams](raw, false, false)
 				if err != nil {
 					return nil, err
 				}

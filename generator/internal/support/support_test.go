@@ -55,11 +55,11 @@ func (p *point) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raws[0], `"point"`, "kind", true)
 	required(&fs, raws[1], &p.Name, "name", str)
-	optional(&fs, raws[2], &p.Label, "label", str)
+	optionalNotNull(&fs, raws[2], &p.Label, "label", str)
 	required(&fs, raws[3], &p.Weight, "weight", plain[float64])
 	fs.check(checkBounds(p.Weight, "weight", bounds{min: 0, max: 1, hasMin: true, hasMax: true}))
-	optional(&fs, raws[4], &p.Color, "color", str)
-	fs.check(checkOneOf(p.Color, "color", false, "red", "blue"))
+	optionalNotNull(&fs, raws[4], &p.Color, "color", str)
+	fs.check(checkOneOf(p.Color, "color", raws[4] != nil, "red", "blue"))
 	requiredOrNull(&fs, raws[5], &p.Note, "note", plain[*string])
 	fs.check(checkOneOfOptional(p.Note, "note", "n1", "n2"))
 	optional(&fs, raws[6], &p.Tags, "tags", sliceOf(str))
@@ -70,7 +70,7 @@ func (p *point) UnmarshalJSON(data []byte) error {
 	fs.check(checkRule(p.Counts, "counts", valuesRule(bothRules(literalRule[int64]("1", "2", "9"), boundsRule[int64](bounds{max: 5, hasMax: true})))))
 	optional(&fs, raws[8], &p.Child, "child", viaPointer[leaf])
 	optional(&fs, raws[9], &p.Origin, "origin", via[leaf])
-	optional(&fs, raws[10], &p.Level, "level", optionalInteger)
+	optionalNotNull(&fs, raws[10], &p.Level, "level", optionalInteger)
 	fs.check(checkBoundsOptional(p.Level, "level", bounds{max: 3, hasMax: true}))
 	fs.check(checkLiteralOptional(p.Level, "level", "1", "2", "3"))
 	optional(&fs, raws[11], &p.rawJSON, "raw", rawObject)
@@ -146,6 +146,10 @@ func TestDecodeLikeGeneratedCode(t *testing.T) {
 		{`{"kind":"point","name":"a","weight":2,"note":null}`, "weight", "above the maximum"},
 		{`{"kind":"point","name":"a","weight":-1,"note":null}`, "weight", "below the minimum"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"color":"green"}`, "color", "is not one of"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"color":""}`, "color", `"" is not one of ["red" "blue"]`},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"color":null}`, "color", "must not be null"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"label":null}`, "label", "must not be null"},
+		{`{"kind":"point","name":"a","weight":0,"note":null,"level":null}`, "level", "must not be null"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"tags":["x",3]}`, "tags[1]", "expected a string, got number"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"counts":{"k":"v"}}`, "counts.k", "expected an integer, got string"},
 		{`{"kind":"point","name":"a","weight":0,"note":null,"tags":["x","z"]}`, "tags[1]", `"z" is not one of ["x" "y"]`},
@@ -424,16 +428,25 @@ func TestErrorsAndRaw(t *testing.T) {
 	if s := truncate(long); !utf8.ValidString(s) || !strings.HasSuffix(s, "…") || len(s) > 44 {
 		t.Errorf("truncate = %q", s)
 	}
-	if p, err := decodeParams[leaf](nil, false); err != nil || p == nil {
+	if p, err := decodeParams[leaf](nil, false, false); err != nil || p == nil {
 		t.Errorf("optional absent params: %v", err)
 	}
-	if _, err := decodeParams[leaf](json.RawMessage(`null`), true); err == nil {
+	if _, err := decodeParams[leaf](json.RawMessage(`null`), true, false); err == nil {
 		t.Error("required null params accepted")
 	}
-	if _, err := decodeParams[leaf](json.RawMessage(`{"x":"s"}`), true); err == nil || !strings.HasPrefix(err.Error(), "params.") {
+	if _, err := decodeParams[leaf](json.RawMessage(`null`), false, false); err == nil {
+		t.Error("optional null params that may not be null accepted")
+	}
+	if p, err := decodeParams[leaf](json.RawMessage(`null`), true, true); err != nil || p == nil {
+		t.Errorf("null params that may be null: %v", err)
+	}
+	if _, err := decodeParams[leaf](nil, true, true); err == nil {
+		t.Error("required absent params that may be null accepted")
+	}
+	if _, err := decodeParams[leaf](json.RawMessage(`{"x":"s"}`), true, false); err == nil || !strings.HasPrefix(err.Error(), "params.") {
 		t.Errorf("bad params: %v", err)
 	}
-	if p, err := decodeParams[leaf](json.RawMessage(`{"x":1}`), true); err != nil || p.X != 1 {
+	if p, err := decodeParams[leaf](json.RawMessage(`{"x":1}`), true, false); err != nil || p.X != 1 {
 		t.Errorf("params: %v", err)
 	}
 	if r, err := decodeResult[leaf](json.RawMessage(`{"x":1}`)); err != nil || r.X != 1 {

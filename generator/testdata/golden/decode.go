@@ -70,7 +70,7 @@ func (x *Closed) UnmarshalJSON(data []byte) error {
 	}
 	*x = Closed{}
 	var fs fields
-	optional(&fs, raw[0], &x.A, "a", str)
+	optionalNotNull(&fs, raw[0], &x.A, "a", str)
 	refuse(&fs, rest)
 	return fs.err
 }
@@ -98,7 +98,7 @@ func (x *Derived) UnmarshalJSON(data []byte) error {
 	*x = Derived{}
 	var fs fields
 	required(&fs, raw[0], &x.ID, "id", str)
-	optional(&fs, raw[1], &x.More, "more", optionalInteger)
+	optionalNotNull(&fs, raw[1], &x.More, "more", optionalInteger)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -222,7 +222,7 @@ func (x *KeywordThing) UnmarshalJSON(data []byte) error {
 	}
 	*x = KeywordThing{}
 	var fs fields
-	optional(&fs, raw[0], &x.X, "x", str)
+	optionalNotNull(&fs, raw[0], &x.X, "x", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -266,7 +266,7 @@ func (x *OldThing) UnmarshalJSON(data []byte) error {
 	}
 	*x = OldThing{}
 	var fs fields
-	optional(&fs, raw[0], &x.X, "x", str)
+	optionalNotNull(&fs, raw[0], &x.X, "x", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -283,7 +283,7 @@ func (x *Open) UnmarshalJSON(data []byte) error {
 	}
 	*x = Open{}
 	var fs fields
-	optional(&fs, raw[0], &x.A, "a", str)
+	optionalNotNull(&fs, raw[0], &x.A, "a", str)
 	x.Extra = keepChecked(&fs, rest, integer)
 	return fs.err
 }
@@ -319,8 +319,8 @@ func (x *TSThing) UnmarshalJSON(data []byte) error {
 	}
 	*x = TSThing{}
 	var fs fields
-	optional(&fs, raw[0], &x.X, "x", str)
-	optional(&fs, raw[1], &x.Y, "y", str)
+	optionalNotNull(&fs, raw[0], &x.X, "x", str)
+	optionalNotNull(&fs, raw[1], &x.Y, "y", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -355,22 +355,22 @@ func (x *Widget) UnmarshalJSON(data []byte) error {
 	}
 	*x = Widget{}
 	var fs fields
-	optional(&fs, raw[0], &x.Created, "created", str)
-	optional(&fs, raw[1], &x.Enabled, "enabled", plain[*bool])
+	optionalNotNull(&fs, raw[0], &x.Created, "created", str)
+	optionalNotNull(&fs, raw[1], &x.Enabled, "enabled", plain[*bool])
 	optional(&fs, raw[2], &x.ExtraMember, "extra", plain[any])
-	optional(&fs, raw[3], &x.Homepage, "homepage", str)
+	optionalNotNull(&fs, raw[3], &x.Homepage, "homepage", str)
 	constant(&fs, raw[4], "\"widget\"", "kind", true)
-	optional(&fs, raw[5], &x.Labels, "labels", mapOf(integer))
-	optional(&fs, raw[6], &x.Legacy, "legacy", str)
-	optional(&fs, raw[7], &x.Mode, "mode", str)
-	fs.check(checkOneOf(x.Mode, "mode", false, "fast", "slow"))
+	optionalNotNull(&fs, raw[5], &x.Labels, "labels", mapOf(integer))
+	optionalNotNull(&fs, raw[6], &x.Legacy, "legacy", str)
+	optionalNotNull(&fs, raw[7], &x.Mode, "mode", str)
+	fs.check(checkOneOf(x.Mode, "mode", raw[7] != nil, "fast", "slow"))
 	required(&fs, raw[8], &x.Name, "name", str)
-	optional(&fs, raw[9], &x.Nested, "nested", viaPointer[WidgetNested])
+	optionalNotNull(&fs, raw[9], &x.Nested, "nested", viaPointer[WidgetNested])
 	optional(&fs, raw[10], &x.Nullable, "nullable", nullKept(plain[*string]))
-	optional(&fs, raw[11], &x.Owner, "owner", plain[Name])
-	optional(&fs, raw[12], &x.Ratio, "ratio", plain[*float64])
-	optional(&fs, raw[13], &x.Size, "size", optionalInteger)
-	optional(&fs, raw[14], &x.Tags, "tags", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[11], &x.Owner, "owner", plain[Name])
+	optionalNotNull(&fs, raw[12], &x.Ratio, "ratio", plain[*float64])
+	optionalNotNull(&fs, raw[13], &x.Size, "size", optionalInteger)
+	optionalNotNull(&fs, raw[14], &x.Tags, "tags", sliceOf(stringElement))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -389,7 +389,7 @@ func (x *WidgetChangedNotification) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "\"2.0\"", "jsonrpc", true)
 	constant(&fs, raw[1], "\"notifications/widgets/changed\"", "method", true)
-	optional(&fs, raw[2], &x.Params, "params", viaPointer[WidgetChangedNotificationParams])
+	optionalNotNull(&fs, raw[2], &x.Params, "params", viaPointer[WidgetChangedNotificationParams])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -406,7 +406,7 @@ func (x *WidgetChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	*x = WidgetChangedNotificationParams{}
 	var fs fields
-	optional(&fs, raw[0], &x.Name, "name", str)
+	optionalNotNull(&fs, raw[0], &x.Name, "name", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -76,7 +76,7 @@ func NewDispatcher(handlers ...any) *Dispatcher {
 		}
 		if h, ok := handler.(WidgetsHandler); ok {
 			d.routes[MethodWidgetsGet] = func(ctx context.Context, d *Dispatcher, raw json.RawMessage) (any, error) {
-				p, err := decodeParams[GetWidgetRequestParams](raw, true)
+				p, err := decodeParams[GetWidgetRequestParams](raw, true, false)
 				if err != nil {
 					return nil, err
 				}

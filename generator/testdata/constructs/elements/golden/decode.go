@@ -16,8 +16,8 @@ func (x *Holder) UnmarshalJSON(data []byte) error {
 	}
 	*x = Holder{}
 	var fs fields
-	optional(&fs, raw[0], &x.Scores, "scores", plain[Scores])
-	optional(&fs, raw[1], &x.Tags, "tags", plain[Tags])
+	optionalNotNull(&fs, raw[0], &x.Scores, "scores", plain[Scores])
+	optionalNotNull(&fs, raw[1], &x.Tags, "tags", plain[Tags])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -34,7 +34,7 @@ func (x *Open) UnmarshalJSON(data []byte) error {
 	}
 	*x = Open{}
 	var fs fields
-	optional(&fs, raw[0], &x.ID, "id", str)
+	optionalNotNull(&fs, raw[0], &x.ID, "id", str)
 	x.Extra = keepChecked(&fs, rest, checkedBy(integer, boundsRule[int64](bounds{
 		hasMin: true,
 		min:    1.0,
@@ -64,30 +64,30 @@ func (x *T) UnmarshalJSON(data []byte) error {
 	}
 	*x = T{}
 	var fs fields
-	optional(&fs, raw[0], &x.C, "c", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[0], &x.C, "c", sliceOf(stringElement))
 	fs.check(checkRule(x.C, "c", eachRule(literalRule[string]("\"only\""))))
-	optional(&fs, raw[1], &x.Flags, "flags", sliceOf(plain[bool]))
+	optionalNotNull(&fs, raw[1], &x.Flags, "flags", sliceOf(plain[bool]))
 	fs.check(checkRule(x.Flags, "flags", eachRule(literalRule[bool]("true"))))
-	optional(&fs, raw[2], &x.Grid, "grid", sliceOf(sliceOf(plain[float64])))
+	optionalNotNull(&fs, raw[2], &x.Grid, "grid", sliceOf(sliceOf(plain[float64])))
 	fs.check(checkRule(x.Grid, "grid", eachRule(eachRule(boundsRule[float64](bounds{
 		hasMax: true,
 		hasMin: true,
 		max:    1.0,
 		min:    0.0,
 	})))))
-	optional(&fs, raw[3], &x.Levels, "levels", mapOf(integer))
+	optionalNotNull(&fs, raw[3], &x.Levels, "levels", mapOf(integer))
 	fs.check(checkRule(x.Levels, "levels", valuesRule(bothRules(literalRule[int64]("1", "2", "3"), boundsRule[int64](bounds{
 		hasMax: true,
 		max:    2.0,
 	})))))
-	optional(&fs, raw[4], &x.M, "m", mapOf(stringElement))
+	optionalNotNull(&fs, raw[4], &x.M, "m", mapOf(stringElement))
 	fs.check(checkRule(x.M, "m", valuesRule(enumRule("x"))))
-	optional(&fs, raw[5], &x.Names, "names", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[5], &x.Names, "names", sliceOf(stringElement))
 	optional(&fs, raw[6], &x.Opt, "opt", nullKept(sliceOf(stringElement)))
 	fs.check(checkRule(nullKeptValue(x.Opt), "opt", eachRule(enumRule("a"))))
 	required(&fs, raw[7], &x.Tags, "tags", sliceOf(stringElement))
 	fs.check(checkRule(x.Tags, "tags", eachRule(enumRule("a", "b"))))
-	optional(&fs, raw[8], &x.Xs, "xs", sliceOf(integer))
+	optionalNotNull(&fs, raw[8], &x.Xs, "xs", sliceOf(integer))
 	fs.check(checkRule(x.Xs, "xs", eachRule(boundsRule[int64](bounds{
 		hasMin: true,
 		min:    0.0,

@@ -31,9 +31,9 @@ func (x *Msg) UnmarshalJSON(data []byte) error {
 	var fs fields
 	constant(&fs, raw[0], "-32020", "code", true)
 	constant(&fs, raw[1], "true", "flag", false)
-	optional(&fs, raw[1], &x.Flag, "flag", plain[*bool])
-	optional(&fs, raw[2], &x.Level, "level", plain[*Level])
-	optional(&fs, raw[3], &x.Mode, "mode", plain[*float64])
+	optionalNotNull(&fs, raw[1], &x.Flag, "flag", plain[*bool])
+	optionalNotNull(&fs, raw[2], &x.Level, "level", plain[*Level])
+	optionalNotNull(&fs, raw[3], &x.Mode, "mode", plain[*float64])
 	fs.check(checkLiteralOptional(x.Mode, "mode", "0.5", "1.5"))
 	x.Extra = keep(&fs, rest)
 	return fs.err

@@ -19,12 +19,12 @@ func (x *ClientType) UnmarshalJSON(data []byte) error {
 	}
 	*x = ClientType{}
 	var fs fields
-	optional(&fs, raw[0], &x.X, "", str)
-	optional(&fs, raw[1], &x.AB, "a,b", optionalInteger)
-	optional(&fs, raw[2], &x.ExtraMember, "extra", str)
-	optional(&fs, raw[3], &x.FooBar, "fooBar", str)
-	optional(&fs, raw[4], &x.FooBarMember, "foo_bar", str)
-	optional(&fs, raw[5], &x.MarshalJSONMember, "marshalJSON", str)
+	optionalNotNull(&fs, raw[0], &x.X, "", str)
+	optionalNotNull(&fs, raw[1], &x.AB, "a,b", optionalInteger)
+	optionalNotNull(&fs, raw[2], &x.ExtraMember, "extra", str)
+	optionalNotNull(&fs, raw[3], &x.FooBar, "fooBar", str)
+	optionalNotNull(&fs, raw[4], &x.FooBarMember, "foo_bar", str)
+	optionalNotNull(&fs, raw[5], &x.MarshalJSONMember, "marshalJSON", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -54,7 +54,7 @@ func (x *ToolAnnotationsV2) UnmarshalJSON(data []byte) error {
 	}
 	*x = ToolAnnotationsV2{}
 	var fs fields
-	optional(&fs, raw[0], &x.Größe, "größe", str)
+	optionalNotNull(&fs, raw[0], &x.Größe, "größe", str)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -35,7 +35,7 @@ func (x *Item) UnmarshalJSON(data []byte) error {
 	}
 	*x = Item{}
 	var fs fields
-	optional(&fs, raw[0], &x.N, "n", optionalInteger)
+	optionalNotNull(&fs, raw[0], &x.N, "n", optionalInteger)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -33,7 +33,7 @@ func (x *Open) UnmarshalJSON(data []byte) error {
 	}
 	*x = Open{}
 	var fs fields
-	optional(&fs, raw[0], &x.ID, "id", str)
+	optionalNotNull(&fs, raw[0], &x.ID, "id", str)
 	x.Extra = keepChecked(&fs, rest, checkedBy(optionalInteger, optionalRule(boundsRule[int64](bounds{
 		hasMin: true,
 		min:    1.0,
@@ -53,26 +53,26 @@ func (x *T) UnmarshalJSON(data []byte) error {
 	}
 	*x = T{}
 	var fs fields
-	optional(&fs, raw[0], &x.Counts, "counts", sliceOf(integerOrNull))
-	optional(&fs, raw[1], &x.Grid, "grid", sliceOf(sliceOf(plain[bool])))
+	optionalNotNull(&fs, raw[0], &x.Counts, "counts", sliceOf(integerOrNull))
+	optionalNotNull(&fs, raw[1], &x.Grid, "grid", sliceOf(sliceOf(plain[bool])))
 	fs.check(checkRule(x.Grid, "grid", eachRule(eachRule(literalRule[bool]("true")))))
-	optional(&fs, raw[2], &x.Levels, "levels", sliceOf(optionalInteger))
+	optionalNotNull(&fs, raw[2], &x.Levels, "levels", sliceOf(optionalInteger))
 	fs.check(checkRule(x.Levels, "levels", eachRule(optionalRule(literalRule[int64]("1", "2", "3")))))
-	optional(&fs, raw[3], &x.Limits, "limits", mapOf(optionalInteger))
+	optionalNotNull(&fs, raw[3], &x.Limits, "limits", mapOf(optionalInteger))
 	fs.check(checkRule(x.Limits, "limits", valuesRule(optionalRule(boundsRule[int64](bounds{
 		hasMax: true,
 		max:    10.0,
 	})))))
-	optional(&fs, raw[4], &x.Nulls, "nulls", sliceOf(plain[*string]))
+	optionalNotNull(&fs, raw[4], &x.Nulls, "nulls", sliceOf(plain[*string]))
 	fs.check(checkRule(x.Nulls, "nulls", eachRule(optionalRule(literalRule[string]("null")))))
-	optional(&fs, raw[5], &x.One, "one", sliceOf(integer))
+	optionalNotNull(&fs, raw[5], &x.One, "one", sliceOf(integer))
 	fs.check(checkRule(x.One, "one", eachRule(literalRule[int64]("1"))))
-	optional(&fs, raw[6], &x.Scores, "scores", sliceOf(plain[*float64]))
+	optionalNotNull(&fs, raw[6], &x.Scores, "scores", sliceOf(plain[*float64]))
 	fs.check(checkRule(x.Scores, "scores", eachRule(optionalRule(boundsRule[float64](bounds{
 		hasMin: true,
 		min:    0.0,
 	})))))
-	optional(&fs, raw[7], &x.Strict, "strict", sliceOf(stringElement))
+	optionalNotNull(&fs, raw[7], &x.Strict, "strict", sliceOf(stringElement))
 	fs.check(checkRule(x.Strict, "strict", eachRule(enumRule("a"))))
 	required(&fs, raw[8], &x.Tags, "tags", sliceOf(plain[*string]))
 	fs.check(checkRule(x.Tags, "tags", eachRule(optionalRule(enumRule("a", "b")))))

@@ -51,13 +51,13 @@ func (x *T) UnmarshalJSON(data []byte) error {
 	var fs fields
 	optional(&fs, raw[0], &x.E, "e", nullKept(plain[E]))
 	requiredOrNull(&fs, raw[1], &x.Er, "er", plain[E])
-	optional(&fs, raw[2], &x.F, "f", plain[F])
+	optionalNotNull(&fs, raw[2], &x.F, "f", plain[F])
 	optional(&fs, raw[3], &x.I, "i", nullKept(optionalInteger))
 	fs.check(checkLiteralOptional(nullKeptValue(x.I), "i", "1"))
 	optional(&fs, raw[4], &x.P, "p", nullKept(plain[*string]))
 	fs.check(checkOneOfOptional(nullKeptValue(x.P), "p", "a"))
-	optional(&fs, raw[5], &x.Q, "q", str)
-	fs.check(checkOneOf(x.Q, "q", false, "a", "b"))
+	optionalNotNull(&fs, raw[5], &x.Q, "q", str)
+	fs.check(checkOneOf(x.Q, "q", raw[5] != nil, "a", "b"))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -37,8 +37,8 @@ func (x *T) UnmarshalJSON(data []byte) error {
 		hasMin: true,
 		min:    1.0,
 	}))
-	optional(&fs, raw[1], &x.Inline, "inline", plain[TInline])
-	optional(&fs, raw[2], &x.List, "list", sliceOf(plain[TListItem]))
+	optionalNotNull(&fs, raw[1], &x.Inline, "inline", plain[TInline])
+	optionalNotNull(&fs, raw[2], &x.List, "list", sliceOf(plain[TListItem]))
 	optional(&fs, raw[3], &x.Maybe, "maybe", nullKept(plain[*string]))
 	fs.check(checkOneOfOptional(nullKeptValue(x.Maybe), "maybe", "yes", "no"))
 	required(&fs, raw[4], &x.U, "u", plain[U])

@@ -17,7 +17,7 @@ func (x *Branch) UnmarshalJSON(data []byte) error {
 	*x = Branch{}
 	var fs fields
 	constant(&fs, raw[0], "\"branch\"", "kind", true)
-	optional(&fs, raw[1], &x.Of, "of", sliceOf(DecodeValue))
+	optionalNotNull(&fs, raw[1], &x.Of, "of", sliceOf(DecodeValue))
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -35,7 +35,7 @@ func (x *Leaf) UnmarshalJSON(data []byte) error {
 	*x = Leaf{}
 	var fs fields
 	constant(&fs, raw[0], "\"leaf\"", "kind", true)
-	optional(&fs, raw[1], &x.N, "n", optionalInteger)
+	optionalNotNull(&fs, raw[1], &x.N, "n", optionalInteger)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }
@@ -52,9 +52,9 @@ func (x *Node) UnmarshalJSON(data []byte) error {
 	}
 	*x = Node{}
 	var fs fields
-	optional(&fs, raw[0], &x.Kids, "kids", sliceVia[Node])
-	optional(&fs, raw[1], &x.Next, "next", viaPointer[Node])
-	optional(&fs, raw[2], &x.Value, "value", DecodeValue)
+	optionalNotNull(&fs, raw[0], &x.Kids, "kids", sliceVia[Node])
+	optionalNotNull(&fs, raw[1], &x.Next, "next", viaPointer[Node])
+	optionalNotNull(&fs, raw[2], &x.Value, "value", DecodeValue)
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -48,11 +48,11 @@ func (x *Msg) UnmarshalJSON(data []byte) error {
 	}
 	*x = Msg{}
 	var fs fields
-	optional(&fs, raw[0], &x.Kind, "kind", plain[Kind])
-	optional(&fs, raw[1], &x.Lvl, "lvl", plain[*Lvl])
+	optionalNotNull(&fs, raw[0], &x.Kind, "kind", plain[Kind])
+	optionalNotNull(&fs, raw[1], &x.Lvl, "lvl", plain[*Lvl])
 	required(&fs, raw[2], &x.N, "n", plain[N])
-	optional(&fs, raw[3], &x.Ns, "ns", sliceOf(plain[N]))
-	optional(&fs, raw[4], &x.R, "r", plain[*Ratio])
+	optionalNotNull(&fs, raw[3], &x.Ns, "ns", sliceOf(plain[N]))
+	optionalNotNull(&fs, raw[4], &x.R, "r", plain[*Ratio])
 	x.Extra = keep(&fs, rest)
 	return fs.err
 }

@@ -33,7 +33,7 @@ func (x *Counts) UnmarshalJSON(data []byte) error {
 	}
 	*x = Counts{}
 	var fs fields
-	optional(&fs, raw[0], &x.Name, "name", str)
+	optionalNotNull(&fs, raw[0], &x.Name, "name", str)
 	x.Extra = keepChecked(&fs, rest, integer)
 	return fs.err
 }
