@@ -336,21 +336,26 @@ func (c *catalog[T]) remove(keys []string) bool {
 	return c.update(false, func(old *namedSet[T]) (*namedSet[T], bool) { return old.without(keys) })
 }
 
-// joinArray encodes pre-encoded values as a JSON array.
+// joinArray encodes pre-encoded values as a JSON array, in a buffer of
+// its exact size.
 func joinArray(items [][]byte) []byte {
 	n := 2
 	for _, it := range items {
 		n += len(it) + 1
 	}
-	b := make([]byte, 0, n)
-	b = append(b, '[')
-	for i, it := range items {
+	return appendArray(make([]byte, 0, n), items)
+}
+
+// appendArray appends elems as a JSON array, each element as is.
+func appendArray[E ~[]byte](dst []byte, elems []E) []byte {
+	dst = append(dst, '[')
+	for i, e := range elems {
 		if i > 0 {
-			b = append(b, ',')
+			dst = append(dst, ',')
 		}
-		b = append(b, it...)
+		dst = append(dst, e...)
 	}
-	return append(b, ']')
+	return append(dst, ']')
 }
 
 // cursorOf reads params.cursor (absent, null or a string).

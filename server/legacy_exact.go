@@ -64,18 +64,6 @@ func elements(raw []byte) ([]json.RawMessage, bool) {
 	return elems, ok
 }
 
-// appendArray appends elems as a JSON array, each element as is.
-func appendArray(dst []byte, elems []json.RawMessage) []byte {
-	dst = append(dst, '[')
-	for i, e := range elems {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, e...)
-	}
-	return append(dst, ']')
-}
-
 // appendObjects appends objs as a JSON array of objects (appendMembers
 // each).
 func appendObjects(dst []byte, objs []map[string]json.RawMessage) []byte {
