@@ -1,13 +1,11 @@
 package skills_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/mcpgen/mcpgen/jsonrpc"
-	"github.com/mcpgen/mcpgen/server"
 	"github.com/mcpgen/mcpgen/skills"
 )
 
@@ -19,18 +17,7 @@ import (
 // SKILL.md was no resource, so counted as visible), its files could not be
 // read, and a dropped skill's files were still served.
 func TestReloadBeforeBindIsServedAfterBind(t *testing.T) {
-	sk, err := skills.New(testFS(), skills.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := server.Options{Name: "skills-test", Visible: func(_ context.Context, it server.Item) bool {
-		return !strings.HasPrefix(it.Name, "skill://secret/")
-	}}
-	sk.Register(&o)
-	s, err := server.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sk, s := registeredHidingSecret(t)
 	fsys := testFS()
 	delete(fsys, "git-workflow/SKILL.md")
 	fsys["secret/SKILL.md"] = &fstest.MapFile{Data: skillWith("secret", "")}

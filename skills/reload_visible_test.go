@@ -19,18 +19,7 @@ import (
 // served the hidden skill. Now the files are registered first; the test
 // pauses Reload between its steps and asks then.
 func TestSkillHiddenByVisibleStaysHiddenDuringReload(t *testing.T) {
-	sk, err := skills.New(testFS(), skills.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := server.Options{Name: "skills-test", Visible: func(_ context.Context, it server.Item) bool {
-		return !strings.HasPrefix(it.Name, "skill://secret/")
-	}}
-	sk.Register(&o)
-	s, err := server.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sk, s := registeredHidingSecret(t)
 	sk.Bind(s)
 	const uri = "skill://secret/SKILL.md"
 	checked := false
@@ -139,4 +128,24 @@ func TestSkillsListUnderEndlessReloadsFailsClearly(t *testing.T) {
 	if res := result[listResult](t, call(t, s, skills.MethodList, "")); len(res.Skills) == 0 {
 		t.Error("skills/list after the Reloads lists nothing")
 	}
+}
+
+// registeredHidingSecret registers testFS's skills into a server whose
+// Options.Visible hides every skill:// resource of the skill "secret", and
+// returns both, the server not bound yet.
+func registeredHidingSecret(t *testing.T) (*skills.Skills, *server.Server) {
+	t.Helper()
+	sk, err := skills.New(testFS(), skills.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := server.Options{Name: "skills-test", Visible: func(_ context.Context, it server.Item) bool {
+		return !strings.HasPrefix(it.Name, "skill://secret/")
+	}}
+	sk.Register(&o)
+	s, err := server.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sk, s
 }

@@ -72,18 +72,7 @@ func TestReloadKeepsVisibleOnEveryBoundServer(t *testing.T) {
 // no resource there, so counted as visible) was listed and served by
 // skills/get. Until Bind it serves the registered set; from Bind the new one.
 func TestReloadBeforeBindIsNotServedBeforeBind(t *testing.T) {
-	sk, err := skills.New(testFS(), skills.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := server.Options{Name: "skills-test", Visible: func(_ context.Context, it server.Item) bool {
-		return !strings.HasPrefix(it.Name, "skill://secret/")
-	}}
-	sk.Register(&o)
-	s, err := server.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sk, s := registeredHidingSecret(t)
 	fsys := testFS()
 	fsys["secret/SKILL.md"] = &fstest.MapFile{Data: skillWith("secret", "")}
 	fsys["fresh/SKILL.md"] = &fstest.MapFile{Data: skillWith("fresh", "")}
